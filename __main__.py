@@ -1,0 +1,65 @@
+"""An EKS cluster whose GPU nodes only GPU workloads reach, the NVIDIA device plugin, and vLLM."""
+
+import pulumi
+
+from components.cluster import EksCluster, EksClusterArgs
+from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+from components.settings import config_values_from_pulumi, parse_settings
+from components.vllm_server import VllmServer, VllmServerArgs
+
+settings = parse_settings(config_values_from_pulumi())
+for warning in settings.warnings():
+    pulumi.log.warn(warning)
+contract = settings.contract
+name = settings.cluster.name
+tags = {"app.kubernetes.io/part-of": "eks-gpu-inference", "pulumi:stack": pulumi.get_stack()}
+
+cluster = EksCluster(name, EksClusterArgs(
+    cluster=settings.cluster,
+    system_node_group=settings.system_node_group,
+    node_monitoring_agent=settings.gpu_node_group.node_repair,
+    tags=tags,
+))
+gpu_nodes = GpuNodeGroup(f"{name}-gpu", GpuNodeGroupArgs(
+    cluster_name=cluster.cluster_name,
+    node_role_arn=cluster.node_role_arn,
+    subnet_ids=cluster.subnet_ids,
+    contract=contract,
+    settings=settings.gpu_node_group,
+    tags=tags,
+))
+on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
+
+if settings.device_plugin_enabled:
+    device_plugin = NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(
+        contract=contract,
+        version=settings.device_plugin.version,
+    ), opts=on_cluster)
+    pulumi.export("devicePlugin", device_plugin.daemonset_name)
+else:
+    pulumi.export("devicePlugin", f"not deployed: the {settings.gpu_node_group.ami_family} NVIDIA AMI runs the "
+                                  "device plugin on the host" if settings.gpu_node_group.ami_family == "Bottlerocket"
+                  else "not deployed: devicePlugin.enabled is false")
+
+pulumi.export("clusterName", cluster.cluster_name)
+pulumi.export("kubeconfig", cluster.kubeconfig)
+pulumi.export("systemNodeGroup", cluster.system_node_group_name)
+pulumi.export("gpuNodeGroup", gpu_nodes.node_group_name)
+pulumi.export("gpuAmiType", gpu_nodes.ami_type)
+pulumi.export("gpuNodeLabels", gpu_nodes.labels)
+pulumi.export("gpuNodeTaints", gpu_nodes.taints)
+
+if settings.vllm.enabled:
+    server = VllmServer(f"{name}-vllm", VllmServerArgs(
+        settings=settings.vllm,
+        contract=contract,
+        instance=settings.gpu_node_group.smallest_instance,
+        require_node_affinity=settings.gpu_placement.require_node_affinity,
+        hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
+    ), opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]))
+    pulumi.export("vllmNamespace", server.namespace)
+    pulumi.export("vllmService", server.service_dns_name)
+    pulumi.export("vllmPort", server.service_port)
+    pulumi.export("vllmModel", server.model)
+    pulumi.export("vllmTry", server.try_command)

@@ -1,0 +1,31 @@
+"""Importable components for an EKS cluster with guarded GPU nodes, the NVIDIA device plugin and vLLM.
+
+Names load on first use, so that importing the pure modules (settings, contract, catalog) does
+not pay for the Pulumi SDKs.
+"""
+
+from importlib import import_module
+
+_EXPORTS = {
+    "PlacementContract": "components.contract",
+    "Taint": "components.contract",
+    "Settings": "components.settings",
+    "ConfigError": "components.settings",
+    "parse_settings": "components.settings",
+    "EksCluster": "components.cluster",
+    "EksClusterArgs": "components.cluster",
+    "GpuNodeGroup": "components.gpu_node_group",
+    "GpuNodeGroupArgs": "components.gpu_node_group",
+    "NvidiaDevicePlugin": "components.device_plugin",
+    "NvidiaDevicePluginArgs": "components.device_plugin",
+    "VllmServer": "components.vllm_server",
+    "VllmServerArgs": "components.vllm_server",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'components' has no attribute {name!r}")
+    return getattr(import_module(_EXPORTS[name]), name)

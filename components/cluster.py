@@ -1,0 +1,160 @@
+"""The EKS cluster: control plane, an untainted system node group, and a Kubernetes provider.
+
+The system node group exists so that CoreDNS and other add-ons always have somewhere to run
+when every GPU node is tainted (aws/containers-roadmap#1930).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pulumi
+import pulumi_aws as aws
+import pulumi_eks as eks
+import pulumi_kubernetes as k8s
+
+from components import versions
+from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
+from components.settings import ClusterSettings, SystemNodeGroupSettings
+
+CLUSTER_ADMIN_POLICY_ARN = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+
+
+@dataclass(frozen=True)
+class EksClusterArgs:
+    """Inputs of `EksCluster`."""
+
+    cluster: ClusterSettings = field(default_factory=ClusterSettings)
+    """Control-plane settings. Default `ClusterSettings()` (see its fields)."""
+    system_node_group: SystemNodeGroupSettings = field(default_factory=SystemNodeGroupSettings)
+    """The untainted node group for add-ons. Default `SystemNodeGroupSettings()`."""
+    node_monitoring_agent: bool = True
+    """Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
+    tags: dict[str, str] = field(default_factory=dict)
+    """Tags for the AWS resources. Default none."""
+
+
+def system_node_group_spec(settings: SystemNodeGroupSettings, tags: dict[str, str]) -> ManagedNodeGroupSpec:
+    """The system node group: standard AL2023 AMI, no labels or taints that keep add-ons away."""
+    return ManagedNodeGroupSpec(
+        instance_types=list(settings.instance_types),
+        ami_type=ami_type("AL2023", settings.architecture, accelerated=False),
+        min_size=settings.min_size,
+        desired_size=settings.desired_size,
+        max_size=settings.max_size,
+        disk_size=settings.disk_size,
+        tags=tags,
+    )
+
+
+def access_entries(admin_principal_arns: list[str]) -> dict[str, eks.AccessEntryArgs]:
+    """Cluster-admin access entries for the given IAM principals."""
+    return {
+        f"admin-{index}": eks.AccessEntryArgs(
+            principal_arn=arn,
+            access_policies={"cluster-admin": eks.AccessPolicyAssociationArgs(
+                policy_arn=CLUSTER_ADMIN_POLICY_ARN,
+                access_scope=aws.eks.AccessPolicyAssociationAccessScopeArgs(type="cluster"),
+            )},
+        )
+        for index, arn in enumerate(admin_principal_arns)
+    }
+
+
+class EksCluster(pulumi.ComponentResource):
+    """An EKS cluster with access entries, secrets encryption, audit logs and a system node group."""
+
+    cluster_name: pulumi.Output[str]
+    kubeconfig: pulumi.Output[str]
+    node_role_arn: pulumi.Output[str]
+    subnet_ids: pulumi.Output[list[str]]
+    system_node_group_name: pulumi.Output[str]
+    provider: k8s.Provider
+
+    def __init__(self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("eks-gpu-inference:index:EksCluster", name, None, opts)
+        settings = args.cluster
+        child = pulumi.ResourceOptions(parent=self)
+
+        vpc_id, subnet_ids = self._network(name, settings)
+        kms_key_arn = settings.secrets_kms_key_arn
+        if kms_key_arn is None:
+            kms_key_arn = aws.kms.Key(
+                f"{name}-secrets",
+                description=f"Envelope encryption of Kubernetes Secrets in EKS cluster {settings.name}",
+                enable_key_rotation=True,
+                deletion_window_in_days=30,
+                tags=args.tags or None,
+                opts=child,
+            ).arn
+
+        self.node_role = NodeRole(f"{name}-nodes", opts=child)
+        eks_cluster = eks.Cluster(
+            name,
+            name=settings.name,
+            version=settings.version,
+            vpc_id=vpc_id,
+            subnet_ids=subnet_ids if not settings.private_subnet_ids else None,
+            private_subnet_ids=settings.private_subnet_ids or None,
+            public_subnet_ids=settings.public_subnet_ids or None,
+            skip_default_node_group=True,
+            authentication_mode=eks.AuthenticationMode.API,
+            access_entries=access_entries(settings.admin_principal_arns) or None,
+            endpoint_private_access=True,
+            endpoint_public_access=settings.endpoint_public_access,
+            public_access_cidrs=settings.public_access_cidrs if settings.endpoint_public_access else None,
+            encryption_config_key_arn=kms_key_arn,
+            enabled_cluster_log_types=settings.log_types,
+            tags=args.tags or None,
+            opts=child,
+        )
+        # pulumi-eks names the EKS cluster exactly `name` when given; depending on the component
+        # makes everything that uses the name wait for the control plane.
+        self.cluster_name = pulumi.Output.all(eks_cluster.kubeconfig_json, settings.name).apply(lambda parts: parts[1])
+        self.kubeconfig = pulumi.Output.secret(eks_cluster.kubeconfig_json)
+        self.node_role_arn = self.node_role.arn
+        self.subnet_ids = pulumi.Output.from_input(settings.private_subnet_ids or subnet_ids)
+
+        system_group = create_managed_node_group(
+            f"{name}-system",
+            system_node_group_spec(args.system_node_group, args.tags),
+            cluster_name=self.cluster_name,
+            node_role_arn=self.node_role_arn,
+            subnet_ids=self.subnet_ids,
+            parent=self,
+        )
+        self.system_node_group_name = system_group.node_group_name
+
+        if args.node_monitoring_agent:
+            aws.eks.Addon(
+                f"{name}-node-monitoring-agent",
+                cluster_name=self.cluster_name,
+                addon_name=versions.NODE_MONITORING_AGENT_ADDON,
+                # The agent runs on every node, tainted or not; it must wait for nodes to exist.
+                opts=pulumi.ResourceOptions(parent=self, depends_on=[system_group]),
+            )
+
+        self.provider = k8s.Provider(
+            f"{name}-k8s",
+            kubeconfig=self.kubeconfig,
+            enable_server_side_apply=True,
+            opts=child,
+        )
+        self.register_outputs({
+            "cluster_name": self.cluster_name,
+            "kubeconfig": self.kubeconfig,
+            "node_role_arn": self.node_role_arn,
+            "subnet_ids": self.subnet_ids,
+            "system_node_group_name": self.system_node_group_name,
+        })
+
+    def _network(self, name: str, settings: ClusterSettings):
+        """The VPC and subnets: as configured, or the account's default VPC."""
+        if settings.vpc_id:
+            return settings.vpc_id, list(settings.private_subnet_ids or settings.public_subnet_ids)
+        default_vpc = aws.ec2.get_vpc_output(default=True, opts=pulumi.InvokeOutputOptions(parent=self))
+        subnets = aws.ec2.get_subnets_output(
+            filters=[{"name": "vpc-id", "values": [default_vpc.id]}, {"name": "default-for-az", "values": ["true"]}],
+            opts=pulumi.InvokeOutputOptions(parent=self),
+        )
+        return default_vpc.id, subnets.ids

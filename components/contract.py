@@ -1,0 +1,114 @@
+"""The GPU placement contract: the one label and one taint that guard GPU nodes.
+
+Every consumer derives its part from a `PlacementContract`: the node group's labels and taints
+(EKS API spelling), the device plugin's and the workloads' nodeSelector, tolerations and node
+affinity (Kubernetes spelling). Nothing else in the code base spells the label or the taint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# EKS spells taint effects differently from Kubernetes (trap 7 in the domain notes).
+EKS_TAINT_EFFECTS = {
+    "NoSchedule": "NO_SCHEDULE",
+    "NoExecute": "NO_EXECUTE",
+    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+}
+KUBERNETES_TAINT_EFFECTS = tuple(EKS_TAINT_EFFECTS)
+# Effects that keep a pod off a node at scheduling time; PreferNoSchedule only scores.
+REPELLING_EFFECTS = ("NoSchedule", "NoExecute")
+
+# NVIDIA tooling (the device plugin chart, GPU feature discovery) looks for this label (trap 2).
+NVIDIA_GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
+# GPU feature discovery's product label; the node group sets it itself so that it exists before
+# any NVIDIA software runs and is known to autoscalers at zero nodes (trap 5).
+NVIDIA_GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
+NVIDIA_GPU_RESOURCE = "nvidia.com/gpu"
+
+
+@dataclass(frozen=True)
+class Taint:
+    """A node taint in Kubernetes spelling (`effect` is `NoSchedule`, `NoExecute` or `PreferNoSchedule`)."""
+
+    key: str
+    value: str
+    effect: str
+
+    def to_kubernetes(self) -> dict[str, str]:
+        """The taint as it appears in a Node's `spec.taints`."""
+        taint = {"key": self.key, "effect": self.effect}
+        if self.value:
+            taint["value"] = self.value
+        return taint
+
+    def to_eks(self) -> dict[str, str]:
+        """The taint as the EKS node group API takes it (`NO_SCHEDULE` spelling)."""
+        return {"key": self.key, "value": self.value, "effect": EKS_TAINT_EFFECTS[self.effect]}
+
+    def toleration(self) -> dict[str, str]:
+        """The narrowest toleration of exactly this taint."""
+        toleration = {"key": self.key, "operator": "Equal", "value": self.value, "effect": self.effect}
+        if not self.value:
+            toleration = {"key": self.key, "operator": "Exists", "effect": self.effect}
+        return toleration
+
+    def __str__(self) -> str:
+        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+
+
+@dataclass(frozen=True)
+class PlacementContract:
+    """Where GPU work goes: nodes labelled `label_key=label_value` and tainted with `taint`.
+
+    `extra_labels` and `extra_taints` are what the GPU node group carries besides the contract;
+    `gpu_product` is the `nvidia.com/gpu.product` value the node group sets, when all its instance
+    types share one GPU model.
+    """
+
+    label_key: str = "GPU"
+    label_value: str = "true"
+    taint: Taint = Taint("GPU", "true", "NoSchedule")
+    extra_labels: dict[str, str] = field(default_factory=dict)
+    extra_taints: tuple[Taint, ...] = ()
+    gpu_product: str | None = None
+
+    # Node group side (EKS API spelling).
+
+    def node_labels(self) -> dict[str, str]:
+        """Every label the GPU node group puts on its nodes."""
+        labels = dict(self.extra_labels)
+        labels[NVIDIA_GPU_PRESENT_LABEL] = "true"
+        if self.gpu_product:
+            labels[NVIDIA_GPU_PRODUCT_LABEL] = self.gpu_product
+        labels[self.label_key] = self.label_value
+        return labels
+
+    def node_taints(self) -> tuple[Taint, ...]:
+        """Every taint the GPU node group puts on its nodes, the contract taint first."""
+        return (self.taint, *self.extra_taints)
+
+    def eks_taints(self) -> list[dict[str, str]]:
+        """The node group's taints in EKS API spelling."""
+        return [taint.to_eks() for taint in self.node_taints()]
+
+    # Workload side (Kubernetes spelling).
+
+    def node_selector(self) -> dict[str, str]:
+        """The nodeSelector that confines a pod to the GPU nodes."""
+        return {self.label_key: self.label_value}
+
+    def tolerations(self) -> list[dict[str, str]]:
+        """Tolerations for every taint of the GPU nodes that keeps pods away."""
+        return [taint.toleration() for taint in self.node_taints() if taint.effect in REPELLING_EFFECTS]
+
+    def node_affinity(self, gpu_product: str | None = None) -> dict:
+        """A required node-affinity term on the contract label, and on the GPU product when given."""
+        expressions = [{"key": self.label_key, "operator": "In", "values": [self.label_value]}]
+        if gpu_product:
+            expressions.append({"key": NVIDIA_GPU_PRODUCT_LABEL, "operator": "In", "values": [gpu_product]})
+        return {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": expressions}],
+            }
+        }

@@ -1,0 +1,59 @@
+"""AWS facts read from the EKS API model that botocore bundles: enums and string limits.
+
+The model file is read directly (not through botocore's loader, which imports the whole SDK and
+takes about twenty times longer), so the facts cost a few milliseconds at start-up.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import os
+from functools import lru_cache
+
+# Per the EKS user guide (not in the API model): a node group carries at most 50 taints.
+MAX_TAINTS_PER_NODE_GROUP = 50
+
+
+@lru_cache(maxsize=1)
+def _shapes() -> dict:
+    spec = importlib.util.find_spec("botocore")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("botocore is not installed; it provides the EKS API model (see requirements.txt)")
+    service_dir = os.path.join(os.path.dirname(spec.origin), "data", "eks")
+    api_version = sorted(os.listdir(service_dir))[-1]
+    model_dir = os.path.join(service_dir, api_version)
+    for file_name, opener in (("service-2.json.gz", gzip.open), ("service-2.json", open)):
+        path = os.path.join(model_dir, file_name)
+        if os.path.exists(path):
+            with opener(path, "rt", encoding="utf-8") as model_file:
+                return json.load(model_file)["shapes"]
+    raise RuntimeError(f"no EKS service model in {model_dir}")
+
+
+def enum(shape: str) -> tuple[str, ...]:
+    """The allowed values of an enum shape, for example `AMITypes` or `TaintEffect`."""
+    return tuple(_shapes()[shape]["enum"])
+
+
+def length_limits(shape: str) -> tuple[int, int]:
+    """The (min, max) length of a string shape such as `labelKey` or `taintValue`."""
+    shape_def = _shapes()[shape]
+    return shape_def.get("min", 0), shape_def["max"]
+
+
+def ami_types() -> tuple[str, ...]:
+    return enum("AMITypes")
+
+
+def taint_effects() -> tuple[str, ...]:
+    return enum("TaintEffect")
+
+
+def capacity_types() -> tuple[str, ...]:
+    return enum("CapacityTypes")
+
+
+def log_types() -> tuple[str, ...]:
+    return enum("LogType")

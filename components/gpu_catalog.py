@@ -1,0 +1,316 @@
+"""A catalogue of the EC2 instance types this stack schedules onto: NVIDIA GPU types and common CPU types.
+
+The stack and the pure-Python scheduler model both read it, so it depends on the standard library
+only. Each entry records vCPUs, memory, architecture, the EKS max-pods figure and, for GPU types, the
+number, model and memory of the GPUs and the `nvidia.com/gpu.product` label value.
+
+Sources of the facts (the table itself is written here, not copied):
+
+- vCPUs, memory, GPU count, GPU model and GPU memory: the AWS EC2 accelerated-computing instance
+  type pages and the "Amazon EC2 instance types" specifications.
+- max pods: the eni-max-pods table shipped with the Amazon EKS AMIs (amazon-eks-ami
+  `templates/shared/runtime/eni-max-pods.txt`, also used by `nodeadm`), i.e. the VPC CNI without
+  prefix delegation: ENIs * (IPv4 addresses per ENI - 1) + 2.
+- gpu_product: NVIDIA GPU feature discovery's product label, the NVML device name with spaces
+  replaced by dashes (for example "Tesla T4" becomes "Tesla-T4").
+
+Left out on purpose:
+
+- g6f and gr6f: they carry a fraction of an L4, which an integer GPU count cannot describe, and the
+  device name they report is not established here.
+- p6-b200, p6-b300 and p6e-gb200: not recorded until their per-GPU memory and product label are
+  confirmed.
+- g4ad and other non-NVIDIA accelerators: the stack runs NVIDIA software only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal, NamedTuple, get_args
+
+Architecture = Literal["x86_64", "arm64"]  # EKS/AMI spelling; kubernetes.io/arch is "amd64"/"arm64"
+
+ARCHITECTURES: tuple[Architecture, ...] = get_args(Architecture)
+_KUBERNETES_ARCH: dict[str, str] = {"x86_64": "amd64", "arm64": "arm64"}
+
+# family "." size, e.g. "g5.xlarge", "c7i-flex.large", "m7i.metal-24xl", "u-12tb1.metal".
+_NAME_RE = re.compile(
+    r"(?P<family>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)"
+    r"\.(?P<size>nano|micro|small|medium|large|[0-9]*xlarge|metal(?:-[0-9]+xl)?)"
+)
+# Graviton families put a "g" right after the generation digit (m7g, c6gn, t4g, x2gd, im4gn, g5g).
+_GRAVITON_RE = re.compile(r"[a-z]+[0-9]+g")
+# First-generation Graviton predates the "g" naming.
+_ARM64_FAMILIES_WITHOUT_G = frozenset({"a1"})
+# Grace-Blackwell accelerators (e.g. p6e-gb200) are hosted by an Arm Grace CPU.
+_GRACE_RE = re.compile(r"-gb[0-9]")
+
+
+@dataclass(frozen=True)
+class InstanceType:
+    """One EC2 instance type as the node groups and the scheduler model see it."""
+
+    name: str  # "g5.xlarge"
+    architecture: Architecture
+    vcpus: int
+    memory_gib: float  # instance memory in GiB
+    max_pods: int  # EKS max pods with the VPC CNI, no prefix delegation (eni-max-pods)
+    gpus: int = 0  # NVIDIA GPUs per instance; 0 for CPU-only types
+    gpu_model: str | None = None  # "NVIDIA A10G"
+    gpu_memory_gib: int | None = None  # memory per GPU, GiB
+    gpu_product: str | None = None  # the value GPU feature discovery puts in nvidia.com/gpu.product
+
+    def __post_init__(self) -> None:
+        if _NAME_RE.fullmatch(self.name) is None:
+            raise ValueError(f"malformed instance type name {self.name!r}")
+        if self.architecture not in ARCHITECTURES:
+            raise ValueError(f"{self.name}: architecture {self.architecture!r} is not one of {ARCHITECTURES}")
+        if self.vcpus <= 0 or self.memory_gib <= 0 or self.max_pods <= 0:
+            raise ValueError(f"{self.name}: vcpus, memory_gib and max_pods must be positive")
+        if self.gpus < 0:
+            raise ValueError(f"{self.name}: gpus must not be negative")
+        gpu_fields = (self.gpu_model, self.gpu_memory_gib, self.gpu_product)
+        if self.gpus and any(value is None for value in gpu_fields):
+            raise ValueError(f"{self.name}: a GPU type needs gpu_model, gpu_memory_gib and gpu_product")
+        if not self.gpus and any(value is not None for value in gpu_fields):
+            raise ValueError(f"{self.name}: a CPU-only type cannot have GPU fields")
+        if self.gpu_memory_gib is not None and self.gpu_memory_gib <= 0:
+            raise ValueError(f"{self.name}: gpu_memory_gib must be positive")
+        object.__setattr__(self, "memory_gib", float(self.memory_gib))
+
+    @property
+    def family(self) -> str:
+        """The instance family, e.g. "g5" for "g5.xlarge"."""
+        return self.name.split(".", 1)[0]
+
+    @property
+    def kubernetes_arch(self) -> str:
+        """The architecture in `kubernetes.io/arch` spelling: "amd64" or "arm64"."""
+        return _KUBERNETES_ARCH[self.architecture]
+
+    @property
+    def is_gpu(self) -> bool:
+        """Whether the type has NVIDIA GPUs."""
+        return self.gpus > 0
+
+
+class _Gpu(NamedTuple):
+    model: str
+    memory_gib: int
+    product: str
+
+
+_T4 = _Gpu("NVIDIA T4", 16, "Tesla-T4")
+_T4G = _Gpu("NVIDIA T4G", 16, "NVIDIA-T4G")
+_A10G = _Gpu("NVIDIA A10G", 24, "NVIDIA-A10G")
+_L4 = _Gpu("NVIDIA L4", 24, "NVIDIA-L4")
+_L40S = _Gpu("NVIDIA L40S", 48, "NVIDIA-L40S")
+_A100_40 = _Gpu("NVIDIA A100", 40, "NVIDIA-A100-SXM4-40GB")
+_A100_80 = _Gpu("NVIDIA A100", 80, "NVIDIA-A100-SXM4-80GB")
+_H100 = _Gpu("NVIDIA H100", 80, "NVIDIA-H100-80GB-HBM3")
+_H200 = _Gpu("NVIDIA H200", 141, "NVIDIA-H200")
+
+
+def _gpu_family(
+    family: str,
+    gpu: _Gpu,
+    sizes: Iterable[tuple[str, int, float, int, int]],
+    architecture: Architecture = "x86_64",
+) -> list[InstanceType]:
+    """GPU types of one family from (size, vcpus, memory GiB, GPUs, max pods) rows."""
+    return [
+        InstanceType(
+            name=f"{family}.{size}",
+            architecture=architecture,
+            vcpus=vcpus,
+            memory_gib=memory,
+            max_pods=max_pods,
+            gpus=gpus,
+            gpu_model=gpu.model,
+            gpu_memory_gib=gpu.memory_gib,
+            gpu_product=gpu.product,
+        )
+        for size, vcpus, memory, gpus, max_pods in sizes
+    ]
+
+
+def _cpu_family(
+    family: str,
+    sizes: Iterable[tuple[str, int, float, int]],
+    architecture: Architecture = "x86_64",
+) -> list[InstanceType]:
+    """CPU-only types of one family from (size, vcpus, memory GiB, max pods) rows."""
+    return [
+        InstanceType(
+            name=f"{family}.{size}",
+            architecture=architecture,
+            vcpus=vcpus,
+            memory_gib=memory,
+            max_pods=max_pods,
+        )
+        for size, vcpus, memory, max_pods in sizes
+    ]
+
+
+def _read_only(entries: Iterable[InstanceType]) -> Mapping[str, InstanceType]:
+    table: dict[str, InstanceType] = {}
+    for entry in entries:
+        if entry.name in table:
+            raise ValueError(f"duplicate instance type {entry.name}")
+        table[entry.name] = entry
+    return MappingProxyType(table)
+
+
+# Rows: (size, vCPUs, memory GiB, GPUs, max pods).
+GPU_INSTANCE_TYPES: Mapping[str, InstanceType] = _read_only([
+    *_gpu_family("g4dn", _T4, [
+        ("xlarge", 4, 16, 1, 29),
+        ("2xlarge", 8, 32, 1, 29),
+        ("4xlarge", 16, 64, 1, 29),
+        ("8xlarge", 32, 128, 1, 58),
+        ("12xlarge", 48, 192, 4, 234),
+        ("16xlarge", 64, 256, 1, 58),
+        ("metal", 96, 384, 8, 737),
+    ]),
+    *_gpu_family("g5", _A10G, [
+        ("xlarge", 4, 16, 1, 58),
+        ("2xlarge", 8, 32, 1, 58),
+        ("4xlarge", 16, 64, 1, 234),
+        ("8xlarge", 32, 128, 1, 234),
+        ("12xlarge", 48, 192, 4, 737),
+        ("16xlarge", 64, 256, 1, 234),
+        ("24xlarge", 96, 384, 4, 737),
+        ("48xlarge", 192, 768, 8, 345),
+    ]),
+    *_gpu_family("g5g", _T4G, [
+        ("xlarge", 4, 8, 1, 58),
+        ("2xlarge", 8, 16, 1, 58),
+        ("4xlarge", 16, 32, 1, 234),
+        ("8xlarge", 32, 64, 1, 234),
+        ("16xlarge", 64, 128, 2, 737),
+        ("metal", 64, 128, 2, 737),
+    ], architecture="arm64"),
+    *_gpu_family("g6", _L4, [
+        ("xlarge", 4, 16, 1, 58),
+        ("2xlarge", 8, 32, 1, 58),
+        ("4xlarge", 16, 64, 1, 234),
+        ("8xlarge", 32, 128, 1, 234),
+        ("12xlarge", 48, 192, 4, 234),
+        ("16xlarge", 64, 256, 1, 737),
+        ("24xlarge", 96, 384, 4, 737),
+        ("48xlarge", 192, 768, 8, 737),
+    ]),
+    *_gpu_family("g6e", _L40S, [
+        ("xlarge", 4, 32, 1, 58),
+        ("2xlarge", 8, 64, 1, 58),
+        ("4xlarge", 16, 128, 1, 234),
+        ("8xlarge", 32, 256, 1, 234),
+        ("12xlarge", 48, 384, 4, 292),
+        ("16xlarge", 64, 512, 1, 737),
+        ("24xlarge", 96, 768, 4, 492),
+        ("48xlarge", 192, 1536, 8, 492),
+    ]),
+    *_gpu_family("gr6", _L4, [
+        ("4xlarge", 16, 128, 1, 234),
+        ("8xlarge", 32, 256, 1, 234),
+    ]),
+    *_gpu_family("p4d", _A100_40, [("24xlarge", 96, 1152, 8, 737)]),
+    *_gpu_family("p4de", _A100_80, [("24xlarge", 96, 1152, 8, 737)]),
+    # The p5 family has several network cards; eni-max-pods counts the default card (index 0) only,
+    # hence max pods below what its total ENI count would give.
+    *_gpu_family("p5", _H100, [
+        ("4xlarge", 16, 256, 1, 118),
+        ("48xlarge", 192, 2048, 8, 100),
+    ]),
+    *_gpu_family("p5e", _H200, [("48xlarge", 192, 2048, 8, 100)]),
+    *_gpu_family("p5en", _H200, [("48xlarge", 192, 2048, 8, 198)]),
+])
+
+_GENERAL_PURPOSE_SIZES = [  # m-series, 4 GiB per vCPU
+    ("large", 2, 8, 29),
+    ("xlarge", 4, 16, 58),
+    ("2xlarge", 8, 32, 58),
+    ("4xlarge", 16, 64, 234),
+]
+_BURSTABLE_SIZES = [  # t3, t3a, t4g: own ENI limits, e.g. t3.large has 3 ENIs of 12 addresses (35 pods)
+    ("medium", 2, 4, 17),
+    ("large", 2, 8, 35),
+    ("xlarge", 4, 16, 58),
+    ("2xlarge", 8, 32, 58),
+]
+_COMPUTE_SIZES = [  # c-series, 2 GiB per vCPU
+    ("large", 2, 4, 29),
+    ("xlarge", 4, 8, 58),
+    ("2xlarge", 8, 16, 58),
+    ("4xlarge", 16, 32, 234),
+]
+_MEMORY_SIZES = [  # r-series, 8 GiB per vCPU
+    ("large", 2, 16, 29),
+    ("xlarge", 4, 32, 58),
+    ("2xlarge", 8, 64, 58),
+]
+
+# Rows: (size, vCPUs, memory GiB, max pods).
+CPU_INSTANCE_TYPES: Mapping[str, InstanceType] = _read_only([
+    *_cpu_family("m5", _GENERAL_PURPOSE_SIZES),
+    *_cpu_family("m6i", _GENERAL_PURPOSE_SIZES),
+    *_cpu_family("m6a", _GENERAL_PURPOSE_SIZES),
+    *_cpu_family("m7i", _GENERAL_PURPOSE_SIZES),
+    *_cpu_family("m7a", _GENERAL_PURPOSE_SIZES),
+    *_cpu_family("m6g", _GENERAL_PURPOSE_SIZES, architecture="arm64"),
+    *_cpu_family("m7g", _GENERAL_PURPOSE_SIZES, architecture="arm64"),
+    *_cpu_family("t3", _BURSTABLE_SIZES),
+    *_cpu_family("t3a", _BURSTABLE_SIZES),
+    *_cpu_family("t4g", _BURSTABLE_SIZES, architecture="arm64"),
+    *_cpu_family("c5", _COMPUTE_SIZES),
+    *_cpu_family("c6i", _COMPUTE_SIZES),
+    *_cpu_family("c7g", _COMPUTE_SIZES, architecture="arm64"),
+    *_cpu_family("r6i", _MEMORY_SIZES),
+])
+
+_overlap = GPU_INSTANCE_TYPES.keys() & CPU_INSTANCE_TYPES.keys()
+if _overlap:
+    raise ValueError(f"instance types in both tables: {sorted(_overlap)}")
+del _overlap
+
+
+def lookup(name: str) -> InstanceType | None:
+    """The catalogue entry for `name` from either table, or None when it is not catalogued."""
+    return GPU_INSTANCE_TYPES.get(name) or CPU_INSTANCE_TYPES.get(name)
+
+
+def gpu_instance_type(name: str) -> InstanceType | None:
+    """The GPU catalogue entry for `name`, or None when it is not a catalogued GPU type."""
+    return GPU_INSTANCE_TYPES.get(name)
+
+
+def is_gpu_instance_type(name: str) -> bool:
+    """Whether `name` is a catalogued NVIDIA GPU type (uncatalogued names are not)."""
+    return name in GPU_INSTANCE_TYPES
+
+
+def architecture_of(name: str) -> Architecture | None:
+    """The CPU architecture of `name`: from the tables, else inferred from EC2 family naming.
+
+    Uncatalogued names are arm64 when their family is a Graviton one (a "g" right after the generation
+    digit, as in m8g or c6gn; a1) or a Grace-hosted one (p6e-gb200), otherwise x86_64. Names that are
+    not of the form family.size give None.
+    """
+    entry = lookup(name)
+    if entry is not None:
+        return entry.architecture
+    match = _NAME_RE.fullmatch(name) if isinstance(name, str) else None
+    if match is None or not any(char.isdigit() for char in match["family"]):
+        return None
+    family = match["family"]
+    if _GRAVITON_RE.match(family) or family in _ARM64_FAMILIES_WITHOUT_G or _GRACE_RE.search(family):
+        return "arm64"
+    return "x86_64"
+
+
+def gpu_families() -> list[str]:
+    """The GPU families in the catalogue, sorted."""
+    return sorted({entry.family for entry in GPU_INSTANCE_TYPES.values()})

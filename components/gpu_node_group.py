@@ -1,0 +1,107 @@
+"""The guarded GPU node group: accelerated AMI, the placement contract's label and taint.
+
+Autoscaler tags on its Auto Scaling group describe the labels, taints and GPUs of nodes that do
+not exist yet, so a group at zero nodes can still be scaled up for a pending GPU pod (trap 4).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pulumi
+import pulumi_aws as aws
+
+from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
+from components.settings import GpuNodeGroupSettings
+
+AUTOSCALER_TEMPLATE_TAG = "k8s.io/cluster-autoscaler/node-template"
+
+
+@dataclass(frozen=True)
+class GpuNodeGroupArgs:
+    """Inputs of `GpuNodeGroup`."""
+
+    cluster_name: pulumi.Input[str]
+    """Name of the EKS cluster to join. Required."""
+    node_role_arn: pulumi.Input[str]
+    """IAM role of the nodes. Required."""
+    subnet_ids: pulumi.Input[list[str]]
+    """Subnets for the nodes (private ones when available). Required."""
+    contract: PlacementContract = field(default_factory=PlacementContract)
+    """Label and taint that guard the nodes. Default `GPU=true` / `GPU=true:NoSchedule`."""
+    settings: GpuNodeGroupSettings = field(default_factory=GpuNodeGroupSettings)
+    """Instance types, AMI family, sizes. Default `GpuNodeGroupSettings()` (g5.xlarge, AL2023)."""
+    tags: dict[str, str] = field(default_factory=dict)
+    """Tags for the AWS resources. Default none."""
+
+
+def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContract,
+                        tags: dict[str, str]) -> ManagedNodeGroupSpec:
+    """The GPU node group's shape, every label and taint taken from the contract."""
+    return ManagedNodeGroupSpec(
+        instance_types=list(settings.instance_types),
+        ami_type=ami_type(settings.ami_family, settings.architecture, accelerated=True),
+        ami_family=settings.ami_family,
+        capacity_type=settings.capacity_type,
+        min_size=settings.min_size,
+        desired_size=settings.desired_size,
+        max_size=settings.max_size,
+        disk_size=settings.disk_size,
+        labels=contract.node_labels(),
+        taints=contract.eks_taints(),
+        max_unavailable=settings.update_max_unavailable,
+        node_repair=settings.node_repair,
+        tags=tags,
+    )
+
+
+def autoscaler_tags(contract: PlacementContract, gpus_per_node: int) -> dict[str, str]:
+    """Cluster Autoscaler node-template tags: labels, taints (`value:Effect`) and GPUs per node."""
+    tags = {f"{AUTOSCALER_TEMPLATE_TAG}/label/{key}": value for key, value in contract.node_labels().items()}
+    tags.update({f"{AUTOSCALER_TEMPLATE_TAG}/taint/{taint.key}": f"{taint.value}:{taint.effect}"
+                 for taint in contract.node_taints()})
+    tags[f"{AUTOSCALER_TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}"] = str(gpus_per_node)
+    return tags
+
+
+class GpuNodeGroup(pulumi.ComponentResource):
+    """A managed node group of NVIDIA GPU instances that only GPU workloads may use."""
+
+    node_group_name: pulumi.Output[str]
+    ami_type: str
+    labels: dict[str, str]
+    taints: list[dict[str, str]]
+
+    def __init__(self, name: str, args: GpuNodeGroupArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("eks-gpu-inference:index:GpuNodeGroup", name, None, opts)
+        spec = gpu_node_group_spec(args.settings, args.contract, args.tags)
+        node_group = create_managed_node_group(
+            name,
+            spec,
+            cluster_name=args.cluster_name,
+            node_role_arn=args.node_role_arn,
+            subnet_ids=args.subnet_ids,
+            parent=self,
+        )
+        asg_name = node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name)
+        for key, value in sorted(autoscaler_tags(args.contract, args.settings.gpus_per_instance).items()):
+            # Named after the tag key, so adding a label does not rename the others' resources.
+            slug = re.sub(r"[^A-Za-z0-9]+", "-", key.removeprefix(f"{AUTOSCALER_TEMPLATE_TAG}/")).strip("-")
+            aws.autoscaling.Tag(
+                f"{name}-ca-{slug}",
+                autoscaling_group_name=asg_name,
+                tag={"key": key, "value": value, "propagate_at_launch": False},
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+        self.node_group_name = node_group.node_group_name
+        self.ami_type = spec.ami_type
+        self.labels = spec.labels
+        self.taints = spec.taints
+        self.register_outputs({
+            "node_group_name": self.node_group_name,
+            "ami_type": self.ami_type,
+            "labels": self.labels,
+            "taints": self.taints,
+        })

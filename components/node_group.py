@@ -1,0 +1,153 @@
+"""A managed node group with its launch template: the part shared by the system and GPU node groups.
+
+`aws.eks.NodeGroup` and `aws.ec2.LaunchTemplate` are used rather than `eks.ManagedNodeGroup`: a
+remote component hides what it creates from previews under mocks and from the offline plan,
+while every label, taint, AMI type and metadata option here is an input reviewers and tests see.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+
+import pulumi
+import pulumi_aws as aws
+
+from components import eks_model
+
+# Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
+NODE_ROLE_POLICY_ARNS = (
+    "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
+    "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly",
+    "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
+)
+ROOT_DEVICE_NAMES = {"AL2023": "/dev/xvda", "Bottlerocket": "/dev/xvdb"}
+
+
+@dataclass(frozen=True)
+class ManagedNodeGroupSpec:
+    """Everything that shapes one managed node group."""
+
+    instance_types: list[str]
+    """EC2 instance types, one architecture."""
+    ami_type: str
+    """EKS AMI type, for example `AL2023_x86_64_NVIDIA`; EKS picks the matching image."""
+    min_size: int
+    desired_size: int
+    max_size: int
+    disk_size: int
+    """Root (Bottlerocket: data) volume size in GiB, set in the launch template."""
+    ami_family: str = "AL2023"
+    """`AL2023` or `Bottlerocket`; decides which device holds images and containers."""
+    capacity_type: str = "ON_DEMAND"
+    labels: dict[str, str] = field(default_factory=dict)
+    taints: list[dict[str, str]] = field(default_factory=list)
+    """Taints in EKS API spelling (`NO_SCHEDULE`)."""
+    max_unavailable: int = 1
+    node_repair: bool = False
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+def ami_type(ami_family: str, architecture: str, accelerated: bool) -> str:
+    """The EKS AMI type for a family (`AL2023`, `Bottlerocket`), architecture and GPU need.
+
+    AL2 is never chosen: its AMIs stopped being published on 2025-11-26.
+    """
+    arch = {"x86_64": "x86_64", "arm64": "ARM_64"}[architecture]
+    variant = "NVIDIA" if accelerated else ("STANDARD" if ami_family == "AL2023" else None)
+    prefix = {"AL2023": "AL2023", "Bottlerocket": "BOTTLEROCKET"}[ami_family]
+    name = f"{prefix}_{arch}" + (f"_{variant}" if variant else "")
+    if name not in eks_model.ami_types():
+        raise ValueError(f"AMI type {name!r} is not in the EKS API's AMITypes {eks_model.ami_types()}")
+    return name
+
+
+def launch_template_args(spec: ManagedNodeGroupSpec) -> dict:
+    """Launch template inputs: IMDSv2 only with hop limit 1, an encrypted gp3 volume, no image id.
+
+    Keeping the image out of the template lets EKS pick the accelerated AMI for `ami_type`; the
+    disk size lives here because the API rejects `diskSize` next to a launch template.
+    """
+    return {
+        "metadata_options": {
+            "http_endpoint": "enabled",
+            "http_tokens": "required",
+            "http_put_response_hop_limit": 1,
+        },
+        "block_device_mappings": [{
+            "device_name": ROOT_DEVICE_NAMES[spec.ami_family],
+            "ebs": {"volume_size": spec.disk_size, "volume_type": "gp3", "encrypted": "true",
+                    "delete_on_termination": "true"},
+        }],
+        "tag_specifications": [{"resource_type": "instance", "tags": spec.tags}] if spec.tags else None,
+        "update_default_version": True,
+    }
+
+
+class NodeRole(pulumi.ComponentResource):
+    """The IAM role EC2 nodes assume, with the policies a managed node group needs.
+
+    EKS creates the access entry for a managed node group's role itself (with `API` authentication);
+    creating another would fail, so none is made here.
+    """
+
+    arn: pulumi.Output[str]
+    name: pulumi.Output[str]
+
+    def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("eks-gpu-inference:index:NodeRole", name, None, opts)
+        role = aws.iam.Role(
+            f"{name}-role",
+            assume_role_policy=pulumi.Output.json_dumps({
+                "Version": "2012-10-17",
+                "Statement": [{"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"},
+                               "Action": "sts:AssumeRole"}],
+            }),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        for policy_arn in NODE_ROLE_POLICY_ARNS:
+            aws.iam.RolePolicyAttachment(
+                f"{name}-{policy_arn.rsplit('/', 1)[1]}",
+                role=role.name,
+                policy_arn=policy_arn,
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+        self.arn = role.arn
+        self.name = role.name
+        self.register_outputs({"arn": self.arn, "name": self.name})
+
+
+def create_managed_node_group(
+    name: str,
+    spec: ManagedNodeGroupSpec,
+    *,
+    cluster_name: pulumi.Input[str],
+    node_role_arn: pulumi.Input[str],
+    subnet_ids: pulumi.Input[list[str]],
+    parent: pulumi.Resource,
+) -> aws.eks.NodeGroup:
+    """Register the launch template and the node group `name` as children of `parent`."""
+    template = aws.ec2.LaunchTemplate(
+        f"{name}-lt",
+        **launch_template_args(spec),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+    return aws.eks.NodeGroup(
+        name,
+        cluster_name=cluster_name,
+        node_group_name=name,
+        node_role_arn=node_role_arn,
+        subnet_ids=subnet_ids,
+        instance_types=spec.instance_types,
+        ami_type=spec.ami_type,
+        capacity_type=spec.capacity_type,
+        scaling_config={"min_size": spec.min_size, "desired_size": spec.desired_size, "max_size": spec.max_size},
+        update_config={"max_unavailable": spec.max_unavailable},
+        labels=spec.labels or None,
+        taints=spec.taints or None,
+        node_repair_config={"enabled": True} if spec.node_repair else None,
+        launch_template={"id": template.id, "version": template.latest_version.apply(str)},
+        tags=spec.tags or None,
+        # An autoscaler owns the desired size once the group exists.
+        opts=pulumi.ResourceOptions(parent=parent, ignore_changes=["scalingConfig.desiredSize"]),
+    )

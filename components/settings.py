@@ -1,0 +1,872 @@
+"""Stack settings: the typed, validated form of the stack config.
+
+Every key of the config namespace is described here once, with its default. `parse_settings`
+checks the whole config before any resource exists and raises `ConfigError` listing every
+problem, each naming the key, the bad value and what is allowed. This module does not import
+Pulumi, so the offline tools and the tests use it directly.
+"""
+
+from __future__ import annotations
+
+import difflib
+import ipaddress
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic.alias_generators import to_camel
+
+from components import eks_model, gpu_catalog, versions
+from components.contract import (
+    EKS_TAINT_EFFECTS,
+    KUBERNETES_TAINT_EFFECTS,
+    NVIDIA_GPU_PRESENT_LABEL,
+    NVIDIA_GPU_PRODUCT_LABEL,
+    REPELLING_EFFECTS,
+    PlacementContract,
+    Taint,
+)
+
+PROJECT = "eks-gpu-inference"
+
+# Accelerated AMIs and the vLLM image need room; below this a GPU node fills its disk pulling them.
+MIN_GPU_DISK_GIB = 50
+MIN_SYSTEM_DISK_GIB = 20
+DEFAULT_LOG_TYPES = ("api", "audit", "authenticator")
+# Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
+VLLM_MANAGED_FLAGS = (
+    "--model",
+    "--served-model-name",
+    "--tensor-parallel-size",
+    "--max-model-len",
+    "--gpu-memory-utilization",
+    "--port",
+    "--shutdown-timeout",
+)
+
+_QUALIFIED_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
+_KUBERNETES_VERSION = re.compile(r"^1\.\d{1,2}$")
+_QUANTITY = re.compile(r"^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$")
+_SEMVER_TAG = re.compile(r"^v\d+\.\d+\.\d+$")
+
+
+class ConfigProblem(ValueError):
+    """One bad setting: the key (dotted path inside the project namespace) and what is wrong."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{PROJECT}:{self.key}: {self.message}"
+
+
+class ConfigError(ValueError):
+    """The stack config is invalid; `problems` lists every bad setting at once."""
+
+    def __init__(self, problems: list[ConfigProblem]):
+        self.problems = problems
+        lines = "\n".join(f"  - {problem}" for problem in problems)
+        super().__init__(f"invalid stack config ({len(problems)} problem(s)):\n{lines}")
+
+
+def _bad(value: Any, allowed: str, reason: str = "invalid value") -> ValueError:
+    return ValueError(f"{reason} {value!r}; allowed: {allowed}")
+
+
+def check_label_key(key: str) -> None:
+    """A node label or taint key as both Kubernetes and the EKS API accept it."""
+    low, high = eks_model.length_limits("labelKey")
+    allowed = (
+        f"{low}-{high} characters, an optional DNS-subdomain prefix and '/', then a name of letters, "
+        "digits, '-', '_' or '.', starting and ending with a letter or digit"
+    )
+    if not isinstance(key, str) or not low <= len(key) <= high:
+        raise _bad(key, allowed, "bad length of key")
+    prefix, _, name = key.rpartition("/")
+    if (prefix and not _DNS_SUBDOMAIN.match(prefix)) or not _QUALIFIED_NAME.match(name):
+        raise _bad(key, allowed, "invalid key")
+
+
+def check_label_value(value: str, shape: str = "labelValue") -> None:
+    """A node label value (`labelValue`, 1-63 for EKS) or taint value (`taintValue`, 0-63)."""
+    low, high = eks_model.length_limits(shape)
+    allowed = f"{low}-{high} characters of letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+    if not isinstance(value, str) or not low <= len(value) <= high:
+        raise _bad(value, allowed, "bad length of value" if value else "empty value")
+    if value and not _QUALIFIED_NAME.match(value):
+        raise _bad(value, allowed)
+
+
+def check_kubernetes_taint_effect(effect: str, allowed_effects: tuple[str, ...] = KUBERNETES_TAINT_EFFECTS) -> None:
+    """A taint effect in Kubernetes spelling, with a hint when the EKS spelling was used."""
+    if effect in allowed_effects:
+        return
+    allowed = ", ".join(allowed_effects)
+    eks_spelling = {eks: k8s for k8s, eks in EKS_TAINT_EFFECTS.items()}
+    if effect in eks_spelling and eks_spelling[effect] in allowed_effects:
+        raise _bad(effect, allowed, f"EKS API spelling; write {eks_spelling[effect]!r} instead of")
+    if effect == "PreferNoSchedule":
+        raise _bad(effect, allowed, "PreferNoSchedule does not keep pods off GPU nodes:")
+    raise _bad(effect, allowed, "unknown taint effect")
+
+
+class _Settings(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        use_attribute_docstrings=True,
+    )
+
+    def problems(self, key: str) -> list[ConfigProblem]:
+        """Checks across the fields of this object; `key` is its path in the config."""
+        return []
+
+
+class ClusterSettings(_Settings):
+    """The EKS control plane (`cluster`)."""
+
+    name: str = "gpu-inference"
+    """EKS cluster name. Default `gpu-inference`."""
+    version: str = versions.DEFAULT_KUBERNETES_VERSION
+    """Kubernetes minor version, for example "1.34". Default in `components/versions.py`."""
+    vpc_id: str | None = None
+    """VPC to run in. Default: the account's default VPC (needs `privateSubnetIds` or `publicSubnetIds` when set)."""
+    private_subnet_ids: list[str] = []
+    """Subnets for the nodes and the private endpoint. Default: none (the default VPC's subnets)."""
+    public_subnet_ids: list[str] = []
+    """Subnets for public load balancers. Default: none."""
+    endpoint_public_access: bool = True
+    """Whether the Kubernetes API is reachable from the internet (from `publicAccessCidrs`). Default true,
+    since `pulumi up` talks to the API from wherever it runs."""
+    public_access_cidrs: list[str] = ["0.0.0.0/0"]
+    """IPv4 CIDRs allowed to reach the public endpoint. Default `0.0.0.0/0` (a warning says so)."""
+    admin_principal_arns: list[str] = []
+    """IAM role or user ARNs given cluster-admin through access entries. Default: none."""
+    creator_admin: bool = True
+    """Whether the identity that creates the cluster keeps cluster-admin. Default true; pulumi-eks 4.4 always
+    grants it (pulumi/pulumi-eks#2373), so false is rejected until it can be honoured."""
+    secrets_kms_key_arn: str | None = None
+    """KMS key for envelope encryption of Secrets. Default: a key created with rotation on."""
+    log_types: list[str] = list(DEFAULT_LOG_TYPES)
+    """Control-plane log types sent to CloudWatch. Default `api`, `audit`, `authenticator`."""
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not re.match(r"^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$", value):
+            raise _bad(value, "1-100 letters, digits, '-' or '_', starting with a letter or digit")
+        return value
+
+    @field_validator("version")
+    @classmethod
+    def _version(cls, value: str) -> str:
+        allowed = ", ".join(versions.SUPPORTED_KUBERNETES_VERSIONS)
+        if not _KUBERNETES_VERSION.match(value):
+            raise _bad(value, f'a Kubernetes minor version such as "1.34": {allowed}', "malformed version")
+        if value not in versions.SUPPORTED_KUBERNETES_VERSIONS:
+            raise _bad(value, allowed, "unsupported version")
+        return value
+
+    @field_validator("vpc_id")
+    @classmethod
+    def _vpc_id(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^vpc-[0-9a-f]{8,17}$", value):
+            raise _bad(value, "a VPC id such as vpc-0123456789abcdef0")
+        return value
+
+    @field_validator("private_subnet_ids", "public_subnet_ids")
+    @classmethod
+    def _subnets(cls, value: list[str]) -> list[str]:
+        for subnet in value:
+            if not re.match(r"^subnet-[0-9a-f]{8,17}$", subnet):
+                raise _bad(subnet, "subnet ids such as subnet-0123456789abcdef0")
+        return value
+
+    @field_validator("public_access_cidrs")
+    @classmethod
+    def _cidrs(cls, value: list[str]) -> list[str]:
+        for cidr in value:
+            try:
+                ipaddress.IPv4Network(cidr, strict=True)
+            except ValueError:
+                raise _bad(cidr, "IPv4 CIDR blocks such as 203.0.113.0/24") from None
+        return value
+
+    @field_validator("admin_principal_arns")
+    @classmethod
+    def _admins(cls, value: list[str]) -> list[str]:
+        for arn in value:
+            if not re.match(r"^arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+$", arn):
+                raise _bad(arn, "IAM role or user ARNs such as arn:aws:iam::123456789012:role/admins")
+        return value
+
+    @field_validator("creator_admin")
+    @classmethod
+    def _creator_admin(cls, value: bool) -> bool:
+        if not value:
+            raise _bad(value, "true; pulumi-eks 4.4 always grants the creator cluster-admin (pulumi/pulumi-eks#2373), "
+                       "so list the principals that need admin in adminPrincipalArns and remove the creator's access "
+                       "entry after creation if your policy requires it", "unsupported value")
+        return value
+
+    @field_validator("secrets_kms_key_arn")
+    @classmethod
+    def _kms(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key/[\w-]+$", value):
+            raise _bad(value, "a KMS key ARN such as arn:aws:kms:us-west-2:123456789012:key/<id>")
+        return value
+
+    @field_validator("log_types")
+    @classmethod
+    def _log_types(cls, value: list[str]) -> list[str]:
+        allowed = eks_model.log_types()
+        for log_type in value:
+            if log_type not in allowed:
+                raise _bad(log_type, ", ".join(allowed), "unknown log type")
+        if len(set(value)) != len(value):
+            raise _bad(value, "each log type once", "duplicate log types in")
+        return value
+
+    def problems(self, key: str) -> list[ConfigProblem]:
+        problems = []
+        subnets = self.private_subnet_ids or self.public_subnet_ids
+        if self.vpc_id and not subnets:
+            problems.append(ConfigProblem(f"{key}.vpcId", f"{self.vpc_id!r} is set without subnets; allowed: "
+                                          "set privateSubnetIds (or publicSubnetIds) of that VPC too"))
+        if subnets and not self.vpc_id:
+            problems.append(ConfigProblem(f"{key}.vpcId", "missing while subnets are set; allowed: the id of the subnets' VPC"))
+        if self.endpoint_public_access and not self.public_access_cidrs:
+            problems.append(ConfigProblem(f"{key}.publicAccessCidrs", "[] with endpointPublicAccess true; "
+                                          "allowed: at least one CIDR, or endpointPublicAccess false"))
+        return problems
+
+    def warnings(self) -> list[str]:
+        """Settings that are valid but weaken the cluster."""
+        found = []
+        if self.endpoint_public_access and "0.0.0.0/0" in self.public_access_cidrs:
+            found.append(f"{PROJECT}:cluster.publicAccessCidrs includes 0.0.0.0/0: the Kubernetes API endpoint is "
+                         "reachable from the whole internet; restrict it to your networks")
+        missing_logs = [log for log in DEFAULT_LOG_TYPES if log not in self.log_types]
+        if missing_logs:
+            found.append(f"{PROJECT}:cluster.logTypes leaves out {', '.join(missing_logs)}: "
+                         "control-plane activity will not be auditable")
+        return found
+
+
+class _NodeGroupSettings(_Settings):
+    instance_types: list[str]
+    min_size: int
+    desired_size: int
+    max_size: int
+    disk_size: int
+
+    @field_validator("instance_types")
+    @classmethod
+    def _instance_types(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise _bad(value, "one or more EC2 instance types", "empty list")
+        for name in value:
+            if not _INSTANCE_TYPE.match(name):
+                raise _bad(name, "EC2 instance type names such as g5.xlarge", "malformed instance type")
+        if len(set(value)) != len(value):
+            raise _bad(value, "each instance type once", "duplicates in")
+        return value
+
+    @field_validator("min_size", "desired_size", "max_size")
+    @classmethod
+    def _size(cls, value: int) -> int:
+        if value < 0:
+            raise _bad(value, "an integer >= 0", "negative size")
+        return value
+
+    def problems(self, key: str) -> list[ConfigProblem]:
+        problems = []
+        if self.max_size < 1:
+            problems.append(ConfigProblem(f"{key}.maxSize", f"{self.max_size!r}; allowed: an integer >= 1 (EKS rejects 0)"))
+        if self.min_size > self.desired_size:
+            problems.append(ConfigProblem(f"{key}.minSize", f"{self.min_size!r} is greater than desiredSize "
+                                          f"{self.desired_size!r}; allowed: minSize <= desiredSize <= maxSize"))
+        if self.desired_size > self.max_size:
+            problems.append(ConfigProblem(f"{key}.desiredSize", f"{self.desired_size!r} is greater than maxSize "
+                                          f"{self.max_size!r}; allowed: minSize <= desiredSize <= maxSize"))
+        return problems
+
+
+class SystemNodeGroupSettings(_NodeGroupSettings):
+    """The untainted node group where CoreDNS and other add-ons run (`systemNodeGroup`)."""
+
+    instance_types: list[str] = ["m6i.large"]
+    """Non-GPU instance types, one architecture. Default `m6i.large`."""
+    min_size: int = 2
+    """Smallest node count; at least 1 so add-ons always have a node. Default 2."""
+    desired_size: int = 2
+    """Node count at creation. Default 2 (CoreDNS runs two replicas)."""
+    max_size: int = 3
+    """Largest node count. Default 3."""
+    disk_size: int = 50
+    """Root volume size in GiB. Default 50."""
+
+    @field_validator("disk_size")
+    @classmethod
+    def _disk(cls, value: int) -> int:
+        if value < MIN_SYSTEM_DISK_GIB:
+            raise _bad(value, f"at least {MIN_SYSTEM_DISK_GIB} GiB", "disk too small:")
+        return value
+
+    def problems(self, key: str) -> list[ConfigProblem]:
+        problems = super().problems(key)
+        if self.min_size < 1:
+            problems.append(ConfigProblem(f"{key}.minSize", f"{self.min_size!r}; allowed: an integer >= 1, or CoreDNS "
+                                          "and other add-ons have no untainted node to run on"))
+        gpu_types = [name for name in self.instance_types if gpu_catalog.is_gpu_instance_type(name)]
+        if gpu_types:
+            problems.append(ConfigProblem(f"{key}.instanceTypes", f"GPU instance types {gpu_types!r} in the system "
+                                          "node group; allowed: non-GPU types such as m6i.large (GPU nodes belong "
+                                          "in gpuNodeGroup)"))
+        architectures = {gpu_catalog.architecture_of(name) for name in self.instance_types}
+        if len(architectures) > 1:
+            problems.append(ConfigProblem(f"{key}.instanceTypes", f"{self.instance_types!r} mix architectures "
+                                          f"{sorted(map(str, architectures))}; allowed: one architecture"))
+        return problems
+
+    @property
+    def architecture(self) -> str:
+        return gpu_catalog.architecture_of(self.instance_types[0]) or "x86_64"
+
+
+class TaintSettings(_Settings):
+    """A taint in Kubernetes spelling (an item of `gpuNodeGroup.extraTaints`)."""
+
+    key: str
+    """Taint key, 1-63 characters. Required."""
+    value: str = ""
+    """Taint value, 0-63 characters. Default empty."""
+    effect: str = "NoSchedule"
+    """`NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
+
+    @field_validator("key")
+    @classmethod
+    def _key(cls, value: str) -> str:
+        check_label_key(value)
+        return value
+
+    @field_validator("value")
+    @classmethod
+    def _value(cls, value: str) -> str:
+        check_label_value(value, "taintValue")
+        return value
+
+    @field_validator("effect")
+    @classmethod
+    def _effect(cls, value: str) -> str:
+        check_kubernetes_taint_effect(value)
+        return value
+
+    def to_taint(self) -> Taint:
+        return Taint(self.key, self.value, self.effect)
+
+
+class GpuNodeGroupSettings(_NodeGroupSettings):
+    """The guarded GPU node group (`gpuNodeGroup`)."""
+
+    instance_types: list[str] = ["g5.xlarge"]
+    """NVIDIA GPU instance types from the catalog, one architecture and one GPU count. Default `g5.xlarge`."""
+    ami_family: Literal["AL2023", "Bottlerocket"] = "AL2023"
+    """`AL2023` or `Bottlerocket`; the NVIDIA AMI type follows from it and the architecture. Default `AL2023`."""
+    capacity_type: Literal["ON_DEMAND", "SPOT"] = "ON_DEMAND"
+    """`ON_DEMAND` or `SPOT`. Default `ON_DEMAND`."""
+    min_size: int = 0
+    """Smallest node count; 0 lets an autoscaler park the group. Default 0."""
+    desired_size: int = 1
+    """Node count at creation. Default 1."""
+    max_size: int = 2
+    """Largest node count. Default 2."""
+    disk_size: int = 100
+    """Root volume size in GiB, at least 50 for the accelerated AMI and the vLLM image. Default 100."""
+    extra_labels: dict[str, str] = {}
+    """Labels besides the contract label. Default none."""
+    extra_taints: list[TaintSettings] = []
+    """Taints besides the contract taint, Kubernetes spelling; the device plugin and vLLM tolerate them.
+    Default none."""
+    update_max_unavailable: int = 1
+    """Nodes replaced at once during a node group update, 1-100. Default 1."""
+    node_repair: bool = True
+    """EKS node auto repair (with the node monitoring agent add-on). Default true."""
+
+    @field_validator("disk_size")
+    @classmethod
+    def _disk(cls, value: int) -> int:
+        if value < MIN_GPU_DISK_GIB:
+            raise _bad(value, f"at least {MIN_GPU_DISK_GIB} GiB for an accelerated AMI and the vLLM image", "disk too small:")
+        return value
+
+    @field_validator("extra_labels")
+    @classmethod
+    def _labels(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, label_value in value.items():
+            check_label_key(key)
+            check_label_value(label_value)
+        return value
+
+    @field_validator("update_max_unavailable")
+    @classmethod
+    def _max_unavailable(cls, value: int) -> int:
+        if not 1 <= value <= 100:
+            raise _bad(value, "an integer from 1 to 100")
+        return value
+
+    def problems(self, key: str) -> list[ConfigProblem]:
+        problems = super().problems(key)
+        unknown = [name for name in self.instance_types if not gpu_catalog.is_gpu_instance_type(name)]
+        if unknown:
+            families = ", ".join(gpu_catalog.gpu_families())
+            problems.append(ConfigProblem(f"{key}.instanceTypes", f"{unknown!r} not NVIDIA GPU instance types; "
+                                          f"allowed: sizes of {families} (components/gpu_catalog.py)"))
+            return problems
+        entries = [gpu_catalog.gpu_instance_type(name) for name in self.instance_types]
+        architectures = sorted({entry.architecture for entry in entries})
+        if len(architectures) > 1:
+            problems.append(ConfigProblem(f"{key}.instanceTypes", f"{self.instance_types!r} mix architectures "
+                                          f"{architectures}; allowed: one architecture per node group"))
+        gpu_counts = sorted({entry.gpus for entry in entries})
+        if len(gpu_counts) > 1:
+            problems.append(ConfigProblem(f"{key}.instanceTypes", f"{self.instance_types!r} mix GPU counts "
+                                          f"{gpu_counts}; allowed: one GPU count per node group"))
+        taint_keys = [taint.key for taint in self.extra_taints]
+        duplicates = sorted({k for k in taint_keys if taint_keys.count(k) > 1})
+        if duplicates:
+            problems.append(ConfigProblem(f"{key}.extraTaints", f"duplicate taint keys {duplicates}; allowed: each key once"))
+        return problems
+
+    @property
+    def instances(self) -> list[gpu_catalog.InstanceType]:
+        return [gpu_catalog.gpu_instance_type(name) for name in self.instance_types]
+
+    @property
+    def architecture(self) -> str:
+        return self.instances[0].architecture
+
+    @property
+    def gpus_per_instance(self) -> int:
+        return self.instances[0].gpus
+
+    @property
+    def gpu_product(self) -> str | None:
+        """The GPU product all instance types share, or None when they differ."""
+        products = {entry.gpu_product for entry in self.instances}
+        return products.pop() if len(products) == 1 else None
+
+    @property
+    def smallest_instance(self) -> gpu_catalog.InstanceType:
+        """The instance type with the least CPU and memory: workloads are sized to fit it."""
+        return min(self.instances, key=lambda entry: (entry.vcpus, entry.memory_gib))
+
+
+class GpuPlacementSettings(_Settings):
+    """The placement contract (`gpuPlacement`): the label and taint that guard GPU nodes."""
+
+    label_key: str = "GPU"
+    """Label that GPU workloads select. Default `GPU`."""
+    label_value: str = "true"
+    """Value of that label, 1-63 characters. Default `true`."""
+    taint_key: str = "GPU"
+    """Key of the taint that repels other pods. Default `GPU`."""
+    taint_value: str = "true"
+    """Value of that taint, 0-63 characters. Default `true`."""
+    taint_effect: str = "NoSchedule"
+    """`NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
+    require_node_affinity: bool = False
+    """Also give GPU workloads a required node-affinity term on the label. Default false."""
+
+    @field_validator("label_key", "taint_key")
+    @classmethod
+    def _key(cls, value: str) -> str:
+        check_label_key(value)
+        return value
+
+    @field_validator("label_value")
+    @classmethod
+    def _label_value(cls, value: str) -> str:
+        check_label_value(value)
+        return value
+
+    @field_validator("taint_value")
+    @classmethod
+    def _taint_value(cls, value: str) -> str:
+        check_label_value(value, "taintValue")
+        return value
+
+    @field_validator("taint_effect")
+    @classmethod
+    def _effect(cls, value: str) -> str:
+        check_kubernetes_taint_effect(value, REPELLING_EFFECTS)
+        return value
+
+
+class ModelCacheSettings(_Settings):
+    """Where vLLM caches model weights (`vllm.modelCache`)."""
+
+    type: Literal["emptyDir", "pvc"] = "emptyDir"
+    """`emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim). Default `emptyDir`."""
+    size: str = "100Gi"
+    """Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
+    storage_class: str | None = None
+    """Storage class of the claim. Default: the cluster's default class."""
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: str) -> str:
+        if not _QUANTITY.match(value):
+            raise _bad(value, "a Kubernetes quantity such as 100Gi")
+        return value
+
+
+class VllmSettings(_Settings):
+    """The vLLM OpenAI-compatible server (`vllm`)."""
+
+    enabled: bool = True
+    """Deploy the server. Default true."""
+    namespace: str = "vllm"
+    """Namespace of the server. Default `vllm`."""
+    model: str = "Qwen/Qwen2.5-7B-Instruct"
+    """Hugging Face model id. Default `Qwen/Qwen2.5-7B-Instruct` (ungated, fits one 24 GB GPU)."""
+    served_model_name: str | None = None
+    """Model name clients send in requests. Default: the model id."""
+    image: str = versions.VLLM_IMAGE
+    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`. Default in `components/versions.py`."""
+    tensor_parallel_size: int = 1
+    """GPUs per replica, at most the GPUs per instance. Default 1."""
+    max_model_len: int = 8192
+    """Context length in tokens. Default 8192."""
+    gpu_memory_utilization: float = 0.9
+    """Share of GPU memory vLLM may use, 0 < x <= 1. Default 0.9."""
+    replicas: int = 1
+    """Server replicas. Default 1."""
+    extra_args: list[str] = []
+    """More vLLM flags, appended after the ones built from settings. Default none."""
+    require_gpu_product: str | None = None
+    """Also require this `nvidia.com/gpu.product` (for example `NVIDIA-A10G`), which the GPU node group must
+    provide. Default: not required."""
+    model_cache: ModelCacheSettings = ModelCacheSettings()
+    """Model weight cache. Default an emptyDir of 100Gi."""
+    startup_timeout_seconds: int = 1800
+    """Time allowed to download and load the weights before the pod restarts. Default 1800."""
+    shutdown_timeout_seconds: int = 30
+    """Time vLLM gives in-flight requests on shutdown. Default 30."""
+    allowed_client_namespaces: list[str] = []
+    """Namespaces whose pods may call the server. Default: only the server's namespace."""
+    allowed_client_pod_labels: dict[str, str] = {}
+    """Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
+
+    @field_validator("namespace")
+    @classmethod
+    def _namespace(cls, value: str) -> str:
+        if len(value) > 63 or not _DNS_LABEL.match(value):
+            raise _bad(value, "a DNS label: 1-63 lowercase letters, digits or '-'")
+        return value
+
+    @field_validator("allowed_client_namespaces")
+    @classmethod
+    def _client_namespaces(cls, value: list[str]) -> list[str]:
+        for namespace in value:
+            cls._namespace(namespace)
+        return value
+
+    @field_validator("allowed_client_pod_labels")
+    @classmethod
+    def _client_labels(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, label_value in value.items():
+            check_label_key(key)
+            check_label_value(label_value)
+        return value
+
+    @field_validator("model")
+    @classmethod
+    def _model(cls, value: str) -> str:
+        if not re.match(r"^[\w.-]+/[\w.-]+$", value):
+            raise _bad(value, "a Hugging Face model id such as Qwen/Qwen2.5-7B-Instruct")
+        return value
+
+    @field_validator("image")
+    @classmethod
+    def _image(cls, value: str) -> str:
+        allowed = f"a pinned image such as {versions.VLLM_IMAGE} (tag vX.Y.Z, or a @sha256 digest)"
+        if "@sha256:" in value:
+            return value
+        repository, _, tag = value.rpartition(":")
+        if not repository or "/" in tag:
+            raise _bad(value, allowed, "untagged image")
+        if tag == "latest":
+            raise _bad(value, allowed, "unpinned image")
+        if not _SEMVER_TAG.match(tag):
+            raise _bad(value, allowed, "tag is not a release version in")
+        return value
+
+    @field_validator("tensor_parallel_size")
+    @classmethod
+    def _tensor_parallel(cls, value: int) -> int:
+        if value < 1:
+            raise _bad(value, "an integer >= 1, at most the GPUs per instance")
+        return value
+
+    @field_validator("max_model_len")
+    @classmethod
+    def _max_model_len(cls, value: int) -> int:
+        if value < 16:
+            raise _bad(value, "an integer >= 16")
+        return value
+
+    @field_validator("gpu_memory_utilization")
+    @classmethod
+    def _utilization(cls, value: float) -> float:
+        if not 0 < value <= 1:
+            raise _bad(value, "a number with 0 < x <= 1")
+        return value
+
+    @field_validator("replicas")
+    @classmethod
+    def _replicas(cls, value: int) -> int:
+        if value < 0:
+            raise _bad(value, "an integer >= 0")
+        return value
+
+    @field_validator("startup_timeout_seconds")
+    @classmethod
+    def _startup(cls, value: int) -> int:
+        if value < 60:
+            raise _bad(value, "at least 60 seconds (weights take time to download and load)")
+        return value
+
+    @field_validator("shutdown_timeout_seconds")
+    @classmethod
+    def _shutdown(cls, value: int) -> int:
+        if not 0 <= value <= 3600:
+            raise _bad(value, "0-3600 seconds")
+        return value
+
+    @field_validator("extra_args")
+    @classmethod
+    def _extra_args(cls, value: list[str]) -> list[str]:
+        for arg in value:
+            flag = arg.split("=", 1)[0]
+            if flag in VLLM_MANAGED_FLAGS:
+                raise _bad(arg, f"flags other than {', '.join(VLLM_MANAGED_FLAGS)}, which come from vllm settings",
+                           "flag set by settings:")
+        return value
+
+    @property
+    def model_name(self) -> str:
+        return self.served_model_name or self.model
+
+    @property
+    def image_version(self) -> tuple[int, ...] | None:
+        """The release of the image tag, or None for a digest."""
+        tag = self.image.rpartition(":")[2]
+        return tuple(int(part) for part in tag[1:].split(".")) if _SEMVER_TAG.match(tag) else None
+
+
+class DevicePluginSettings(_Settings):
+    """The NVIDIA device plugin DaemonSet (`devicePlugin`)."""
+
+    enabled: bool | None = None
+    """Deploy the plugin. Default: true, unless the GPU node group runs Bottlerocket, whose AMI runs it."""
+    version: str = versions.DEVICE_PLUGIN_VERSION
+    """Image tag of nvcr.io/nvidia/k8s-device-plugin. Default in `components/versions.py`."""
+
+    @field_validator("version")
+    @classmethod
+    def _version(cls, value: str) -> str:
+        if not _SEMVER_TAG.match(value):
+            raise _bad(value, f"a release tag such as {versions.DEVICE_PLUGIN_VERSION}")
+        return value
+
+
+class Settings(_Settings):
+    """The whole stack config, every section resolved to its defaults."""
+
+    cluster: ClusterSettings = ClusterSettings()
+    system_node_group: SystemNodeGroupSettings = SystemNodeGroupSettings()
+    gpu_node_group: GpuNodeGroupSettings = GpuNodeGroupSettings()
+    gpu_placement: GpuPlacementSettings = GpuPlacementSettings()
+    vllm: VllmSettings = VllmSettings()
+    device_plugin: DevicePluginSettings = DevicePluginSettings()
+    hf_token: str | None = None
+    """Hugging Face token for gated models; set it with `pulumi config set --secret hfToken`. Default none."""
+
+    @property
+    def contract(self) -> PlacementContract:
+        """The placement contract every GPU consumer derives from."""
+        placement = self.gpu_placement
+        return PlacementContract(
+            label_key=placement.label_key,
+            label_value=placement.label_value,
+            taint=Taint(placement.taint_key, placement.taint_value, placement.taint_effect),
+            extra_labels=dict(self.gpu_node_group.extra_labels),
+            extra_taints=tuple(taint.to_taint() for taint in self.gpu_node_group.extra_taints),
+            gpu_product=self.gpu_node_group.gpu_product,
+        )
+
+    @property
+    def device_plugin_enabled(self) -> bool:
+        if self.device_plugin.enabled is not None:
+            return self.device_plugin.enabled
+        return self.gpu_node_group.ami_family != "Bottlerocket"
+
+    def warnings(self) -> list[str]:
+        return self.cluster.warnings()
+
+
+SECTIONS: dict[str, type[_Settings]] = {
+    "cluster": ClusterSettings,
+    "systemNodeGroup": SystemNodeGroupSettings,
+    "gpuNodeGroup": GpuNodeGroupSettings,
+    "gpuPlacement": GpuPlacementSettings,
+    "vllm": VllmSettings,
+    "devicePlugin": DevicePluginSettings,
+}
+SECRET_KEYS = ("hfToken",)
+TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)
+
+
+def parse_settings(values: Mapping[str, Any]) -> Settings:
+    """Build `Settings` from the config namespace's keys (without the `project:` prefix).
+
+    Each section is checked on its own, so one bad section does not hide another's problems;
+    checks across sections run on the sections that parsed.
+    """
+    problems: list[ConfigProblem] = []
+    parsed: dict[str, Any] = {}
+    for key, value in values.items():
+        if key in SECTIONS:
+            try:
+                section = SECTIONS[key].model_validate(value)
+            except ValidationError as error:
+                problems.extend(_problems_from(error, key, SECTIONS[key]))
+                continue
+            problems.extend(section.problems(key))
+            parsed[key] = section
+        elif key in SECRET_KEYS:
+            if value is not None and not isinstance(value, str):
+                problems.append(ConfigProblem(key, f"{type(value).__name__} value; allowed: a string "
+                                              "(pulumi config set --secret hfToken <token>)"))
+            else:
+                parsed[key] = value
+        else:
+            problems.append(ConfigProblem(key, f"unknown key{_suggestion(key, TOP_LEVEL_KEYS)}; "
+                                          f"allowed: {', '.join(TOP_LEVEL_KEYS)}"))
+    bad_sections = {problem.key.split(".", 1)[0] for problem in problems}
+    if not bad_sections & {"gpuNodeGroup", "gpuPlacement", "vllm", "devicePlugin", "systemNodeGroup"}:
+        problems.extend(_cross_section_problems(Settings.model_validate(parsed)))
+    if problems:
+        raise ConfigError(problems)
+    return Settings.model_validate(parsed)
+
+
+def _cross_section_problems(settings: Settings) -> list[ConfigProblem]:
+    problems = []
+    gpu = settings.gpu_node_group
+    contract = settings.contract
+    vllm = settings.vllm
+    if vllm.enabled and vllm.tensor_parallel_size > gpu.gpus_per_instance:
+        problems.append(ConfigProblem("vllm.tensorParallelSize", f"{vllm.tensor_parallel_size!r} is more than the "
+                                      f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
+                                      f"1-{gpu.gpus_per_instance}, or larger GPU instance types"))
+    if vllm.enabled and vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
+        provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
+        problems.append(ConfigProblem("vllm.requireGpuProduct", f"{vllm.require_gpu_product!r} is not what the GPU "
+                                      f"node group provides; allowed: {provided}"))
+    reserved = {contract.label_key, NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL}
+    for key in sorted(reserved & set(gpu.extra_labels)):
+        problems.append(ConfigProblem(f"gpuNodeGroup.extraLabels.{key}", f"{gpu.extra_labels[key]!r} overrides a "
+                                      "label the placement contract sets; allowed: other keys"))
+    if contract.taint.key in {taint.key for taint in gpu.extra_taints}:
+        problems.append(ConfigProblem("gpuNodeGroup.extraTaints", f"repeats the contract taint key "
+                                      f"{contract.taint.key!r} (gpuPlacement.taintKey); allowed: other keys"))
+    taint_count = len(contract.node_taints())
+    if taint_count > eks_model.MAX_TAINTS_PER_NODE_GROUP:
+        problems.append(ConfigProblem("gpuNodeGroup.extraTaints", f"{taint_count} taints with the contract taint; "
+                                      f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group"))
+    if settings.device_plugin.enabled and gpu.ami_family == "Bottlerocket":
+        problems.append(ConfigProblem("devicePlugin.enabled", "true with gpuNodeGroup.amiFamily 'Bottlerocket', whose "
+                                      "AMI runs the device plugin itself; allowed: false or unset"))
+    return problems
+
+
+def _problems_from(error: ValidationError, section: str, model: type[BaseModel]) -> list[ConfigProblem]:
+    problems = []
+    for detail in error.errors():
+        location = [section, *(_camel(part) for part in detail["loc"])]
+        key = ".".join(str(part) for part in location)
+        if detail["type"] == "extra_forbidden":
+            known = _known_keys(model, detail["loc"][:-1])
+            problems.append(ConfigProblem(key, f"unknown key{_suggestion(str(detail['loc'][-1]), known)}; "
+                                          f"allowed: {', '.join(known)}"))
+            continue
+        message = detail["msg"].removeprefix("Value error, ")
+        if detail["type"] != "value_error":
+            message = f"{message}; got {detail['input']!r}"
+        problems.append(ConfigProblem(key, message))
+    return problems
+
+
+def _camel(part: str | int) -> str | int:
+    return to_camel(part) if isinstance(part, str) else part
+
+
+def _known_keys(model: type[BaseModel], location: tuple) -> list[str]:
+    """The config keys allowed at `location` inside `model` (field aliases, in declaration order)."""
+    for part in location:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(part) or next(
+            (f for f in model.model_fields.values() if f.alias == part), None)
+        annotation = getattr(field, "annotation", None)
+        candidates = [annotation, *getattr(annotation, "__args__", ())]
+        model = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None)
+        if model is None:
+            return []
+    return [field.alias or name for name, field in model.model_fields.items()]
+
+
+def _suggestion(key: str, known: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
+    if not close:
+        lowered = {k.lower(): k for k in known}
+        close = [lowered[key.lower()]] if key.lower() in lowered else []
+    return f" {key!r}; did you mean {close[0]!r}?" if close else f" {key!r}"
+
+
+def config_values_from_pulumi(project: str = PROJECT) -> dict[str, Any]:
+    """The project's config keys as Python values, read from the running Pulumi program.
+
+    Objects arrive as JSON text (that is how Pulumi passes structured config); the secret token
+    stays text. Keys of other namespaces (`aws:region`) are not ours and are left out.
+    """
+    from pulumi.runtime import config as runtime_config
+
+    prefix = f"{project}:"
+    keys = {*runtime_config.CONFIG.get(), *runtime_config.get_config_env()}
+    values: dict[str, Any] = {}
+    for full_key in sorted(keys):
+        if not full_key.startswith(prefix):
+            continue
+        key = full_key[len(prefix):]
+        raw = runtime_config.get_config(full_key)
+        if key in SECRET_KEYS or not isinstance(raw, str):
+            values[key] = raw
+            continue
+        try:
+            values[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            values[key] = raw
+    return values

@@ -1,0 +1,1 @@
+"""Offline tools for a stack: run the real program under Pulumi mocks, render and check what it registers."""

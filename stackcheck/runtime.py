@@ -1,0 +1,227 @@
+"""Run the Pulumi program in-process under mocks, with a stack's config, and record what it registers.
+
+This is the engine of the offline plan and of the tests: no CLI, no provider plugins, no cloud.
+The mocks answer like a fresh deployment would: every registered input comes back as an output,
+plus the few computed outputs the program reads (ARNs, names, the kubeconfig).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import runpy
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import rpc
+from pulumi.runtime.settings import reset_options
+from pulumi.runtime.proto import resource_pb2
+from pulumi.runtime.stack import run_pulumi_func
+
+MOCK_ACCOUNT = "123456789012"
+MOCK_REGION = "us-west-2"
+MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
+MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
+
+
+@dataclass(frozen=True)
+class RegisteredResource:
+    """One resource the program registered: its type token, name, parent and inputs (wire names, camelCase)."""
+
+    type: str
+    name: str
+    inputs: dict[str, Any]
+    parent: str | None
+    urn: str
+    custom: bool
+
+
+@dataclass
+class ProgramRun:
+    """What one run of the program registered, and the stack outputs it exported."""
+
+    resources: list[RegisteredResource] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    secret_outputs: set[str] = field(default_factory=set)
+
+    def of_type(self, type_token: str) -> list[RegisteredResource]:
+        return [resource for resource in self.resources if resource.type == type_token]
+
+    def named(self, name: str) -> RegisteredResource:
+        matches = [resource for resource in self.resources if resource.name == name]
+        if len(matches) != 1:
+            raise KeyError(f"{len(matches)} resources named {name!r}")
+        return matches[0]
+
+
+class _InlineExecutor(ThreadPoolExecutor):
+    """Runs submitted work at once on the calling thread.
+
+    The mock monitor answers through the loop's default executor; with worker threads, a resource
+    passed as another's input can resolve on a different loop (pulumi/pulumi#6561). Running the
+    work inline removes the threads and the flake (as the SDK's own tests do, pulumi/pulumi#7663).
+    """
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # noqa: BLE001 handed to the awaiting coroutine
+            future.set_exception(error)
+        return future
+
+
+class _Monitor(pulumi_mocks.MockMonitor):
+    """The SDK's mock monitor, without resource references (the other half of the cross-loop flake),
+    telling the mocks each registration's parent URN (which `MockResourceArgs` does not carry)."""
+
+    def __init__(self, mocks: "RecordingMocks"):
+        super().__init__(mocks)
+        self.recording = mocks
+
+    def SupportsFeature(self, request):  # noqa: N802 gRPC method name
+        has_support = request.id not in ("outputValues", "resourceReferences")
+        return type("SupportsFeatureResponse", (object,), {"hasSupport": has_support})
+
+    def GetDeploymentInfo(self, request):  # noqa: N802 gRPC method name
+        info = super().GetDeploymentInfo(request)
+        features = [f for f in info.supportedFeatures if f != resource_pb2.RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES]
+        return resource_pb2.DeploymentInfo(supportedFeatures=features)
+
+    def RegisterResource(self, request):  # noqa: N802 gRPC method name
+        self.recording.current_parent = request.parent or None
+        self.recording.current_urn = self.make_urn(request.parent, request.type, request.name)
+        return super().RegisterResource(request)
+
+
+class RecordingMocks(pulumi.runtime.Mocks):
+    """Mocks that record every registration and answer with inputs plus computed outputs."""
+
+    def __init__(self, run: ProgramRun, project: str, stack: str):
+        self.run = run
+        self.project = project
+        self.stack = stack
+        self.current_parent: str | None = None
+        self.current_urn = ""
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs):
+        self.run.resources.append(RegisteredResource(
+            type=args.typ, name=args.name, inputs=_unwrap(args.inputs), parent=self.current_parent,
+            urn=self.current_urn, custom=bool(args.custom)))
+        return f"{args.name}-id", {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
+
+    def call(self, args: pulumi.runtime.MockCallArgs):
+        if args.token == "aws:ec2/getVpc:getVpc":
+            return {"id": MOCK_VPC_ID, "cidrBlock": "172.31.0.0/16", "default": True}
+        if args.token == "aws:ec2/getSubnets:getSubnets":
+            return {"id": MOCK_REGION, "ids": list(MOCK_SUBNET_IDS)}
+        if args.token == "aws:index/getCallerIdentity:getCallerIdentity":
+            return {"accountId": MOCK_ACCOUNT, "arn": f"arn:aws:iam::{MOCK_ACCOUNT}:user/deployer", "userId": "AIDA"}
+        if args.token == "aws:index/getPartition:getPartition":
+            return {"partition": "aws", "dnsSuffix": "amazonaws.com"}
+        if args.token == "aws:index/getRegion:getRegion":
+            return {"name": MOCK_REGION, "region": MOCK_REGION}
+        return {}
+
+
+def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any]:
+    arn_prefix = f"arn:aws:{{service}}:{MOCK_REGION}:{MOCK_ACCOUNT}"
+    if type_token == "eks:index:Cluster":
+        cluster_name = inputs.get("name") or name
+        kubeconfig = {
+            "apiVersion": "v1", "kind": "Config", "current-context": cluster_name,
+            "clusters": [{"name": cluster_name, "cluster": {"server": "https://mock.eks.amazonaws.com"}}],
+            "contexts": [{"name": cluster_name, "context": {"cluster": cluster_name, "user": "aws"}}],
+            "users": [{"name": "aws", "user": {}}],
+        }
+        return {"kubeconfig": kubeconfig, "kubeconfigJson": json.dumps(kubeconfig),
+                "clusterSecurityGroupId": "sg-0cluster000000000", "nodeSecurityGroupId": "sg-0node00000000000",
+                "oidcProviderArn": f"arn:aws:iam::{MOCK_ACCOUNT}:oidc-provider/mock"}
+    if type_token == "aws:iam/role:Role":
+        return {"arn": f"arn:aws:iam::{MOCK_ACCOUNT}:role/{name}", "name": inputs.get("name", name)}
+    if type_token == "aws:kms/key:Key":
+        return {"arn": arn_prefix.format(service="kms") + f":key/{name}", "keyId": name}
+    if type_token == "aws:ec2/launchTemplate:LaunchTemplate":
+        return {"latestVersion": 1, "arn": arn_prefix.format(service="ec2") + f":launch-template/{name}"}
+    if type_token == "aws:eks/nodeGroup:NodeGroup":
+        group_name = inputs.get("nodeGroupName") or name
+        return {"nodeGroupName": group_name, "arn": arn_prefix.format(service="eks") + f":nodegroup/{group_name}",
+                "resources": [{"autoscalingGroups": [{"name": f"eks-{group_name}-asg"}]}], "status": "ACTIVE"}
+    if type_token == "aws:eks/addon:Addon":
+        return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
+    return {}
+
+
+def _unwrap(value: Any) -> Any:
+    """Inputs with secrets kept recognisable: a secret becomes `Secret(value)`."""
+    if rpc.is_rpc_secret(value):
+        return Secret(_unwrap(rpc.unwrap_rpc_secret(value)))
+    if isinstance(value, dict):
+        return {key: _unwrap(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_unwrap(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A value the program registered as secret."""
+
+    value: Any
+
+    def __repr__(self) -> str:
+        return "Secret([redacted])"
+
+
+def run_program(program: Path, config: dict[str, Any], *, project: str, stack: str,
+                secret_keys: tuple[str, ...] = ()) -> ProgramRun:
+    """Run `program` (a Pulumi `__main__.py`) under mocks with `config` (`project:key` -> value).
+
+    Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config.
+    Each call gets a fresh event loop and fresh runtime settings, so runs do not leak into each other.
+    Raises whatever the program raises.
+    """
+    run = ProgramRun()
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(_InlineExecutor(max_workers=1))
+    asyncio.set_event_loop(loop)
+    program = Path(program).resolve()
+    sys.path.insert(0, str(program.parent))
+    try:
+        reset_options(project=project, stack=stack, preview=False)
+        mocks = RecordingMocks(run, project, stack)
+        pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False, monitor=_Monitor(mocks))
+        pulumi.runtime.set_all_config(
+            {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
+            list(secret_keys))
+        loop.run_until_complete(run_pulumi_func(lambda: runpy.run_path(str(program), run_name="__main__")))
+        loop.run_until_complete(_collect_outputs(run))
+    finally:
+        sys.path.remove(str(program.parent))
+        _close(loop)
+        pulumi.runtime.set_all_config({}, [])
+    return run
+
+
+async def _collect_outputs(run: ProgramRun) -> None:
+    stack = pulumi.runtime.settings.get_root_resource()
+    for key, value in getattr(stack, "outputs", {}).items():
+        output = pulumi.Output.from_input(value)
+        run.outputs[key] = await output.future()
+        if await output.is_secret():
+            run.secret_outputs.add(key)
+
+
+def _close(loop: asyncio.AbstractEventLoop) -> None:
+    pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.close()
+    asyncio.set_event_loop(None)

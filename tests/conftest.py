@@ -1,0 +1,67 @@
+"""Shared fixtures: run the real program under Pulumi mocks with a stack's config."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from components.settings import PROJECT  # noqa: E402
+from stackcheck.runtime import ProgramRun, run_program  # noqa: E402
+
+PROGRAM = ROOT / "__main__.py"
+
+
+def dev_stack_config() -> dict[str, Any]:
+    """The config of Pulumi.dev.yaml, keys without the project prefix (aws:* left out)."""
+    config = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"]
+    prefix = f"{PROJECT}:"
+    return {key[len(prefix):]: value for key, value in config.items() if key.startswith(prefix)}
+
+
+def merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """`base` with `overrides` merged in, section by section (a None override removes the key)."""
+    merged = copy.deepcopy(base)
+    for key, value in overrides.items():
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def run_stack(config: dict[str, Any], secret_keys: tuple[str, ...] = ()) -> ProgramRun:
+    """Run `__main__.py` under mocks with `config` (keys without the project prefix)."""
+    full_config = {f"{PROJECT}:{key}": value for key, value in config.items()}
+    return run_program(PROGRAM, full_config, project=PROJECT, stack="test",
+                       secret_keys=tuple(f"{PROJECT}:{key}" for key in secret_keys))
+
+
+@pytest.fixture
+def dev_config() -> dict[str, Any]:
+    return dev_stack_config()
+
+
+@pytest.fixture
+def stack():
+    """Call with overrides of the dev stack's config; returns what the program registered."""
+
+    def run(overrides: dict[str, Any] | None = None, *, secret_keys: tuple[str, ...] = ()) -> ProgramRun:
+        return run_stack(merge(dev_stack_config(), overrides or {}), secret_keys)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def dev_run() -> ProgramRun:
+    """One run of the dev stack, shared by tests that only read it."""
+    return run_stack(dev_stack_config())

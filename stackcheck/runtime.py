@@ -179,14 +179,14 @@ class Secret:
 
 
 def run_program(program: Path, config: dict[str, Any], *, project: str, stack: str,
-                secret_keys: tuple[str, ...] = ()) -> ProgramRun:
+                secret_keys: tuple[str, ...] = (), run: ProgramRun | None = None) -> ProgramRun:
     """Run `program` (a Pulumi `__main__.py`) under mocks with `config` (`project:key` -> value).
 
     Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config.
     Each call gets a fresh event loop and fresh runtime settings, so runs do not leak into each other.
-    Raises whatever the program raises.
+    Raises whatever the program raises; pass `run` to see what was registered before it did.
     """
-    run = ProgramRun()
+    run = run if run is not None else ProgramRun()
     loop = asyncio.new_event_loop()
     loop.set_default_executor(_InlineExecutor(max_workers=1))
     asyncio.set_event_loop(loop)

@@ -1,0 +1,172 @@
+"""The EKS cluster, system node group and guarded GPU node group, as the program registers them."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.settings import ConfigError
+from stackcheck.runtime import ProgramRun
+
+NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
+
+
+def node_groups(run: ProgramRun) -> dict[str, dict]:
+    return {resource.name: resource.inputs for resource in run.of_type(NODE_GROUP)}
+
+
+def test_dev_stack_registers_cluster_without_default_node_group(dev_run):
+    (cluster,) = dev_run.of_type("eks:index:Cluster")
+    assert cluster.inputs["skipDefaultNodeGroup"] is True
+    assert cluster.inputs["authenticationMode"] == "API"
+    assert cluster.inputs["name"] == "gpu-inference-dev"
+    assert cluster.inputs["version"] == "1.34"
+
+
+def test_dev_stack_gpu_node_group_is_labelled_and_tainted_in_eks_spelling(dev_run):
+    gpu = node_groups(dev_run)["gpu-inference-dev-gpu"]
+    assert gpu["amiType"] == "AL2023_x86_64_NVIDIA"
+    assert gpu["labels"]["GPU"] == "true"
+    assert gpu["labels"]["nvidia.com/gpu.present"] == "true"
+    assert gpu["taints"] == [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}]
+    assert gpu["instanceTypes"] == ["g5.xlarge"]
+
+
+def test_system_node_group_is_untainted_and_not_gpu(dev_run):
+    system = node_groups(dev_run)["gpu-inference-dev-system"]
+    assert not system.get("taints")
+    assert "GPU" not in (system.get("labels") or {})
+    assert system["amiType"] == "AL2023_x86_64_STANDARD"
+    assert system["scalingConfig"]["minSize"] >= 1
+
+
+@pytest.mark.parametrize(("instance_type", "ami_family", "expected"), [
+    ("g5.xlarge", "AL2023", "AL2023_x86_64_NVIDIA"),
+    ("g5g.xlarge", "AL2023", "AL2023_ARM_64_NVIDIA"),
+    ("g6.xlarge", "Bottlerocket", "BOTTLEROCKET_x86_64_NVIDIA"),
+    ("g5g.2xlarge", "Bottlerocket", "BOTTLEROCKET_ARM_64_NVIDIA"),
+    ("p4d.24xlarge", "AL2023", "AL2023_x86_64_NVIDIA"),
+])
+def test_ami_type_follows_instance_architecture_and_family(stack, instance_type, ami_family, expected):
+    run = stack({"gpuNodeGroup": {"instanceTypes": [instance_type], "amiFamily": ami_family},
+                 "vllm": {"enabled": False}})
+    assert node_groups(run)["gpu-inference-dev-gpu"]["amiType"] == expected
+
+
+def test_custom_contract_flows_into_node_group(stack):
+    run = stack({"gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
+                                  "taintValue": "present", "taintEffect": "NoExecute"},
+                 "gpuNodeGroup": {"extraTaints": [{"key": "team", "value": "ml", "effect": "NoSchedule"}]}})
+    gpu = node_groups(run)["gpu-inference-dev-gpu"]
+    assert gpu["labels"]["accelerator"] == "nvidia"
+    assert "GPU" not in gpu["labels"]
+    assert gpu["taints"] == [{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_EXECUTE"},
+                             {"key": "team", "value": "ml", "effect": "NO_SCHEDULE"}]
+
+
+@pytest.mark.parametrize(("overrides", "key"), [
+    ({"gpuNodeGroup": {"instanceTypes": ["m5.large"]}}, "gpuNodeGroup.instanceTypes"),
+    ({"gpuNodeGroup": {"instanceTypes": ["g5.xlarge", "g5g.xlarge"]}}, "gpuNodeGroup.instanceTypes"),
+    ({"gpuPlacement": {"taintEffect": "NO_SCHEDULE"}}, "gpuPlacement.taintEffect"),
+])
+def test_bad_setting_fails_before_any_resource_is_registered(stack, overrides, key):
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as error:
+        stack(overrides, run=run)
+    assert [problem.key for problem in error.value.problems] == [key]
+    assert run.resources == []
+
+
+def test_every_node_group_requires_imdsv2_with_hop_limit_one(dev_run):
+    templates = dev_run.of_type(LAUNCH_TEMPLATE)
+    assert len(templates) == len(dev_run.of_type(NODE_GROUP)) == 2
+    for template in templates:
+        assert template.inputs["metadataOptions"] == {
+            "httpEndpoint": "enabled", "httpTokens": "required", "httpPutResponseHopLimit": 1}
+    for group in dev_run.of_type(NODE_GROUP):
+        assert group.inputs["launchTemplate"]["id"] == f"{group.name}-lt-id"
+        assert "diskSize" not in group.inputs
+
+
+def test_disk_size_lives_in_the_launch_template_encrypted(dev_run):
+    template = dev_run.named("gpu-inference-dev-gpu-lt")
+    (device,) = template.inputs["blockDeviceMappings"]
+    assert device["ebs"]["volumeSize"] == 100
+    assert device["ebs"]["encrypted"] == "true"
+    assert "imageId" not in template.inputs
+
+
+def test_cluster_encrypts_secrets_logs_audit_and_keeps_endpoint_private(dev_run):
+    (cluster,) = dev_run.of_type("eks:index:Cluster")
+    (key,) = dev_run.of_type("aws:kms/key:Key")
+    assert key.inputs["enableKeyRotation"] is True
+    assert cluster.inputs["encryptionConfigKeyArn"].endswith(f":key/{key.name}")
+    assert {"api", "audit", "authenticator"} <= set(cluster.inputs["enabledClusterLogTypes"])
+    assert cluster.inputs["endpointPrivateAccess"] is True
+
+
+def test_given_kms_key_is_used_instead_of_creating_one(stack):
+    arn = "arn:aws:kms:us-west-2:123456789012:key/0a1b2c3d-1111-2222-3333-444455556666"
+    run = stack({"cluster": {"secretsKmsKeyArn": arn}})
+    assert run.of_type("aws:kms/key:Key") == []
+    assert run.of_type("eks:index:Cluster")[0].inputs["encryptionConfigKeyArn"] == arn
+
+
+def test_admin_principals_become_cluster_admin_access_entries(stack):
+    arn = "arn:aws:iam::123456789012:role/platform-admins"
+    run = stack({"cluster": {"adminPrincipalArns": [arn]}})
+    entries = run.of_type("eks:index:Cluster")[0].inputs["accessEntries"]
+    (entry,) = entries.values()
+    assert entry["principalArn"] == arn
+    (policy,) = entry["accessPolicies"].values()
+    assert policy["policyArn"].endswith("AmazonEKSClusterAdminPolicy")
+    assert policy["accessScope"] == {"type": "cluster"}
+
+
+def test_public_endpoint_is_limited_to_configured_cidrs(stack):
+    run = stack({"cluster": {"publicAccessCidrs": ["203.0.113.0/24"]}})
+    assert run.of_type("eks:index:Cluster")[0].inputs["publicAccessCidrs"] == ["203.0.113.0/24"]
+    private = stack({"cluster": {"endpointPublicAccess": False}})
+    inputs = private.of_type("eks:index:Cluster")[0].inputs
+    assert inputs["endpointPublicAccess"] is False
+    assert "publicAccessCidrs" not in inputs
+
+
+def test_nodes_run_in_private_subnets_when_given(stack):
+    private = ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]
+    run = stack({"cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": private,
+                             "publicSubnetIds": ["subnet-0bbbbbbbbbbbbbbb1"]}})
+    for group in run.of_type(NODE_GROUP):
+        assert group.inputs["subnetIds"] == private
+
+
+def test_gpu_node_group_repairs_itself_with_the_monitoring_agent(dev_run):
+    gpu = node_groups(dev_run)["gpu-inference-dev-gpu"]
+    assert gpu["nodeRepairConfig"] == {"enabled": True}
+    assert gpu["updateConfig"] == {"maxUnavailable": 1}
+    (addon,) = dev_run.of_type("aws:eks/addon:Addon")
+    assert addon.inputs["addonName"] == "eks-node-monitoring-agent"
+
+
+def test_autoscaler_tags_describe_gpu_nodes_at_zero(dev_run):
+    tags = {t.inputs["tag"]["key"]: t.inputs["tag"]["value"] for t in dev_run.of_type("aws:autoscaling/tag:Tag")}
+    prefix = "k8s.io/cluster-autoscaler/node-template"
+    assert tags[f"{prefix}/label/GPU"] == "true"
+    assert tags[f"{prefix}/taint/GPU"] == "true:NoSchedule"
+    assert tags[f"{prefix}/resources/nvidia.com/gpu"] == "1"
+
+
+def test_stack_outputs_name_the_cluster_and_contract_with_secret_kubeconfig(dev_run):
+    outputs = dev_run.outputs
+    assert outputs["clusterName"] == "gpu-inference-dev"
+    assert "kubeconfig" in dev_run.secret_outputs
+    assert outputs["gpuNodeGroup"] == "gpu-inference-dev-gpu"
+    assert outputs["systemNodeGroup"] == "gpu-inference-dev-system"
+    assert outputs["gpuNodeLabels"]["GPU"] == "true"
+    assert outputs["gpuNodeTaints"] == [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}]
+
+
+def test_children_are_parented_to_their_components(dev_run):
+    for resource in dev_run.resources:
+        if resource.type in (NODE_GROUP, LAUNCH_TEMPLATE, "eks:index:Cluster"):
+            assert "eks-gpu-inference:index:" in resource.parent

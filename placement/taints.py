@@ -1,0 +1,90 @@
+"""Taints and tolerations: Kubernetes' ToleratesTaint and the TaintToleration filter."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+NO_SCHEDULE = "NoSchedule"
+PREFER_NO_SCHEDULE = "PreferNoSchedule"
+NO_EXECUTE = "NoExecute"
+TAINT_EFFECTS = (NO_SCHEDULE, PREFER_NO_SCHEDULE, NO_EXECUTE)
+
+# The effects the scheduler's TaintToleration filter enforces; PreferNoSchedule only scores.
+BLOCKING_EFFECTS = (NO_SCHEDULE, NO_EXECUTE)
+
+UNSCHEDULABLE_TAINT_KEY = "node.kubernetes.io/unschedulable"
+
+# upstream (toleration.go, compareNumericValues): canonical int64 only, so no
+# leading zeros, no plus sign and no "-0".
+_CANONICAL_INT = re.compile(r"-?(0|[1-9][0-9]*)")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def tolerates(toleration: dict, taint: dict, *, comparison_operators: bool = False) -> bool:
+    """Whether `toleration` tolerates `taint` (Kubernetes' Toleration.ToleratesTaint).
+
+    The effect must be empty or equal, the key empty (with operator `Exists`)
+    or equal; then operator `Exists` tolerates any value and `Equal` (or an
+    empty operator) needs equal values. `Gt`/`Lt` (alpha, feature gate TaintTolerationComparisonOperators)
+    compare the taint's value with the toleration's as integers, and count only
+    when `comparison_operators` is true; any other operator tolerates nothing.
+    """
+    effect = toleration.get("effect") or ""
+    if effect and effect != (taint.get("effect") or ""):
+        return False
+    key = toleration.get("key") or ""
+    if key and key != (taint.get("key") or ""):
+        return False
+    operator = toleration.get("operator") or ""
+    if not key and operator != "Exists":
+        # upstream's ToleratesTaint would compare values here, but API validation
+        # rejects an empty key without Exists, so no pod carries such a toleration.
+        return False
+    if operator in ("", "Equal"):
+        return (toleration.get("value") or "") == (taint.get("value") or "")
+    if operator == "Exists":
+        return True
+    if operator in ("Gt", "Lt") and comparison_operators:
+        threshold = _canonical_int(toleration.get("value") or "")
+        actual = _canonical_int(taint.get("value") or "")
+        if threshold is None or actual is None:
+            return False
+        return actual > threshold if operator == "Gt" else actual < threshold
+    return False
+
+
+def find_untolerated_taint(
+    taints: Iterable[dict] | None,
+    tolerations: Iterable[dict] | None,
+    effects: Iterable[str] | None = None,
+    *,
+    comparison_operators: bool = False,
+) -> dict | None:
+    """The first taint whose effect is in `effects` (every effect when None) that no toleration tolerates.
+
+    upstream: v1helper.FindMatchingUntoleratedTaint; None when every such taint is tolerated.
+    """
+    wanted = None if effects is None else set(effects)
+    tolerations = list(tolerations or ())
+    for taint in taints or ():
+        if wanted is not None and (taint.get("effect") or "") not in wanted:
+            continue
+        if not any(tolerates(t, taint, comparison_operators=comparison_operators) for t in tolerations):
+            return taint
+    return None
+
+
+def format_taint(taint: dict) -> str:
+    """A taint as kubectl writes it: `key=value:Effect`, or `key:Effect` without a value."""
+    key = taint.get("key") or ""
+    value = taint.get("value") or ""
+    effect = taint.get("effect") or ""
+    return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
+
+
+def _canonical_int(text: str) -> int | None:
+    if not _CANONICAL_INT.fullmatch(text) or text == "-0":
+        return None
+    number = int(text)
+    return number if _INT64_MIN <= number <= _INT64_MAX else None

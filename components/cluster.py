@@ -105,6 +105,8 @@ class EksCluster(pulumi.ComponentResource):
             public_access_cidrs=settings.public_access_cidrs if settings.endpoint_public_access else None,
             encryption_config_key_arn=kms_key_arn,
             enabled_cluster_log_types=settings.log_types,
+            # The vLLM and device-plugin NetworkPolicies are enforced only with this on.
+            vpc_cni_options=eks.VpcCniOptionsArgs(enable_network_policy=True),
             tags=args.tags or None,
             opts=child,
         )

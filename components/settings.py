@@ -117,6 +117,14 @@ def check_kubernetes_taint_effect(effect: str, allowed_effects: tuple[str, ...] 
     raise _bad(effect, allowed, "unknown taint effect")
 
 
+SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+
+
+def check_namespace_name(value: str) -> None:
+    if len(value) > 63 or not _DNS_LABEL.match(value):
+        raise _bad(value, "a DNS label: 1-63 lowercase letters, digits or '-'")
+
+
 class _Settings(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel,
@@ -571,15 +579,18 @@ class VllmSettings(_Settings):
     @field_validator("namespace")
     @classmethod
     def _namespace(cls, value: str) -> str:
-        if len(value) > 63 or not _DNS_LABEL.match(value):
-            raise _bad(value, "a DNS label: 1-63 lowercase letters, digits or '-'")
+        check_namespace_name(value)
+        if value in SYSTEM_NAMESPACES:
+            # The server's Namespace object is owned by the stack: taking over a system namespace
+            # would relabel it for Pod Security and delete it on `pulumi destroy`.
+            raise _bad(value, f"a namespace of its own, not {', '.join(SYSTEM_NAMESPACES)}", "system namespace")
         return value
 
     @field_validator("allowed_client_namespaces")
     @classmethod
     def _client_namespaces(cls, value: list[str]) -> list[str]:
         for namespace in value:
-            cls._namespace(namespace)
+            check_namespace_name(namespace)
         return value
 
     @field_validator("allowed_client_pod_labels")
@@ -663,6 +674,12 @@ class VllmSettings(_Settings):
                 raise _bad(arg, f"flags other than {', '.join(VLLM_MANAGED_FLAGS)}, which come from vllm settings",
                            "flag set by settings:")
         return value
+
+    def problems(self, key: str) -> list[ConfigProblem]:
+        if self.model_cache.type == "pvc" and self.replicas > 1:
+            return [ConfigProblem(f"{key}.modelCache.type", f"'pvc' with replicas {self.replicas}: a ReadWriteOnce "
+                                  "claim attaches to one node only; allowed: 'emptyDir', or replicas 1")]
+        return []
 
     @property
     def model_name(self) -> str:

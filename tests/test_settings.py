@@ -6,6 +6,7 @@ import pytest
 
 from components import eks_model
 from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings
+from invalid_settings import INVALID_SETTINGS
 
 
 def problems_of(values: dict) -> list[str]:
@@ -46,52 +47,7 @@ def test_every_problem_is_reported_at_once():
     assert any("cluster.version" in p for p in problems)
 
 
-@pytest.mark.parametrize(("values", "key", "fragment"), [
-    ({"gpuPlacement": {"taintEffect": "NO_SCHEDULE"}}, "gpuPlacement.taintEffect", "write 'NoSchedule'"),
-    ({"gpuPlacement": {"taintEffect": "NoSchedul"}}, "gpuPlacement.taintEffect", "NoSchedule, NoExecute"),
-    ({"gpuPlacement": {"taintEffect": "PreferNoSchedule"}}, "gpuPlacement.taintEffect", "does not keep pods off"),
-    ({"gpuPlacement": {"labelValue": ""}}, "gpuPlacement.labelValue", "empty value"),
-    ({"gpuPlacement": {"labelKey": "k" * 64}}, "gpuPlacement.labelKey", "1-63 characters"),
-    ({"gpuPlacement": {"taintKey": "bad key!"}}, "gpuPlacement.taintKey", "invalid key"),
-    ({"gpuPlacement": {"taintValue": "v" * 64}}, "gpuPlacement.taintValue", "0-63 characters"),
-    ({"gpuNodeGroup": {"instanceTypes": ["m5.large"]}}, "gpuNodeGroup.instanceTypes", "not NVIDIA GPU instance types"),
-    ({"gpuNodeGroup": {"instanceTypes": ["g5.xlarge", "g5g.xlarge"]}}, "gpuNodeGroup.instanceTypes", "mix architectures"),
-    ({"gpuNodeGroup": {"instanceTypes": ["g5.xlarge", "g5.12xlarge"]}}, "gpuNodeGroup.instanceTypes", "mix GPU counts"),
-    ({"gpuNodeGroup": {"minSize": 2, "desiredSize": 1}}, "gpuNodeGroup.minSize", "minSize <= desiredSize"),
-    ({"gpuNodeGroup": {"desiredSize": 3, "maxSize": 2}}, "gpuNodeGroup.desiredSize", "desiredSize <= maxSize"),
-    ({"gpuNodeGroup": {"minSize": -1}}, "gpuNodeGroup.minSize", ">= 0"),
-    ({"gpuNodeGroup": {"minSize": 0, "desiredSize": 0, "maxSize": 0}}, "gpuNodeGroup.maxSize", ">= 1"),
-    ({"gpuNodeGroup": {"capacityType": "RESERVED"}}, "gpuNodeGroup.capacityType", "'ON_DEMAND' or 'SPOT'"),
-    ({"gpuNodeGroup": {"amiFamily": "AL2"}}, "gpuNodeGroup.amiFamily", "'AL2023' or 'Bottlerocket'"),
-    ({"gpuNodeGroup": {"diskSize": 20}}, "gpuNodeGroup.diskSize", "at least 50 GiB"),
-    ({"gpuNodeGroup": {"extraTaints": [{"key": "a"}, {"key": "a", "effect": "NoExecute"}]}},
-     "gpuNodeGroup.extraTaints", "duplicate taint keys"),
-    ({"gpuNodeGroup": {"extraTaints": [{"key": f"t{i}"} for i in range(50)]}}, "gpuNodeGroup.extraTaints", "at most 50"),
-    ({"gpuNodeGroup": {"extraLabels": {"GPU": "false"}}}, "gpuNodeGroup.extraLabels.GPU", "overrides a label"),
-    ({"gpuNodeGroup": {"maxSize": "2"}}, "gpuNodeGroup.maxSize", "valid integer"),
-    ({"gpuNodeGroup": {"instanceTypes": "g5.xlarge"}}, "gpuNodeGroup.instanceTypes", "valid list"),
-    ({"systemNodeGroup": {"instanceTypes": ["g5.xlarge"]}}, "systemNodeGroup.instanceTypes", "GPU instance types"),
-    ({"systemNodeGroup": {"minSize": 0, "desiredSize": 0}}, "systemNodeGroup.minSize", "add-ons"),
-    ({"cluster": {"version": "1.34.1"}}, "cluster.version", "malformed version"),
-    ({"cluster": {"version": "1.20"}}, "cluster.version", "unsupported version"),
-    ({"cluster": {"publicAccessCidrs": ["10.0.0.300/8"]}}, "cluster.publicAccessCidrs", "IPv4 CIDR"),
-    ({"cluster": {"vpcId": "vpc-0123456789abcdef0"}}, "cluster.vpcId", "without subnets"),
-    ({"cluster": {"logTypes": ["audit", "everything"]}}, "cluster.logTypes", "unknown log type"),
-    ({"cluster": {"creatorAdmin": False}}, "cluster.creatorAdmin", "pulumi-eks#2373"),
-    ({"vllm": {"tensorParallelSize": 2}}, "vllm.tensorParallelSize", "more than the 1 GPU(s)"),
-    ({"vllm": {"tensorParallelSize": 0}}, "vllm.tensorParallelSize", ">= 1"),
-    ({"vllm": {"tensorParallelSize": 1.5}}, "vllm.tensorParallelSize", "valid integer"),
-    ({"vllm": {"gpuMemoryUtilization": 1.5}}, "vllm.gpuMemoryUtilization", "0 < x <= 1"),
-    ({"vllm": {"gpuMemoryUtilization": 0}}, "vllm.gpuMemoryUtilization", "0 < x <= 1"),
-    ({"vllm": {"image": "vllm/vllm-openai"}}, "vllm.image", "untagged image"),
-    ({"vllm": {"requireGpuProduct": "NVIDIA-H100-80GB-HBM3"}}, "vllm.requireGpuProduct", "'NVIDIA-A10G'"),
-    ({"vllm": {"extraArgs": ["--port=9000"]}}, "vllm.extraArgs", "flag set by settings"),
-    ({"devicePlugin": {"enabled": True}, "gpuNodeGroup": {"amiFamily": "Bottlerocket"}},
-     "devicePlugin.enabled", "runs the device plugin itself"),
-    ({"gpuNodeGroup": {"diskSzie": 100}}, "gpuNodeGroup.diskSzie", "did you mean 'diskSize'"),
-    ({"vllm": {"modelCache": {"sise": "1Gi"}}}, "vllm.modelCache.sise", "did you mean 'size'"),
-    ({"gpuPlacment": {}}, "gpuPlacment", "did you mean 'gpuPlacement'"),
-])
+@pytest.mark.parametrize(("values", "key", "fragment"), INVALID_SETTINGS)
 def test_rejects_bad_setting_naming_key_and_allowed_values(values, key, fragment):
     problems = problems_of(values)
     matching = [p for p in problems if p.startswith(f"eks-gpu-inference:{key}:")]

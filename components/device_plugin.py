@@ -1,0 +1,210 @@
+"""The NVIDIA device plugin DaemonSet, placed on the GPU nodes by the placement contract.
+
+The stock manifest tolerates only `nvidia.com/gpu` and has no nodeSelector (trap 1): on nodes
+tainted `GPU=true:NoSchedule` it never runs, so no pod can request `nvidia.com/gpu`, while it lands
+on CPU nodes where it has nothing to do. Here its tolerations and nodeSelector come from the same
+`PlacementContract` that labels and taints the GPU node group. The plugin gets its own token-less
+ServiceAccount and a NetworkPolicy that denies it all traffic: it talks to the kubelet over a unix socket.
+
+`standard_labels`, `selector_labels` and `checkov_annotations` are shared with the vLLM server.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components import versions
+from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from components.settings import PROJECT
+from placement.workloads import DEVICE_PLUGIN_LABEL_VALUE
+
+NAME = "nvidia-device-plugin"
+# The kubelet's device plugin registry: the plugin creates its socket here (root-owned on the host).
+DEVICE_PLUGIN_DIR = "/var/lib/kubelet/device-plugins"
+# Evicting the plugin takes every GPU off the node; only this class outranks the GPU workloads.
+PRIORITY_CLASS = "system-node-critical"
+# The toleration the upstream manifest carries: nodes tainted by GPU tooling's own convention.
+NVIDIA_GPU_TOLERATION = {"key": NVIDIA_GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}
+RESOURCES = {
+    "requests": {"cpu": "50m", "memory": "64Mi"},
+    # The plugin idles after enumerating the GPUs once through NVML; the limits only stop a runaway.
+    "limits": {"cpu": "200m", "memory": "256Mi"},
+}
+# The checks a root device plugin cannot pass, each with its reason.
+CHECKOV_SKIPS = {
+    "CKV_K8S_23": "the plugin runs as root to create its socket in the root-owned kubelet device-plugins dir",
+    "CKV_K8S_40": "the plugin runs as root (UID 0) to create its socket in the kubelet device-plugins dir",
+    "CKV_K8S_8": "the plugin serves no health endpoint to probe (the upstream manifest has no probes)",
+    "CKV_K8S_9": "the plugin serves no readiness endpoint; it is ready once registered with the kubelet",
+    "CKV_K8S_43": "the image is pinned to a release tag (components/versions.py, devicePlugin.version)",
+    "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the plugin restarting",
+}
+
+LABEL_PREFIX = "app.kubernetes.io"
+_LABEL_VALUE_INVALID = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass(frozen=True)
+class NvidiaDevicePluginArgs:
+    """Inputs of `NvidiaDevicePlugin`."""
+
+    contract: PlacementContract
+    """The GPU placement contract: the plugin tolerates every repelling taint and selects the label. Required."""
+    version: str = versions.DEVICE_PLUGIN_VERSION
+    """Image tag of nvcr.io/nvidia/k8s-device-plugin. Default in `components/versions.py`."""
+    namespace: str = "kube-system"
+    """Namespace of the DaemonSet; `system-node-critical` pods are admitted there by default. Default `kube-system`."""
+
+
+class NvidiaDevicePlugin(pulumi.ComponentResource):
+    """The NVIDIA device plugin on every GPU node of the placement contract, and nowhere else."""
+
+    daemonset_name: pulumi.Output[str]
+
+    def __init__(self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("eks-gpu-inference:index:NvidiaDevicePlugin", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        account = service_account(name, args.namespace, args.version)
+        k8s.core.v1.ServiceAccount(
+            f"{name}-sa",
+            metadata=account["metadata"],
+            automount_service_account_token=account["automountServiceAccountToken"],
+            opts=child,
+        )
+        manifest = daemonset(name, args.contract, args.version, args.namespace)
+        plugin = k8s.apps.v1.DaemonSet(f"{name}-ds", metadata=manifest["metadata"], spec=manifest["spec"], opts=child)
+        policy = network_policy(name, args.namespace, args.version)
+        k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)
+        self.daemonset_name = plugin.metadata.apply(lambda metadata: metadata.name)
+        self.register_outputs({"daemonset_name": self.daemonset_name})
+
+
+def image(version: str) -> str:
+    """The device plugin image for a release tag."""
+    return f"{versions.DEVICE_PLUGIN_IMAGE_REPOSITORY}:{version}"
+
+
+def label_value(text: str) -> str:
+    """`text` made a valid label value: other characters become `-`, at most 63, alphanumeric at both ends."""
+    return _LABEL_VALUE_INVALID.sub("-", text)[:63].strip("-_.")
+
+
+def standard_labels(*, app: str, instance: str, component: str, version: str) -> dict[str, str]:
+    """The recommended `app.kubernetes.io/*` labels every object of this stack carries.
+
+    `instance` is the Pulumi component name; values are made valid label values.
+    """
+    return {
+        f"{LABEL_PREFIX}/name": app,
+        f"{LABEL_PREFIX}/instance": label_value(instance),
+        f"{LABEL_PREFIX}/component": component,
+        f"{LABEL_PREFIX}/part-of": PROJECT,
+        f"{LABEL_PREFIX}/managed-by": "pulumi",
+        f"{LABEL_PREFIX}/version": label_value(version),
+    }
+
+
+def selector_labels(labels: dict[str, str]) -> dict[str, str]:
+    """The labels that select one component's pods: name and instance, which never change with a release."""
+    return {key: labels[key] for key in (f"{LABEL_PREFIX}/name", f"{LABEL_PREFIX}/instance")}
+
+
+def plugin_labels(instance: str, version: str) -> dict[str, str]:
+    """The device plugin's labels; the placement guard recognises the plugin by its component label."""
+    return standard_labels(app=NAME, instance=instance, component=DEVICE_PLUGIN_LABEL_VALUE, version=version)
+
+
+def tolerations(contract: PlacementContract) -> list[dict[str, str]]:
+    """Every NoSchedule/NoExecute taint of the GPU nodes tolerated, plus `nvidia.com/gpu` (Exists, NoSchedule)."""
+    result = list(contract.tolerations())
+    if NVIDIA_GPU_TOLERATION not in result:
+        result.append(dict(NVIDIA_GPU_TOLERATION))
+    return result
+
+
+def container(version: str) -> dict:
+    """The plugin container: root for its socket, but no capabilities, no escalation, read-only root."""
+    return {
+        "name": NAME,
+        "image": image(version),
+        "imagePullPolicy": "IfNotPresent",
+        # Keeps the plugin running on a node whose driver is not loaded yet instead of crash-looping.
+        "env": [{"name": "FAIL_ON_INIT_ERROR", "value": "false"}],
+        "resources": RESOURCES,
+        "securityContext": {
+            "allowPrivilegeEscalation": False,
+            "capabilities": {"drop": ["ALL"]},
+            "privileged": False,
+            # It writes only its socket, in the hostPath mount.
+            "readOnlyRootFilesystem": True,
+            "seccompProfile": {"type": "RuntimeDefault"},
+        },
+        "volumeMounts": [{"name": "device-plugins", "mountPath": DEVICE_PLUGIN_DIR}],
+    }
+
+
+def pod_spec(contract: PlacementContract, version: str, service_account_name: str = NAME) -> dict:
+    """The plugin's pod spec: on the contract's nodes only, tolerating their taints, one hostPath volume.
+
+    No `runtimeClassName`: EKS AMIs define no `nvidia` RuntimeClass and make the NVIDIA runtime the
+    default (trap 12).
+    """
+    return {
+        "serviceAccountName": service_account_name,
+        "automountServiceAccountToken": False,
+        "priorityClassName": PRIORITY_CLASS,
+        "nodeSelector": contract.node_selector(),
+        "tolerations": tolerations(contract),
+        "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
+        "containers": [container(version)],
+        "volumes": [{"name": "device-plugins", "hostPath": {"path": DEVICE_PLUGIN_DIR, "type": "Directory"}}],
+    }
+
+
+def checkov_annotations(skips: dict[str, str]) -> dict[str, str]:
+    """`checkov.io/skipN: CHECK=reason` annotations, which checkov reads on the workload itself."""
+    return {f"checkov.io/skip{index}": f"{check}={reason}" for index, (check, reason) in enumerate(skips.items(), 1)}
+
+
+def daemonset(instance: str, contract: PlacementContract, version: str, namespace: str = "kube-system") -> dict:
+    """The DaemonSet manifest (`instance` is the component name, used in the instance label)."""
+    labels = plugin_labels(instance, version)
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": NAME, "namespace": namespace, "labels": labels,
+                     "annotations": checkov_annotations(CHECKOV_SKIPS)},
+        "spec": {
+            "selector": {"matchLabels": selector_labels(labels)},
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": pod_spec(contract, version),
+            },
+        },
+    }
+
+
+def service_account(instance: str, namespace: str, version: str) -> dict:
+    """The plugin's own ServiceAccount, without a token: the plugin never calls the Kubernetes API."""
+    return {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": {"name": NAME, "namespace": namespace, "labels": plugin_labels(instance, version)},
+        "automountServiceAccountToken": False,
+    }
+
+
+def network_policy(instance: str, namespace: str, version: str) -> dict:
+    """Deny all traffic to and from the plugin pods: the plugin talks to the kubelet over a unix socket only."""
+    labels = plugin_labels(instance, version)
+    return {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": NAME, "namespace": namespace, "labels": labels},
+        "spec": {"podSelector": {"matchLabels": selector_labels(labels)}, "policyTypes": ["Ingress", "Egress"]},
+    }

@@ -1,0 +1,110 @@
+"""Command line of the offline stack tools: `python -m stackcheck plan --stack dev`.
+
+Only the standard library is imported here, so `--help` and usage errors answer at once; the
+command modules (and through them the Pulumi SDKs) load after the arguments parse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+FORMATS = ("text", "markdown", "json")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `python -m stackcheck`."""
+    parser = argparse.ArgumentParser(
+        prog="python -m stackcheck",
+        description="Offline tools for a stack of this project: no Pulumi CLI, no cloud credentials.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    plan = commands.add_parser(
+        "plan",
+        help="run the program under mocks, print the resource tree, write and validate the Kubernetes "
+             "objects, and check GPU placement",
+        description=(
+            "Run __main__.py under Pulumi mocks with a stack's config; print the resource tree as "
+            "`pulumi preview` shows it; write every Kubernetes object as YAML and validate it against the "
+            "cluster version's OpenAPI schema; model the node groups as pools and print where each workload "
+            "lands and the GPU guard verdicts. Exit 0 when everything holds, 1 when a verdict or schema "
+            "check fails, 2 when the stack config is invalid or the command is misused."
+        ),
+    )
+    plan.add_argument("--stack", default=None,
+                      help="stack name: reads Pulumi.<stack>.yaml (default: dev, or the name in --stack-file)")
+    plan.add_argument("--project-dir", type=Path, default=None,
+                      help="directory holding Pulumi.yaml and the program (default: the current directory)")
+    plan.add_argument("--stack-file", type=Path, default=None,
+                      help="read the stack config from this file instead of <project-dir>/Pulumi.<stack>.yaml")
+    plan.add_argument("--out", type=Path, default=None,
+                      help="folder for the rendered Kubernetes objects (default: <project-dir>/out/<stack>/)")
+    plan.add_argument("--format", choices=FORMATS, default="text",
+                      help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
+                           "json for tools (default: text)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line with `argv` (default `sys.argv[1:]`); returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse exits on --help and on usage errors
+        return int(exit_.code or 0)
+    if args.command == "plan":
+        return _plan(args)
+    parser.error(f"unknown command {args.command!r}")
+    return EXIT_USAGE
+
+
+def _plan(args: argparse.Namespace) -> int:
+    from stackcheck.plan import PlanOptions, UsageError, run_plan
+    from stackcheck.report import render
+
+    project_dir = (args.project_dir or Path.cwd()).resolve()
+    options = PlanOptions(
+        stack=args.stack,
+        project_dir=project_dir,
+        stack_file=args.stack_file.resolve() if args.stack_file else None,
+        out_dir=args.out.resolve() if args.out else None,
+        progress=_progress_writer(),
+    )
+    try:
+        result = run_plan(options)
+    except UsageError as error:
+        print(f"stackcheck plan: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if result.program_traceback:
+        sys.stderr.write(result.program_traceback)
+    sys.stdout.write(render(result, args.format, colour=_colour_stdout()))
+    sys.stdout.flush()
+    return result.exit_code
+
+
+def _progress_writer():
+    """A callback that shows one transient progress line on stderr, when stderr is a terminal."""
+    stream = sys.stderr
+    if not stream.isatty():
+        return None
+
+    def show(message: str | None) -> None:
+        # \r and the clear-to-end-of-line escape keep it to one line that the next message replaces.
+        stream.write("\r\x1b[K" + (message or ""))
+        stream.flush()
+
+    return show
+
+
+def _colour_stdout() -> bool:
+    # https://no-color.org: any non-empty NO_COLOR disables colour.
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,415 @@
+"""The offline plan of a stack: what `pulumi preview` would register, rendered, validated and placed.
+
+`run_plan` loads the project and stack files, checks the config with the program's own settings
+model, runs `__main__.py` under Pulumi mocks, writes every Kubernetes object as YAML, validates
+them against the cluster version's schema, and models where each workload lands on the node
+groups. It returns a `PlanResult`; `stackcheck.report` turns that into text, markdown or JSON.
+
+The Pulumi SDKs, kubernetes-validate and the placement model are imported inside the steps that
+use them: an invalid config is reported before any of them loads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
+    from placement import PlacementRow, Verdict
+    from stackcheck.render import WrittenFile
+    from stackcheck.schema import SchemaResult
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_INVALID_CONFIG = 2
+# What a `secure:` value becomes offline: it cannot be decrypted without the stack's secrets provider.
+SECRET_PLACEHOLDER = "[secret: not decrypted offline]"
+STACK_TYPE = "pulumi:pulumi:Stack"
+CLUSTER_TYPES = ("eks:index:Cluster", "aws:eks/cluster:Cluster")
+# Pulumi.yaml keys that declare a config key rather than give an object value.
+_DECLARATION_KEYS = {"type", "description", "default", "value", "secret", "items"}
+_NOTHING = object()
+
+
+class UsageError(Exception):
+    """The command cannot start: a missing or unreadable project or stack file."""
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    """What to plan and where to write."""
+
+    project_dir: Path
+    """Directory with Pulumi.yaml and the program."""
+    stack: str | None = None
+    """Stack name. Default: taken from `stack_file` (`Pulumi.<stack>.yaml`), else `dev`."""
+    stack_file: Path | None = None
+    """Stack config file. Default `<project_dir>/Pulumi.<stack>.yaml`."""
+    out_dir: Path | None = None
+    """Folder for the YAML files. Default `<project_dir>/out/<stack>`."""
+    progress: Callable[[str | None], None] | None = None
+    """Called with a short status line before slow steps, and with None when done. Default: silent."""
+
+
+@dataclass(frozen=True)
+class StackConfig:
+    """A stack's config as the Pulumi CLI would hand it to the program."""
+
+    project: str
+    stack: str
+    program: Path
+    stack_file: Path
+    values: dict[str, Any]
+    """Every key as `namespace:key`, values as YAML loads them."""
+    secret_keys: tuple[str, ...]
+    """Keys whose value (or part of it) is `secure:`; they hold `SECRET_PLACEHOLDER`."""
+
+    def project_values(self) -> dict[str, Any]:
+        """The project namespace's keys without the `project:` prefix."""
+        prefix = f"{self.project}:"
+        return {key[len(prefix):]: value for key, value in self.values.items() if key.startswith(prefix)}
+
+
+@dataclass(frozen=True)
+class ConfigIssue:
+    """One problem with the stack config: the key (inside the project namespace) and the full message."""
+
+    key: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ResourceRow:
+    """One registered resource, as `pulumi preview` lists it."""
+
+    type: str
+    name: str
+    urn: str
+    parent: str | None
+    """URN of the parent; None only for the stack itself."""
+
+
+@dataclass
+class PlanResult:
+    """Everything one plan found; `exit_code` summarises it."""
+
+    project: str
+    stack: str
+    stack_file: str
+    out_dir: str
+    config_problems: list[ConfigIssue] = field(default_factory=list)
+    program_error: str | None = None
+    program_traceback: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    resources: list[ResourceRow] = field(default_factory=list)
+    written: list[WrittenFile] = field(default_factory=list)
+    """One file per Kubernetes object, in registration order."""
+    kubernetes_version: str | None = None
+    schema: list[SchemaResult] = field(default_factory=list)
+    """The schema check of each written object."""
+    node_group_problems: list[str] = field(default_factory=list)
+    placement_error: str | None = None
+    pools: list[dict[str, Any]] = field(default_factory=list)
+    """`stackcheck.pools.pool_summary` per pool, GPUs as the device plugin leaves them."""
+    matrix: list[PlacementRow] = field(default_factory=list)
+    """Whether each workload lands on each pool, and if not why."""
+    verdicts: list[Verdict] = field(default_factory=list)
+    """The GPU guard's verdicts."""
+
+    @property
+    def counts(self) -> dict[str, Any]:
+        """Resources in total, per type and per provider package (the type token's first part)."""
+        types = Counter(row.type for row in self.resources)
+        packages = Counter(row.type.split(":", 1)[0] for row in self.resources)
+        return {"total": len(self.resources), "byPackage": dict(sorted(packages.items())),
+                "byType": dict(sorted(types.items()))}
+
+    @property
+    def failures(self) -> list[str]:
+        """Every failed check, one line each, naming it."""
+        found = [f"config {problem.message}" for problem in self.config_problems]
+        if self.program_error:
+            found.append(f"program: {self.program_error}")
+        found += [f"node group: {problem}" for problem in self.node_group_problems]
+        if self.placement_error:
+            found.append(f"placement: {self.placement_error}")
+        found += [f"schema: {result.object_id}: {result.message}" for result in self.schema if not result.passed]
+        found += [f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts
+                  if not verdict.passed]
+        return found
+
+    @property
+    def exit_code(self) -> int:
+        """2 for an invalid config, 1 when any other check failed, else 0."""
+        if self.config_problems:
+            return EXIT_INVALID_CONFIG
+        return EXIT_FAILED if self.failures else EXIT_OK
+
+
+def run_plan(options: PlanOptions) -> PlanResult:
+    """Plan the stack `options` names; raises `UsageError` when its files cannot be read."""
+    progress = options.progress or (lambda message: None)
+    try:
+        config = load_stack_config(options.project_dir, options.stack, options.stack_file)
+        out_dir = options.out_dir or options.project_dir / "out" / config.stack
+        result = PlanResult(config.project, config.stack, str(config.stack_file), str(out_dir))
+        _import_from(options.project_dir)
+
+        settings, result.config_problems = _settings(config)
+        if result.config_problems:
+            return result
+
+        progress("loading Pulumi SDKs…")
+        from stackcheck import runtime
+
+        progress(f"running {config.program.name} under mocks…")
+        run = runtime.ProgramRun()
+        _run_program(config, run, result)
+        if result.config_problems:
+            return result
+        result.resources = resource_rows(run.resources, config.project, config.stack)
+        if result.program_error:
+            return result
+
+        from stackcheck import render
+
+        result.kubernetes_version = settings.cluster.version if settings else _cluster_version(run.resources)
+        objects = render.kubernetes_objects(run.resources)
+        result.warnings += [
+            f"{obj.id}: {', '.join(obj.secret_fields)} is secret as a whole (Pulumi marks a field secret when any "
+            "value inside it is), so it is written redacted and the schema and placement checks see placeholders; "
+            "reference a Secret (secretKeyRef, a secret volume) instead" for obj in objects if obj.secret_fields]
+        result.written = render.write_objects(objects, out_dir)
+
+        progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
+        from stackcheck import schema
+
+        result.schema = schema.validate_objects([(written.object, written.path) for written in result.written],
+                                                result.kubernetes_version)
+
+        progress("placing workloads on node pools…")
+        _place(run.resources, objects, result)
+        return result
+    finally:
+        progress(None)
+
+
+def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: Path | None = None) -> StackConfig:
+    """Read Pulumi.yaml and the stack file as the Pulumi CLI would, without decrypting secrets.
+
+    Keys without a namespace belong to the project; Pulumi.yaml's declared defaults apply to keys
+    the stack file leaves out. A `secure:` value, anywhere inside a key's value, is replaced by
+    `SECRET_PLACEHOLDER` and the key is marked secret.
+    """
+    import yaml
+
+    project_file = _find(project_dir, "Pulumi")
+    if project_file is None:
+        raise UsageError(f"no Pulumi.yaml in {project_dir} (use --project-dir)")
+    project_doc = _load_yaml(project_file, yaml)
+    project = project_doc.get("name")
+    if not isinstance(project, str) or not project:
+        raise UsageError(f"{project_file} has no project name")
+    if stack is None:
+        stack = _stack_name_of(stack_file) if stack_file else "dev"
+    if stack_file is None:
+        stack_file = _find(project_dir, f"Pulumi.{stack}")
+        if stack_file is None:
+            known = sorted(path.name for path in project_dir.glob("Pulumi.*.y*ml"))
+            raise UsageError(f"no stack file Pulumi.{stack}.yaml in {project_dir}; "
+                             f"stack files there: {', '.join(known) or 'none'}")
+    elif not stack_file.is_file():
+        raise UsageError(f"stack file {stack_file} does not exist")
+    stack_doc = _load_yaml(stack_file, yaml)
+
+    values: dict[str, Any] = {}
+    for key, declaration in (project_doc.get("config") or {}).items():
+        default = _declared_default(declaration)
+        if default is not _NOTHING:
+            values[_qualified(key, project)] = default
+    config = stack_doc.get("config") or {}
+    if not isinstance(config, dict):
+        raise UsageError(f"{stack_file}: `config` is not a mapping")
+    for key, value in config.items():
+        values[_qualified(str(key), project)] = value
+    secret_keys = []
+    for key, value in values.items():
+        values[key], secret = _without_secure_values(value)
+        if secret:
+            secret_keys.append(key)
+
+    main = project_doc.get("main")
+    program = (project_dir / main) if isinstance(main, str) else project_dir
+    if program.is_dir():
+        program = program / "__main__.py"
+    if not program.is_file():
+        raise UsageError(f"no program at {program}")
+    return StackConfig(project, stack, program, stack_file, values, tuple(secret_keys))
+
+
+def resource_rows(resources: list[Any], project: str, stack: str) -> list[ResourceRow]:
+    """The stack resource, then every registered resource, each with its parent's URN."""
+    stack_urn = f"urn:pulumi:{stack}::{project}::{STACK_TYPE}::{project}-{stack}"
+    rows = [ResourceRow(STACK_TYPE, f"{project}-{stack}", stack_urn, None)]
+    for resource in resources:
+        rows.append(ResourceRow(resource.type, resource.name, resource.urn, resource.parent or stack_urn))
+    return rows
+
+
+def _settings(config: StackConfig) -> tuple[Any, list[ConfigIssue]]:
+    """The program's own settings model applied to the stack config: (settings, []) or (None, problems).
+
+    Another project's config is left to its program: (None, []).
+    """
+    from components.settings import PROJECT, ConfigError, parse_settings
+
+    if config.project != PROJECT:
+        return None, []
+    try:
+        return parse_settings(config.project_values()), []
+    except ConfigError as error:
+        return None, _issues(error)
+
+
+def _cluster_version(resources: list[Any]) -> str:
+    """The Kubernetes version of the registered EKS cluster, else the newest kubernetes-validate knows."""
+    for resource in resources:
+        if resource.type in CLUSTER_TYPES and resource.inputs.get("version"):
+            return str(resource.inputs["version"])
+    import kubernetes_validate
+
+    return kubernetes_validate.latest_version()
+
+
+def _issues(error: Exception) -> list[ConfigIssue]:
+    return [ConfigIssue(problem.key, str(problem)) for problem in error.problems]
+
+
+def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
+    """Run the program; a config error it raises becomes `config_problems`, any other `program_error`."""
+    from stackcheck import runtime
+
+    with _captured_logs() as records, contextlib.chdir(config.program.parent):
+        try:
+            runtime.run_program(config.program, config.values, project=config.project, stack=config.stack,
+                                secret_keys=config.secret_keys, run=run)
+        except Exception as error:  # noqa: BLE001 reported, not raised: the plan shows what failed
+            problems = getattr(error, "problems", None)
+            if problems and all(hasattr(problem, "key") for problem in problems):
+                result.config_problems = _issues(error)
+            else:
+                result.program_error = f"{type(error).__name__}: {error}"
+                result.program_traceback = traceback.format_exc()
+    for record in records:
+        message = record.getMessage()
+        if record.levelno >= logging.ERROR:
+            result.program_error = result.program_error or f"the program logged an error: {message}"
+        else:
+            result.warnings.append(message)
+
+
+def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
+    import placement
+    from placement.workloads import WORKLOAD_KINDS
+    from stackcheck import pools
+
+    node_groups = pools.node_group_specs(resources)
+    result.node_group_problems = node_groups.problems
+    try:
+        node_pools = pools.build_pools(node_groups)
+    except ValueError as error:
+        result.node_group_problems.append(str(error))
+        return
+    workloads = [obj.workload() for obj in objects if obj.kind in WORKLOAD_KINDS]
+    result.pools = [pools.pool_summary(pool) for pool in placement.advertise_gpus(node_pools, workloads)]
+    try:
+        result.matrix = placement.placement_matrix(workloads, node_pools)
+        result.verdicts = placement.gpu_guard(workloads, node_pools)
+    except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
+        result.placement_error = f"the placement model cannot read the workloads: {error}"
+
+
+@contextlib.contextmanager
+def _captured_logs() -> Iterator[list[logging.LogRecord]]:
+    """Collect what the program logs (pulumi.log.warn and friends reach the root logger under mocks)."""
+    records: list[logging.LogRecord] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = Collect(logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield records
+    finally:
+        root.removeHandler(handler)
+
+
+def _import_from(project_dir: Path) -> None:
+    """Make the project's packages (components, placement) importable, as running its program would."""
+    path = str(project_dir)
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+
+def _declared_default(declaration: Any) -> Any:
+    if isinstance(declaration, dict) and declaration and set(declaration) <= _DECLARATION_KEYS:
+        return declaration.get("value", declaration.get("default", _NOTHING))
+    return declaration
+
+
+def _qualified(key: str, project: str) -> str:
+    return key if ":" in key else f"{project}:{key}"
+
+
+def _without_secure_values(value: Any) -> tuple[Any, bool]:
+    if isinstance(value, dict):
+        if set(value) == {"secure"} and isinstance(value["secure"], str):
+            return SECRET_PLACEHOLDER, True
+        secret = False
+        cleaned = {}
+        for key, item in value.items():
+            cleaned[key], item_secret = _without_secure_values(item)
+            secret = secret or item_secret
+        return cleaned, secret
+    if isinstance(value, list):
+        items = [_without_secure_values(item) for item in value]
+        return [item for item, _ in items], any(secret for _, secret in items)
+    return value, False
+
+
+def _find(directory: Path, stem: str) -> Path | None:
+    for suffix in (".yaml", ".yml"):
+        path = directory / f"{stem}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+def _stack_name_of(stack_file: Path) -> str:
+    name = stack_file.name
+    for suffix in (".yaml", ".yml"):
+        name = name.removesuffix(suffix)
+    return name.removeprefix("Pulumi.") or "dev"
+
+
+def _load_yaml(path: Path, yaml: Any) -> dict[str, Any]:
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+    if document is None:
+        return {}
+    if not isinstance(document, dict):
+        raise UsageError(f"{path} is not a YAML mapping")
+    return document
+

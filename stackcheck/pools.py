@@ -1,0 +1,121 @@
+"""Node pools from the node groups a stack registers: the nodes the placement model schedules onto."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from components import gpu_catalog
+from components.contract import EKS_TAINT_EFFECTS
+from placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
+from stackcheck.runtime import RegisteredResource
+
+NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
+LAUNCH_TEMPLATE_TYPE = "aws:ec2/launchTemplate:LaunchTemplate"
+# What EKS uses when a node group leaves these unset (EKS API CreateNodegroup).
+EKS_DEFAULT_INSTANCE_TYPE = "t3.medium"
+EKS_DEFAULT_DISK_GIB = 20
+_KUBERNETES_EFFECTS = {eks: kubernetes for kubernetes, eks in EKS_TAINT_EFFECTS.items()}
+# Labels EKS sets on every node; the report shows only the ones the node group chose.
+_SYSTEM_LABEL_PREFIXES = ("kubernetes.io/", "node.kubernetes.io/", "beta.kubernetes.io/", "eks.amazonaws.com/")
+
+
+@dataclass(frozen=True)
+class NodeGroups:
+    """The node groups of a run as the placement model reads them, and what could not be read."""
+
+    specs: list[NodeGroupSpec]
+    problems: list[str]
+    """Node group inputs EKS would reject or the model cannot use, one line each."""
+
+
+def node_group_specs(resources: list[RegisteredResource]) -> NodeGroups:
+    """A `NodeGroupSpec` per registered `aws:eks/nodeGroup:NodeGroup`, taints in Kubernetes spelling.
+
+    A group with several instance types is modelled by its smallest (least vCPU, then memory): a
+    workload must fit the smallest node the group may start. NVIDIA Bottlerocket AMIs advertise
+    GPUs without a device plugin DaemonSet.
+    """
+    templates = _launch_templates(resources)
+    specs, problems = [], []
+    for resource in resources:
+        if resource.type != NODE_GROUP_TYPE:
+            continue
+        inputs = resource.inputs
+        name = inputs.get("nodeGroupName") or resource.name
+        taints = []
+        for taint in inputs.get("taints") or ():
+            effect = _KUBERNETES_EFFECTS.get(taint.get("effect"))
+            if effect is None:
+                problems.append(f"node group {name}: taint {taint.get('key')!r} has effect {taint.get('effect')!r}; "
+                                f"the EKS API takes {', '.join(_KUBERNETES_EFFECTS)}")
+                continue
+            kubernetes_taint = {"key": taint.get("key"), "effect": effect}
+            if taint.get("value"):
+                kubernetes_taint["value"] = taint["value"]
+            taints.append(kubernetes_taint)
+        ami_type = inputs.get("amiType") or ""
+        specs.append(NodeGroupSpec(
+            name=name,
+            instance_type=_smallest(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
+            desired_size=int((inputs.get("scalingConfig") or {}).get("desiredSize") or 0),
+            labels=dict(inputs.get("labels") or {}),
+            taints=taints,
+            capacity_type=inputs.get("capacityType") or "ON_DEMAND",
+            gpu_advertised_by_host=ami_type.startswith("BOTTLEROCKET_") and ami_type.endswith("_NVIDIA"),
+            disk_size_gib=_disk_size(inputs, templates),
+        ))
+    return NodeGroups(specs, problems)
+
+
+def build_pools(node_groups: NodeGroups) -> list[dict]:
+    """The placement model's pools for `node_groups` (GPUs not yet advertised by a device plugin)."""
+    return pools_for_node_groups(node_groups.specs)
+
+
+def pool_summary(pool: dict) -> dict[str, Any]:
+    """What a reader needs of a pool: size, GPUs, the labels and taints the node group chose."""
+    node = pool.get("node") or {}
+    labels = (node.get("metadata") or {}).get("labels") or {}
+    allocatable = (node.get("status") or {}).get("allocatable") or {}
+    return {
+        "name": pool["name"],
+        "instanceType": pool.get("instanceType"),
+        "count": pool.get("count"),
+        "gpusPerNode": pool.get("gpusPerNode") or 0,
+        "gpusAdvertised": int(allocatable.get(GPU_RESOURCE, 0)),
+        "gpuAdvertisedByHost": bool(pool.get("gpuAdvertisedByHost")),
+        "labels": {key: value for key, value in sorted(labels.items()) if not key.startswith(_SYSTEM_LABEL_PREFIXES)},
+        "taints": [format_taint(taint) for taint in (node.get("spec") or {}).get("taints") or ()],
+    }
+
+
+def _smallest(instance_types: list[str]) -> str:
+    known = [entry for entry in map(gpu_catalog.lookup, instance_types) if entry is not None]
+    if not known:
+        return instance_types[0]
+    return min(known, key=lambda entry: (entry.vcpus, entry.memory_gib)).name
+
+
+def _launch_templates(resources: list[RegisteredResource]) -> dict[str, RegisteredResource]:
+    """Launch templates by the ids and names a node group may refer to them with."""
+    by_reference = {}
+    for resource in resources:
+        if resource.type == LAUNCH_TEMPLATE_TYPE:
+            # The mocks give each resource the id `<name>-id` (stackcheck/runtime.py).
+            by_reference[f"{resource.name}-id"] = resource
+            by_reference[resource.inputs.get("name") or resource.name] = resource
+    return by_reference
+
+
+def _disk_size(inputs: dict, templates: dict[str, RegisteredResource]) -> int:
+    if inputs.get("diskSize"):
+        return int(inputs["diskSize"])
+    reference = inputs.get("launchTemplate") or {}
+    template = templates.get(reference.get("id") or "") or templates.get(reference.get("name") or "")
+    for mapping in (template.inputs.get("blockDeviceMappings") or ()) if template else ():
+        size = (mapping.get("ebs") or {}).get("volumeSize")
+        if size:
+            return int(size)
+    return EKS_DEFAULT_DISK_GIB
+

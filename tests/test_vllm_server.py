@@ -1,0 +1,500 @@
+"""Behaviour of the vLLM server component (components/vllm_server.py)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import stackcheck.runtime
+from components import versions
+from components.contract import EKS_TAINT_EFFECTS, NVIDIA_GPU_PRODUCT_LABEL
+from components.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
+from components.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
+from components.settings import ConfigError, VllmSettings
+from components.vllm_server import (
+    MODEL_CACHE_PATH,
+    PRE_STOP_SLEEP_SECONDS,
+    container_args,
+    probes,
+    server_resources,
+    shm_size,
+    try_command,
+)
+from placement import can_schedule, explain, gpu_guard, node_matches, tolerates
+from placement.pools import eks_allocatable
+from placement.quantity import parse_quantity
+from stackcheck.pools import build_pools, node_group_specs
+from stackcheck.runtime import ProgramRun, RegisteredResource, Secret
+
+DEPLOYMENT = "kubernetes:apps/v1:Deployment"
+NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+KUBERNETES_EFFECTS = {eks: kubernetes for kubernetes, eks in EKS_TAINT_EFFECTS.items()}
+STANDARD_LABEL_KEYS = {f"app.kubernetes.io/{key}" for key in
+                       ("name", "instance", "component", "part-of", "managed-by", "version")}
+TOKEN = "hf_plaintextsecret123"
+# Requests of the DaemonSets an EKS GPU node runs besides the device plugin: aws-node (25m),
+# kube-proxy (100m), the node monitoring agent and an EBS CSI node plugin (assumed 100m/256Mi together).
+SYSTEM_DAEMONSET_REQUESTS = {"cpu": "225m", "memory": "256Mi"}
+CUSTOM_CONTRACT = {
+    "gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
+                     "taintValue": "present", "taintEffect": "NoExecute"},
+    "gpuNodeGroup": {"extraTaints": [{"key": "dedicated", "value": "inference", "effect": "NoSchedule"}]},
+}
+
+
+def server_deployment(run: ProgramRun) -> dict:
+    [deployment] = run.of_type(DEPLOYMENT)
+    return deployment.inputs
+
+
+def server_pod(run: ProgramRun) -> dict:
+    deployment = server_deployment(run)
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": deployment["spec"]["template"]["metadata"],
+            "spec": deployment["spec"]["template"]["spec"]}
+
+
+def server_container(run: ProgramRun) -> dict:
+    [container] = server_deployment(run)["spec"]["template"]["spec"]["containers"]
+    return container
+
+
+def one(run: ProgramRun, type_token: str) -> dict:
+    """The inputs of the one server object of a type (the device plugin's live in kube-system)."""
+    [resource] = [r for r in run.of_type(type_token) if r.inputs["metadata"].get("namespace") != "kube-system"]
+    return resource.inputs
+
+
+def node_group(run: ProgramRun, suffix: str) -> RegisteredResource:
+    [group] = [resource for resource in run.of_type(NODE_GROUP) if resource.name.endswith(suffix)]
+    return group
+
+
+def node(run: ProgramRun, suffix: str, allocatable: dict | None = None) -> dict:
+    """A node of a registered node group: its labels, its taints in Kubernetes spelling."""
+    inputs = node_group(run, suffix).inputs
+    taints = [{**taint, "effect": KUBERNETES_EFFECTS[taint["effect"]]} for taint in inputs.get("taints") or []]
+    return {"metadata": {"name": f"{suffix}-0", "labels": dict(inputs.get("labels") or {})},
+            "spec": {"taints": taints}, "status": {"allocatable": allocatable or {}}}
+
+
+def volume(run: ProgramRun, name: str) -> dict:
+    [found] = [v for v in server_deployment(run)["spec"]["template"]["spec"]["volumes"] if v["name"] == name]
+    return found
+
+
+def mount_path(run: ProgramRun, name: str) -> str:
+    [found] = [m["mountPath"] for m in server_container(run)["volumeMounts"] if m["name"] == name]
+    return found
+
+
+def env(run: ProgramRun) -> dict[str, str]:
+    return {item["name"]: item.get("value") for item in server_container(run)["env"]}
+
+
+def plain_strings(value):
+    """Every string in `value` that is not inside a `Secret` wrapper."""
+    if isinstance(value, Secret):
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from plain_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from plain_strings(item)
+
+
+def run_keeping_registrations(stack, monkeypatch, overrides) -> tuple[ConfigError, ProgramRun]:
+    """Run the program expecting ConfigError; also return what it registered before failing."""
+    runs: list[ProgramRun] = []
+
+    class KeptRun(ProgramRun):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            runs.append(self)
+
+    monkeypatch.setattr(stackcheck.runtime, "ProgramRun", KeptRun)
+    with pytest.raises(ConfigError) as error:
+        stack(overrides)
+    [run] = runs
+    return error.value, run
+
+
+# Placement.
+
+@pytest.mark.parametrize("overrides", [{}, CUSTOM_CONTRACT], ids=["default-contract", "custom-contract"])
+def test_server_pod_lands_on_gpu_nodes_and_on_no_system_node(stack, overrides):
+    run = stack(overrides)
+    pod = server_pod(run)
+    assert pod["spec"]["nodeSelector"]
+    assert node_matches(pod, node(run, "-gpu"))
+    assert not node_matches(pod, node(run, "-system"))
+
+
+@pytest.mark.parametrize("overrides", [{}, CUSTOM_CONTRACT], ids=["default-contract", "custom-contract"])
+def test_server_pod_tolerates_every_repelling_gpu_taint(stack, overrides):
+    run = stack(overrides)
+    tolerations = server_pod(run)["spec"]["tolerations"]
+    taints = [t for t in node(run, "-gpu")["spec"]["taints"] if t["effect"] in ("NoSchedule", "NoExecute")]
+    assert len(taints) == (2 if overrides else 1)
+    for taint in taints:
+        assert any(tolerates(toleration, taint) for toleration in tolerations), taint
+
+
+def test_server_pod_fits_an_empty_gpu_node_beside_the_device_plugin(dev_run):
+    instance = gpu_instance_type("g5.xlarge")
+    gpu_node = node(dev_run, "-gpu", {**eks_allocatable(instance), "nvidia.com/gpu": str(instance.gpus)})
+    [plugin] = [r.inputs for r in dev_run.of_type("kubernetes:apps/v1:DaemonSet")]
+    plugin_pod = {"spec": plugin["spec"]["template"]["spec"]}
+    assert can_schedule(server_pod(dev_run), gpu_node, [plugin_pod]), explain(server_pod(dev_run), gpu_node)
+
+
+@pytest.mark.parametrize("overrides", [
+    {},
+    CUSTOM_CONTRACT,
+    {"gpuNodeGroup": {"instanceTypes": ["g5.12xlarge"]}, "vllm": {"tensorParallelSize": 4}},
+], ids=["default-contract", "custom-contract", "tensor-parallel-4"])
+def test_placement_guard_passes_every_verdict_on_the_stack(stack, overrides):
+    run = stack(overrides)
+    workloads = [r.inputs for r in run.resources
+                 if r.type in ("kubernetes:apps/v1:Deployment", "kubernetes:apps/v1:DaemonSet")]
+    verdicts = gpu_guard(workloads, build_pools(node_group_specs(run.resources)))
+    assert [(v.id, v.message) for v in verdicts if not v.passed] == []
+
+
+def test_server_requests_tensor_parallel_size_gpus_in_limits_only(stack):
+    run = stack({"gpuNodeGroup": {"instanceTypes": ["g5.12xlarge"]}, "vllm": {"tensorParallelSize": 4}})
+    container = server_container(run)
+    assert container["resources"]["limits"]["nvidia.com/gpu"] == "4"
+    assert "nvidia.com/gpu" not in container["resources"]["requests"]
+    args = container["args"]
+    assert args[args.index("--tensor-parallel-size") + 1] == "4"
+    assert volume(run, "dshm")["emptyDir"]["sizeLimit"] == "4Gi"
+
+
+def test_server_has_no_node_affinity_unless_asked(dev_run):
+    assert "affinity" not in server_pod(dev_run)["spec"]
+
+
+def test_require_node_affinity_adds_the_contract_label_term(stack):
+    run = stack({"gpuPlacement": {"requireNodeAffinity": True}})
+    pod = server_pod(run)
+    terms = pod["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    assert terms["nodeSelectorTerms"] == [{"matchExpressions": [{"key": "GPU", "operator": "In", "values": ["true"]}]}]
+    assert node_matches(pod, node(run, "-gpu"))
+
+
+def test_required_gpu_product_keeps_the_pod_off_nodes_of_another_product(stack):
+    run = stack({"vllm": {"requireGpuProduct": "NVIDIA-A10G"}})
+    pod = server_pod(run)
+    gpu_node = node(run, "-gpu")
+    assert node_matches(pod, gpu_node)
+    gpu_node["metadata"]["labels"][NVIDIA_GPU_PRODUCT_LABEL] = "NVIDIA-L4"
+    assert not node_matches(pod, gpu_node)
+
+
+# The container.
+
+def test_server_args_come_from_settings_in_order_then_extra_args(stack):
+    run = stack({"vllm": {"servedModelName": "qwen", "maxModelLen": 4096, "gpuMemoryUtilization": 0.85,
+                          "shutdownTimeoutSeconds": 45, "extraArgs": ["--enable-prefix-caching"]}})
+    container = server_container(run)
+    assert "command" not in container
+    assert container["args"] == [
+        "--model", "Qwen/Qwen2.5-7B-Instruct", "--served-model-name", "qwen", "--tensor-parallel-size", "1",
+        "--max-model-len", "4096", "--gpu-memory-utilization", "0.85", "--port", "8000",
+        "--shutdown-timeout", "45", "--enable-prefix-caching",
+    ]
+
+
+def test_server_probes_health_with_a_startup_budget_of_the_startup_timeout(stack):
+    container = server_container(stack({"vllm": {"startupTimeoutSeconds": 905}}))
+    startup = container["startupProbe"]
+    assert startup["httpGet"] == {"path": "/health", "port": "http"}
+    assert startup["periodSeconds"] == 10
+    assert startup["failureThreshold"] == 91
+    for probe in ("readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"] == {"path": "/health", "port": "http"}
+    assert {"name": "http", "containerPort": 8000, "protocol": "TCP"} in container["ports"]
+
+
+def test_server_gets_a_memory_backed_dev_shm(dev_run):
+    assert volume(dev_run, "dshm")["emptyDir"] == {"medium": "Memory", "sizeLimit": "1Gi"}
+    assert mount_path(dev_run, "dshm") == "/dev/shm"
+
+
+def test_model_cache_is_an_empty_dir_of_the_configured_size_at_hf_home(stack):
+    run = stack({"vllm": {"modelCache": {"size": "60Gi"}}})
+    assert volume(run, "model-cache") == {"name": "model-cache", "emptyDir": {"sizeLimit": "60Gi"}}
+    assert env(run)["HF_HOME"] == mount_path(run, "model-cache") == MODEL_CACHE_PATH
+    assert run.of_type("kubernetes:core/v1:PersistentVolumeClaim") == []
+
+
+def test_model_cache_pvc_is_a_claim_the_pod_mounts_at_hf_home(stack):
+    run = stack({"vllm": {"modelCache": {"type": "pvc", "size": "200Gi", "storageClass": "gp3"}}})
+    claim = one(run, "kubernetes:core/v1:PersistentVolumeClaim")
+    assert claim["spec"] == {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "200Gi"}},
+                             "storageClassName": "gp3"}
+    assert claim["metadata"]["namespace"] == "vllm"
+    assert volume(run, "model-cache")["persistentVolumeClaim"] == {"claimName": claim["metadata"]["name"]}
+    assert env(run)["HF_HOME"] == mount_path(run, "model-cache")
+
+
+def test_model_cache_pvc_without_a_storage_class_uses_the_cluster_default(stack):
+    run = stack({"vllm": {"modelCache": {"type": "pvc"}}})
+    assert "storageClassName" not in one(run, "kubernetes:core/v1:PersistentVolumeClaim")["spec"]
+
+
+def test_read_only_root_filesystem_leaves_every_cache_dir_on_a_writable_mount(dev_run):
+    container = server_container(dev_run)
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    writable = [m["mountPath"] for m in container["volumeMounts"] if not m.get("readOnly")]
+    variables = env(dev_run)
+    for name in ("HOME", "XDG_CACHE_HOME", "VLLM_CACHE_ROOT", "TRITON_CACHE_DIR", "HF_HOME"):
+        assert any(variables[name] == path or variables[name].startswith(path + "/") for path in writable), name
+    assert mount_path(dev_run, "tmp") == "/tmp"
+
+
+def test_server_is_replaced_with_recreate(dev_run):
+    assert server_deployment(dev_run)["spec"]["strategy"] == {"type": "Recreate"}
+
+
+def test_server_shuts_down_gracefully_within_the_grace_period(stack):
+    run = stack({"vllm": {"shutdownTimeoutSeconds": 120}})
+    pod_spec = server_pod(run)["spec"]
+    container = server_container(run)
+    assert container["lifecycle"] == {"preStop": {"sleep": {"seconds": PRE_STOP_SLEEP_SECONDS}}}
+    assert pod_spec["terminationGracePeriodSeconds"] > 120 + PRE_STOP_SLEEP_SECONDS
+
+
+# Security.
+
+def test_server_pod_meets_the_restricted_pod_security_standard(dev_run):
+    namespace = one(dev_run, "kubernetes:core/v1:Namespace")
+    labels = namespace["metadata"]["labels"]
+    assert labels["pod-security.kubernetes.io/enforce"] == "restricted"
+    assert labels["pod-security.kubernetes.io/enforce-version"] == "latest"
+    assert labels["pod-security.kubernetes.io/audit"] == labels["pod-security.kubernetes.io/warn"] == "restricted"
+    spec = server_pod(dev_run)["spec"]
+    assert spec["securityContext"]["runAsNonRoot"] is True
+    assert spec["securityContext"]["runAsUser"] == versions.VLLM_USER_ID != 0
+    assert spec["securityContext"]["runAsGroup"] == versions.VLLM_GROUP_ID
+    assert spec["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+    for volume_spec in spec["volumes"]:
+        assert set(volume_spec) - {"name"} <= {"emptyDir", "persistentVolumeClaim", "secret"}, volume_spec
+    assert not any(spec.get(key) for key in ("hostNetwork", "hostPID", "hostIPC"))
+    for container in spec["containers"]:
+        security = container["securityContext"]
+        assert security["allowPrivilegeEscalation"] is False
+        assert security["capabilities"] == {"drop": ["ALL"]}
+        assert security.get("privileged") is not True
+        assert "ports" not in container or all("hostPort" not in port for port in container["ports"])
+
+
+def test_server_has_its_own_service_account_without_a_token(dev_run):
+    spec = server_pod(dev_run)["spec"]
+    [account] = [r.inputs for r in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
+                 if r.inputs["metadata"]["namespace"] == "vllm"]
+    assert spec["serviceAccountName"] == account["metadata"]["name"]
+    assert account["automountServiceAccountToken"] is False
+    assert spec["automountServiceAccountToken"] is False
+    assert "runtimeClassName" not in spec
+
+
+def test_token_never_appears_in_plain_text_in_any_registered_input(stack):
+    run = stack({"hfToken": TOKEN}, secret_keys=("hfToken",))
+    for resource in run.resources:
+        assert not any(TOKEN in text for text in plain_strings(resource.inputs)), resource.name
+    secret = one(run, "kubernetes:core/v1:Secret")
+    assert secret["type"] == "Opaque"
+    assert isinstance(secret["stringData"], Secret)
+    assert secret["stringData"].value == {"token": TOKEN}
+    assert all(TOKEN not in str(value) for value in run.outputs.values())
+
+
+def test_token_is_a_read_only_file_named_by_hf_token_path(stack):
+    run = stack({"hfToken": TOKEN}, secret_keys=("hfToken",))
+    secret = one(run, "kubernetes:core/v1:Secret")
+    token_volume = volume(run, "hf-token")["secret"]
+    assert token_volume["secretName"] == secret["metadata"]["name"]
+    assert token_volume["defaultMode"] == 0o400
+    [mount] = [m for m in server_container(run)["volumeMounts"] if m["name"] == "hf-token"]
+    assert mount["readOnly"] is True
+    [item] = token_volume["items"]
+    assert env(run)["HF_TOKEN_PATH"] == f"{mount['mountPath']}/{item['path']}"
+    for variable in server_container(run)["env"]:
+        assert "valueFrom" not in variable and isinstance(variable["value"], str), variable["name"]
+        assert variable["name"] not in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+
+
+def test_no_secret_without_a_token(dev_run):
+    assert dev_run.of_type("kubernetes:core/v1:Secret") == []
+    assert "HF_TOKEN_PATH" not in env(dev_run)
+
+
+# Service, budget, network policy.
+
+def test_service_exposes_port_8000_named_http_to_the_server_pods(dev_run):
+    service = one(dev_run, "kubernetes:core/v1:Service")
+    assert service["spec"]["type"] == "ClusterIP"
+    assert service["spec"]["ports"] == [{"name": "http", "port": 8000, "targetPort": "http", "protocol": "TCP"}]
+    selector = service["spec"]["selector"]
+    assert set(selector) == {"app.kubernetes.io/name", "app.kubernetes.io/instance"}
+    assert selector.items() <= server_pod(dev_run)["metadata"]["labels"].items()
+
+
+def test_disruption_budget_lets_a_drain_evict_the_only_replica(dev_run):
+    budget = one(dev_run, "kubernetes:policy/v1:PodDisruptionBudget")
+    assert budget["spec"]["maxUnavailable"] == 1
+    assert "minAvailable" not in budget["spec"]
+    assert budget["spec"]["selector"]["matchLabels"].items() <= server_pod(dev_run)["metadata"]["labels"].items()
+
+
+def test_network_policy_admits_only_the_server_namespace_on_port_8000_by_default(dev_run):
+    policy = one(dev_run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")
+    spec = policy["spec"]
+    assert spec["podSelector"]["matchLabels"].items() <= server_pod(dev_run)["metadata"]["labels"].items()
+    assert spec["policyTypes"] == ["Ingress", "Egress"]
+    assert spec["ingress"] == [{
+        "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "vllm"}}}],
+        "ports": [{"protocol": "TCP", "port": 8000}],
+    }]
+
+
+def test_network_policy_admits_the_allowed_client_pods_of_each_allowed_namespace(stack):
+    run = stack({"vllm": {"allowedClientNamespaces": ["apps", "gateway"],
+                          "allowedClientPodLabels": {"role": "llm-client"}}})
+    [rule] = one(run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")["spec"]["ingress"]
+    assert rule["from"] == [
+        {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}},
+         "podSelector": {"matchLabels": {"role": "llm-client"}}}
+        for namespace in ("apps", "gateway")
+    ]
+
+
+def test_network_policy_lets_the_server_reach_only_dns_and_https(dev_run):
+    egress = one(dev_run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")["spec"]["egress"]
+    ports = sorted((port["protocol"], port["port"]) for rule in egress for port in rule["ports"])
+    assert ports == [("TCP", 53), ("TCP", 443), ("UDP", 53)]
+    [dns] = [rule for rule in egress if any(port["port"] == 53 for port in rule["ports"])]
+    assert dns["to"][0]["podSelector"] == {"matchLabels": {"k8s-app": "kube-dns"}}
+
+
+def test_every_server_object_is_named_and_carries_the_standard_labels(stack):
+    run = stack({"hfToken": TOKEN, "vllm": {"modelCache": {"type": "pvc"}}}, secret_keys=("hfToken",))
+    [component] = run.of_type("eks-gpu-inference:index:VllmServer")
+    server_objects = [r for r in run.resources if r.parent == component.urn]
+    assert sorted(r.type.split(":")[-1] for r in server_objects) == [
+        "Deployment", "Namespace", "NetworkPolicy", "PersistentVolumeClaim", "PodDisruptionBudget", "Secret",
+        "Service", "ServiceAccount"]
+    for resource in server_objects:
+        metadata = resource.inputs["metadata"]
+        assert metadata["name"], resource.name
+        assert STANDARD_LABEL_KEYS <= set(metadata["labels"]), resource.name
+        assert metadata["labels"]["app.kubernetes.io/name"] == "vllm"
+        assert metadata["labels"]["app.kubernetes.io/version"] == versions.VLLM_VERSION
+
+
+def test_outputs_name_the_service_the_model_and_a_ready_command(dev_run):
+    outputs = dev_run.outputs
+    service = one(dev_run, "kubernetes:core/v1:Service")["metadata"]["name"]
+    assert outputs["vllmNamespace"] == "vllm"
+    assert outputs["vllmService"] == f"{service}.vllm.svc.cluster.local"
+    assert outputs["vllmPort"] == 8000
+    assert outputs["vllmModel"] == "Qwen/Qwen2.5-7B-Instruct"
+    assert outputs["vllmTry"].startswith(f"kubectl -n vllm port-forward svc/{service} 8000:8000")
+    assert '"model": "Qwen/Qwen2.5-7B-Instruct"' in outputs["vllmTry"]
+
+
+# Invalid settings.
+
+@pytest.mark.parametrize("vllm, key", [
+    ({"tensorParallelSize": 2}, "vllm.tensorParallelSize"),
+    ({"image": "vllm/vllm-openai:latest"}, "vllm.image"),
+    ({"gpuMemoryUtilization": 1.5}, "vllm.gpuMemoryUtilization"),
+    ({"maxModelLenght": 4096}, "vllm.maxModelLenght"),
+], ids=["tensor-parallel-above-gpus", "latest-image", "utilization-above-1", "unknown-key"])
+def test_invalid_vllm_settings_fail_before_any_resource_naming_the_key(stack, monkeypatch, vllm, key):
+    error, run = run_keeping_registrations(stack, monkeypatch, {"vllm": vllm})
+    assert key in [problem.key for problem in error.problems]
+    assert key in str(error)
+    assert run.resources == []
+
+
+# Pure functions.
+
+@given(st.sampled_from(sorted(GPU_INSTANCE_TYPES)), st.data())
+def test_server_resources_fill_the_gpus_of_a_node_beside_its_daemonsets(name, data):
+    instance = GPU_INSTANCE_TYPES[name]
+    tensor_parallel_size = data.draw(st.integers(1, instance.gpus))
+    resources = server_resources(instance, tensor_parallel_size)
+    assert resources["limits"]["nvidia.com/gpu"] == str(tensor_parallel_size)
+    assert resources["requests"].items() <= resources["limits"].items()
+    pods = instance.gpus // tensor_parallel_size
+    allocatable = eks_allocatable(instance)
+    for resource in ("cpu", "memory"):
+        kernel_kept = parse_quantity(f"{instance.memory_gib}Gi") * 5 / 100 if resource == "memory" else 0
+        used = (pods * parse_quantity(resources["requests"][resource])
+                + parse_quantity(DEVICE_PLUGIN_RESOURCES["requests"][resource])
+                + parse_quantity(SYSTEM_DAEMONSET_REQUESTS[resource]))
+        assert used <= parse_quantity(allocatable[resource]) - kernel_kept, (resource, used)
+
+
+@pytest.mark.parametrize("name, tensor_parallel_size, cpu, memory", [
+    ("g5.xlarge", 1, "3000m", "13107Mi"),
+    ("g5.12xlarge", 4, "47000m", "157286Mi"),
+    ("g5.12xlarge", 1, "11700m", "39321Mi"),
+])
+def test_server_resources_take_the_gpus_share_of_all_but_one_vcpu_and_80_percent_of_memory(
+        name, tensor_parallel_size, cpu, memory):
+    resources = server_resources(gpu_instance_type(name), tensor_parallel_size)
+    assert resources["requests"] == {"cpu": cpu, "memory": memory}
+
+
+def test_server_resources_reject_more_gpus_than_the_instance_has():
+    with pytest.raises(ValueError, match="g5.xlarge"):
+        server_resources(gpu_instance_type("g5.xlarge"), 2)
+
+
+@given(st.sampled_from(sorted(GPU_INSTANCE_TYPES)), st.data())
+def test_shared_memory_takes_at_most_a_fifth_of_the_memory_limit_it_counts_against(name, data):
+    instance = GPU_INSTANCE_TYPES[name]
+    tensor_parallel_size = data.draw(st.integers(1, instance.gpus))
+    memory = parse_quantity(server_resources(instance, tensor_parallel_size)["limits"]["memory"])
+    assert parse_quantity(shm_size(tensor_parallel_size)) * 5 <= memory
+
+
+def test_shutdown_timeout_flag_only_for_images_that_have_it():
+    assert "--shutdown-timeout" in container_args(VllmSettings(image="vllm/vllm-openai:v0.18.0"))
+    assert "--shutdown-timeout" not in container_args(VllmSettings(image="vllm/vllm-openai:v0.17.1"))
+    digest = "vllm/vllm-openai@sha256:" + "0" * 64
+    assert "--shutdown-timeout" in container_args(VllmSettings(image=digest))
+
+
+def test_extra_args_come_last():
+    args = container_args(VllmSettings(extra_args=["--enable-prefix-caching", "--max-num-seqs=8"]))
+    assert args[-2:] == ["--enable-prefix-caching", "--max-num-seqs=8"]
+    assert args[args.index("--port") + 1] == "8000"
+
+
+@given(st.integers(60, 100_000))
+def test_startup_probe_budget_covers_the_startup_timeout_by_less_than_one_period(timeout):
+    startup = probes(timeout)["startupProbe"]
+    budget = startup["periodSeconds"] * startup["failureThreshold"]
+    assert timeout <= budget < timeout + startup["periodSeconds"]
+
+
+def test_try_command_quotes_the_request_body_for_the_shell():
+    command = try_command("vllm", "vllm-server", "it's-a-model")
+    forward, request = command.split("; ", 1)
+    assert forward == "kubectl -n vllm port-forward svc/vllm-server 8000:8000 & sleep 3"
+    words = shlex.split(request)
+    assert words[:2] == ["curl", "http://localhost:8000/v1/chat/completions"]
+    body = json.loads(words[words.index("-d") + 1])
+    assert body == {"model": "it's-a-model", "messages": [{"role": "user", "content": "Hello"}]}

@@ -7,6 +7,7 @@ command modules (and through them the Pulumi SDKs) load after the arguments pars
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -57,13 +58,23 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse exits on --help and on usage errors
         return int(exit_.code or 0)
-    if args.command == "plan":
-        return _plan(args)
-    parser.error(f"unknown command {args.command!r}")
-    return EXIT_USAGE
+    return _COMMANDS[args.command](args)
 
 
 def _plan(args: argparse.Namespace) -> int:
+    # A short batch run over a large heap that lives until exit (the SDKs define thousands of
+    # classes): the cyclic collector's passes over it took a fifth of the run and freed about
+    # nothing (peak memory 137 MB with it, 139 MB without; see benchmarks/plan_bench.py).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_plan(args)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run_plan(args: argparse.Namespace) -> int:
     from stackcheck.plan import PlanOptions, UsageError, run_plan
     from stackcheck.report import render
 
@@ -85,6 +96,9 @@ def _plan(args: argparse.Namespace) -> int:
     sys.stdout.write(render(result, args.format, colour=_colour_stdout()))
     sys.stdout.flush()
     return result.exit_code
+
+
+_COMMANDS = {"plan": _plan}
 
 
 def _progress_writer():

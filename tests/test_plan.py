@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import subprocess
@@ -36,6 +37,7 @@ def test_dev_stack_plan_exits_0_and_writes_device_plugin_and_vllm(capsys, tmp_pa
     assert daemonset.startswith(HEADER + "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n")
     assert "\x1b[" not in out  # stdout is not a terminal: no colour
     assert "OK: every check holds (exit 0)" in out
+    assert gc.isenabled()  # the command pauses the collector only while it runs
 
 
 def test_dev_stack_plan_prints_the_resource_tree_with_counts(capsys, tmp_path):
@@ -252,3 +254,16 @@ def test_custom_resource_passes_unchecked_while_unknown_built_in_kind_fails():
 
     assert custom_result.passed and not custom_result.checked
     assert not unknown_result.passed and "no schema for DaemonSett apps/v1" in unknown_result.message
+
+
+def test_field_made_secret_by_a_value_inside_it_is_redacted_whole_and_named():
+    deployment = RegisteredResource(
+        type="kubernetes:apps/v1:Deployment", name="d", parent=None, urn="urn:d", custom=True,
+        inputs={"metadata": {"name": "d"}, "spec": Secret({"replicas": 1.0, "template": {"spec": {"containers": [
+            {"name": "c", "env": [{"name": "TOKEN", "value": "hunter2"}]}]}}})})
+
+    (obj,) = kubernetes_objects([deployment])
+
+    assert obj.secret_fields == ("spec",)
+    assert obj.manifest["spec"]["replicas"] == REDACTED
+    assert "hunter2" not in repr(obj.manifest)

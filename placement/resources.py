@@ -6,9 +6,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 
-from .quantity import format_quantity, parse_quantity, round_up
+from components.contract import NVIDIA_GPU_RESOURCE as GPU_RESOURCE
 
-GPU_RESOURCE = "nvidia.com/gpu"
+from .quantity import format_quantity, parse_quantity, round_up
 
 # Resources a pod-level `spec.resources` may set (upstream: IsSupportedPodLevelResource).
 _POD_LEVEL_RESOURCES = ("cpu", "memory")

@@ -14,10 +14,9 @@ import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
 from components import versions
+from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
 from components.settings import ClusterSettings, SystemNodeGroupSettings
-
-CLUSTER_ADMIN_POLICY_ARN = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 
 
 @dataclass(frozen=True)
@@ -45,20 +44,6 @@ def system_node_group_spec(settings: SystemNodeGroupSettings, tags: dict[str, st
         disk_size=settings.disk_size,
         tags=tags,
     )
-
-
-def access_entries(admin_principal_arns: list[str]) -> dict[str, eks.AccessEntryArgs]:
-    """Cluster-admin access entries for the given IAM principals."""
-    return {
-        f"admin-{index}": eks.AccessEntryArgs(
-            principal_arn=arn,
-            access_policies={"cluster-admin": eks.AccessPolicyAssociationArgs(
-                policy_arn=CLUSTER_ADMIN_POLICY_ARN,
-                access_scope=aws.eks.AccessPolicyAssociationAccessScopeArgs(type="cluster"),
-            )},
-        )
-        for index, arn in enumerate(admin_principal_arns)
-    }
 
 
 class EksCluster(pulumi.ComponentResource):
@@ -108,8 +93,10 @@ class EksCluster(pulumi.ComponentResource):
             # The vLLM and device-plugin NetworkPolicies are enforced only with this on.
             vpc_cni_options=eks.VpcCniOptionsArgs(enable_network_policy=True),
             tags=args.tags or None,
-            opts=child,
+            opts=pulumi.ResourceOptions(parent=self, transforms=[
+                creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)]),
         )
+        self._warn_about_deployer_access(settings)
         # pulumi-eks names the EKS cluster exactly `name` when given; depending on the component
         # makes everything that uses the name wait for the control plane.
         self.cluster_name = pulumi.Output.all(eks_cluster.kubeconfig_json, settings.name).apply(lambda parts: parts[1])
@@ -149,6 +136,20 @@ class EksCluster(pulumi.ComponentResource):
             "subnet_ids": self.subnet_ids,
             "system_node_group_name": self.system_node_group_name,
         })
+
+    def _warn_about_deployer_access(self, settings: ClusterSettings) -> None:
+        """Warn in the preview when the identity running it will trip over the cluster's admin settings."""
+        if settings.creator_admin and not settings.admin_principal_arns:
+            return
+        caller = aws.get_caller_identity_output(opts=pulumi.InvokeOutputOptions(parent=self))
+
+        def warn(deployer_arn: str | None) -> None:
+            warning = deployer_access_warning(deployer_arn, settings.admin_principal_arns, settings.creator_admin)
+            if warning:
+                # Not tied to `self`: a log tied to a resource is sent later and can be lost at exit.
+                pulumi.log.warn(warning)
+
+        caller.arn.apply(warn)
 
     def _network(self, name: str, settings: ClusterSettings):
         """The VPC and subnets: as configured, or the account's default VPC."""

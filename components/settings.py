@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic.alias_generators import to_camel
 
 from components import eks_model, gpu_catalog, versions
+from components.principals import iam_principal
 from components.contract import (
     EKS_TAINT_EFFECTS,
     KUBERNETES_TAINT_EFFECTS,
@@ -161,8 +162,9 @@ class ClusterSettings(_Settings):
     admin_principal_arns: list[str] = []
     """IAM role or user ARNs given cluster-admin through access entries. Default: none."""
     creator_admin: bool = True
-    """Whether the identity that creates the cluster keeps cluster-admin. Default true; pulumi-eks 4.4 always
-    grants it (pulumi/pulumi-eks#2373), so false is rejected until it can be honoured."""
+    """Whether EKS makes the identity that creates the cluster a cluster admin (an access entry outside the
+    stack). Default true. With false, `adminPrincipalArns` must list the admins, including the identity that
+    runs `pulumi up`. Read only when the cluster is created; changing it later does not replace the cluster."""
     secrets_kms_key_arn: str | None = None
     """KMS key for envelope encryption of Secrets. Default: a key created with rotation on."""
     log_types: list[str] = list(DEFAULT_LOG_TYPES)
@@ -213,18 +215,16 @@ class ClusterSettings(_Settings):
     @field_validator("admin_principal_arns")
     @classmethod
     def _admins(cls, value: list[str]) -> list[str]:
+        seen = {}
         for arn in value:
-            if not re.match(r"^arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+$", arn):
-                raise _bad(arn, "IAM role or user ARNs such as arn:aws:iam::123456789012:role/admins")
-        return value
-
-    @field_validator("creator_admin")
-    @classmethod
-    def _creator_admin(cls, value: bool) -> bool:
-        if not value:
-            raise _bad(value, "true; pulumi-eks 4.4 always grants the creator cluster-admin (pulumi/pulumi-eks#2373), "
-                       "so list the principals that need admin in adminPrincipalArns and remove the creator's access "
-                       "entry after creation if your policy requires it", "unsupported value")
+            principal = iam_principal(arn)
+            if principal is None:
+                raise _bad(arn, "IAM role or user ARNs such as arn:aws:iam::123456789012:role/admins "
+                           "(EKS takes no STS session ARNs)")
+            if principal in seen:
+                raise _bad(arn, "each principal once (EKS allows one access entry per principal; a role's path "
+                           "does not make it another role)", f"same principal as {seen[principal]!r}:")
+            seen[principal] = arn
         return value
 
     @field_validator("secrets_kms_key_arn")
@@ -256,6 +256,11 @@ class ClusterSettings(_Settings):
         if self.endpoint_public_access and not self.public_access_cidrs:
             problems.append(ConfigProblem(f"{key}.publicAccessCidrs", "[] with endpointPublicAccess true; "
                                           "allowed: at least one CIDR, or endpointPublicAccess false"))
+        if not self.creator_admin and not self.admin_principal_arns:
+            problems.append(ConfigProblem(f"{key}.creatorAdmin", "false with no adminPrincipalArns: nobody could "
+                                          "administer the cluster or install its workloads; allowed: true, or list "
+                                          "the admins (the identity running pulumi up among them) in "
+                                          "adminPrincipalArns"))
         return problems
 
     def warnings(self) -> list[str]:

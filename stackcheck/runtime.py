@@ -39,6 +39,8 @@ class RegisteredResource:
     parent: str | None
     urn: str
     custom: bool
+    transforms: tuple[Any, ...] = ()
+    """The transforms in the resource's options (the mock monitor records them but does not run them)."""
 
 
 @dataclass
@@ -102,17 +104,18 @@ class _Monitor(pulumi_mocks.MockMonitor):
 class RecordingMocks(pulumi.runtime.Mocks):
     """Mocks that record every registration and answer with inputs plus computed outputs."""
 
-    def __init__(self, run: ProgramRun, project: str, stack: str):
+    def __init__(self, run: ProgramRun, project: str, stack: str, deployer_arn: str | None = None):
         self.run = run
         self.project = project
         self.stack = stack
+        self.deployer_arn = deployer_arn
         self.current_parent: str | None = None
         self.current_urn = ""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
         self.run.resources.append(RegisteredResource(
             type=args.typ, name=args.name, inputs=_unwrap(args.inputs), parent=self.current_parent,
-            urn=self.current_urn, custom=bool(args.custom)))
+            urn=self.current_urn, custom=bool(args.custom), transforms=tuple(args.transforms)))
         return f"{args.name}-id", {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: pulumi.runtime.MockCallArgs):
@@ -121,7 +124,8 @@ class RecordingMocks(pulumi.runtime.Mocks):
         if args.token == "aws:ec2/getSubnets:getSubnets":
             return {"id": MOCK_REGION, "ids": list(MOCK_SUBNET_IDS)}
         if args.token == "aws:index/getCallerIdentity:getCallerIdentity":
-            return {"accountId": MOCK_ACCOUNT, "arn": f"arn:aws:iam::{MOCK_ACCOUNT}:user/deployer", "userId": "AIDA"}
+            # Offline, nobody runs the update: the identity is unknown unless a test names one.
+            return {"accountId": MOCK_ACCOUNT, "arn": self.deployer_arn, "userId": "AROAMOCK"}
         if args.token == "aws:index/getPartition:getPartition":
             return {"partition": "aws", "dnsSuffix": "amazonaws.com"}
         if args.token == "aws:index/getRegion:getRegion":
@@ -179,12 +183,14 @@ class Secret:
 
 
 def run_program(program: Path, config: dict[str, Any], *, project: str, stack: str,
-                secret_keys: tuple[str, ...] = (), run: ProgramRun | None = None) -> ProgramRun:
+                secret_keys: tuple[str, ...] = (), run: ProgramRun | None = None,
+                deployer_arn: str | None = None) -> ProgramRun:
     """Run `program` (a Pulumi `__main__.py`) under mocks with `config` (`project:key` -> value).
 
     Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config.
     Each call gets a fresh event loop and fresh runtime settings, so runs do not leak into each other.
     Raises whatever the program raises; pass `run` to see what was registered before it did.
+    `deployer_arn` is what `GetCallerIdentity` answers (default: unknown).
     """
     run = run if run is not None else ProgramRun()
     loop = asyncio.new_event_loop()
@@ -194,7 +200,7 @@ def run_program(program: Path, config: dict[str, Any], *, project: str, stack: s
     sys.path.insert(0, str(program.parent))
     try:
         reset_options(project=project, stack=stack, preview=False)
-        mocks = RecordingMocks(run, project, stack)
+        mocks = RecordingMocks(run, project, stack, deployer_arn)
         pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False, monitor=_Monitor(mocks))
         pulumi.runtime.set_all_config(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},

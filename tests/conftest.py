@@ -39,14 +39,17 @@ def merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def run_stack(config: dict[str, Any], secret_keys: tuple[str, ...] = (), run: ProgramRun | None = None) -> ProgramRun:
+def run_stack(config: dict[str, Any], secret_keys: tuple[str, ...] = (), run: ProgramRun | None = None,
+              deployer_arn: str | None = None) -> ProgramRun:
     """Run `__main__.py` under mocks with `config` (keys without the project prefix).
 
-    Pass `run` to inspect what was registered when the program raises.
+    Pass `run` to inspect what was registered when the program raises, `deployer_arn` to name the
+    identity running the update.
     """
     full_config = {f"{PROJECT}:{key}": value for key, value in config.items()}
     return run_program(PROGRAM, full_config, project=PROJECT, stack="test",
-                       secret_keys=tuple(f"{PROJECT}:{key}" for key in secret_keys), run=run)
+                       secret_keys=tuple(f"{PROJECT}:{key}" for key in secret_keys), run=run,
+                       deployer_arn=deployer_arn)
 
 
 @pytest.fixture
@@ -59,8 +62,8 @@ def stack():
     """Call with overrides of the dev stack's config; returns what the program registered."""
 
     def run(overrides: dict[str, Any] | None = None, *, secret_keys: tuple[str, ...] = (),
-            run: ProgramRun | None = None) -> ProgramRun:
-        return run_stack(merge(dev_stack_config(), overrides or {}), secret_keys, run)
+            run: ProgramRun | None = None, deployer_arn: str | None = None) -> ProgramRun:
+        return run_stack(merge(dev_stack_config(), overrides or {}), secret_keys, run, deployer_arn)
 
     return run
 

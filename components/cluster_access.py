@@ -1,0 +1,76 @@
+"""Who may administer the cluster: access entries for the configured admins, and the creator's implicit admin.
+
+EKS can make the identity that creates a cluster an admin through an access entry that no stack manages
+(`bootstrapClusterCreatorAdminPermissions`). pulumi-eks 4.4 always asks for it (pulumi/pulumi-eks#2373);
+`creator_admin_transform` sets it as configured on the control plane pulumi-eks creates.
+"""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_aws as aws
+import pulumi_eks as eks
+
+from components.principals import caller_principal, iam_principal
+
+CLUSTER_ADMIN_POLICY_ARN = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+EKS_CONTROL_PLANE_TYPE = "aws:eks/cluster:Cluster"
+CREATOR_ADMIN_PROPERTY = "bootstrapClusterCreatorAdminPermissions"
+
+
+def access_entries(admin_principal_arns: list[str]) -> dict[str, eks.AccessEntryArgs]:
+    """Cluster-admin access entries for the given IAM principals, keyed by principal (not by position)."""
+    return {
+        iam_principal(arn).entry_key: eks.AccessEntryArgs(
+            principal_arn=arn,
+            access_policies={"cluster-admin": eks.AccessPolicyAssociationArgs(
+                policy_arn=CLUSTER_ADMIN_POLICY_ARN,
+                access_scope=aws.eks.AccessPolicyAssociationAccessScopeArgs(type="cluster"),
+            )},
+        )
+        for arn in admin_principal_arns
+    }
+
+
+def creator_admin_transform(creator_admin: bool, authentication_mode: str) -> pulumi.ResourceTransform:
+    """A transform for `eks.Cluster` that sets whether EKS makes the cluster's creator an admin.
+
+    Transforms reach the children of packaged components such as `eks.Cluster`, which is the only way
+    to set the flag while pulumi-eks does not expose it. EKS reads the flag only when it creates a
+    cluster and cannot update it, so later changes to it are ignored instead of replacing the cluster.
+    """
+
+    def set_creator_admin(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransformResult | None:
+        if args.type_ != EKS_CONTROL_PLANE_TYPE:
+            return None
+        access_config = args.props.get("accessConfig")
+        access_config = dict(access_config) if isinstance(access_config, dict) else {
+            "authenticationMode": authentication_mode}
+        access_config[CREATOR_ADMIN_PROPERTY] = creator_admin
+        ignore = pulumi.ResourceOptions(ignore_changes=[f"accessConfig.{CREATOR_ADMIN_PROPERTY}"])
+        return pulumi.ResourceTransformResult(
+            props={**args.props, "accessConfig": access_config},
+            opts=pulumi.ResourceOptions.merge(args.opts or pulumi.ResourceOptions(), ignore),
+        )
+
+    return set_creator_admin
+
+
+def deployer_access_warning(deployer_arn: str | None, admin_principal_arns: list[str], creator_admin: bool) -> str | None:
+    """What will go wrong for the identity running the update, given who the cluster's admins are; None if nothing.
+
+    Only a warning: the identity that created an existing cluster may not be the one running this update.
+    """
+    deployer = caller_principal(deployer_arn) if deployer_arn else None
+    if deployer is None:
+        return None
+    listed = deployer in {iam_principal(arn) for arn in admin_principal_arns}
+    if creator_admin and listed:
+        return (f"cluster.adminPrincipalArns lists the identity running this update ({deployer_arn}); if this "
+                "update creates the cluster, EKS already makes that identity an admin and the second access entry "
+                "fails (ResourceInUseException). Remove it from the list, or set cluster.creatorAdmin false")
+    if not creator_admin and not listed:
+        return (f"cluster.creatorAdmin is false and the identity running this update ({deployer_arn}) is not in "
+                "cluster.adminPrincipalArns: the Kubernetes API will refuse it, so the device plugin and vLLM "
+                "cannot be installed. Add its role or user ARN, or run the update as one of the listed admins")
+    return None

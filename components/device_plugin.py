@@ -5,13 +5,10 @@ tainted `GPU=true:NoSchedule` it never runs, so no pod can request `nvidia.com/g
 on CPU nodes where it has nothing to do. Here its tolerations and nodeSelector come from the same
 `PlacementContract` that labels and taints the GPU node group. The plugin gets its own token-less
 ServiceAccount and a NetworkPolicy that denies it all traffic: it talks to the kubelet over a unix socket.
-
-`standard_labels`, `selector_labels` and `checkov_annotations` are shared with the vLLM server.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import pulumi
@@ -19,7 +16,7 @@ import pulumi_kubernetes as k8s
 
 from components import versions
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
-from components.settings import PROJECT
+from components.labels import checkov_annotations, selector_labels, standard_labels
 from placement.workloads import DEVICE_PLUGIN_LABEL_VALUE
 
 NAME = "nvidia-device-plugin"
@@ -43,10 +40,6 @@ CHECKOV_SKIPS = {
     "CKV_K8S_43": "the image is pinned to a release tag (components/versions.py, devicePlugin.version)",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the plugin restarting",
 }
-
-LABEL_PREFIX = "app.kubernetes.io"
-_LABEL_VALUE_INVALID = re.compile(r"[^A-Za-z0-9._-]+")
-
 
 @dataclass(frozen=True)
 class NvidiaDevicePluginArgs:
@@ -86,31 +79,6 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
 def image(version: str) -> str:
     """The device plugin image for a release tag."""
     return f"{versions.DEVICE_PLUGIN_IMAGE_REPOSITORY}:{version}"
-
-
-def label_value(text: str) -> str:
-    """`text` made a valid label value: other characters become `-`, at most 63, alphanumeric at both ends."""
-    return _LABEL_VALUE_INVALID.sub("-", text)[:63].strip("-_.")
-
-
-def standard_labels(*, app: str, instance: str, component: str, version: str) -> dict[str, str]:
-    """The recommended `app.kubernetes.io/*` labels every object of this stack carries.
-
-    `instance` is the Pulumi component name; values are made valid label values.
-    """
-    return {
-        f"{LABEL_PREFIX}/name": app,
-        f"{LABEL_PREFIX}/instance": label_value(instance),
-        f"{LABEL_PREFIX}/component": component,
-        f"{LABEL_PREFIX}/part-of": PROJECT,
-        f"{LABEL_PREFIX}/managed-by": "pulumi",
-        f"{LABEL_PREFIX}/version": label_value(version),
-    }
-
-
-def selector_labels(labels: dict[str, str]) -> dict[str, str]:
-    """The labels that select one component's pods: name and instance, which never change with a release."""
-    return {key: labels[key] for key in (f"{LABEL_PREFIX}/name", f"{LABEL_PREFIX}/instance")}
 
 
 def plugin_labels(instance: str, version: str) -> dict[str, str]:
@@ -163,11 +131,6 @@ def pod_spec(contract: PlacementContract, version: str, service_account_name: st
         "containers": [container(version)],
         "volumes": [{"name": "device-plugins", "hostPath": {"path": DEVICE_PLUGIN_DIR, "type": "Directory"}}],
     }
-
-
-def checkov_annotations(skips: dict[str, str]) -> dict[str, str]:
-    """`checkov.io/skipN: CHECK=reason` annotations, which checkov reads on the workload itself."""
-    return {f"checkov.io/skip{index}": f"{check}={reason}" for index, (check, reason) in enumerate(skips.items(), 1)}
 
 
 def daemonset(instance: str, contract: PlacementContract, version: str, namespace: str = "kube-system") -> dict:

@@ -18,7 +18,7 @@ import pulumi_kubernetes as k8s
 
 from components import gpu_catalog, versions
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
-from components.device_plugin import checkov_annotations, label_value, selector_labels, standard_labels
+from components.labels import checkov_annotations, label_value, selector_labels, standard_labels
 from components.settings import VllmSettings
 from placement.pools import eks_allocatable
 from placement.quantity import parse_quantity

@@ -6,7 +6,8 @@ import pytest
 
 from components import versions
 from components.contract import EKS_TAINT_EFFECTS, PlacementContract, Taint
-from components.device_plugin import label_value, tolerations
+from components.device_plugin import tolerations
+from components.labels import label_value
 from placement import node_matches, tolerates
 from placement.workloads import daemonset_pod, is_device_plugin
 from stackcheck.runtime import ProgramRun, RegisteredResource

@@ -1,0 +1,40 @@
+"""Metadata every Kubernetes object of this stack carries: the recommended labels and checkov skip notes."""
+
+from __future__ import annotations
+
+import re
+
+from components.settings import PROJECT
+
+LABEL_PREFIX = "app.kubernetes.io"
+_LABEL_VALUE_INVALID = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def label_value(text: str) -> str:
+    """`text` made a valid label value: other characters become `-`, at most 63, alphanumeric at both ends."""
+    return _LABEL_VALUE_INVALID.sub("-", text)[:63].strip("-_.")
+
+
+def standard_labels(*, app: str, instance: str, component: str, version: str) -> dict[str, str]:
+    """The recommended `app.kubernetes.io/*` labels every object of this stack carries.
+
+    `instance` is the Pulumi component name; values are made valid label values.
+    """
+    return {
+        f"{LABEL_PREFIX}/name": app,
+        f"{LABEL_PREFIX}/instance": label_value(instance),
+        f"{LABEL_PREFIX}/component": component,
+        f"{LABEL_PREFIX}/part-of": PROJECT,
+        f"{LABEL_PREFIX}/managed-by": "pulumi",
+        f"{LABEL_PREFIX}/version": label_value(version),
+    }
+
+
+def selector_labels(labels: dict[str, str]) -> dict[str, str]:
+    """The labels that select one component's pods: name and instance, which never change with a release."""
+    return {key: labels[key] for key in (f"{LABEL_PREFIX}/name", f"{LABEL_PREFIX}/instance")}
+
+
+def checkov_annotations(skips: dict[str, str]) -> dict[str, str]:
+    """`checkov.io/skipN: CHECK=reason` annotations, which checkov reads on the workload itself."""
+    return {f"checkov.io/skip{index}": f"{check}={reason}" for index, (check, reason) in enumerate(skips.items(), 1)}

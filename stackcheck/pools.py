@@ -102,8 +102,8 @@ def _launch_templates(resources: list[RegisteredResource]) -> dict[str, Register
     by_reference = {}
     for resource in resources:
         if resource.type == LAUNCH_TEMPLATE_TYPE:
-            # The mocks give each resource the id `<name>-id` (stackcheck/runtime.py).
-            by_reference[f"{resource.name}-id"] = resource
+            if resource.id:
+                by_reference[resource.id] = resource
             by_reference[resource.inputs.get("name") or resource.name] = resource
     return by_reference
 

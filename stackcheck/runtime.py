@@ -39,6 +39,8 @@ class RegisteredResource:
     parent: str | None
     urn: str
     custom: bool
+    id: str = ""
+    """The physical id the mocks gave it."""
     transforms: tuple[Any, ...] = ()
     """The transforms in the resource's options (the mock monitor records them but does not run them)."""
 
@@ -113,10 +115,11 @@ class RecordingMocks(pulumi.runtime.Mocks):
         self.current_urn = ""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
+        resource_id = f"{args.name}-id"
         self.run.resources.append(RegisteredResource(
             type=args.typ, name=args.name, inputs=_unwrap(args.inputs), parent=self.current_parent,
-            urn=self.current_urn, custom=bool(args.custom), transforms=tuple(args.transforms)))
-        return f"{args.name}-id", {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
+            urn=self.current_urn, custom=bool(args.custom), id=resource_id, transforms=tuple(args.transforms)))
+        return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: pulumi.runtime.MockCallArgs):
         if args.token == "aws:ec2/getVpc:getVpc":

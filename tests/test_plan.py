@@ -267,3 +267,13 @@ def test_field_made_secret_by_a_value_inside_it_is_redacted_whole_and_named():
     assert obj.secret_fields == ("spec",)
     assert obj.manifest["spec"]["replicas"] == REDACTED
     assert "hunter2" not in repr(obj.manifest)
+
+
+def test_node_pools_take_disk_sizes_from_the_launch_templates_the_program_registers(stack):
+    from stackcheck.pools import node_group_specs
+
+    run = stack({"gpuNodeGroup": {"diskSize": 300}, "systemNodeGroup": {"diskSize": 40}})
+    for group in run.of_type("aws:eks/nodeGroup:NodeGroup"):
+        assert "diskSize" not in group.inputs, "the disk is set in the launch template"
+    sizes = {spec.name: spec.disk_size_gib for spec in node_group_specs(run.resources).specs}
+    assert sizes == {"gpu-inference-dev-gpu": 300, "gpu-inference-dev-system": 40}

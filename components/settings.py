@@ -269,6 +269,10 @@ class ClusterSettings(_Settings):
         if self.endpoint_public_access and "0.0.0.0/0" in self.public_access_cidrs:
             found.append(f"{PROJECT}:cluster.publicAccessCidrs includes 0.0.0.0/0: the Kubernetes API endpoint is "
                          "reachable from the whole internet; restrict it to your networks")
+        if not self.vpc_id:
+            found.append(f"{PROJECT}:cluster.vpcId is not set: the nodes run in the default VPC's default "
+                         "subnets, which are public and give each node a public IP; set vpcId and "
+                         "privateSubnetIds for production")
         missing_logs = [log for log in DEFAULT_LOG_TYPES if log not in self.log_types]
         if missing_logs:
             found.append(f"{PROJECT}:cluster.logTypes leaves out {', '.join(missing_logs)}: "

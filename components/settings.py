@@ -19,7 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic.alias_generators import to_camel
 
 from components import eks_model, gpu_catalog, versions
-from components.principals import iam_principal
 from components.contract import (
     EKS_TAINT_EFFECTS,
     KUBERNETES_TAINT_EFFECTS,
@@ -29,6 +28,7 @@ from components.contract import (
     PlacementContract,
     Taint,
 )
+from components.principals import iam_principal
 
 PROJECT = "eks-gpu-inference"
 

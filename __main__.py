@@ -5,7 +5,8 @@ import pulumi
 from components.cluster import EksCluster, EksClusterArgs
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
-from components.settings import config_values_from_pulumi, parse_settings
+from components.labels import LABEL_PREFIX
+from components.settings import PROJECT, config_values_from_pulumi, parse_settings
 from components.vllm_server import VllmServer, VllmServerArgs
 
 settings = parse_settings(config_values_from_pulumi())
@@ -13,7 +14,7 @@ for warning in settings.warnings():
     pulumi.log.warn(warning)
 contract = settings.contract
 name = settings.cluster.name
-tags = {"app.kubernetes.io/part-of": "eks-gpu-inference", "pulumi:stack": pulumi.get_stack()}
+tags = {f"{LABEL_PREFIX}/part-of": PROJECT, "pulumi:stack": pulumi.get_stack()}
 
 cluster = EksCluster(name, EksClusterArgs(
     cluster=settings.cluster,

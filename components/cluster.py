@@ -16,7 +16,7 @@ import pulumi_kubernetes as k8s
 from components import versions
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
-from components.settings import ClusterSettings, SystemNodeGroupSettings
+from components.settings import PROJECT, ClusterSettings, SystemNodeGroupSettings
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class EksCluster(pulumi.ComponentResource):
     provider: k8s.Provider
 
     def __init__(self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None):
-        super().__init__("eks-gpu-inference:index:EksCluster", name, None, opts)
+        super().__init__(f"{PROJECT}:index:EksCluster", name, None, opts)
         settings = args.cluster
         child = pulumi.ResourceOptions(parent=self)
 
@@ -102,7 +102,7 @@ class EksCluster(pulumi.ComponentResource):
         self.cluster_name = pulumi.Output.all(eks_cluster.kubeconfig_json, settings.name).apply(lambda parts: parts[1])
         self.kubeconfig = pulumi.Output.secret(eks_cluster.kubeconfig_json)
         self.node_role_arn = self.node_role.arn
-        self.subnet_ids = pulumi.Output.from_input(settings.private_subnet_ids or subnet_ids)
+        self.subnet_ids = pulumi.Output.from_input(subnet_ids)
 
         system_group = create_managed_node_group(
             f"{name}-system",

@@ -16,6 +16,7 @@ EKS_TAINT_EFFECTS = {
     "PreferNoSchedule": "PREFER_NO_SCHEDULE",
 }
 KUBERNETES_TAINT_EFFECTS = tuple(EKS_TAINT_EFFECTS)
+KUBERNETES_TAINT_EFFECT_OF_EKS = {eks: kubernetes for kubernetes, eks in EKS_TAINT_EFFECTS.items()}
 # Effects that keep a pod off a node at scheduling time; PreferNoSchedule only scores.
 REPELLING_EFFECTS = ("NoSchedule", "NoExecute")
 
@@ -52,9 +53,6 @@ class Taint:
         if not self.value:
             toleration = {"key": self.key, "operator": "Exists", "effect": self.effect}
         return toleration
-
-    def __str__(self) -> str:
-        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import pulumi_kubernetes as k8s
 from components import versions
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
 from components.labels import checkov_annotations, selector_labels, standard_labels
+from components.settings import PROJECT
 from placement.workloads import DEVICE_PLUGIN_LABEL_VALUE
 
 NAME = "nvidia-device-plugin"
@@ -59,7 +60,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
     daemonset_name: pulumi.Output[str]
 
     def __init__(self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None):
-        super().__init__("eks-gpu-inference:index:NvidiaDevicePlugin", name, None, opts)
+        super().__init__(f"{PROJECT}:index:NvidiaDevicePlugin", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         account = service_account(name, args.namespace, args.version)
         k8s.core.v1.ServiceAccount(

@@ -282,6 +282,12 @@ def lookup(name: str) -> InstanceType | None:
     return GPU_INSTANCE_TYPES.get(name) or CPU_INSTANCE_TYPES.get(name)
 
 
+def smallest(entries: Iterable[InstanceType]) -> InstanceType:
+    """The entry with the fewest vCPUs, then the least memory: what a node group may start, and what
+    workloads must fit."""
+    return min(entries, key=lambda entry: (entry.vcpus, entry.memory_gib))
+
+
 def gpu_instance_type(name: str) -> InstanceType | None:
     """The GPU catalogue entry for `name`, or None when it is not a catalogued GPU type."""
     return GPU_INSTANCE_TYPES.get(name)

@@ -14,7 +14,7 @@ import pulumi_aws as aws
 
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
 from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
-from components.settings import GpuNodeGroupSettings
+from components.settings import PROJECT, GpuNodeGroupSettings
 
 AUTOSCALER_TEMPLATE_TAG = "k8s.io/cluster-autoscaler/node-template"
 
@@ -75,7 +75,7 @@ class GpuNodeGroup(pulumi.ComponentResource):
     taints: list[dict[str, str]]
 
     def __init__(self, name: str, args: GpuNodeGroupArgs, opts: pulumi.ResourceOptions | None = None):
-        super().__init__("eks-gpu-inference:index:GpuNodeGroup", name, None, opts)
+        super().__init__(f"{PROJECT}:index:GpuNodeGroup", name, None, opts)
         spec = gpu_node_group_spec(args.settings, args.contract, args.tags)
         node_group = create_managed_node_group(
             name,

@@ -14,6 +14,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components import eks_model
+from components.settings import PROJECT
 
 # Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
 NODE_ROLE_POLICY_ARNS = (
@@ -95,7 +96,7 @@ class NodeRole(pulumi.ComponentResource):
     name: pulumi.Output[str]
 
     def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None):
-        super().__init__("eks-gpu-inference:index:NodeRole", name, None, opts)
+        super().__init__(f"{PROJECT}:index:NodeRole", name, None, opts)
         role = aws.iam.Role(
             f"{name}-role",
             assume_role_policy=pulumi.Output.json_dumps({

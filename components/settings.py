@@ -20,7 +20,7 @@ from pydantic.alias_generators import to_camel
 
 from components import eks_model, gpu_catalog, versions
 from components.contract import (
-    EKS_TAINT_EFFECTS,
+    KUBERNETES_TAINT_EFFECT_OF_EKS,
     KUBERNETES_TAINT_EFFECTS,
     NVIDIA_GPU_PRESENT_LABEL,
     NVIDIA_GPU_PRODUCT_LABEL,
@@ -105,19 +105,28 @@ def check_label_value(value: str, shape: str = "labelValue") -> None:
         raise _bad(value, allowed)
 
 
+def check_labels(labels: dict[str, str]) -> dict[str, str]:
+    """A map of node or pod labels, every key and value checked; returned unchanged."""
+    for key, value in labels.items():
+        check_label_key(key)
+        check_label_value(value)
+    return labels
+
+
 def check_kubernetes_taint_effect(effect: str, allowed_effects: tuple[str, ...] = KUBERNETES_TAINT_EFFECTS) -> None:
     """A taint effect in Kubernetes spelling, with a hint when the EKS spelling was used."""
     if effect in allowed_effects:
         return
     allowed = ", ".join(allowed_effects)
-    eks_spelling = {eks: k8s for k8s, eks in EKS_TAINT_EFFECTS.items()}
-    if effect in eks_spelling and eks_spelling[effect] in allowed_effects:
-        raise _bad(effect, allowed, f"EKS API spelling; write {eks_spelling[effect]!r} instead of")
+    kubernetes_spelling = KUBERNETES_TAINT_EFFECT_OF_EKS.get(effect)
+    if kubernetes_spelling in allowed_effects:
+        raise _bad(effect, allowed, f"EKS API spelling; write {kubernetes_spelling!r} instead of")
     if effect == "PreferNoSchedule":
         raise _bad(effect, allowed, "PreferNoSchedule does not keep pods off GPU nodes:")
     raise _bad(effect, allowed, "unknown taint effect")
 
 
+# Namespaces the cluster owns: the vLLM server would relabel them restricted, and delete them on destroy.
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
 
@@ -430,10 +439,7 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     @field_validator("extra_labels")
     @classmethod
     def _labels(cls, value: dict[str, str]) -> dict[str, str]:
-        for key, label_value in value.items():
-            check_label_key(key)
-            check_label_value(label_value)
-        return value
+        return check_labels(value)
 
     @field_validator("update_max_unavailable")
     @classmethod
@@ -486,21 +492,24 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     @property
     def smallest_instance(self) -> gpu_catalog.InstanceType:
         """The instance type with the least CPU and memory: workloads are sized to fit it."""
-        return min(self.instances, key=lambda entry: (entry.vcpus, entry.memory_gib))
+        return gpu_catalog.smallest(self.instances)
+
+
+_DEFAULT_CONTRACT = PlacementContract()
 
 
 class GpuPlacementSettings(_Settings):
     """The placement contract (`gpuPlacement`): the label and taint that guard GPU nodes."""
 
-    label_key: str = "GPU"
-    """Label that GPU workloads select. Default `GPU`."""
-    label_value: str = "true"
+    label_key: str = _DEFAULT_CONTRACT.label_key
+    """Label that GPU workloads select. Default `GPU` (`PlacementContract`)."""
+    label_value: str = _DEFAULT_CONTRACT.label_value
     """Value of that label, 1-63 characters. Default `true`."""
-    taint_key: str = "GPU"
+    taint_key: str = _DEFAULT_CONTRACT.taint.key
     """Key of the taint that repels other pods. Default `GPU`."""
-    taint_value: str = "true"
+    taint_value: str = _DEFAULT_CONTRACT.taint.value
     """Value of that taint, 0-63 characters. Default `true`."""
-    taint_effect: str = "NoSchedule"
+    taint_effect: str = _DEFAULT_CONTRACT.taint.effect
     """`NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
     require_node_affinity: bool = False
     """Also give GPU workloads a required node-affinity term on the label. Default false."""
@@ -605,10 +614,7 @@ class VllmSettings(_Settings):
     @field_validator("allowed_client_pod_labels")
     @classmethod
     def _client_labels(cls, value: dict[str, str]) -> dict[str, str]:
-        for key, label_value in value.items():
-            check_label_key(key)
-            check_label_value(label_value)
-        return value
+        return check_labels(value)
 
     @field_validator("model")
     @classmethod

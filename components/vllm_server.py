@@ -19,7 +19,7 @@ import pulumi_kubernetes as k8s
 from components import gpu_catalog, versions
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
 from components.labels import checkov_annotations, label_value, selector_labels, standard_labels
-from components.settings import VllmSettings
+from components.settings import PROJECT, VllmSettings
 from placement.pools import eks_allocatable
 from placement.quantity import parse_quantity
 
@@ -67,9 +67,10 @@ CHECKOV_SKIPS = {
     "CKV_K8S_43": "the image is pinned to a release tag in the stack config (vllm.image), validated by settings",
     "CKV_K8S_15": "a pinned release tag of a ~10 GB image need not be pulled again; an outage must not block restarts",
 }
-# Namespaces the cluster owns: the server would relabel them restricted, and delete them on destroy.
+# The label the API server sets on every namespace, with its name.
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 DNS_PEER = {
-    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+    "namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: "kube-system"}},
     "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
 }
 
@@ -101,7 +102,7 @@ class VllmServer(pulumi.ComponentResource):
     try_command: pulumi.Output[str]
 
     def __init__(self, name: str, args: VllmServerArgs, opts: pulumi.ResourceOptions | None = None):
-        super().__init__("eks-gpu-inference:index:VllmServer", name, None, opts)
+        super().__init__(f"{PROJECT}:index:VllmServer", name, None, opts)
         settings = args.settings
         has_token = args.hf_token is not None
 
@@ -485,7 +486,7 @@ def network_policy(instance: str, settings: VllmSettings) -> dict:
     labels = server_labels(instance, settings)
     clients = []
     for client_namespace in settings.allowed_client_namespaces or [settings.namespace]:
-        peer = {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": client_namespace}}}
+        peer = {"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: client_namespace}}}
         if settings.allowed_client_pod_labels:
             peer["podSelector"] = {"matchLabels": dict(settings.allowed_client_pod_labels)}
         clients.append(peer)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
+from .quantity import parse_int64
+
 # upstream (labels.Requirement): Gt/Lt parse with strconv.ParseInt, which takes
 # an optional sign and decimal digits within int64.
 _GO_INT = re.compile(r"[+-]?[0-9]+")
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 NODE_NAME_FIELD = "metadata.name"
 
@@ -150,10 +151,7 @@ def _label_requirement_matches(expression: dict, labels: dict) -> bool:
 
 
 def _go_int(text) -> int | None:
-    if not isinstance(text, str) or not _GO_INT.fullmatch(text):
-        return None
-    number = int(text)
-    return number if _INT64_MIN <= number <= _INT64_MAX else None
+    return parse_int64(text, _GO_INT) if isinstance(text, str) else None
 
 
 def _format_requirement(requirement: dict) -> str:

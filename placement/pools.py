@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import copy
-import importlib
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from types import ModuleType
 from typing import Any
+
+from components import gpu_catalog
 
 from .explain import NODE_AFFINITY, NODE_UNSCHEDULABLE, TAINT_TOLERATION, filter_failures
 from .quantity import format_quantity
@@ -30,7 +30,10 @@ _MEMORY_EVICTION_MI = 100
 _EPHEMERAL_RESERVED_BYTES = 2**30  # kube-reserved ephemeral-storage 1Gi
 _NODEFS_EVICTION = Fraction(1, 10)  # evictionHard nodefs.available<10%
 
-_SYSTEM_LABEL_PREFIXES = ("kubernetes.io/", "node.kubernetes.io/", "beta.kubernetes.io/", "eks.amazonaws.com/")
+# EKS's root volume when a node group sets no disk size (EKS API CreateNodegroup).
+EKS_DEFAULT_DISK_GIB = 20
+# Labels EKS and the kubelet set on every node, as opposed to the ones a node group chose.
+SYSTEM_LABEL_PREFIXES = ("kubernetes.io/", "node.kubernetes.io/", "beta.kubernetes.io/", "eks.amazonaws.com/")
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class NodeGroupSpec:
     """ON_DEMAND (default), SPOT or CAPACITY_BLOCK; becomes `eks.amazonaws.com/capacityType`."""
     gpu_advertised_by_host: bool = False
     """True when the AMI runs the device plugin on the host (Bottlerocket NVIDIA); default False."""
-    disk_size_gib: int = 20
+    disk_size_gib: int = EKS_DEFAULT_DISK_GIB
     """Root volume size; EKS's default is 20 GiB. Sets the ephemeral-storage allocatable."""
 
 
@@ -80,7 +83,7 @@ def pools_for_node_groups(
     Raises ValueError on a taint effect in EKS spelling, an unknown capacity
     type, a negative size or a repeated name.
     """
-    lookup = lookup or _catalog().lookup
+    lookup = lookup or gpu_catalog.lookup
     plugin_pools = set(device_plugin_pools or ())
     pools, seen = [], set()
     for group in node_groups:
@@ -150,7 +153,7 @@ def advertise_gpus(pools: Iterable[dict], workloads: Iterable[dict]) -> list[dic
     return result
 
 
-def eks_allocatable(instance: Any, disk_size_gib: int = 20) -> dict[str, str]:
+def eks_allocatable(instance: Any, disk_size_gib: int = EKS_DEFAULT_DISK_GIB) -> dict[str, str]:
     """cpu, memory, pods and ephemeral-storage allocatable of an EKS AMI node of `instance`.
 
     cpu: vCPUs less 6% of the first core, 1% of the second, 0.5% of cores 3-4
@@ -199,7 +202,7 @@ def gpu_pool_label_hint(pools: Iterable[dict]) -> str | None:
     candidates = sorted(
         (key, value)
         for key, value in common
-        if not key.startswith(_SYSTEM_LABEL_PREFIXES) and all(labels.get(key) != value for labels in other)
+        if not key.startswith(SYSTEM_LABEL_PREFIXES) and all(labels.get(key) != value for labels in other)
     )
     return f"{candidates[0][0]}={candidates[0][1]}" if candidates else None
 
@@ -226,9 +229,3 @@ def _validate(group: NodeGroupSpec, seen: set[str]) -> None:
             )
         if not taint.get("key"):
             raise ValueError(f"node group {group.name}: taint {taint!r} has no key")
-
-
-def _catalog() -> ModuleType:
-    # Imported on first use so that placement itself needs nothing outside the standard library;
-    # components/__init__.py loads its Pulumi modules lazily, so this does not import Pulumi.
-    return importlib.import_module("components.gpu_catalog")

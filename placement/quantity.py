@@ -17,6 +17,8 @@ _EXPONENT = re.compile(r"[eE]([+-]?[0-9]+)")
 # An exponent this large is no resource amount; refuse it instead of building a huge integer.
 _MAX_EXPONENT = 100
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
 # Resources whose amounts are bytes: printed with binary suffixes.
 _BYTE_RESOURCES = ("memory", "ephemeral-storage", "storage")
 
@@ -104,3 +106,11 @@ def format_quantity(resource: str, value: Fraction | int) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     return f"{float(value):g}"
+
+
+def parse_int64(text: str, syntax: re.Pattern[str]) -> int | None:
+    """`text` as an integer when it matches `syntax` whole and fits Go's int64, else None."""
+    if not syntax.fullmatch(text):
+        return None
+    number = int(text)
+    return number if _INT64_MIN <= number <= _INT64_MAX else None

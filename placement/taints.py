@@ -5,20 +5,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-NO_SCHEDULE = "NoSchedule"
-PREFER_NO_SCHEDULE = "PreferNoSchedule"
-NO_EXECUTE = "NoExecute"
-TAINT_EFFECTS = (NO_SCHEDULE, PREFER_NO_SCHEDULE, NO_EXECUTE)
+from components.contract import KUBERNETES_TAINT_EFFECTS as TAINT_EFFECTS
+from components.contract import REPELLING_EFFECTS as BLOCKING_EFFECTS
 
-# The effects the scheduler's TaintToleration filter enforces; PreferNoSchedule only scores.
-BLOCKING_EFFECTS = (NO_SCHEDULE, NO_EXECUTE)
+from .quantity import parse_int64
+
+NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE = TAINT_EFFECTS
 
 UNSCHEDULABLE_TAINT_KEY = "node.kubernetes.io/unschedulable"
 
 # upstream (toleration.go, compareNumericValues): canonical int64 only, so no
 # leading zeros, no plus sign and no "-0".
 _CANONICAL_INT = re.compile(r"-?(0|[1-9][0-9]*)")
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 def tolerates(toleration: dict, taint: dict, *, comparison_operators: bool = False) -> bool:
@@ -84,7 +82,4 @@ def format_taint(taint: dict) -> str:
 
 
 def _canonical_int(text: str) -> int | None:
-    if not _CANONICAL_INT.fullmatch(text) or text == "-0":
-        return None
-    number = int(text)
-    return number if _INT64_MIN <= number <= _INT64_MAX else None
+    return None if text == "-0" else parse_int64(text, _CANONICAL_INT)

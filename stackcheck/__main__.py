@@ -12,8 +12,6 @@ import os
 import sys
 from pathlib import Path
 
-EXIT_OK = 0
-EXIT_FAILED = 1
 EXIT_USAGE = 2
 FORMATS = ("text", "markdown", "json")
 

@@ -6,18 +6,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from components import gpu_catalog
-from components.contract import EKS_TAINT_EFFECTS
+from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
 from placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
+from placement.pools import EKS_DEFAULT_DISK_GIB, SYSTEM_LABEL_PREFIXES
 from stackcheck.runtime import RegisteredResource
 
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
 LAUNCH_TEMPLATE_TYPE = "aws:ec2/launchTemplate:LaunchTemplate"
-# What EKS uses when a node group leaves these unset (EKS API CreateNodegroup).
+# What EKS uses when a node group sets no instance type (EKS API CreateNodegroup).
 EKS_DEFAULT_INSTANCE_TYPE = "t3.medium"
-EKS_DEFAULT_DISK_GIB = 20
-_KUBERNETES_EFFECTS = {eks: kubernetes for kubernetes, eks in EKS_TAINT_EFFECTS.items()}
-# Labels EKS sets on every node; the report shows only the ones the node group chose.
-_SYSTEM_LABEL_PREFIXES = ("kubernetes.io/", "node.kubernetes.io/", "beta.kubernetes.io/", "eks.amazonaws.com/")
 
 
 @dataclass(frozen=True)
@@ -45,15 +42,12 @@ def node_group_specs(resources: list[RegisteredResource]) -> NodeGroups:
         name = inputs.get("nodeGroupName") or resource.name
         taints = []
         for taint in inputs.get("taints") or ():
-            effect = _KUBERNETES_EFFECTS.get(taint.get("effect"))
+            effect = KUBERNETES_TAINT_EFFECT_OF_EKS.get(taint.get("effect"))
             if effect is None:
                 problems.append(f"node group {name}: taint {taint.get('key')!r} has effect {taint.get('effect')!r}; "
-                                f"the EKS API takes {', '.join(_KUBERNETES_EFFECTS)}")
+                                f"the EKS API takes {', '.join(KUBERNETES_TAINT_EFFECT_OF_EKS)}")
                 continue
-            kubernetes_taint = {"key": taint.get("key"), "effect": effect}
-            if taint.get("value"):
-                kubernetes_taint["value"] = taint["value"]
-            taints.append(kubernetes_taint)
+            taints.append(Taint(taint.get("key"), taint.get("value") or "", effect).to_kubernetes())
         ami_type = inputs.get("amiType") or ""
         specs.append(NodeGroupSpec(
             name=name,
@@ -85,16 +79,14 @@ def pool_summary(pool: dict) -> dict[str, Any]:
         "gpusPerNode": pool.get("gpusPerNode") or 0,
         "gpusAdvertised": int(allocatable.get(GPU_RESOURCE, 0)),
         "gpuAdvertisedByHost": bool(pool.get("gpuAdvertisedByHost")),
-        "labels": {key: value for key, value in sorted(labels.items()) if not key.startswith(_SYSTEM_LABEL_PREFIXES)},
+        "labels": {key: value for key, value in sorted(labels.items()) if not key.startswith(SYSTEM_LABEL_PREFIXES)},
         "taints": [format_taint(taint) for taint in (node.get("spec") or {}).get("taints") or ()],
     }
 
 
 def _smallest(instance_types: list[str]) -> str:
     known = [entry for entry in map(gpu_catalog.lookup, instance_types) if entry is not None]
-    if not known:
-        return instance_types[0]
-    return min(known, key=lambda entry: (entry.vcpus, entry.memory_gib)).name
+    return gpu_catalog.smallest(known).name if known else instance_types[0]
 
 
 def _launch_templates(resources: list[RegisteredResource]) -> dict[str, RegisteredResource]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from components import versions
-from components.contract import EKS_TAINT_EFFECTS, PlacementContract, Taint
+from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from components.contract import PlacementContract, Taint
 from components.device_plugin import tolerations
 from components.labels import label_value
 from placement import node_matches, tolerates
@@ -14,7 +15,6 @@ from stackcheck.runtime import ProgramRun, RegisteredResource
 
 DAEMONSET = "kubernetes:apps/v1:DaemonSet"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-KUBERNETES_EFFECTS = {eks: kubernetes for kubernetes, eks in EKS_TAINT_EFFECTS.items()}
 STANDARD_LABEL_KEYS = {f"app.kubernetes.io/{key}" for key in
                        ("name", "instance", "component", "part-of", "managed-by", "version")}
 

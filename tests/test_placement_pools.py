@@ -122,7 +122,7 @@ def test_lookup_can_be_replaced():
     ("groups", "error"),
     [
         ([NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}])],
-         r"node group gpu: taint 'GPU' has effect 'NO_SCHEDULE'; use Kubernetes spelling, one of NoSchedule, PreferNoSchedule, NoExecute"),
+         r"node group gpu: taint 'GPU' has effect 'NO_SCHEDULE'; use Kubernetes spelling, one of NoSchedule, NoExecute, PreferNoSchedule"),
         ([NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [{"value": "true", "effect": "NoSchedule"}])], r"node group gpu: taint .* has no key"),
         ([NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [], capacity_type="spot")],
          r"node group gpu: capacity_type 'spot' must be one of ON_DEMAND, SPOT, CAPACITY_BLOCK"),

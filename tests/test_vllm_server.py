@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 
 import stackcheck.runtime
 from components import versions
-from components.contract import EKS_TAINT_EFFECTS, NVIDIA_GPU_PRODUCT_LABEL
+from components.contract import NVIDIA_GPU_PRODUCT_LABEL
+from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
 from components.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
 from components.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
-from components.settings import ConfigError, VllmSettings
+from components.settings import VLLM_MANAGED_FLAGS, ConfigError, VllmSettings
 from components.vllm_server import (
     MODEL_CACHE_PATH,
     PRE_STOP_SLEEP_SECONDS,
@@ -32,7 +33,6 @@ from stackcheck.runtime import ProgramRun, RegisteredResource, Secret
 
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-KUBERNETES_EFFECTS = {eks: kubernetes for kubernetes, eks in EKS_TAINT_EFFECTS.items()}
 STANDARD_LABEL_KEYS = {f"app.kubernetes.io/{key}" for key in
                        ("name", "instance", "component", "part-of", "managed-by", "version")}
 TOKEN = "hf_plaintextsecret123"
@@ -475,6 +475,11 @@ def test_shutdown_timeout_flag_only_for_images_that_have_it():
     assert "--shutdown-timeout" not in container_args(VllmSettings(image="vllm/vllm-openai:v0.17.1"))
     digest = "vllm/vllm-openai@sha256:" + "0" * 64
     assert "--shutdown-timeout" in container_args(VllmSettings(image=digest))
+
+
+def test_extra_args_may_not_set_exactly_the_flags_the_server_sets_itself():
+    flags = [arg for arg in container_args(VllmSettings(image="vllm/vllm-openai:v0.18.0")) if arg.startswith("--")]
+    assert sorted(flags) == sorted(VLLM_MANAGED_FLAGS)
 
 
 def test_extra_args_come_last():

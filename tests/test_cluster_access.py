@@ -9,13 +9,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.cluster_access import CREATOR_ADMIN_PROPERTY, EKS_CONTROL_PLANE_TYPE, deployer_access_warning
+from components.cluster_access import deployer_access_warning
 from components.principals import caller_principal, iam_principal
 from stackcheck.runtime import ProgramRun
 
 ADMIN_ROLE = "arn:aws:iam::123456789012:role/platform/platform-admins"
 CI_ROLE = "arn:aws:iam::123456789012:role/ci-deployer"
 CI_SESSION = "arn:aws:sts::123456789012:assumed-role/ci-deployer/github-actions-42"
+# Spelled out, not imported: the names pulumi-eks and the AWS provider use, which the transform must match.
+CONTROL_PLANE_TYPE = "aws:eks/cluster:Cluster"
+CREATOR_ADMIN = "bootstrapClusterCreatorAdminPermissions"
 
 
 def control_plane_props() -> dict:
@@ -23,7 +26,7 @@ def control_plane_props() -> dict:
     return {
         "name": "gpu-inference",
         "roleArn": "arn:aws:iam::123456789012:role/gpu-inference-eksRole",
-        "accessConfig": {"authenticationMode": "API", CREATOR_ADMIN_PROPERTY: True},
+        "accessConfig": {"authenticationMode": "API", CREATOR_ADMIN: True},
         "vpcConfig": {"endpointPrivateAccess": True},
     }
 
@@ -35,7 +38,7 @@ def registered_transform(run: ProgramRun):
 
 
 def transform_control_plane(run: ProgramRun, props: dict) -> pulumi.ResourceTransformResult:
-    args = pulumi.ResourceTransformArgs(True, EKS_CONTROL_PLANE_TYPE, "gpu-inference-eksCluster", props,
+    args = pulumi.ResourceTransformArgs(True, CONTROL_PLANE_TYPE, "gpu-inference-eksCluster", props,
                                         pulumi.ResourceOptions(protect=True))
     result = registered_transform(run)(args)
     assert result is not None
@@ -45,27 +48,27 @@ def transform_control_plane(run: ProgramRun, props: dict) -> pulumi.ResourceTran
 def test_creator_admin_false_reaches_the_control_plane_pulumi_eks_creates(stack):
     run = stack({"cluster": {"creatorAdmin": False, "adminPrincipalArns": [ADMIN_ROLE]}})
     result = transform_control_plane(run, control_plane_props())
-    assert result.props["accessConfig"] == {"authenticationMode": "API", CREATOR_ADMIN_PROPERTY: False}
+    assert result.props["accessConfig"] == {"authenticationMode": "API", CREATOR_ADMIN: False}
     assert {key: value for key, value in result.props.items() if key != "accessConfig"} == {
         key: value for key, value in control_plane_props().items() if key != "accessConfig"}
     assert result.opts.protect is True
     # EKS cannot change the flag on a running cluster; a change must not replace it.
-    assert result.opts.ignore_changes == [f"accessConfig.{CREATOR_ADMIN_PROPERTY}"]
+    assert result.opts.ignore_changes == [f"accessConfig.{CREATOR_ADMIN}"]
     (entry,) = run.of_type("eks:index:Cluster")[0].inputs["accessEntries"].values()
     assert entry["principalArn"] == ADMIN_ROLE
 
 
 def test_creator_admin_default_keeps_eks_behaviour_and_never_replaces_the_cluster(dev_run):
     result = transform_control_plane(dev_run, control_plane_props())
-    assert result.props["accessConfig"][CREATOR_ADMIN_PROPERTY] is True
-    assert result.opts.ignore_changes == [f"accessConfig.{CREATOR_ADMIN_PROPERTY}"]
+    assert result.props["accessConfig"][CREATOR_ADMIN] is True
+    assert result.opts.ignore_changes == [f"accessConfig.{CREATOR_ADMIN}"]
 
 
 def test_transform_builds_access_config_when_pulumi_eks_sends_none(stack):
     run = stack({"cluster": {"creatorAdmin": False, "adminPrincipalArns": [ADMIN_ROLE]}})
     props = {key: value for key, value in control_plane_props().items() if key != "accessConfig"}
     result = transform_control_plane(run, props)
-    assert result.props["accessConfig"] == {"authenticationMode": "API", CREATOR_ADMIN_PROPERTY: False}
+    assert result.props["accessConfig"] == {"authenticationMode": "API", CREATOR_ADMIN: False}
 
 
 @pytest.mark.parametrize("type_token", ["eks:index:Cluster", "aws:iam/role:Role", "aws:eks/accessEntry:AccessEntry",

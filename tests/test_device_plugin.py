@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from components import versions
@@ -92,6 +94,10 @@ def test_placement_guard_recognises_the_device_plugin(dev_run):
     daemonset = plugin_daemonset(dev_run)
     assert daemonset["metadata"]["labels"]["app.kubernetes.io/component"] == "nvidia-device-plugin"
     assert is_device_plugin(daemonset)
+    # Recognised by its label too, not only by the upstream image: a mirrored image keeps working.
+    mirrored = copy.deepcopy(daemonset)
+    mirrored["spec"]["template"]["spec"]["containers"][0]["image"] = "registry.example.com/mirror/plugin:v1"
+    assert is_device_plugin(mirrored)
 
 
 def test_device_plugin_is_node_critical_in_kube_system_without_a_runtime_class(dev_run):
@@ -117,6 +123,7 @@ def test_device_plugin_container_is_locked_down_apart_from_running_as_root(dev_r
     spec = daemonset["spec"]["template"]["spec"]
     [container] = spec["containers"]
     security = container["securityContext"]
+    assert security["privileged"] is False
     assert security["allowPrivilegeEscalation"] is False
     assert security["capabilities"] == {"drop": ["ALL"]}
     assert security["readOnlyRootFilesystem"] is True
@@ -143,8 +150,9 @@ def test_device_plugin_pods_are_cut_off_from_the_network(dev_run):
     daemonset = plugin_daemonset(dev_run)
     [policy] = [r.inputs for r in dev_run.of_type("kubernetes:networking.k8s.io/v1:NetworkPolicy")
                 if r.inputs["metadata"]["namespace"] == "kube-system"]
-    selected = policy["spec"]["podSelector"]["matchLabels"]
-    assert selected.items() <= daemonset["spec"]["template"]["metadata"]["labels"].items()
+    pod_labels = daemonset["spec"]["template"]["metadata"]["labels"]
+    assert policy["spec"]["podSelector"]["matchLabels"] == {
+        key: pod_labels[key] for key in ("app.kubernetes.io/name", "app.kubernetes.io/instance")}
     assert policy["spec"]["policyTypes"] == ["Ingress", "Egress"]
     assert "ingress" not in policy["spec"] and "egress" not in policy["spec"]
 

@@ -9,8 +9,6 @@ import pytest
 
 from placement import (
     DEVICE_PLUGIN_IMAGE_MARKER,
-    DEVICE_PLUGIN_LABEL_KEY,
-    DEVICE_PLUGIN_LABEL_VALUE,
     NodeGroupSpec,
     Verdict,
     advertise_gpus,
@@ -251,7 +249,7 @@ def test_device_plugin_is_recognised_by_image_or_component_label():
     by_label = device_plugin()
     by_label["spec"]["template"]["spec"]["containers"][0]["image"] = "example.com/gpu-plugin:1"
     assert not is_device_plugin(by_label)
-    by_label["metadata"]["labels"] = {DEVICE_PLUGIN_LABEL_KEY: DEVICE_PLUGIN_LABEL_VALUE}
+    by_label["metadata"]["labels"] = {"app.kubernetes.io/component": "nvidia-device-plugin"}
     assert is_device_plugin(by_image) and is_device_plugin(by_label)
     as_deployment = dict(by_image, kind="Deployment")
     assert not is_device_plugin(as_deployment)

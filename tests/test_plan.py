@@ -146,6 +146,7 @@ def test_json_document_lists_resources_objects_pools_and_matrix(capsys, tmp_path
     deployment = next(obj for obj in document["objects"] if obj["kind"] == "Deployment")
     assert deployment == {"path": "vllm.deployment.vllm-server.yaml", "apiVersion": "apps/v1", "kind": "Deployment",
                           "name": "vllm-server", "namespace": "vllm"}
+    assert len(document["schema"]) == len(document["objects"]) > 0
     assert all(result["passed"] for result in document["schema"])
     gpu_pool = next(pool for pool in document["pools"] if pool["gpusPerNode"])
     assert gpu_pool["taints"] == ["GPU=true:NoSchedule"] and gpu_pool["gpusAdvertised"] == 1

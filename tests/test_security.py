@@ -38,7 +38,7 @@ def test_plan_rejects_invalid_stack_with_exit_2_naming_the_key(tmp_path, capsys,
     assert f"{PROJECT}:{key}:" in text
     assert fragment in text
     assert not list(out.glob("*.yaml")), "nothing is rendered for an invalid stack"
-    assert "aws:eks/nodeGroup:NodeGroup" not in text, "no resource is registered for an invalid stack"
+    # That the program registers nothing for each of these: test_infrastructure.py runs it with the same table.
 
 
 def test_invalid_stack_table_covers_thirty_cases():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from components import eks_model
+from components.contract import EKS_TAINT_EFFECTS
 from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings
 from invalid_settings import INVALID_SETTINGS
 
@@ -70,6 +71,7 @@ def test_allowed_enums_are_those_of_the_eks_api():
     capacity = GpuNodeGroupSettings.model_fields["capacity_type"].annotation.__args__
     assert set(capacity) <= set(eks_model.capacity_types())
     assert set(eks_model.taint_effects()) == {"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}
+    assert set(EKS_TAINT_EFFECTS.values()) == set(eks_model.taint_effects())
 
 
 PRIVATE_NETWORK = {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": ["subnet-0123456789abcdef0"]}

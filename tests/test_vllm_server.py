@@ -57,6 +57,12 @@ def server_pod(run: ProgramRun) -> dict:
             "spec": deployment["spec"]["template"]["spec"]}
 
 
+def server_selector(run: ProgramRun) -> dict[str, str]:
+    """The server pods' name and instance labels: what selects exactly them, never empty."""
+    labels = server_pod(run)["metadata"]["labels"]
+    return {key: labels[key] for key in ("app.kubernetes.io/name", "app.kubernetes.io/instance")}
+
+
 def server_container(run: ProgramRun) -> dict:
     [container] = server_deployment(run)["spec"]["template"]["spec"]["containers"]
     return container
@@ -344,22 +350,20 @@ def test_service_exposes_port_8000_named_http_to_the_server_pods(dev_run):
     service = one(dev_run, "kubernetes:core/v1:Service")
     assert service["spec"]["type"] == "ClusterIP"
     assert service["spec"]["ports"] == [{"name": "http", "port": 8000, "targetPort": "http", "protocol": "TCP"}]
-    selector = service["spec"]["selector"]
-    assert set(selector) == {"app.kubernetes.io/name", "app.kubernetes.io/instance"}
-    assert selector.items() <= server_pod(dev_run)["metadata"]["labels"].items()
+    assert service["spec"]["selector"] == server_selector(dev_run)
 
 
 def test_disruption_budget_lets_a_drain_evict_the_only_replica(dev_run):
     budget = one(dev_run, "kubernetes:policy/v1:PodDisruptionBudget")
     assert budget["spec"]["maxUnavailable"] == 1
     assert "minAvailable" not in budget["spec"]
-    assert budget["spec"]["selector"]["matchLabels"].items() <= server_pod(dev_run)["metadata"]["labels"].items()
+    assert budget["spec"]["selector"]["matchLabels"] == server_selector(dev_run)
 
 
 def test_network_policy_admits_only_the_server_namespace_on_port_8000_by_default(dev_run):
     policy = one(dev_run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")
     spec = policy["spec"]
-    assert spec["podSelector"]["matchLabels"].items() <= server_pod(dev_run)["metadata"]["labels"].items()
+    assert spec["podSelector"]["matchLabels"] == server_selector(dev_run)
     assert spec["policyTypes"] == ["Ingress", "Egress"]
     assert spec["ingress"] == [{
         "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "vllm"}}}],
@@ -383,7 +387,8 @@ def test_network_policy_lets_the_server_reach_only_dns_and_https(dev_run):
     ports = sorted((port["protocol"], port["port"]) for rule in egress for port in rule["ports"])
     assert ports == [("TCP", 53), ("TCP", 443), ("UDP", 53)]
     [dns] = [rule for rule in egress if any(port["port"] == 53 for port in rule["ports"])]
-    assert dns["to"][0]["podSelector"] == {"matchLabels": {"k8s-app": "kube-dns"}}
+    assert dns["to"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+                          "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}]
 
 
 def test_every_server_object_is_named_and_carries_the_standard_labels(stack):

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from .explain import NODE_RESOURCES_FIT, filter_failures
-from .pools import PLACEMENT_FILTERS, advertise_gpus, gpu_pool_label_hint
+from .pools import PLACEMENT_FILTERS, advertise_gpus, gpu_pool_label_hint, pool_gpus, pool_labels
 from .quantity import format_quantity, parse_quantity
 from .resources import GPU_RESOURCE, pod_requests
 from .taints import BLOCKING_EFFECTS, PREFER_NO_SCHEDULE, format_taint
@@ -141,8 +141,8 @@ def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]
     pools = advertise_gpus(original, workloads)
     entries = [(workload_id(w), w, pod_of(w)) for w in workloads]
     requests = {wid: pod_requests(pod) for wid, _, pod in entries}
-    gpu_pools = [p for p in pools if _gpus(p) > 0]
-    other_pools = [p for p in pools if _gpus(p) <= 0]
+    gpu_pools = [p for p in pools if pool_gpus(p) > 0]
+    other_pools = [p for p in pools if pool_gpus(p) <= 0]
     hint = gpu_pool_label_hint(pools)
     gpu_workloads = [
         (wid, pod, requests[wid][GPU_RESOURCE])
@@ -153,7 +153,7 @@ def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]
     return [
         _gpu_workloads_land_on_gpu_pools(gpu_workloads, requests, gpu_pools, other_pools, hint),
         _plain_pods_stay_off_gpu_pools(gpu_pools),
-        _device_plugin_covers_gpu_pools(plugins, [p for p in original if _gpus(p) > 0], gpu_pools, other_pools, hint),
+        _device_plugin_covers_gpu_pools(plugins, [p for p in original if pool_gpus(p) > 0], gpu_pools, other_pools, hint),
         _system_addons_have_a_pool(pools),
         _gpu_requests_fit_one_node(gpu_workloads, gpu_pools),
     ]
@@ -180,7 +180,7 @@ def _gpu_workloads_land_on_gpu_pools(gpu_workloads, requests, gpu_pools, other_p
             homes.append(f"{wid} on {', '.join(landed)}")
         for pool in other_pools:
             if not filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS):
-                fix = f"add nodeSelector {hint}" if hint else "add a nodeSelector or required node affinity for GPU nodes"
+                fix = _keep_off_fix(hint)
                 problems.append(
                     f"GPU workload {wid} can be placed on non-GPU pool {pool['name']}: no taint, nodeSelector or "
                     f"required node affinity keeps it off, only resource fit ({fix})"
@@ -248,7 +248,7 @@ def _device_plugin_covers_gpu_pools(plugins, original_gpu_pools, gpu_pools, othe
     for wid, pod in plugins:
         for pool in other_pools:
             if not filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS):
-                fix = f"add nodeSelector {hint}" if hint else "add a nodeSelector or required node affinity for GPU nodes"
+                fix = _keep_off_fix(hint)
                 problems.append(f"device plugin {wid} lands on non-GPU pool {pool['name']}: nothing keeps it off ({fix})")
     if problems:
         return Verdict(3, name, False, _summary(problems), problems)
@@ -262,7 +262,7 @@ def _system_addons_have_a_pool(pools) -> Verdict:
     requests = pod_requests(pod)
     homes, details = [], []
     for pool in pools:
-        if _gpus(pool) > 0:
+        if pool_gpus(pool) > 0:
             details.append(f"{pool['name']}: GPU pool, not a home for system add-ons")
             continue
         reasons = _reasons(pod, requests, pool)
@@ -292,9 +292,9 @@ def _gpu_requests_fit_one_node(gpu_workloads, gpu_pools) -> Verdict:
         for pool in gpu_pools:
             if filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS):
                 continue
-            instance = pool.get("instanceType") or _labels(pool).get("node.kubernetes.io/instance-type")
-            per_node = f"{_gpus(pool)} per node" + (f" ({instance})" if instance else "")
-            if gpus > _gpus(pool):
+            instance = pool.get("instanceType") or pool_labels(pool).get("node.kubernetes.io/instance-type")
+            per_node = f"{pool_gpus(pool)} per node" + (f" ({instance})" if instance else "")
+            if gpus > pool_gpus(pool):
                 problems.append(
                     f"GPU workload {wid} requests {_n(gpus)} {GPU_RESOURCE} but GPU pool {pool['name']} has "
                     f"{per_node}: no node can run it"
@@ -320,10 +320,6 @@ def _summary(problems: list[str]) -> str:
     return problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
 
-def _gpus(pool: dict) -> int:
-    return int(pool.get("gpusPerNode") or 0)
-
-
 def _advertised(pool: dict) -> Fraction:
     allocatable = ((pool.get("node") or {}).get("status") or {}).get("allocatable") or {}
     return parse_quantity(allocatable.get(GPU_RESOURCE, 0))
@@ -333,8 +329,9 @@ def _taints(pool: dict) -> list[dict]:
     return ((pool.get("node") or {}).get("spec") or {}).get("taints") or []
 
 
-def _labels(pool: dict) -> dict:
-    return ((pool.get("node") or {}).get("metadata") or {}).get("labels") or {}
+def _keep_off_fix(hint: str | None) -> str:
+    """What keeps a workload off non-GPU pools: the GPU pools' own label when one sets them apart."""
+    return f"add nodeSelector {hint}" if hint else "add a nodeSelector or required node affinity for GPU nodes"
 
 
 def _n(value: Fraction) -> str:

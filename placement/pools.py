@@ -141,7 +141,7 @@ def advertise_gpus(pools: Iterable[dict], workloads: Iterable[dict]) -> list[dic
     plugins = [daemonset_pod(w) for w in workloads if is_device_plugin(w)]
     result = []
     for pool in pools:
-        gpus = int(pool.get("gpusPerNode") or 0)
+        gpus = pool_gpus(pool)
         allocatable = ((pool.get("node") or {}).get("status") or {}).get("allocatable") or {}
         if gpus > 0 and GPU_RESOURCE not in allocatable and any(
             not filter_failures(plugin, pool["node"], filters=PLACEMENT_FILTERS) for plugin in plugins
@@ -194,8 +194,8 @@ def kube_reserved_memory_mebibytes(max_pods: int) -> int:
 def gpu_pool_label_hint(pools: Iterable[dict]) -> str | None:
     """A `key=value` label every GPU pool has and no other pool has, to suggest as a nodeSelector."""
     pools = list(pools)
-    gpu = [_pool_labels(p) for p in pools if int(p.get("gpusPerNode") or 0) > 0]
-    other = [_pool_labels(p) for p in pools if int(p.get("gpusPerNode") or 0) <= 0]
+    gpu = [pool_labels(p) for p in pools if pool_gpus(p) > 0]
+    other = [pool_labels(p) for p in pools if pool_gpus(p) <= 0]
     if not gpu:
         return None
     common = set(gpu[0].items()).intersection(*(set(labels.items()) for labels in gpu[1:]))
@@ -207,7 +207,13 @@ def gpu_pool_label_hint(pools: Iterable[dict]) -> str | None:
     return f"{candidates[0][0]}={candidates[0][1]}" if candidates else None
 
 
-def _pool_labels(pool: dict) -> dict:
+def pool_gpus(pool: dict) -> int:
+    """GPUs per node of `pool` (0 for a CPU pool)."""
+    return int(pool.get("gpusPerNode") or 0)
+
+
+def pool_labels(pool: dict) -> dict:
+    """The labels of `pool`'s node."""
     return ((pool.get("node") or {}).get("metadata") or {}).get("labels") or {}
 
 

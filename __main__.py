@@ -6,10 +6,10 @@ from components.cluster import EksCluster, EksClusterArgs
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.labels import LABEL_PREFIX
-from components.settings import PROJECT, config_values_from_pulumi, parse_settings
+from components.settings import PROJECT, config_from_pulumi, parse_stack_config
 from components.vllm_server import VllmServer, VllmServerArgs
 
-settings = parse_settings(config_values_from_pulumi())
+settings = parse_stack_config(*config_from_pulumi())
 for warning in settings.warnings():
     pulumi.log.warn(warning)
 contract = settings.contract
@@ -21,6 +21,7 @@ cluster = EksCluster(name, EksClusterArgs(
     system_node_group=settings.system_node_group,
     node_monitoring_agent=settings.gpu_node_group.node_repair,
     tags=tags,
+    aws_profile=pulumi.Config("aws").get("profile"),
 ))
 gpu_nodes = GpuNodeGroup(f"{name}-gpu", GpuNodeGroupArgs(
     cluster_name=cluster.cluster_name,

@@ -13,7 +13,7 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
-from components import versions
+from components import naming, versions
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
 from components.settings import PROJECT, ClusterSettings, SystemNodeGroupSettings
@@ -31,6 +31,29 @@ class EksClusterArgs:
     """Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
     tags: dict[str, str] = field(default_factory=dict)
     """Tags for the AWS resources. Default none."""
+    aws_profile: str | None = None
+    """AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token
+    --profile`). Default none: the default credential chain. Set it to the stack's `aws:profile` when the
+    credentials come only from that profile."""
+
+
+def cluster_subnet_args(settings: ClusterSettings, default_subnet_ids: pulumi.Input[list[str]] | None) -> dict:
+    """The subnet arguments of `eks.Cluster` for the configured network.
+
+    pulumi-eks takes either `subnetIds` or the `privateSubnetIds`/`publicSubnetIds` pair, never both: it
+    throws "subnetIds, and the use of publicSubnetIds and/or privateSubnetIds are mutually exclusive"
+    (pulumi/pulumi-eks nodejs/eks/cluster/cluster.ts, createCore). With the pair it gives the control
+    plane both sets.
+    """
+    if settings.private_subnet_ids or settings.public_subnet_ids:
+        return {"private_subnet_ids": list(settings.private_subnet_ids) or None,
+                "public_subnet_ids": list(settings.public_subnet_ids) or None}
+    return {"subnet_ids": default_subnet_ids}
+
+
+def node_subnet_ids(settings: ClusterSettings, default_subnet_ids: pulumi.Input[list[str]] | None):
+    """Where nodes run: the private subnets when given, else the public ones, else the default VPC's."""
+    return list(settings.private_subnet_ids or settings.public_subnet_ids) or default_subnet_ids
 
 
 def system_node_group_spec(settings: SystemNodeGroupSettings, tags: dict[str, str]) -> ManagedNodeGroupSpec:
@@ -61,7 +84,7 @@ class EksCluster(pulumi.ComponentResource):
         settings = args.cluster
         child = pulumi.ResourceOptions(parent=self)
 
-        vpc_id, subnet_ids = self._network(name, settings)
+        vpc_id, default_subnet_ids = self._network(settings)
         kms_key_arn = settings.secrets_kms_key_arn
         if kms_key_arn is None:
             kms_key_arn = aws.kms.Key(
@@ -75,13 +98,11 @@ class EksCluster(pulumi.ComponentResource):
 
         self.node_role = NodeRole(f"{name}-nodes", opts=child)
         eks_cluster = eks.Cluster(
-            name,
+            naming.eks_cluster_resource_name(name),
             name=settings.name,
             version=settings.version,
             vpc_id=vpc_id,
-            subnet_ids=subnet_ids if not settings.private_subnet_ids else None,
-            private_subnet_ids=settings.private_subnet_ids or None,
-            public_subnet_ids=settings.public_subnet_ids or None,
+            **cluster_subnet_args(settings, default_subnet_ids),
             skip_default_node_group=True,
             authentication_mode=eks.AuthenticationMode.API,
             access_entries=access_entries(settings.admin_principal_arns) or None,
@@ -102,7 +123,7 @@ class EksCluster(pulumi.ComponentResource):
         self.cluster_name = pulumi.Output.all(eks_cluster.kubeconfig_json, settings.name).apply(lambda parts: parts[1])
         self.kubeconfig = pulumi.Output.secret(eks_cluster.kubeconfig_json)
         self.node_role_arn = self.node_role.arn
-        self.subnet_ids = pulumi.Output.from_input(subnet_ids)
+        self.subnet_ids = pulumi.Output.from_input(node_subnet_ids(settings, default_subnet_ids))
 
         system_group = create_managed_node_group(
             f"{name}-system",
@@ -123,9 +144,15 @@ class EksCluster(pulumi.ComponentResource):
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[system_group]),
             )
 
+        # pulumi-eks's `kubeconfigJson` never names a profile (it is meant to be shared); its own provider
+        # uses one rendered with `aws:profile`. Ours asks for the same when a profile is set, or every
+        # Kubernetes request fails with 401 for users whose credentials live only in that profile.
+        provider_kubeconfig = self.kubeconfig
+        if args.aws_profile:
+            provider_kubeconfig = pulumi.Output.secret(eks_cluster.get_kubeconfig(profile_name=args.aws_profile))
         self.provider = k8s.Provider(
             f"{name}-k8s",
-            kubeconfig=self.kubeconfig,
+            kubeconfig=provider_kubeconfig,
             enable_server_side_apply=True,
             opts=child,
         )
@@ -151,10 +178,10 @@ class EksCluster(pulumi.ComponentResource):
 
         caller.arn.apply(warn)
 
-    def _network(self, name: str, settings: ClusterSettings):
-        """The VPC and subnets: as configured, or the account's default VPC."""
+    def _network(self, settings: ClusterSettings):
+        """The VPC, and the default VPC's subnets when no VPC is configured (else None)."""
         if settings.vpc_id:
-            return settings.vpc_id, list(settings.private_subnet_ids or settings.public_subnet_ids)
+            return settings.vpc_id, None
         default_vpc = aws.ec2.get_vpc_output(default=True, opts=pulumi.InvokeOutputOptions(parent=self))
         subnets = aws.ec2.get_subnets_output(
             filters=[{"name": "vpc-id", "values": [default_vpc.id]}, {"name": "default-for-az", "values": ["true"]}],

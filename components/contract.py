@@ -27,6 +27,32 @@ NVIDIA_GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
 NVIDIA_GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
 NVIDIA_GPU_RESOURCE = "nvidia.com/gpu"
 
+# The kubelet refuses to start when `--node-labels` holds a key in the kubernetes.io or k8s.io
+# namespaces (or a subdomain of them), except these keys and the kubelet.kubernetes.io and
+# node.kubernetes.io namespaces; a node group with such a label never joins. Source: kubernetes
+# `staging/src/k8s.io/kubelet/pkg/apis/well_known_labels.go` (`kubeletLabels`, `kubeletLabelNamespaces`,
+# `IsKubeletLabel`) and `cmd/kubelet/app/options/options.go` (the `--node-labels` check).
+_KUBERNETES_LABEL_DOMAINS = ("kubernetes.io", "k8s.io")
+_KUBELET_LABEL_NAMESPACES = ("kubelet.kubernetes.io", "node.kubernetes.io")
+_KUBELET_LABELS = frozenset({
+    "kubernetes.io/hostname", "kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/os",
+    "beta.kubernetes.io/arch", "beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type",
+    "topology.kubernetes.io/zone", "topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/zone",
+    "failure-domain.beta.kubernetes.io/region",
+})
+
+
+def _in_domain(namespace: str, domains: tuple[str, ...]) -> bool:
+    return any(namespace == domain or namespace.endswith(f".{domain}") for domain in domains)
+
+
+def kubelet_refuses_node_label(key: str) -> bool:
+    """Whether the kubelet refuses to register a node that carries label `key` from its own flags."""
+    namespace = key.rpartition("/")[0]
+    if not _in_domain(namespace, _KUBERNETES_LABEL_DOMAINS) or key in _KUBELET_LABELS:
+        return False
+    return not _in_domain(namespace, _KUBELET_LABEL_NAMESPACES)
+
 
 @dataclass(frozen=True)
 class Taint:

@@ -14,6 +14,8 @@ from functools import lru_cache
 
 # Per the EKS user guide (not in the API model): a node group carries at most 50 taints.
 MAX_TAINTS_PER_NODE_GROUP = 50
+# The models' `integer` shapes are 32-bit signed integers (Smithy IDL specification, simple types).
+INT32_MAX = 2**31 - 1
 
 
 @lru_cache(maxsize=1)

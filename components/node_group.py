@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from components import eks_model
+from components import eks_model, naming
 from components.settings import PROJECT
 
 # Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
@@ -89,7 +89,10 @@ class NodeRole(pulumi.ComponentResource):
     """The IAM role EC2 nodes assume, with the policies a managed node group needs.
 
     EKS creates the access entry for a managed node group's role itself (with `API` authentication);
-    creating another would fail, so none is made here.
+    creating another would fail, so none is made here. `arn` resolves only once the policies are
+    attached, so a node group given it is created after them and deleted before them: without the CNI
+    policy, draining nodes lose pod networking (the pulumi_aws `eks.NodeGroup` docs make node groups
+    depend on the attachments for this reason).
     """
 
     arn: pulumi.Output[str]
@@ -98,7 +101,7 @@ class NodeRole(pulumi.ComponentResource):
     def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None):
         super().__init__(f"{PROJECT}:index:NodeRole", name, None, opts)
         role = aws.iam.Role(
-            f"{name}-role",
+            naming.autonamed_role_resource_name(f"{name}-role"),
             assume_role_policy=pulumi.Output.json_dumps({
                 "Version": "2012-10-17",
                 "Statement": [{"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"},
@@ -106,14 +109,17 @@ class NodeRole(pulumi.ComponentResource):
             }),
             opts=pulumi.ResourceOptions(parent=self),
         )
-        for policy_arn in NODE_ROLE_POLICY_ARNS:
+        attachments = [
             aws.iam.RolePolicyAttachment(
                 f"{name}-{policy_arn.rsplit('/', 1)[1]}",
                 role=role.name,
                 policy_arn=policy_arn,
                 opts=pulumi.ResourceOptions(parent=self),
             )
-        self.arn = role.arn
+            for policy_arn in NODE_ROLE_POLICY_ARNS
+        ]
+        self.arn = pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(
+            lambda values: values[0])
         self.name = role.name
         self.register_outputs({"arn": self.arn, "name": self.name})
 
@@ -127,7 +133,12 @@ def create_managed_node_group(
     subnet_ids: pulumi.Input[list[str]],
     parent: pulumi.Resource,
 ) -> aws.eks.NodeGroup:
-    """Register the launch template and the node group `name` as children of `parent`."""
+    """Register the launch template and the node group `name` as children of `parent`.
+
+    The node group is named from a prefix (the provider adds a unique suffix), so a change that
+    replaces it (instance types, AMI type, capacity type, subnets) creates the new group before the
+    old one is deleted, rather than failing on the taken name or emptying the pool first.
+    """
     template = aws.ec2.LaunchTemplate(
         f"{name}-lt",
         **launch_template_args(spec),
@@ -136,7 +147,7 @@ def create_managed_node_group(
     return aws.eks.NodeGroup(
         name,
         cluster_name=cluster_name,
-        node_group_name=name,
+        node_group_name_prefix=naming.node_group_name_prefix(name),
         node_role_arn=node_role_arn,
         subnet_ids=subnet_ids,
         instance_types=spec.instance_types,

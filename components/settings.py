@@ -12,7 +12,7 @@ import difflib
 import ipaddress
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -27,6 +27,7 @@ from components.contract import (
     REPELLING_EFFECTS,
     PlacementContract,
     Taint,
+    kubelet_refuses_node_label,
 )
 from components.principals import iam_principal
 
@@ -35,6 +36,9 @@ PROJECT = "eks-gpu-inference"
 # Accelerated AMIs and the vLLM image need room; below this a GPU node fills its disk pulling them.
 MIN_GPU_DISK_GIB = 50
 MIN_SYSTEM_DISK_GIB = 20
+# Node volumes are gp3 (components/node_group.py): 1-65,536 GiB (botocore EC2 model, documentation of
+# `LaunchTemplateEbsBlockDeviceRequest.VolumeSize`).
+MAX_GP3_DISK_GIB = 65536
 DEFAULT_LOG_TYPES = ("api", "audit", "authenticator")
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
 VLLM_MANAGED_FLAGS = (
@@ -57,15 +61,20 @@ _SEMVER_TAG = re.compile(r"^v\d+\.\d+\.\d+$")
 
 
 class ConfigProblem(ValueError):
-    """One bad setting: the key (dotted path inside the project namespace) and what is wrong."""
+    """One bad setting: the key (dotted path inside the project namespace) and what is wrong.
 
-    def __init__(self, key: str, message: str):
+    A key of another namespace (a misspelt project name) is given whole, with `namespace=None`.
+    """
+
+    def __init__(self, key: str, message: str, namespace: str | None = PROJECT):
         super().__init__(f"{key}: {message}")
         self.key = key
         self.message = message
+        self.namespace = namespace
 
     def __str__(self) -> str:
-        return f"{PROJECT}:{self.key}: {self.message}"
+        key = f"{self.namespace}:{self.key}" if self.namespace else self.key
+        return f"{key}: {self.message}"
 
 
 class ConfigError(ValueError):
@@ -109,6 +118,23 @@ def check_labels(labels: dict[str, str]) -> dict[str, str]:
     """A map of node or pod labels, every key and value checked; returned unchanged."""
     for key, value in labels.items():
         check_label_key(key)
+        check_label_value(value)
+    return labels
+
+
+def check_node_label_key(key: str) -> None:
+    """A label key a node group may give its nodes: also outside the namespaces the kubelet refuses."""
+    check_label_key(key)
+    if kubelet_refuses_node_label(key):
+        raise _bad(key, "a key outside kubernetes.io and k8s.io (for example example.com/gpu), or under "
+                   "node.kubernetes.io/", "the kubelet refuses node labels in the kubernetes.io and k8s.io "
+                   "namespaces, so the nodes would never join:")
+
+
+def check_node_labels(labels: dict[str, str]) -> dict[str, str]:
+    """A map of node labels (see `check_node_label_key`); returned unchanged."""
+    for key, value in labels.items():
+        check_node_label_key(key)
         check_label_value(value)
     return labels
 
@@ -194,6 +220,11 @@ class ClusterSettings(_Settings):
             raise _bad(value, f'a Kubernetes minor version such as "1.34": {allowed}', "malformed version")
         if value not in versions.SUPPORTED_KUBERNETES_VERSIONS:
             raise _bad(value, allowed, "unsupported version")
+        if versions.support_ended(value, versions.today()):
+            end = versions.EKS_VERSION_BY_NAME[value].end_of_extended_support
+            current = [v for v in versions.SUPPORTED_KUBERNETES_VERSIONS
+                       if not versions.support_ended(v, versions.today())]
+            raise _bad(value, ", ".join(current), f"EKS support ended on {end} for version")
         return value
 
     @field_validator("vpc_id")
@@ -209,6 +240,8 @@ class ClusterSettings(_Settings):
         for subnet in value:
             if not re.match(r"^subnet-[0-9a-f]{8,17}$", subnet):
                 raise _bad(subnet, "subnet ids such as subnet-0123456789abcdef0")
+        if len(set(value)) != len(value):
+            raise _bad(value, "each subnet once", "duplicate subnets in")
         return value
 
     @field_validator("public_access_cidrs")
@@ -262,6 +295,15 @@ class ClusterSettings(_Settings):
                                           "set privateSubnetIds (or publicSubnetIds) of that VPC too"))
         if subnets and not self.vpc_id:
             problems.append(ConfigProblem(f"{key}.vpcId", "missing while subnets are set; allowed: the id of the subnets' VPC"))
+        # EKS places control-plane network interfaces in subnets of at least two availability zones
+        # (EKS user guide, "View Amazon EKS networking requirements for VPC and subnets"). Zones cannot
+        # be known offline; fewer than two subnets can never meet the rule.
+        control_plane_subnets = set(self.private_subnet_ids) | set(self.public_subnet_ids)
+        if self.vpc_id and len(control_plane_subnets) == 1:
+            subnet_key = "privateSubnetIds" if self.private_subnet_ids else "publicSubnetIds"
+            problems.append(ConfigProblem(f"{key}.{subnet_key}", f"{sorted(control_plane_subnets)!r} is one subnet; "
+                                          "allowed: subnets in at least two availability zones (EKS needs two for "
+                                          "the control plane)"))
         if self.endpoint_public_access and not self.public_access_cidrs:
             problems.append(ConfigProblem(f"{key}.publicAccessCidrs", "[] with endpointPublicAccess true; "
                                           "allowed: at least one CIDR, or endpointPublicAccess false"))
@@ -273,8 +315,11 @@ class ClusterSettings(_Settings):
         return problems
 
     def warnings(self) -> list[str]:
-        """Settings that are valid but weaken the cluster."""
+        """Settings that are valid but weaken the cluster or cost more than they need to."""
         found = []
+        support = versions.support_warning(self.version, versions.today())
+        if support:
+            found.append(f"{PROJECT}:cluster.version {self.version!r}: {support}")
         if self.endpoint_public_access and "0.0.0.0/0" in self.public_access_cidrs:
             found.append(f"{PROJECT}:cluster.publicAccessCidrs includes 0.0.0.0/0: the Kubernetes API endpoint is "
                          "reachable from the whole internet; restrict it to your networks")
@@ -313,6 +358,16 @@ class _NodeGroupSettings(_Settings):
     def _size(cls, value: int) -> int:
         if value < 0:
             raise _bad(value, "an integer >= 0", "negative size")
+        if value > eks_model.INT32_MAX:
+            raise _bad(value, f"an integer up to {eks_model.INT32_MAX} (the EKS API's 32-bit integers)",
+                       "size out of range:")
+        return value
+
+    @field_validator("disk_size")
+    @classmethod
+    def _disk_max(cls, value: int) -> int:
+        if value > MAX_GP3_DISK_GIB:
+            raise _bad(value, f"at most {MAX_GP3_DISK_GIB} GiB (the largest gp3 volume)", "disk too large:")
         return value
 
     def problems(self, key: str) -> list[ConfigProblem]:
@@ -439,7 +494,7 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     @field_validator("extra_labels")
     @classmethod
     def _labels(cls, value: dict[str, str]) -> dict[str, str]:
-        return check_labels(value)
+        return check_node_labels(value)
 
     @field_validator("update_max_unavailable")
     @classmethod
@@ -514,9 +569,15 @@ class GpuPlacementSettings(_Settings):
     require_node_affinity: bool = False
     """Also give GPU workloads a required node-affinity term on the label. Default false."""
 
-    @field_validator("label_key", "taint_key")
+    @field_validator("label_key")
     @classmethod
-    def _key(cls, value: str) -> str:
+    def _label_key(cls, value: str) -> str:
+        check_node_label_key(value)
+        return value
+
+    @field_validator("taint_key")
+    @classmethod
+    def _taint_key(cls, value: str) -> str:
         check_label_key(value)
         return value
 
@@ -878,27 +939,59 @@ def _suggestion(key: str, known: list[str] | tuple[str, ...]) -> str:
     return f" {key!r}; did you mean {close[0]!r}?" if close else f" {key!r}"
 
 
-def config_values_from_pulumi(project: str = PROJECT) -> dict[str, Any]:
-    """The project's config keys as Python values, read from the running Pulumi program.
+# Namespaces at least this similar to the project's are taken for a misspelling of it.
+_NAMESPACE_SIMILARITY = 0.8
 
-    Objects arrive as JSON text (that is how Pulumi passes structured config); the secret token
-    stays text. Keys of other namespaces (`aws:region`) are not ours and are left out.
+
+def parse_stack_config(config: Mapping[str, Any], secret_keys: Collection[str] = (),
+                       project: str = PROJECT) -> Settings:
+    """Build `Settings` from a whole stack config (`namespace:key` -> value), as Pulumi hands it over.
+
+    Beyond `parse_settings`, this catches what only the whole config shows: keys under a namespace
+    that is a misspelling of the project's (their section would be silently ignored), and a secret
+    key such as `hfToken` given in plain text (the Pulumi CLI refuses that for keys `Pulumi.yaml`
+    declares secret). Every problem is reported at once.
+    """
+    problems: list[ConfigProblem] = []
+    values: dict[str, Any] = {}
+    for full_key, value in config.items():
+        namespace, _, key = full_key.rpartition(":")
+        if namespace == project:
+            values[key] = value
+        elif namespace and difflib.SequenceMatcher(None, namespace, project).ratio() >= _NAMESPACE_SIMILARITY:
+            problems.append(ConfigProblem(full_key, f"namespace {namespace!r} is not this project's; did you mean "
+                                          f"{project}:{key}? allowed: keys under {project}: (other namespaces, such as "
+                                          "aws:, belong to their providers)", namespace=None))
+    for key in SECRET_KEYS:
+        if values.get(key) is not None and f"{project}:{key}" not in secret_keys:
+            problems.append(ConfigProblem(key, f"is set in plain text (value not shown); allowed: a secret value, "
+                                          f"set with pulumi config set --secret {key} <value>"))
+    try:
+        settings = parse_settings(values)
+    except ConfigError as error:
+        problems.extend(error.problems)
+    if problems:
+        raise ConfigError(problems)
+    return settings
+
+
+def config_from_pulumi() -> tuple[dict[str, Any], set[str]]:
+    """The running Pulumi program's whole stack config as Python values, and the keys that are secret.
+
+    Objects arrive as JSON text (that is how Pulumi passes structured config); secret keys stay text.
     """
     from pulumi.runtime import config as runtime_config
 
-    prefix = f"{project}:"
     keys = {*runtime_config.CONFIG.get(), *runtime_config.get_config_env()}
+    secret_keys = {key for key in keys if runtime_config.is_config_secret(key)}
     values: dict[str, Any] = {}
     for full_key in sorted(keys):
-        if not full_key.startswith(prefix):
-            continue
-        key = full_key[len(prefix):]
         raw = runtime_config.get_config(full_key)
-        if key in SECRET_KEYS or not isinstance(raw, str):
-            values[key] = raw
+        if full_key in secret_keys or not isinstance(raw, str):
+            values[full_key] = raw
             continue
         try:
-            values[key] = json.loads(raw)
+            values[full_key] = json.loads(raw)
         except json.JSONDecodeError:
-            values[key] = raw
-    return values
+            values[full_key] = raw
+    return values, secret_keys

@@ -4,6 +4,11 @@ Stack config may override the vLLM image and the device-plugin version; these ar
 and the floors the settings validate against.
 """
 
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
 VLLM_IMAGE_REPOSITORY = "vllm/vllm-openai"
 VLLM_VERSION = "v0.32.0"
 VLLM_IMAGE = f"{VLLM_IMAGE_REPOSITORY}:{VLLM_VERSION}"
@@ -15,10 +20,67 @@ VLLM_MIN_VERSION_SHUTDOWN_TIMEOUT = (0, 18, 0)
 DEVICE_PLUGIN_IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s-device-plugin"
 DEVICE_PLUGIN_VERSION = "v0.20.0"
 
-DEFAULT_KUBERNETES_VERSION = "1.34"
-# EKS versions in standard or extended support that this stack is tested against. kubernetes-validate
-# bundles schemas for each of them.
-SUPPORTED_KUBERNETES_VERSIONS = ("1.32", "1.33", "1.34", "1.35")
+
+@dataclass(frozen=True)
+class EksVersion:
+    """One Kubernetes minor version on EKS and the dates of its support.
+
+    EKS gives each minor version 14 months of standard support from its release, then 12 months of
+    extended support billed at a higher per-cluster-hour rate; after that clusters are upgraded
+    automatically (EKS user guide, "Understand the Kubernetes version lifecycle on EKS").
+    """
+
+    version: str
+    released: date
+    end_of_standard_support: date
+    end_of_extended_support: date
+    source: str
+
+
+# Dates from the EKS Kubernetes release calendar (EKS user guide, kubernetes-versions page; mirrored by
+# endoflife.date/amazon-eks). 1.36 is not in that calendar yet: its release is the first EKS-optimized
+# AL2023 NVIDIA AMI for 1.36 (awslabs/amazon-eks-ami CHANGELOG, AMI release v20260610), and its end
+# dates follow the 14 + 12 month rule above, to the month. Versions whose extended support has ended
+# (1.31 on 2026-11-26) are not offered. Every version here has schemas in kubernetes-validate.
+EKS_VERSIONS = (
+    EksVersion("1.32", date(2025, 1, 25), date(2026, 3, 23), date(2027, 3, 23), "EKS release calendar"),
+    EksVersion("1.33", date(2025, 5, 28), date(2026, 7, 29), date(2027, 7, 29), "EKS release calendar"),
+    EksVersion("1.34", date(2025, 10, 6), date(2026, 12, 2), date(2027, 12, 2), "EKS release calendar"),
+    EksVersion("1.35", date(2026, 1, 28), date(2027, 3, 27), date(2028, 3, 27), "EKS release calendar"),
+    EksVersion("1.36", date(2026, 6, 10), date(2027, 8, 10), date(2028, 8, 10),
+               "amazon-eks-ami v20260610 (first 1.36 AMIs); end dates by the 14 + 12 month rule"),
+)
+EKS_VERSION_BY_NAME = {entry.version: entry for entry in EKS_VERSIONS}
+SUPPORTED_KUBERNETES_VERSIONS = tuple(entry.version for entry in EKS_VERSIONS)
+# The newest version in standard support; settings warn when a chosen version is in extended support
+# or leaves standard support within this many days.
+DEFAULT_KUBERNETES_VERSION = "1.36"
+STANDARD_SUPPORT_WARNING_DAYS = 60
+
+
+def today() -> date:
+    """The date support is judged on (a function, so tests can move the calendar)."""
+    return date.today()
+
+
+def support_ended(version: str, on: date) -> bool:
+    """Whether EKS no longer offers `version` at all on `on` (past extended support)."""
+    return on > EKS_VERSION_BY_NAME[version].end_of_extended_support
+
+
+def support_warning(version: str, today: date) -> str | None:
+    """Why `version` costs more or soon will on EKS as of `today`, or None when it is in standard support."""
+    entry = EKS_VERSION_BY_NAME[version]
+    if today > entry.end_of_standard_support:
+        return (f"Kubernetes {version} is in EKS extended support since {entry.end_of_standard_support} (until "
+                f"{entry.end_of_extended_support}): the control plane is billed at the extended-support rate "
+                f"per cluster hour; {DEFAULT_KUBERNETES_VERSION} is in standard support")
+    days_left = (entry.end_of_standard_support - today).days
+    if days_left <= STANDARD_SUPPORT_WARNING_DAYS:
+        return (f"Kubernetes {version} leaves EKS standard support on {entry.end_of_standard_support} (in "
+                f"{days_left} days); after that the control plane is billed at the extended-support rate; "
+                "plan the upgrade")
+    return None
 
 # The node monitoring agent backs node auto repair; EKS picks the add-on version matching the
 # cluster when none is given, so only the name is pinned here.

@@ -268,12 +268,12 @@ def _settings(config: StackConfig) -> tuple[Any, list[ConfigIssue]]:
 
     Another project's config is left to its program: (None, []).
     """
-    from components.settings import PROJECT, ConfigError, parse_settings
+    from components.settings import PROJECT, ConfigError, parse_stack_config
 
     if config.project != PROJECT:
         return None, []
     try:
-        return parse_settings(config.project_values()), []
+        return parse_stack_config(config.values, config.secret_keys), []
     except ConfigError as error:
         return None, _issues(error)
 

@@ -43,6 +43,9 @@ class RegisteredResource:
     """The physical id the mocks gave it."""
     transforms: tuple[Any, ...] = ()
     """The transforms in the resource's options (the mock monitor records them but does not run them)."""
+    dependencies: tuple[str, ...] = ()
+    """URNs of the resources it depends on, explicitly or through its inputs."""
+    delete_before_replace: bool = False
 
 
 @dataclass
@@ -50,6 +53,8 @@ class ProgramRun:
     """What one run of the program registered, and the stack outputs it exported."""
 
     resources: list[RegisteredResource] = field(default_factory=list)
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Provider functions and component methods the program called: (token, arguments)."""
     outputs: dict[str, Any] = field(default_factory=dict)
     secret_outputs: set[str] = field(default_factory=set)
 
@@ -100,6 +105,7 @@ class _Monitor(pulumi_mocks.MockMonitor):
     def RegisterResource(self, request):  # noqa: N802 gRPC method name
         self.recording.current_parent = request.parent or None
         self.recording.current_urn = self.make_urn(request.parent, request.type, request.name)
+        self.recording.current_request = request
         return super().RegisterResource(request)
 
 
@@ -113,15 +119,27 @@ class RecordingMocks(pulumi.runtime.Mocks):
         self.deployer_arn = deployer_arn
         self.current_parent: str | None = None
         self.current_urn = ""
+        self.current_request: Any = None
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
         resource_id = f"{args.name}-id"
+        request = self.current_request
         self.run.resources.append(RegisteredResource(
             type=args.typ, name=args.name, inputs=_unwrap(args.inputs), parent=self.current_parent,
-            urn=self.current_urn, custom=bool(args.custom), id=resource_id, transforms=tuple(args.transforms)))
+            urn=self.current_urn, custom=bool(args.custom), id=resource_id, transforms=tuple(args.transforms),
+            dependencies=tuple(request.dependencies) if request is not None else (),
+            delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False))
         return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: pulumi.runtime.MockCallArgs):
+        self.run.calls.append((args.token, _unwrap(dict(args.args))))
+        if args.token == "eks:index:Cluster/getKubeconfig":
+            # A kubeconfig scoped to the requested profile, shaped like pulumi-eks renders it.
+            kubeconfig = _kubeconfig("mock-cluster")
+            profile = args.args.get("profileName")
+            if profile:
+                kubeconfig["users"][0]["user"]["exec"]["args"] += ["--profile", profile]
+            return {"result": json.dumps(kubeconfig)}
         if args.token == "aws:ec2/getVpc:getVpc":
             return {"id": MOCK_VPC_ID, "cidrBlock": "172.31.0.0/16", "default": True}
         if args.token == "aws:ec2/getSubnets:getSubnets":
@@ -139,13 +157,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
 def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any]:
     arn_prefix = f"arn:aws:{{service}}:{MOCK_REGION}:{MOCK_ACCOUNT}"
     if type_token == "eks:index:Cluster":
-        cluster_name = inputs.get("name") or name
-        kubeconfig = {
-            "apiVersion": "v1", "kind": "Config", "current-context": cluster_name,
-            "clusters": [{"name": cluster_name, "cluster": {"server": "https://mock.eks.amazonaws.com"}}],
-            "contexts": [{"name": cluster_name, "context": {"cluster": cluster_name, "user": "aws"}}],
-            "users": [{"name": "aws", "user": {}}],
-        }
+        kubeconfig = _kubeconfig(inputs.get("name") or name)
         return {"kubeconfig": kubeconfig, "kubeconfigJson": json.dumps(kubeconfig),
                 "clusterSecurityGroupId": "sg-0cluster000000000", "nodeSecurityGroupId": "sg-0node00000000000",
                 "oidcProviderArn": f"arn:aws:iam::{MOCK_ACCOUNT}:oidc-provider/mock"}
@@ -156,12 +168,25 @@ def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any
     if type_token == "aws:ec2/launchTemplate:LaunchTemplate":
         return {"latestVersion": 1, "arn": arn_prefix.format(service="ec2") + f":launch-template/{name}"}
     if type_token == "aws:eks/nodeGroup:NodeGroup":
-        group_name = inputs.get("nodeGroupName") or name
+        # With a prefix, the provider appends a 26-digit unique id.
+        group_name = inputs.get("nodeGroupName") or inputs.get("nodeGroupNamePrefix", f"{name}-") + "1".zfill(26)
         return {"nodeGroupName": group_name, "arn": arn_prefix.format(service="eks") + f":nodegroup/{group_name}",
                 "resources": [{"autoscalingGroups": [{"name": f"eks-{group_name}-asg"}]}], "status": "ACTIVE"}
     if type_token == "aws:eks/addon:Addon":
         return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
     return {}
+
+
+def _kubeconfig(cluster_name: str) -> dict[str, Any]:
+    """A kubeconfig like the one pulumi-eks renders: `aws eks get-token` as the credential plugin."""
+    return {
+        "apiVersion": "v1", "kind": "Config", "current-context": cluster_name,
+        "clusters": [{"name": cluster_name, "cluster": {"server": "https://mock.eks.amazonaws.com"}}],
+        "contexts": [{"name": cluster_name, "context": {"cluster": cluster_name, "user": "aws"}}],
+        "users": [{"name": "aws", "user": {"exec": {
+            "apiVersion": "client.authentication.k8s.io/v1beta1", "command": "aws",
+            "args": ["eks", "get-token", "--cluster-name", cluster_name, "--output", "json"]}}}],
+    }
 
 
 def _unwrap(value: Any) -> Any:

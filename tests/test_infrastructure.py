@@ -147,6 +147,9 @@ def test_gpu_node_group_repairs_itself_with_the_monitoring_agent(dev_run):
     assert addon.inputs["addonName"] == "eks-node-monitoring-agent"
 
 
+GPU_GROUP_NAME = "gpu-inference-dev-gpu-" + "1".zfill(26)
+
+
 def test_autoscaler_tags_describe_gpu_nodes_at_zero(dev_run):
     tags = {t.inputs["tag"]["key"]: t.inputs["tag"]["value"] for t in dev_run.of_type("aws:autoscaling/tag:Tag")}
     prefix = "k8s.io/cluster-autoscaler/node-template"
@@ -154,16 +157,17 @@ def test_autoscaler_tags_describe_gpu_nodes_at_zero(dev_run):
     assert tags[f"{prefix}/taint/GPU"] == "true:NoSchedule"
     assert tags[f"{prefix}/resources/nvidia.com/gpu"] == "1"
     # On the GPU node group's own Auto Scaling group, the one the Cluster Autoscaler scales from zero.
-    assert {t.inputs["autoscalingGroupName"] for t in dev_run.of_type("aws:autoscaling/tag:Tag")} == {
-        "eks-gpu-inference-dev-gpu-asg"}
+    (asg_name,) = {t.inputs["autoscalingGroupName"] for t in dev_run.of_type("aws:autoscaling/tag:Tag")}
+    assert asg_name == f"eks-{GPU_GROUP_NAME}-asg"
 
 
 def test_stack_outputs_name_the_cluster_and_contract_with_secret_kubeconfig(dev_run):
     outputs = dev_run.outputs
     assert outputs["clusterName"] == "gpu-inference-dev"
     assert "kubeconfig" in dev_run.secret_outputs
-    assert outputs["gpuNodeGroup"] == "gpu-inference-dev-gpu"
-    assert outputs["systemNodeGroup"] == "gpu-inference-dev-system"
+    # Node groups are named from a prefix; the mocks complete it with a 26-digit id as the provider does.
+    assert outputs["gpuNodeGroup"] == GPU_GROUP_NAME
+    assert outputs["systemNodeGroup"] == "gpu-inference-dev-system-" + "1".zfill(26)
     assert outputs["gpuNodeLabels"]["GPU"] == "true"
     assert outputs["gpuNodeTaints"] == [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}]
 

@@ -74,7 +74,8 @@ def test_allowed_enums_are_those_of_the_eks_api():
     assert set(EKS_TAINT_EFFECTS.values()) == set(eks_model.taint_effects())
 
 
-PRIVATE_NETWORK = {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": ["subnet-0123456789abcdef0"]}
+PRIVATE_NETWORK = {"vpcId": "vpc-0123456789abcdef0",
+                   "privateSubnetIds": ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]}
 
 
 def test_public_endpoint_open_to_the_internet_warns():

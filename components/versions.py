@@ -50,6 +50,8 @@ EKS_VERSIONS = (
     EksVersion("1.36", date(2026, 6, 10), date(2027, 8, 10), date(2028, 8, 10),
                "amazon-eks-ami v20260610 (first 1.36 AMIs); end dates by the 14 + 12 month rule"),
 )
+# The day the table above was last checked against the EKS release calendar.
+EKS_VERSIONS_AS_OF = date(2026, 12, 1)
 EKS_VERSION_BY_NAME = {entry.version: entry for entry in EKS_VERSIONS}
 SUPPORTED_KUBERNETES_VERSIONS = tuple(entry.version for entry in EKS_VERSIONS)
 # The newest version in standard support; settings warn when a chosen version is in extended support

@@ -20,7 +20,8 @@ import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
 from pulumi.runtime.settings import reset_options
-from pulumi.runtime.proto import resource_pb2
+from pulumi.runtime.proto import provider_pb2, resource_pb2
+from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 from pulumi.runtime.stack import run_pulumi_func
 
 MOCK_ACCOUNT = "123456789012"
@@ -101,6 +102,16 @@ class _Monitor(pulumi_mocks.MockMonitor):
         info = super().GetDeploymentInfo(request)
         features = [f for f in info.supportedFeatures if f != resource_pb2.RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES]
         return resource_pb2.DeploymentInfo(supportedFeatures=features)
+
+    def Call(self, request):  # noqa: N802 gRPC method name
+        """Component methods (`eks.Cluster.get_kubeconfig`), answered by `Mocks.call` like invokes.
+
+        The SDK's mock monitor has no `Call`; this mirrors its `Invoke`.
+        """
+        _ensure_event_loop()
+        args = rpc.deserialize_properties(request.args)
+        result = self.mocks.call(pulumi.runtime.MockCallArgs(token=request.tok, args=args, provider=request.provider))
+        return provider_pb2.CallResponse(**{"return": _sync_await(rpc.serialize_properties(result, {}))})
 
     def RegisterResource(self, request):  # noqa: N802 gRPC method name
         self.recording.current_parent = request.parent or None

@@ -21,7 +21,7 @@ def test_dev_stack_registers_cluster_without_default_node_group(dev_run):
     assert cluster.inputs["skipDefaultNodeGroup"] is True
     assert cluster.inputs["authenticationMode"] == "API"
     assert cluster.inputs["name"] == "gpu-inference-dev"
-    assert cluster.inputs["version"] == "1.34"
+    assert cluster.inputs["version"] == "1.36"
 
 
 def test_dev_stack_gpu_node_group_is_labelled_and_tainted_in_eks_spelling(dev_run):

@@ -10,9 +10,11 @@ import argparse
 import gc
 import os
 import sys
+import traceback
 from pathlib import Path
 
-EXIT_USAGE = 2
+# Matches stackcheck.plan.EXIT_USAGE; repeated here so that usage errors answer without importing it.
+EXIT_USAGE = 3
 FORMATS = ("text", "markdown", "json")
 
 
@@ -31,8 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Run __main__.py under Pulumi mocks with a stack's config; print the resource tree as "
             "`pulumi preview` shows it; write every Kubernetes object as YAML and validate it against the "
             "cluster version's OpenAPI schema; model the node groups as pools and print where each workload "
-            "lands and the GPU guard verdicts. Exit 0 when everything holds, 1 when a verdict or schema "
-            "check fails, 2 when the stack config is invalid or the command is misused."
+            "lands and the GPU guard verdicts. Exit 0 when every check holds, 1 when a check fails, 2 when the "
+            "stack config or a project file is invalid, 3 on a usage or internal error."
         ),
     )
     plan.add_argument("--stack", default=None,
@@ -54,8 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse exits on --help and on usage errors
-        return int(exit_.code or 0)
+    except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
+        return EXIT_USAGE if exit_.code else 0
     return _COMMANDS[args.command](args)
 
 
@@ -88,6 +90,10 @@ def _run_plan(args: argparse.Namespace) -> int:
         result = run_plan(options)
     except UsageError as error:
         print(f"stackcheck plan: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except Exception as error:  # noqa: BLE001 a fault of the tool itself: say so, with where it happened
+        print(f"stackcheck plan: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
         return EXIT_USAGE
     if result.program_traceback:
         sys.stderr.write(result.program_traceback)

@@ -26,11 +26,17 @@ if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan impo
     from stackcheck.render import WrittenFile
     from stackcheck.schema import SchemaResult
 
+# Exit codes of `plan` (README, "Offline plan"): 0 every check holds, 1 a check failed, 2 the stack
+# config or a project file is invalid, 3 usage or internal error.
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_INVALID_CONFIG = 2
+EXIT_USAGE = 3
+# Version of the JSON document's shape; raised when a field changes meaning or is removed.
+JSON_SCHEMA_VERSION = 1
 # What a `secure:` value becomes offline: it cannot be decrypted without the stack's secrets provider.
 SECRET_PLACEHOLDER = "[secret: not decrypted offline]"
+SECRET_OUTPUT = "[secret]"
 STACK_TYPE = "pulumi:pulumi:Stack"
 CLUSTER_TYPES = ("eks:index:Cluster", "aws:eks/cluster:Cluster")
 # Pulumi.yaml keys that declare a config key rather than give an object value.
@@ -39,7 +45,15 @@ _NOTHING = object()
 
 
 class UsageError(Exception):
-    """The command cannot start: a missing or unreadable project or stack file."""
+    """The command cannot start: a missing project or stack file, or an output folder that is a file."""
+
+    exit_code = EXIT_USAGE
+
+
+class InvalidFileError(UsageError):
+    """A project or stack file exists but cannot be used: not UTF-8, not YAML, not a mapping."""
+
+    exit_code = EXIT_INVALID_CONFIG
 
 
 @dataclass(frozen=True)
@@ -122,6 +136,10 @@ class PlanResult:
     """Whether each workload lands on each pool, and if not why."""
     verdicts: list[Verdict] = field(default_factory=list)
     """The GPU guard's verdicts."""
+    duplicate_objects: list[str] = field(default_factory=list)
+    """Kubernetes objects declared by more than one resource, each naming both resources."""
+    outputs: dict[str, Any] = field(default_factory=dict)
+    """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -140,6 +158,7 @@ class PlanResult:
         found += [f"node group: {problem}" for problem in self.node_group_problems]
         if self.placement_error:
             found.append(f"placement: {self.placement_error}")
+        found += [f"objects: {duplicate}" for duplicate in self.duplicate_objects]
         found += [f"schema: {result.object_id}: {result.message}" for result in self.schema if not result.passed]
         found += [f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts
                   if not verdict.passed]
@@ -159,6 +178,8 @@ def run_plan(options: PlanOptions) -> PlanResult:
     try:
         config = load_stack_config(options.project_dir, options.stack, options.stack_file)
         out_dir = options.out_dir or options.project_dir / "out" / config.stack
+        if out_dir.exists() and not out_dir.is_dir():
+            raise UsageError(f"--out {out_dir} is a file; allowed: a folder (created when missing)")
         result = PlanResult(config.project, config.stack, str(config.stack_file), str(out_dir))
         _import_from(options.project_dir)
 
@@ -175,6 +196,8 @@ def run_plan(options: PlanOptions) -> PlanResult:
         if result.config_problems:
             return result
         result.resources = resource_rows(run.resources, config.project, config.stack)
+        result.outputs = {key: SECRET_OUTPUT if key in run.secret_outputs else value
+                          for key, value in sorted(run.outputs.items())}
         if result.program_error:
             return result
 
@@ -186,6 +209,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             f"{obj.id}: {', '.join(obj.secret_fields)} is secret as a whole (Pulumi marks a field secret when any "
             "value inside it is), so it is written redacted and the schema and placement checks see placeholders; "
             "reference a Secret (secretKeyRef, a secret volume) instead" for obj in objects if obj.secret_fields]
+        result.duplicate_objects = render.duplicate_objects(objects)
         result.written = render.write_objects(objects, out_dir)
 
         progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
@@ -236,7 +260,7 @@ def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: P
             values[_qualified(key, project)] = default
     config = stack_doc.get("config") or {}
     if not isinstance(config, dict):
-        raise UsageError(f"{stack_file}: `config` is not a mapping")
+        raise InvalidFileError(f"{stack_file}: `config` is not a mapping; allowed: `config:` with one key per line")
     for key, value in config.items():
         values[_qualified(str(key), project)] = value
     secret_keys = []
@@ -404,12 +428,19 @@ def _stack_name_of(stack_file: Path) -> str:
 
 def _load_yaml(path: Path, yaml: Any) -> dict[str, Any]:
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
-        raise UsageError(f"cannot read {path}: {error}") from None
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise InvalidFileError(f"{path} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset "
+                               f"{error.start}); save it as UTF-8, as Pulumi reads it") from None
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise InvalidFileError(f"{path} is not valid YAML: {error}") from None
     if document is None:
         return {}
     if not isinstance(document, dict):
-        raise UsageError(f"{path} is not a YAML mapping")
+        raise InvalidFileError(f"{path} is not a YAML mapping; allowed: keys such as `name:` and `config:`")
     return document
 

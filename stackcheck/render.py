@@ -132,6 +132,25 @@ def to_yaml(manifest: dict[str, Any]) -> str:
                      allow_unicode=True, width=1_000_000)
 
 
+def duplicate_objects(objects: list[KubernetesObject]) -> list[str]:
+    """Objects that more than one resource declares (same API group, kind, namespace and name).
+
+    The cluster holds one object per identity: two resources declaring it would overwrite each other
+    on every update, and deleting either deletes the object of both.
+    """
+    first: dict[tuple[str, str, str | None, str], KubernetesObject] = {}
+    found = []
+    for obj in objects:
+        identity = (obj.api_version.rpartition("/")[0], obj.kind, obj.namespace, obj.name)
+        if identity in first:
+            other = first[identity]
+            found.append(f"{obj.id} is declared twice: by {other.resource_type} {other.resource_name!r} and by "
+                         f"{obj.resource_type} {obj.resource_name!r}; allowed: one resource per object")
+        else:
+            first[identity] = obj
+    return found
+
+
 def write_objects(objects: list[KubernetesObject], out_dir: Path) -> list[WrittenFile]:
     """Write one YAML file per object into `out_dir`, replacing the files an earlier run wrote.
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from stackcheck.plan import PlanResult, ResourceRow
+from stackcheck.plan import JSON_SCHEMA_VERSION, PlanResult, ResourceRow
 
 _GREEN, _RED, _YELLOW, _BOLD, _DIM, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
 
@@ -27,6 +27,7 @@ def render(result: PlanResult, output_format: str, *, colour: bool = False) -> s
 def to_dict(result: PlanResult) -> dict[str, Any]:
     """The plan as plain data: the JSON document."""
     return {
+        "schemaVersion": JSON_SCHEMA_VERSION,
         "project": result.project,
         "stack": result.stack,
         "stackFile": _shown_path(result.stack_file),
@@ -38,6 +39,8 @@ def to_dict(result: PlanResult) -> dict[str, Any]:
         "resources": [{"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn}
                       for row in result.resources],
         "counts": result.counts,
+        "outputs": result.outputs,
+        "duplicateObjects": result.duplicate_objects,
         "outDir": _shown_path(result.out_dir),
         "objects": [{"path": written.path, "apiVersion": written.object.api_version, "kind": written.object.kind,
                      "name": written.object.name, "namespace": written.object.namespace}

@@ -1,0 +1,110 @@
+"""The plan's answers to bad files and misuse: a message naming the file or resources, a distinct exit
+code (0 holds, 1 a check failed, 2 invalid config or files, 3 usage or internal error), no traceback."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+from stackcheck import plan as plan_module
+from stackcheck.__main__ import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["plan", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_stack_file_that_is_not_utf8_exits_2_naming_the_file(capsys, tmp_path):
+    stack_file = tmp_path / "Pulumi.latin1.yaml"
+    stack_file.write_bytes("config:\n  eks-gpu-inference:vllm:\n    model: Qwen/Qw\xe9n\n".encode("latin-1"))
+
+    code, out, err = run(capsys, "--project-dir", str(ROOT), "--stack-file", str(stack_file),
+                         "--out", str(tmp_path / "out"))
+
+    assert code == 2
+    assert str(stack_file) in err and "not UTF-8" in err and "0xe9" in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_project_file_that_is_not_yaml_exits_2_naming_the_file(capsys, tmp_path):
+    (tmp_path / "Pulumi.yaml").write_text("name: [unclosed\n")
+    (tmp_path / "Pulumi.dev.yaml").write_text("config: {}\n")
+
+    code, _, err = run(capsys, "--project-dir", str(tmp_path), "--out", str(tmp_path / "out"))
+
+    assert code == 2 and "Pulumi.yaml is not valid YAML" in err and "Traceback" not in err
+
+
+def test_out_naming_an_existing_file_is_a_usage_error(capsys, tmp_path):
+    existing = tmp_path / "report.txt"
+    existing.write_text("keep me\n")
+
+    code, out, err = run(capsys, "--project-dir", str(ROOT), "--stack", "dev", "--out", str(existing))
+
+    assert code == 3
+    assert f"--out {existing} is a file" in err and out == "" and "Traceback" not in err
+    assert existing.read_text() == "keep me\n"
+
+
+def test_unknown_option_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "--no-such-option")
+    assert code == 3 and "unrecognized arguments" in err
+
+
+def test_help_exits_0(capsys):
+    assert main(["plan", "--help"]) == 0
+    assert "3 on a usage or internal error" in capsys.readouterr().out.replace("\n", " ").replace("  ", " ")
+
+
+def test_internal_error_exits_3_saying_so(capsys, monkeypatch, tmp_path):
+    def broken(options):
+        raise RuntimeError("placement table is corrupt")
+
+    monkeypatch.setattr(plan_module, "run_plan", broken)
+    code, out, err = run(capsys, "--project-dir", str(ROOT), "--out", str(tmp_path))
+
+    assert code == 3
+    assert "internal error: RuntimeError: placement table is corrupt" in err and out == ""
+
+
+def test_two_resources_declaring_one_object_fail_naming_both(capsys, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Pulumi.yaml").write_text("name: other-project\nruntime: python\n")
+    (project / "Pulumi.dev.yaml").write_text("config: {}\n")
+    (project / "__main__.py").write_text(textwrap.dedent("""
+        import pulumi_kubernetes as k8s
+
+        for resource_name in ("settings-a", "settings-b"):
+            k8s.core.v1.ConfigMap(resource_name, metadata={"name": "settings", "namespace": "apps"},
+                                  data={"mode": resource_name})
+        k8s.core.v1.ConfigMap("settings-c", metadata={"name": "settings", "namespace": "other"})
+    """))
+
+    code, out, err = run(capsys, "--project-dir", str(project), "--format", "json", "--out", str(tmp_path / "out"))
+
+    document = json.loads(out)
+    assert code == 1, err
+    (duplicate,) = document["duplicateObjects"]
+    assert duplicate.startswith("ConfigMap apps/settings is declared twice")
+    assert "'settings-a'" in duplicate and "'settings-b'" in duplicate
+    assert any(failure.startswith("objects: ConfigMap apps/settings") for failure in document["failures"])
+
+
+def test_json_document_has_a_schema_version_and_the_stack_outputs(capsys, tmp_path):
+    code, out, _ = run(capsys, "--project-dir", str(ROOT), "--format", "json", "--out", str(tmp_path))
+
+    document = json.loads(out)
+    assert code == 0
+    assert document["schemaVersion"] == plan_module.JSON_SCHEMA_VERSION == 1
+    outputs = document["outputs"]
+    assert outputs["clusterName"] == "gpu-inference-dev"
+    assert outputs["kubeconfig"] == plan_module.SECRET_OUTPUT  # secret outputs are never printed
+    assert outputs["gpuNodeTaints"] == [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}]
+    assert document["duplicateObjects"] == []

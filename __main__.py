@@ -2,10 +2,11 @@
 
 import pulumi
 
-from components.cluster import EksCluster, EksClusterArgs
+from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.labels import LABEL_PREFIX
+from components.network import Network, NetworkArgs
 from components.settings import PROJECT, config_from_pulumi, parse_stack_config
 from components.vllm_server import VllmServer, VllmServerArgs
 
@@ -16,17 +17,31 @@ contract = settings.contract
 name = settings.cluster.name
 tags = {f"{LABEL_PREFIX}/part-of": PROJECT, "pulumi:stack": pulumi.get_stack()}
 
+network = None
+if settings.creates_network:
+    network = Network(f"{name}-network", NetworkArgs(
+        settings=settings.network,
+        name_tag=name,
+        gpu_instance_types=list(settings.gpu_node_group.instance_types),
+        tags=tags,
+    ))
+    pulumi.export("vpcId", network.vpc_id)
+    pulumi.export("privateSubnetIds", network.private_subnet_ids)
+    pulumi.export("availabilityZones", network.availability_zones)
+
 cluster = EksCluster(name, EksClusterArgs(
     cluster=settings.cluster,
     system_node_group=settings.system_node_group,
     node_monitoring_agent=settings.gpu_node_group.node_repair,
     tags=tags,
+    network=ClusterNetwork(network.vpc_id, network.private_subnet_ids, network.public_subnet_ids) if network else None,
     aws_profile=pulumi.Config("aws").get("profile"),
 ))
 gpu_nodes = GpuNodeGroup(f"{name}-gpu", GpuNodeGroupArgs(
     cluster_name=cluster.cluster_name,
     node_role_arn=cluster.node_role_arn,
-    subnet_ids=cluster.subnet_ids,
+    # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
+    subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
     contract=contract,
     settings=settings.gpu_node_group,
     tags=tags,

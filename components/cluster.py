@@ -20,6 +20,18 @@ from components.settings import PROJECT, ClusterSettings, SystemNodeGroupSetting
 
 
 @dataclass(frozen=True)
+class ClusterNetwork:
+    """A VPC made elsewhere in the program (for example by `Network`) for the cluster to run in."""
+
+    vpc_id: pulumi.Input[str]
+    """The VPC. Required."""
+    private_subnet_ids: pulumi.Input[list[str]]
+    """Subnets for the nodes and the control plane's network interfaces. Required."""
+    public_subnet_ids: pulumi.Input[list[str]]
+    """Subnets for internet-facing load balancers, also given to the control plane. Required."""
+
+
+@dataclass(frozen=True)
 class EksClusterArgs:
     """Inputs of `EksCluster`."""
 
@@ -31,6 +43,9 @@ class EksClusterArgs:
     """Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
     tags: dict[str, str] = field(default_factory=dict)
     """Tags for the AWS resources. Default none."""
+    network: ClusterNetwork | None = None
+    """The VPC and subnets to run in. Default: `cluster.vpcId` and its subnets when set, else the account's
+    default VPC."""
     aws_profile: str | None = None
     """AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token
     --profile`). Default none: the default credential chain. Set it to the stack's `aws:profile` when the
@@ -84,7 +99,15 @@ class EksCluster(pulumi.ComponentResource):
         settings = args.cluster
         child = pulumi.ResourceOptions(parent=self)
 
-        vpc_id, default_subnet_ids = self._network(settings)
+        if args.network is not None:
+            vpc_id, default_subnet_ids = args.network.vpc_id, None
+            subnet_args = {"private_subnet_ids": args.network.private_subnet_ids,
+                           "public_subnet_ids": args.network.public_subnet_ids}
+            nodes_subnet_ids = args.network.private_subnet_ids
+        else:
+            vpc_id, default_subnet_ids = self._network(settings)
+            subnet_args = cluster_subnet_args(settings, default_subnet_ids)
+            nodes_subnet_ids = node_subnet_ids(settings, default_subnet_ids)
         kms_key_arn = settings.secrets_kms_key_arn
         if kms_key_arn is None:
             kms_key_arn = aws.kms.Key(
@@ -102,7 +125,7 @@ class EksCluster(pulumi.ComponentResource):
             name=settings.name,
             version=settings.version,
             vpc_id=vpc_id,
-            **cluster_subnet_args(settings, default_subnet_ids),
+            **subnet_args,
             skip_default_node_group=True,
             authentication_mode=eks.AuthenticationMode.API,
             access_entries=access_entries(settings.admin_principal_arns) or None,
@@ -123,7 +146,7 @@ class EksCluster(pulumi.ComponentResource):
         self.cluster_name = pulumi.Output.all(eks_cluster.kubeconfig_json, settings.name).apply(lambda parts: parts[1])
         self.kubeconfig = pulumi.Output.secret(eks_cluster.kubeconfig_json)
         self.node_role_arn = self.node_role.arn
-        self.subnet_ids = pulumi.Output.from_input(node_subnet_ids(settings, default_subnet_ids))
+        self.subnet_ids = pulumi.Output.from_input(nodes_subnet_ids)
 
         system_group = create_managed_node_group(
             f"{name}-system",

@@ -30,6 +30,7 @@ from components.contract import (
     kubelet_refuses_node_label,
 )
 from components.principals import iam_principal
+from components.zones import EKS_UNSUPPORTED_ZONE_IDS
 
 PROJECT = "eks-gpu-inference"
 
@@ -58,6 +59,12 @@ _INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
 _KUBERNETES_VERSION = re.compile(r"^1\.\d{1,2}$")
 _QUANTITY = re.compile(r"^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$")
 _SEMVER_TAG = re.compile(r"^v\d+\.\d+\.\d+$")
+_ZONE_NAME = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d[a-z]$")
+_ZONE_ID = re.compile(r"^[a-z]{3,5}\d-az\d{1,2}$")
+# A VPC of /16 (AWS's largest) to /20: a zone's private subnet is an eighth of it, /23 at the smallest.
+MIN_VPC_PREFIX = 16
+MAX_VPC_PREFIX = 20
+MAX_AZ_COUNT = 6
 
 
 class ConfigProblem(ValueError):
@@ -323,10 +330,6 @@ class ClusterSettings(_Settings):
         if self.endpoint_public_access and "0.0.0.0/0" in self.public_access_cidrs:
             found.append(f"{PROJECT}:cluster.publicAccessCidrs includes 0.0.0.0/0: the Kubernetes API endpoint is "
                          "reachable from the whole internet; restrict it to your networks")
-        if not self.vpc_id:
-            found.append(f"{PROJECT}:cluster.vpcId is not set: the nodes run in the default VPC's default "
-                         "subnets, which are public and give each node a public IP; set vpcId and "
-                         "privateSubnetIds for production")
         missing_logs = [log for log in DEFAULT_LOG_TYPES if log not in self.log_types]
         if missing_logs:
             found.append(f"{PROJECT}:cluster.logTypes leaves out {', '.join(missing_logs)}: "
@@ -768,6 +771,73 @@ class VllmSettings(_Settings):
         return tuple(int(part) for part in tag[1:].split(".")) if _SEMVER_TAG.match(tag) else None
 
 
+class NetworkSettings(_Settings):
+    """The VPC the stack creates when `cluster.vpcId` is not set (`network`)."""
+
+    mode: Literal["create", "defaultVpc"] = "create"
+    """`create` a dedicated VPC with private node subnets, or use the account's `defaultVpc` (public subnets:
+    every node gets a public IP; for throwaway tests only, and a warning says so). Default `create`."""
+    cidr: str = "10.0.0.0/16"
+    """IPv4 range of the VPC, /16 to /20: each zone gets a private subnet of an eighth of it for nodes and
+    pods, and a smaller public one for NAT and load balancers. Default `10.0.0.0/16`."""
+    az_count: int = 3
+    """Availability zones to spread over, 2-6 (EKS needs two). Default 3."""
+    nat_gateways: Literal["single", "perAz"] = "single"
+    """One NAT gateway for all zones (cheaper; a zone outage cuts the others' egress), or one per zone.
+    Default `single`."""
+    interface_endpoints: bool = False
+    """Also create interface endpoints for ECR, STS and EKS Auth, so nodes reach them without NAT (each costs
+    per hour and zone). Default false. An S3 gateway endpoint (free) is always created."""
+    availability_zones: list[str] = []
+    """Zones to use, by name (`us-west-2a`) or ID (`usw2-az1`); their number sets the zone count. Default:
+    chosen from the region, preferring zones that offer the GPU instance types."""
+
+    @field_validator("cidr")
+    @classmethod
+    def _cidr(cls, value: str) -> str:
+        allowed = f"an IPv4 CIDR block from /{MIN_VPC_PREFIX} to /{MAX_VPC_PREFIX}, such as 10.0.0.0/16"
+        try:
+            network = ipaddress.IPv4Network(value, strict=True)
+        except ValueError:
+            raise _bad(value, allowed, "invalid CIDR") from None
+        if not MIN_VPC_PREFIX <= network.prefixlen <= MAX_VPC_PREFIX:
+            raise _bad(value, allowed, "VPC size out of range:")
+        return value
+
+    @field_validator("az_count")
+    @classmethod
+    def _az_count(cls, value: int) -> int:
+        if not 2 <= value <= MAX_AZ_COUNT:
+            raise _bad(value, f"2-{MAX_AZ_COUNT} (EKS needs subnets in two zones)")
+        return value
+
+    @field_validator("availability_zones")
+    @classmethod
+    def _zones(cls, value: list[str]) -> list[str]:
+        for zone in value:
+            if not (_ZONE_NAME.match(zone) or _ZONE_ID.match(zone)):
+                raise _bad(zone, "zone names such as us-west-2a or zone IDs such as usw2-az1", "invalid zone")
+            if zone in EKS_UNSUPPORTED_ZONE_IDS:
+                raise _bad(zone, f"zones other than {', '.join(EKS_UNSUPPORTED_ZONE_IDS)}, where EKS places no "
+                           "control plane", "unsupported zone")
+        if len(set(value)) != len(value):
+            raise _bad(value, "each zone once", "duplicate zones in")
+        if value and not 2 <= len(value) <= MAX_AZ_COUNT:
+            raise _bad(value, f"2-{MAX_AZ_COUNT} zones (EKS needs subnets in two zones)", "wrong number of zones:")
+        return value
+
+    def problems(self, key: str) -> list[ConfigProblem]:
+        if self.availability_zones and "az_count" in self.model_fields_set and self.az_count != len(
+                self.availability_zones):
+            return [ConfigProblem(f"{key}.azCount", f"{self.az_count!r} but availabilityZones lists "
+                                  f"{len(self.availability_zones)}; allowed: leave azCount out, or match the list")]
+        return []
+
+    @property
+    def zone_count(self) -> int:
+        return len(self.availability_zones) or self.az_count
+
+
 class DevicePluginSettings(_Settings):
     """The NVIDIA device plugin DaemonSet (`devicePlugin`)."""
 
@@ -793,6 +863,7 @@ class Settings(_Settings):
     gpu_placement: GpuPlacementSettings = GpuPlacementSettings()
     vllm: VllmSettings = VllmSettings()
     device_plugin: DevicePluginSettings = DevicePluginSettings()
+    network: NetworkSettings = NetworkSettings()
     hf_token: str | None = None
     """Hugging Face token for gated models; set it with `pulumi config set --secret hfToken`. Default none."""
 
@@ -815,8 +886,18 @@ class Settings(_Settings):
             return self.device_plugin.enabled
         return self.gpu_node_group.ami_family != "Bottlerocket"
 
+    @property
+    def creates_network(self) -> bool:
+        """Whether the stack creates its own VPC (no `cluster.vpcId`, `network.mode` `create`)."""
+        return not self.cluster.vpc_id and self.network.mode == "create"
+
     def warnings(self) -> list[str]:
-        return self.cluster.warnings()
+        found = self.cluster.warnings()
+        if not self.cluster.vpc_id and self.network.mode == "defaultVpc":
+            found.append(f"{PROJECT}:network.mode is 'defaultVpc': the nodes run in the default VPC's default "
+                         "subnets, which are public and give each node a public IP; use the default mode "
+                         "'create', or set cluster.vpcId and privateSubnetIds, for anything but a test")
+        return found
 
 
 SECTIONS: dict[str, type[_Settings]] = {
@@ -826,6 +907,7 @@ SECTIONS: dict[str, type[_Settings]] = {
     "gpuPlacement": GpuPlacementSettings,
     "vllm": VllmSettings,
     "devicePlugin": DevicePluginSettings,
+    "network": NetworkSettings,
 }
 SECRET_KEYS = ("hfToken",)
 TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)
@@ -889,6 +971,10 @@ def _cross_section_problems(settings: Settings) -> list[ConfigProblem]:
     if taint_count > eks_model.MAX_TAINTS_PER_NODE_GROUP:
         problems.append(ConfigProblem("gpuNodeGroup.extraTaints", f"{taint_count} taints with the contract taint; "
                                       f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group"))
+    if settings.cluster.vpc_id and settings.network.model_fields_set:
+        problems.append(ConfigProblem("network", f"is set while cluster.vpcId {settings.cluster.vpc_id!r} brings its "
+                                      "own VPC; allowed: remove network, or unset cluster.vpcId to let the stack "
+                                      "create the VPC"))
     if settings.device_plugin.enabled and gpu.ami_family == "Bottlerocket":
         problems.append(ConfigProblem("devicePlugin.enabled", "true with gpuNodeGroup.amiFamily 'Bottlerocket', whose "
                                       "AMI runs the device plugin itself; allowed: false or unset"))

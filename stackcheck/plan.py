@@ -136,6 +136,8 @@ class PlanResult:
     """Whether each workload lands on each pool, and if not why."""
     verdicts: list[Verdict] = field(default_factory=list)
     """The GPU guard's verdicts."""
+    network_problems: list[str] = field(default_factory=list)
+    """Node groups outside the stack's private subnets, or a control plane in fewer than two zones."""
     duplicate_objects: list[str] = field(default_factory=list)
     """Kubernetes objects declared by more than one resource, each naming both resources."""
     outputs: dict[str, Any] = field(default_factory=dict)
@@ -158,6 +160,7 @@ class PlanResult:
         found += [f"node group: {problem}" for problem in self.node_group_problems]
         if self.placement_error:
             found.append(f"placement: {self.placement_error}")
+        found += [f"network: {problem}" for problem in self.network_problems]
         found += [f"objects: {duplicate}" for duplicate in self.duplicate_objects]
         found += [f"schema: {result.object_id}: {result.message}" for result in self.schema if not result.passed]
         found += [f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts
@@ -200,6 +203,9 @@ def run_plan(options: PlanOptions) -> PlanResult:
                           for key, value in sorted(run.outputs.items())}
         if result.program_error:
             return result
+        from stackcheck.network_check import network_problems
+
+        result.network_problems = network_problems(run.resources)
 
         from stackcheck import render
 

@@ -40,6 +40,7 @@ def to_dict(result: PlanResult) -> dict[str, Any]:
                       for row in result.resources],
         "counts": result.counts,
         "outputs": result.outputs,
+        "networkProblems": result.network_problems,
         "duplicateObjects": result.duplicate_objects,
         "outDir": _shown_path(result.out_dir),
         "objects": [{"path": written.path, "apiVersion": written.object.api_version, "kind": written.object.kind,

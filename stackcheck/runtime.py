@@ -27,6 +27,8 @@ from pulumi.runtime.stack import run_pulumi_func
 MOCK_ACCOUNT = "123456789012"
 MOCK_REGION = "us-west-2"
 MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
+MOCK_ZONES = (("us-west-2a", "usw2-az2"), ("us-west-2b", "usw2-az1"), ("us-west-2c", "usw2-az3"),
+              ("us-west-2d", "usw2-az4"))
 MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
 
 
@@ -123,8 +125,10 @@ class _Monitor(pulumi_mocks.MockMonitor):
 class RecordingMocks(pulumi.runtime.Mocks):
     """Mocks that record every registration and answer with inputs plus computed outputs."""
 
-    def __init__(self, run: ProgramRun, project: str, stack: str, deployer_arn: str | None = None):
+    def __init__(self, run: ProgramRun, project: str, stack: str, deployer_arn: str | None = None,
+                 call_answers: dict[str, dict[str, Any]] | None = None):
         self.run = run
+        self.call_answers = call_answers or {}
         self.project = project
         self.stack = stack
         self.deployer_arn = deployer_arn
@@ -153,6 +157,18 @@ class RecordingMocks(pulumi.runtime.Mocks):
             return {"result": json.dumps(kubeconfig)}
         if args.token == "aws:ec2/getVpc:getVpc":
             return {"id": MOCK_VPC_ID, "cidrBlock": "172.31.0.0/16", "default": True}
+        if args.token in self.call_answers:
+            return self.call_answers[args.token]
+        if args.token == "aws:index/getAvailabilityZones:getAvailabilityZones":
+            return {"id": MOCK_REGION, "names": [zone for zone, _ in MOCK_ZONES],
+                    "zoneIds": [zone_id for _, zone_id in MOCK_ZONES], "groupNames": [MOCK_REGION] * len(MOCK_ZONES)}
+        if args.token == "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings":
+            # Every asked-for type in every zone but the last, so that zone preference shows offline.
+            types = [value for f in args.args.get("filters") or [] if f.get("name") == "instance-type"
+                     for value in f.get("values", [])]
+            offered = [(instance_type, zone_id) for instance_type in types for _, zone_id in MOCK_ZONES[:-1]]
+            return {"id": MOCK_REGION, "instanceTypes": [t for t, _ in offered], "locations": [z for _, z in offered],
+                    "locationTypes": ["availability-zone-id"] * len(offered)}
         if args.token == "aws:ec2/getSubnets:getSubnets":
             return {"id": MOCK_REGION, "ids": list(MOCK_SUBNET_IDS)}
         if args.token == "aws:index/getCallerIdentity:getCallerIdentity":
@@ -223,13 +239,14 @@ class Secret:
 
 def run_program(program: Path, config: dict[str, Any], *, project: str, stack: str,
                 secret_keys: tuple[str, ...] = (), run: ProgramRun | None = None,
-                deployer_arn: str | None = None) -> ProgramRun:
+                deployer_arn: str | None = None, call_answers: dict[str, dict[str, Any]] | None = None) -> ProgramRun:
     """Run `program` (a Pulumi `__main__.py`) under mocks with `config` (`project:key` -> value).
 
     Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config.
     Each call gets a fresh event loop and fresh runtime settings, so runs do not leak into each other.
     Raises whatever the program raises; pass `run` to see what was registered before it did.
-    `deployer_arn` is what `GetCallerIdentity` answers (default: unknown).
+    `deployer_arn` is what `GetCallerIdentity` answers (default: unknown); `call_answers` replaces the
+    mocks' answer to the provider functions it names (token -> result).
     """
     run = run if run is not None else ProgramRun()
     loop = asyncio.new_event_loop()
@@ -239,7 +256,7 @@ def run_program(program: Path, config: dict[str, Any], *, project: str, stack: s
     sys.path.insert(0, str(program.parent))
     try:
         reset_options(project=project, stack=stack, preview=False)
-        mocks = RecordingMocks(run, project, stack, deployer_arn)
+        mocks = RecordingMocks(run, project, stack, deployer_arn, call_answers)
         pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False, monitor=_Monitor(mocks))
         pulumi.runtime.set_all_config(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},

@@ -81,7 +81,7 @@ def test_fitted_names_of_clusters_sharing_a_long_prefix_differ():
 # Subnets ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("network", "expected_cluster", "expected_nodes"), [
-    pytest.param({}, {"subnetIds": "default"}, "default", id="default VPC gives subnetIds alone"),
+    pytest.param({"defaultVpc": True}, {"subnetIds": "default"}, "default", id="default VPC gives subnetIds alone"),
     pytest.param({"vpcId": VPC, "privateSubnetIds": PRIVATE}, {"privateSubnetIds": PRIVATE}, PRIVATE,
                  id="private subnets only"),
     pytest.param({"vpcId": VPC, "publicSubnetIds": PUBLIC}, {"publicSubnetIds": PUBLIC}, PUBLIC,
@@ -90,7 +90,10 @@ def test_fitted_names_of_clusters_sharing_a_long_prefix_differ():
                  {"privateSubnetIds": PRIVATE, "publicSubnetIds": PUBLIC}, PRIVATE, id="private and public"),
 ])
 def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expected_nodes):
-    config = dev_stack_config()
+    config, network = dev_stack_config(), dict(network)
+    config.pop("network")
+    if network.pop("defaultVpc", False):
+        config["network"] = {"mode": "defaultVpc"}
     config["cluster"] = {key: value for key, value in config["cluster"].items()} | network
     run = run_stack(config)
 
@@ -100,7 +103,8 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
     assert not ("subnetIds" in subnet_keys and subnet_keys & {"privateSubnetIds", "publicSubnetIds"})
     assert subnet_keys == set(expected_cluster)
     looked_up = [token for token, _ in run.calls if token == "aws:ec2/getSubnets:getSubnets"]
-    assert bool(looked_up) == (network == {})  # the default VPC is looked up only when no VPC is given
+    assert bool(looked_up) == ("vpcId" not in network)  # the default VPC is looked up only in defaultVpc mode
+    assert not run.of_type("aws:ec2/vpc:Vpc")  # a VPC of one's own, or the default one: none is created
     default = list(MOCK_SUBNET_IDS)
     for key, value in expected_cluster.items():
         assert cluster.inputs[key] == (default if value == "default" else value)

@@ -131,8 +131,8 @@ def test_public_endpoint_is_limited_to_configured_cidrs(stack):
 
 def test_nodes_run_in_private_subnets_when_given(stack):
     private = ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]
-    run = stack({"cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": private,
-                             "publicSubnetIds": ["subnet-0bbbbbbbbbbbbbbb1"]}})
+    run = stack({"network": None, "cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": private,
+                                              "publicSubnetIds": ["subnet-0bbbbbbbbbbbbbbb1"]}})
     groups = run.of_type(NODE_GROUP)
     assert len(groups) == 2
     for group in groups:

@@ -84,6 +84,7 @@ def test_public_endpoint_open_to_the_internet_warns():
 
 
 def test_default_vpc_warns_that_nodes_are_public():
-    (warning,) = [w for w in parse_settings({}).warnings() if "cluster.vpcId" in w]
-    assert "public" in warning and "privateSubnetIds" in warning
+    (warning,) = [w for w in parse_settings({"network": {"mode": "defaultVpc"}}).warnings() if "network.mode" in w]
+    assert "public IP" in warning and "privateSubnetIds" in warning
+    assert not [w for w in parse_settings({}).warnings() if "network.mode" in w]
     assert not [w for w in parse_settings({"cluster": PRIVATE_NETWORK}).warnings() if "cluster.vpcId" in w]

@@ -3,6 +3,7 @@
 import pulumi
 
 from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs
+from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.labels import LABEL_PREFIX
@@ -34,6 +35,7 @@ cluster = EksCluster(name, EksClusterArgs(
     system_node_group=settings.system_node_group,
     node_monitoring_agent=settings.gpu_node_group.node_repair,
     tags=tags,
+    pod_identity_agent=settings.autoscaler.enabled,
     network=ClusterNetwork(network.vpc_id, network.private_subnet_ids, network.public_subnet_ids) if network else None,
     aws_profile=pulumi.Config("aws").get("profile"),
 ))
@@ -47,6 +49,15 @@ gpu_nodes = GpuNodeGroup(f"{name}-gpu", GpuNodeGroupArgs(
     tags=tags,
 ))
 on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
+
+if settings.autoscaler.enabled:
+    ClusterAutoscaler(f"{name}-autoscaler", ClusterAutoscalerArgs(
+        cluster_name=name,
+        cluster_version=settings.cluster.version,
+        settings=settings.autoscaler,
+        eks_cluster_name=cluster.cluster_name,
+        tags=tags,
+    ), opts=pulumi.ResourceOptions(providers=[cluster.provider]))
 
 if settings.device_plugin_enabled:
     device_plugin = NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(

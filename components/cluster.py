@@ -43,6 +43,9 @@ class EksClusterArgs:
     """Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
     tags: dict[str, str] = field(default_factory=dict)
     """Tags for the AWS resources. Default none."""
+    pod_identity_agent: bool = False
+    """Install the `eks-pod-identity-agent` add-on, which gives pods with a Pod Identity association their AWS
+    credentials (the Cluster Autoscaler uses it). Default false."""
     network: ClusterNetwork | None = None
     """The VPC and subnets to run in. Default: `cluster.vpcId` and its subnets when set, else the account's
     default VPC."""
@@ -173,6 +176,14 @@ class EksCluster(pulumi.ComponentResource):
         provider_kubeconfig = self.kubeconfig
         if args.aws_profile:
             provider_kubeconfig = pulumi.Output.secret(eks_cluster.get_kubeconfig(profile_name=args.aws_profile))
+        if args.pod_identity_agent:
+            aws.eks.Addon(
+                f"{name}-pod-identity-agent",
+                cluster_name=self.cluster_name,
+                addon_name=versions.POD_IDENTITY_AGENT_ADDON,
+                opts=pulumi.ResourceOptions(parent=self, depends_on=[system_group]),
+            )
+
         self.provider = k8s.Provider(
             f"{name}-k8s",
             kubeconfig=provider_kubeconfig,

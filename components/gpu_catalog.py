@@ -97,6 +97,24 @@ class InstanceType:
         return self.gpus > 0
 
 
+# The Cluster Autoscaler's AWS provider treats nodes labelled `k8s.amazonaws.com/accelerator` as GPU nodes
+# and waits for their GPUs to be advertised instead of adding more nodes; its GPU type names spell T4 and
+# A100 with "tesla" (kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/aws_cloud_provider.go,
+# `GPULabel` and `availableGPUTypes`, tag cluster-autoscaler-1.36.1).
+CLUSTER_AUTOSCALER_GPU_LABEL = "k8s.amazonaws.com/accelerator"
+_AUTOSCALER_GPU_TYPE_SPELLING = {"NVIDIA T4": "nvidia-tesla-t4", "NVIDIA A100": "nvidia-tesla-a100"}
+
+
+def accelerator_label_value(instances: Iterable[InstanceType]) -> str:
+    """The `k8s.amazonaws.com/accelerator` value for a node group's instance types: their GPU model
+    (`nvidia-a10g`), or `nvidia` when they mix models (the label's presence is what the autoscaler reads)."""
+    models = {instance.gpu_model for instance in instances}
+    if len(models) != 1 or None in models:
+        return "nvidia"
+    (model,) = models
+    return _AUTOSCALER_GPU_TYPE_SPELLING.get(model, model.lower().replace(" ", "-"))
+
+
 class _Gpu(NamedTuple):
     model: str
     memory_gib: int

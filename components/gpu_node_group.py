@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, NVIDIA_GPU_RESOURCE, PlacementContract
+from components.gpu_catalog import CLUSTER_AUTOSCALER_GPU_LABEL, accelerator_label_value
 from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
 from components.settings import PROJECT, GpuNodeGroupSettings
 
@@ -49,7 +50,8 @@ def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContr
         desired_size=settings.desired_size,
         max_size=settings.max_size,
         disk_size=settings.disk_size,
-        labels=contract.node_labels(),
+        labels={**contract.node_labels(),
+                CLUSTER_AUTOSCALER_GPU_LABEL: accelerator_label_value(settings.instances)},
         taints=contract.eks_taints(),
         max_unavailable=settings.update_max_unavailable,
         node_repair=settings.node_repair,
@@ -57,11 +59,13 @@ def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContr
     )
 
 
-def autoscaler_tags(contract: PlacementContract, gpus_per_node: int) -> dict[str, str]:
-    """Cluster Autoscaler node-template tags: labels, taints (`value:Effect`) and GPUs per node."""
-    tags = {f"{AUTOSCALER_TEMPLATE_TAG}/label/{key}": value for key, value in contract.node_labels().items()}
-    tags.update({f"{AUTOSCALER_TEMPLATE_TAG}/taint/{taint.key}": f"{taint.value}:{taint.effect}"
-                 for taint in contract.node_taints()})
+def autoscaler_tags(spec: ManagedNodeGroupSpec, gpus_per_node: int) -> dict[str, str]:
+    """Cluster Autoscaler node-template tags, from the node group's own labels and taints: labels, taints
+    (`value:Effect`, Kubernetes spelling) and GPUs per node, so a group at zero is scaled up for the pods
+    it fits (cluster-autoscaler/cloudprovider/aws/README.md, "Auto-Discovery Setup")."""
+    tags = {f"{AUTOSCALER_TEMPLATE_TAG}/label/{key}": value for key, value in spec.labels.items()}
+    tags.update({f"{AUTOSCALER_TEMPLATE_TAG}/taint/{taint['key']}":
+                 f"{taint['value']}:{KUBERNETES_TAINT_EFFECT_OF_EKS[taint['effect']]}" for taint in spec.taints})
     tags[f"{AUTOSCALER_TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}"] = str(gpus_per_node)
     return tags
 
@@ -86,7 +90,7 @@ class GpuNodeGroup(pulumi.ComponentResource):
             parent=self,
         )
         asg_name = node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name)
-        for key, value in sorted(autoscaler_tags(args.contract, args.settings.gpus_per_instance).items()):
+        for key, value in sorted(autoscaler_tags(spec, args.settings.gpus_per_instance).items()):
             # Named after the tag key, so adding a label does not rename the others' resources.
             slug = re.sub(r"[^A-Za-z0-9]+", "-", key.removeprefix(f"{AUTOSCALER_TEMPLATE_TAG}/")).strip("-")
             aws.autoscaling.Tag(

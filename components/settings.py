@@ -59,6 +59,7 @@ _INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
 _KUBERNETES_VERSION = re.compile(r"^1\.\d{1,2}$")
 _QUANTITY = re.compile(r"^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$")
 _SEMVER_TAG = re.compile(r"^v\d+\.\d+\.\d+$")
+_DURATION = re.compile(r"^(\d+h)?(\d+m)?(\d+s)?$")
 _ZONE_NAME = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d[a-z]$")
 _ZONE_ID = re.compile(r"^[a-z]{3,5}\d-az\d{1,2}$")
 # A VPC of /16 (AWS's largest) to /20: a zone's private subnet is an eighth of it, /23 at the smallest.
@@ -838,6 +839,53 @@ class NetworkSettings(_Settings):
         return len(self.availability_zones) or self.az_count
 
 
+class AutoscalerSettings(_Settings):
+    """The Cluster Autoscaler, which scales the node groups (the GPU one from zero) with pending pods (`autoscaler`)."""
+
+    enabled: bool = True
+    """Install the Cluster Autoscaler. Default true; without it node group sizes change only by hand."""
+    expander: Literal["least-waste", "priority", "most-pods", "random"] = "least-waste"
+    """How it picks among node groups that fit a pending pod. `priority` follows `expanderPriorities`.
+    Default `least-waste` (the group left with the least idle CPU and memory)."""
+    expander_priorities: dict[str, list[str]] = {}
+    """For the `priority` expander: priority (an integer, higher wins) to node group name patterns (regular
+    expressions), as the autoscaler's priority ConfigMap takes them. Default none."""
+    scale_down_unneeded_time: str = "30m"
+    """How long a node stays unneeded before it is removed. Default `30m` (the autoscaler's is 10m): removing a
+    GPU node throws away a loaded model, which takes minutes to download and load again."""
+    scale_down_delay_after_add: str = "20m"
+    """How long after a scale-up scale-down is considered again. Default `20m` (the autoscaler's is 10m)."""
+    max_node_provision_time: str = "20m"
+    """How long a new node may take to register before the autoscaler gives up on it. Default `20m` (the
+    autoscaler's is 15m): GPU nodes boot larger AMIs and may wait for capacity."""
+
+    @field_validator("scale_down_unneeded_time", "scale_down_delay_after_add", "max_node_provision_time")
+    @classmethod
+    def _duration(cls, value: str) -> str:
+        if not _DURATION.match(value) or value in ("", "0"):
+            raise _bad(value, "a duration such as 10m, 1h or 1h30m (hours, minutes, seconds)", "invalid duration")
+        return value
+
+    @field_validator("expander_priorities")
+    @classmethod
+    def _priorities(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for priority, patterns in value.items():
+            if not re.match(r"^-?\d+$", priority):
+                raise _bad(priority, "integer priorities such as '10'", "invalid priority")
+            for pattern in patterns:
+                try:
+                    re.compile(pattern)
+                except re.error:
+                    raise _bad(pattern, "regular expressions matching node group names", "invalid pattern") from None
+        return value
+
+    def problems(self, key: str) -> list[ConfigProblem]:
+        if self.expander == "priority" and not self.expander_priorities:
+            return [ConfigProblem(f"{key}.expanderPriorities", "empty with expander 'priority'; allowed: at least one "
+                                  "priority with node group name patterns, or another expander")]
+        return []
+
+
 class DevicePluginSettings(_Settings):
     """The NVIDIA device plugin DaemonSet (`devicePlugin`)."""
 
@@ -864,6 +912,7 @@ class Settings(_Settings):
     vllm: VllmSettings = VllmSettings()
     device_plugin: DevicePluginSettings = DevicePluginSettings()
     network: NetworkSettings = NetworkSettings()
+    autoscaler: AutoscalerSettings = AutoscalerSettings()
     hf_token: str | None = None
     """Hugging Face token for gated models; set it with `pulumi config set --secret hfToken`. Default none."""
 
@@ -908,6 +957,7 @@ SECTIONS: dict[str, type[_Settings]] = {
     "vllm": VllmSettings,
     "devicePlugin": DevicePluginSettings,
     "network": NetworkSettings,
+    "autoscaler": AutoscalerSettings,
 }
 SECRET_KEYS = ("hfToken",)
 TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)
@@ -975,6 +1025,11 @@ def _cross_section_problems(settings: Settings) -> list[ConfigProblem]:
         problems.append(ConfigProblem("network", f"is set while cluster.vpcId {settings.cluster.vpc_id!r} brings its "
                                       "own VPC; allowed: remove network, or unset cluster.vpcId to let the stack "
                                       "create the VPC"))
+    if settings.autoscaler.enabled and settings.cluster.version not in versions.CLUSTER_AUTOSCALER_VERSIONS:
+        known = ", ".join(versions.CLUSTER_AUTOSCALER_VERSIONS)
+        problems.append(ConfigProblem("cluster.version", f"{settings.cluster.version!r} has no Cluster Autoscaler "
+                                      f"release pinned (components/versions.py); allowed: {known}, or "
+                                      "autoscaler.enabled false"))
     if settings.device_plugin.enabled and gpu.ami_family == "Bottlerocket":
         problems.append(ConfigProblem("devicePlugin.enabled", "true with gpuNodeGroup.amiFamily 'Bottlerocket', whose "
                                       "AMI runs the device plugin itself; allowed: false or unset"))

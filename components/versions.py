@@ -87,3 +87,19 @@ def support_warning(version: str, today: date) -> str | None:
 # The node monitoring agent backs node auto repair; EKS picks the add-on version matching the
 # cluster when none is given, so only the name is pinned here.
 NODE_MONITORING_AGENT_ADDON = "eks-node-monitoring-agent"
+
+
+# Cluster Autoscaler releases track Kubernetes minors; run the newest patch of the cluster's minor
+# (kubernetes/autoscaler README, "Releases"). Tags `cluster-autoscaler-<version>` in kubernetes/autoscaler,
+# newest patch per minor as of 2026-08-22; images at registry.k8s.io/autoscaling/cluster-autoscaler.
+CLUSTER_AUTOSCALER_IMAGE_REPOSITORY = "registry.k8s.io/autoscaling/cluster-autoscaler"
+CLUSTER_AUTOSCALER_VERSIONS = {
+    "1.32": "v1.32.7",
+    "1.33": "v1.33.6",
+    "1.34": "v1.34.5",
+    "1.35": "v1.35.2",
+    "1.36": "v1.36.1",
+}
+
+# EKS Pod Identity gives pods AWS credentials; the agent add-on must run on the nodes where they run.
+POD_IDENTITY_AGENT_ADDON = "eks-pod-identity-agent"

@@ -58,7 +58,8 @@ def test_longest_cluster_name_gives_aws_names_within_their_limits():
 def test_names_that_fit_are_kept_so_existing_stacks_see_no_rename(dev_run):
     (cluster,) = dev_run.of_type(EKS_CLUSTER)
     assert cluster.name == "gpu-inference-dev"
-    assert {role.name for role in dev_run.of_type(ROLE)} == {"gpu-inference-dev-nodes-role"}
+    assert {role.name for role in dev_run.of_type(ROLE)} == {"gpu-inference-dev-nodes-role",
+                                                              "gpu-inference-dev-autoscaler-role"}
     prefixes = {group.inputs["nodeGroupNamePrefix"] for group in dev_run.of_type(NODE_GROUP)}
     assert prefixes == {"gpu-inference-dev-system-", "gpu-inference-dev-gpu-"}
 

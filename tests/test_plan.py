@@ -143,7 +143,7 @@ def test_json_document_lists_resources_objects_pools_and_matrix(capsys, tmp_path
     assert document["counts"]["total"] == len(document["resources"])
     assert {"type": "pulumi:pulumi:Stack", "name": "eks-gpu-inference-dev", "parent": None} == {
         key: document["resources"][0][key] for key in ("type", "name", "parent")}
-    deployment = next(obj for obj in document["objects"] if obj["kind"] == "Deployment")
+    deployment = next(obj for obj in document["objects"] if obj["kind"] == "Deployment" and obj["namespace"] == "vllm")
     assert deployment == {"path": "vllm.deployment.vllm-server.yaml", "apiVersion": "apps/v1", "kind": "Deployment",
                           "name": "vllm-server", "namespace": "vllm"}
     assert len(document["schema"]) == len(document["objects"]) > 0

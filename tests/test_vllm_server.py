@@ -47,7 +47,7 @@ CUSTOM_CONTRACT = {
 
 
 def server_deployment(run: ProgramRun) -> dict:
-    [deployment] = run.of_type(DEPLOYMENT)
+    [deployment] = [d for d in run.of_type(DEPLOYMENT) if d.inputs["metadata"]["name"] == "vllm-server"]
     return deployment.inputs
 
 

@@ -1,0 +1,301 @@
+"""The Cluster Autoscaler: node groups follow pending pods, and the GPU node group scales from and to zero.
+
+Rendered as plain Kubernetes objects (not a Helm chart), so the offline plan, the schema check, checkov
+and the placement guard see each of them. The RBAC rules, flags and security context follow the
+upstream AWS example for the pinned release (kubernetes/autoscaler, tag `cluster-autoscaler-<version>`,
+`cluster-autoscaler/cloudprovider/aws/examples/cluster-autoscaler-autodiscover.yaml`), written here from
+its facts. AWS credentials come through EKS Pod Identity: an IAM role trusted by `pods.eks.amazonaws.com`
+and a `PodIdentityAssociation` for the autoscaler's ServiceAccount.
+
+It carries no toleration for the GPU taint, so it runs on the system node group and never on a GPU node
+(the plan's guard shows where it lands).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_aws as aws
+import pulumi_kubernetes as k8s
+
+from components import naming, versions
+from components.labels import checkov_annotations, selector_labels, standard_labels
+from components.settings import PROJECT, AutoscalerSettings
+
+NAME = "cluster-autoscaler"
+NAMESPACE = "kube-system"
+METRICS_PORT = 8085
+POD_IDENTITY_AGENT_ADDRESS = "169.254.170.23/32"
+# The tags EKS puts on every managed node group's Auto Scaling group, which auto-discovery matches
+# (EKS user guide, "Managed node groups": node groups are tagged for the Cluster Autoscaler).
+DISCOVERY_TAG = "k8s.io/cluster-autoscaler/enabled"
+# Evicting the autoscaler stops all scaling; this class outranks every workload but node agents.
+PRIORITY_CLASS = "system-cluster-critical"
+# The priority expander reads its priorities from this ConfigMap (cluster-autoscaler expander/priority README).
+PRIORITY_CONFIGMAP = "cluster-autoscaler-priority-expander"
+RESOURCES = {"requests": {"cpu": "100m", "memory": "600Mi"}, "limits": {"cpu": "100m", "memory": "600Mi"}}
+# The image's base, gcr.io/distroless/static:nonroot, runs as UID 65534 and carries CA certificates, so
+# no host certificate mount is needed (cluster-autoscaler/Dockerfile at the pinned tag).
+NONROOT_UID = 65534
+CHECKOV_SKIPS = {
+    "CKV_K8S_38": "the autoscaler watches pods and nodes and evicts pods: it needs its service-account token",
+    "CKV_K8S_43": "the image is pinned to the release matching the cluster version (components/versions.py)",
+    "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the autoscaler restarting",
+}
+
+# RBAC of the upstream AWS example at the pinned releases (1.32-1.36 share these rules).
+CLUSTER_RULES = [
+    {"apiGroups": [""], "resources": ["events", "endpoints"], "verbs": ["create", "patch"]},
+    {"apiGroups": [""], "resources": ["pods/eviction"], "verbs": ["create"]},
+    {"apiGroups": [""], "resources": ["pods/status"], "verbs": ["update"]},
+    {"apiGroups": [""], "resources": ["endpoints"], "resourceNames": [NAME], "verbs": ["get", "update"]},
+    {"apiGroups": [""], "resources": ["nodes"], "verbs": ["watch", "list", "get", "update"]},
+    {"apiGroups": [""], "resources": ["namespaces", "pods", "services", "replicationcontrollers",
+                                      "persistentvolumeclaims", "persistentvolumes"], "verbs": ["watch", "list", "get"]},
+    {"apiGroups": ["extensions"], "resources": ["replicasets", "daemonsets"], "verbs": ["watch", "list", "get"]},
+    {"apiGroups": ["policy"], "resources": ["poddisruptionbudgets"], "verbs": ["watch", "list"]},
+    {"apiGroups": ["apps"], "resources": ["statefulsets", "replicasets", "daemonsets"], "verbs": ["watch", "list", "get"]},
+    {"apiGroups": ["resource.k8s.io"], "resources": ["deviceclasses", "resourceslices", "resourceclaims"],
+     "verbs": ["watch", "list", "get"]},
+    {"apiGroups": ["storage.k8s.io"], "resources": ["storageclasses", "csinodes", "csidrivers", "csistoragecapacities",
+                                                    "volumeattachments"], "verbs": ["watch", "list", "get"]},
+    {"apiGroups": ["batch", "extensions"], "resources": ["jobs"], "verbs": ["get", "list", "watch", "patch"]},
+    {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
+    {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "resourceNames": [NAME], "verbs": ["get", "update"]},
+]
+NAMESPACE_RULES = [
+    {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create", "list", "watch"]},
+    {"apiGroups": [""], "resources": ["configmaps"], "resourceNames": ["cluster-autoscaler-status", PRIORITY_CONFIGMAP],
+     "verbs": ["delete", "get", "update", "watch"]},
+]
+# Reading the groups and instance types may cover every resource; scaling only this cluster's groups
+# (the autoscaler's AWS README, "IAM Policy"; EKS Best Practices Guide, Cluster Autoscaler: scope the
+# mutating actions with a condition on the Auto Scaling group's tags).
+DESCRIBE_ACTIONS = [
+    "autoscaling:DescribeAutoScalingGroups",
+    "autoscaling:DescribeAutoScalingInstances",
+    "autoscaling:DescribeLaunchConfigurations",
+    "autoscaling:DescribeScalingActivities",
+    "ec2:DescribeImages",
+    "ec2:DescribeInstanceTypes",
+    "ec2:DescribeLaunchTemplateVersions",
+    "ec2:GetInstanceTypesFromInstanceRequirements",
+    "eks:DescribeNodegroup",
+]
+SCALING_ACTIONS = ["autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup"]
+
+
+@dataclass(frozen=True)
+class ClusterAutoscalerArgs:
+    """Inputs of `ClusterAutoscaler`."""
+
+    cluster_name: str
+    """The EKS cluster whose node groups it scales (their Auto Scaling groups carry this name in a tag). Required."""
+    cluster_version: str
+    """Kubernetes minor version of the cluster, which picks the autoscaler release. Required."""
+    settings: AutoscalerSettings = AutoscalerSettings()
+    """Expander and scale-down timing. Default `AutoscalerSettings()`."""
+    eks_cluster_name: pulumi.Input[str] | None = None
+    """The cluster name as an output, so the Pod Identity association waits for the cluster. Default `cluster_name`."""
+    tags: dict[str, str] | None = None
+    """Tags for the IAM role. Default none."""
+
+
+class ClusterAutoscaler(pulumi.ComponentResource):
+    """The Cluster Autoscaler in `kube-system`, with a least-privilege IAM role through EKS Pod Identity.
+
+    Give it the Kubernetes provider through `opts.providers`; its AWS resources use the default provider.
+    """
+
+    deployment_name: pulumi.Output[str]
+    role_arn: pulumi.Output[str]
+
+    def __init__(self, name: str, args: ClusterAutoscalerArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__(f"{PROJECT}:index:ClusterAutoscaler", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        version = versions.CLUSTER_AUTOSCALER_VERSIONS[args.cluster_version]
+        labels = autoscaler_labels(name, version)
+
+        role = aws.iam.Role(
+            naming.autonamed_role_resource_name(f"{name}-role"),
+            description=f"Cluster Autoscaler of EKS cluster {args.cluster_name} (EKS Pod Identity)",
+            assume_role_policy=json.dumps(pod_identity_trust_policy()),
+            tags=args.tags or None,
+            opts=child,
+        )
+        aws.iam.RolePolicy(f"{name}-scaling", role=role.id, policy=json.dumps(scaling_policy(args.cluster_name)),
+                           opts=child)
+        association = aws.eks.PodIdentityAssociation(
+            f"{name}-pod-identity",
+            cluster_name=args.eks_cluster_name or args.cluster_name,
+            namespace=NAMESPACE,
+            service_account=NAME,
+            role_arn=role.arn,
+            tags=args.tags or None,
+            opts=child,
+        )
+
+        account = k8s.core.v1.ServiceAccount(f"{name}-sa", metadata={"name": NAME, "namespace": NAMESPACE,
+                                                                      "labels": labels}, opts=child)
+        cluster_role = k8s.rbac.v1.ClusterRole(f"{name}-clusterrole", metadata={"name": NAME, "labels": labels},
+                                               rules=CLUSTER_RULES, opts=child)
+        k8s.rbac.v1.ClusterRoleBinding(
+            f"{name}-clusterrolebinding", metadata={"name": NAME, "labels": labels},
+            role_ref={"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": NAME},
+            subjects=[{"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}],
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[cluster_role]))
+        role_in_namespace = k8s.rbac.v1.Role(f"{name}-role", metadata={"name": NAME, "namespace": NAMESPACE,
+                                                                         "labels": labels},
+                                             rules=NAMESPACE_RULES, opts=child)
+        k8s.rbac.v1.RoleBinding(
+            f"{name}-rolebinding", metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels},
+            role_ref={"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": NAME},
+            subjects=[{"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}],
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[role_in_namespace]))
+        if args.settings.expander == "priority":
+            k8s.core.v1.ConfigMap(f"{name}-priorities", metadata={"name": PRIORITY_CONFIGMAP, "namespace": NAMESPACE,
+                                                                   "labels": labels},
+                                  data={"priorities": priorities_document(args.settings.expander_priorities)},
+                                  opts=child)
+
+        manifest = deployment(name, args.cluster_name, version, args.settings)
+        autoscaler = k8s.apps.v1.Deployment(
+            f"{name}-deployment", metadata=manifest["metadata"], spec=manifest["spec"],
+            # Credentials must exist before the first start, or it crash-loops until they do.
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[association, account]))
+        budget = disruption_budget(name, version)
+        k8s.policy.v1.PodDisruptionBudget(f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"], opts=child)
+        policy = network_policy(name, version)
+        k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)
+
+        self.deployment_name = autoscaler.metadata.apply(lambda metadata: metadata.name)
+        self.role_arn = role.arn
+        self.register_outputs({"deployment_name": self.deployment_name, "role_arn": self.role_arn})
+
+
+def autoscaler_labels(instance: str, version: str) -> dict[str, str]:
+    return standard_labels(app=NAME, instance=instance, component="autoscaler", version=version)
+
+
+def image(version: str) -> str:
+    return f"{versions.CLUSTER_AUTOSCALER_IMAGE_REPOSITORY}:{version}"
+
+
+def container_command(cluster_name: str, settings: AutoscalerSettings) -> list[str]:
+    """The autoscaler's command line: AWS auto-discovery of this cluster's node groups, GPU-minded scale-down."""
+    return [
+        "./cluster-autoscaler",
+        "--cloud-provider=aws",
+        f"--node-group-auto-discovery=asg:tag={DISCOVERY_TAG},k8s.io/cluster-autoscaler/{cluster_name}",
+        "--balance-similar-node-groups",
+        f"--expander={settings.expander}",
+        # vLLM's model cache and /dev/shm are emptyDirs; with the default (true) a node that ever ran a
+        # server would never be scaled down (cluster-autoscaler FAQ, flag table).
+        "--skip-nodes-with-local-storage=false",
+        f"--scale-down-unneeded-time={settings.scale_down_unneeded_time}",
+        f"--scale-down-delay-after-add={settings.scale_down_delay_after_add}",
+        f"--max-node-provision-time={settings.max_node_provision_time}",
+        "--stderrthreshold=info",
+        "--v=2",
+    ]
+
+
+def deployment(instance: str, cluster_name: str, version: str, settings: AutoscalerSettings) -> dict:
+    """The Deployment: one replica (it elects a leader), non-root, read-only, on untainted nodes only."""
+    labels = autoscaler_labels(instance, version)
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": NAME, "namespace": NAMESPACE, "labels": labels,
+                     "annotations": checkov_annotations(CHECKOV_SKIPS)},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": selector_labels(labels)},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {
+                    "serviceAccountName": NAME,
+                    "priorityClassName": PRIORITY_CLASS,
+                    "securityContext": {"runAsNonRoot": True, "runAsUser": NONROOT_UID, "runAsGroup": NONROOT_UID,
+                                        "fsGroup": NONROOT_UID, "seccompProfile": {"type": "RuntimeDefault"}},
+                    "containers": [{
+                        "name": NAME,
+                        "image": image(version),
+                        "imagePullPolicy": "IfNotPresent",
+                        "command": container_command(cluster_name, settings),
+                        "ports": [{"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"}],
+                        "resources": RESOURCES,
+                        "livenessProbe": {"httpGet": {"path": "/health-check", "port": METRICS_PORT},
+                                          "initialDelaySeconds": 60, "periodSeconds": 30},
+                        "readinessProbe": {"httpGet": {"path": "/health-check", "port": METRICS_PORT},
+                                           "periodSeconds": 10},
+                        "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]},
+                                            "privileged": False, "readOnlyRootFilesystem": True,
+                                            "runAsNonRoot": True},
+                    }],
+                },
+            },
+        },
+    }
+
+
+def disruption_budget(instance: str, version: str) -> dict:
+    """One replica may be evicted: a node drain never waits on the autoscaler, which restarts in seconds."""
+    labels = autoscaler_labels(instance, version)
+    return {
+        "apiVersion": "policy/v1",
+        "kind": "PodDisruptionBudget",
+        "metadata": {"name": NAME, "namespace": NAMESPACE, "labels": labels},
+        "spec": {"maxUnavailable": 1, "selector": {"matchLabels": selector_labels(labels)}},
+    }
+
+
+def network_policy(instance: str, version: str) -> dict:
+    """No inbound traffic; out only to DNS, HTTPS (the Kubernetes API, the AWS APIs) and the Pod Identity agent."""
+    labels = autoscaler_labels(instance, version)
+    return {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": NAME, "namespace": NAMESPACE, "labels": labels},
+        "spec": {
+            "podSelector": {"matchLabels": selector_labels(labels)},
+            "policyTypes": ["Ingress", "Egress"],
+            "egress": [
+                {"to": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+                         "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}],
+                 "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]},
+                {"ports": [{"protocol": "TCP", "port": 443}]},
+                # The Pod Identity agent serves credentials on this link-local address, port 80 (EKS user
+                # guide, "Understand how EKS Pod Identity works").
+                {"to": [{"ipBlock": {"cidr": POD_IDENTITY_AGENT_ADDRESS}}], "ports": [{"protocol": "TCP", "port": 80}]},
+            ],
+        },
+    }
+
+
+def pod_identity_trust_policy() -> dict:
+    """Trust for EKS Pod Identity (EKS user guide, "Create an IAM role for EKS Pod Identity")."""
+    return {"Version": "2012-10-17", "Statement": [{
+        "Effect": "Allow", "Principal": {"Service": "pods.eks.amazonaws.com"},
+        "Action": ["sts:AssumeRole", "sts:TagSession"]}]}
+
+
+def scaling_policy(cluster_name: str) -> dict:
+    """Describe anything; change the size of, or terminate instances in, only this cluster's tagged groups."""
+    return {"Version": "2012-10-17", "Statement": [
+        {"Sid": "Describe", "Effect": "Allow", "Action": DESCRIBE_ACTIONS, "Resource": "*"},
+        {"Sid": "ScaleThisClustersGroups", "Effect": "Allow", "Action": SCALING_ACTIONS, "Resource": "*",
+         "Condition": {"StringEquals": {f"aws:ResourceTag/k8s.io/cluster-autoscaler/{cluster_name}": "owned",
+                                        f"aws:ResourceTag/{DISCOVERY_TAG}": "true"}}},
+    ]}
+
+
+def priorities_document(priorities: dict[str, list[str]]) -> str:
+    """The priority expander's `priorities` key: YAML of priority to node group name patterns."""
+    lines = []
+    for priority in sorted(priorities, key=int, reverse=True):
+        lines.append(f"{int(priority)}:")
+        lines.extend(f"  - {json.dumps(pattern)}" for pattern in priorities[priority])
+    return "\n".join(lines) + "\n"

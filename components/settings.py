@@ -569,7 +569,8 @@ class VllmSettings(_Settings):
     served_model_name: str | None = None
     """Model name clients send in requests. Default: the model id."""
     image: str = versions.VLLM_IMAGE
-    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`. Default in `components/versions.py`."""
+    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`, at least `versions.VLLM_MIN_VERSION`, or a digest (taken as
+    recent enough). Default in `components/versions.py`."""
     tensor_parallel_size: int = 1
     """GPUs per replica, at most the GPUs per instance. Default 1."""
     max_model_len: int = 8192
@@ -636,6 +637,10 @@ class VllmSettings(_Settings):
             raise _bad(value, allowed, "unpinned image")
         if not _SEMVER_TAG.match(tag):
             raise _bad(value, allowed, "tag is not a release version in")
+        floor = "v" + ".".join(map(str, versions.VLLM_MIN_VERSION))
+        if _release(tag) < versions.VLLM_MIN_VERSION:
+            raise _bad(value, f"{floor} or newer, the first image with the non-root vllm user (UID "
+                       f"{versions.VLLM_USER_ID}) the server runs as", "image too old:")
         return value
 
     @field_validator("tensor_parallel_size")
@@ -700,11 +705,10 @@ class VllmSettings(_Settings):
     def model_name(self) -> str:
         return self.served_model_name or self.model
 
-    @property
-    def image_version(self) -> tuple[int, ...] | None:
-        """The release of the image tag, or None for a digest."""
-        tag = self.image.rpartition(":")[2]
-        return tuple(int(part) for part in tag[1:].split(".")) if _SEMVER_TAG.match(tag) else None
+
+def _release(tag: str) -> tuple[int, ...]:
+    """(major, minor, patch) of a `vX.Y.Z` tag."""
+    return tuple(int(part) for part in tag[1:].split("."))
 
 
 class DevicePluginSettings(_Settings):

@@ -7,10 +7,16 @@ and the floors the settings validate against.
 VLLM_IMAGE_REPOSITORY = "vllm/vllm-openai"
 VLLM_VERSION = "v0.32.0"
 VLLM_IMAGE = f"{VLLM_IMAGE_REPOSITORY}:{VLLM_VERSION}"
-# The image runs as this non-root user; `--shutdown-timeout` exists from v0.18.0.
+# The vllm/vllm-openai image runs as root by default (its `vllm-openai` stage sets no USER); it also
+# creates an optional `vllm` user, UID 2000 and GID 0, with group-0-writable home and caches, for
+# running under `--user 2000:0` (vllm-project/vllm docker/Dockerfile at v0.32.0, "Non-root support
+# (opt-in)"; vllm-project/vllm#40275). The server pod runs as that user.
 VLLM_USER_ID = 2000
 VLLM_GROUP_ID = 0
-VLLM_MIN_VERSION_SHUTDOWN_TIMEOUT = (0, 18, 0)
+# The first release whose image has that user: docker/Dockerfile of the v0.21.0 release has no
+# `useradd --uid 2000`, v0.22.0's has it. Older images would run the pod as a UID without a passwd
+# entry or home, so `vllm.image` may not be older. (`--shutdown-timeout`, from v0.18.0, is then always there.)
+VLLM_MIN_VERSION = (0, 22, 0)
 
 DEVICE_PLUGIN_IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s-device-plugin"
 DEVICE_PLUGIN_VERSION = "v0.20.0"

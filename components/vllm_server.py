@@ -182,27 +182,23 @@ def _metadata(instance: str, settings: VllmSettings, name: str = SERVER_NAME, **
 
 # The container.
 
-def supports_shutdown_timeout(settings: VllmSettings) -> bool:
-    """Whether the image's vLLM has `--shutdown-timeout`; an image pinned by digest is taken as current."""
-    release = settings.image_version
-    return release is None or release >= versions.VLLM_MIN_VERSION_SHUTDOWN_TIMEOUT
-
-
 def container_args(settings: VllmSettings) -> list[str]:
-    """`vllm serve` flags: model, parallelism and memory from settings, the port, then `extraArgs`.
+    """`vllm serve` arguments: the model first, then parallelism and memory from settings, the port, `extraArgs`.
 
-    The image's entrypoint is `vllm serve`, which takes the model as `--model` as well as positionally.
+    The image's entrypoint is `vllm serve` (docker/Dockerfile, `vllm-openai` stage), so these are its
+    arguments. The model is the positional `model_tag`: vLLM 0.32 warns that `--model` "will be removed
+    in a future version", and rejects `--served-model-name` when no positional model comes first
+    (vllm/utils/argparse_utils.py, FlexibleArgumentParser.parse_args, at v0.32.0).
     """
     args = [
-        "--model", settings.model,
+        settings.model,
         "--served-model-name", settings.model_name,
         "--tensor-parallel-size", str(settings.tensor_parallel_size),
         "--max-model-len", str(settings.max_model_len),
         "--gpu-memory-utilization", f"{settings.gpu_memory_utilization:g}",
         "--port", str(PORT),
+        "--shutdown-timeout", str(settings.shutdown_timeout_seconds),
     ]
-    if supports_shutdown_timeout(settings):
-        args += ["--shutdown-timeout", str(settings.shutdown_timeout_seconds)]
     return [*args, *settings.extra_args]
 
 

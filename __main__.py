@@ -58,6 +58,7 @@ if settings.vllm.enabled:
         instance=settings.gpu_node_group.smallest_instance,
         require_node_affinity=settings.gpu_placement.require_node_affinity,
         hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
+        api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
     ), opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]))
     pulumi.export("vllmNamespace", server.namespace)
     pulumi.export("vllmService", server.service_dns_name)

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
-from components import eks_model, gpu_catalog, versions
+from components import eks_model, gpu_catalog, versions, vllm_args
 from components.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     KUBERNETES_TAINT_EFFECTS,
@@ -46,6 +46,8 @@ VLLM_MANAGED_FLAGS = (
     "--port",
     "--shutdown-timeout",
 )
+# Flags that carry a secret: as container args they would be plain text in the pod spec and the state.
+VLLM_SECRET_FLAGS = {"--api-key": "vllmApiKey"}
 
 _QUALIFIED_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -688,11 +690,17 @@ class VllmSettings(_Settings):
     @field_validator("extra_args")
     @classmethod
     def _extra_args(cls, value: list[str]) -> list[str]:
+        # Checked as vLLM's parser reads them: `--tensor_parallel_size=8` and `-tp 8` set --tensor-parallel-size.
         for arg in value:
-            flag = arg.split("=", 1)[0]
-            if flag in VLLM_MANAGED_FLAGS:
-                raise _bad(arg, f"flags other than {', '.join(VLLM_MANAGED_FLAGS)}, which come from vllm settings",
-                           "flag set by settings:")
+            secret = vllm_args.settings_flag(arg, tuple(VLLM_SECRET_FLAGS))
+            if secret:
+                raise _bad(arg, f"no {secret}: it would be plain text in the pod spec and the state; set it with "
+                           f"`pulumi config set --secret {VLLM_SECRET_FLAGS[secret]} <value>`", "secret flag in")
+            flag = vllm_args.settings_flag(arg, VLLM_MANAGED_FLAGS)
+            if flag:
+                spelled = "" if arg.split("=", 1)[0] == flag else f" (read by vLLM as {flag})"
+                raise _bad(arg, f"flags other than {', '.join(VLLM_MANAGED_FLAGS)} in any spelling, which come "
+                           "from vllm settings", f"flag set by settings{spelled}:")
         return value
 
     def problems(self, key: str) -> list[ConfigProblem]:
@@ -738,6 +746,10 @@ class Settings(_Settings):
     device_plugin: DevicePluginSettings = DevicePluginSettings()
     hf_token: str | None = None
     """Hugging Face token for gated models; set it with `pulumi config set --secret hfToken`. Default none."""
+    vllm_api_key: str | None = None
+    """Key vLLM requires from clients (`VLLM_API_KEY`, from a Secret); set it with
+    `pulumi config set --secret vllmApiKey`. A top-level key because Pulumi.yaml can declare only whole
+    keys secret, not a value inside the `vllm` object. Default none (no key)."""
 
     @property
     def contract(self) -> PlacementContract:
@@ -770,7 +782,7 @@ SECTIONS: dict[str, type[_Settings]] = {
     "vllm": VllmSettings,
     "devicePlugin": DevicePluginSettings,
 }
-SECRET_KEYS = ("hfToken",)
+SECRET_KEYS = ("hfToken", "vllmApiKey")
 TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)
 
 
@@ -794,7 +806,10 @@ def parse_settings(values: Mapping[str, Any]) -> Settings:
         elif key in SECRET_KEYS:
             if value is not None and not isinstance(value, str):
                 problems.append(ConfigProblem(key, f"{type(value).__name__} value; allowed: a string "
-                                              "(pulumi config set --secret hfToken <token>)"))
+                                              f"(pulumi config set --secret {key} <value>)"))
+            elif value == "":
+                # The value is secret: the message names the key only.
+                problems.append(ConfigProblem(key, "empty value; allowed: a non-empty string, or leave the key unset"))
             else:
                 parsed[key] = value
         else:

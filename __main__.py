@@ -20,6 +20,7 @@ cluster = EksCluster(name, EksClusterArgs(
     cluster=settings.cluster,
     system_node_group=settings.system_node_group,
     node_monitoring_agent=settings.gpu_node_group.node_repair,
+    gpu_contract=contract,
     tags=tags,
 ))
 gpu_nodes = GpuNodeGroup(f"{name}-gpu", GpuNodeGroupArgs(

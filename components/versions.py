@@ -26,6 +26,9 @@ DEFAULT_KUBERNETES_VERSION = "1.34"
 # bundles schemas for each of them.
 SUPPORTED_KUBERNETES_VERSIONS = ("1.32", "1.33", "1.34", "1.35")
 
-# The node monitoring agent backs node auto repair; EKS picks the add-on version matching the
-# cluster when none is given, so only the name is pinned here.
+# The node monitoring agent backs node auto repair. Pinned because its configuration values and the
+# placement facts in components/node_agents.py come from its chart at the matching tag
+# (aws/eks-node-monitoring-agent v1.7.0: values.yaml sets the image tag v1.7.0-eksbuild.1).
 NODE_MONITORING_AGENT_ADDON = "eks-node-monitoring-agent"
+NODE_MONITORING_AGENT_VERSION = "v1.7.0-eksbuild.1"
+NODE_MONITORING_AGENT_CHART = "v1.7.0"

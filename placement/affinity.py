@@ -11,6 +11,8 @@ from .quantity import parse_int64
 _GO_INT = re.compile(r"[+-]?[0-9]+")
 
 NODE_NAME_FIELD = "metadata.name"
+# Values of one requirement printed in a mismatch message (an add-on lists dozens of instance types).
+_SHOWN_VALUES = 8
 
 
 def matches_node_selector_terms(terms: list[dict] | None, node: dict) -> bool:
@@ -160,7 +162,10 @@ def _format_requirement(requirement: dict) -> str:
     values = requirement.get("values") or []
     if operator in ("Exists", "DoesNotExist") and not values:
         return f"{key} {operator}"
-    return f"{key} {operator} [{', '.join(str(v) for v in values)}]"
+    shown = [str(v) for v in values[:_SHOWN_VALUES]]
+    if len(values) > _SHOWN_VALUES:
+        shown.append(f"... {len(values) - _SHOWN_VALUES} more")
+    return f"{key} {operator} [{', '.join(shown)}]"
 
 
 def _has(labels: dict, key: str) -> str:

@@ -9,7 +9,7 @@ selectors and required node affinity), resources (effective requests,
 NodeResourcesFit), explain (the filters together), workloads (pod_of,
 daemonset_pod, the device plugin marker), pools (node groups as pools,
 advertise_gpus), guard (placement_matrix, gpu_guard) and agents (node_agents_verdict:
-the node agents EKS and its add-ons run).
+the node agents EKS and its add-ons run) and capacity (gpu_capacity: replicas against pool sizes).
 
 Where the model departs from the scheduler on purpose:
 - An empty-key toleration tolerates only with `Exists`: the API server rejects

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from components.contract import NVIDIA_GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE, PlacementContract
 from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
 from components.settings import PROJECT, GpuNodeGroupSettings
 
@@ -37,9 +37,22 @@ class GpuNodeGroupArgs:
     """Tags for the AWS resources. Default none."""
 
 
+def gpu_node_labels(settings: GpuNodeGroupSettings, contract: PlacementContract) -> dict[str, str]:
+    """The contract's labels, with the GPU facts of this group's own instance types.
+
+    `nvidia.com/gpu.product` is the product every instance type of this group shares, and absent
+    when they differ; the contract's `gpu_product` is not used, so one contract reused for groups of
+    different GPU models labels each group with its own model.
+    """
+    labels = {key: value for key, value in contract.node_labels().items() if key != NVIDIA_GPU_PRODUCT_LABEL}
+    if settings.gpu_product:
+        labels[NVIDIA_GPU_PRODUCT_LABEL] = settings.gpu_product
+    return labels
+
+
 def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContract,
                         tags: dict[str, str]) -> ManagedNodeGroupSpec:
-    """The GPU node group's shape, every label and taint taken from the contract."""
+    """The GPU node group's shape: label and taints from the contract, GPU facts from its instance types."""
     return ManagedNodeGroupSpec(
         instance_types=list(settings.instance_types),
         ami_type=ami_type(settings.ami_family, settings.architecture, accelerated=True),
@@ -49,7 +62,7 @@ def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContr
         desired_size=settings.desired_size,
         max_size=settings.max_size,
         disk_size=settings.disk_size,
-        labels=contract.node_labels(),
+        labels=gpu_node_labels(settings, contract),
         taints=contract.eks_taints(),
         max_unavailable=settings.update_max_unavailable,
         node_repair=settings.node_repair,
@@ -57,9 +70,9 @@ def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContr
     )
 
 
-def autoscaler_tags(contract: PlacementContract, gpus_per_node: int) -> dict[str, str]:
-    """Cluster Autoscaler node-template tags: labels, taints (`value:Effect`) and GPUs per node."""
-    tags = {f"{AUTOSCALER_TEMPLATE_TAG}/label/{key}": value for key, value in contract.node_labels().items()}
+def autoscaler_tags(labels: dict[str, str], contract: PlacementContract, gpus_per_node: int) -> dict[str, str]:
+    """Cluster Autoscaler node-template tags: the group's labels, taints (`value:Effect`) and GPUs per node."""
+    tags = {f"{AUTOSCALER_TEMPLATE_TAG}/label/{key}": value for key, value in labels.items()}
     tags.update({f"{AUTOSCALER_TEMPLATE_TAG}/taint/{taint.key}": f"{taint.value}:{taint.effect}"
                  for taint in contract.node_taints()})
     tags[f"{AUTOSCALER_TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}"] = str(gpus_per_node)
@@ -86,7 +99,7 @@ class GpuNodeGroup(pulumi.ComponentResource):
             parent=self,
         )
         asg_name = node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name)
-        for key, value in sorted(autoscaler_tags(args.contract, args.settings.gpus_per_instance).items()):
+        for key, value in sorted(autoscaler_tags(spec.labels, args.contract, args.settings.gpus_per_instance).items()):
             # Named after the tag key, so adding a label does not rename the others' resources.
             slug = re.sub(r"[^A-Za-z0-9]+", "-", key.removeprefix(f"{AUTOSCALER_TEMPLATE_TAG}/")).strip("-")
             aws.autoscaling.Tag(

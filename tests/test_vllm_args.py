@@ -115,3 +115,24 @@ def test_api_key_reaches_vllm_only_through_a_secret_and_no_registered_input_hold
 def test_no_api_key_secret_or_variable_without_the_key(dev_run):
     assert not [r for r in dev_run.of_type(SECRET) if r.inputs["metadata"]["name"].endswith("-api-key")]
     assert all(v["name"] != "VLLM_API_KEY" for v in server_container(dev_run)["env"])
+
+
+def test_secure_api_key_in_a_stack_file_is_planned_redacted_and_never_printed(capsys, tmp_path):
+    from pathlib import Path
+
+    from stackcheck.__main__ import main
+    from stackcheck.render import REDACTED
+
+    root = Path(__file__).resolve().parent.parent
+    code = main(["plan", "--project-dir", str(root), "--stack-file",
+                 str(root / "tests" / "stacks" / "Pulumi.secret-api-key.yaml"), "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    ciphertext = "c2VjcmV0LWNpcGhlcnRleHQtbmV2ZXItc2hvd24"
+    assert ciphertext not in out
+    secret = (tmp_path / "vllm.secret.vllm-server-api-key.yaml").read_text()
+    assert f"api-key: '{REDACTED}'" in secret
+    deployment = (tmp_path / "vllm.deployment.vllm-server.yaml").read_text()
+    assert "name: VLLM_API_KEY\n          valueFrom:\n            secretKeyRef:\n              key: api-key\n" \
+           "              name: vllm-server-api-key" in deployment
+    assert all(ciphertext not in path.read_text() for path in tmp_path.glob("*.yaml"))

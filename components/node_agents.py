@@ -88,9 +88,10 @@ KUBE_PROXY = NodeAgent(
 
 COREDNS = NodeAgent(
     name="coredns", kind="Deployment", addon="coredns", installed_by="eks", coverage=A_NON_GPU_POOL,
-    versions="v1.13.2-eksbuild.19 (Kubernetes 1.34)",
-    source="eksctl-io/eksctl pkg/addons/default/assets/coredns-1.34.json, the EKS CoreDNS manifest eksctl ships "
-           "(tolerations, nodeAffinity, priorityClassName, requests, replicas)",
+    versions="v1.11.4-eksbuild.10 (Kubernetes 1.32) to v1.13.2-eksbuild.19 (Kubernetes 1.34)",
+    source="eksctl-io/eksctl pkg/addons/default/assets/coredns-1.32.json and coredns-1.34.json, the EKS CoreDNS "
+           "manifests eksctl ships (tolerations, nodeAffinity, priorityClassName, requests and replicas are the "
+           "same in both)",
     pod_spec={
         "tolerations": [
             {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"},

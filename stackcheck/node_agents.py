@@ -45,7 +45,7 @@ def cluster_agents(resources: list[Any]) -> ClusterAgents:
     """The agents of EKS's default add-ons and of every `aws:eks/addon:Addon` the run registered."""
     found = ClusterAgents()
     for agent in node_agents.EKS_DEFAULT_AGENTS:
-        _add(found, agent, None, f"installed by EKS on every cluster ({agent.addon})")
+        _add(found, agent, None, f"add-on {agent.addon}, installed by EKS on every cluster")
     registered = {str(r.inputs.get("addonName") or r.name): r for r in resources if r.type == ADDON_TYPE}
     for name, resource in registered.items():
         known = node_agents.ADDON_AGENTS.get(name)
@@ -68,7 +68,7 @@ def cluster_agents(resources: list[Any]) -> ClusterAgents:
 
 def _add(found: ClusterAgents, agent: node_agents.NodeAgent, configuration: dict | None, origin: str) -> None:
     if agent.pod_spec is None:
-        found.notes.append(f"{agent.name} ({origin}): not checked, {agent.source}")
+        found.notes.append(f"{agent.name} ({origin}): not checked: {agent.source}")
         return
     found.agents.append(Agent(agent.name, agent.coverage, node_agents.workload(agent, configuration)))
 

@@ -34,6 +34,7 @@ cluster = EksCluster(name, EksClusterArgs(
     cluster=settings.cluster,
     system_node_group=settings.system_node_group,
     node_monitoring_agent=settings.gpu_node_group.node_repair,
+    gpu_contract=contract,
     tags=tags,
     pod_identity_agent=settings.autoscaler.enabled,
     network=ClusterNetwork(network.vpc_id, network.private_subnet_ids, network.public_subnet_ids) if network else None,
@@ -85,6 +86,7 @@ if settings.vllm.enabled:
         instance=settings.gpu_node_group.smallest_instance,
         require_node_affinity=settings.gpu_placement.require_node_affinity,
         hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
+        api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
     ), opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]))
     pulumi.export("vllmNamespace", server.namespace)
     pulumi.export("vllmService", server.service_dns_name)

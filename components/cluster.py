@@ -15,7 +15,9 @@ import pulumi_kubernetes as k8s
 
 from components import naming, versions
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
+from components.contract import PlacementContract
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
+from components.node_monitoring import configuration_json
 from components.settings import PROJECT, ClusterSettings, SystemNodeGroupSettings
 
 
@@ -41,6 +43,9 @@ class EksClusterArgs:
     """The untainted node group for add-ons. Default `SystemNodeGroupSettings()`."""
     node_monitoring_agent: bool = True
     """Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
+    gpu_contract: PlacementContract | None = None
+    """The GPU placement contract: the add-on's `dcgm-server` tolerates its taints, so GPU health is
+    monitored on the tainted GPU nodes. Default none (the add-on's own tolerations: none for `dcgm-server`)."""
     tags: dict[str, str] = field(default_factory=dict)
     """Tags for the AWS resources. Default none."""
     pod_identity_agent: bool = False
@@ -166,6 +171,8 @@ class EksCluster(pulumi.ComponentResource):
                 f"{name}-node-monitoring-agent",
                 cluster_name=self.cluster_name,
                 addon_name=versions.NODE_MONITORING_AGENT_ADDON,
+                addon_version=versions.NODE_MONITORING_AGENT_VERSION,
+                configuration_values=configuration_json(args.gpu_contract) if args.gpu_contract else None,
                 # The agent runs on every node, tainted or not; it must wait for nodes to exist.
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[system_group]),
             )

@@ -86,8 +86,9 @@ class PlacementContract:
     """Where GPU work goes: nodes labelled `label_key=label_value` and tainted with `taint`.
 
     `extra_labels` and `extra_taints` are what the GPU node group carries besides the contract;
-    `gpu_product` is the `nvidia.com/gpu.product` value the node group sets, when all its instance
-    types share one GPU model.
+    `gpu_product` is the `nvidia.com/gpu.product` of the stack's GPU node group, when all its instance
+    types share one GPU model (`GpuNodeGroup` labels each group from its own instance types instead,
+    components/gpu_node_group.py gpu_node_labels).
     """
 
     label_key: str = "GPU"

@@ -101,8 +101,11 @@ def container(version: str) -> dict:
         "name": NAME,
         "image": image(version),
         "imagePullPolicy": "IfNotPresent",
-        # Keeps the plugin running on a node whose driver is not loaded yet instead of crash-looping.
-        "env": [{"name": "FAIL_ON_INIT_ERROR", "value": "false"}],
+        # No FAIL_ON_INIT_ERROR=false: the plugin's default (true) makes it exit when it cannot open NVML,
+        # so a GPU node without a working driver shows a crash-looping plugin pod. With false it logs
+        # "No devices found. Waiting indefinitely.", stays Running and advertises no GPUs (upstream
+        # NVIDIA/k8s-device-plugin v0.20.0: README "FAIL_ON_INIT_ERROR", cmd/nvidia-device-plugin/main.go,
+        # internal/resource/factory.go; removed from the static examples in v0.18.0, CHANGELOG).
         "resources": RESOURCES,
         "securityContext": {
             "allowPrivilegeEscalation": False,

@@ -12,7 +12,12 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, NVIDIA_GPU_RESOURCE, PlacementContract
+from components.contract import (
+    KUBERNETES_TAINT_EFFECT_OF_EKS,
+    NVIDIA_GPU_PRODUCT_LABEL,
+    NVIDIA_GPU_RESOURCE,
+    PlacementContract,
+)
 from components.gpu_catalog import CLUSTER_AUTOSCALER_GPU_LABEL, accelerator_label_value
 from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
 from components.settings import PROJECT, GpuNodeGroupSettings
@@ -38,9 +43,23 @@ class GpuNodeGroupArgs:
     """Tags for the AWS resources. Default none."""
 
 
+def gpu_node_labels(settings: GpuNodeGroupSettings, contract: PlacementContract) -> dict[str, str]:
+    """The contract's labels, with the GPU facts of this group's own instance types.
+
+    `nvidia.com/gpu.product` is the product every instance type of this group shares, and absent
+    when they differ; the contract's `gpu_product` is not used, so one contract reused for groups of
+    different GPU models labels each group with its own model.
+    """
+    labels = {key: value for key, value in contract.node_labels().items() if key != NVIDIA_GPU_PRODUCT_LABEL}
+    if settings.gpu_product:
+        labels[NVIDIA_GPU_PRODUCT_LABEL] = settings.gpu_product
+    labels[CLUSTER_AUTOSCALER_GPU_LABEL] = accelerator_label_value(settings.instances)
+    return labels
+
+
 def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContract,
                         tags: dict[str, str]) -> ManagedNodeGroupSpec:
-    """The GPU node group's shape, every label and taint taken from the contract."""
+    """The GPU node group's shape: label and taints from the contract, GPU facts from its instance types."""
     return ManagedNodeGroupSpec(
         instance_types=list(settings.instance_types),
         ami_type=ami_type(settings.ami_family, settings.architecture, accelerated=True),
@@ -50,8 +69,7 @@ def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContr
         desired_size=settings.desired_size,
         max_size=settings.max_size,
         disk_size=settings.disk_size,
-        labels={**contract.node_labels(),
-                CLUSTER_AUTOSCALER_GPU_LABEL: accelerator_label_value(settings.instances)},
+        labels=gpu_node_labels(settings, contract),
         taints=contract.eks_taints(),
         max_unavailable=settings.update_max_unavailable,
         node_repair=settings.node_repair,

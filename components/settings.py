@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
-from components import eks_model, gpu_catalog, versions
+from components import eks_model, gpu_catalog, versions, vllm_args
 from components.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     KUBERNETES_TAINT_EFFECTS,
@@ -51,6 +51,8 @@ VLLM_MANAGED_FLAGS = (
     "--port",
     "--shutdown-timeout",
 )
+# Flags that carry a secret: as container args they would be plain text in the pod spec and the state.
+VLLM_SECRET_FLAGS = {"--api-key": "vllmApiKey"}
 
 _QUALIFIED_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -634,7 +636,8 @@ class VllmSettings(_Settings):
     served_model_name: str | None = None
     """Model name clients send in requests. Default: the model id."""
     image: str = versions.VLLM_IMAGE
-    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`. Default in `components/versions.py`."""
+    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`, at least `versions.VLLM_MIN_VERSION`, or a digest (taken as
+    recent enough). Default in `components/versions.py`."""
     tensor_parallel_size: int = 1
     """GPUs per replica, at most the GPUs per instance. Default 1."""
     max_model_len: int = 8192
@@ -701,6 +704,10 @@ class VllmSettings(_Settings):
             raise _bad(value, allowed, "unpinned image")
         if not _SEMVER_TAG.match(tag):
             raise _bad(value, allowed, "tag is not a release version in")
+        floor = "v" + ".".join(map(str, versions.VLLM_MIN_VERSION))
+        if _release(tag) < versions.VLLM_MIN_VERSION:
+            raise _bad(value, f"{floor} or newer, the first image with the non-root vllm user (UID "
+                       f"{versions.VLLM_USER_ID}) the server runs as", "image too old:")
         return value
 
     @field_validator("tensor_parallel_size")
@@ -748,11 +755,17 @@ class VllmSettings(_Settings):
     @field_validator("extra_args")
     @classmethod
     def _extra_args(cls, value: list[str]) -> list[str]:
+        # Checked as vLLM's parser reads them: `--tensor_parallel_size=8` and `-tp 8` set --tensor-parallel-size.
         for arg in value:
-            flag = arg.split("=", 1)[0]
-            if flag in VLLM_MANAGED_FLAGS:
-                raise _bad(arg, f"flags other than {', '.join(VLLM_MANAGED_FLAGS)}, which come from vllm settings",
-                           "flag set by settings:")
+            secret = vllm_args.settings_flag(arg, tuple(VLLM_SECRET_FLAGS))
+            if secret:
+                raise _bad(arg, f"no {secret}: it would be plain text in the pod spec and the state; set it with "
+                           f"`pulumi config set --secret {VLLM_SECRET_FLAGS[secret]} <value>`", "secret flag in")
+            flag = vllm_args.settings_flag(arg, VLLM_MANAGED_FLAGS)
+            if flag:
+                spelled = "" if arg.split("=", 1)[0] == flag else f" (read by vLLM as {flag})"
+                raise _bad(arg, f"flags other than {', '.join(VLLM_MANAGED_FLAGS)} in any spelling, which come "
+                           "from vllm settings", f"flag set by settings{spelled}:")
         return value
 
     def problems(self, key: str) -> list[ConfigProblem]:
@@ -765,11 +778,10 @@ class VllmSettings(_Settings):
     def model_name(self) -> str:
         return self.served_model_name or self.model
 
-    @property
-    def image_version(self) -> tuple[int, ...] | None:
-        """The release of the image tag, or None for a digest."""
-        tag = self.image.rpartition(":")[2]
-        return tuple(int(part) for part in tag[1:].split(".")) if _SEMVER_TAG.match(tag) else None
+
+def _release(tag: str) -> tuple[int, ...]:
+    """(major, minor, patch) of a `vX.Y.Z` tag."""
+    return tuple(int(part) for part in tag[1:].split("."))
 
 
 class NetworkSettings(_Settings):
@@ -915,6 +927,10 @@ class Settings(_Settings):
     autoscaler: AutoscalerSettings = AutoscalerSettings()
     hf_token: str | None = None
     """Hugging Face token for gated models; set it with `pulumi config set --secret hfToken`. Default none."""
+    vllm_api_key: str | None = None
+    """Key vLLM requires from clients (`VLLM_API_KEY`, from a Secret); set it with
+    `pulumi config set --secret vllmApiKey`. A top-level key because Pulumi.yaml can declare only whole
+    keys secret, not a value inside the `vllm` object. Default none (no key)."""
 
     @property
     def contract(self) -> PlacementContract:
@@ -959,7 +975,7 @@ SECTIONS: dict[str, type[_Settings]] = {
     "network": NetworkSettings,
     "autoscaler": AutoscalerSettings,
 }
-SECRET_KEYS = ("hfToken",)
+SECRET_KEYS = ("hfToken", "vllmApiKey")
 TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)
 
 
@@ -983,7 +999,10 @@ def parse_settings(values: Mapping[str, Any]) -> Settings:
         elif key in SECRET_KEYS:
             if value is not None and not isinstance(value, str):
                 problems.append(ConfigProblem(key, f"{type(value).__name__} value; allowed: a string "
-                                              "(pulumi config set --secret hfToken <token>)"))
+                                              f"(pulumi config set --secret {key} <value>)"))
+            elif value == "":
+                # The value is secret: the message names the key only.
+                problems.append(ConfigProblem(key, "empty value; allowed: a non-empty string, or leave the key unset"))
             else:
                 parsed[key] = value
         else:

@@ -16,7 +16,7 @@ from fractions import Fraction
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import gpu_catalog, versions
+from components import gpu_catalog, versions, vllm_api_key
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
 from components.labels import checkov_annotations, label_value, selector_labels, standard_labels
 from components.settings import PROJECT, VllmSettings
@@ -89,6 +89,8 @@ class VllmServerArgs:
     """Add the contract's required node-affinity term (`gpuPlacement.requireNodeAffinity`). Default false."""
     hf_token: pulumi.Input[str] | None = None
     """Hugging Face token, mounted as a file from a Secret; kept secret. Default none (no Secret)."""
+    api_key: pulumi.Input[str] | None = None
+    """Key clients must send, given to vLLM as `VLLM_API_KEY` from a Secret; kept secret. Default none (no key)."""
 
 
 class VllmServer(pulumi.ComponentResource):
@@ -105,6 +107,7 @@ class VllmServer(pulumi.ComponentResource):
         super().__init__(f"{PROJECT}:index:VllmServer", name, None, opts)
         settings = args.settings
         has_token = args.hf_token is not None
+        has_api_key = args.api_key is not None
 
         ns_manifest = namespace(name, settings)
         ns = k8s.core.v1.Namespace(f"{name}-ns", metadata=ns_manifest["metadata"],
@@ -122,13 +125,20 @@ class VllmServer(pulumi.ComponentResource):
                 f"{name}-hf-token", metadata=secret["metadata"], type=secret["type"],
                 string_data={TOKEN_KEY: pulumi.Output.secret(args.hf_token)},
                 opts=in_namespace))
+        if has_api_key:
+            secret = api_key_secret(name, settings)
+            pod_needs.append(k8s.core.v1.Secret(
+                f"{name}-api-key", metadata=secret["metadata"], type=secret["type"],
+                string_data={vllm_api_key.SECRET_DATA_KEY: pulumi.Output.secret(args.api_key)},
+                opts=in_namespace))
         if settings.model_cache.type == "pvc":
             claim = model_cache_claim(name, settings)
             pod_needs.append(k8s.core.v1.PersistentVolumeClaim(
                 f"{name}-model-cache", metadata=claim["metadata"], spec=claim["spec"], opts=in_namespace))
 
         manifest = deployment(name, settings, args.contract, args.instance,
-                              require_node_affinity=args.require_node_affinity, has_token=has_token)
+                              require_node_affinity=args.require_node_affinity, has_token=has_token,
+                              has_api_key=has_api_key)
         timeout = rollout_timeout(settings)
         k8s.apps.v1.Deployment(f"{name}-deployment", metadata=manifest["metadata"], spec=manifest["spec"],
                                opts=pulumi.ResourceOptions(parent=self, depends_on=pod_needs,
@@ -182,27 +192,23 @@ def _metadata(instance: str, settings: VllmSettings, name: str = SERVER_NAME, **
 
 # The container.
 
-def supports_shutdown_timeout(settings: VllmSettings) -> bool:
-    """Whether the image's vLLM has `--shutdown-timeout`; an image pinned by digest is taken as current."""
-    release = settings.image_version
-    return release is None or release >= versions.VLLM_MIN_VERSION_SHUTDOWN_TIMEOUT
-
-
 def container_args(settings: VllmSettings) -> list[str]:
-    """`vllm serve` flags: model, parallelism and memory from settings, the port, then `extraArgs`.
+    """`vllm serve` arguments: the model first, then parallelism and memory from settings, the port, `extraArgs`.
 
-    The image's entrypoint is `vllm serve`, which takes the model as `--model` as well as positionally.
+    The image's entrypoint is `vllm serve` (docker/Dockerfile, `vllm-openai` stage), so these are its
+    arguments. The model is the positional `model_tag`: vLLM 0.32 warns that `--model` "will be removed
+    in a future version", and rejects `--served-model-name` when no positional model comes first
+    (vllm/utils/argparse_utils.py, FlexibleArgumentParser.parse_args, at v0.32.0).
     """
     args = [
-        "--model", settings.model,
+        settings.model,
         "--served-model-name", settings.model_name,
         "--tensor-parallel-size", str(settings.tensor_parallel_size),
         "--max-model-len", str(settings.max_model_len),
         "--gpu-memory-utilization", f"{settings.gpu_memory_utilization:g}",
         "--port", str(PORT),
+        "--shutdown-timeout", str(settings.shutdown_timeout_seconds),
     ]
-    if supports_shutdown_timeout(settings):
-        args += ["--shutdown-timeout", str(settings.shutdown_timeout_seconds)]
     return [*args, *settings.extra_args]
 
 
@@ -255,7 +261,7 @@ def server_resources(instance: gpu_catalog.InstanceType, tensor_parallel_size: i
     return {"requests": dict(sized), "limits": {**sized, NVIDIA_GPU_RESOURCE: str(tensor_parallel_size)}}
 
 
-def environment(has_token: bool) -> list[dict[str, str]]:
+def environment(has_token: bool, has_api_key: bool = False) -> list[dict]:
     """Environment: caches on writable mounts, and the token's path (never the token) when there is one.
 
     The root filesystem is read-only, but vLLM, torch, Triton and Hugging Face write caches under
@@ -272,6 +278,8 @@ def environment(has_token: bool) -> list[dict[str, str]]:
     ]
     if has_token:
         env.append({"name": "HF_TOKEN_PATH", "value": f"{TOKEN_DIR}/{TOKEN_KEY}"})
+    if has_api_key:
+        env.append(vllm_api_key.environment_variable(SERVER_NAME))
     return env
 
 
@@ -308,7 +316,8 @@ def termination_grace_period(settings: VllmSettings) -> int:
     return PRE_STOP_SLEEP_SECONDS + settings.shutdown_timeout_seconds + SHUTDOWN_MARGIN_SECONDS
 
 
-def container(settings: VllmSettings, instance: gpu_catalog.InstanceType, has_token: bool) -> dict:
+def container(settings: VllmSettings, instance: gpu_catalog.InstanceType, has_token: bool,
+              has_api_key: bool = False) -> dict:
     """The vLLM container: the image's own entrypoint, flags as args, non-root with a read-only root."""
     return {
         "name": APP,
@@ -316,7 +325,7 @@ def container(settings: VllmSettings, instance: gpu_catalog.InstanceType, has_to
         "imagePullPolicy": "IfNotPresent",
         "args": container_args(settings),
         "ports": [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}],
-        "env": environment(has_token),
+        "env": environment(has_token, has_api_key),
         "resources": server_resources(instance, settings.tensor_parallel_size),
         **probes(settings.startup_timeout_seconds),
         # A `sleep` handler (beta and on by default since Kubernetes 1.30) needs no shell in the image.
@@ -336,7 +345,7 @@ def container(settings: VllmSettings, instance: gpu_catalog.InstanceType, has_to
 
 
 def pod_spec(settings: VllmSettings, contract: PlacementContract, instance: gpu_catalog.InstanceType, *,
-             require_node_affinity: bool = False, has_token: bool = False) -> dict:
+             require_node_affinity: bool = False, has_token: bool = False, has_api_key: bool = False) -> dict:
     """The server's pod spec: on the contract's GPU nodes, tolerating their taints, restricted-compliant.
 
     The restricted Pod Security Standard holds: the pod runs as non-root UID 2000, without privilege
@@ -360,7 +369,7 @@ def pod_spec(settings: VllmSettings, contract: PlacementContract, instance: gpu_
             "fsGroupChangePolicy": "OnRootMismatch",
             "seccompProfile": {"type": "RuntimeDefault"},
         },
-        "containers": [container(settings, instance, has_token)],
+        "containers": [container(settings, instance, has_token, has_api_key)],
         "volumes": volumes(settings, has_token),
     }
     if require_node_affinity or settings.require_gpu_product:
@@ -393,6 +402,12 @@ def token_secret(instance: str, settings: VllmSettings) -> dict:
             "metadata": _metadata(instance, settings, token_secret_name())}
 
 
+def api_key_secret(instance: str, settings: VllmSettings) -> dict:
+    """The API key Secret without its data, which the component fills from the secret Output."""
+    return {"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+            "metadata": _metadata(instance, settings, vllm_api_key.secret_name(SERVER_NAME))}
+
+
 def model_cache_claim_name() -> str:
     """Name of the model cache PersistentVolumeClaim."""
     return f"{SERVER_NAME}-model-cache"
@@ -410,7 +425,7 @@ def model_cache_claim(instance: str, settings: VllmSettings) -> dict:
 
 def deployment(instance: str, settings: VllmSettings, contract: PlacementContract,
                gpu_instance: gpu_catalog.InstanceType, *, require_node_affinity: bool = False,
-               has_token: bool = False) -> dict:
+               has_token: bool = False, has_api_key: bool = False) -> dict:
     """The server Deployment, replaced with `Recreate` so an update never needs a spare GPU (trap 10)."""
     labels = server_labels(instance, settings)
     return {
@@ -426,7 +441,7 @@ def deployment(instance: str, settings: VllmSettings, contract: PlacementContrac
             "template": {
                 "metadata": {"labels": labels},
                 "spec": pod_spec(settings, contract, gpu_instance, require_node_affinity=require_node_affinity,
-                                 has_token=has_token),
+                                 has_token=has_token, has_api_key=has_api_key),
             },
         },
     }

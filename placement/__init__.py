@@ -8,7 +8,8 @@ Modules: quantity (parse_quantity), taints (tolerates), affinity (node
 selectors and required node affinity), resources (effective requests,
 NodeResourcesFit), explain (the filters together), workloads (pod_of,
 daemonset_pod, the device plugin marker), pools (node groups as pools,
-advertise_gpus) and guard (placement_matrix, gpu_guard).
+advertise_gpus), guard (placement_matrix, gpu_guard) and agents (node_agents_verdict:
+the node agents EKS and its add-ons run) and capacity (gpu_capacity: replicas against pool sizes).
 
 Where the model departs from the scheduler on purpose:
 - An empty-key toleration tolerates only with `Exists`: the API server rejects

@@ -11,6 +11,13 @@ from .quantity import parse_int64
 _GO_INT = re.compile(r"[+-]?[0-9]+")
 
 NODE_NAME_FIELD = "metadata.name"
+# upstream (k8s.io/apimachinery v0.34.0, pkg/util/validation/validation.go): IsQualifiedName and
+# IsValidLabelValue, which labels.NewRequirement applies to every key and every value.
+_QUALIFIED_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
+_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+_NAME_MAX, _PREFIX_MAX, _VALUE_MAX = 63, 253, 63
+# Values of one requirement printed in a mismatch message (an add-on lists dozens of instance types).
+_SHOWN_VALUES = 8
 
 
 def matches_node_selector_terms(terms: list[dict] | None, node: dict) -> bool:
@@ -99,21 +106,58 @@ def _term_mismatch(term: dict, labels: dict, name: str) -> str | None:
 
 
 def _invalid_label_requirement(expression: dict) -> str | None:
+    """Why the scheduler cannot parse `expression`, else None.
+
+    upstream: nodeaffinity.nodeSelectorRequirementsAsSelector (k8s.io/component-helpers v0.34.0,
+    scheduling/corev1/nodeaffinity/nodeaffinity.go) builds each requirement with labels.NewRequirement
+    (k8s.io/apimachinery v0.34.0, pkg/labels/selector.go), which rejects a key that is not a qualified
+    name, In/NotIn without values, Exists/DoesNotExist with values, Gt/Lt without exactly one value that
+    strconv.ParseInt reads, and any value that is not a valid label value (so `-1` or `+3` for Gt/Lt too).
+    A term with such a requirement matches no node (nodeSelectorTerm.match returns its parse errors).
+    """
     key = expression.get("key") or ""
     operator = expression.get("operator") or ""
     values = expression.get("values") or []
     label = f"invalid requirement {_format_requirement(expression)}"
     if not key:
         return f"{label}: empty key"
+    bad_key = _qualified_name_problem(key)
+    if bad_key:
+        return f"{label}: key {bad_key}"
     if operator in ("In", "NotIn"):
-        return None if values else f"{label}: {operator} needs at least one value"
-    if operator in ("Exists", "DoesNotExist"):
-        return None if not values else f"{label}: {operator} takes no values"
-    if operator in ("Gt", "Lt"):
+        if not values:
+            return f"{label}: {operator} needs at least one value"
+    elif operator in ("Exists", "DoesNotExist"):
+        if values:
+            return f"{label}: {operator} takes no values"
+    elif operator in ("Gt", "Lt"):
         if len(values) != 1 or _go_int(values[0]) is None:
             return f"{label}: {operator} needs exactly one integer value"
-        return None
-    return f"{label}: unknown operator {operator!r} (In, NotIn, Exists, DoesNotExist, Gt, Lt)"
+    else:
+        return f"{label}: unknown operator {operator!r} (In, NotIn, Exists, DoesNotExist, Gt, Lt)"
+    for value in values:
+        if not _is_label_value(value):
+            return (f"{label}: {value!r} is not a label value (at most {_VALUE_MAX} letters, digits, '-', '_' "
+                    "or '.', starting and ending with a letter or digit)")
+    return None
+
+
+def _qualified_name_problem(key: str) -> str | None:
+    """What makes `key` no qualified name (an optional DNS-subdomain prefix and '/', then a name), else None."""
+    parts = key.split("/")
+    if len(parts) > 2:
+        return f"{key!r} has more than one '/'"
+    prefix, name = parts if len(parts) == 2 else ("", parts[0])
+    if len(parts) == 2 and (not prefix or len(prefix) > _PREFIX_MAX or not _DNS1123_SUBDOMAIN.fullmatch(prefix)):
+        return f"prefix {prefix!r} is not a DNS subdomain"
+    if not name or len(name) > _NAME_MAX or not _QUALIFIED_NAME.fullmatch(name):
+        return f"name {name!r} is not 1-{_NAME_MAX} letters, digits, '-', '_' or '.' between letters or digits"
+    return None
+
+
+def _is_label_value(value) -> bool:
+    return isinstance(value, str) and len(value) <= _VALUE_MAX and (
+        value == "" or _QUALIFIED_NAME.fullmatch(value) is not None)
 
 
 def _invalid_field_requirement(field: dict) -> str | None:
@@ -160,7 +204,10 @@ def _format_requirement(requirement: dict) -> str:
     values = requirement.get("values") or []
     if operator in ("Exists", "DoesNotExist") and not values:
         return f"{key} {operator}"
-    return f"{key} {operator} [{', '.join(str(v) for v in values)}]"
+    shown = [str(v) for v in values[:_SHOWN_VALUES]]
+    if len(values) > _SHOWN_VALUES:
+        shown.append(f"... {len(values) - _SHOWN_VALUES} more")
+    return f"{key} {operator} [{', '.join(shown)}]"
 
 
 def _has(labels: dict, key: str) -> str:

@@ -56,6 +56,10 @@ class NodeGroupSpec:
     """True when the AMI runs the device plugin on the host (Bottlerocket NVIDIA); default False."""
     disk_size_gib: int = EKS_DEFAULT_DISK_GIB
     """Root volume size; EKS's default is 20 GiB. Sets the ephemeral-storage allocatable."""
+    max_size: int | None = None
+    """Most nodes the group may scale to. Default None: the desired size."""
+    instance_types: tuple[str, ...] = ()
+    """Every instance type the group may start (GPUs per node are counted for each). Default (): `instance_type` only."""
 
 
 def pools_for_node_groups(
@@ -66,8 +70,9 @@ def pools_for_node_groups(
 ) -> list[dict]:
     """Pools for `node_groups`, with each node as EKS labels, taints and sizes it.
 
-    A pool is `{"name", "instanceType", "count", "gpusPerNode", "unknown",
-    "gpuAdvertisedByHost", "node"}`. Node labels: the group's labels, then
+    A pool is `{"name", "instanceType", "count", "maxCount", "gpusPerNode",
+    "gpusPerNodeByType", "unknown", "gpuAdvertisedByHost", "node"}`; `gpusPerNodeByType` maps each
+    of the group's instance types to its GPUs (None when not in the catalog). Node labels: the group's labels, then
     `kubernetes.io/arch`, `kubernetes.io/os`, `node.kubernetes.io/instance-type`,
     `eks.amazonaws.com/nodegroup`, `eks.amazonaws.com/capacityType` and
     `kubernetes.io/hostname` (`<name>-0`), which win over the group's own.
@@ -121,7 +126,9 @@ def pools_for_node_groups(
                 "name": group.name,
                 "instanceType": group.instance_type,
                 "count": group.desired_size,
+                "maxCount": group.desired_size if group.max_size is None else group.max_size,
                 "gpusPerNode": gpus,
+                "gpusPerNodeByType": _gpus_by_type(group, lookup),
                 "unknown": instance is None,
                 "gpuAdvertisedByHost": group.gpu_advertised_by_host,
                 "node": node,
@@ -217,11 +224,22 @@ def pool_labels(pool: dict) -> dict:
     return ((pool.get("node") or {}).get("metadata") or {}).get("labels") or {}
 
 
+def _gpus_by_type(group: NodeGroupSpec, lookup: Callable[[str], Any]) -> dict[str, int | None]:
+    result = {}
+    for name in group.instance_types or (group.instance_type,):
+        entry = lookup(name)
+        result[name] = int(getattr(entry, "gpus", 0) or 0) if entry is not None else None
+    return result
+
+
 def _validate(group: NodeGroupSpec, seen: set[str]) -> None:
     if group.name in seen:
         raise ValueError(f"node group name {group.name!r} is repeated")
     if group.desired_size < 0:
         raise ValueError(f"node group {group.name}: desired_size {group.desired_size} must be >= 0")
+    if group.max_size is not None and group.max_size < group.desired_size:
+        raise ValueError(f"node group {group.name}: max_size {group.max_size} must be >= desired_size "
+                         f"{group.desired_size}")
     if group.capacity_type not in CAPACITY_TYPES:
         raise ValueError(
             f"node group {group.name}: capacity_type {group.capacity_type!r} must be one of {', '.join(CAPACITY_TYPES)}"

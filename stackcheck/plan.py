@@ -362,8 +362,28 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
     try:
         result.matrix = placement.placement_matrix(workloads, node_pools)
         result.verdicts = placement.gpu_guard(workloads, node_pools)
+        _place_node_agents(resources, node_pools, result)
+        _check_gpu_capacity(workloads, node_pools, result)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"
+
+
+def _place_node_agents(resources: list[Any], node_pools: list[dict], result: PlanResult) -> None:
+    """The pods EKS and its add-ons run on the nodes: matrix rows marked [EKS], and verdict 6."""
+    from stackcheck import node_agents
+
+    agents = node_agents.cluster_agents(resources)
+    result.matrix += agents.rows(node_pools)
+    result.verdicts.append(agents.verdict(node_pools))
+
+
+def _check_gpu_capacity(workloads: list[dict], node_pools: list[dict], result: PlanResult) -> None:
+    """Verdict 7: all replicas of each GPU workload fit its pools at maxSize; a warning if only above desiredSize."""
+    from placement.capacity import gpu_capacity
+
+    verdict, warnings = gpu_capacity(workloads, node_pools)
+    result.verdicts.append(verdict)
+    result.warnings += warnings
 
 
 @contextlib.contextmanager

@@ -53,6 +53,8 @@ def node_group_specs(resources: list[RegisteredResource]) -> NodeGroups:
             name=name,
             instance_type=_smallest(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
             desired_size=int((inputs.get("scalingConfig") or {}).get("desiredSize") or 0),
+            max_size=_max_size(inputs),
+            instance_types=tuple(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
             labels=dict(inputs.get("labels") or {}),
             taints=taints,
             capacity_type=inputs.get("capacityType") or "ON_DEMAND",
@@ -76,12 +78,18 @@ def pool_summary(pool: dict) -> dict[str, Any]:
         "name": pool["name"],
         "instanceType": pool.get("instanceType"),
         "count": pool.get("count"),
+        "maxCount": pool.get("maxCount"),
         "gpusPerNode": pool.get("gpusPerNode") or 0,
         "gpusAdvertised": int(allocatable.get(GPU_RESOURCE, 0)),
         "gpuAdvertisedByHost": bool(pool.get("gpuAdvertisedByHost")),
         "labels": {key: value for key, value in sorted(labels.items()) if not key.startswith(SYSTEM_LABEL_PREFIXES)},
         "taints": [format_taint(taint) for taint in (node.get("spec") or {}).get("taints") or ()],
     }
+
+
+def _max_size(inputs: dict) -> int | None:
+    value = (inputs.get("scalingConfig") or {}).get("maxSize")
+    return int(value) if value is not None else None
 
 
 def _smallest(instance_types: list[str]) -> str:

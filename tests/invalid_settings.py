@@ -45,8 +45,14 @@ INVALID_SETTINGS = [
     ({"vllm": {"gpuMemoryUtilization": 1.5}}, "vllm.gpuMemoryUtilization", "0 < x <= 1"),
     ({"vllm": {"gpuMemoryUtilization": 0}}, "vllm.gpuMemoryUtilization", "0 < x <= 1"),
     ({"vllm": {"image": "vllm/vllm-openai"}}, "vllm.image", "untagged image"),
+    ({"vllm": {"image": "vllm/vllm-openai:v0.21.0"}}, "vllm.image", "image too old: 'vllm/vllm-openai:v0.21.0'; "
+     "allowed: v0.22.0 or newer, the first image with the non-root vllm user (UID 2000)"),
     ({"vllm": {"requireGpuProduct": "NVIDIA-H100-80GB-HBM3"}}, "vllm.requireGpuProduct", "'NVIDIA-A10G'"),
     ({"vllm": {"extraArgs": ["--port=9000"]}}, "vllm.extraArgs", "flag set by settings"),
+    ({"vllm": {"extraArgs": ["-tp", "4"]}}, "vllm.extraArgs", "flag set by settings (read by vLLM as "
+     "--tensor-parallel-size): '-tp'"),
+    ({"vllm": {"extraArgs": ["--api-key=k"]}}, "vllm.extraArgs", "pulumi config set --secret vllmApiKey"),
+    ({"vllmApiKey": ""}, "vllmApiKey", "empty value"),
     ({"devicePlugin": {"enabled": True}, "gpuNodeGroup": {"amiFamily": "Bottlerocket"}},
      "devicePlugin.enabled", "runs the device plugin itself"),
     ({"gpuNodeGroup": {"diskSzie": 100}}, "gpuNodeGroup.diskSzie", "did you mean 'diskSize'"),

@@ -115,7 +115,14 @@ def test_device_plugin_mounts_only_the_kubelet_device_plugin_dir(dev_run):
                                 "hostPath": {"path": "/var/lib/kubelet/device-plugins", "type": "Directory"}}]
     [container] = spec["containers"]
     assert container["volumeMounts"] == [{"name": "device-plugins", "mountPath": "/var/lib/kubelet/device-plugins"}]
-    assert {"name": "FAIL_ON_INIT_ERROR", "value": "false"} in container["env"]
+
+
+def test_device_plugin_fails_fast_when_it_cannot_see_the_gpus(dev_run):
+    """No FAIL_ON_INIT_ERROR=false: the plugin keeps its default and crash-loops instead of idling without GPUs."""
+    [container] = plugin_daemonset(dev_run)["spec"]["template"]["spec"]["containers"]
+    assert all(variable["name"] != "FAIL_ON_INIT_ERROR" for variable in container.get("env") or ())
+    assert not any("fail-on-init-error" in arg for arg in [*(container.get("args") or ()),
+                                                           *(container.get("command") or ())])
 
 
 def test_device_plugin_container_is_locked_down_apart_from_running_as_root(dev_run):

@@ -52,9 +52,12 @@ def term(*expressions, fields=()):
         (expr("gpus", "Gt", "4"), False),
         (expr("gpus", "Lt", "5"), True),
         (expr("gpus", "Lt", "4"), False),
-        (expr("gpus", "Gt", "-1"), True),
-        (expr("gpus", "Gt", "+3"), True),  # Go's ParseInt takes a sign
-        (expr("zero", "Gt", "6"), True),  # and leading zeros in the label
+        # The bound must be an integer and a label value (labels.NewRequirement): a sign voids the term,
+        # although the node's label is read with ParseInt, which takes a sign and leading zeros.
+        (expr("gpus", "Gt", "-1"), False),
+        (expr("gpus", "Gt", "+3"), False),
+        (expr("gpus", "Gt", "03"), True),
+        (expr("zero", "Gt", "6"), True),
         (expr("plus", "Lt", "4"), True),
         (expr("absent", "Gt", "0"), False),  # an absent label matches neither Gt nor Lt
         (expr("absent", "Lt", "0"), False),
@@ -195,3 +198,47 @@ def test_node_matches(the_pod, expected):
 )
 def test_node_affinity_mismatch_names_keys_and_node_labels(the_pod, message):
     assert node_affinity_mismatch(the_pod, NODE) == message
+
+
+# Requirements the scheduler cannot parse void their term: each value must be a label value and the key a
+# qualified name, whatever the operator (k8s.io/apimachinery v0.34.0 pkg/labels/selector.go NewRequirement,
+# called by k8s.io/component-helpers v0.34.0 scheduling/corev1/nodeaffinity/nodeaffinity.go
+# nodeSelectorRequirementsAsSelector; nodeSelectorTerm.match then reports the term as matching nothing).
+UNPARSEABLE = [
+    expr("GPU", "In", "true", "not valid"),  # a space
+    expr("GPU", "In", "true", "-true"),  # must start with a letter or digit
+    expr("GPU", "In", "true", "true-"),  # and end with one
+    expr("GPU", "In", "true", "v" * 64),  # at most 63 characters
+    expr("GPU", "In", "true", "a/b"),
+    expr("GPU", "NotIn", "false", "x:y"),
+    expr("absent", "NotIn", "bad value"),  # NotIn would hold on the absent key, but the term is void
+    expr("gpus", "Lt", "-5"),
+    expr("gpus", "Gt", " 3"),
+    expr("bad key", "Exists"),
+    expr("a/b/c", "Exists"),
+    expr("Example.com/GPU", "Exists"),  # the prefix is a lowercase DNS subdomain
+    expr("/GPU", "Exists"),
+    expr("k" * 64, "Exists"),
+]
+PARSEABLE = [
+    (expr("GPU", "In", "true", ""), True),  # the empty string is a label value
+    (expr("GPU", "In", "true", "a.b_c-d", "v" * 63), True),
+    (expr("absent", "NotIn", "x"), True),
+    (expr("example.com/GPU", "DoesNotExist"), True),
+    (expr("GPU", "NotIn", "true", "false"), False),  # parses, and does not match
+]
+
+
+@pytest.mark.parametrize("requirement", UNPARSEABLE, ids=lambda r: f"{r['key']} {r['operator']} {r.get('values')}")
+def test_unparseable_requirement_voids_its_term_and_only_its_term(requirement):
+    assert matches_node_selector_terms([term(requirement)], NODE) is False
+    assert matches_node_selector_terms([term(expr("GPU", "Exists"), requirement)], NODE) is False
+    assert matches_node_selector_terms([term(requirement), term(expr("GPU", "Exists"))], NODE) is True
+    why = node_affinity_mismatch(pod(affinity=required(term(requirement))), NODE)
+    assert why is not None and "invalid requirement" in why
+
+
+@pytest.mark.parametrize(("requirement", "expected"), PARSEABLE,
+                         ids=lambda r: str(r) if not isinstance(r, dict) else f"{r['key']} {r['operator']}")
+def test_valid_values_and_keys_parse(requirement, expected):
+    assert matches_node_selector_terms([term(requirement)], NODE) is expected

@@ -30,8 +30,8 @@ def one(group: NodeGroupSpec, **kwargs) -> dict:
 def test_cpu_pool_from_m6i_large():
     pool = one(NodeGroupSpec("system", "m6i.large", 2, {}, []))
     assert {k: v for k, v in pool.items() if k != "node"} == {
-        "name": "system", "instanceType": "m6i.large", "count": 2, "gpusPerNode": 0, "unknown": False,
-        "gpuAdvertisedByHost": False,
+        "name": "system", "instanceType": "m6i.large", "count": 2, "maxCount": 2, "gpusPerNode": 0,
+        "gpusPerNodeByType": {"m6i.large": 0}, "unknown": False, "gpuAdvertisedByHost": False,
     }
     # 2 vCPU less 60m + 10m; 8 GiB less 11Mi * 29 + 255Mi and the 100Mi eviction threshold.
     assert pool["node"]["status"]["allocatable"] == {"cpu": "1930m", "memory": "7518Mi", "pods": "29", "ephemeral-storage": "17Gi"}

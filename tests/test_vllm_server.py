@@ -213,7 +213,7 @@ def test_server_args_come_from_settings_in_order_then_extra_args(stack):
     container = server_container(run)
     assert "command" not in container
     assert container["args"] == [
-        "--model", "Qwen/Qwen2.5-7B-Instruct", "--served-model-name", "qwen", "--tensor-parallel-size", "1",
+        "Qwen/Qwen2.5-7B-Instruct", "--served-model-name", "qwen", "--tensor-parallel-size", "1",
         "--max-model-len", "4096", "--gpu-memory-utilization", "0.85", "--port", "8000",
         "--shutdown-timeout", "45", "--enable-prefix-caching",
     ]
@@ -475,16 +475,22 @@ def test_shared_memory_takes_at_most_a_fifth_of_the_memory_limit_it_counts_again
     assert parse_quantity(shm_size(tensor_parallel_size)) * 5 <= memory
 
 
-def test_shutdown_timeout_flag_only_for_images_that_have_it():
-    assert "--shutdown-timeout" in container_args(VllmSettings(image="vllm/vllm-openai:v0.18.0"))
-    assert "--shutdown-timeout" not in container_args(VllmSettings(image="vllm/vllm-openai:v0.17.1"))
-    digest = "vllm/vllm-openai@sha256:" + "0" * 64
-    assert "--shutdown-timeout" in container_args(VllmSettings(image=digest))
+def test_model_is_the_first_positional_argument_and_never_the_deprecated_flag(dev_run):
+    args = server_container(dev_run)["args"]
+    assert args[0] == "Qwen/Qwen2.5-7B-Instruct"
+    assert not any(arg == "--model" or arg.startswith("--model=") for arg in args)
+
+
+def test_image_floor_is_the_first_release_with_the_vllm_user_and_accepts_it_and_digests():
+    assert VllmSettings(image="vllm/vllm-openai:v0.22.0").image.endswith("v0.22.0")
+    assert VllmSettings(image="vllm/vllm-openai@sha256:" + "0" * 64)
+    with pytest.raises(ValueError, match="image too old"):
+        VllmSettings(image="vllm/vllm-openai:v0.21.9")
 
 
 def test_extra_args_may_not_set_exactly_the_flags_the_server_sets_itself():
-    flags = [arg for arg in container_args(VllmSettings(image="vllm/vllm-openai:v0.18.0")) if arg.startswith("--")]
-    assert sorted(flags) == sorted(VLLM_MANAGED_FLAGS)
+    flags = [arg for arg in container_args(VllmSettings()) if arg.startswith("--")]
+    assert sorted(["--model", *flags]) == sorted(VLLM_MANAGED_FLAGS)
 
 
 def test_extra_args_come_last():

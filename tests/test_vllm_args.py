@@ -1,0 +1,148 @@
+"""`vllm.extraArgs` read as vLLM's parser reads them, and the API key kept out of every plain input."""
+
+from __future__ import annotations
+
+import pytest
+
+from components import vllm_args
+from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
+from components.vllm_server import container_args
+from stackcheck.runtime import ProgramRun, Secret
+
+KEY = "sk-test-0123456789abcdef"
+SECRET = "kubernetes:core/v1:Secret"
+DEPLOYMENT = "kubernetes:apps/v1:Deployment"
+
+# Spellings vLLM 0.32's FlexibleArgumentParser (and argparse prefix matching) reads as a managed flag.
+MANAGED_SPELLINGS = [
+    (["--tensor_parallel_size=8"], "--tensor-parallel-size"),
+    (["--tensor-parallel-size", "8"], "--tensor-parallel-size"),
+    (["-tp", "4"], "--tensor-parallel-size"),
+    (["-tp=4"], "--tensor-parallel-size"),
+    (["-t", "4"], "--tensor-parallel-size"),
+    (["--tensor-parallel", "2"], "--tensor-parallel-size"),
+    (["--max_model_len", "4096"], "--max-model-len"),
+    (["--max-model=4096"], "--max-model-len"),
+    (["--served_model_name=x"], "--served-model-name"),
+    (["--gpu_memory_utilization", "0.5"], "--gpu-memory-utilization"),
+    (["--port=9000"], "--port"),
+    (["--po", "9000"], "--port"),
+    (["--model", "org/other"], "--model"),
+    (["--model=org/other"], "--model"),
+    (["--mod", "org/other"], "--model"),
+    (["--shutdown_timeout", "5"], "--shutdown-timeout"),
+]
+# Flags that are not managed, in the spellings users write them.
+FREE_ARGS = [
+    ["--enable-prefix-caching"],
+    ["--max-num-seqs=8"],
+    ["--max_num_seqs", "8"],
+    ["--model-impl", "vllm"],
+    ["-pp", "2"],
+    ["-O3"],
+    ["--compilation-config.level", "3"],
+    ["--kv-cache-dtype", "fp8"],
+    ["--seed", "-1"],
+]
+
+
+@pytest.mark.parametrize(("args", "flag"), MANAGED_SPELLINGS, ids=[" ".join(a) for a, _ in MANAGED_SPELLINGS])
+def test_every_spelling_of_a_managed_flag_is_read_as_that_flag_and_rejected(args, flag):
+    assert vllm_args.settings_flag(args[0], VLLM_MANAGED_FLAGS) == flag
+    with pytest.raises(ValueError, match="flag set by settings"):
+        VllmSettings(extra_args=args)
+
+
+@pytest.mark.parametrize("args", FREE_ARGS, ids=[" ".join(a) for a in FREE_ARGS])
+def test_flags_the_settings_do_not_own_pass_through_unchanged(args):
+    assert container_args(VllmSettings(extra_args=args))[-len(args):] == args
+
+
+@pytest.mark.parametrize(("arg", "canonical"), [
+    ("--max_num_seqs=8", "--max-num-seqs"), ("--compilation_config.cudagraph_mode", "--compilation-config"),
+    ("-tp", "--tensor-parallel-size"), ("-asc", "--api-server-count"), ("-O3", "--optimization-level"),
+    ("-O=3", "--optimization-level"), ("org/model", None), ("-1", None), ("0.5", None),
+])
+def test_canonical_flag_undoes_vllms_spellings(arg, canonical):
+    assert vllm_args.canonical_flag(arg) == canonical
+
+
+@pytest.mark.parametrize("args", [["--api-key", "k"], ["--api_key=k"], ["--api-k", "k"]])
+def test_api_key_in_extra_args_is_rejected_pointing_at_the_secret_config(args):
+    with pytest.raises(ValueError, match="secret flag in .*pulumi config set --secret vllmApiKey"):
+        VllmSettings(extra_args=args)
+
+
+def plain_strings(value):
+    """Every string in `value` that is not inside a `Secret` wrapper, keys included."""
+    if isinstance(value, Secret):
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from plain_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from plain_strings(item)
+
+
+def server_container(run: ProgramRun) -> dict:
+    [deployment] = [d for d in run.of_type(DEPLOYMENT) if d.inputs["metadata"]["name"] == "vllm-server"]
+    [container] = deployment.inputs["spec"]["template"]["spec"]["containers"]
+    return container
+
+
+def test_api_key_reaches_vllm_only_through_a_secret_and_no_registered_input_holds_it(stack):
+    run = stack({"vllmApiKey": KEY}, secret_keys=("vllmApiKey",))
+    [secret] = [r for r in run.of_type(SECRET) if r.inputs["metadata"]["name"].endswith("-api-key")]
+    assert isinstance(secret.inputs["stringData"], Secret)
+    assert secret.inputs["stringData"].value == {"api-key": KEY}
+    container = server_container(run)
+    [variable] = [v for v in container["env"] if v["name"] == "VLLM_API_KEY"]
+    assert variable == {"name": "VLLM_API_KEY", "valueFrom": {"secretKeyRef": {
+        "name": secret.inputs["metadata"]["name"], "key": "api-key"}}}
+    assert secret.inputs["metadata"]["namespace"] == "vllm"
+    assert not any(arg.startswith("--api-key") for arg in container["args"])
+    leaks = [(resource.type, resource.name) for resource in run.resources
+             if any(KEY in text for text in plain_strings(resource.inputs))]
+    assert leaks == []
+    assert all(KEY not in str(value) for value in run.outputs.values())
+
+
+def test_api_key_in_plain_config_is_refused_before_any_resource(stack):
+    from components.settings import ConfigError
+    from stackcheck.runtime import ProgramRun
+
+    run = ProgramRun()
+    with pytest.raises(ConfigError, match="vllmApiKey: is set in plain text") as error:
+        stack({"vllmApiKey": KEY}, run=run)
+    assert KEY not in str(error.value)
+    assert run.resources == []
+
+
+def test_no_api_key_secret_or_variable_without_the_key(dev_run):
+    assert not [r for r in dev_run.of_type(SECRET) if r.inputs["metadata"]["name"].endswith("-api-key")]
+    assert all(v["name"] != "VLLM_API_KEY" for v in server_container(dev_run)["env"])
+
+
+def test_secure_api_key_in_a_stack_file_is_planned_redacted_and_never_printed(capsys, tmp_path):
+    from pathlib import Path
+
+    from stackcheck.__main__ import main
+    from stackcheck.render import REDACTED
+
+    root = Path(__file__).resolve().parent.parent
+    code = main(["plan", "--project-dir", str(root), "--stack-file",
+                 str(root / "tests" / "stacks" / "Pulumi.secret-api-key.yaml"), "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    ciphertext = "c2VjcmV0LWNpcGhlcnRleHQtbmV2ZXItc2hvd24"
+    assert ciphertext not in out
+    secret = (tmp_path / "vllm.secret.vllm-server-api-key.yaml").read_text()
+    assert f"api-key: '{REDACTED}'" in secret
+    deployment = (tmp_path / "vllm.deployment.vllm-server.yaml").read_text()
+    assert "name: VLLM_API_KEY\n          valueFrom:\n            secretKeyRef:\n              key: api-key\n" \
+           "              name: vllm-server-api-key" in deployment
+    assert all(ciphertext not in path.read_text() for path in tmp_path.glob("*.yaml"))

@@ -12,7 +12,8 @@ every pool it must cover. Facts are written here, not copied; standard library o
 EKS installs the VPC CNI, kube-proxy and CoreDNS on every cluster (Amazon EKS user guide, "Amazon
 EKS add-ons": "Amazon EKS automatically installs self-managed add-ons such as the Amazon VPC CNI
 plugin for Kubernetes, kube-proxy, and CoreDNS for every cluster"). The stack installs the node
-monitoring agent add-on (components/cluster.py); it installs no pod identity agent.
+monitoring agent add-on (components/cluster.py), and the pod identity agent add-on when the Cluster
+Autoscaler is on (it gets its AWS credentials through EKS Pod Identity).
 """
 
 from __future__ import annotations
@@ -167,10 +168,29 @@ DCGM_SERVER = NodeAgent(
     config_key="dcgmAgent",
 )
 
+POD_IDENTITY_AGENT = NodeAgent(
+    name="eks-pod-identity-agent", kind="DaemonSet", addon=versions.POD_IDENTITY_AGENT_ADDON,
+    installed_by="stack", coverage=EVERY_NODE, versions="v0.1.37 (chart 1.2.0)",
+    source="aws/eks-pod-identity-agent v0.1.37 charts/eks-pod-identity-agent/values.yaml (tolerations, affinity, "
+           "priorityClassName) and templates/daemonset.yaml (hostNetwork)",
+    pod_spec={
+        "tolerations": [dict(t) for t in TOLERATE_EVERYTHING],
+        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [
+                {"key": "kubernetes.io/os", "operator": "In", "values": ["linux"]},
+                {"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64", "arm64"]},
+                dict(NOT_ON_SPECIAL_COMPUTE),
+            ]}]}}},
+        "priorityClassName": SYSTEM_NODE_CRITICAL,
+        "hostNetwork": True,
+    },
+)
+
 EKS_DEFAULT_AGENTS = (VPC_CNI, KUBE_PROXY, COREDNS)
 """On every cluster, whatever the stack registers."""
 ADDON_AGENTS: dict[str, tuple[NodeAgent, ...]] = {
     versions.NODE_MONITORING_AGENT_ADDON: (NODE_MONITORING_AGENT, DCGM_SERVER),
+    versions.POD_IDENTITY_AGENT_ADDON: (POD_IDENTITY_AGENT,),
 }
 """The pod templates of each add-on the stack may register, by add-on name."""
 

@@ -364,6 +364,7 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         result.verdicts = placement.gpu_guard(workloads, node_pools)
         _place_node_agents(resources, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)
+        _check_autoscaling(resources, workloads, node_pools, result)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"
 
@@ -384,6 +385,16 @@ def _check_gpu_capacity(workloads: list[dict], node_pools: list[dict], result: P
     verdict, warnings = gpu_capacity(workloads, node_pools)
     result.verdicts.append(verdict)
     result.warnings += warnings
+
+
+def _check_autoscaling(resources: list[Any], workloads: list[dict], node_pools: list[dict],
+                       result: PlanResult) -> None:
+    """Verdicts 8 and 9: GPU pools scale from zero for their workloads; CPU workloads stay off GPU pools."""
+    from stackcheck import scale_from_zero
+
+    tags = scale_from_zero.template_tags(resources)
+    result.verdicts.append(scale_from_zero.scale_from_zero_verdict(workloads, node_pools, tags, result.matrix))
+    result.verdicts.append(scale_from_zero.cpu_workloads_verdict(workloads, node_pools, result.matrix))
 
 
 @contextlib.contextmanager

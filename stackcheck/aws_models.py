@@ -9,12 +9,12 @@ reaches it: the EC2 model alone is 4 MB of JSON, of which a launch template need
 
 from __future__ import annotations
 
-import gzip
 import importlib.util
 import json
 import os
 import re
 import unicodedata
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -50,20 +50,23 @@ def shown(value: Any) -> str:
 
 
 class ServiceModel:
-    """One botocore `service-2.json` model, parsed shape by shape on demand."""
+    """One botocore `service-2.json` model, parsed shape by shape on demand.
 
-    def __init__(self, service: str, text: str):
+    The file stays undecoded bytes: only the entries a request reaches are decoded and parsed.
+    """
+
+    def __init__(self, service: str, data: bytes):
         self.service = service
-        self._text = text
-        self._shapes_at = max(text.find('\n  "shapes":'), 0)
+        self._data = data
+        self._shapes_at = max(data.find(b'\n  "shapes":'), 0)
         # botocore writes most models as `"name":{` and a few (IAM) as `"name": {`
-        self._separator = ": {" if text.startswith(': {', self._shapes_at + len('\n  "shapes"')) else ":{"
+        self._separator = ": {" if data.startswith(b": {", self._shapes_at + len(b'\n  "shapes"')) else ":{"
         self._shapes: dict[str, dict] = {}
         self._full: dict | None = None
 
     def shape(self, name: str) -> dict:
         if name not in self._shapes:
-            found = self._top_level(name, self._shapes_at, len(self._text))
+            found = self._top_level(name, self._shapes_at, len(self._data))
             self._shapes[name] = found if found is not None else self._parsed()["shapes"][name]
         return self._shapes[name]
 
@@ -73,15 +76,38 @@ class ServiceModel:
         return definition["input"]["shape"]
 
     def _top_level(self, name: str, start: int, end: int) -> dict | None:
-        """The definition of `name` at the indentation of the model's top-level maps, else None."""
-        key = f'\n    "{name}"{self._separator}'
-        at = self._text.find(key, start, end)
-        return _DECODER.raw_decode(self._text, at + len(key) - 1)[0] if at >= 0 else None
+        """The definition of `name` among the top-level entries between `start` and `end`, else None.
+
+        botocore writes each map's keys in sorted order, one per line at four spaces' indent, so a
+        binary search over the text finds an entry without scanning megabytes of it.
+        """
+        data, wanted, marker = self._data, name.encode(), b'\n    "'
+        while end - start > 65536:
+            middle = (start + end) // 2
+            at = data.find(marker, middle, end)
+            if at < 0:
+                end = middle
+                continue
+            found = data[at + len(marker):data.index(b'"', at + len(marker))]
+            if found == wanted:
+                start = at
+                break
+            if found < wanted:
+                start = at + 1
+            else:
+                end = at
+        key = b'\n    "' + wanted + b'"' + self._separator.encode()
+        at = data.find(key, start, end + len(key))
+        if at < 0:
+            return None
+        following = data.find(marker, at + len(key))
+        entry = data[at + len(key) - 1:following if following >= 0 else len(data)].decode("utf-8")
+        return _DECODER.raw_decode(entry)[0]
 
     def _parsed(self) -> dict:
         """The whole model; only needed when the file is laid out differently than expected."""
         if self._full is None:
-            self._full = json.loads(self._text)
+            self._full = json.loads(self._data)
         return self._full
 
 
@@ -93,11 +119,12 @@ def service_model(service: str) -> ServiceModel:
         raise RuntimeError("botocore is not installed; it provides the AWS API models (see requirements.txt)")
     service_dir = os.path.join(os.path.dirname(spec.origin), "data", service)
     model_dir = os.path.join(service_dir, sorted(os.listdir(service_dir))[-1])
-    for file_name, unpack in (("service-2.json.gz", gzip.decompress), ("service-2.json", bytes)):
+    # zlib reads the gzip framing itself (wbits 16 + 15), checksum included, faster than the gzip module.
+    for file_name, unpack in (("service-2.json.gz", lambda raw: zlib.decompress(raw, 31)), ("service-2.json", bytes)):
         path = os.path.join(model_dir, file_name)
         if os.path.exists(path):
             with open(path, "rb") as model_file:
-                return ServiceModel(service, unpack(model_file.read()).decode("utf-8"))
+                return ServiceModel(service, unpack(model_file.read()))
     raise RuntimeError(f"no {service} service model in {model_dir}")
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from stackcheck import aws_rules
 from stackcheck.aws_models import UNKNOWN, ServiceModel, Violation, service_model, validate
+from stackcheck.runtime import Secret
 
 # Names the provider generates. Pulumi autonames an input named `name` (pulumi-aws
 # provider/autonaming.go, up to 255 characters) as the resource name + "-" + 7 random hex characters
@@ -29,7 +30,7 @@ UNIQUE_ID = "0" * 26
 TERRAFORM_NAME = "terraform-" + UNIQUE_ID
 # An account id for ARNs of roles the stack creates: only lengths and patterns are checked.
 PLACEHOLDER_ACCOUNT = "000000000000"
-_SECRET_TYPE_NAME = "Secret"
+SECRET_SHOWN = "[secret]"
 
 
 @dataclass(frozen=True)
@@ -118,24 +119,60 @@ def check_resource(resource: Any, stack: _Stack | None = None) -> RequestCheck:
         result.notes.append("not checked: no request mapping for this resource type")
         return result
     inputs = plain(resource.inputs)
+    secrets = secret_values(resource.inputs)
     result.requests = builder(inputs, resource, stack, result)
     for request in result.requests:
         found = validate(request.service, request.operation, request.params)
         found += aws_rules.reserved_tag_keys(request.params)
         found += _RULES.get(request.label, lambda params, _stack: [])(request.params, stack)
-        result.problems += [(request.label, violation) for violation in found]
+        result.problems += [(request.label, _redacted(violation, secrets)) for violation in found]
     return result
 
 
 def plain(value: Any) -> Any:
-    """Inputs with secrets unwrapped (they are checked like any value, never shown differently)."""
-    if type(value).__name__ == _SECRET_TYPE_NAME and hasattr(value, "value"):
+    """Inputs with secrets unwrapped: a request is checked with the values AWS would receive."""
+    if isinstance(value, Secret):
         return plain(value.value)
     if isinstance(value, dict):
         return {key: plain(item) for key, item in value.items()}
     if isinstance(value, list):
         return [plain(item) for item in value]
     return value
+
+
+def secret_values(value: Any, inside: bool = False) -> set[Any]:
+    """Every value (and map key) the program registered as secret, so that no report shows one."""
+    if isinstance(value, Secret):
+        return secret_values(value.value, True)
+    if isinstance(value, dict):
+        found = {key for key in value if inside}
+        for item in value.values():
+            found |= secret_values(item, inside)
+        return found
+    if isinstance(value, list):
+        return set().union(*(secret_values(item, inside) for item in value)) if value else set()
+    return {value} if inside and isinstance(value, (str, int, float)) and not isinstance(value, bool) else set()
+
+
+def _redacted(violation: Violation, secrets: set[Any]) -> Violation:
+    if not secrets:
+        return violation
+    path, rule = violation.path, violation.rule
+    for text in (secret for secret in secrets if isinstance(secret, str) and secret):
+        path = path.replace(json.dumps(text), '"[secret]"').replace(f'"{text}"', '"[secret]"')
+        rule = rule.replace(text, "[secret]") if len(text) > 3 else rule
+    return Violation(path, SECRET_SHOWN if _mentions(violation.value, secrets) else violation.value, rule)
+
+
+def _mentions(value: Any, secrets: set[Any]) -> bool:
+    if isinstance(value, dict):
+        return any(_mentions(key, secrets) or _mentions(item, secrets) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_mentions(item, secrets) for item in value)
+    try:
+        return value in secrets
+    except TypeError:
+        return False
 
 
 def _name(inputs: dict, resource_name: str, *, autonamed: bool, key: str = "name", prefix_key: str = "namePrefix",
@@ -158,11 +195,14 @@ def _name(inputs: dict, resource_name: str, *, autonamed: bool, key: str = "name
 
 def _taken(inputs: dict, mapping: dict[str, str], result: RequestCheck, *, ignored: tuple[str, ...] = ()) -> dict:
     """Request members from the inputs `mapping` names (input -> member); other inputs are noted as not checked."""
-    params = {member: inputs[key] for key, member in mapping.items() if inputs.get(key) is not None}
-    rest = sorted(set(inputs) - set(mapping) - set(ignored) - {"region", "tagsAll"})
+    _note_unmapped(inputs, set(mapping) | set(ignored), result)
+    return {member: inputs[key] for key, member in mapping.items() if inputs.get(key) is not None}
+
+
+def _note_unmapped(inputs: dict, mapped: set[str], result: RequestCheck) -> None:
+    rest = sorted(set(inputs) - mapped - {"region", "tagsAll"})
     if rest:
         result.notes.append(f"inputs not checked: {', '.join(rest)}")
-    return params
 
 
 def _tag_list(tags: Any, key: str = "Key", value: str = "Value") -> list[dict[str, Any]] | None:
@@ -279,7 +319,7 @@ def _eks_cluster(inputs: dict, resource: Any, stack: _Stack, result: RequestChec
         "roleArn": role_arn,
         "resourcesVpcConfig": vpc_config,
         "kubernetesNetworkConfig": network or None,
-        "logging": {"clusterLogging": [{"types": log_types, "enabled": True}]} if log_types else None,
+        "logging": _logging(log_types or []),
         "encryptionConfig": [{"resources": ["secrets"], "provider": {"keyArn": key_arn}}] if key_arn else None,
         "accessConfig": {"authenticationMode": mode, "bootstrapClusterCreatorAdminPermissions": True} if mode else None,
         "tags": {"Name": f"{resource.name}-eksCluster", **(inputs.get("clusterTags") or {}), **(inputs.get("tags") or {})},
@@ -305,6 +345,33 @@ def _eks_cluster(inputs: dict, resource: Any, stack: _Stack, result: RequestChec
     if rest:
         result.notes.append(f"inputs not checked (requests of other resources pulumi-eks creates): {', '.join(rest)}")
     return requests
+
+
+def _aws_eks_cluster(inputs: dict, resource: Any, stack: _Stack, result: RequestCheck) -> list[Request]:
+    """terraform-provider-aws internal/service/eks/cluster.go, resourceClusterCreate (an `aws.eks.Cluster`)."""
+    params = _taken(inputs, {
+        "roleArn": "roleArn", "version": "version", "vpcConfig": "resourcesVpcConfig", "tags": "tags",
+        "accessConfig": "accessConfig", "kubernetesNetworkConfig": "kubernetesNetworkConfig",
+        "bootstrapSelfManagedAddons": "bootstrapSelfManagedAddons", "upgradePolicy": "upgradePolicy",
+        "deletionProtection": "deletionProtection", "zonalShiftConfig": "zonalShiftConfig",
+        "computeConfig": "computeConfig", "storageConfig": "storageConfig", "remoteNetworkConfig": "remoteNetworkConfig",
+        "outpostConfig": "outpostConfig",
+    }, result, ignored=("name", "enabledClusterLogTypes", "encryptionConfig", "forceUpdateVersion",
+                        "defaultAddonsToRemoves"))
+    params["name"] = _name(inputs, resource.name, autonamed=True, notes=result.notes, member="name")
+    params["logging"] = _logging(inputs.get("enabledClusterLogTypes") or [])
+    if inputs.get("encryptionConfig"):
+        params["encryptionConfig"] = [inputs["encryptionConfig"]]
+    return [Request("eks", "CreateCluster", params)]
+
+
+def _logging(enabled: list[str]) -> dict[str, Any]:
+    """terraform-provider-aws internal/service/eks/cluster.go, expandLogging: the enabled types, then every
+    other LogType of the model disabled."""
+    model = service_model("eks")
+    every = model.shape("LogType")["enum"]
+    return {"clusterLogging": [{"enabled": True, "types": enabled},
+                               {"enabled": False, "types": [kind for kind in every if kind not in enabled]}]}
 
 
 # --- EC2, Auto Scaling ------------------------------------------------------------------------------
@@ -372,7 +439,7 @@ def _to_model(model: ServiceModel, shape_name: str, value: Any, notes: list[str]
 def _autoscaling_tag(inputs: dict, resource: Any, stack: _Stack, result: RequestCheck) -> list[Request]:
     """terraform-provider-aws internal/service/autoscaling/group_tag.go: one CreateOrUpdateTags call."""
     tag = inputs.get("tag") or {}
-    _taken(inputs, {"autoscalingGroupName": "", "tag": ""}, result)
+    _note_unmapped(inputs, {"autoscalingGroupName", "tag"}, result)
     return [Request("autoscaling", "CreateOrUpdateTags", {"Tags": [_drop_none({
         "ResourceId": inputs.get("autoscalingGroupName"), "ResourceType": "auto-scaling-group",
         "Key": tag.get("key"), "Value": tag.get("value"), "PropagateAtLaunch": tag.get("propagateAtLaunch")})]})]
@@ -396,7 +463,7 @@ def _iam_role(inputs: dict, resource: Any, stack: _Stack, result: RequestCheck) 
 
 def _role_policy_attachment(inputs: dict, resource: Any, stack: _Stack, result: RequestCheck) -> list[Request]:
     """terraform-provider-aws internal/service/iam/role_policy_attachment.go: AttachRolePolicy."""
-    _taken(inputs, {"role": "", "policyArn": ""}, result)
+    _note_unmapped(inputs, {"role", "policyArn"}, result)
     role = inputs.get("role")
     # Under mocks a role reports its resource name; AWS receives the name the role was created with.
     role = stack.role_names.get(role, role)
@@ -435,6 +502,7 @@ BUILDERS: dict[str, Builder] = {
     "aws:eks/accessEntry:AccessEntry": _access_entry,
     "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": _access_policy_association,
     "eks:index:Cluster": _eks_cluster,
+    "aws:eks/cluster:Cluster": _aws_eks_cluster,
     "aws:ec2/launchTemplate:LaunchTemplate": _launch_template,
     "aws:autoscaling/tag:Tag": _autoscaling_tag,
     "aws:iam/role:Role": _iam_role,

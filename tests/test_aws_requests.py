@@ -7,6 +7,7 @@ value the way a user or a refactoring could, and asserts the member path and rul
 from __future__ import annotations
 
 import copy
+import json
 import dataclasses
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,7 @@ from stackcheck import aws_requests
 from stackcheck.aws_models import pattern_matcher, validate
 from stackcheck.aws_requests import AUTONAME_SUFFIX, UNIQUE_ID, check_resources
 from stackcheck.aws_rules import is_reserved_label
-from stackcheck.runtime import RegisteredResource
+from stackcheck.runtime import RegisteredResource, Secret
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
@@ -395,3 +396,38 @@ def test_model_patterns_are_matched_whole_with_java_forms_translated():
     assert xml_string("GPU 🚀") and not xml_string("bell\x07")
     role_name = pattern_matcher(r"[\w+=,.@-]+")
     assert role_name("gpu-nodes-role") and not role_name("gpu nodes") and not role_name("gpü")
+
+
+def test_secret_values_are_checked_but_never_shown():
+    token = "hf_" + "s" * 300
+    tag = RegisteredResource("aws:autoscaling/tag:Tag", "t", {"autoscalingGroupName": "asg", "tag": {
+        "key": "team", "value": Secret(token), "propagateAtLaunch": False}}, None, "urn", True)
+    group = RegisteredResource(NODE_GROUP, "g", {"clusterName": "c", "nodeGroupName": "g", "subnetIds": ["s"],
+                                                 "nodeRoleArn": "r", "labels": Secret({"kubernetes.io/team": "x"})},
+                               None, "urn", True)
+
+    checks = check_resources([tag, group])
+
+    shown = json.dumps([check.to_dict() for check in checks]) + "\n".join(
+        line for check in checks for line in check.failure_lines())
+    assert token not in shown and "kubernetes.io/team" not in shown
+    assert [(v.path, v.value) for _, v in checks[0].problems] == [("Tags[0].Value", "[secret]")]
+    assert "has 303 characters, allowed 0 to 256" in checks[0].problems[0][1].rule
+    assert [(v.path, v.value) for _, v in checks[1].problems] == [('labels["[secret]"] (key)', "[secret]")]
+
+
+def test_plain_eks_cluster_resource_is_checked():
+    cluster = RegisteredResource("aws:eks/cluster:Cluster", "control-plane", {
+        "roleArn": "arn:aws:iam::123456789012:role/eks", "version": "1.34",
+        "vpcConfig": {"subnetIds": ["subnet-a"], "endpointPrivateAccess": True},
+        "encryptionConfig": {"resources": ["secrets"], "provider": {"keyArn": "arn:aws:kms:us-west-2:1:key/k"}},
+        "accessConfig": {"authenticationMode": "API", "bootstrapClusterCreatorAdminPermissions": False},
+        "enabledClusterLogTypes": ["audit"]}, None, "urn", True)
+
+    check = aws_requests.check_resource(cluster)
+
+    assert check.request_label == "eks:CreateCluster"
+    params = check.requests[0].params
+    assert params["name"] == "control-plane" + AUTONAME_SUFFIX
+    assert params["logging"]["clusterLogging"][0] == {"enabled": True, "types": ["audit"]}
+    assert [(v.path, v.value) for _, v in check.problems] == [("resourcesVpcConfig.subnetIds", ["subnet-a"])]

@@ -157,8 +157,8 @@ def _check(model: ServiceModel, shape_name: str, value: Any, path: str, found: l
             return
         _check_count(shape, len(value), "entries", value, path, source, found)
         for key, item in value.items():
-            _check(model, shape["key"]["shape"], key, f"{path}[{json.dumps(key)}] (key)", found)
-            _check(model, shape["value"]["shape"], item, f"{path}[{json.dumps(key)}]", found)
+            _check(model, shape["key"]["shape"], key, f"{path}[{json.dumps(key, ensure_ascii=False)}] (key)", found)
+            _check(model, shape["value"]["shape"], item, f"{path}[{json.dumps(key, ensure_ascii=False)}]", found)
     elif kind == "string":
         _check_string(shape, value, path, source, found)
     elif kind in _INT_RANGES:

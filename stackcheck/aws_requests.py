@@ -159,7 +159,7 @@ def _redacted(violation: Violation, secrets: set[Any]) -> Violation:
         return violation
     path, rule = violation.path, violation.rule
     for text in (secret for secret in secrets if isinstance(secret, str) and secret):
-        path = path.replace(json.dumps(text), '"[secret]"').replace(f'"{text}"', '"[secret]"')
+        path = path.replace(json.dumps(text, ensure_ascii=False), '"[secret]"').replace(f'"{text}"', '"[secret]"')
         rule = rule.replace(text, "[secret]") if len(text) > 3 else rule
     return Violation(path, SECRET_SHOWN if _mentions(violation.value, secrets) else violation.value, rule)
 
@@ -241,7 +241,7 @@ def _nodegroup(inputs: dict, resource: Any, stack: _Stack, result: RequestCheck)
 def _nodegroup_rules(params: dict, stack: _Stack) -> list[Violation]:
     template = params.get("launchTemplate") or {}
     data = stack.templates.get(template.get("id")) or stack.templates.get(template.get("name"))
-    return (aws_rules.nodegroup_name(params) + aws_rules.node_labels(params)
+    return (aws_rules.nodegroup_name(params) + aws_rules.node_labels(params) + aws_rules.taint_count(params)
             + aws_rules.nodegroup_with_launch_template(params, data))
 
 

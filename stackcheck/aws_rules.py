@@ -18,6 +18,11 @@ from stackcheck.aws_models import UNKNOWN, Violation
 NODEGROUP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 NODEGROUP_NAME_RULE = "an EKS node group name is 1-63 letters, digits, '-' or '_', starting with a letter or digit"
 
+# "Maximum of 50 taints per node group" (the `taints` input of aws.eks.NodeGroup in the pulumi-aws docs);
+# terraform-provider-aws enforces it (internal/service/eks/node_group.go, `taint` MaxItems: 50). The EKS
+# model's taintsList has no length limit.
+MAX_TAINTS = 50
+
 # The kubelet refuses to start when --node-labels (where EKS puts a managed node group's labels)
 # holds a key in the kubernetes.io or k8s.io namespaces, or a subdomain of them, unless the key is
 # one the kubelet may set itself: kubernetes/kubernetes cmd/kubelet/app/options/options.go
@@ -65,6 +70,14 @@ def nodegroup_name(request: dict[str, Any]) -> list[Violation]:
         return []
     return [Violation("nodegroupName", name, f"{NODEGROUP_NAME_RULE}; this one has {len(name)} characters "
                       "(EKS node group naming rule, terraform-provider-aws aws_eks_node_group docs)")]
+
+
+def taint_count(request: dict[str, Any]) -> list[Violation]:
+    taints = request.get("taints")
+    if not isinstance(taints, list) or len(taints) <= MAX_TAINTS:
+        return []
+    return [Violation("taints", f"{len(taints)} taints", f"an EKS node group carries at most {MAX_TAINTS} taints "
+                      "(aws.eks.NodeGroup docs; terraform-provider-aws node_group.go)")]
 
 
 def node_labels(request: dict[str, Any]) -> list[Violation]:

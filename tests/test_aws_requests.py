@@ -431,3 +431,15 @@ def test_plain_eks_cluster_resource_is_checked():
     assert params["name"] == "control-plane" + AUTONAME_SUFFIX
     assert params["logging"]["clusterLogging"][0] == {"enabled": True, "types": ["audit"]}
     assert [(v.path, v.value) for _, v in check.problems] == [("resourcesVpcConfig.subnetIds", ["subnet-a"])]
+
+
+@pytest.mark.parametrize("count, passes", [(50, True), (51, False)])
+def test_at_most_50_taints_per_node_group(dev_run, count, passes):
+    def edit(inputs):
+        inputs["taints"] = [{"key": f"t{n}", "value": "x", "effect": "NO_SCHEDULE"} for n in range(count)]
+
+    found = problems_of(*edited(dev_run, gpu_group, edit))
+
+    assert (found == []) is passes
+    if not passes:
+        assert found[0][1:3] == ("taints", "51 taints") and "at most 50 taints" in found[0][3]

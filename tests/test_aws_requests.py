@@ -1,4 +1,4 @@
-"""AWS create requests built from what the program registers, checked against botocore's models and the documented rules.
+"""AWS create requests built from what the program registers, checked against botocore's models and documented rules.
 
 Each case starts from the dev stack's real registered inputs (the session-wide `dev_run`), changes one
 value the way a user or a refactoring could, and asserts the member path and rule the check reports.
@@ -16,7 +16,8 @@ import pytest
 
 from stackcheck import aws_requests
 from stackcheck.aws_models import pattern_matcher, validate
-from stackcheck.aws_requests import AUTONAME_SUFFIX, UNIQUE_ID, check_resources
+from stackcheck.aws_builders import AUTONAME_SUFFIX, UNIQUE_ID
+from stackcheck.aws_requests import check_resources
 from stackcheck.aws_rules import is_reserved_label
 from stackcheck.runtime import RegisteredResource, Secret
 
@@ -51,7 +52,8 @@ def edited(run, pick: Callable[[RegisteredResource], bool], edit: Callable[[dict
 
 def problems_of(resources: list[RegisteredResource], target: RegisteredResource) -> list[tuple[str, str, Any, str]]:
     """(request, member path, value, rule) of every problem the check finds in `target`'s requests."""
-    check = next(c for c in check_resources(resources) if (c.resource_type, c.resource_name) == (target.type, target.name))
+    check = next(c for c in check_resources(resources)
+                 if (c.resource_type, c.resource_name) == (target.type, target.name))
     return [(label, violation.path, violation.value, violation.rule) for label, violation in check.problems]
 
 
@@ -97,7 +99,8 @@ def test_requests_carry_the_registered_values_in_api_member_names(dev_run):
     assert nodegroup["subnets"] == group.inputs["subnetIds"] and nodegroup["nodeRole"] == group.inputs["nodeRoleArn"]
     template = next(r for r in dev_run.resources if gpu_template(dev_run)(r))
     data = checks[(template.type, template.name)].requests[0].params["LaunchTemplateData"]
-    assert data["MetadataOptions"] == {"HttpTokens": "required", "HttpEndpoint": "enabled", "HttpPutResponseHopLimit": 1}
+    assert data["MetadataOptions"] == {"HttpTokens": "required", "HttpEndpoint": "enabled",
+                                       "HttpPutResponseHopLimit": 1}
     assert data["BlockDeviceMappings"][0]["Ebs"] == {"VolumeSize": 100, "VolumeType": "gp3", "Encrypted": True,
                                                       "DeleteOnTermination": True}
     cluster = next(c for c in checks.values() if c.resource_type == EKS_CLUSTER).requests
@@ -443,3 +446,13 @@ def test_at_most_50_taints_per_node_group(dev_run, count, passes):
     assert (found == []) is passes
     if not passes:
         assert found[0][1:3] == ("taints", "51 taints") and "at most 50 taints" in found[0][3]
+
+
+def test_inputs_no_builder_expects_are_reported_as_not_checked_not_raised():
+    group = RegisteredResource(NODE_GROUP, "g", {"clusterName": "c", "nodeGroupName": "g", "subnetIds": ["s"],
+                                                 "nodeRoleArn": "r", "remoteAccess": "ssh"}, None, "urn", True)
+
+    (check,) = check_resources([group])
+
+    assert not check.checked and check.passed
+    assert check.notes[0].startswith("not checked: the inputs could not be read as a request (AttributeError")

@@ -84,10 +84,10 @@ def test_failed_request_is_shown_in_text_and_markdown(capsys, tmp_path, monkeypa
 
     assert code == 1
     line = next(line for line in text.splitlines() if "gpu-inference-dev-gpu " in line and "CreateNodegroup" in line)
-    assert 'FAIL: eks:CreateNodegroup labels["kubernetes.io/role"] (key) = \'kubernetes.io/role\': the kubelet refuses' \
-        in line
+    assert ("FAIL: eks:CreateNodegroup labels[\"kubernetes.io/role\"] (key) = 'kubernetes.io/role': "
+            "the kubelet refuses") in line
     outcome = text.split("FAILED:", 1)[1]
     assert "aws request: aws:eks/nodeGroup:NodeGroup gpu-inference-dev-gpu: eks:CreateNodegroup " \
            'labels["kubernetes.io/role"] (key)' in outcome
-    assert re.search(r"^\| ❌ \| aws:eks/nodeGroup:NodeGroup \| gpu-inference-dev-gpu \| eks:CreateNodegroup \| FAIL: ",
-                     markdown, re.MULTILINE)
+    assert re.search(r"^\| ❌ \| aws:eks/nodeGroup:NodeGroup \| gpu-inference-dev-gpu \| eks:CreateNodegroup "
+                     r"\| FAIL: ", markdown, re.MULTILINE)

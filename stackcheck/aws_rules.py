@@ -46,8 +46,8 @@ GP3_SIZE_GIB = (1, 65536)
 
 # "Don't use aws:, AWS:, or any upper or lowercase combination of such as a prefix for either keys
 # or values, as it is reserved for AWS use" (tag restrictions in the EC2 user guide,
-# https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Using_Tags.html#tag-restrictions; the same
-# rule in the EKS, IAM and KMS tagging pages).
+# https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Using_Tags.html#tag-restrictions; other services
+# state the same, e.g. the ECS and SES `Tag` API references).
 RESERVED_TAG_PREFIX = "aws:"
 
 # "When you create a cluster, you specify a VPC and at least two subnets that are in different

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
     from placement import PlacementRow, Verdict
+    from stackcheck.aws_requests import RequestCheck
     from stackcheck.render import WrittenFile
     from stackcheck.schema import SchemaResult
 
@@ -142,6 +143,8 @@ class PlanResult:
     """Kubernetes objects declared by more than one resource, each naming both resources."""
     outputs: dict[str, Any] = field(default_factory=dict)
     """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
+    aws_requests: list[RequestCheck] = field(default_factory=list)
+    """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws_requests`)."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -165,6 +168,7 @@ class PlanResult:
         found += [f"schema: {result.object_id}: {result.message}" for result in self.schema if not result.passed]
         found += [f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts
                   if not verdict.passed]
+        found += [f"aws request: {line}" for check in self.aws_requests for line in check.failure_lines()]
         return found
 
     @property
@@ -223,6 +227,11 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         result.schema = schema.validate_objects([(written.object, written.path) for written in result.written],
                                                 result.kubernetes_version)
+
+        progress("checking AWS requests against the AWS API models…")
+        from stackcheck import aws_requests
+
+        result.aws_requests = aws_requests.check_resources(run.resources)
 
         progress("placing workloads on node pools…")
         _place(run.resources, objects, result)

@@ -54,6 +54,7 @@ def to_dict(result: PlanResult) -> dict[str, Any]:
         "pools": result.pools,
         "matrix": [row.to_dict() for row in result.matrix],
         "verdicts": [verdict.to_dict() for verdict in result.verdicts],
+        "awsRequests": [check.to_dict() for check in result.aws_requests],
     }
 
 
@@ -98,6 +99,12 @@ def to_text(result: PlanResult, *, colour: bool = False) -> str:
         [[w.path, w.object.kind, w.object.namespace or "-", w.object.name,
           _mark(schema[w.path]) if w.path in schema else "-"] for w in result.written],
         paint, status_column=4)
+
+    if result.aws_requests:
+        lines += ["", paint("AWS requests (checked against botocore's API models and the documented rules)", _BOLD)]
+        lines += _text_table(["Type", "Name", "Request", "Check"],
+                             [[c.resource_type, c.resource_name, c.request_label, _aws_mark(c)]
+                              for c in result.aws_requests], paint, status_column=3)
 
     lines += ["", paint("Node pools", _BOLD)]
     lines += [f"  {paint('problem:', _RED)} {problem}" for problem in result.node_group_problems]
@@ -163,6 +170,12 @@ def to_markdown(result: PlanResult) -> str:
         lines += [f"| `{p['name']}` | {p['instanceType']} | {p['count']} | {p['gpusPerNode']} | {_advertised(p)} | "
                   f"{_cell(', '.join(p['taints']) or '-')} | "
                   f"{_cell(', '.join(f'{k}={v}' for k, v in p['labels'].items()) or '-')} |" for p in result.pools]
+        lines.append("")
+    if result.aws_requests:
+        lines += ["### AWS requests (botocore API models and documented rules)", "",
+                  "| | Type | Name | Request | Check |", "|---|---|---|---|---|"]
+        lines += [f"| {'⏭️' if not c.checked else '✅' if c.passed else '❌'} | {c.resource_type} | {c.resource_name} | "
+                  f"{c.request_label} | {_cell(_aws_mark(c))} |" for c in result.aws_requests]
         lines.append("")
     if result.written:
         schema = {item.file: item for item in result.schema}
@@ -262,6 +275,14 @@ def _mark(result: Any) -> str:
     if not result.checked:
         return f"skipped: {result.message}"
     return f"ok: {result.message}" if result.passed else f"FAIL: {result.message}"
+
+
+def _aws_mark(check: Any) -> str:
+    if not check.checked:
+        return "skipped: " + "; ".join(check.notes)
+    if check.passed:
+        return "ok"
+    return "FAIL: " + "; ".join(f"{label} {violation.describe()}" for label, violation in check.problems)
 
 
 def _painter(colour: bool) -> Callable[[str, str | None], str]:

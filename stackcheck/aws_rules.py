@@ -1,0 +1,180 @@
+"""Rules AWS enforces on requests that the API models do not carry, each with its source.
+
+Every function takes a request as `stackcheck.aws_requests` builds it (API member names) and
+returns the `Violation`s it finds; none needs the network.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from stackcheck.aws_models import UNKNOWN, Violation
+
+# Node group names: "can't be longer than 63 characters. It must start with a letter or digit, but
+# can also include hyphens and underscores for the remaining characters" (`node_group_name` in
+# hashicorp/terraform-provider-aws website/docs/r/eks_node_group.html.markdown, which the pulumi-aws
+# NodeGroup docs repeat). The EKS model types `nodegroupName` as a plain String.
+NODEGROUP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+NODEGROUP_NAME_RULE = "an EKS node group name is 1-63 letters, digits, '-' or '_', starting with a letter or digit"
+
+# "Maximum of 50 taints per node group" (the `taints` input of aws.eks.NodeGroup in the pulumi-aws docs);
+# terraform-provider-aws enforces it (internal/service/eks/node_group.go, `taint` MaxItems: 50). The EKS
+# model's taintsList has no length limit.
+MAX_TAINTS = 50
+
+# The kubelet refuses to start when --node-labels (where EKS puts a managed node group's labels)
+# holds a key in the kubernetes.io or k8s.io namespaces, or a subdomain of them, unless the key is
+# one the kubelet may set itself: kubernetes/kubernetes cmd/kubelet/app/options/options.go
+# (isKubernetesLabel, "unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels") and
+# staging/src/k8s.io/kubelet/pkg/apis/well_known_labels.go (IsKubeletLabel), read at commit
+# 1c7b3d91802c4ada3e6401b1ace80e2d0e8b2a1b.
+RESERVED_LABEL_NAMESPACES = ("kubernetes.io", "k8s.io")
+KUBELET_LABELS = frozenset({
+    "kubernetes.io/hostname", "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
+    "beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type", "kubernetes.io/os",
+    "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch",
+})
+KUBELET_LABEL_NAMESPACES = ("kubelet.kubernetes.io", "node.kubernetes.io")
+
+# gp3 volumes hold 1 GiB to 64 TiB: the limit rose from 16 TiB in September 2025
+# (https://aws.amazon.com/about-aws/whats-new/2025/09/amazon-ebs-size-provisioned-performance-gp3-volumes/,
+# https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html; aws/aws-cdk#37049 raised
+# its validation to 65536 GiB to match). The EC2 model types VolumeSize as a plain Integer.
+GP3_SIZE_GIB = (1, 65536)
+
+# "Don't use aws:, AWS:, or any upper or lowercase combination of such as a prefix for either keys
+# or values, as it is reserved for AWS use" (tag restrictions in the EC2 user guide,
+# https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Using_Tags.html#tag-restrictions; other services
+# state the same, e.g. the ECS and SES `Tag` API references).
+RESERVED_TAG_PREFIX = "aws:"
+
+# "When you create a cluster, you specify a VPC and at least two subnets that are in different
+# Availability Zones" (https://docs.aws.amazon.com/eks/latest/userguide/network-reqs.html).
+MIN_CLUSTER_SUBNETS = 2
+
+# The launch-template rules are stated in the EKS model's documentation of CreateNodegroup
+# (botocore data/eks/2017-11-01/service-2.json): "If you specify launchTemplate, then don't specify
+# diskSize / remoteAccess, or the node group deployment will fail"; "If you specify launchTemplate,
+# and your launch template uses a custom AMI, then don't specify amiType" (EKS reports such a group
+# as CUSTOM, shape Nodegroup); "If you specify an instance type in your launch template and specify
+# any instanceTypes, the node group deployment will fail"; "don't specify SubnetId in your launch
+# template".
+_LAUNCH_TEMPLATE_SOURCE = "EKS CreateNodegroup documentation in the botocore model"
+
+
+def nodegroup_name(request: dict[str, Any]) -> list[Violation]:
+    name = request.get("nodegroupName")
+    if not isinstance(name, str) or name == UNKNOWN or NODEGROUP_NAME.fullmatch(name):
+        return []
+    return [Violation("nodegroupName", name, f"{NODEGROUP_NAME_RULE}; this one has {len(name)} characters "
+                      "(EKS node group naming rule, terraform-provider-aws aws_eks_node_group docs)")]
+
+
+def taint_count(request: dict[str, Any]) -> list[Violation]:
+    taints = request.get("taints")
+    if not isinstance(taints, list) or len(taints) <= MAX_TAINTS:
+        return []
+    return [Violation("taints", f"{len(taints)} taints", f"an EKS node group carries at most {MAX_TAINTS} taints "
+                      "(aws.eks.NodeGroup docs; terraform-provider-aws node_group.go)")]
+
+
+def node_labels(request: dict[str, Any]) -> list[Violation]:
+    return [Violation(f'labels["{key}"] (key)', key, "the kubelet refuses node labels in the kubernetes.io and "
+                      "k8s.io namespaces except its own (node.kubernetes.io/*, kubelet.kubernetes.io/*, "
+                      "kubernetes.io/os, kubernetes.io/arch, topology.kubernetes.io/zone, ...), so the nodes never "
+                      "join (kubernetes cmd/kubelet/app/options/options.go, IsKubeletLabel)")
+            for key in request.get("labels") or {} if is_reserved_label(key)]
+
+
+def is_reserved_label(key: str) -> bool:
+    """Whether the kubelet refuses `key` in --node-labels."""
+    namespace = key.split("/", 1)[0] if "/" in key else ""
+    reserved = any(namespace == domain or namespace.endswith("." + domain) for domain in RESERVED_LABEL_NAMESPACES)
+    allowed = key in KUBELET_LABELS or any(
+        namespace == domain or namespace.endswith("." + domain) for domain in KUBELET_LABEL_NAMESPACES)
+    return reserved and not allowed
+
+
+def nodegroup_with_launch_template(request: dict[str, Any], template_data: dict[str, Any] | None) -> list[Violation]:
+    """What CreateNodegroup may not carry next to a launch template, given the template's data when known."""
+    if not request.get("launchTemplate"):
+        return []
+    found = [Violation(member, request[member], f"must not be set next to a launch template, or the node group "
+                       f"deployment fails ({_LAUNCH_TEMPLATE_SOURCE})")
+             for member in ("diskSize", "remoteAccess") if request.get(member) is not None]
+    if template_data is None:
+        return found
+    ami_type = request.get("amiType")
+    if template_data.get("ImageId") and ami_type not in (None, "CUSTOM"):
+        found.append(Violation("amiType", ami_type, "the launch template names an image "
+                               f"({template_data['ImageId']}), so amiType must be left out (EKS then reports "
+                               f"CUSTOM) ({_LAUNCH_TEMPLATE_SOURCE})"))
+    if template_data.get("InstanceType") and request.get("instanceTypes"):
+        found.append(Violation("instanceTypes", request["instanceTypes"], "the launch template sets InstanceType "
+                               f"{template_data['InstanceType']}; give instance types in one place only "
+                               f"({_LAUNCH_TEMPLATE_SOURCE})"))
+    for index, interface in enumerate(template_data.get("NetworkInterfaces") or []):
+        if isinstance(interface, dict) and interface.get("SubnetId"):
+            found.append(Violation(f"launchTemplate: LaunchTemplateData.NetworkInterfaces[{index}].SubnetId",
+                                   interface["SubnetId"], "a managed node group's launch template must not name a "
+                                   f"subnet; give subnets on the node group ({_LAUNCH_TEMPLATE_SOURCE})"))
+    return found
+
+
+def cluster_subnets(request: dict[str, Any]) -> list[Violation]:
+    subnets = (request.get("resourcesVpcConfig") or {}).get("subnetIds")
+    if not isinstance(subnets, list) or UNKNOWN in subnets or len(set(subnets)) >= MIN_CLUSTER_SUBNETS:
+        return []
+    return [Violation("resourcesVpcConfig.subnetIds", subnets, f"EKS needs at least {MIN_CLUSTER_SUBNETS} subnets in "
+                      "different Availability Zones (EKS user guide, network-reqs); whether they are in different "
+                      "zones cannot be known offline")]
+
+
+def gp3_volume_sizes(template_data: dict[str, Any], path: str = "LaunchTemplateData") -> list[Violation]:
+    found = []
+    for index, mapping in enumerate(template_data.get("BlockDeviceMappings") or []):
+        ebs = mapping.get("Ebs") if isinstance(mapping, dict) else None
+        if not isinstance(ebs, dict) or ebs.get("VolumeType") != "gp3":
+            continue
+        size = ebs.get("VolumeSize")
+        low, high = GP3_SIZE_GIB
+        if isinstance(size, (int, float)) and not isinstance(size, bool) and not low <= size <= high:
+            found.append(Violation(f"{path}.BlockDeviceMappings[{index}].Ebs.VolumeSize", size,
+                                   f"a gp3 volume holds {low} to {high} GiB (64 TiB) (EBS volume types, "
+                                   "gp3 limit raised from 16 TiB in September 2025)"))
+    return found
+
+
+def reserved_tag_keys(request: Any, path: str = "") -> list[Violation]:
+    """Tag keys starting with `aws:` anywhere in the request (maps named `tags`, lists of Key/TagKey items)."""
+    found: list[Violation] = []
+    if isinstance(request, dict):
+        for member, value in request.items():
+            where = f"{path}.{member}" if path else member
+            if member in ("tags", "Tags"):
+                found += _tag_violations(value, where)
+            else:
+                found += reserved_tag_keys(value, where)
+    elif isinstance(request, list):
+        for index, item in enumerate(request):
+            found += reserved_tag_keys(item, f"{path}[{index}]")
+    return found
+
+
+def _tag_violations(tags: Any, path: str) -> list[Violation]:
+    rule = (f"tag keys starting with '{RESERVED_TAG_PREFIX}' (any case) are reserved for AWS "
+            "(EC2 user guide, tag restrictions)")
+    if isinstance(tags, dict):
+        return [Violation(f'{path}["{key}"] (key)', key, rule) for key in tags if _reserved(key)]
+    found = []
+    for index, tag in enumerate(tags if isinstance(tags, list) else []):
+        key = tag.get("Key", tag.get("TagKey")) if isinstance(tag, dict) else None
+        if _reserved(key):
+            found.append(Violation(f"{path}[{index}].{'Key' if 'Key' in tag else 'TagKey'}", key, rule))
+    return found
+
+
+def _reserved(key: Any) -> bool:
+    return isinstance(key, str) and key.lower().startswith(RESERVED_TAG_PREFIX)

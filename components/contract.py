@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# EKS spells taint effects differently from Kubernetes (trap 7 in the domain notes).
+# EKS spells taint effects differently from Kubernetes (docs/traps.md#eks-spelling).
 EKS_TAINT_EFFECTS = {
     "NoSchedule": "NO_SCHEDULE",
     "NoExecute": "NO_EXECUTE",
@@ -20,10 +20,10 @@ KUBERNETES_TAINT_EFFECT_OF_EKS = {eks: kubernetes for kubernetes, eks in EKS_TAI
 # Effects that keep a pod off a node at scheduling time; PreferNoSchedule only scores.
 REPELLING_EFFECTS = ("NoSchedule", "NoExecute")
 
-# NVIDIA tooling (the device plugin chart, GPU feature discovery) looks for this label (trap 2).
+# NVIDIA tooling (the device plugin chart, GPU feature discovery) looks for this label (docs/traps.md#nvidia-labels).
 NVIDIA_GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
 # GPU feature discovery's product label; the node group sets it itself so that it exists before
-# any NVIDIA software runs and is known to autoscalers at zero nodes (trap 5).
+# any NVIDIA software runs and is known to autoscalers at zero nodes (docs/traps.md#labels-after-boot).
 NVIDIA_GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
 NVIDIA_GPU_RESOURCE = "nvidia.com/gpu"
 

@@ -1,6 +1,6 @@
 """The NVIDIA device plugin DaemonSet, placed on the GPU nodes by the placement contract.
 
-The stock manifest tolerates only `nvidia.com/gpu` and has no nodeSelector (trap 1): on nodes
+The stock manifest tolerates only `nvidia.com/gpu` and has no nodeSelector (docs/traps.md#device-plugin): on nodes
 tainted `GPU=true:NoSchedule` it never runs, so no pod can request `nvidia.com/gpu`, while it lands
 on CPU nodes where it has nothing to do. Here its tolerations and nodeSelector come from the same
 `PlacementContract` that labels and taints the GPU node group. The plugin gets its own token-less
@@ -123,7 +123,7 @@ def pod_spec(contract: PlacementContract, version: str, service_account_name: st
     """The plugin's pod spec: on the contract's nodes only, tolerating their taints, one hostPath volume.
 
     No `runtimeClassName`: EKS AMIs define no `nvidia` RuntimeClass and make the NVIDIA runtime the
-    default (trap 12).
+    default (docs/traps.md#runtime-class).
     """
     return {
         "serviceAccountName": service_account_name,

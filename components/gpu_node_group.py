@@ -1,7 +1,7 @@
 """The guarded GPU node group: accelerated AMI, the placement contract's label and taint.
 
 Autoscaler tags on its Auto Scaling group describe the labels, taints and GPUs of nodes that do
-not exist yet, so a group at zero nodes can still be scaled up for a pending GPU pod (trap 4).
+not exist yet, so a group at zero nodes can still be scaled up for a pending GPU pod (docs/traps.md#scale-from-zero).
 """
 
 from __future__ import annotations

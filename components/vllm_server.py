@@ -215,7 +215,7 @@ def container_args(settings: VllmSettings) -> list[str]:
 def probes(startup_timeout_seconds: int) -> dict[str, dict]:
     """Startup, readiness and liveness probes on `/health`.
 
-    vLLM answers HTTP only once the weights are loaded (trap 9), so the startup probe allows
+    vLLM answers HTTP only once the weights are loaded (docs/traps.md#probes-during-load), so the startup probe allows
     `startup_timeout_seconds` (rounded up to whole periods) before liveness takes over.
     """
     check = {"httpGet": {"path": HEALTH_PATH, "port": PORT_NAME}}
@@ -230,7 +230,7 @@ def probes(startup_timeout_seconds: int) -> dict[str, dict]:
 def shm_size(tensor_parallel_size: int) -> str:
     """Size of the memory-backed `/dev/shm`: 1Gi per GPU.
 
-    The 64 MiB default breaks vLLM (trap 8): its engine and workers exchange messages through shared
+    The 64 MiB default breaks vLLM (docs/traps.md#dev-shm): its engine and workers exchange messages through shared
     memory and NCCL uses it between the tensor-parallel ranks, so the need grows with the GPU count.
     The tmpfs counts against the container's memory limit: at most a fifth of it on any catalog type.
     """
@@ -426,7 +426,7 @@ def model_cache_claim(instance: str, settings: VllmSettings) -> dict:
 def deployment(instance: str, settings: VllmSettings, contract: PlacementContract,
                gpu_instance: gpu_catalog.InstanceType, *, require_node_affinity: bool = False,
                has_token: bool = False, has_api_key: bool = False) -> dict:
-    """The server Deployment, replaced with `Recreate` so an update never needs a spare GPU (trap 10)."""
+    """The server Deployment, replaced with `Recreate` so an update never needs a spare GPU (docs/traps.md#rolling-update-deadlock)."""
     labels = server_labels(instance, settings)
     return {
         "apiVersion": "apps/v1",
@@ -478,7 +478,7 @@ def disruption_budget(instance: str, settings: VllmSettings) -> dict:
     """At most one server pod down at a time from voluntary disruptions.
 
     `maxUnavailable: 1` rather than `minAvailable`: with one replica a node drain may still evict it
-    (a budget equal to the replicas blocks managed node group updates, trap 13), with more it keeps
+    (a budget equal to the replicas blocks managed node group updates, docs/traps.md#pdb-blocks-drain), with more it keeps
     the others serving. Unhealthy pods never hold a drain up. Kept at 0 replicas: it then selects
     nothing and costs nothing.
     """

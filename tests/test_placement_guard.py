@@ -95,7 +95,7 @@ def test_device_plugin_without_gpu_toleration_fails_verdict_3_naming_the_taint()
     assert result[3].message == (
         "device plugin kube-system/nvidia-device-plugin cannot land on GPU pool gpu: untolerated taint GPU=true:NoSchedule"
     )
-    # Without the plugin the pool advertises no GPU, so vLLM cannot land either (trap 1).
+    # Without the plugin the pool advertises no GPU, so vLLM cannot land either (docs/traps.md#device-plugin).
     assert result[1].message == (
         "GPU workload llm/vllm (requests 1 nvidia.com/gpu) lands on no GPU pool "
         "(gpu: Insufficient nvidia.com/gpu: requests 1, free 0 (node does not advertise nvidia.com/gpu))"

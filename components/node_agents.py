@@ -60,12 +60,11 @@ class NodeAgent:
     """Replicas of a Deployment (DaemonSets: one per node)."""
 
 
-VPC_CNI = NodeAgent(
-    name="aws-node", kind="DaemonSet", addon="vpc-cni", installed_by="eks", coverage=EVERY_NODE,
-    versions="v1.19.0-v1.23.0",
-    source="aws/amazon-vpc-cni-k8s charts/aws-vpc-cni/values.yaml (tolerations, affinity, priorityClassName; "
-           "identical from v1.19.0 to v1.23.0) and templates/daemonset.yaml (hostNetwork)",
-    pod_spec={
+
+def _every_linux_node_on_the_host_network() -> dict:
+    """The pod template both the VPC CNI and the pod identity agent charts ship: every taint tolerated, every
+    Linux node on amd64 or arm64 except Fargate, hybrid and Auto Mode nodes, host network, node-critical."""
+    return {
         "tolerations": [dict(t) for t in TOLERATE_EVERYTHING],
         "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
             {"matchExpressions": [
@@ -75,7 +74,15 @@ VPC_CNI = NodeAgent(
             ]}]}}},
         "priorityClassName": SYSTEM_NODE_CRITICAL,
         "hostNetwork": True,
-    },
+    }
+
+
+VPC_CNI = NodeAgent(
+    name="aws-node", kind="DaemonSet", addon="vpc-cni", installed_by="eks", coverage=EVERY_NODE,
+    versions="v1.19.0-v1.23.0",
+    source="aws/amazon-vpc-cni-k8s charts/aws-vpc-cni/values.yaml (tolerations, affinity, priorityClassName; "
+           "identical from v1.19.0 to v1.23.0) and templates/daemonset.yaml (hostNetwork)",
+    pod_spec=_every_linux_node_on_the_host_network(),
 )
 
 KUBE_PROXY = NodeAgent(
@@ -173,17 +180,7 @@ POD_IDENTITY_AGENT = NodeAgent(
     installed_by="stack", coverage=EVERY_NODE, versions="v0.1.37 (chart 1.2.0)",
     source="aws/eks-pod-identity-agent v0.1.37 charts/eks-pod-identity-agent/values.yaml (tolerations, affinity, "
            "priorityClassName) and templates/daemonset.yaml (hostNetwork)",
-    pod_spec={
-        "tolerations": [dict(t) for t in TOLERATE_EVERYTHING],
-        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-            {"matchExpressions": [
-                {"key": "kubernetes.io/os", "operator": "In", "values": ["linux"]},
-                {"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64", "arm64"]},
-                dict(NOT_ON_SPECIAL_COMPUTE),
-            ]}]}}},
-        "priorityClassName": SYSTEM_NODE_CRITICAL,
-        "hostNetwork": True,
-    },
+    pod_spec=_every_linux_node_on_the_host_network(),
 )
 
 EKS_DEFAULT_AGENTS = (VPC_CNI, KUBE_PROXY, COREDNS)

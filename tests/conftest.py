@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from components.settings import PROJECT  # noqa: E402
-from stackcheck.runtime import ProgramRun, run_program  # noqa: E402
+from stackcheck.runtime import ProgramRun, Secret, run_program  # noqa: E402
 
 PROGRAM = ROOT / "__main__.py"
 
@@ -72,3 +72,18 @@ def stack():
 def dev_run() -> ProgramRun:
     """One run of the dev stack, shared by tests that only read it."""
     return run_stack(dev_stack_config())
+
+
+def plain_strings(value):
+    """Every string in `value` that is not inside a `Secret` wrapper, keys included."""
+    if isinstance(value, Secret):
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from plain_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from plain_strings(item)

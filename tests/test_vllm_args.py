@@ -7,6 +7,7 @@ import pytest
 from components import vllm_args
 from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
 from components.vllm_server import container_args
+from conftest import plain_strings
 from stackcheck.runtime import ProgramRun, Secret
 
 KEY = "sk-test-0123456789abcdef"
@@ -73,19 +74,6 @@ def test_api_key_in_extra_args_is_rejected_pointing_at_the_secret_config(args):
         VllmSettings(extra_args=args)
 
 
-def plain_strings(value):
-    """Every string in `value` that is not inside a `Secret` wrapper, keys included."""
-    if isinstance(value, Secret):
-        return
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from plain_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from plain_strings(item)
 
 
 def server_container(run: ProgramRun) -> dict:

@@ -25,6 +25,7 @@ from components.vllm_server import (
     shm_size,
     try_command,
 )
+from conftest import plain_strings
 from placement import can_schedule, explain, gpu_guard, node_matches, tolerates
 from placement.pools import eks_allocatable
 from placement.quantity import parse_quantity
@@ -101,19 +102,6 @@ def env(run: ProgramRun) -> dict[str, str]:
     return {item["name"]: item.get("value") for item in server_container(run)["env"]}
 
 
-def plain_strings(value):
-    """Every string in `value` that is not inside a `Secret` wrapper."""
-    if isinstance(value, Secret):
-        return
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from plain_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from plain_strings(item)
 
 
 def run_keeping_registrations(stack, monkeypatch, overrides) -> tuple[ConfigError, ProgramRun]:

@@ -238,7 +238,8 @@ def _ordered(value: Any, *, top_level: bool = True) -> Any:
     return value
 
 
-class _Dumper(yaml.SafeDumper):
+# libyaml's emitter when PyYAML has it: the same output, about five times faster per object.
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
     """Safe YAML with multi-line strings as literal blocks and no anchors for repeated values."""
 
     def ignore_aliases(self, data: Any) -> bool:

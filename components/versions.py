@@ -87,3 +87,14 @@ def support_warning(version: str, today: date) -> str | None:
 # The node monitoring agent backs node auto repair; EKS picks the add-on version matching the
 # cluster when none is given, so only the name is pinned here.
 NODE_MONITORING_AGENT_ADDON = "eks-node-monitoring-agent"
+
+# NVIDIA dcgm-exporter, tag `<DCGM version>-<exporter version>-<image variant>` (NVIDIA/dcgm-exporter RELEASE.md).
+# 4.5.3-4.8.2 is the newest release (NVIDIA/dcgm-exporter tag 4.5.3-4.8.2, 2026-05-06; its own
+# dcgm-exporter.yaml and Helm chart deploy the `-distroless` variant). It matches the driver generation of
+# the EKS accelerated AMIs: the image is built on the CUDA 13.2.1 base (docker/Dockerfile at the tag), a
+# CUDA 13 release whose driver branch is R580, and the AL2023 NVIDIA AMIs ship driver 580.159.03
+# (awslabs/amazon-eks-ami CHANGELOG, AMI release v20260714, `kmod-nvidia-latest-dkms`). DCGM itself runs
+# on R450 and later drivers (DCGM user guide, "Supported Platforms"), which covers Bottlerocket's too.
+DCGM_EXPORTER_IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s/dcgm-exporter"
+DCGM_EXPORTER_VERSION = "4.5.3-4.8.2"
+DCGM_EXPORTER_IMAGE = f"{DCGM_EXPORTER_IMAGE_REPOSITORY}:{DCGM_EXPORTER_VERSION}-distroless"

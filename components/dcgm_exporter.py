@@ -59,14 +59,19 @@ PROBE_DELAY_SECONDS = 45
 CHECKOV_SKIPS = {
     "CKV_K8S_23": "the exporter runs as root to connect to the kubelet's root-owned pod-resources socket",
     "CKV_K8S_40": "the exporter runs as UID 0 for the kubelet's root-owned pod-resources socket",
-    "CKV_K8S_39": "CAP_SYS_ADMIN is the one capability kept: DCGM profiling metrics (DCGM_FI_PROF_*) need it",
     "CKV_K8S_43": "the image is pinned to a release tag in components/versions.py",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the exporter restarting",
+}
+SYS_ADMIN_CHECKOV_SKIPS = {
+    "CKV_K8S_39": "CAP_SYS_ADMIN is the one capability kept: DCGM profiling metrics (DCGM_FI_PROF_*) need it",
+    "CKV_K8S_25": "SYS_ADMIN is the one capability added, for DCGM profiling metrics (DCGM_FI_PROF_*); all others dropped",
 }
 BOTTLEROCKET_CHECKOV_SKIPS = {
     "CKV_K8S_16": "on Bottlerocket the NVIDIA runtime gives GPUs to unprivileged containers only when they "
                   "request them; the exporter watches every GPU, so it runs privileged there",
-    "CKV_K8S_20": "privileged on Bottlerocket (see CKV_K8S_16), which implies privilege escalation",
+    "CKV_K8S_20": "privileged on Bottlerocket (see CKV_K8S_16), which Kubernetes allows only with privilege escalation",
+    "CKV_K8S_37": "privileged on Bottlerocket (see CKV_K8S_16): a privileged container has every capability",
+    "CKV_K8S_28": "privileged on Bottlerocket (see CKV_K8S_16): a privileged container has every capability",
 }
 
 
@@ -199,7 +204,7 @@ def daemonset(instance: str, contract: PlacementContract, *, namespace: str = "k
               bottlerocket: bool = False, pod_annotations: dict[str, str] | None = None) -> dict:
     """The DaemonSet manifest (`instance` is the component name, used in the instance label)."""
     labels = exporter_labels(instance)
-    skips = {**CHECKOV_SKIPS, **(BOTTLEROCKET_CHECKOV_SKIPS if bottlerocket else {})}
+    skips = {**CHECKOV_SKIPS, **(BOTTLEROCKET_CHECKOV_SKIPS if bottlerocket else SYS_ADMIN_CHECKOV_SKIPS)}
     template_metadata: dict = {"labels": labels}
     if pod_annotations:
         template_metadata["annotations"] = dict(pod_annotations)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from components import versions
@@ -84,7 +86,7 @@ def test_exporter_mounts_only_the_pod_resources_socket_dir_read_only(dev_run):
 def test_checks_that_cannot_pass_are_skipped_with_reasons(dev_run):
     annotations = exporter_daemonset(dev_run)["metadata"]["annotations"]
     skipped = dict(value.split("=", 1) for key, value in annotations.items() if key.startswith("checkov.io/skip"))
-    assert set(skipped) == {"CKV_K8S_23", "CKV_K8S_40", "CKV_K8S_39", "CKV_K8S_43", "CKV_K8S_15"}
+    assert set(skipped) == {"CKV_K8S_23", "CKV_K8S_40", "CKV_K8S_39", "CKV_K8S_25", "CKV_K8S_43", "CKV_K8S_15"}
     assert all(len(reason) > 30 for reason in skipped.values())
 
 
@@ -134,3 +136,56 @@ def test_exporter_service_account_has_no_token(dev_run):
     account = exporter_object(dev_run, SERVICE_ACCOUNT)
     assert account["automountServiceAccountToken"] is False
     assert exporter_daemonset(dev_run)["spec"]["template"]["spec"]["serviceAccountName"] == "dcgm-exporter"
+
+
+def test_dev_stack_plan_places_the_exporter_on_the_gpu_pool_only(capsys, tmp_path):
+    from conftest import ROOT
+    from stackcheck.__main__ import main
+
+    code = main(["plan", "--project-dir", str(ROOT), "--stack", "dev", "--out", str(tmp_path), "--format", "json"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0, document["failures"]
+    rows = {row["pool"]: row["lands"] for row in document["matrix"] if row["workload"] == "kube-system/dcgm-exporter"}
+    assert rows == {"gpu-inference-dev-system": False, "gpu-inference-dev-gpu": True}
+    [verdict] = [v for v in document["verdicts"] if v["name"] == "dcgm-exporter-covers-gpu-pools"]
+    assert verdict["passed"] and verdict["id"] == 6
+    assert (tmp_path / "kube-system.daemonset.dcgm-exporter.yaml").is_file()
+
+
+def test_bottlerocket_skips_name_privileged_reasons_instead_of_sys_admin(stack):
+    annotations = exporter_daemonset(stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}}))["metadata"]["annotations"]
+    skipped = dict(value.split("=", 1) for key, value in annotations.items() if key.startswith("checkov.io/skip"))
+    assert set(skipped) == {"CKV_K8S_23", "CKV_K8S_40", "CKV_K8S_43", "CKV_K8S_15", "CKV_K8S_16", "CKV_K8S_20",
+                            "CKV_K8S_37", "CKV_K8S_28"}
+    assert all("Bottlerocket" in skipped[check] for check in ("CKV_K8S_16", "CKV_K8S_20", "CKV_K8S_37", "CKV_K8S_28"))
+
+
+def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp_path):
+    import os
+    import subprocess
+
+    import yaml
+
+    from conftest import ROOT
+    from stackcheck.__main__ import main
+    from test_security import CHECKOV
+
+    stack_file = tmp_path / "Pulumi.bottlerocket.yaml"
+    stack_file.write_text(yaml.safe_dump({"config": {
+        "aws:region": "us-west-2", "eks-gpu-inference:gpuNodeGroup": {"amiFamily": "Bottlerocket"},
+        "eks-gpu-inference:observability": {"prometheusOperator": True}}}))
+    out = tmp_path / "out"
+    assert main(["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(out),
+                 "--format", "json"]) == 0
+    env = {**os.environ, "CKV_SKIP_PACKAGE_UPDATE_CHECK": "true", "BC_SKIP_MAPPING": "TRUE", "LOG_LEVEL": "ERROR"}
+    result = subprocess.run([str(CHECKOV), "-d", str(out), "--framework", "kubernetes", "--skip-download",
+                             "--output", "json", "--quiet", "--compact"],
+                            capture_output=True, text=True, env=env, timeout=600, check=False)
+    report = json.loads(result.stdout)
+    reports = report if isinstance(report, list) else [report]
+    failed = [f"{check['check_id']} {check['resource']}" for item in reports
+              for check in item.get("results", {}).get("failed_checks", [])]
+    skipped = {check["check_id"] for item in reports for check in item.get("results", {}).get("skipped_checks", [])
+               if "dcgm-exporter" in check["resource"]}
+    assert failed == []
+    assert {"CKV_K8S_16", "CKV_K8S_20"} <= skipped

@@ -177,6 +177,7 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
     out = tmp_path / "out"
     assert main(["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(out),
                  "--format", "json"]) == 0
+    assert CHECKOV.exists(), f"checkov is installed by .ci/setup at {CHECKOV}"
     env = {**os.environ, "CKV_SKIP_PACKAGE_UPDATE_CHECK": "true", "BC_SKIP_MAPPING": "TRUE", "LOG_LEVEL": "ERROR"}
     result = subprocess.run([str(CHECKOV), "-d", str(out), "--framework", "kubernetes", "--skip-download",
                              "--output", "json", "--quiet", "--compact"],

@@ -190,3 +190,17 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
                if "dcgm-exporter" in check["resource"]}
     assert failed == []
     assert {"CKV_K8S_16", "CKV_K8S_20"} <= skipped
+
+
+@pytest.mark.parametrize("instance_type", ["g5.xlarge", "g6.xlarge", "g5.12xlarge"])
+def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(stack, instance_type):
+    from components.gpu_catalog import gpu_instance_type
+    from placement import can_schedule, eks_allocatable, explain
+    from test_vllm_server import node, server_pod
+
+    instance = gpu_instance_type(instance_type)
+    run = stack({"gpuNodeGroup": {"instanceTypes": [instance_type]}})
+    gpu_node = node(run, "-gpu", {**eks_allocatable(instance), "nvidia.com/gpu": str(instance.gpus)})
+    daemon_pods = [{"spec": r.inputs["spec"]["template"]["spec"]} for r in run.of_type(DAEMONSET)]
+    assert len(daemon_pods) == 2
+    assert can_schedule(server_pod(run), gpu_node, daemon_pods), explain(server_pod(run), gpu_node)

@@ -29,7 +29,7 @@ CUSTOM_CONTRACT = {
 
 
 def plugin_daemonset(run: ProgramRun) -> dict:
-    [daemonset] = run.of_type(DAEMONSET)
+    [daemonset] = [r for r in run.of_type(DAEMONSET) if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
     return daemonset.inputs
 
 
@@ -77,7 +77,7 @@ def test_device_plugin_also_tolerates_the_nvidia_gpu_taint_convention(dev_run):
 
 def test_device_plugin_is_absent_on_bottlerocket_and_the_output_says_why(stack):
     run = stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}})
-    assert run.of_type(DAEMONSET) == []
+    assert [r for r in run.of_type(DAEMONSET) if r.inputs["metadata"]["name"] == "nvidia-device-plugin"] == []
     assert run.of_type("eks-gpu-inference:index:NvidiaDevicePlugin") == []
     assert "Bottlerocket" in run.outputs["devicePlugin"]
     assert "not deployed" in run.outputs["devicePlugin"]
@@ -140,7 +140,7 @@ def test_device_plugin_container_is_locked_down_apart_from_running_as_root(dev_r
 def test_device_plugin_has_its_own_service_account_without_a_token(dev_run):
     spec = plugin_daemonset(dev_run)["spec"]["template"]["spec"]
     [account] = [r for r in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
-                 if r.inputs["metadata"]["namespace"] == "kube-system"]
+                 if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
     assert spec["serviceAccountName"] == account.inputs["metadata"]["name"]
     assert account.inputs["automountServiceAccountToken"] is False
     assert spec["automountServiceAccountToken"] is False
@@ -149,7 +149,7 @@ def test_device_plugin_has_its_own_service_account_without_a_token(dev_run):
 def test_device_plugin_pods_are_cut_off_from_the_network(dev_run):
     daemonset = plugin_daemonset(dev_run)
     [policy] = [r.inputs for r in dev_run.of_type("kubernetes:networking.k8s.io/v1:NetworkPolicy")
-                if r.inputs["metadata"]["namespace"] == "kube-system"]
+                if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
     pod_labels = daemonset["spec"]["template"]["metadata"]["labels"]
     assert policy["spec"]["podSelector"]["matchLabels"] == {
         key: pod_labels[key] for key in ("app.kubernetes.io/name", "app.kubernetes.io/instance")}

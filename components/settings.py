@@ -883,7 +883,8 @@ class ObservabilitySettings(_Settings):
     """How often the ServiceMonitors scrape, a Prometheus duration such as `30s` or `1m`. Default `30s`."""
     monitor_labels: dict[str, str] = {}
     """Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
-    (kube-prometheus-stack selects `release: <its release name>`). Default none."""
+    (kube-prometheus-stack selects `release: <its release name>` unless its `*SelectorNilUsesHelmValues` are
+    false; prometheus-community/helm-charts#1631). Default none."""
 
     @field_validator("monitoring_namespace")
     @classmethod

@@ -136,3 +136,19 @@ def test_plan_checks_custom_resources_against_their_schema(capsys, tmp_path):
     assert set(checked) == {"ServiceMonitor monitoring/vllm-server", "ServiceMonitor monitoring/dcgm-exporter",
                             "PrometheusRule monitoring/gpu-inference"}
     assert all(entry["passed"] and entry["checked"] for entry in checked.values())
+
+
+def test_observability_section_is_declared_shown_and_documented():
+    from components.settings import SECTIONS, ObservabilitySettings, parse_settings
+
+    declared = yaml.safe_load((ROOT / "Pulumi.yaml").read_text())["config"]
+    assert declared["observability"]["type"] == "object"
+    assert set(SECTIONS) <= set(declared)
+    shown = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"]["eks-gpu-inference:observability"]
+    assert parse_settings({"observability": shown}).observability == ObservabilitySettings()
+    readme = (ROOT / "README.md").read_text()
+    for key in ("dcgmExporter.enabled", "monitoringNamespace", "prometheusOperator", "scrapeInterval",
+                "monitorLabels"):
+        assert f"| `observability.{key}` |" in readme
+        assert key.split(".")[0] in declared["observability"]["description"]
+    assert "## Observability" in readme

@@ -8,8 +8,9 @@ NetworkPolicy admits scrapes only from the monitoring namespace and lets the pod
 
 What it needs and why (upstream at tag 4.5.3-4.8.2: dcgm-exporter.yaml, docker/Dockerfile,
 internal/pkg/capabilities/capabilities.go):
-- UID 0: the kubelet's pod-resources socket is root's, and connecting to a unix socket needs write
-  permission on it (unix(7)); the image itself runs as root.
+- UID 0: the kubelet's pod-resources socket is root's and writable only by root (`srwxr-xr-x root root`,
+  NVIDIA/gpu-operator#2092), and connecting to a unix socket needs write permission on it (unix(7)); the
+  image itself runs as root.
 - CAP_SYS_ADMIN, and no other capability: DCGM's profiling fields (`DCGM_FI_PROF_*`, part of the default
   counters) need it; upstream adds exactly this one and drops the rest.
 - All GPUs without requesting any: the image sets `NVIDIA_VISIBLE_DEVICES=all`, which the NVIDIA runtime
@@ -145,8 +146,9 @@ def security_context(bottlerocket: bool) -> dict:
         "seccompProfile": {"type": "RuntimeDefault"},
     }
     if bottlerocket:
-        # Kubernetes rejects privileged without privilege escalation (pod validation), and a privileged
-        # container has every capability, so the capability list has nothing left to say.
+        # The API server rejects `privileged: true` with `allowPrivilegeEscalation: false` (kubernetes
+        # pkg/apis/core/validation, ValidateSecurityContext), and a privileged container has every
+        # capability, so the capability list has nothing left to say.
         context.update({"privileged": True, "allowPrivilegeEscalation": True})
         context.pop("capabilities")
     return context

@@ -32,7 +32,7 @@ class SchemaResult:
     file: str | None = None
     """The YAML file of the object, relative to the output folder."""
     checked: bool = True
-    """False for a custom resource, which has no bundled schema (it passes unchecked)."""
+    """False for a custom resource without a committed CRD schema (stackcheck/crds/): it passes unchecked."""
 
 
 def validator_version(cluster_version: str) -> str:

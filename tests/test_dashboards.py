@@ -92,3 +92,14 @@ def test_dashboard_reads_any_prometheus_through_a_datasource_variable():
     assert len(panels) >= 10
     assert all(panel["datasource"] == {"type": "prometheus", "uid": "${datasource}"} for panel in panels)
     assert len({panel["id"] for panel in dashboard["panels"]}) == len(dashboard["panels"])
+
+
+def test_alert_rules_and_dashboard_ship_with_the_installable_components():
+    import tomllib
+
+    from conftest import ROOT
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert {"components", "placement", "dashboards"} <= set(setuptools["packages"])
+    shipped = {path for pattern in setuptools["package-data"]["dashboards"] for path in DASHBOARDS_DIR.glob(pattern)}
+    assert {ALERT_RULES_FILE, DASHBOARD, DCGM_LIST, VLLM_LIST} <= shipped

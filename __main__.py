@@ -4,9 +4,17 @@ import pulumi
 
 from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.labels import LABEL_PREFIX
+from components.monitoring import (
+    PrometheusMonitors,
+    PrometheusMonitorsArgs,
+    dcgm_exporter_target,
+    pod_scrape_annotations,
+    vllm_target,
+)
 from components.network import Network, NetworkArgs
 from components.settings import PROJECT, config_from_pulumi, parse_stack_config
 from components.vllm_server import VllmServer, VllmServerArgs
@@ -87,9 +95,28 @@ if settings.vllm.enabled:
         require_node_affinity=settings.gpu_placement.require_node_affinity,
         hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
         api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
+        metrics_namespace=settings.observability.monitoring_namespace,
+        pod_annotations=pod_scrape_annotations(settings.observability, vllm_target(f"{name}-vllm", settings.vllm)),
     ), opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]))
     pulumi.export("vllmNamespace", server.namespace)
     pulumi.export("vllmService", server.service_dns_name)
     pulumi.export("vllmPort", server.service_port)
     pulumi.export("vllmModel", server.model)
     pulumi.export("vllmTry", server.try_command)
+
+# GPU and model-server metrics: the exporter on every GPU node, and scrape configuration for both.
+observability = settings.observability
+scrape_targets = [vllm_target(f"{name}-vllm", settings.vllm)] if settings.vllm.enabled else []
+if observability.dcgm_exporter.enabled:
+    exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter")
+    exporter = DcgmExporter(f"{name}-dcgm-exporter", DcgmExporterArgs(
+        contract=contract,
+        monitoring_namespace=observability.monitoring_namespace,
+        bottlerocket=settings.gpu_node_group.ami_family == "Bottlerocket",
+        pod_annotations=pod_scrape_annotations(observability, exporter_target),
+    ), opts=on_cluster)
+    scrape_targets.append(exporter_target)
+    pulumi.export("dcgmExporter", exporter.daemonset_name)
+if observability.prometheus_operator:
+    PrometheusMonitors(f"{name}-monitors", PrometheusMonitorsArgs(settings=observability, targets=tuple(scrape_targets)),
+                       opts=on_cluster)

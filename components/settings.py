@@ -914,6 +914,57 @@ class DevicePluginSettings(_Settings):
         return value
 
 
+# A Prometheus duration, as the prometheus-operator CRDs pattern `interval` (ServiceMonitor
+# `spec.endpoints[].interval`, monitoring.coreos.com_servicemonitors.yaml at v0.93.0), without the bare `0`.
+_PROMETHEUS_DURATION = re.compile(r"^(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?"
+                                  r"(([0-9]+)ms)?$")
+
+
+class DcgmExporterSettings(_Settings):
+    """NVIDIA's DCGM exporter on the GPU nodes (`observability.dcgmExporter`)."""
+
+    enabled: bool = True
+    """Deploy the exporter DaemonSet on every GPU node. Default true."""
+
+
+class ObservabilitySettings(_Settings):
+    """GPU and model-server metrics, scrape configuration, dashboard and alerts (`observability`)."""
+
+    dcgm_exporter: DcgmExporterSettings = DcgmExporterSettings()
+    """The DCGM exporter. Default: enabled."""
+    monitoring_namespace: str = "monitoring"
+    """Namespace of the Prometheus (or agent) that scrapes the metrics: the only one the exporter's and the
+    vLLM server's NetworkPolicies admit scrapes from; the ServiceMonitors and the PrometheusRule go there.
+    Default `monitoring`."""
+    prometheus_operator: bool = False
+    """The cluster runs the Prometheus operator (its CRDs exist): create ServiceMonitor and PrometheusRule
+    objects. Otherwise the pods carry `prometheus.io/scrape` annotations. Default false."""
+    scrape_interval: str = "30s"
+    """How often the ServiceMonitors scrape, a Prometheus duration such as `30s` or `1m`. Default `30s`."""
+    monitor_labels: dict[str, str] = {}
+    """Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
+    (kube-prometheus-stack selects `release: <its release name>` unless its `*SelectorNilUsesHelmValues` are
+    false; prometheus-community/helm-charts#1631). Default none."""
+
+    @field_validator("monitoring_namespace")
+    @classmethod
+    def _monitoring_namespace(cls, value: str) -> str:
+        check_namespace_name(value)
+        return value
+
+    @field_validator("scrape_interval")
+    @classmethod
+    def _scrape_interval(cls, value: str) -> str:
+        if not value or not _PROMETHEUS_DURATION.match(value) or not re.search(r"[1-9]", value):
+            raise _bad(value, "a non-zero Prometheus duration such as 15s, 30s or 1m")
+        return value
+
+    @field_validator("monitor_labels")
+    @classmethod
+    def _monitor_labels(cls, value: dict[str, str]) -> dict[str, str]:
+        return check_labels(value)
+
+
 class Settings(_Settings):
     """The whole stack config, every section resolved to its defaults."""
 
@@ -925,6 +976,7 @@ class Settings(_Settings):
     device_plugin: DevicePluginSettings = DevicePluginSettings()
     network: NetworkSettings = NetworkSettings()
     autoscaler: AutoscalerSettings = AutoscalerSettings()
+    observability: ObservabilitySettings = ObservabilitySettings()
     hf_token: str | None = None
     """Hugging Face token for gated models; set it with `pulumi config set --secret hfToken`. Default none."""
     vllm_api_key: str | None = None
@@ -974,6 +1026,7 @@ SECTIONS: dict[str, type[_Settings]] = {
     "devicePlugin": DevicePluginSettings,
     "network": NetworkSettings,
     "autoscaler": AutoscalerSettings,
+    "observability": ObservabilitySettings,
 }
 SECRET_KEYS = ("hfToken", "vllmApiKey")
 TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)

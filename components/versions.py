@@ -113,3 +113,15 @@ CLUSTER_AUTOSCALER_VERSIONS = {
 
 # EKS Pod Identity gives pods AWS credentials; the agent add-on must run on the nodes where they run.
 POD_IDENTITY_AGENT_ADDON = "eks-pod-identity-agent"
+
+# NVIDIA dcgm-exporter, tag `<DCGM version>-<exporter version>-<image variant>` (NVIDIA/dcgm-exporter RELEASE.md).
+# 4.5.3-4.8.2 is the newest release (NVIDIA/dcgm-exporter tag 4.5.3-4.8.2, 2026-05-06; its own
+# dcgm-exporter.yaml and Helm chart deploy the `-distroless` variant). It matches the driver generation of
+# the EKS accelerated AMIs: the image is built on the CUDA 13.2.1 base (docker/Dockerfile at the tag), and
+# CUDA 13 needs the R580 driver branch or later (CUDA Toolkit 13.0 release notes, "CUDA Toolkit and
+# Corresponding Driver Versions"); the AL2023 NVIDIA AMIs ship driver 580.159.03
+# (awslabs/amazon-eks-ami CHANGELOG, AMI release v20260714, `kmod-nvidia-latest-dkms`). DCGM itself runs
+# on R450 and later drivers (DCGM user guide, "Supported Platforms"), which covers Bottlerocket's too.
+DCGM_EXPORTER_IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s/dcgm-exporter"
+DCGM_EXPORTER_VERSION = "4.5.3-4.8.2"
+DCGM_EXPORTER_IMAGE = f"{DCGM_EXPORTER_IMAGE_REPOSITORY}:{DCGM_EXPORTER_VERSION}-distroless"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import pulumi
@@ -91,6 +91,10 @@ class VllmServerArgs:
     """Hugging Face token, mounted as a file from a Secret; kept secret. Default none (no Secret)."""
     api_key: pulumi.Input[str] | None = None
     """Key clients must send, given to vLLM as `VLLM_API_KEY` from a Secret; kept secret. Default none (no key)."""
+    metrics_namespace: str | None = None
+    """Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none."""
+    pod_annotations: dict[str, str] = field(default_factory=dict)
+    """Annotations of the server pods, such as `prometheus.io/scrape`. Default none."""
 
 
 class VllmServer(pulumi.ComponentResource):
@@ -138,7 +142,8 @@ class VllmServer(pulumi.ComponentResource):
 
         manifest = deployment(name, settings, args.contract, args.instance,
                               require_node_affinity=args.require_node_affinity, has_token=has_token,
-                              has_api_key=has_api_key)
+                              has_api_key=has_api_key,
+                              pod_annotations=args.pod_annotations)
         timeout = rollout_timeout(settings)
         k8s.apps.v1.Deployment(f"{name}-deployment", metadata=manifest["metadata"], spec=manifest["spec"],
                                opts=pulumi.ResourceOptions(parent=self, depends_on=pod_needs,
@@ -150,7 +155,7 @@ class VllmServer(pulumi.ComponentResource):
         budget = disruption_budget(name, settings)
         k8s.policy.v1.PodDisruptionBudget(f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"],
                                           opts=in_namespace)
-        policy = network_policy(name, settings)
+        policy = network_policy(name, settings, metrics_namespace=args.metrics_namespace)
         k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"],
                                         opts=in_namespace)
 
@@ -425,7 +430,8 @@ def model_cache_claim(instance: str, settings: VllmSettings) -> dict:
 
 def deployment(instance: str, settings: VllmSettings, contract: PlacementContract,
                gpu_instance: gpu_catalog.InstanceType, *, require_node_affinity: bool = False,
-               has_token: bool = False, has_api_key: bool = False) -> dict:
+               has_token: bool = False, has_api_key: bool = False,
+               pod_annotations: dict[str, str] | None = None) -> dict:
     """The server Deployment, replaced with `Recreate` so an update never needs a spare GPU (docs/traps.md#rolling-update-deadlock)."""
     labels = server_labels(instance, settings)
     return {
@@ -439,7 +445,7 @@ def deployment(instance: str, settings: VllmSettings, contract: PlacementContrac
             "revisionHistoryLimit": 3,
             "progressDeadlineSeconds": progress_deadline(settings),
             "template": {
-                "metadata": {"labels": labels},
+                "metadata": {"labels": labels, **({"annotations": dict(pod_annotations)} if pod_annotations else {})},
                 "spec": pod_spec(settings, contract, gpu_instance, require_node_affinity=require_node_affinity,
                                  has_token=has_token, has_api_key=has_api_key),
             },
@@ -492,8 +498,9 @@ def disruption_budget(instance: str, settings: VllmSettings) -> dict:
     }
 
 
-def network_policy(instance: str, settings: VllmSettings) -> dict:
-    """Ingress on 8000 only from the allowed namespaces (and pods); egress only to DNS and HTTPS.
+def network_policy(instance: str, settings: VllmSettings, metrics_namespace: str | None = None) -> dict:
+    """Ingress on 8000 only from the allowed namespaces (and pods), and from `metrics_namespace` (the metrics
+    scraper: /metrics is on the same port); egress only to DNS and HTTPS.
 
     Clients default to the server's own namespace. HTTPS goes anywhere: weights come from the
     Hugging Face Hub and its CDN, whose addresses are not fixed.
@@ -512,7 +519,9 @@ def network_policy(instance: str, settings: VllmSettings) -> dict:
         "spec": {
             "podSelector": {"matchLabels": selector_labels(labels)},
             "policyTypes": ["Ingress", "Egress"],
-            "ingress": [{"from": clients, "ports": [{"protocol": "TCP", "port": PORT}]}],
+            "ingress": [{"from": clients, "ports": [{"protocol": "TCP", "port": PORT}]}] + ([{
+                "from": [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: metrics_namespace}}}],
+                "ports": [{"protocol": "TCP", "port": PORT}]}] if metrics_namespace else []),
             "egress": [
                 {"to": [DNS_PEER], "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]},
                 {"ports": [{"protocol": "TCP", "port": 443}]},

@@ -1,4 +1,4 @@
-"""The GPU placement guard: which workload lands on which pool, and five verdicts on it."""
+"""The GPU placement guard: which workload lands on which pool, and the verdicts on it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from .explain import NODE_RESOURCES_FIT, filter_failures
+from .exporter import dcgm_exporter_covers_gpu_pools
 from .pools import PLACEMENT_FILTERS, advertise_gpus, gpu_pool_label_hint, pool_gpus, pool_labels
 from .quantity import format_quantity, parse_quantity
 from .resources import GPU_RESOURCE, pod_requests
@@ -39,7 +40,7 @@ class Verdict:
     """The outcome of one guard check."""
 
     id: int
-    """1-5, in the order gpu_guard documents."""
+    """From 1, in the order gpu_guard documents."""
     name: str
     """A short slug for the check."""
     passed: bool
@@ -117,7 +118,7 @@ def placement_matrix(workloads: Iterable[dict], pools: Iterable[dict]) -> list[P
 
 
 def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]:
-    """Five verdicts on how GPU and other workloads spread over `pools`.
+    """The verdicts on how GPU and other workloads spread over `pools`.
 
     1. Every workload requesting `nvidia.com/gpu` lands on a GPU pool, and
        taints and node affinity keep it off every non-GPU pool (resource fit
@@ -131,6 +132,9 @@ def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]
     4. A CoreDNS-like system add-on pod lands on some non-GPU pool with count > 0.
     5. Each GPU workload's `nvidia.com/gpu` request is at most `gpusPerNode` of
        every GPU pool it can land on by taints and affinity.
+    10. A DCGM exporter (placement.exporter.is_dcgm_exporter), when there is one,
+        lands by taints and affinity on every GPU pool, host-advertised ones
+        included, and on no other pool.
 
     A GPU pool is one with `gpusPerNode > 0`, whatever its labels say; pool
     counts matter only to verdict 4 (other pools may scale from zero). Nodes are
@@ -156,6 +160,7 @@ def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]
         _device_plugin_covers_gpu_pools(plugins, [p for p in original if pool_gpus(p) > 0], gpu_pools, other_pools, hint),
         _system_addons_have_a_pool(pools),
         _gpu_requests_fit_one_node(gpu_workloads, gpu_pools),
+        dcgm_exporter_covers_gpu_pools(workloads, original),
     ]
 
 

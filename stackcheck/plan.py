@@ -374,6 +374,7 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         _place_node_agents(resources, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)
         _check_autoscaling(resources, workloads, node_pools, result)
+        result.verdicts.sort(key=lambda verdict: verdict.id)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"
 

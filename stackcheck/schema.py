@@ -32,7 +32,7 @@ class SchemaResult:
     file: str | None = None
     """The YAML file of the object, relative to the output folder."""
     checked: bool = True
-    """False for a custom resource, which has no bundled schema (it passes unchecked)."""
+    """False for a custom resource without a committed CRD schema (stackcheck/crds/): it passes unchecked."""
 
 
 def validator_version(cluster_version: str) -> str:
@@ -61,8 +61,7 @@ def _validate(kubernetes_validate: ModuleType, obj: KubernetesObject, file: str 
         return SchemaResult(obj.id, False, f"invalid (Kubernetes {error.version}): {message}", file)
     except utils.SchemaNotFoundError:
         if not is_built_in(obj.api_version):
-            return SchemaResult(obj.id, True, f"not checked: {obj.api_version} is a custom resource, whose schema "
-                                "comes with its CustomResourceDefinition", file, checked=False)
+            return _custom_resource(obj, file)
         return SchemaResult(obj.id, False, f"no schema for {obj.kind} {obj.api_version} in Kubernetes "
                             f"{cluster_version}: the API server would reject it", file)
     except utils.VersionNotSupportedError:
@@ -71,6 +70,19 @@ def _validate(kubernetes_validate: ModuleType, obj: KubernetesObject, file: str 
     except kubernetes_validate.InvalidSchemaError as error:
         return SchemaResult(obj.id, False, f"unreadable schema: {error.message}", file)
     return SchemaResult(obj.id, True, f"valid (Kubernetes {validated})", file)
+
+
+def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
+    """A custom resource checked against its committed CRD schema (stackcheck/crds/), when there is one."""
+    from stackcheck import crd_schema
+
+    if not crd_schema.known(obj.api_version, obj.kind):
+        return SchemaResult(obj.id, True, f"not checked: {obj.api_version} is a custom resource, whose schema "
+                            "comes with its CustomResourceDefinition", file, checked=False)
+    errors = crd_schema.validation_errors(obj.manifest)
+    if errors:
+        return SchemaResult(obj.id, False, f"invalid ({obj.kind} CRD schema): {_shorten('; '.join(errors))}", file)
+    return SchemaResult(obj.id, True, f"valid ({obj.kind} CRD schema, stackcheck/crds)", file)
 
 
 def is_built_in(api_version: str) -> bool:

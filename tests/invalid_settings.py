@@ -90,4 +90,9 @@ INVALID_SETTINGS = [
     ({"cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": ["subnet-0aaaaaaaaaaaaaaa1",
                                                                         "subnet-0aaaaaaaaaaaaaaa2"]},
       "network": {"azCount": 2}}, "network", "unset cluster.vpcId"),
+    ({"observability": {"scrapeInterval": "30"}}, "observability.scrapeInterval", "non-zero Prometheus duration"),
+    ({"observability": {"monitoringNamespace": "Monitoring"}}, "observability.monitoringNamespace", "DNS label"),
+    ({"observability": {"dcgmExporter": {"enable": False}}}, "observability.dcgmExporter.enable",
+     "did you mean 'enabled'"),
+    ({"observability": {"prometheusOperator": "yes"}}, "observability.prometheusOperator", "valid boolean"),
 ]

@@ -29,7 +29,7 @@ CUSTOM_CONTRACT = {
 
 
 def plugin_daemonset(run: ProgramRun) -> dict:
-    [daemonset] = run.of_type(DAEMONSET)
+    [daemonset] = [r for r in run.of_type(DAEMONSET) if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
     return daemonset.inputs
 
 
@@ -77,7 +77,7 @@ def test_device_plugin_also_tolerates_the_nvidia_gpu_taint_convention(dev_run):
 
 def test_device_plugin_is_absent_on_bottlerocket_and_the_output_says_why(stack):
     run = stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}})
-    assert run.of_type(DAEMONSET) == []
+    assert [r for r in run.of_type(DAEMONSET) if r.inputs["metadata"]["name"] == "nvidia-device-plugin"] == []
     assert run.of_type("eks-gpu-inference:index:NvidiaDevicePlugin") == []
     assert "Bottlerocket" in run.outputs["devicePlugin"]
     assert "not deployed" in run.outputs["devicePlugin"]

@@ -71,7 +71,7 @@ def vllm(gpus: int = 1, node_selector: dict | None = None) -> dict:
 
 def verdicts(workloads, pools) -> dict[int, Verdict]:
     result = {v.id: v for v in gpu_guard(workloads, pools)}
-    assert sorted(result) == [1, 2, 3, 4, 5]
+    assert sorted(result) == [1, 2, 3, 4, 5, 10]
     return result
 
 
@@ -231,7 +231,7 @@ def test_no_gpu_workloads_passes_verdicts_1_and_5():
 def test_verdicts_serialise_to_json():
     result = gpu_guard([device_plugin(), vllm()], [system_pool(), gpu_pool()])
     decoded = json.loads(json.dumps([v.to_dict() for v in result]))
-    assert [v["id"] for v in decoded] == [1, 2, 3, 4, 5]
+    assert [v["id"] for v in decoded] == [1, 2, 3, 4, 5, 10]
     assert set(decoded[0]) == {"id", "name", "passed", "message", "details"}
 
 

@@ -144,7 +144,8 @@ def test_server_pod_tolerates_every_repelling_gpu_taint(stack, overrides):
 def test_server_pod_fits_an_empty_gpu_node_beside_the_device_plugin(dev_run):
     instance = gpu_instance_type("g5.xlarge")
     gpu_node = node(dev_run, "-gpu", {**eks_allocatable(instance), "nvidia.com/gpu": str(instance.gpus)})
-    [plugin] = [r.inputs for r in dev_run.of_type("kubernetes:apps/v1:DaemonSet")]
+    [plugin] = [r.inputs for r in dev_run.of_type("kubernetes:apps/v1:DaemonSet")
+                if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
     plugin_pod = {"spec": plugin["spec"]["template"]["spec"]}
     assert can_schedule(server_pod(dev_run), gpu_node, [plugin_pod]), explain(server_pod(dev_run), gpu_node)
 
@@ -348,7 +349,7 @@ def test_disruption_budget_lets_a_drain_evict_the_only_replica(dev_run):
     assert budget["spec"]["selector"]["matchLabels"] == server_selector(dev_run)
 
 
-def test_network_policy_admits_only_the_server_namespace_on_port_8000_by_default(dev_run):
+def test_network_policy_admits_only_the_server_and_monitoring_namespaces_on_port_8000_by_default(dev_run):
     policy = one(dev_run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")
     spec = policy["spec"]
     assert spec["podSelector"]["matchLabels"] == server_selector(dev_run)
@@ -356,13 +357,16 @@ def test_network_policy_admits_only_the_server_namespace_on_port_8000_by_default
     assert spec["ingress"] == [{
         "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "vllm"}}}],
         "ports": [{"protocol": "TCP", "port": 8000}],
+    }, {
+        "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}],
+        "ports": [{"protocol": "TCP", "port": 8000}],
     }]
 
 
 def test_network_policy_admits_the_allowed_client_pods_of_each_allowed_namespace(stack):
     run = stack({"vllm": {"allowedClientNamespaces": ["apps", "gateway"],
                           "allowedClientPodLabels": {"role": "llm-client"}}})
-    [rule] = one(run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")["spec"]["ingress"]
+    rule = one(run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")["spec"]["ingress"][0]
     assert rule["from"] == [
         {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}},
          "podSelector": {"matchLabels": {"role": "llm-client"}}}

@@ -1,0 +1,265 @@
+"""NVIDIA's DCGM exporter on every GPU node of the placement contract, and nowhere else.
+
+The exporter reads GPU telemetry through an embedded DCGM host engine and serves it for Prometheus on
+port 9400. Like the device plugin it must reach nodes that the contract taints, so its tolerations and
+nodeSelector come from the same `PlacementContract`. It attributes GPUs to pods through the kubelet's
+pod-resources socket, mounted read-only from the host. A ClusterIP Service names its metrics port, and a
+NetworkPolicy admits scrapes only from the monitoring namespace and lets the pods send nothing.
+
+What it needs and why (upstream at tag 4.5.3-4.8.2: dcgm-exporter.yaml, docker/Dockerfile,
+internal/pkg/capabilities/capabilities.go):
+- UID 0: the kubelet's pod-resources socket is root's and writable only by root (`srwxr-xr-x root root`,
+  NVIDIA/gpu-operator#2092), and connecting to a unix socket needs write permission on it (unix(7)); the
+  image itself runs as root.
+- CAP_SYS_ADMIN, and no other capability: DCGM's profiling fields (`DCGM_FI_PROF_*`, part of the default
+  counters) need it; upstream adds exactly this one and drops the rest.
+- All GPUs without requesting any: the image sets `NVIDIA_VISIBLE_DEVICES=all`, which the NVIDIA runtime
+  (the default runtime on the EKS NVIDIA AMIs) honours, so the exporter takes no `nvidia.com/gpu` from
+  the workloads.
+Everything else is off: no privilege escalation, a read-only root filesystem (embedded DCGM logs to stdout,
+internal/pkg/stdout/capture.go; `/tmp` is an emptyDir), RuntimeDefault seccomp, no service-account token
+(it never calls the Kubernetes API), no host network or PID namespace.
+
+Bottlerocket differs: its NVIDIA runtime ignores `NVIDIA_VISIBLE_DEVICES` in unprivileged containers
+(`settings.nvidia-container-runtime.visible-devices-envvar-when-unprivileged`, default false; Bottlerocket
+settings reference), so an unprivileged exporter sees no GPU and fails with "Failed to initialize NVML"
+(NVIDIA/dcgm-exporter#279, bottlerocket-os/bottlerocket#3992). There the container runs privileged, which
+the runtime honours, rather than turning that setting on for every pod of the node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components import versions
+from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from components.labels import checkov_annotations, label_value, selector_labels, standard_labels
+from components.settings import PROJECT
+from placement.exporter import DCGM_EXPORTER_LABEL_VALUE
+
+NAME = "dcgm-exporter"
+PORT = 9400
+PORT_NAME = "metrics"
+METRICS_PATH = "/metrics"
+HEALTH_PATH = "/health"
+# The kubelet's pod-resources API socket lives here; the exporter maps GPUs to pods through it.
+POD_RESOURCES_DIR = "/var/lib/kubelet/pod-resources"
+# The counters the image ships (etc/default-counters.csv at the tag); the dashboard and alerts use only
+# metrics from this file (dashboards/metrics/).
+COUNTERS_FILE = "/etc/dcgm-exporter/default-counters.csv"
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
+# Upstream's requests and limits (dcgm-exporter.yaml at the tag).
+RESOURCES = {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"cpu": "200m", "memory": "256Mi"}}
+# The toleration of GPU tooling's own taint convention, as the device plugin carries it.
+NVIDIA_GPU_TOLERATION = {"key": NVIDIA_GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}
+# The Helm chart waits this long before probing: DCGM enumerates the GPUs first (values.yaml at the tag).
+PROBE_DELAY_SECONDS = 45
+CHECKOV_SKIPS = {
+    "CKV_K8S_23": "the exporter runs as root to connect to the kubelet's root-owned pod-resources socket",
+    "CKV_K8S_40": "the exporter runs as UID 0 for the kubelet's root-owned pod-resources socket",
+    "CKV_K8S_43": "the image is pinned to a release tag in components/versions.py",
+    "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the exporter restarting",
+}
+SYS_ADMIN_CHECKOV_SKIPS = {
+    "CKV_K8S_39": "CAP_SYS_ADMIN is the one capability kept: DCGM profiling metrics (DCGM_FI_PROF_*) need it",
+    "CKV_K8S_25": "SYS_ADMIN is the one capability added, for DCGM profiling metrics (DCGM_FI_PROF_*); all others dropped",
+}
+BOTTLEROCKET_CHECKOV_SKIPS = {
+    "CKV_K8S_16": "on Bottlerocket the NVIDIA runtime gives GPUs to unprivileged containers only when they "
+                  "request them; the exporter watches every GPU, so it runs privileged there",
+    "CKV_K8S_20": "privileged on Bottlerocket (see CKV_K8S_16), which Kubernetes allows only with privilege escalation",
+    "CKV_K8S_37": "privileged on Bottlerocket (see CKV_K8S_16): a privileged container has every capability",
+    "CKV_K8S_28": "privileged on Bottlerocket (see CKV_K8S_16): a privileged container has every capability",
+}
+
+
+@dataclass(frozen=True)
+class DcgmExporterArgs:
+    """Inputs of `DcgmExporter`."""
+
+    contract: PlacementContract
+    """The GPU placement contract: the exporter tolerates every repelling taint and selects the label. Required."""
+    monitoring_namespace: str
+    """The only namespace whose pods may scrape the exporter (`observability.monitoringNamespace`). Required."""
+    bottlerocket: bool = False
+    """The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false."""
+    pod_annotations: dict[str, str] = field(default_factory=dict)
+    """Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none."""
+    namespace: str = "kube-system"
+    """Namespace of the DaemonSet, Service and NetworkPolicy. Default `kube-system`, beside the device plugin."""
+
+
+class DcgmExporter(pulumi.ComponentResource):
+    """The DCGM exporter DaemonSet, its Service and its NetworkPolicy."""
+
+    daemonset_name: pulumi.Output[str]
+    service_name: pulumi.Output[str]
+
+    def __init__(self, name: str, args: DcgmExporterArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__(f"{PROJECT}:index:DcgmExporter", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        account = service_account(name, args.namespace)
+        k8s.core.v1.ServiceAccount(f"{name}-sa", metadata=account["metadata"],
+                                   automount_service_account_token=account["automountServiceAccountToken"],
+                                   opts=child)
+        manifest = daemonset(name, args.contract, namespace=args.namespace, bottlerocket=args.bottlerocket,
+                             pod_annotations=args.pod_annotations)
+        exporter = k8s.apps.v1.DaemonSet(f"{name}-ds", metadata=manifest["metadata"], spec=manifest["spec"],
+                                         opts=child)
+        svc_manifest = service(name, args.namespace)
+        svc = k8s.core.v1.Service(f"{name}-svc", metadata=svc_manifest["metadata"], spec=svc_manifest["spec"],
+                                  opts=child)
+        policy = network_policy(name, args.namespace, args.monitoring_namespace)
+        k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"],
+                                        opts=child)
+        self.daemonset_name = exporter.metadata.apply(lambda metadata: metadata.name)
+        self.service_name = svc.metadata.apply(lambda metadata: metadata.name)
+        self.register_outputs({"daemonset_name": self.daemonset_name, "service_name": self.service_name})
+
+
+def exporter_labels(instance: str) -> dict[str, str]:
+    """The exporter's labels; the placement guard recognises it by its component label."""
+    return standard_labels(app=NAME, instance=instance, component=DCGM_EXPORTER_LABEL_VALUE,
+                           version=label_value(versions.DCGM_EXPORTER_VERSION))
+
+
+def tolerations(contract: PlacementContract) -> list[dict[str, str]]:
+    """Every NoSchedule/NoExecute taint of the GPU nodes tolerated, plus `nvidia.com/gpu` (Exists, NoSchedule)."""
+    result = list(contract.tolerations())
+    if NVIDIA_GPU_TOLERATION not in result:
+        result.append(dict(NVIDIA_GPU_TOLERATION))
+    return result
+
+
+def security_context(bottlerocket: bool) -> dict:
+    """Root with CAP_SYS_ADMIN only and a read-only root; privileged on Bottlerocket (module docstring)."""
+    context = {
+        "allowPrivilegeEscalation": False,
+        "capabilities": {"add": ["SYS_ADMIN"], "drop": ["ALL"]},
+        "privileged": False,
+        "readOnlyRootFilesystem": True,
+        "runAsNonRoot": False,
+        "runAsUser": 0,
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+    if bottlerocket:
+        # The API server rejects `privileged: true` with `allowPrivilegeEscalation: false` (kubernetes
+        # pkg/apis/core/validation, ValidateSecurityContext), and a privileged container has every
+        # capability, so the capability list has nothing left to say.
+        context.update({"privileged": True, "allowPrivilegeEscalation": True})
+        context.pop("capabilities")
+    return context
+
+
+def container(bottlerocket: bool = False) -> dict:
+    """The exporter container: Kubernetes mode (pod attribution), the default counters, probes on /health."""
+    probe = {"httpGet": {"path": HEALTH_PATH, "port": PORT_NAME}, "initialDelaySeconds": PROBE_DELAY_SECONDS}
+    return {
+        "name": NAME,
+        "image": versions.DCGM_EXPORTER_IMAGE,
+        "imagePullPolicy": "IfNotPresent",
+        "args": ["-f", COUNTERS_FILE],
+        "env": [
+            {"name": "DCGM_EXPORTER_LISTEN", "value": f":{PORT}"},
+            # Adds the pod, namespace and container of each GPU's workload, read from the pod-resources socket.
+            {"name": "DCGM_EXPORTER_KUBERNETES", "value": "true"},
+            # The node's name rather than the pod's in the exporter's Hostname label, as upstream sets it.
+            {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
+        ],
+        "ports": [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}],
+        "resources": RESOURCES,
+        "livenessProbe": {**probe, "periodSeconds": 10},
+        "readinessProbe": {**probe, "periodSeconds": 10},
+        "securityContext": security_context(bottlerocket),
+        "volumeMounts": [
+            {"name": "pod-resources", "mountPath": POD_RESOURCES_DIR, "readOnly": True},
+            {"name": "tmp", "mountPath": "/tmp"},
+        ],
+    }
+
+
+def pod_spec(contract: PlacementContract, *, bottlerocket: bool = False) -> dict:
+    """On the contract's GPU nodes only, tolerating their taints; one read-only hostPath.
+
+    No priority class: the exporter must never preempt the model server to fit on a full GPU node, and
+    under node pressure it is evicted before the Guaranteed vLLM pod.
+    """
+    return {
+        "serviceAccountName": NAME,
+        "automountServiceAccountToken": False,
+        "enableServiceLinks": False,
+        "nodeSelector": contract.node_selector(),
+        "tolerations": tolerations(contract),
+        "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
+        "containers": [container(bottlerocket)],
+        "volumes": [
+            {"name": "pod-resources", "hostPath": {"path": POD_RESOURCES_DIR, "type": "Directory"}},
+            {"name": "tmp", "emptyDir": {"sizeLimit": "64Mi"}},
+        ],
+    }
+
+
+def daemonset(instance: str, contract: PlacementContract, *, namespace: str = "kube-system",
+              bottlerocket: bool = False, pod_annotations: dict[str, str] | None = None) -> dict:
+    """The DaemonSet manifest (`instance` is the component name, used in the instance label)."""
+    labels = exporter_labels(instance)
+    skips = {**CHECKOV_SKIPS, **(BOTTLEROCKET_CHECKOV_SKIPS if bottlerocket else SYS_ADMIN_CHECKOV_SKIPS)}
+    template_metadata: dict = {"labels": labels}
+    if pod_annotations:
+        template_metadata["annotations"] = dict(pod_annotations)
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": NAME, "namespace": namespace, "labels": labels,
+                     "annotations": checkov_annotations(skips)},
+        "spec": {
+            "selector": {"matchLabels": selector_labels(labels)},
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
+            "template": {"metadata": template_metadata, "spec": pod_spec(contract, bottlerocket=bottlerocket)},
+        },
+    }
+
+
+def service_account(instance: str, namespace: str = "kube-system") -> dict:
+    """The exporter's own ServiceAccount, without a token: the exporter never calls the Kubernetes API."""
+    return {"apiVersion": "v1", "kind": "ServiceAccount",
+            "metadata": {"name": NAME, "namespace": namespace, "labels": exporter_labels(instance)},
+            "automountServiceAccountToken": False}
+
+
+def service(instance: str, namespace: str = "kube-system") -> dict:
+    """A ClusterIP Service naming the metrics port, for ServiceMonitors and service discovery."""
+    labels = exporter_labels(instance)
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        # With no GPU node (the GPU group scales from zero) the Service has no endpoint; Pulumi would wait.
+        "metadata": {"name": NAME, "namespace": namespace, "labels": labels,
+                     "annotations": {"pulumi.com/skipAwait": "true"}},
+        "spec": {
+            "type": "ClusterIP",
+            "selector": selector_labels(labels),
+            "ports": [{"name": PORT_NAME, "port": PORT, "targetPort": PORT_NAME, "protocol": "TCP"}],
+        },
+    }
+
+
+def network_policy(instance: str, namespace: str, monitoring_namespace: str) -> dict:
+    """Ingress on 9400 only from the monitoring namespace; no egress (the pod-resources socket is local)."""
+    labels = exporter_labels(instance)
+    return {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": NAME, "namespace": namespace, "labels": labels},
+        "spec": {
+            "podSelector": {"matchLabels": selector_labels(labels)},
+            "policyTypes": ["Ingress", "Egress"],
+            "ingress": [{
+                "from": [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: monitoring_namespace}}}],
+                "ports": [{"protocol": "TCP", "port": PORT}],
+            }],
+        },
+    }

@@ -1,0 +1,136 @@
+"""How the cluster's Prometheus finds the GPU and vLLM metrics, and the alert rules it evaluates.
+
+Two forms, chosen by `observability.prometheusOperator`:
+- with the Prometheus operator: `ServiceMonitor` objects for the DCGM exporter's and the vLLM server's
+  Services, and a `PrometheusRule` with the groups of dashboards/gpu-inference-alerts.yaml, all in the
+  monitoring namespace (a Prometheus object reads monitors from its own namespace unless told otherwise;
+  prometheus-operator API reference, `serviceMonitorNamespaceSelector`);
+- without it: `prometheus.io/scrape`, `prometheus.io/port` and `prometheus.io/path` annotations on the
+  pods, which the `kubernetes-pods` job of the Prometheus community Helm chart (prometheus-community/helm-charts,
+  charts/prometheus values.yaml) and Prometheus's own Kubernetes example config scrape.
+Either way the exporters' NetworkPolicies admit only the monitoring namespace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pulumi
+import pulumi_kubernetes as k8s
+import yaml
+
+from components import dcgm_exporter, vllm_server
+from components.labels import selector_labels
+from components.settings import PROJECT, ObservabilitySettings, VllmSettings
+
+MONITORING_API_VERSION = "monitoring.coreos.com/v1"
+DASHBOARDS_DIR = Path(__file__).resolve().parent.parent / "dashboards"
+ALERT_RULES_FILE = DASHBOARDS_DIR / "gpu-inference-alerts.yaml"
+RULE_NAME = "gpu-inference"
+MANAGED_BY = {"app.kubernetes.io/part-of": PROJECT, "app.kubernetes.io/managed-by": "pulumi"}
+
+
+@dataclass(frozen=True)
+class ScrapeTarget:
+    """A Service whose pods serve Prometheus metrics."""
+
+    name: str
+    """Name of the ServiceMonitor (and of the job Prometheus gives its targets)."""
+    namespace: str
+    """Namespace of the Service."""
+    selector: dict[str, str]
+    """Labels that select the Service."""
+    port_name: str
+    """Name of the Service port serving metrics."""
+    port: int
+    """Number of that port on the pods."""
+    path: str = "/metrics"
+    """HTTP path of the metrics. Default `/metrics`."""
+    honor_labels: bool = False
+    """Keep the target's own labels over Prometheus's target labels on a clash. Default false."""
+
+
+def vllm_target(instance: str, settings: VllmSettings) -> ScrapeTarget:
+    """The vLLM server's Service: `/metrics` on its `http` port (8000), beside the OpenAI API."""
+    return ScrapeTarget(vllm_server.SERVER_NAME, settings.namespace,
+                        selector_labels(vllm_server.server_labels(instance, settings)), vllm_server.PORT_NAME,
+                        vllm_server.PORT)
+
+
+def dcgm_exporter_target(instance: str, namespace: str = "kube-system") -> ScrapeTarget:
+    """The DCGM exporter's Service. Its own `pod`, `namespace` and `container` labels name the workload using
+    each GPU (internal/pkg/transformation/kubernetes.go at the pinned tag), so they are honoured rather than
+    renamed `exported_*` by the operator's target labels."""
+    return ScrapeTarget(dcgm_exporter.NAME, namespace, selector_labels(dcgm_exporter.exporter_labels(instance)),
+                        dcgm_exporter.PORT_NAME, dcgm_exporter.PORT, dcgm_exporter.METRICS_PATH, honor_labels=True)
+
+
+def scrape_annotations(port: int, path: str = "/metrics") -> dict[str, str]:
+    """The pod annotations annotation-driven Prometheus jobs select and read (port and path)."""
+    return {"prometheus.io/scrape": "true", "prometheus.io/port": str(port), "prometheus.io/path": path}
+
+
+def pod_scrape_annotations(settings: ObservabilitySettings, target: ScrapeTarget) -> dict[str, str]:
+    """The scrape annotations of `target`'s pods, or none when ServiceMonitors scrape them."""
+    return {} if settings.prometheus_operator else scrape_annotations(target.port, target.path)
+
+
+def service_monitor(target: ScrapeTarget, settings: ObservabilitySettings) -> dict:
+    """A ServiceMonitor in the monitoring namespace for `target`'s Service, at the configured interval."""
+    return {
+        "apiVersion": MONITORING_API_VERSION,
+        "kind": "ServiceMonitor",
+        "metadata": {"name": target.name, "namespace": settings.monitoring_namespace,
+                     "labels": {**settings.monitor_labels, **MANAGED_BY}},
+        "spec": {
+            "namespaceSelector": {"matchNames": [target.namespace]},
+            "selector": {"matchLabels": dict(target.selector)},
+            "endpoints": [{"port": target.port_name, "path": target.path, "interval": settings.scrape_interval,
+                           "honorLabels": target.honor_labels}],
+        },
+    }
+
+
+def alert_rule_groups(path: Path = ALERT_RULES_FILE) -> list[dict]:
+    """The rule groups of the alert rules file (Prometheus rule-file format)."""
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return list(document["groups"])
+
+
+def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None = None) -> dict:
+    """The alert rules as a PrometheusRule in the monitoring namespace."""
+    return {
+        "apiVersion": MONITORING_API_VERSION,
+        "kind": "PrometheusRule",
+        "metadata": {"name": RULE_NAME, "namespace": settings.monitoring_namespace,
+                     "labels": {**settings.monitor_labels, **MANAGED_BY}},
+        "spec": {"groups": alert_rule_groups() if groups is None else groups},
+    }
+
+
+@dataclass(frozen=True)
+class PrometheusMonitorsArgs:
+    """Inputs of `PrometheusMonitors`."""
+
+    settings: ObservabilitySettings
+    """The `observability` section: monitoring namespace, interval, monitor labels. Required."""
+    targets: tuple[ScrapeTarget, ...]
+    """The Services to scrape, one ServiceMonitor each. Required."""
+
+
+class PrometheusMonitors(pulumi.ComponentResource):
+    """ServiceMonitors and the PrometheusRule, for a cluster that runs the Prometheus operator."""
+
+    def __init__(self, name: str, args: PrometheusMonitorsArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__(f"{PROJECT}:index:PrometheusMonitors", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        for target in args.targets:
+            monitor = service_monitor(target, args.settings)
+            k8s.apiextensions.CustomResource(f"{name}-{target.name}", api_version=monitor["apiVersion"],
+                                             kind=monitor["kind"], metadata=monitor["metadata"],
+                                             spec=monitor["spec"], opts=child)
+        rule = prometheus_rule(args.settings)
+        k8s.apiextensions.CustomResource(f"{name}-rules", api_version=rule["apiVersion"], kind=rule["kind"],
+                                         metadata=rule["metadata"], spec=rule["spec"], opts=child)
+        self.register_outputs({})

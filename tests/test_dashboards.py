@@ -1,0 +1,105 @@
+"""The dashboard and the alert rules use only metrics the pinned DCGM exporter and vLLM expose."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import yaml
+
+from components import versions
+from components.monitoring import ALERT_RULES_FILE, DASHBOARDS_DIR
+
+DASHBOARD = DASHBOARDS_DIR / "gpu-inference.json"
+METRICS_DIR = DASHBOARDS_DIR / "metrics"
+DCGM_LIST = METRICS_DIR / f"dcgm-exporter-{versions.DCGM_EXPORTER_VERSION}.txt"
+VLLM_LIST = METRICS_DIR / f"vllm-{versions.VLLM_VERSION}.txt"
+# Series a histogram exposes besides its name (Prometheus exposition format).
+HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
+# PromQL words that are not metric names: operators and modifiers (functions are told by their parenthesis).
+PROMQL_KEYWORDS = {"and", "or", "unless", "bool", "offset", "by", "without", "on", "ignoring", "group_left",
+                   "group_right", "inf", "nan"}
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+_MATCHERS = re.compile(r"\{[^}]*\}")
+_RANGE = re.compile(r"\[[^\]]*\]")
+_GROUPING = re.compile(r"\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)")
+_IDENTIFIER = re.compile(r"(?<![\w:.])([A-Za-z_:][A-Za-z0-9_:]*)(\s*\()?")
+
+
+def metric_names(expr: str) -> set[str]:
+    """The metric names a PromQL expression reads: identifiers that are not functions, keywords or labels."""
+    text = _GROUPING.sub(" ", _RANGE.sub(" ", _MATCHERS.sub(" ", _STRING.sub(" ", expr))))
+    return {name for name, call in _IDENTIFIER.findall(text) if not call and name.lower() not in PROMQL_KEYWORDS}
+
+
+def exposed(path) -> set[str]:
+    """Series names a metric list allows: each name, and a histogram's `_bucket`, `_sum` and `_count`."""
+    names = set()
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, kind = line.split()
+        names.add(name)
+        if kind == "histogram":
+            names.update(name + suffix for suffix in HISTOGRAM_SUFFIXES)
+    return names
+
+
+def dashboard_exprs() -> list[str]:
+    panels = json.loads(DASHBOARD.read_text())["panels"]
+    return [target["expr"] for panel in panels for target in panel.get("targets", [])]
+
+
+def rule_exprs() -> list[str]:
+    groups = yaml.safe_load(ALERT_RULES_FILE.read_text())["groups"]
+    return [rule["expr"] for group in groups for rule in group["rules"]]
+
+
+@pytest.mark.parametrize("source", ["dashboard", "rules"])
+def test_every_metric_used_is_exposed_by_the_pinned_exporters(source):
+    exprs = dashboard_exprs() if source == "dashboard" else rule_exprs()
+    allowed = exposed(DCGM_LIST) | exposed(VLLM_LIST)
+    used = set().union(*(metric_names(expr) for expr in exprs))
+    assert used - allowed == set()
+    # Both exporters' metrics are used, so the check covers both lists.
+    assert any(name.startswith("DCGM_") for name in used) and any(name.startswith("vllm:") for name in used)
+
+
+def test_metric_lists_are_those_of_the_pinned_versions_and_name_their_source():
+    for path in (DCGM_LIST, VLLM_LIST):
+        head = path.read_text().split("\n# One metric")[0]
+        assert "Source" in head, path
+    assert "NVIDIA/dcgm-exporter tag " + versions.DCGM_EXPORTER_VERSION in DCGM_LIST.read_text()
+    assert versions.VLLM_VERSION in VLLM_LIST.read_text().splitlines()[0]
+    assert {path.name for path in METRICS_DIR.iterdir()} == {DCGM_LIST.name, VLLM_LIST.name}
+
+
+def test_metric_name_extraction_finds_names_and_skips_functions_labels_and_durations():
+    expr = ('histogram_quantile(0.95, sum by (le, model_name) (rate(vllm:ttft_seconds_bucket{pod=~"a|b"}[5m]))) '
+            '> on (gpu) group_left DCGM_FI_DEV_GPU_TEMP offset 5m or absent(up) and vector(1)')
+    assert metric_names(expr) == {"vllm:ttft_seconds_bucket", "DCGM_FI_DEV_GPU_TEMP", "up"}
+    unknown = metric_names("vllm:no_such_metric > 1") - exposed(VLLM_LIST)
+    assert unknown == {"vllm:no_such_metric"}
+
+
+def test_dashboard_reads_any_prometheus_through_a_datasource_variable():
+    dashboard = json.loads(DASHBOARD.read_text())
+    [variable] = dashboard["templating"]["list"]
+    assert variable == {"name": "datasource", "label": "Prometheus", "type": "datasource", "query": "prometheus",
+                        "current": {}, "hide": 0}
+    panels = [panel for panel in dashboard["panels"] if panel["type"] != "row"]
+    assert len(panels) >= 10
+    assert all(panel["datasource"] == {"type": "prometheus", "uid": "${datasource}"} for panel in panels)
+    assert len({panel["id"] for panel in dashboard["panels"]}) == len(dashboard["panels"])
+
+
+def test_alert_rules_and_dashboard_ship_with_the_installable_components():
+    import tomllib
+
+    from conftest import ROOT
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert {"components", "placement", "dashboards"} <= set(setuptools["packages"])
+    shipped = {path for pattern in setuptools["package-data"]["dashboards"] for path in DASHBOARDS_DIR.glob(pattern)}
+    assert {ALERT_RULES_FILE, DASHBOARD, DCGM_LIST, VLLM_LIST} <= shipped

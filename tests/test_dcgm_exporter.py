@@ -1,0 +1,206 @@
+"""The DCGM exporter as the program registers it (components/dcgm_exporter.py): placement, hardening, network."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from components import versions
+from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from placement import node_matches, tolerates
+from placement.exporter import is_dcgm_exporter
+from placement.workloads import daemonset_pod
+
+DAEMONSET = "kubernetes:apps/v1:DaemonSet"
+SERVICE = "kubernetes:core/v1:Service"
+NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
+SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"
+NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+CUSTOM_CONTRACT = {
+    "gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
+                     "taintValue": "present", "taintEffect": "NoExecute"},
+    "gpuNodeGroup": {"extraTaints": [{"key": "dedicated", "value": "inference", "effect": "NoSchedule"}]},
+}
+
+
+def exporter_daemonset(run) -> dict:
+    [daemonset] = [r.inputs for r in run.of_type(DAEMONSET) if r.inputs["metadata"]["name"] == "dcgm-exporter"]
+    return daemonset
+
+
+def exporter_object(run, type_token: str) -> dict:
+    [found] = [r.inputs for r in run.of_type(type_token) if r.inputs["metadata"]["name"] == "dcgm-exporter"]
+    return found
+
+
+def node_of(run, suffix: str) -> dict:
+    [group] = [r.inputs for r in run.of_type(NODE_GROUP) if r.name.endswith(suffix)]
+    taints = [{**taint, "effect": KUBERNETES_EFFECTS[taint["effect"]]} for taint in group.get("taints") or []]
+    return {"metadata": {"name": suffix, "labels": dict(group.get("labels") or {})}, "spec": {"taints": taints}}
+
+
+@pytest.mark.parametrize("overrides", [{}, CUSTOM_CONTRACT], ids=["default-contract", "custom-contract"])
+def test_exporter_tolerates_the_gpu_taints_and_selects_gpu_nodes_only(stack, overrides):
+    run = stack(overrides)
+    daemonset = exporter_daemonset(run)
+    pod = daemonset_pod(daemonset)
+    gpu, system = node_of(run, "-gpu"), node_of(run, "-system")
+    repelling = [taint for taint in gpu["spec"]["taints"] if taint["effect"] in ("NoSchedule", "NoExecute")]
+    assert len(repelling) == (2 if overrides else 1)
+    for taint in repelling:
+        assert any(tolerates(toleration, taint) for toleration in pod["spec"]["tolerations"]), taint
+    assert node_matches(pod, gpu)
+    assert not node_matches(pod, system)
+    assert is_dcgm_exporter(daemonset)
+
+
+def test_exporter_is_hardened_as_far_as_it_runs(dev_run):
+    spec = exporter_daemonset(dev_run)["spec"]["template"]["spec"]
+    [container] = spec["containers"]
+    context = container["securityContext"]
+    assert container["image"] == f"nvcr.io/nvidia/k8s/dcgm-exporter:{versions.DCGM_EXPORTER_VERSION}-distroless"
+    assert context["capabilities"] == {"add": ["SYS_ADMIN"], "drop": ["ALL"]}
+    assert context["allowPrivilegeEscalation"] is False and context["privileged"] is False
+    assert context["readOnlyRootFilesystem"] is True
+    assert context["runAsUser"] == 0
+    assert spec["automountServiceAccountToken"] is False
+    assert not spec.get("hostNetwork") and not spec.get("hostPID")
+    assert "priorityClassName" not in spec
+    assert "nvidia.com/gpu" not in str(container["resources"])
+
+
+def test_exporter_mounts_only_the_pod_resources_socket_dir_read_only(dev_run):
+    spec = exporter_daemonset(dev_run)["spec"]["template"]["spec"]
+    host_paths = [volume for volume in spec["volumes"] if "hostPath" in volume]
+    assert host_paths == [{"name": "pod-resources",
+                           "hostPath": {"path": "/var/lib/kubelet/pod-resources", "type": "Directory"}}]
+    [container] = spec["containers"]
+    mounts = {mount["name"]: mount for mount in container["volumeMounts"]}
+    assert mounts["pod-resources"] == {"name": "pod-resources", "mountPath": "/var/lib/kubelet/pod-resources",
+                                       "readOnly": True}
+    env = {item["name"]: item for item in container["env"]}
+    assert env["DCGM_EXPORTER_KUBERNETES"]["value"] == "true"
+
+
+def test_checks_that_cannot_pass_are_skipped_with_reasons(dev_run):
+    annotations = exporter_daemonset(dev_run)["metadata"]["annotations"]
+    skipped = dict(value.split("=", 1) for key, value in annotations.items() if key.startswith("checkov.io/skip"))
+    assert set(skipped) == {"CKV_K8S_23", "CKV_K8S_40", "CKV_K8S_39", "CKV_K8S_25", "CKV_K8S_43", "CKV_K8S_15"}
+    assert all(len(reason) > 30 for reason in skipped.values())
+
+
+def test_bottlerocket_runs_the_exporter_privileged_while_the_device_plugin_is_absent(stack):
+    run = stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}})
+    names = [r.inputs["metadata"]["name"] for r in run.of_type(DAEMONSET)]
+    assert names == ["dcgm-exporter"]
+    daemonset = exporter_daemonset(run)
+    context = daemonset["spec"]["template"]["spec"]["containers"][0]["securityContext"]
+    assert context["privileged"] is True and context["allowPrivilegeEscalation"] is True
+    assert any(value.startswith("CKV_K8S_16=") for value in daemonset["metadata"]["annotations"].values())
+    assert node_matches(daemonset_pod(daemonset), node_of(run, "-gpu"))
+
+
+def test_disabled_exporter_registers_nothing(stack):
+    run = stack({"observability": {"dcgmExporter": {"enabled": False}}})
+    assert not [r for r in run.resources if "dcgm-exporter" in r.name]
+    assert "dcgmExporter" not in run.outputs
+
+
+def test_service_selects_the_exporter_pods_on_the_named_metrics_port(dev_run):
+    daemonset = exporter_daemonset(dev_run)
+    service = exporter_object(dev_run, SERVICE)
+    pod_labels = daemonset["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"] == daemonset["spec"]["selector"]["matchLabels"]
+    assert service["spec"]["selector"].items() <= pod_labels.items()
+    assert service["spec"]["ports"] == [{"name": "metrics", "port": 9400, "targetPort": "metrics", "protocol": "TCP"}]
+    [container] = daemonset["spec"]["template"]["spec"]["containers"]
+    assert {"name": "metrics", "containerPort": 9400, "protocol": "TCP"} in container["ports"]
+
+
+@pytest.mark.parametrize("namespace", ["monitoring", "prometheus"])
+def test_network_policy_admits_scrapes_only_from_the_monitoring_namespace(stack, namespace):
+    run = stack({"observability": {"monitoringNamespace": namespace}})
+    daemonset = exporter_daemonset(run)
+    policy = exporter_object(run, NETWORK_POLICY)
+    assert policy["metadata"]["namespace"] == daemonset["metadata"]["namespace"] == "kube-system"
+    assert policy["spec"] == {
+        "podSelector": {"matchLabels": daemonset["spec"]["selector"]["matchLabels"]},
+        "policyTypes": ["Ingress", "Egress"],
+        "ingress": [{"from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}}],
+                     "ports": [{"protocol": "TCP", "port": 9400}]}],
+    }
+
+
+def test_exporter_service_account_has_no_token(dev_run):
+    account = exporter_object(dev_run, SERVICE_ACCOUNT)
+    assert account["automountServiceAccountToken"] is False
+    assert exporter_daemonset(dev_run)["spec"]["template"]["spec"]["serviceAccountName"] == "dcgm-exporter"
+
+
+def test_dev_stack_plan_places_the_exporter_on_the_gpu_pool_only(capsys, tmp_path):
+    from conftest import ROOT
+    from stackcheck.__main__ import main
+
+    code = main(["plan", "--project-dir", str(ROOT), "--stack", "dev", "--out", str(tmp_path), "--format", "json"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0, document["failures"]
+    rows = {row["pool"]: row["lands"] for row in document["matrix"] if row["workload"] == "kube-system/dcgm-exporter"}
+    assert rows == {"gpu-inference-dev-system": False, "gpu-inference-dev-gpu": True}
+    [verdict] = [v for v in document["verdicts"] if v["name"] == "dcgm-exporter-covers-gpu-pools"]
+    assert verdict["passed"] and verdict["id"] == 10
+    assert (tmp_path / "kube-system.daemonset.dcgm-exporter.yaml").is_file()
+
+
+def test_bottlerocket_skips_name_privileged_reasons_instead_of_sys_admin(stack):
+    annotations = exporter_daemonset(stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}}))["metadata"]["annotations"]
+    skipped = dict(value.split("=", 1) for key, value in annotations.items() if key.startswith("checkov.io/skip"))
+    assert set(skipped) == {"CKV_K8S_23", "CKV_K8S_40", "CKV_K8S_43", "CKV_K8S_15", "CKV_K8S_16", "CKV_K8S_20",
+                            "CKV_K8S_37", "CKV_K8S_28"}
+    assert all("Bottlerocket" in skipped[check] for check in ("CKV_K8S_16", "CKV_K8S_20", "CKV_K8S_37", "CKV_K8S_28"))
+
+
+def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp_path):
+    import os
+    import subprocess
+
+    import yaml
+
+    from conftest import ROOT
+    from stackcheck.__main__ import main
+    from test_security import CHECKOV
+
+    stack_file = tmp_path / "Pulumi.bottlerocket.yaml"
+    stack_file.write_text(yaml.safe_dump({"config": {
+        "aws:region": "us-west-2", "eks-gpu-inference:gpuNodeGroup": {"amiFamily": "Bottlerocket"},
+        "eks-gpu-inference:observability": {"prometheusOperator": True}}}))
+    out = tmp_path / "out"
+    assert main(["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(out),
+                 "--format", "json"]) == 0
+    assert CHECKOV.exists(), f"checkov is installed by .ci/setup at {CHECKOV}"
+    env = {**os.environ, "CKV_SKIP_PACKAGE_UPDATE_CHECK": "true", "BC_SKIP_MAPPING": "TRUE", "LOG_LEVEL": "ERROR"}
+    result = subprocess.run([str(CHECKOV), "-d", str(out), "--framework", "kubernetes", "--skip-download",
+                             "--output", "json", "--compact"],  # not --quiet: it leaves out the skipped checks
+                            capture_output=True, text=True, env=env, timeout=600, check=False)
+    report = json.loads(result.stdout)
+    reports = report if isinstance(report, list) else [report]
+    failed = [f"{check['check_id']} {check['resource']}" for item in reports
+              for check in item.get("results", {}).get("failed_checks", [])]
+    skipped = {check["check_id"] for item in reports for check in item.get("results", {}).get("skipped_checks", [])
+               if "dcgm-exporter" in check["resource"]}
+    assert failed == []
+    assert {"CKV_K8S_16", "CKV_K8S_20"} <= skipped
+
+
+@pytest.mark.parametrize("instance_type", ["g5.xlarge", "g6.xlarge", "g5.12xlarge"])
+def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(stack, instance_type):
+    from components.gpu_catalog import gpu_instance_type
+    from placement import can_schedule, eks_allocatable, explain
+    from test_vllm_server import node, server_pod
+
+    instance = gpu_instance_type(instance_type)
+    run = stack({"gpuNodeGroup": {"instanceTypes": [instance_type]}})
+    gpu_node = node(run, "-gpu", {**eks_allocatable(instance), "nvidia.com/gpu": str(instance.gpus)})
+    daemon_pods = [{"spec": r.inputs["spec"]["template"]["spec"]} for r in run.of_type(DAEMONSET)]
+    assert len(daemon_pods) == 2
+    assert can_schedule(server_pod(run), gpu_node, daemon_pods), explain(server_pod(run), gpu_node)

@@ -1,8 +1,9 @@
 """Where pods land: a pure-Python model of the Kubernetes scheduler's filters and the GPU placement guard.
 
 Kubernetes objects are plain dicts in the JSON form `kubectl get -o json`
-prints. Standard library only; no Pulumi import (the instance catalog,
-components.gpu_catalog, is imported on first use by pools_for_node_groups).
+prints. It imports the standard library and two fact modules of the project
+(components.contract and components.gpu_catalog, themselves standard library
+only); never Pulumi or pydantic.
 
 Modules: quantity (parse_quantity), taints (tolerates), affinity (node
 selectors and required node affinity), resources (effective requests,

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from components import naming, versions
 from components.settings import PROJECT, ConfigError, parse_settings, parse_stack_config
 from conftest import PROGRAM, dev_stack_config, merge, run_stack
+from stackcheck.aws_requests import check_resources
 from stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -53,6 +54,10 @@ def test_longest_cluster_name_gives_aws_names_within_their_limits():
         assert len(prefix) + 26 <= 63 and prefix.endswith("-") and prefix[0].isalnum(), prefix
     for template in run.of_type(LAUNCH_TEMPLATE):
         assert len(template.name) + 8 <= 128  # EC2 LaunchTemplateName (botocore EC2 model)
+    # And every create request the stack would send passes the AWS API models and rules.
+    checks = check_resources(run.resources)
+    assert checks and [line for check in checks for line in check.failure_lines()] == []
+    assert all(check.checked for check in checks), [c.resource_name for c in checks if not c.checked]
 
 
 def test_names_that_fit_are_kept_so_existing_stacks_see_no_rename(dev_run):

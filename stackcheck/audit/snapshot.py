@@ -100,6 +100,8 @@ class _ListReader:
 
     def run(self) -> dict:
         buf = self._read_more(b"")
+        if not buf.strip(_WHITESPACE):
+            raise SnapshotError(f"{self.name}: is empty; expected the output of: {KUBECTL_COMMAND}")
         found = _items_start(buf)
         if found is None:
             return self._whole(buf)

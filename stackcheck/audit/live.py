@@ -17,10 +17,10 @@ from .snapshot import SnapshotError, Sink, read_list
 PAGE_SIZE = 500
 
 
-def read_cluster(kubeconfig: Path, context: str | None, sink: Sink, page_size: int = PAGE_SIZE) -> list[str]:
+def read_cluster(kubeconfig: Path, context: str | None, sink: Sink, page_size: int | None = None) -> list[str]:
     """Feed every Node, Pod and DaemonSet of the cluster in `kubeconfig` (`context`, else the current one) to `sink`.
 
-    Returns a one-element list naming the API server. Raises SnapshotError when the kubeconfig
+    `page_size` items a request (default PAGE_SIZE). Returns a one-element list naming the API server. Raises SnapshotError when the kubeconfig
     cannot be loaded or the server cannot be read.
     """
     from kubernetes import client, config
@@ -42,7 +42,7 @@ def read_cluster(kubeconfig: Path, context: str | None, sink: Sink, page_size: i
     )
     try:
         for kind, list_call in listings:
-            _read_pages(kind, list_call, server, sink, page_size)
+            _read_pages(kind, list_call, server, sink, page_size or PAGE_SIZE)
     except ApiException as error:
         raise SnapshotError(f"{server}: listing failed: HTTP {error.status} {error.reason}") from None
     except OSError as error:  # urllib3's connection errors derive from it

@@ -125,6 +125,18 @@ def test_pending_pod_that_fits_now_is_said_to_fit(capsys, tmp_path):
     assert pending["details"][0].startswith("pool gpu: fits on gpu-3 now")
 
 
+def test_pending_pod_reasons_differ_per_node_of_a_pool(capsys, tmp_path):
+    cordoned = gpu_node("gpu-2")
+    cordoned["spec"]["unschedulable"] = True
+    _, document = audit_json(capsys, tmp_path, *healthy(), cordoned, pod("embed", gpus=1))
+
+    [pending] = of_kind(document, "pending-gpu-pods")
+    assert pending["details"] == [
+        "pool gpu: 1 node(s), e.g. gpu-1: untolerated taint GPU=true:NoSchedule | 1 node(s), e.g. gpu-2: node is "
+        "unschedulable (cordoned) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule; "
+        "untolerated taint GPU=true:NoSchedule"]
+
+
 def test_pending_gpu_pods_without_gpu_nodes_say_so(capsys, tmp_path):
     _, document = audit_json(capsys, tmp_path, node("sys-1"), pod("web", "sys-1"), pod("vllm", gpus=1, **VLLM))
 

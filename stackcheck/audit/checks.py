@@ -172,11 +172,17 @@ def _why_pending(audit: Audit, pod) -> tuple:
     reasons = []
     wanted = audit.gpus(pod)
     for pool, nodes in audit.gpu_pools.items():
-        placed = [n for n in nodes if not audit.failures(pod, n, PLACEMENT_FILTERS)]
+        placed, refused = [], defaultdict(list)
+        for node in nodes:
+            failed = audit.failures(pod, node, PLACEMENT_FILTERS)
+            if failed:
+                refused[tuple(failed.items())].append(node)
+            else:
+                placed.append(node)
         if not placed:
-            failed = audit.failures(pod, nodes[0], PLACEMENT_FILTERS)
-            text = f"{len(nodes)} node(s), e.g. {nodes[0].name}: " + "; ".join(failed.values())
-            reasons.append((pool, tuple(sorted(failed)), text))
+            text = " | ".join(f"{len(members)} node(s), e.g. {members[0].name}: " + "; ".join(t for _, t in failed)
+                              for failed, members in refused.items())
+            reasons.append((pool, tuple(sorted({name for failed in refused for name, _ in failed})), text))
             continue
         free = {n.name: (n.gpus_allocatable or 0) - audit.gpus_requested(n) for n in placed}
         fits = next((n for n in placed if free[n.name] >= wanted and not audit.full_failures(pod, n)), None)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from components import gpu_catalog
-from placement import GPU_RESOURCE, is_device_plugin, pod_requests
+from placement import GPU_RESOURCE, is_device_plugin, parse_quantity, pod_requests
 from placement.workloads import DEVICE_PLUGIN_IMAGE_MARKER, DEVICE_PLUGIN_LABEL_KEY, DEVICE_PLUGIN_LABEL_VALUE
 
 from .snapshot import SnapshotError
@@ -35,8 +35,6 @@ class Shape:
     """A pod holding only the scheduling fields (placement functions take it as any pod)."""
     requests: dict
     """pod_requests(pod)."""
-    gpus: int
-    """GPUs requested (`nvidia.com/gpu`), rounded up."""
 
 
 @dataclass(eq=False, slots=True)
@@ -142,9 +140,7 @@ class Snapshot:
         shape = self._shape_index.get(key)
         if shape is None:
             pod = {"metadata": {}, "spec": orjson.loads(key)}
-            requests = pod_requests(pod)
-            gpus = requests.get(GPU_RESOURCE, 0)
-            shape = Shape(len(self.shapes), pod, requests, int(-(-gpus // 1)))
+            shape = Shape(len(self.shapes), pod, pod_requests(pod))
             self.shapes.append(shape)
             self._shape_index[key] = shape
         return Pod(
@@ -174,7 +170,7 @@ class Snapshot:
         pool = next((labels[key] for key in POOL_LABELS if labels.get(key)), instance_type or "<no pool label>")
         gpus = allocatable.get(GPU_RESOURCE)
         return Node(view, pool, instance_type, entry.gpus if entry else 0,
-                    None if gpus is None else int(_count(gpus)), raw=item if self.keep_raw else None)
+                    None if gpus is None else int(parse_quantity(gpus)), raw=item if self.keep_raw else None)
 
     def _daemonset(self, item: dict) -> DaemonSet:
         metadata = item.get("metadata") or {}
@@ -298,8 +294,3 @@ def _is_device_plugin_pod(metadata: dict, spec: dict) -> bool:
     containers = [*(spec.get("containers") or ()), *(spec.get("initContainers") or ())]
     return any(DEVICE_PLUGIN_IMAGE_MARKER in (c.get("image") or "") for c in containers)
 
-
-def _count(quantity: object) -> int:
-    from placement import parse_quantity
-
-    return int(parse_quantity(quantity))

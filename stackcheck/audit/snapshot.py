@@ -114,7 +114,7 @@ class _ListReader:
         if ws_end >= len(buf) or buf[ws_end:ws_end + 1] not in (b"{", b"]") or b"\n" not in buf[after:ws_end]:
             return self._whole(buf)  # compact or unusual layout: parse the whole document
         if buf[ws_end:ws_end + 1] == b"]":
-            return self._finish(envelope, buf, after, ws_end)
+            return self._finish(envelope, buf, ws_end)
         separator = b"}," + buf[after:ws_end] + b"{"
         start = ws_end
         search = start
@@ -123,7 +123,7 @@ class _ListReader:
             if cut < 0:
                 more = self.stream.read(CHUNK_BYTES)
                 if not more:
-                    return self._finish(envelope, buf, start, start)
+                    return self._finish(envelope, buf, start)
                 self.offset += start
                 buf = buf[start:] + more
                 search = max(0, len(buf) - len(more) - len(separator))
@@ -141,9 +141,9 @@ class _ListReader:
             start = cut + len(separator) - 1
             search = start
 
-    def _finish(self, envelope: dict, buf: bytes, start: int, search: int) -> dict:
-        """The last items and the envelope's keys after `items`, from buf[start:] (at the end of the input)."""
-        tail = buf[start:]
+    def _finish(self, envelope: dict, buf: bytes, start: int) -> dict:
+        """The last items and the envelope's keys after `items`: buf[start:] and the rest of the input."""
+        tail = buf[start:] + self.stream.read()
         close = len(tail)
         while True:
             close = tail.rfind(b"]", 0, close)

@@ -5,9 +5,10 @@ Run from the repository root: `nice .venv/bin/python benchmarks/audit_bench.py -
 It writes a snapshot as kubectl prints it (`kubectl get nodes,pods,daemonsets -A -o json`: a List,
 indented by four spaces) into a temporary directory: GPU pools of g5.xlarge and g5.12xlarge nodes
 (labelled and tainted by the default placement contract) and CPU pools of m6i nodes; per node the
-pods of five node agents (two of which skip GPU nodes), the device plugin on GPU nodes; vLLM pods
-on the GPU nodes, some pending, some web pods leaking onto GPU nodes with a catch-all toleration, the
-rest web, API and batch pods from a few hundred Deployments. Pods carry what real ones do: labels,
+pods of five node agents (two of which skip GPU nodes), the device plugin on GPU nodes (a few nodes
+advertise no GPU); one-GPU vLLM pods filling the GPU nodes but every 30th (idle), every 25th pending
+on a GPU product the cluster lacks; web pods leaking onto GPU nodes with a catch-all toleration; the
+rest app pods from 500 Deployments on the CPU nodes. Pods carry what real ones do: labels,
 annotations, owner references, containers with env, ports, probes, volume mounts, the projected
 service-account volume, and status with conditions and container statuses (8-12 KB each as kubectl indents them, about 4 KB compact).
 
@@ -179,13 +180,14 @@ def build(nodes: int, pods: int):
                    "tolerations": tolerations,
                    "containers": [container(name, f"registry.example/{name}:1.0", {"cpu": "50m", "memory": "64Mi"}, {}, 3)]}}}}
     yield {"apiVersion": "apps/v1", "kind": "DaemonSet",
-           "metadata": {"name": "nvidia-device-plugin", "namespace": "kube-system"},
+           "metadata": {"name": "nvidia-device-plugin", "namespace": "kube-system"},  # recognised by its image
            "spec": {"template": {"metadata": {"labels": {"app": "nvidia-device-plugin"}}, "spec": {
                "nodeSelector": CONTRACT.node_selector(), "tolerations": CONTRACT.tolerations(),
                "containers": [container("nvidia-device-plugin", "nvcr.io/nvidia/k8s-device-plugin:v0.18.0", {}, {}, 2)]}}}}
+    plugin = ("kube-system", "nvidia-device-plugin", CONTRACT.tolerations())
     index = 0
     for node_name in gpu_nodes + cpu_nodes:  # node agents: every agent on every node it tolerates
-        for namespace, name, tolerations in agents:
+        for namespace, name, tolerations in agents + ([plugin] if node_name in gpu_nodes else []):
             if node_name in gpu_nodes and not tolerations:
                 continue
             if index >= pods:
@@ -195,16 +197,23 @@ def build(nodes: int, pods: int):
             yield pod(index, namespace, "DaemonSet", name, node_name, {"affinity": affinity, "tolerations": tolerations},
                       [container(name, f"registry.example/{name}:1.0", {"cpu": "50m", "memory": "64Mi"}, {}, 1)])
             index += 1
-    gpu_index = 0
+    # GPUs left per GPU node; every 30th GPU node stays idle.
+    free = [(n["metadata"]["name"], int(n["status"]["allocatable"].get("nvidia.com/gpu", 0)))
+            for n, gpu in node_objs if gpu]
+    slots = [name for position, (name, gpus) in enumerate(free) if position % 30 != 29 for _ in range(gpus)]
+    vllm = 0
     while index < pods:
         kind = index % 40
-        if kind == 0:  # vLLM on GPU nodes; every 25th pending
-            extra = {"nodeSelector": CONTRACT.node_selector(), "tolerations": CONTRACT.tolerations()}
-            node_name = None if gpu_index % 25 == 24 else gpu_nodes[gpu_index % len(gpu_nodes)]
-            gpu_index += 1
+        if kind == 0:  # vLLM, one GPU each, while GPUs last; every 25th asks for an H100 the cluster lacks
+            selector = CONTRACT.node_selector()
+            if vllm % 25 == 24:
+                selector = {**selector, "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"}
+            node_name = slots.pop() if slots and vllm % 25 != 24 else None
+            vllm += 1
             c = container("vllm", "vllm/vllm-openai:v0.11.0", {"cpu": "3", "memory": "15Gi", "nvidia.com/gpu": "1"},
                           {"nvidia.com/gpu": "1"}, 8)
-            yield pod(index, f"llm-{index % 7}", "ReplicaSet", f"vllm-{index % 7}", node_name, extra, [c])
+            yield pod(index, f"llm-{index % 7}", "ReplicaSet", f"vllm-{index % 7}", node_name,
+                      {"nodeSelector": selector, "tolerations": CONTRACT.tolerations()}, [c])
         elif kind == 1 and index % 400 == 1:  # a web pod that tolerates everything, on a GPU node
             node_name = gpu_nodes[index % len(gpu_nodes)]
             c = container("web", "nginx:1.29", {"cpu": "100m", "memory": "128Mi"}, {"memory": "256Mi"}, 8)
@@ -235,7 +244,7 @@ def write_snapshot(path: Path, nodes: int, pods: int) -> None:
 def timed(command: list[str]) -> tuple[float, float, int]:
     """Wall seconds, peak RSS in MiB and exit code of `command` run as a child process."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)

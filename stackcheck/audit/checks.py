@@ -216,8 +216,9 @@ def _pending_fix(audit: Audit, filters: set[str], reasons: tuple) -> str:
         toleration = Taint(contract.taint["key"], contract.taint.get("value") or "", contract.taint["effect"]).toleration()
         fixes.append(f"add the toleration {format_toleration(toleration)}")
     if NODE_AFFINITY in filters:
-        label = f" {contract.label[0]}={contract.label[1]}" if contract.label else ""
-        fixes.append(f"make the nodeSelector/affinity match the GPU pool's labels{label}")
+        label = f"; the contract label is {contract.label[0]}={contract.label[1]}" if contract.label else ""
+        fixes.append(f"make the nodeSelector/affinity ask only for labels the GPU pool's nodes carry (the details "
+                     f"name each missing one{label})")
     if NODE_RESOURCES_FIT in filters:
         fixes.append("free or add GPUs: raise the pool's desired/maximum size (see idle GPUs for nodes to reclaim)")
     if not audit.gpu_pools:

@@ -103,9 +103,15 @@ def test_each_problem_gives_its_finding_and_no_other(capsys, tmp_path, case, ext
     assert code == (0 if severity == "info" else 1) == document["exitCode"]
 
 
+def mirror_pod(name: str, node_name: str) -> dict:
+    made = pod(name, node_name, namespace="kube-system", owner=("Node", node_name))
+    made["metadata"]["annotations"] = {"kubernetes.io/config.mirror": "0123abcd"}
+    return made
+
+
 @pytest.mark.parametrize("benign", [
     pytest.param([pod("agent-x", "gpu-1", tolerations=ALL_TAINTS, owner=("DaemonSet", "aws-node"))], id="node agent"),
-    pytest.param([pod("static", "gpu-1", owner=("Node", "gpu-1"))], id="mirror pod of a static pod"),
+    pytest.param([mirror_pod("kube-proxy-gpu-1", "gpu-1")], id="mirror pod of a static pod"),
     pytest.param([pod("done", "gpu-1", phase="Succeeded", tolerations=ALL_TAINTS)], id="finished pod"),
     pytest.param([daemonset("cpu-only", node_selector={"eks.amazonaws.com/nodegroup": "m6i"})], id="agent for CPU nodes"),
     pytest.param([pod("cpu-pending", cpu="100")], id="pending pod without GPUs"),

@@ -19,9 +19,6 @@ from .engine import Audit, Finding
 # What a pod bound to a node must still satisfy there for the model to agree with the cluster.
 # NodeUnschedulable is left out: cordoning a node leaves its pods running, by design.
 BOUND_FILTERS = (TAINT_TOLERATION, NODE_AFFINITY)
-# Mirror pods of static pods are created by the kubelet on its own node, never scheduled
-# (Kubernetes docs, "Create static Pods": the kubelet creates a mirror Pod owned by the Node).
-_UNSCHEDULED_OWNERS = ("Node",)
 MAX_NAMES = 8
 
 
@@ -104,7 +101,7 @@ def gpu_leaks(audit: Audit) -> list[Finding]:
     groups: dict[tuple, list] = defaultdict(list)
     for node in audit.gpu_nodes:
         for pod in audit.pods_on.get(node.name, ()):
-            if pod.owner_kind == "DaemonSet" or pod.owner_kind in _UNSCHEDULED_OWNERS or audit.gpus(pod) > 0:
+            if pod.owner_kind == "DaemonSet" or pod.mirror or audit.gpus(pod) > 0:
                 continue
             admitted = _admitting_tolerations(audit, pod, node)
             owner = f"{pod.owner_kind} {pod.namespace}/{pod.owner_name}" if pod.owner_name else f"pod {pod.id}"
@@ -296,7 +293,7 @@ def model_mismatches(audit: Audit) -> list[Finding]:
     """Running pods the model says could not be scheduled on their node today."""
     groups: dict[tuple, list] = defaultdict(list)
     for pod in audit.snapshot.pods:
-        if not pod.bound or pod.owner_kind in _UNSCHEDULED_OWNERS:
+        if not pod.bound or pod.mirror:
             continue
         node = audit.nodes_by_name.get(pod.node_name)
         if node is None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .snapshot import SnapshotError, Sink, read_list
 
-# kubectl's default --chunk-size: the page size it lists with.
+# kubectl's default --chunk-size (kubectl get --help: "--chunk-size=500: Return large lists in chunks").
 PAGE_SIZE = 500
 
 
@@ -57,6 +57,8 @@ def read_cluster(kubeconfig: Path, context: str | None, sink: Sink, page_size: i
 
 
 def _read_pages(kind: str, list_call, server: str, sink: Sink, page_size: int) -> None:
+    # `_preload_content=False` makes the client return the urllib3 response unread (its docstring:
+    # "the urllib3.HTTPResponse object will be returned without reading/decoding response data").
     token = None
     while True:
         kwargs = {"limit": page_size, "_preload_content": False}

@@ -17,10 +17,16 @@ from placement.workloads import DEVICE_PLUGIN_IMAGE_MARKER, DEVICE_PLUGIN_LABEL_
 
 from .snapshot import SnapshotError
 
-# Pods in these phases hold no resources: the scheduler no longer counts them on their node.
+# Pods in these phases hold no resources: the scheduler does not even list them (kubernetes
+# pkg/scheduler/scheduler.go, newPodInformer: field selector status.phase!=Succeeded,status.phase!=Failed).
 TERMINAL_PHASES = ("Succeeded", "Failed")
+# Mirror pods of static pods: the kubelet runs them on its own node, the scheduler never places them
+# (Kubernetes docs, "Static Pods": mirror Pods carry the kubernetes.io/config.mirror annotation).
+MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
-# The pool a node belongs to: an EKS managed node group, a Karpenter NodePool, else its instance type.
+# The pool a node belongs to: its EKS managed node group (the label placement.pools_for_node_groups
+# models), its Karpenter NodePool (EKS docs, Auto Mode: nodeSelector `karpenter.sh/nodepool: system`),
+# else its instance type.
 POOL_LABELS = ("eks.amazonaws.com/nodegroup", "karpenter.sh/nodepool")
 _REQUIRED = "requiredDuringSchedulingIgnoredDuringExecution"
 _NAME_FIELD = "metadata.name"
@@ -49,6 +55,8 @@ class Pod:
     owner_name: str
     shape: Shape
     device_plugin: bool
+    mirror: bool = False
+    """A static pod's mirror: placed by the kubelet, not the scheduler."""
     raw: dict | None = None
     """The pod as read; kept only when the snapshot is built with keep_raw (tests)."""
 
@@ -152,6 +160,7 @@ class Snapshot:
             owner_name=owner_name,
             shape=shape,
             device_plugin=_is_device_plugin_pod(metadata, spec),
+            mirror=MIRROR_ANNOTATION in (metadata.get("annotations") or {}),
             raw=item if self.keep_raw else None,
         )
 

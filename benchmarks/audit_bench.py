@@ -12,7 +12,7 @@ rest app pods from 500 Deployments on the CPU nodes. Pods carry what real ones d
 annotations, owner references, containers with env, ports, probes, volume mounts, the projected
 service-account volume, and status with conditions and container statuses (8-12 KB each as kubectl indents them, about 4 KB compact).
 
-Then, alternately in one session, it times as separate processes:
+Then, alternately in one run, it times as separate processes:
   (a) `json.load` of the file in a bare Python process (the floor for any tool that parses it), and
   (b) the full audit (`--format json`, output discarded),
 five runs each by default, and the peak RSS of each process (os.wait4). It prints medians side by

@@ -81,7 +81,7 @@ def idle_gpus(audit: Audit) -> list[Finding]:
                 "is billed for its whole instance type",
                 [n.name for n in empty],
                 [f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} GPU(s) allocatable, 0 requested"
-                 for n in empty],
+                 for n in empty[:MAX_NAMES]],
             ))
         if partial:
             findings.append(Finding(
@@ -91,7 +91,7 @@ def idle_gpus(audit: Audit) -> list[Finding]:
                 "pack GPU pods onto fewer nodes or use a smaller instance type",
                 [n.name for n in partial],
                 [f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} allocatable, "
-                 f"{audit.gpus_requested(n)} requested" for n in partial],
+                 f"{audit.gpus_requested(n)} requested" for n in partial[:MAX_NAMES]],
             ))
     return findings
 

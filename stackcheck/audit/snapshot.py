@@ -16,6 +16,7 @@ with its byte offset. Compact JSON, where no separator can be told apart, is par
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -116,10 +117,14 @@ class _ListReader:
         if buf[ws_end:ws_end + 1] == b"]":
             return self._finish(envelope, buf, ws_end)
         separator = b"}," + buf[after:ws_end] + b"{"
+        # A compiled literal pattern finds it several times faster than bytes.find, which stumbles on
+        # the many `},` + newline + indentation runs that close inner objects (measured on kubectl output).
+        find = re.compile(re.escape(separator)).search
         start = ws_end
         search = start
         while True:
-            cut = buf.find(separator, search)
+            found_at = find(buf, search)
+            cut = found_at.start() if found_at else -1
             if cut < 0:
                 more = self.stream.read(CHUNK_BYTES)
                 if not more:

@@ -108,10 +108,14 @@ INVALID = [
     ("truncated", _truncated, "the JSON ends before the document is complete (truncated file?)"),
     ("truncated compact", lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER))[:300]),
      "the JSON ends before the document is complete (truncated file?)"),
+    ("truncated in the envelope", lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER), indent=4)[:-30]),
+     "the JSON ends before the document is complete (truncated file?)"),
     ("not JSON", lambda tmp: write(tmp / "notes.json", "apiVersion: v1\nitems: []\n"), "not valid JSON"),
     ("syntax error inside an item", lambda tmp: write(tmp / "bad.json",
                                                        json.dumps(snapshot(*CLUSTER), indent=4).replace('"sys-1"', "sys-1", 1)),
      "not valid JSON"),
+    ("syntax error in the last item", lambda tmp: write(tmp / "last.json", json.dumps(snapshot(*CLUSTER), indent=4)
+                                                         .replace('"aws-node"', "aws-node")), "not valid JSON"),
     ("not UTF-8", lambda tmp: write(tmp / "latin.json", json.dumps(snapshot(*CLUSTER), indent=4).encode()
                                     .replace(b"web-1", b"w\xe9b-1")), "not valid UTF-8"),
     ("empty file", lambda tmp: write(tmp / "empty.json", b""), "is empty"),

@@ -20,7 +20,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NoReturn
 
 import orjson
 
@@ -30,6 +30,7 @@ _ENVELOPE_SEARCH_BYTES = 1 << 20
 _WHITESPACE = b" \t\r\n"
 ITEM_KINDS = ("Node", "Pod", "DaemonSet")
 KUBECTL_COMMAND = "kubectl get nodes,pods,daemonsets -A -o json"
+_TRUNCATED = "the JSON ends before the document is complete (truncated file?)"
 
 Sink = Callable[[str, dict], None]
 
@@ -150,26 +151,33 @@ class _ListReader:
         """The last items and the envelope's keys after `items`: buf[start:] and the rest of the input."""
         tail = buf[start:] + self.stream.read()
         close = len(tail)
+        last_trailer_error = None
         while True:
             close = tail.rfind(b"]", 0, close)
             if close < 0:
-                raise SnapshotError(f"{self.name}: the JSON ends before the document is complete (truncated file?) "
-                                    f"at byte {self.offset + len(buf)}")
+                break
             try:
                 trailer = orjson.loads(b'{"items":[]' + tail[close + 1:])
                 items = orjson.loads(b"[" + tail[:close] + b"]")
-            except orjson.JSONDecodeError:
+            except orjson.JSONDecodeError as error:
+                if last_trailer_error is None:
+                    last_trailer_error = error
                 continue
-            break
-        for item in items:
-            self._item(item)
-        if not isinstance(trailer, dict):
-            raise SnapshotError(f"{self.name}: not valid JSON after the items")
-        trailer.pop("items", None)
-        envelope.update(trailer)
-        self._hint(envelope)
-        self._flush()
-        return envelope
+            for item in items:
+                self._item(item)
+            trailer.pop("items", None)
+            envelope.update(trailer)
+            self._hint(envelope)
+            self._flush()
+            return envelope
+        # No `]` closes the items: say what orjson finds wrong, and where.
+        if last_trailer_error is not None and last_trailer_error.msg.startswith("unexpected end of data"):
+            raise SnapshotError(f"{self.name}: {_TRUNCATED} at byte {self.offset + start + len(tail)}")
+        try:
+            orjson.loads(b"[" + tail)
+        except orjson.JSONDecodeError as error:
+            self._syntax_error(error, start - 1)
+        raise SnapshotError(f"{self.name}: not valid JSON after byte {self.offset + start}")
 
     def _whole(self, buf: bytes) -> dict:
         rest = self.stream.read()
@@ -218,11 +226,11 @@ class _ListReader:
                                     f"allowed kinds: {', '.join(ITEM_KINDS)}")
             self._item(item)
 
-    def _syntax_error(self, error: orjson.JSONDecodeError, base: int) -> None:
+    def _syntax_error(self, error: orjson.JSONDecodeError, base: int) -> NoReturn:
         at = base + self.offset + error.pos
         what = "not valid UTF-8" if "UTF-8" in error.msg else f"not valid JSON ({error.msg})"
         if error.msg.startswith("unexpected end of data"):
-            what = "the JSON ends before the document is complete (truncated file?)"
+            what = _TRUNCATED
         raise SnapshotError(f"{self.name}: {what} at byte {at}")
 
     def _read_more(self, buf: bytes) -> bytes:

@@ -122,6 +122,17 @@ def test_what_is_not_a_finding(capsys, tmp_path, benign):
     assert document["findings"] == [] and code == 0
 
 
+def test_pod_that_predates_the_gpu_taint_is_a_leak_and_a_mismatch(capsys, tmp_path):
+    _, document = audit_json(capsys, tmp_path, *healthy(), pod("old-web", "gpu-1", owner=("ReplicaSet", "old")))
+
+    [leak] = of_kind(document, "gpu-leak")
+    assert leak["details"][0] == ("no toleration of GPU=true:NoSchedule: the pod was placed before the taint "
+                                  "(see model-mismatch)")
+    [mismatch] = of_kind(document, "model-mismatch")
+    assert mismatch["objects"] == ["default/old-web"]
+    assert mismatch["details"][0] == "untolerated taint GPU=true:NoSchedule"
+
+
 def test_pending_pod_that_fits_now_is_said_to_fit(capsys, tmp_path):
     items = [*healthy(), gpu_node("gpu-2"), daemon_pod(device_plugin(), "gpu-2"),
              pod("vllm-2", "gpu-2", gpus=1, **VLLM), gpu_node("gpu-3"), pod("vllm-3", gpus=1, **VLLM)]

@@ -112,7 +112,8 @@ def gpu_leaks(audit: Audit) -> list[Finding]:
         findings.append(Finding(
             "gpu-leak", "warning",
             f"{len(members)} pod(s) of {owner} request no GPU but run on GPU pool {pool}",
-            "TaintToleration: a toleration admitted the pod past the GPU nodes' taint",
+            "a pod that requests no GPU and is no node agent runs on a GPU node; TaintToleration names the "
+            "toleration that let it past the node's taint",
             f"narrow the pod's tolerations to the taints it must tolerate (an `operator: Exists` toleration "
             f"without a key tolerates every taint), or keep it off GPU nodes with a nodeSelector; GPU nodes "
             f"should carry {taint}",
@@ -131,6 +132,9 @@ def _admitting_tolerations(audit: Audit, pod, node) -> tuple[str, ...]:
         toleration = next((t for t in tolerations if tolerates(t, taint)), None)
         if toleration is not None:
             lines.append(f"toleration {format_toleration(toleration)} tolerates {format_taint(taint)}")
+        else:
+            lines.append(f"no toleration of {format_taint(taint)}: the pod was placed before the taint "
+                         "(see model-mismatch)")
     if not lines:
         lines.append("the node has no NoSchedule/NoExecute taint to keep such pods off")
     return tuple(lines)

@@ -13,6 +13,8 @@ import sys
 import traceback
 from pathlib import Path
 
+from stackcheck import audit_cli
+
 # Matches stackcheck.plan.EXIT_USAGE; repeated here so that usage errors answer without importing it.
 EXIT_USAGE = 3
 FORMATS = ("text", "markdown", "json")
@@ -48,35 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--format", choices=FORMATS, default="text",
                       help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
                            "json for tools (default: text)")
-    _add_audit_parser(commands)
+    audit_cli.add_parser(commands, FORMATS)
     return parser
-
-
-def _add_audit_parser(commands) -> None:
-    audit = commands.add_parser(
-        "audit",
-        help="audit a running cluster: idle GPUs, pods leaking onto GPU nodes, pending GPU pods, GPU nodes "
-             "without GPUs advertised, node agents missing on GPU nodes",
-        description=(
-            "Read a cluster snapshot (kubectl get nodes,pods,daemonsets -A -o json) or the live cluster, and "
-            "check it with the placement model. Exit 0 when no finding is at or above --fail-on, 1 when one is, "
-            "2 when the input is unreadable or invalid, 3 on a usage or internal error."
-        ),
-    )
-    source = audit.add_mutually_exclusive_group(required=True)
-    source.add_argument("--snapshot", default=None,
-                        help="the snapshot: a JSON file, - for stdin, or a directory of JSON files (one per kind)")
-    source.add_argument("--kubeconfig", type=Path, default=None,
-                        help="read the cluster live through this kubeconfig (paged, raw JSON)")
-    audit.add_argument("--context", default=None, help="kubeconfig context (default: its current context)")
-    audit.add_argument("--stack", default=None,
-                       help="take the placement contract from Pulumi.<stack>.yaml (default: inferred from the nodes)")
-    audit.add_argument("--project-dir", type=Path, default=None,
-                       help="directory holding Pulumi.yaml, for --stack (default: the current directory)")
-    audit.add_argument("--format", choices=FORMATS, default="text",
-                       help="text for terminals, markdown for tickets, json for tools (default: text)")
-    audit.add_argument("--fail-on", choices=("error", "warning", "info"), default="warning",
-                       help="lowest finding severity that makes the exit code 1 (default: warning)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,50 +105,7 @@ def _run_plan(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
-def _audit(args: argparse.Namespace) -> int:
-    # As for the plan: a batch run whose heap only grows; the collector's passes would free nothing.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _run_audit(args)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _run_audit(args: argparse.Namespace) -> int:
-    from stackcheck.audit import EXIT_INVALID_INPUT, AuditOptions, SnapshotError, render, run_audit
-    from stackcheck.plan import UsageError
-
-    if args.context and not args.kubeconfig:
-        print("stackcheck audit: error: --context needs --kubeconfig", file=sys.stderr)
-        return EXIT_USAGE
-    options = AuditOptions(
-        project_dir=(args.project_dir or Path.cwd()).resolve(),
-        snapshot=args.snapshot,
-        kubeconfig=args.kubeconfig,
-        context=args.context,
-        stack=args.stack,
-        fail_on=args.fail_on,
-    )
-    try:
-        result = run_audit(options)
-    except SnapshotError as error:
-        print(f"stackcheck audit: error: {error}", file=sys.stderr)
-        return EXIT_INVALID_INPUT
-    except UsageError as error:
-        print(f"stackcheck audit: error: {error}", file=sys.stderr)
-        return error.exit_code
-    except Exception as error:  # noqa: BLE001 a fault of the tool itself: say so, with where it happened
-        print(f"stackcheck audit: internal error: {type(error).__name__}: {error}", file=sys.stderr)
-        traceback.print_exc(file=sys.stderr)
-        return EXIT_USAGE
-    sys.stdout.write(render(result, args.format))
-    sys.stdout.flush()
-    return result.exit_code
-
-
-_COMMANDS = {"plan": _plan, "audit": _audit}
+_COMMANDS = {"plan": _plan, "audit": audit_cli.run}
 
 
 def _progress_writer():

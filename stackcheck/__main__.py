@@ -13,6 +13,8 @@ import sys
 import traceback
 from pathlib import Path
 
+from stackcheck import audit_cli
+
 # Matches stackcheck.plan.EXIT_USAGE; repeated here so that usage errors answer without importing it.
 EXIT_USAGE = 3
 FORMATS = ("text", "markdown", "json")
@@ -48,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--format", choices=FORMATS, default="text",
                       help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
                            "json for tools (default: text)")
+    audit_cli.add_parser(commands, FORMATS)
     return parser
 
 
@@ -102,7 +105,7 @@ def _run_plan(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
-_COMMANDS = {"plan": _plan}
+_COMMANDS = {"plan": _plan, "audit": audit_cli.run}
 
 
 def _progress_writer():

@@ -1,0 +1,40 @@
+"""A small run of benchmarks/audit_bench.py: it writes a kubectl-shaped snapshot the audit reads, and prints
+both measurements side by side (the full-size run is a benchmark, not a test)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import audit_bench  # noqa: E402
+
+from stackcheck.__main__ import main  # noqa: E402
+
+
+def test_generated_snapshot_is_a_kubectl_list_the_audit_reads(capsys, tmp_path):
+    path = tmp_path / "snapshot.json"
+    audit_bench.write_snapshot(path, 120, 2400)
+    document = json.loads(path.read_text())
+    assert document["kind"] == "List" and len(document["items"]) == 120 + 6 + 2400
+    assert path.read_text().startswith('{\n    "apiVersion": "v1",\n    "items": [\n        {\n')
+
+    code = main(["audit", "--snapshot", str(path), "--format", "json"])
+    result = json.loads(capsys.readouterr().out)
+
+    assert code == 1
+    assert result["summary"]["nodes"] == 120 and result["summary"]["pods"] == 2400
+    assert {f["kind"] for f in result["findings"]} >= {"idle-gpus", "gpu-leak", "pending-gpu-pods",
+                                                       "gpu-not-advertised", "node-agent-missing"}
+
+
+def test_benchmark_prints_both_measurements_side_by_side():
+    done = subprocess.run([sys.executable, "benchmarks/audit_bench.py", "--nodes", "20", "--pods", "300", "--runs", "1"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "(a) json.load, bare process" in done.stdout and "(b) audit, whole process" in done.stdout
+    assert "ratio b/a" in done.stdout

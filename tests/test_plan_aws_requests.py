@@ -29,7 +29,10 @@ def test_dev_stack_plan_has_the_aws_request_section_with_every_request_valid(cap
     assert {c["type"] for c in document["awsRequests"]} >= {
         NODE_GROUP, "aws:ec2/launchTemplate:LaunchTemplate", "aws:eks/addon:Addon", "aws:autoscaling/tag:Tag",
         "aws:iam/role:Role", "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws:kms/key:Key",
-        "eks:index:Cluster"}
+        "eks:index:Cluster", "aws:iam/rolePolicy:RolePolicy", "aws:eks/podIdentityAssociation:PodIdentityAssociation",
+        "aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/internetGateway:InternetGateway",
+        "aws:ec2/routeTable:RouteTable", "aws:ec2/route:Route", "aws:ec2/routeTableAssociation:RouteTableAssociation",
+        "aws:ec2/eip:Eip", "aws:ec2/natGateway:NatGateway", "aws:ec2/vpcEndpoint:VpcEndpoint"}
 
     code, text = plan(capsys, "--stack", "dev", "--out", str(tmp_path / "text"))
     section = text.split("AWS requests (checked against botocore's API models and the documented rules)", 1)[1]

@@ -370,7 +370,8 @@ def _role_policy_attachment(inputs: dict, resource: Any, stack: Stack, notes: li
 
 
 def _role_policy(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
-    """terraform-provider-aws internal/service/iam/role_policy.go, resourceRolePolicyPut: one PutRolePolicy.
+    """terraform-provider-aws internal/service/iam/role_policy.go (read at 02f97af8), resourceRolePolicyPut:
+    one PutRolePolicy.
 
     The name is `name`, else `namePrefix` + a unique id, else autonamed by Pulumi (pulumi-aws
     provider/autonaming.go names every resource whose `name` is an input). `role` is the role's name
@@ -387,7 +388,7 @@ def _role_policy(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
 
 
 def _pod_identity_association(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
-    """terraform-provider-aws internal/service/eks/pod_identity_association.go, Create.
+    """terraform-provider-aws internal/service/eks/pod_identity_association.go (read at 00a35305), Create.
 
     The model's fields are expanded by name (fwflex.Expand), `disable_session_tags` defaults to false
     and is always sent, and `clientRequestToken` is a 26-character unique id (sdkid.UniqueId).

@@ -15,6 +15,11 @@ from typing import Any
 from stackcheck.aws_builders import (UNIQUE_ID, Builder, Request, Stack, _drop_none, _name, _note_unmapped,
                                      _tag_list, _taken, ref)
 
+# The provider files were read at these commits of hashicorp/terraform-provider-aws: vpc_.go 00081ce4,
+# vpc_subnet.go 00cda125, vpc_internet_gateway.go 08923b68, vpc_route_table.go 02209241, vpc_route.go
+# 0128541e, vpc_route_table_association.go (create unchanged across the versions read), ec2_eip.go 01606926,
+# vpc_nat_gateway.go 04088eaa, vpc_endpoint.go 008db85a, vpc_security_group.go 01606926.
+
 # The prefix of each resource type's id (the ids AWS returns, e.g. the provider's eipID.IsVPC tests
 # "eipalloc-"; an `aws.ec2.Eip`'s id is its allocation id, an `aws.ec2.Route`'s is table + destination).
 ID_PREFIXES = {
@@ -55,8 +60,9 @@ def _refs(params: dict, stack: Stack) -> dict:
             for member, value in params.items()}
 
 
-# pulumi-aws gives `aws.ec2.SecurityGroup` the description "Managed by Pulumi" where Terraform's
-# default is "Managed by Terraform" (pulumi-aws provider/resources.go, managedByPulumi).
+# The pulumi_aws SDK gives `aws.ec2.SecurityGroup` the description "Managed by Pulumi" when none is set
+# (pulumi_aws/ec2/security_group.py, 7.51.1; Terraform's own default is "Managed by Terraform"); the
+# stand-in matters only for resources registered without the SDK.
 DEFAULT_SECURITY_GROUP_DESCRIPTION = "Managed by Pulumi"
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from stackcheck.aws_builders import Stack
 from stackcheck.aws_models import UNKNOWN, Violation
+from stackcheck.aws_network_builders import MEMBER_PREFIXES
 
 # "The allowed size for an IPv4 subnet is between a /28 netmask (16 IP addresses) and a /16 netmask
 # (65,536 IP addresses)" and "A subnet CIDR block must not overlap the CIDR block of an existing subnet
@@ -44,15 +45,9 @@ ENDPOINT_MEMBER_TYPES = {
 }
 _ENDPOINT_SOURCE = "EC2 CreateVpcEndpoint documentation in the botocore model"
 
-# Which resource an id member names (the member documentation of the EC2 model: "The ID of the VPC",
-# "The ID of the subnet", "The ID of a NAT gateway", "The ID of an internet gateway or virtual private
-# gateway attached to your VPC", ...), by the prefix of the ids AWS gives.
-ID_MEMBERS = {
-    "VpcId": ("vpc-",), "SubnetId": ("subnet-",), "SubnetIds": ("subnet-",), "RouteTableId": ("rtb-",),
-    "RouteTableIds": ("rtb-",), "NatGatewayId": ("nat-",), "AllocationId": ("eipalloc-",),
-    "InternetGatewayId": ("igw-",), "GatewayId": ("igw-", "vgw-"), "SecurityGroupIds": ("sg-",),
-    "GroupId": ("sg-",),
-}
+# Which resource an id member names: the member documentation of the EC2 model (MEMBER_PREFIXES), where
+# GatewayId is "The ID of an internet gateway or virtual private gateway attached to your VPC".
+ID_MEMBERS = {**{member: (prefix,) for member, prefix in MEMBER_PREFIXES.items()}, "GatewayId": ("igw-", "vgw-")}
 
 # CreateRoute: "You must specify either a destination CIDR block or a prefix list ID. You must also
 # specify exactly one of the resources from the parameter list" (botocore EC2 model); the provider's
@@ -179,8 +174,9 @@ def security_group_request(params: dict, stack: Stack) -> list[Violation]:
             found.append(Violation(member, text, "up to 255 of a-z, A-Z, 0-9, spaces and ._-:/()#,@[]+=&;{}!$* "
                                    f"({_SECURITY_GROUP_SOURCE})"))
     name = params.get("GroupName")
-    if isinstance(name, str) and name.lower().startswith("sg-"):
-        found.append(Violation("GroupName", name, f"a security group name can't start with sg- ({_SECURITY_GROUP_SOURCE})"))
+    if isinstance(name, str) and name.startswith("sg-"):  # terraform-provider-aws matches `^sg-` the same way
+        found.append(Violation("GroupName", name, "a security group name can't start with sg- "
+                               f"({_SECURITY_GROUP_SOURCE})"))
     return found
 
 

@@ -230,12 +230,13 @@ def role_inline_policies(role: str, policies: list[tuple[str, str]]) -> list[Vio
 
 def pod_identity_names(request: dict[str, Any]) -> list[Violation]:
     found = []
-    for member, pattern, what, limit in (("namespace", DNS_LABEL, "an RFC 1123 DNS label", 63),
-                                         ("serviceAccount", DNS_SUBDOMAIN, "a DNS subdomain name", 253)):
+    for member, kind, pattern, what, limit in (
+            ("namespace", "namespace", DNS_LABEL, "an RFC 1123 DNS label", 63),
+            ("serviceAccount", "ServiceAccount", DNS_SUBDOMAIN, "a DNS subdomain name", 253)):
         value = request.get(member)
         if isinstance(value, str) and value != UNKNOWN and not (len(value) <= limit and pattern.fullmatch(value)):
-            found.append(Violation(member, value, f"a Kubernetes {'namespace' if member == 'namespace' else 'ServiceAccount'}"
-                                   f" name is {what} (at most {limit} lowercase letters, digits, '-'"
+            found.append(Violation(member, value, f"a Kubernetes {kind} name is {what} (at most {limit} "
+                                   "lowercase letters, digits, '-'"
                                    f"{' or .' if member == 'serviceAccount' else ''}, starting and ending with a "
                                    "letter or digit), so no pod matches this association (Kubernetes docs, Object "
                                    "Names and IDs)"))

@@ -100,3 +100,25 @@ def test_failed_request_is_shown_in_text_and_markdown(capsys, tmp_path, monkeypa
             'labels["kubernetes.io/role"] (key)') in outcome
     assert re.search(rf"^\| ❌ \| aws:eks/nodeGroup:NodeGroup \| {re.escape(name)} \| eks:CreateNodegroup "
                      r"\| FAIL: ", markdown, re.MULTILINE)
+
+
+def test_subnet_outside_its_vpc_fails_the_plan(capsys, tmp_path, monkeypatch):
+    original, changed = RecordingMocks.new_resource, []
+
+    def new_resource(self, args):
+        if args.typ == "aws:ec2/subnet:Subnet" and not changed:
+            args.inputs["cidrBlock"] = "10.1.0.0/24"
+            changed.append(args.name)
+        return original(self, args)
+
+    monkeypatch.setattr(RecordingMocks, "new_resource", new_resource)
+
+    code, out = plan(capsys, "--stack", "dev", "--out", str(tmp_path), "--format", "json")
+    document = json.loads(out)
+
+    assert code == document["exitCode"] == 1
+    (failed,) = [c for c in document["awsRequests"] if not c["passed"]]
+    assert (failed["type"], failed["name"]) == ("aws:ec2/subnet:Subnet", changed[0])
+    assert [(p["request"], p["path"], p["value"]) for p in failed["problems"]] == [
+        ("ec2:CreateSubnet", "CidrBlock", "10.1.0.0/24")]
+    assert failed["problems"][0]["rule"].startswith("is not inside the VPC's block 10.0.0.0/16")

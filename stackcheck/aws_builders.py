@@ -51,6 +51,18 @@ class Stack:
     """Name the mocks report for each IAM role -> the name AWS receives."""
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Launch template id or name -> its LaunchTemplateData."""
+    role_arns: dict[str, str] = field(default_factory=dict)
+    """ARN the mocks report for each IAM role -> the ARN with the name AWS receives."""
+    ids: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Id the mocks report for EC2 network resources -> {id prefix: a stand-in of the shape AWS gives}.
+    The mocks' ids (`<resource name>-id`) are not unique across types (a subnet and its route table may
+    share a name), so a reference is resolved by the kind of id the member takes."""
+    vpcs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """VPC stand-in id -> its CIDR block and DNS attributes, as the provider sets them."""
+    subnets: list[tuple[str, str, str]] = field(default_factory=list)
+    """(resource name, VPC stand-in id, CIDR block) of every subnet."""
+    inline_policies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Role name -> (where, policy document) of every inline policy the stack embeds in it."""
 
 
 def _name(inputs: dict, resource_name: str, *, autonamed: bool, key: str = "name", prefix_key: str = "namePrefix",
@@ -93,6 +105,17 @@ def _role_arn(role_name: str) -> str:
     return f"arn:aws:iam::{PLACEHOLDER_ACCOUNT}:role/{role_name}"
 
 
+def ref(stack: Stack, value: Any, prefix: str) -> Any:
+    """An input that names another resource of the stack by its mock id, with that id's stand-in:
+    the one of the `prefix` kind (`subnet-`) the member takes, else the only resource of that id."""
+    if isinstance(value, list):
+        return [ref(stack, item, prefix) for item in value]
+    found = stack.ids.get(value) if isinstance(value, str) else None
+    if not found:
+        return value
+    return found.get(prefix) or next(iter(found.values()))
+
+
 # --- EKS -------------------------------------------------------------------------------------------
 
 def _nodegroup(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
@@ -104,6 +127,8 @@ def _nodegroup(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> l
         "updateConfig": "updateConfig", "version": "version", "nodeRepairConfig": "nodeRepairConfig",
     }, notes, ignored=("nodeGroupName", "nodeGroupNamePrefix", "launchTemplate", "remoteAccess",
                         "forceUpdateVersion"))
+    if params.get("subnets") is not None:
+        params["subnets"] = ref(stack, params["subnets"], "subnet-")
     params["nodegroupName"] = _name(inputs, resource.name, autonamed=False, key="nodeGroupName",
                                     prefix_key="nodeGroupNamePrefix", notes=notes, member="nodegroupName")
     if inputs.get("launchTemplate"):
@@ -175,7 +200,7 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
     if subnets is None and (inputs.get("publicSubnetIds") is not None or inputs.get("privateSubnetIds") is not None):
         subnets = list(inputs.get("publicSubnetIds") or []) + list(inputs.get("privateSubnetIds") or [])
     vpc_config = _drop_none({
-        "subnetIds": subnets,
+        "subnetIds": ref(stack, subnets, "subnet-"),
         "securityGroupIds": None if inputs.get("skipDefaultSecurityGroups") else [UNKNOWN],
         "endpointPrivateAccess": inputs.get("endpointPrivateAccess"),
         "endpointPublicAccess": inputs.get("endpointPublicAccess"),
@@ -344,6 +369,42 @@ def _role_policy_attachment(inputs: dict, resource: Any, stack: Stack, notes: li
     return [Request("iam", "AttachRolePolicy", {"RoleName": role, "PolicyArn": inputs.get("policyArn")})]
 
 
+def _role_policy(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
+    """terraform-provider-aws internal/service/iam/role_policy.go (read at 02f97af8), resourceRolePolicyPut:
+    one PutRolePolicy.
+
+    The name is `name`, else `namePrefix` + a unique id, else autonamed by Pulumi (pulumi-aws
+    provider/autonaming.go names every resource whose `name` is an input). `role` is the role's name
+    (an `aws.iam.Role`'s id is its name); the document is sent as given, JSON-normalized.
+    """
+    _note_unmapped(inputs, {"name", "namePrefix", "role", "policy"}, notes)
+    role = inputs.get("role")
+    policy = inputs.get("policy")
+    return [Request("iam", "PutRolePolicy", _drop_none({
+        "RoleName": stack.role_names.get(role, role),
+        "PolicyName": _name(inputs, resource.name, autonamed=True, notes=notes, member="PolicyName"),
+        "PolicyDocument": policy if isinstance(policy, str) or policy is None else json.dumps(policy),
+    }))]
+
+
+def _pod_identity_association(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
+    """terraform-provider-aws internal/service/eks/pod_identity_association.go (read at 00a35305), Create.
+
+    The model's fields are expanded by name (fwflex.Expand), `disable_session_tags` defaults to false
+    and is always sent, and `clientRequestToken` is a 26-character unique id (sdkid.UniqueId).
+    """
+    params = _taken(inputs, {"clusterName": "clusterName", "namespace": "namespace",
+                             "serviceAccount": "serviceAccount", "roleArn": "roleArn",
+                             "targetRoleArn": "targetRoleArn", "policy": "policy", "tags": "tags"},
+                    notes, ignored=("disableSessionTags",))
+    for member in ("roleArn", "targetRoleArn"):
+        if member in params:
+            params[member] = stack.role_arns.get(params[member], params[member])
+    params["disableSessionTags"] = bool(inputs.get("disableSessionTags", False))
+    params["clientRequestToken"] = UNIQUE_ID
+    return [Request("eks", "CreatePodIdentityAssociation", params)]
+
+
 def _kms_key(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     """terraform-provider-aws internal/service/kms/key.go, resourceKeyCreate (CreateKey, then EnableKeyRotation)."""
     params = _taken(inputs, {"description": "Description", "keyUsage": "KeyUsage",
@@ -381,6 +442,8 @@ BUILDERS: dict[str, Builder] = {
     "aws:autoscaling/tag:Tag": _autoscaling_tag,
     "aws:iam/role:Role": _iam_role,
     "aws:iam/rolePolicyAttachment:RolePolicyAttachment": _role_policy_attachment,
+    "aws:iam/rolePolicy:RolePolicy": _role_policy,
+    "aws:eks/podIdentityAssociation:PodIdentityAssociation": _pod_identity_association,
     "aws:kms/key:Key": _kms_key,
 }
 

@@ -14,10 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from stackcheck import aws_network_rules as network_rules
 from stackcheck import aws_rules
-from stackcheck.aws_builders import BUILDERS, Request, Stack, launch_template_request, resource_name_of
+from stackcheck.aws_builders import BUILDERS, Request, Stack, launch_template_request, ref, resource_name_of
 from stackcheck.aws_models import Violation, validate
-from stackcheck.runtime import Secret
+from stackcheck.aws_network_builders import NETWORK_BUILDERS, stand_in_ids
+from stackcheck.runtime import MOCK_ACCOUNT, Secret
 
 SECRET_SHOWN = "[secret]"
 
@@ -62,16 +64,46 @@ def is_aws_resource(resource: Any) -> bool:
 
 def check_resources(resources: list[Any]) -> list[RequestCheck]:
     """The request check of every AWS resource in registration order."""
+    stack = build_stack(resources)
+    return [_checked(resource, stack) for resource in stack.resources]
+
+
+def build_stack(resources: list[Any]) -> Stack:
+    """What requests need to know of other resources: real role names and ARNs, launch template data,
+    stand-in ids of network resources, VPC blocks and DNS attributes, subnets, inline policies per role."""
     stack = Stack([resource for resource in resources if is_aws_resource(resource)])
+    stack.ids = stand_in_ids(stack.resources)
     for resource in stack.resources:
         inputs = plain(resource.inputs)
+        if not isinstance(inputs, dict):
+            continue
         if resource.type == "aws:iam/role:Role":
-            stack.role_names[resource.name] = resource_name_of(inputs, resource.name)
-        elif resource.type == "aws:ec2/launchTemplate:LaunchTemplate" and isinstance(inputs, dict):
+            role_name = resource_name_of(inputs, resource.name)
+            # Under mocks a role's name and id are its resource name and `<name>-id`; AWS uses the role name.
+            stack.role_names[resource.name] = stack.role_names[resource.id] = role_name
+            stack.role_arns[f"arn:aws:iam::{MOCK_ACCOUNT}:role/{resource.name}"] = \
+                f"arn:aws:iam::{MOCK_ACCOUNT}:role/{role_name}"
+            for policy in inputs.get("inlinePolicies") or []:
+                if isinstance(policy, dict) and policy.get("policy"):
+                    stack.inline_policies.setdefault(role_name, []).append(
+                        (f"{resource.name} inlinePolicies", policy["policy"]))
+        elif resource.type == "aws:iam/rolePolicy:RolePolicy":
+            role = inputs.get("role")
+            stack.inline_policies.setdefault(stack.role_names.get(role, role), []).append(
+                (resource.name, inputs.get("policy")))
+        elif resource.type == "aws:ec2/vpc:Vpc":
+            stack.vpcs[ref(stack, resource.id, "vpc-")] = {
+                "name": resource.name, "cidr": inputs.get("cidrBlock"),
+                # the provider's defaults (vpc_.go): DNS support on, DNS hostnames off
+                "dnsSupport": inputs.get("enableDnsSupport", True),
+                "dnsHostnames": inputs.get("enableDnsHostnames", False)}
+        elif resource.type == "aws:ec2/subnet:Subnet":
+            stack.subnets.append((resource.name, ref(stack, inputs.get("vpcId"), "vpc-"), inputs.get("cidrBlock")))
+        elif resource.type == "aws:ec2/launchTemplate:LaunchTemplate":
             data = launch_template_request(inputs, resource.name).params["LaunchTemplateData"]
             stack.templates[resource.id] = data
             stack.templates[resource_name_of(inputs, resource.name)] = data
-    return [_checked(resource, stack) for resource in stack.resources]
+    return stack
 
 
 def _checked(resource: Any, stack: Stack) -> RequestCheck:
@@ -86,9 +118,9 @@ def _checked(resource: Any, stack: Stack) -> RequestCheck:
 
 def check_resource(resource: Any, stack: Stack | None = None) -> RequestCheck:
     """Build and check the requests of one resource; `stack` lets it see the resources it refers to."""
-    stack = stack or Stack([resource])
+    stack = stack or build_stack([resource])
     result = RequestCheck(resource.type, resource.name)
-    builder = BUILDERS.get(resource.type)
+    builder = BUILDERS.get(resource.type) or NETWORK_BUILDERS.get(resource.type)
     if builder is None:
         result.checked = False
         result.notes.append("not checked: no request mapping for this resource type")
@@ -100,6 +132,8 @@ def check_resource(resource: Any, stack: Stack | None = None) -> RequestCheck:
         found = validate(request.service, request.operation, request.params)
         found += aws_rules.reserved_tag_keys(request.params)
         found += _RULES.get(request.label, lambda params, _stack: [])(request.params, stack)
+        if request.service == "ec2":
+            found += network_rules.referenced_kinds(request.params, stack)
         result.problems += [(request.label, _redacted(violation, secrets)) for violation in found]
     return result
 
@@ -157,9 +191,26 @@ def _nodegroup_rules(params: dict, stack: Stack) -> list[Violation]:
             + aws_rules.nodegroup_with_launch_template(params, data))
 
 
+def _role_policy_rules(params: dict, stack: Stack) -> list[Violation]:
+    role = params.get("RoleName")
+    return (aws_rules.policy_document(params.get("PolicyDocument"))
+            + aws_rules.role_inline_policies(role, stack.inline_policies.get(role, [])))
+
+
 _RULES: dict[str, Callable[[dict, Stack], list[Violation]]] = {
     "eks:CreateNodegroup": _nodegroup_rules,
     "eks:CreateCluster": lambda params, stack: aws_rules.cluster_subnets(params),
     "ec2:CreateLaunchTemplate":
         lambda params, stack: aws_rules.gp3_volume_sizes(params.get("LaunchTemplateData") or {}),
+    "ec2:CreateVpc": network_rules.vpc_request,
+    "ec2:ModifyVpcAttribute": network_rules.vpc_attribute,
+    "ec2:CreateSubnet": network_rules.subnet_request,
+    "ec2:CreateRoute": network_rules.route_request,
+    "ec2:AssociateRouteTable": network_rules.association_request,
+    "ec2:CreateVpcEndpoint": network_rules.endpoint_request,
+    "ec2:CreateSecurityGroup": network_rules.security_group_request,
+    "ec2:AuthorizeSecurityGroupIngress": network_rules.permission_descriptions,
+    "ec2:AuthorizeSecurityGroupEgress": network_rules.permission_descriptions,
+    "iam:PutRolePolicy": _role_policy_rules,
+    "eks:CreatePodIdentityAssociation": lambda params, stack: aws_rules.pod_identity_names(params),
 }

@@ -6,6 +6,7 @@ returns the `Violation`s it finds; none needs the network.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -178,3 +179,65 @@ def _tag_violations(tags: Any, path: str) -> list[Violation]:
 
 def _reserved(key: Any) -> bool:
     return isinstance(key, str) and key.lower().startswith(RESERVED_TAG_PREFIX)
+
+
+# "Role policy size cannot exceed 10,240 characters": the aggregate of every inline policy of a role,
+# and "IAM doesn't count white space when calculating the size of a policy against these quotas"
+# (IAM user guide, IAM and AWS STS quotas, https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_iam-quotas.html).
+# terraform-provider-aws validates one aws_iam_role_policy's document against the same figure
+# (internal/service/iam/role_policy.go, verify.ValidIAMPolicyJSON(10240)). The IAM model's
+# policyDocumentType allows 131,072 characters, a bound `validate` already applies.
+ROLE_INLINE_POLICY_QUOTA = 10240
+
+# Kubernetes names: a namespace is an RFC 1123 DNS label (at most 63 lowercase letters, digits or '-',
+# starting and ending with a letter or digit); a ServiceAccount name is a DNS subdomain (at most 253 such
+# labels joined by '.') (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/;
+# "Namespaces": "The name of a namespace must be a valid DNS label"; "Service Accounts": "The name of a
+# ServiceAccount object must be a valid DNS subdomain name"). A Pod Identity association for any other
+# name can never match a pod. The EKS model types both as a plain String.
+DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+
+
+def policy_document(document: Any, path: str = "PolicyDocument") -> list[Violation]:
+    """A policy document the provider accepts: a JSON object (verify.ValidIAMPolicyJSON)."""
+    if not isinstance(document, str) or document == UNKNOWN:
+        return []
+    try:
+        parsed = json.loads(document)
+    except ValueError as error:
+        return [Violation(path, document, f"is not JSON ({error}) (terraform-provider-aws verify.ValidIAMPolicyJSON)")]
+    if not isinstance(parsed, dict):
+        return [Violation(path, document, "a policy document is a JSON object (terraform-provider-aws "
+                          "verify.ValidIAMPolicyJSON)")]
+    return []
+
+
+def non_whitespace_length(document: str) -> int:
+    return len(re.sub(r"\s", "", document))
+
+
+def role_inline_policies(role: str, policies: list[tuple[str, str]]) -> list[Violation]:
+    """The inline policies of `role` (where, document) together within the role's quota."""
+    total = sum(non_whitespace_length(document) for _, document in policies if isinstance(document, str))
+    if total <= ROLE_INLINE_POLICY_QUOTA:
+        return []
+    parts = ", ".join(f"{where} {non_whitespace_length(document)}" for where, document in policies)
+    return [Violation("PolicyDocument", f"{total} characters", f"the inline policies of role {role} hold {total} "
+                      f"characters without white space ({parts}); IAM allows {ROLE_INLINE_POLICY_QUOTA} per role "
+                      "(IAM user guide, IAM and AWS STS quotas)")]
+
+
+def pod_identity_names(request: dict[str, Any]) -> list[Violation]:
+    found = []
+    for member, kind, pattern, what, limit in (
+            ("namespace", "namespace", DNS_LABEL, "an RFC 1123 DNS label", 63),
+            ("serviceAccount", "ServiceAccount", DNS_SUBDOMAIN, "a DNS subdomain name", 253)):
+        value = request.get(member)
+        if isinstance(value, str) and value != UNKNOWN and not (len(value) <= limit and pattern.fullmatch(value)):
+            found.append(Violation(member, value, f"a Kubernetes {kind} name is {what} (at most {limit} "
+                                   "lowercase letters, digits, '-'"
+                                   f"{' or .' if member == 'serviceAccount' else ''}, starting and ending with a "
+                                   "letter or digit), so no pod matches this association (Kubernetes docs, Object "
+                                   "Names and IDs)"))
+    return found

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import dataclasses
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,8 @@ import pytest
 from stackcheck import aws_requests
 from stackcheck.aws_models import pattern_matcher, validate
 from stackcheck.aws_builders import AUTONAME_SUFFIX, UNIQUE_ID
-from stackcheck.aws_requests import check_resources
+from stackcheck.aws_network_builders import ID_PREFIXES
+from stackcheck.aws_requests import build_stack, check_resources
 from stackcheck.aws_rules import is_reserved_label
 from stackcheck.runtime import RegisteredResource, Secret
 
@@ -89,6 +91,19 @@ def test_every_aws_resource_of_the_dev_stack_makes_valid_requests(dev_run):
     assert labels["aws:iam/rolePolicyAttachment:RolePolicyAttachment"] == "iam:AttachRolePolicy"
     assert labels["aws:kms/key:Key"].startswith("kms:CreateKey + kms:EnableKeyRotation")
     assert labels[EKS_CLUSTER] == "eks:CreateCluster + iam:CreateRole + iam:AttachRolePolicy"
+    assert labels["aws:iam/rolePolicy:RolePolicy"] == "iam:PutRolePolicy"
+    assert labels["aws:eks/podIdentityAssociation:PodIdentityAssociation"] == "eks:CreatePodIdentityAssociation"
+    # The dev network: DNS support is on in a new VPC, so only DNS hostnames are switched on.
+    assert labels["aws:ec2/vpc:Vpc"] == "ec2:CreateVpc + ec2:ModifyVpcAttribute"
+    assert labels["aws:ec2/subnet:Subnet"] == "ec2:CreateSubnet"
+    assert labels["aws:ec2/internetGateway:InternetGateway"] == "ec2:CreateInternetGateway + ec2:AttachInternetGateway"
+    assert labels["aws:ec2/routeTable:RouteTable"] == "ec2:CreateRouteTable"
+    assert labels["aws:ec2/route:Route"] == "ec2:CreateRoute"
+    assert labels["aws:ec2/routeTableAssociation:RouteTableAssociation"] == "ec2:AssociateRouteTable"
+    assert labels["aws:ec2/eip:Eip"] == "ec2:AllocateAddress"
+    assert labels["aws:ec2/natGateway:NatGateway"] == "ec2:CreateNatGateway"
+    assert labels["aws:ec2/vpcEndpoint:VpcEndpoint"] == "ec2:CreateVpcEndpoint"
+    assert [c.resource_type for c in checks if c.resource_type == "aws:eks/addon:Addon"] == ["aws:eks/addon:Addon"] * 2
 
 
 def test_requests_carry_the_registered_values_in_api_member_names(dev_run):
@@ -96,7 +111,11 @@ def test_requests_carry_the_registered_values_in_api_member_names(dev_run):
     group = next(r for r in dev_run.resources if gpu_group(r))
     nodegroup = checks[(group.type, group.name)].requests[0].params
     assert nodegroup["taints"] == [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}]
-    assert nodegroup["subnets"] == group.inputs["subnetIds"] and nodegroup["nodeRole"] == group.inputs["nodeRoleArn"]
+    # Subnet ids are the stand-ins (`subnet-` + 17 hex digits) of the subnets the network registers.
+    subnet_ids = stand_ins(dev_run, "aws:ec2/subnet:Subnet")
+    assert nodegroup["subnets"] == [subnet_ids[mock_id] for mock_id in group.inputs["subnetIds"]]
+    assert all(re.fullmatch(r"subnet-[0-9a-f]{17}", subnet) for subnet in nodegroup["subnets"])
+    assert nodegroup["nodeRole"] == group.inputs["nodeRoleArn"]
     template = next(r for r in dev_run.resources if gpu_template(dev_run)(r))
     data = checks[(template.type, template.name)].requests[0].params["LaunchTemplateData"]
     assert data["MetadataOptions"] == {"HttpTokens": "required", "HttpEndpoint": "enabled",
@@ -104,10 +123,18 @@ def test_requests_carry_the_registered_values_in_api_member_names(dev_run):
     assert data["BlockDeviceMappings"][0]["Ebs"] == {"VolumeSize": 100, "VolumeType": "gp3", "Encrypted": True,
                                                       "DeleteOnTermination": True}
     cluster = next(c for c in checks.values() if c.resource_type == EKS_CLUSTER).requests
-    assert cluster[0].params["resourcesVpcConfig"]["subnetIds"] == next(
-        r for r in dev_run.resources if r.type == EKS_CLUSTER).inputs["subnetIds"]
+    cluster_inputs = cluster_resource(dev_run).inputs
+    assert cluster[0].params["resourcesVpcConfig"]["subnetIds"] == [
+        subnet_ids[mock_id] for mock_id in cluster_inputs["publicSubnetIds"] + cluster_inputs["privateSubnetIds"]]
     assert cluster[0].params["encryptionConfig"][0]["resources"] == ["secrets"]
     assert cluster[1].params["RoleName"] == f"{cluster_resource(dev_run).name}-eksRole-role{AUTONAME_SUFFIX}"
+
+
+def stand_ins(run, resource_type: str) -> dict[str, str]:
+    """Mock id -> the stand-in id AWS would give, for the resources of `resource_type`."""
+    ids = build_stack(run.resources).ids
+    prefix = ID_PREFIXES[resource_type]
+    return {r.id: ids[r.id][prefix] for r in run.resources if r.type == resource_type}
 
 
 def cluster_resource(run) -> RegisteredResource:
@@ -332,7 +359,8 @@ def test_pulumi_eks_service_role_name_is_counted(dev_run, length, passes):
 
 
 @pytest.mark.parametrize("edit, path, rule", [
-    (lambda inputs: inputs.update(subnetIds=inputs["subnetIds"][:1]), "resourcesVpcConfig.subnetIds",
+    (lambda inputs: inputs.update(publicSubnetIds=[], privateSubnetIds=inputs["privateSubnetIds"][:1]),
+     "resourcesVpcConfig.subnetIds",
      "EKS needs at least 2 subnets in different Availability Zones"),
     (lambda inputs: inputs.update(name="gpu.inference"), "name", "does not match the pattern"),
     (lambda inputs: inputs.update(name="g" * 101), "name", "has 101 characters, allowed 1 to 100"),
@@ -383,9 +411,9 @@ def test_kms_deletion_window_outside_the_model_range(dev_run):
 
 
 def test_resource_types_without_a_mapping_are_listed_as_not_checked():
-    group = RegisteredResource("aws:ec2/securityGroup:SecurityGroup", "sg", {"vpcId": "vpc-1"}, None, "urn", True)
+    bucket = RegisteredResource("aws:s3/bucket:Bucket", "models", {"bucket": "models"}, None, "urn", True)
 
-    (check,) = check_resources([group])
+    (check,) = check_resources([bucket])
 
     assert (check.checked, check.passed, check.requests) == (False, True, [])
     assert check.notes == ["not checked: no request mapping for this resource type"]

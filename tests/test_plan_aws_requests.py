@@ -29,7 +29,10 @@ def test_dev_stack_plan_has_the_aws_request_section_with_every_request_valid(cap
     assert {c["type"] for c in document["awsRequests"]} >= {
         NODE_GROUP, "aws:ec2/launchTemplate:LaunchTemplate", "aws:eks/addon:Addon", "aws:autoscaling/tag:Tag",
         "aws:iam/role:Role", "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws:kms/key:Key",
-        "eks:index:Cluster"}
+        "eks:index:Cluster", "aws:iam/rolePolicy:RolePolicy", "aws:eks/podIdentityAssociation:PodIdentityAssociation",
+        "aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/internetGateway:InternetGateway",
+        "aws:ec2/routeTable:RouteTable", "aws:ec2/route:Route", "aws:ec2/routeTableAssociation:RouteTableAssociation",
+        "aws:ec2/eip:Eip", "aws:ec2/natGateway:NatGateway", "aws:ec2/vpcEndpoint:VpcEndpoint"}
 
     code, text = plan(capsys, "--stack", "dev", "--out", str(tmp_path / "text"))
     section = text.split("AWS requests (checked against botocore's API models and the documented rules)", 1)[1]
@@ -97,3 +100,25 @@ def test_failed_request_is_shown_in_text_and_markdown(capsys, tmp_path, monkeypa
             'labels["kubernetes.io/role"] (key)') in outcome
     assert re.search(rf"^\| ❌ \| aws:eks/nodeGroup:NodeGroup \| {re.escape(name)} \| eks:CreateNodegroup "
                      r"\| FAIL: ", markdown, re.MULTILINE)
+
+
+def test_subnet_outside_its_vpc_fails_the_plan(capsys, tmp_path, monkeypatch):
+    original, changed = RecordingMocks.new_resource, []
+
+    def new_resource(self, args):
+        if args.typ == "aws:ec2/subnet:Subnet" and not changed:
+            args.inputs["cidrBlock"] = "10.1.0.0/24"
+            changed.append(args.name)
+        return original(self, args)
+
+    monkeypatch.setattr(RecordingMocks, "new_resource", new_resource)
+
+    code, out = plan(capsys, "--stack", "dev", "--out", str(tmp_path), "--format", "json")
+    document = json.loads(out)
+
+    assert code == document["exitCode"] == 1
+    (failed,) = [c for c in document["awsRequests"] if not c["passed"]]
+    assert (failed["type"], failed["name"]) == ("aws:ec2/subnet:Subnet", changed[0])
+    assert [(p["request"], p["path"], p["value"]) for p in failed["problems"]] == [
+        ("ec2:CreateSubnet", "CidrBlock", "10.1.0.0/24")]
+    assert failed["problems"][0]["rule"].startswith("is not inside the VPC's block 10.0.0.0/16")

@@ -178,7 +178,9 @@ class _Settings(BaseModel):
         extra="forbid",
         strict=True,
         frozen=True,
-        use_attribute_docstrings=True,
+        # The docstring under each field documents it for readers; pydantic need not parse the source for
+        # them (nothing reads `Field.description`), which saves a fifth of this module's import time.
+        use_attribute_docstrings=False,
     )
 
     def problems(self, key: str) -> list[ConfigProblem]:

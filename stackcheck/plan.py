@@ -482,7 +482,7 @@ def _load_yaml(path: Path, yaml: Any) -> dict[str, Any]:
         raise InvalidFileError(f"{path} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset "
                                f"{error.start}); save it as UTF-8, as Pulumi reads it") from None
     try:
-        document = yaml.safe_load(text)
+        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         raise InvalidFileError(f"{path} is not valid YAML: {error}") from None
     if document is None:

@@ -36,7 +36,7 @@ if settings.creates_network:
     ))
     pulumi.export("vpcId", network.vpc_id)
     pulumi.export("privateSubnetIds", network.private_subnet_ids)
-    pulumi.export("availabilityZones", network.availability_zones)
+    pulumi.export("availabilityZoneIds", network.availability_zones)
 
 cluster = EksCluster(name, EksClusterArgs(
     cluster=settings.cluster,
@@ -66,7 +66,9 @@ if settings.autoscaler.enabled:
         settings=settings.autoscaler,
         eks_cluster_name=cluster.cluster_name,
         tags=tags,
-    ), opts=pulumi.ResourceOptions(providers=[cluster.provider]))
+    ),
+        # After the whole cluster component: the pod identity agent that hands out its credentials is a child.
+        opts=pulumi.ResourceOptions(providers=[cluster.provider], depends_on=[cluster]))
 
 if settings.device_plugin_enabled:
     device_plugin = NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(

@@ -14,6 +14,7 @@ import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
 from components import naming, versions
+from components.zones import EKS_UNSUPPORTED_ZONE_IDS
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from components.contract import PlacementContract
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
@@ -223,9 +224,15 @@ class EksCluster(pulumi.ComponentResource):
         """The VPC, and the default VPC's subnets when no VPC is configured (else None)."""
         if settings.vpc_id:
             return settings.vpc_id, None
-        default_vpc = aws.ec2.get_vpc_output(default=True, opts=pulumi.InvokeOutputOptions(parent=self))
+        invoke = pulumi.InvokeOutputOptions(parent=self)
+        default_vpc = aws.ec2.get_vpc_output(default=True, opts=invoke)
+        # Only zones EKS supports: a default subnet in another one fails CreateCluster with
+        # UnsupportedAvailabilityZoneException (components/zones.py has the list and its source).
+        zones = aws.get_availability_zones_output(state="available", exclude_zone_ids=list(EKS_UNSUPPORTED_ZONE_IDS),
+                                                  opts=invoke)
         subnets = aws.ec2.get_subnets_output(
-            filters=[{"name": "vpc-id", "values": [default_vpc.id]}, {"name": "default-for-az", "values": ["true"]}],
-            opts=pulumi.InvokeOutputOptions(parent=self),
+            filters=[{"name": "vpc-id", "values": [default_vpc.id]}, {"name": "default-for-az", "values": ["true"]},
+                     {"name": "availability-zone-id", "values": zones.zone_ids}],
+            opts=invoke,
         )
         return default_vpc.id, subnets.ids

@@ -99,8 +99,11 @@ class ClusterAutoscalerArgs:
     """Expander and scale-down timing. Default `AutoscalerSettings()`."""
     eks_cluster_name: pulumi.Input[str] | None = None
     """The cluster name as an output, so the Pod Identity association waits for the cluster. Default `cluster_name`."""
+    region: pulumi.Input[str] | None = None
+    """AWS region of the cluster, given to the autoscaler as `AWS_REGION`: with IMDSv2's hop limit of 1 (the
+    node groups' launch templates) a pod cannot read it from instance metadata. Default: the provider's region."""
     tags: dict[str, str] | None = None
-    """Tags for the IAM role. Default none."""
+    """Tags for the IAM role and the Pod Identity association. Default none."""
 
 
 class ClusterAutoscaler(pulumi.ComponentResource):
@@ -160,7 +163,9 @@ class ClusterAutoscaler(pulumi.ComponentResource):
                                   data={"priorities": priorities_document(args.settings.expander_priorities)},
                                   opts=child)
 
+        region = args.region or aws.get_region_output(opts=pulumi.InvokeOutputOptions(parent=self)).region
         manifest = deployment(name, args.cluster_name, version, args.settings)
+        manifest["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": "AWS_REGION", "value": region}]
         autoscaler = k8s.apps.v1.Deployment(
             f"{name}-deployment", metadata=manifest["metadata"], spec=manifest["spec"],
             # Credentials must exist before the first start, or it crash-loops until they do.

@@ -14,6 +14,9 @@ from functools import lru_cache
 
 # Per the EKS user guide (not in the API model): a node group carries at most 50 taints.
 MAX_TAINTS_PER_NODE_GROUP = 50
+# gp3 volumes hold 1-65,536 GiB (botocore EC2 model, documentation of
+# `LaunchTemplateEbsBlockDeviceRequest.VolumeSize`; the limit rose from 16,384 GiB in September 2025).
+MAX_GP3_VOLUME_GIB = 65536
 # The models' `integer` shapes are 32-bit signed integers (Smithy IDL specification, simple types).
 INT32_MAX = 2**31 - 1
 

@@ -18,11 +18,15 @@ from components.contract import (
     NVIDIA_GPU_RESOURCE,
     PlacementContract,
 )
-from components.gpu_catalog import CLUSTER_AUTOSCALER_GPU_LABEL, accelerator_label_value
+from components.gpu_catalog import (
+    CLUSTER_AUTOSCALER_GPU_LABEL,
+    CLUSTER_AUTOSCALER_TEMPLATE_TAG,
+    accelerator_label_value,
+)
 from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
 from components.settings import PROJECT, GpuNodeGroupSettings
 
-AUTOSCALER_TEMPLATE_TAG = "k8s.io/cluster-autoscaler/node-template"
+AUTOSCALER_TEMPLATE_TAG = CLUSTER_AUTOSCALER_TEMPLATE_TAG
 
 
 @dataclass(frozen=True)

@@ -37,9 +37,8 @@ PROJECT = "eks-gpu-inference"
 # Accelerated AMIs and the vLLM image need room; below this a GPU node fills its disk pulling them.
 MIN_GPU_DISK_GIB = 50
 MIN_SYSTEM_DISK_GIB = 20
-# Node volumes are gp3 (components/node_group.py): 1-65,536 GiB (botocore EC2 model, documentation of
-# `LaunchTemplateEbsBlockDeviceRequest.VolumeSize`).
-MAX_GP3_DISK_GIB = 65536
+# Node volumes are gp3 (components/node_group.py).
+MAX_GP3_DISK_GIB = eks_model.MAX_GP3_VOLUME_GIB
 DEFAULT_LOG_TYPES = ("api", "audit", "authenticator")
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
 VLLM_MANAGED_FLAGS = (

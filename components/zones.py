@@ -63,7 +63,11 @@ def choose_zones(available: list[Zone], count: int, *, gpu_zone_ids: set[str] | 
         if missing:
             raise ValueError(f"network.availabilityZones: {missing} not among the region's usable zones "
                              f"{[zone.name for zone in usable]}")
-        return sorted((by_key[key] for key in pinned), key=lambda zone: zone.zone_id)
+        chosen = {by_key[key].zone_id: by_key[key] for key in pinned}
+        if len(chosen) != len(pinned):
+            raise ValueError(f"network.availabilityZones: {pinned} names one zone twice (by name and by ID); "
+                             "allowed: each zone once")
+        return sorted(chosen.values(), key=lambda zone: zone.zone_id)
     if len(usable) < count:
         raise ValueError(f"network.azCount: {count} zones asked for, the region offers {len(usable)} that EKS "
                          f"supports ({[zone.name for zone in usable]}); allowed: at most {len(usable)}")

@@ -10,6 +10,8 @@ import json
 import re
 from typing import Any
 
+from components import eks_model
+from components.contract import kubelet_refuses_node_label
 from stackcheck.aws_models import UNKNOWN, Violation
 
 # Node group names: "can't be longer than 63 characters. It must start with a letter or digit, but
@@ -19,31 +21,11 @@ from stackcheck.aws_models import UNKNOWN, Violation
 NODEGROUP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 NODEGROUP_NAME_RULE = "an EKS node group name is 1-63 letters, digits, '-' or '_', starting with a letter or digit"
 
-# "Maximum of 50 taints per node group" (the `taints` input of aws.eks.NodeGroup in the pulumi-aws docs);
-# terraform-provider-aws enforces it (internal/service/eks/node_group.go, `taint` MaxItems: 50). The EKS
-# model's taintsList has no length limit.
-MAX_TAINTS = 50
-
-# The kubelet refuses to start when --node-labels (where EKS puts a managed node group's labels)
-# holds a key in the kubernetes.io or k8s.io namespaces, or a subdomain of them, unless the key is
-# one the kubelet may set itself: kubernetes/kubernetes cmd/kubelet/app/options/options.go
-# (isKubernetesLabel, "unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels") and
-# staging/src/k8s.io/kubelet/pkg/apis/well_known_labels.go (IsKubeletLabel), read at commit
-# 1c7b3d91802c4ada3e6401b1ace80e2d0e8b2a1b.
-RESERVED_LABEL_NAMESPACES = ("kubernetes.io", "k8s.io")
-KUBELET_LABELS = frozenset({
-    "kubernetes.io/hostname", "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
-    "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
-    "beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type", "kubernetes.io/os",
-    "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch",
-})
-KUBELET_LABEL_NAMESPACES = ("kubelet.kubernetes.io", "node.kubernetes.io")
-
-# gp3 volumes hold 1 GiB to 64 TiB: the limit rose from 16 TiB in September 2025
-# (https://aws.amazon.com/about-aws/whats-new/2025/09/amazon-ebs-size-provisioned-performance-gp3-volumes/,
-# https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html; aws/aws-cdk#37049 raised
-# its validation to 65536 GiB to match). The EC2 model types VolumeSize as a plain Integer.
-GP3_SIZE_GIB = (1, 65536)
+# Facts shared with the settings, defined once: the taint limit per node group (components/eks_model.py), the
+# label keys the kubelet refuses (components/contract.py, with its kubernetes sources) and the gp3 size range
+# (components/eks_model.py, from the EC2 model's documentation).
+MAX_TAINTS = eks_model.MAX_TAINTS_PER_NODE_GROUP
+GP3_SIZE_GIB = (1, eks_model.MAX_GP3_VOLUME_GIB)
 
 # "Don't use aws:, AWS:, or any upper or lowercase combination of such as a prefix for either keys
 # or values, as it is reserved for AWS use" (tag restrictions in the EC2 user guide,
@@ -90,12 +72,8 @@ def node_labels(request: dict[str, Any]) -> list[Violation]:
 
 
 def is_reserved_label(key: str) -> bool:
-    """Whether the kubelet refuses `key` in --node-labels."""
-    namespace = key.split("/", 1)[0] if "/" in key else ""
-    reserved = any(namespace == domain or namespace.endswith("." + domain) for domain in RESERVED_LABEL_NAMESPACES)
-    allowed = key in KUBELET_LABELS or any(
-        namespace == domain or namespace.endswith("." + domain) for domain in KUBELET_LABEL_NAMESPACES)
-    return reserved and not allowed
+    """Whether the kubelet refuses `key` in --node-labels (where EKS puts a managed node group's labels)."""
+    return kubelet_refuses_node_label(key)
 
 
 def nodegroup_with_launch_template(request: dict[str, Any], template_data: dict[str, Any] | None) -> list[Violation]:

@@ -62,8 +62,15 @@ def cluster_agents(resources: list[Any]) -> ClusterAgents:
     for name, agents in node_agents.ADDON_AGENTS.items():
         if name not in registered:
             found.notes.append(f"add-on {name} is not installed by the stack: {', '.join(a.name for a in agents)} "
-                               "do not run (with gpuNodeGroup.nodeRepair false, GPU health is not monitored)")
+                               f"do not run{_WITHOUT.get(name, '')}")
     return found
+
+
+# What a missing add-on costs, in the words of the setting that leaves it out.
+_WITHOUT = {
+    node_agents.versions.NODE_MONITORING_AGENT_ADDON: " (with gpuNodeGroup.nodeRepair false, GPU health is not monitored)",
+    node_agents.versions.POD_IDENTITY_AGENT_ADDON: " (with autoscaler.enabled false, no pod needs EKS Pod Identity)",
+}
 
 
 def _add(found: ClusterAgents, agent: node_agents.NodeAgent, configuration: dict | None, origin: str) -> None:

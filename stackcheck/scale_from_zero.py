@@ -6,8 +6,8 @@ tag cluster-autoscaler-1.36.1): capacity from its instance table (vCPUs, memory,
 overridden by `k8s.io/cluster-autoscaler/node-template/resources/<name>` tags; allocatable equal to
 capacity; labels from `.../node-template/label/<key>` tags; taints from `.../node-template/taint/<key>`
 tags whose value reads `<value>:<Effect>`. EKS's own labels and taints are read through
-`DescribeNodegroup` only while a managed node group has never had nodes, so once scaled back to zero
-the tags are all it knows.
+`DescribeNodegroup` only while a managed node group has never had nodes (the autoscaler's AWS README,
+"IAM Policy", on `eks:DescribeNodegroup`), so once scaled back to zero the tags are all it knows.
 
 Two verdicts come from that:
 - verdict 8, every GPU workload fits the imagined node of each GPU pool it lands on, and that node
@@ -30,7 +30,7 @@ from placement.guard import Verdict
 
 SCALE_FROM_ZERO_ID = 8
 CPU_WORKLOADS_ID = 9
-TEMPLATE_TAG = "k8s.io/cluster-autoscaler/node-template"
+TEMPLATE_TAG = gpu_catalog.CLUSTER_AUTOSCALER_TEMPLATE_TAG
 TAG_TYPE = "aws:autoscaling/tag:Tag"
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
 # The autoscaler's template node runs at most this many pods (`TODO: get a real value` upstream).

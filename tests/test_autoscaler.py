@@ -215,3 +215,9 @@ def test_cluster_version_without_an_autoscaler_release_is_refused(monkeypatch):
     (problem,) = error.value.problems
     assert problem.key == "cluster.version" and "no Cluster Autoscaler release" in problem.message
     assert parse_settings({"autoscaler": {"enabled": False}}).cluster.version == "1.36"
+
+
+def test_autoscaler_is_told_its_region_since_pods_cannot_read_instance_metadata(dev_run):
+    # The launch templates allow one IMDS hop, so the region must come from the environment.
+    env = {variable["name"]: variable["value"] for variable in autoscaler_container(dev_run)["env"]}
+    assert env == {"AWS_REGION": "us-west-2"}

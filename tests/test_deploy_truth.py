@@ -108,7 +108,12 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
     # pulumi-eks throws when subnetIds comes with privateSubnetIds or publicSubnetIds (createCore).
     assert not ("subnetIds" in subnet_keys and subnet_keys & {"privateSubnetIds", "publicSubnetIds"})
     assert subnet_keys == set(expected_cluster)
-    looked_up = [token for token, _ in run.calls if token == "aws:ec2/getSubnets:getSubnets"]
+    looked_up = [args for token, args in run.calls if token == "aws:ec2/getSubnets:getSubnets"]
+    if looked_up:  # only subnets in zones EKS supports (the zone lookup excludes the others)
+        (zone_lookup,) = [args for token, args in run.calls if token == "aws:index/getAvailabilityZones:getAvailabilityZones"]
+        assert "use1-az3" in zone_lookup["excludeZoneIds"]
+        assert {"name": "availability-zone-id", "values": ["usw2-az2", "usw2-az1", "usw2-az3", "usw2-az4"]} in \
+            looked_up[0]["filters"]
     assert bool(looked_up) == ("vpcId" not in network)  # the default VPC is looked up only in defaultVpc mode
     assert not run.of_type("aws:ec2/vpc:Vpc")  # a VPC of one's own, or the default one: none is created
     default = list(MOCK_SUBNET_IDS)

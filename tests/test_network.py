@@ -193,6 +193,7 @@ def test_zone_choice(kwargs, expected):
 @pytest.mark.parametrize(("kwargs", "fragment"), [
     pytest.param({"count": 4}, "the region offers 3 that EKS supports", id="more zones than the region has"),
     pytest.param({"count": 2, "pinned": ["r-1d"]}, "not among the region's usable zones", id="pinned unsupported"),
+    pytest.param({"count": 2, "pinned": ["r-1a", "r1-az1"]}, "names one zone twice", id="one zone by name and ID"),
 ])
 def test_zone_choice_errors_name_the_setting(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment) as error:

@@ -66,9 +66,8 @@ if settings.autoscaler.enabled:
         settings=settings.autoscaler,
         eks_cluster_name=cluster.cluster_name,
         tags=tags,
-    ),
-        # After the whole cluster component: the pod identity agent that hands out its credentials is a child.
-        opts=pulumi.ResourceOptions(providers=[cluster.provider], depends_on=[cluster]))
+        pod_identity_agent=cluster.pod_identity_agent,
+    ), opts=pulumi.ResourceOptions(providers=[cluster.provider]))
 
 if settings.device_plugin_enabled:
     device_plugin = NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(

@@ -184,8 +184,9 @@ class EksCluster(pulumi.ComponentResource):
         provider_kubeconfig = self.kubeconfig
         if args.aws_profile:
             provider_kubeconfig = pulumi.Output.secret(eks_cluster.get_kubeconfig(profile_name=args.aws_profile))
+        self.pod_identity_agent: aws.eks.Addon | None = None
         if args.pod_identity_agent:
-            aws.eks.Addon(
+            self.pod_identity_agent = aws.eks.Addon(
                 f"{name}-pod-identity-agent",
                 cluster_name=self.cluster_name,
                 addon_name=versions.POD_IDENTITY_AGENT_ADDON,

@@ -104,6 +104,9 @@ class ClusterAutoscalerArgs:
     node groups' launch templates) a pod cannot read it from instance metadata. Default: the provider's region."""
     tags: dict[str, str] | None = None
     """Tags for the IAM role and the Pod Identity association. Default none."""
+    pod_identity_agent: pulumi.Resource | None = None
+    """The `eks-pod-identity-agent` add-on that serves the credentials; the autoscaler starts after it. Default
+    none (the add-on is managed elsewhere)."""
 
 
 class ClusterAutoscaler(pulumi.ComponentResource):
@@ -169,7 +172,8 @@ class ClusterAutoscaler(pulumi.ComponentResource):
         autoscaler = k8s.apps.v1.Deployment(
             f"{name}-deployment", metadata=manifest["metadata"], spec=manifest["spec"],
             # Credentials must exist before the first start, or it crash-loops until they do.
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[association, account]))
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[association, account, *filter(None, [
+                args.pod_identity_agent])]))
         budget = disruption_budget(name, version)
         k8s.policy.v1.PodDisruptionBudget(f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"], opts=child)
         policy = network_policy(name, version)

@@ -49,6 +49,8 @@ class RegisteredResource:
     dependencies: tuple[str, ...] = ()
     """URNs of the resources it depends on, explicitly or through its inputs."""
     delete_before_replace: bool = False
+    ignore_changes: tuple[str, ...] = ()
+    """Input paths (wire names) the engine leaves alone on update."""
 
 
 @dataclass
@@ -143,7 +145,8 @@ class RecordingMocks(pulumi.runtime.Mocks):
             type=args.typ, name=args.name, inputs=_unwrap(args.inputs), parent=self.current_parent,
             urn=self.current_urn, custom=bool(args.custom), id=resource_id, transforms=tuple(args.transforms),
             dependencies=tuple(request.dependencies) if request is not None else (),
-            delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False))
+            delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
+            ignore_changes=tuple(request.ignoreChanges) if request is not None else ()))
         return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: pulumi.runtime.MockCallArgs):

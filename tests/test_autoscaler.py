@@ -221,3 +221,38 @@ def test_autoscaler_is_told_its_region_since_pods_cannot_read_instance_metadata(
     # The launch templates allow one IMDS hop, so the region must come from the environment.
     env = {variable["name"]: variable["value"] for variable in autoscaler_container(dev_run)["env"]}
     assert env == {"AWS_REGION": "us-west-2"}
+
+
+def test_bindings_give_the_autoscalers_service_account_its_own_roles(dev_run):
+    def named(type_token):
+        (found,) = [r.inputs for r in dev_run.of_type(type_token) if r.inputs["metadata"]["name"] == "cluster-autoscaler"]
+        return found
+
+    account = {"kind": "ServiceAccount", "name": "cluster-autoscaler", "namespace": "kube-system"}
+    cluster_binding = named("kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding")
+    assert cluster_binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                                          "name": "cluster-autoscaler"}
+    assert cluster_binding["subjects"] == [account]
+    binding = named("kubernetes:rbac.authorization.k8s.io/v1:RoleBinding")
+    assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "cluster-autoscaler"}
+    assert binding["subjects"] == [account] and binding["metadata"]["namespace"] == "kube-system"
+    role = named("kubernetes:rbac.authorization.k8s.io/v1:Role")
+    assert any("configmaps" in rule["resources"] and "update" in rule["verbs"]
+               and "cluster-autoscaler-status" in rule.get("resourceNames", []) for rule in role["rules"])
+    spec = autoscaler_deployment(dev_run)["spec"]["template"]["spec"]
+    assert spec["serviceAccountName"] == account["name"]
+
+
+def test_autoscaler_starts_only_once_its_credentials_and_account_exist(dev_run):
+    (deployment,) = [d for d in dev_run.of_type(DEPLOYMENT) if d.inputs["metadata"]["name"] == "cluster-autoscaler"]
+    (association,) = dev_run.of_type(ASSOCIATION)
+    (account,) = [a for a in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
+                  if a.inputs["metadata"]["name"] == "cluster-autoscaler"]
+    assert {association.urn, account.urn} <= set(deployment.dependencies)
+    (addon,) = [a for a in dev_run.of_type(ADDON) if a.inputs["addonName"] == "eks-pod-identity-agent"]
+    assert addon.urn in deployment.dependencies
+
+
+def test_node_groups_leave_the_desired_size_to_the_autoscaler(dev_run):
+    for group in dev_run.of_type(NODE_GROUP):
+        assert group.ignore_changes == ("scalingConfig.desiredSize",), group.name

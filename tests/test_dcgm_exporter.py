@@ -204,3 +204,20 @@ def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(st
     daemon_pods = [{"spec": r.inputs["spec"]["template"]["spec"]} for r in run.of_type(DAEMONSET)]
     assert len(daemon_pods) == 2
     assert can_schedule(server_pod(run), gpu_node, daemon_pods), explain(server_pod(run), gpu_node)
+
+
+def test_exporter_listens_and_is_probed_on_the_port_its_service_scrapes(dev_run):
+    (container,) = exporter_daemonset(dev_run)["spec"]["template"]["spec"]["containers"]
+    (port,) = container["ports"]
+    env = {variable["name"]: variable.get("value") for variable in container["env"]}
+    number = int(port["containerPort"])  # mock inputs carry numbers as floats
+    assert env["DCGM_EXPORTER_LISTEN"] == f":{number}"
+    for probe in (container["livenessProbe"], container["readinessProbe"]):
+        assert probe["httpGet"]["port"] in (port["name"], number)
+    service = exporter_object(dev_run, "kubernetes:core/v1:Service")
+    assert [p["targetPort"] for p in service["spec"]["ports"]] in ([port["name"]], [number])
+
+
+def test_exporter_also_tolerates_nvidias_own_gpu_taint(dev_run):
+    tolerations = exporter_daemonset(dev_run)["spec"]["template"]["spec"]["tolerations"]
+    assert {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"} in tolerations

@@ -225,3 +225,57 @@ def test_network_check_names_a_node_group_in_a_public_subnet():
     assert len(problems) == 2
     assert "node group 'gpu' uses subnets ['public-0-id']" in problems[0]
     assert "1 availability zone(s) ['a1']" in problems[1]
+
+
+def test_zones_eks_does_not_support_are_the_documented_three():
+    # EKS user guide, network requirements: no control-plane subnets in these zone IDs.
+    assert set(EKS_UNSUPPORTED_ZONE_IDS) == {"use1-az3", "usw1-az2", "cac1-az3"}
+    for zone in ("use1-az3", "usw1-az2", "cac1-az3"):
+        with pytest.raises(Exception, match="unsupported zone"):
+            parse_settings({"network": {"availabilityZones": [zone, "use1-az1"]}})
+
+
+def test_subnets_keep_their_zone_and_public_subnets_give_no_public_ips(dev_network):
+    _, public = subnets_by_role(dev_network)
+    assert all(s.inputs["mapPublicIpOnLaunch"] is False for s in public)
+    assert all(s.ignore_changes == ("availabilityZoneId",) for s in dev_network.of_type(SUBNET))
+    (lookup,) = [args for token, args in dev_network.calls if token == ZONES]
+    assert {"name": "opt-in-status", "values": ["opt-in-not-required"]} in lookup["filters"]
+
+
+def test_nat_gateway_waits_for_the_internet_gateway(dev_network):
+    (gateway,) = dev_network.of_type("aws:ec2/internetGateway:InternetGateway")
+    (nat,) = dev_network.of_type(NAT)
+    assert gateway.urn in nat.dependencies
+
+
+def test_network_check_names_a_node_group_without_subnets():
+    def resource(type_, name, inputs):
+        return RegisteredResource(type_, name, inputs, None, f"urn:{name}", True, id=f"{name}-id")
+
+    problems = network_problems([resource(VPC, "vpc", {}), resource(NODE_GROUP, "gpu", {"subnetIds": []})])
+    assert problems == ["node group 'gpu' has no subnets"]
+
+
+def test_plan_fails_when_a_node_group_lands_in_a_public_subnet(capsys, tmp_path, monkeypatch):
+    import json
+    from pathlib import Path
+
+    from stackcheck import runtime
+    from stackcheck.__main__ import main
+
+    original = runtime.RecordingMocks.new_resource
+
+    def public_gpu_nodes(self, args):
+        if args.typ == NODE_GROUP and args.name == GPU_GROUP:
+            args.inputs["subnetIds"] = ["gpu-inference-dev-network-public-0-id"]
+        return original(self, args)
+
+    monkeypatch.setattr(runtime.RecordingMocks, "new_resource", public_gpu_nodes)
+    root = Path(__file__).resolve().parent.parent
+    code = main(["plan", "--project-dir", str(root), "--format", "json", "--out", str(tmp_path)])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert any(line.startswith(f"network: node group '{GPU_GROUP}' uses subnets ['gpu-inference-dev-network-public-0-id']")
+               for line in document["failures"]), document["failures"]
+    assert document["networkProblems"]

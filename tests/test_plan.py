@@ -278,3 +278,28 @@ def test_node_pools_take_disk_sizes_from_the_launch_templates_the_program_regist
         assert "diskSize" not in group.inputs, "the disk is set in the launch template"
     sizes = {spec.name: spec.disk_size_gib for spec in node_group_specs(run.resources).specs}
     assert sizes == {"gpu-inference-dev-gpu": 300, "gpu-inference-dev-system": 40}
+
+
+def test_yaml_reads_back_as_the_manifest_without_anchors_or_folded_lines(dev_run):
+    import yaml
+
+    from stackcheck.render import to_yaml
+
+    class PureDumper(yaml.SafeDumper):
+        def ignore_aliases(self, data):
+            return True
+
+    shared = {"key": "value"}
+    crafted = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "labels": shared},
+               "data": {"script": "line one\nline two\n", "long": "word " * 399 + "word", "emoji": "rocket \U0001F680",
+                        "again": shared}}
+    for manifest in [obj.manifest for obj in kubernetes_objects(dev_run.resources)] + [crafted]:
+        text = to_yaml(manifest)
+        assert yaml.safe_load(text) == manifest
+        assert "&id" not in text and "*id" not in text
+    assert "  long: " + crafted["data"]["long"] + "\n" in to_yaml(crafted)  # never folded
+    ascii_text = to_yaml(crafted | {"data": {"script": "line one\nline two\n"}})
+    assert "script: |" in ascii_text  # multi-line strings as literal blocks
+    pure = yaml.dump(crafted | {"data": {"script": "line one\nline two\n"}}, Dumper=PureDumper, sort_keys=False,
+                     default_flow_style=False, allow_unicode=True, width=1_000_000)
+    assert yaml.safe_load(pure) == yaml.safe_load(ascii_text)

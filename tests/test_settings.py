@@ -87,4 +87,4 @@ def test_default_vpc_warns_that_nodes_are_public():
     (warning,) = [w for w in parse_settings({"network": {"mode": "defaultVpc"}}).warnings() if "network.mode" in w]
     assert "public IP" in warning and "privateSubnetIds" in warning
     assert not [w for w in parse_settings({}).warnings() if "network.mode" in w]
-    assert not [w for w in parse_settings({"cluster": PRIVATE_NETWORK}).warnings() if "cluster.vpcId" in w]
+    assert not [w for w in parse_settings({"cluster": PRIVATE_NETWORK}).warnings() if "public IP" in w]

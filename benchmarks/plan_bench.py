@@ -9,13 +9,16 @@ token to the SDK module and class that define it, then times, alternately in one
       SDKs load submodules lazily: `import pulumi_aws.ec2` alone loads nothing), and
   (b) the full plan as a subprocess: `python -m stackcheck plan --stack dev --out <tmp> --format json`.
 
-It prints both medians and their ratio (b/a); the target is at most 1.5. One untimed run of each
-comes first, so that compiling `.pyc` files is not measured.
+It prints both medians and their ratio (b/a); the target is at most 1.3. The project's own modules are
+compiled to `.pyc` first, as pip compiles the SDKs when it installs them (with PYTHONDONTWRITEBYTECODE
+set, imports would otherwise compile them anew in every run, which no user's repeated plan does), and
+one untimed run of each comes first, so that compiling and a cold page cache are not measured.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import importlib.util
 import json
 import statistics
@@ -26,7 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET_RATIO = 1.5
+TARGET_RATIO = 1.3
 
 
 def sdk_class(type_token: str) -> tuple[str, str] | None:
@@ -92,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help=f"exit 1 when the ratio is above {TARGET_RATIO}")
     args = parser.parse_args(argv)
 
+    for package in ("components", "placement", "stackcheck"):
+        compileall.compile_dir(str(ROOT / package), quiet=1)
+    compileall.compile_file(str(ROOT / "__main__.py"), quiet=1)
     types = registered_types(args.stack)
     classes = [found for found in map(sdk_class, types) if found]
     imports = [sys.executable, "-c", import_script(classes)]

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .explain import NODE_AFFINITY, TAINT_TOLERATION, filter_failures
-from .guard import Verdict, _reasons, _summary
+from .guard import _reasons
+from .verdict import Verdict, _summary
 from .pools import PLACEMENT_FILTERS, pool_gpus
 from .resources import pod_requests
 from .workloads import pod_of

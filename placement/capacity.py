@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .explain import filter_failures
-from .guard import Verdict, _n, _summary
+from .guard import _n
+from .verdict import Verdict, _summary
 from .pools import PLACEMENT_FILTERS, pool_gpus
 from .resources import GPU_RESOURCE, pod_requests
 from .workloads import is_device_plugin, pod_of, workload_id

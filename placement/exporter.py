@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from .explain import filter_failures
 from .pools import PLACEMENT_FILTERS, gpu_pool_label_hint, pool_gpus
+from .verdict import Verdict
 from .workloads import pod_of, workload_id
 
 # How the guard recognises the exporter DaemonSet: either marker suffices.
@@ -47,7 +48,6 @@ def dcgm_exporter_covers_gpu_pools(workloads: Iterable[dict], pools: Iterable[di
     Resource fit is left out, as for the device plugin: a DaemonSet pod is placed on every matching node.
     With no exporter at all the verdict passes and says so: GPU metrics are optional.
     """
-    from .guard import Verdict  # the guard imports this module
 
     pools = list(pools)
     exporters = [(workload_id(w), pod_of(w)) for w in workloads if is_dcgm_exporter(w)]

@@ -12,6 +12,7 @@ from .pools import PLACEMENT_FILTERS, advertise_gpus, gpu_pool_label_hint, pool_
 from .quantity import format_quantity, parse_quantity
 from .resources import GPU_RESOURCE, pod_requests
 from .taints import BLOCKING_EFFECTS, PREFER_NO_SCHEDULE, format_taint
+from .verdict import Verdict, _summary  # noqa: F401 Verdict stays importable from here for existing callers
 from .workloads import DEVICE_PLUGIN_IMAGE_MARKER, DEVICE_PLUGIN_LABEL_KEY, DEVICE_PLUGIN_LABEL_VALUE, is_device_plugin, pod_of, workload_id
 
 
@@ -32,26 +33,6 @@ class PlacementRow:
 
     def to_dict(self) -> dict:
         """The row as a JSON-serialisable dict."""
-        return asdict(self)
-
-
-@dataclass
-class Verdict:
-    """The outcome of one guard check."""
-
-    id: int
-    """From 1, in the order gpu_guard documents."""
-    name: str
-    """A short slug for the check."""
-    passed: bool
-    """True when the check holds."""
-    message: str
-    """One sentence naming the workloads, pools and taints or selector keys at stake."""
-    details: list[str] = field(default_factory=list)
-    """Every finding, one per line."""
-
-    def to_dict(self) -> dict:
-        """The verdict as a JSON-serialisable dict."""
         return asdict(self)
 
 
@@ -319,10 +300,6 @@ def _reasons(pod: dict, requests: dict, pool: dict) -> list[str]:
         instance = pool.get("instanceType") or "?"
         failures[NODE_RESOURCES_FIT] = f"instance type {instance} is not in the catalog: allocatable unknown, cannot check resource fit"
     return list(failures.values())
-
-
-def _summary(problems: list[str]) -> str:
-    return problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
 
 def _advertised(pool: dict) -> Fraction:

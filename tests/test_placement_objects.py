@@ -1,11 +1,13 @@
-"""The node a pool stands for is a Kubernetes Node object, and a lookup may describe CPU-only instance
-types without a GPU count."""
+"""The objects the placement model builds are Kubernetes objects: a pool's node is a v1 Node, the guard's
+probes are v1 Pods; a lookup may describe CPU-only instance types without a GPU count."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from placement import NodeGroupSpec, pools_for_node_groups
+import pytest
+
+from placement import NodeGroupSpec, plain_pod, pools_for_node_groups, system_addon_pod
 
 
 def test_each_pool_node_is_a_v1_node_object_named_after_the_pool():
@@ -22,3 +24,13 @@ def test_a_lookup_entry_without_a_gpu_count_makes_a_pool_without_gpus():
     assert pool["unknown"] is False
     assert "nvidia.com/gpu" not in pool["node"]["status"]["allocatable"]
     assert pool["node"]["metadata"]["labels"]["kubernetes.io/arch"] == "amd64"
+
+
+@pytest.mark.parametrize(("probe", "name"), [
+    pytest.param(plain_pod, "default/plain-pod", id="the plain probe is a v1 Pod in default"),
+    pytest.param(system_addon_pod, "kube-system/coredns", id="the add-on probe is a v1 Pod in kube-system"),
+])
+def test_the_guard_probes_are_v1_pods(probe, name):
+    pod = probe()
+    assert (pod["apiVersion"], pod["kind"]) == ("v1", "Pod")
+    assert f"{pod['metadata']['namespace']}/{pod['metadata']['name']}" == name

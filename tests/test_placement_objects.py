@@ -7,7 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from placement import NodeGroupSpec, plain_pod, pools_for_node_groups, system_addon_pod
+from fractions import Fraction
+
+from placement import NodeGroupSpec, plain_pod, pod_requests, pools_for_node_groups, system_addon_pod
 
 
 def test_each_pool_node_is_a_v1_node_object_named_after_the_pool():
@@ -34,3 +36,18 @@ def test_the_guard_probes_are_v1_pods(probe, name):
     pod = probe()
     assert (pod["apiVersion"], pod["kind"]) == ("v1", "Pod")
     assert f"{pod['metadata']['namespace']}/{pod['metadata']['name']}" == name
+
+
+@pytest.mark.parametrize(("probe", "cpu_milli", "memory_mi", "tolerated"), [
+    pytest.param(plain_pod, 100, 64, [], id="the plain probe asks 100m and 64Mi and tolerates nothing"),
+    pytest.param(system_addon_pod, 100, 70, ["CriticalAddonsOnly", "node.kubernetes.io/not-ready",
+                                             "node.kubernetes.io/unreachable"],
+                 id="the add-on probe asks what CoreDNS asks and tolerates what it tolerates"),
+])
+def test_the_guard_probes_request_and_tolerate_as_documented(probe, cpu_milli, memory_mi, tolerated):
+    pod = probe()
+    requests = pod_requests(pod)
+    assert requests["cpu"] == Fraction(cpu_milli, 1000)
+    assert requests["memory"] == memory_mi * 1024 * 1024
+    assert [t["key"] for t in pod["spec"].get("tolerations", [])] == tolerated
+    assert "nodeSelector" not in pod["spec"] and "affinity" not in pod["spec"]

@@ -1,0 +1,64 @@
+"""Settings problems read exactly as a user needs them: the key, the bad value, what is allowed, and a
+suggestion for a misspelt key wherever it sits."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.settings import ConfigError, parse_settings
+
+DNS_LABEL = "allowed: a DNS label: 1-63 lowercase letters, digits or '-'"
+
+
+def problems_of(values: dict) -> list[str]:
+    with pytest.raises(ConfigError) as error:
+        parse_settings(values)
+    return [str(problem) for problem in error.value.problems]
+
+
+@pytest.mark.parametrize(("values", "problem"), [
+    pytest.param({"vllm": {"namespace": "Inference_NS"}},
+                 f"eks-gpu-inference:vllm.namespace: invalid value 'Inference_NS'; {DNS_LABEL}",
+                 id="a namespace that is not a DNS label is named with what is allowed"),
+    pytest.param({"vllm": {"namespace": "n" * 64}},
+                 f"eks-gpu-inference:vllm.namespace: invalid value '{'n' * 64}'; {DNS_LABEL}",
+                 id="a namespace of 64 characters is one too long"),
+    pytest.param({"vllm": {"allowedClientNamespaces": ["ok", "-bad"]}},
+                 f"eks-gpu-inference:vllm.allowedClientNamespaces: invalid value '-bad'; {DNS_LABEL}",
+                 id="a client namespace that is not a DNS label is named"),
+])
+def test_a_bad_namespace_is_reported_with_the_value_and_the_rule(values, problem):
+    assert problems_of(values) == [problem]
+
+
+@pytest.mark.parametrize(("values", "problem"), [
+    pytest.param({"HFTOKEN": "x"},
+                 "eks-gpu-inference:HFTOKEN: unknown key 'HFTOKEN'; did you mean 'hfToken'?; allowed: cluster, "
+                 "systemNodeGroup, gpuNodeGroup, gpuPlacement, vllm, devicePlugin, hfToken",
+                 id="a key in the wrong case is matched whatever its case"),
+    pytest.param({"gpuNo": {}},
+                 "eks-gpu-inference:gpuNo: unknown key 'gpuNo'; did you mean 'gpuNodeGroup'?; allowed: cluster, "
+                 "systemNodeGroup, gpuNodeGroup, gpuPlacement, vllm, devicePlugin, hfToken",
+                 id="a key half as long as the one meant is still matched"),
+    pytest.param({"zzz": {}},
+                 "eks-gpu-inference:zzz: unknown key 'zzz'; allowed: cluster, systemNodeGroup, gpuNodeGroup, "
+                 "gpuPlacement, vllm, devicePlugin, hfToken",
+                 id="a key like no other gets no suggestion"),
+])
+def test_an_unknown_top_level_key_gets_the_closest_known_key(values, problem):
+    assert problems_of(values) == [problem]
+
+
+@pytest.mark.parametrize(("values", "key", "suggestion", "allowed"), [
+    pytest.param({"gpuNodeGroup": {"extraTaints": [{"key": "a", "efect": "NoExecute"}]}},
+                 "gpuNodeGroup.extraTaints.0.efect", "effect", "key, value, effect",
+                 id="a misspelt field of a taint in a list is matched against the taint's fields"),
+    pytest.param({"vllm": {"model_cache": {"sise": "1Gi"}}}, "vllm.modelCache.sise", "size",
+                 "type, size, storageClass",
+                 id="a misspelt field under a section written in snake case is matched against that section"),
+])
+def test_an_unknown_nested_key_is_matched_against_its_own_section(values, key, suggestion, allowed):
+    (problem,) = problems_of(values)
+    assert problem.startswith(f"eks-gpu-inference:{key}: unknown key")
+    assert f"did you mean {suggestion!r}?" in problem
+    assert problem.endswith(f"allowed: {allowed}")

@@ -62,3 +62,11 @@ def test_an_unknown_nested_key_is_matched_against_its_own_section(values, key, s
     assert problem.startswith(f"eks-gpu-inference:{key}: unknown key")
     assert f"did you mean {suggestion!r}?" in problem
     assert problem.endswith(f"allowed: {allowed}")
+
+
+def test_every_unknown_key_of_a_section_is_reported_and_the_error_lists_them_one_per_line():
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"vllm": {"replica": 2, "modle": "a/b", "maxModelLen": 8}})
+    problems = [str(problem) for problem in error.value.problems]
+    assert sorted(problem.split(":")[1] for problem in problems) == ["vllm.maxModelLen", "vllm.modle", "vllm.replica"]
+    assert str(error.value) == "invalid stack config (3 problem(s)):\n" + "\n".join(f"  - {p}" for p in problems)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from test_vllm_server import server_container
+from components.contract import PlacementContract
+from components.gpu_catalog import gpu_instance_type
+from components.settings import VllmSettings
+from components.vllm_server import pod_spec
+from test_vllm_server import env, server_container, server_pod
 
 
 def test_a_pinned_server_image_is_pulled_only_when_missing_from_the_node(dev_run):
@@ -11,3 +15,20 @@ def test_a_pinned_server_image_is_pulled_only_when_missing_from_the_node(dev_run
     container = server_container(dev_run)
     assert container["imagePullPolicy"] == "IfNotPresent"
     assert container["image"].rpartition(":")[2].startswith("v")
+
+
+def test_no_service_variables_reach_the_server(dev_run):
+    # vLLM reads VLLM_* variables as its settings (vLLM docs, "Environment Variables"); Kubernetes
+    # injects <SERVICE>_PORT and friends for every Service of the namespace unless links are off.
+    spec = server_pod(dev_run)["spec"]
+    assert spec["enableServiceLinks"] is False
+    # The only VLLM_ variable is the one the component sets on purpose.
+    assert [name for name in env(dev_run) if name.startswith("VLLM_")] == ["VLLM_CACHE_ROOT"]
+
+
+def test_pod_spec_called_with_defaults_has_no_node_affinity_and_no_token():
+    settings = VllmSettings()
+    spec = pod_spec(settings, PlacementContract(), gpu_instance_type("g5.xlarge"))
+    assert "affinity" not in spec
+    assert [volume["name"] for volume in spec["volumes"]] == ["dshm", "model-cache", "tmp"]
+    assert all("HF_TOKEN" not in item["name"] for item in spec["containers"][0]["env"])

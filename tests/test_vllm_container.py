@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from components import versions
 from components.contract import PlacementContract
 from components.gpu_catalog import gpu_instance_type
 from components.settings import VllmSettings
@@ -32,3 +33,13 @@ def test_pod_spec_called_with_defaults_has_no_node_affinity_and_no_token():
     assert "affinity" not in spec
     assert [volume["name"] for volume in spec["volumes"]] == ["dshm", "model-cache", "tmp"]
     assert all("HF_TOKEN" not in item["name"] for item in spec["containers"][0]["env"])
+
+
+def test_a_claim_full_of_weights_is_not_relabelled_on_every_start(stack):
+    # With fsGroup set, the kubelet changes the group of every file of a volume at each mount unless
+    # fsGroupChangePolicy is OnRootMismatch (Kubernetes docs, "Configure volume permission and
+    # ownership change policy for Pods").
+    run = stack({"vllm": {"modelCache": {"type": "pvc", "size": "200Gi"}}})
+    context = server_pod(run)["spec"]["securityContext"]
+    assert context["fsGroup"] == versions.VLLM_GROUP_ID
+    assert context["fsGroupChangePolicy"] == "OnRootMismatch"

@@ -64,6 +64,12 @@ def test_an_unknown_nested_key_is_matched_against_its_own_section(values, key, s
     assert problem.endswith(f"allowed: {allowed}")
 
 
+def test_a_shared_claim_for_several_replicas_is_refused_with_both_ways_out():
+    assert problems_of({"vllm": {"modelCache": {"type": "pvc"}, "replicas": 2}}) == [
+        "eks-gpu-inference:vllm.modelCache.type: 'pvc' with replicas 2: a ReadWriteOnce claim attaches to one "
+        "node only; allowed: 'emptyDir', or replicas 1"]
+
+
 def test_every_unknown_key_of_a_section_is_reported_and_the_error_lists_them_one_per_line():
     with pytest.raises(ConfigError) as error:
         parse_settings({"vllm": {"replica": 2, "modle": "a/b", "maxModelLen": 8}})

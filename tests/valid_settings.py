@@ -63,6 +63,8 @@ VALID_BOUNDARY_SETTINGS = [
                  id="letting vLLM use all GPU memory (1.0) is valid"),
     pytest.param({"vllm": {"replicas": 0}}, "vllm.replicas", 0,
                  id="zero vLLM replicas is valid"),
+    pytest.param({"vllm": {"modelCache": {"type": "pvc"}, "replicas": 1}}, "vllm.replicas", 1,
+                 id="one replica on a ReadWriteOnce cache claim, the most a claim allows, is valid"),
     pytest.param({"vllm": {"tensorParallelSize": 1}}, "vllm.tensorParallelSize", 1,
                  id="a tensor parallel size of 1, the minimum, is valid"),
     pytest.param({"gpuNodeGroup": {"instanceTypes": ["g5.12xlarge"]}, "vllm": {"tensorParallelSize": 4}},

@@ -70,6 +70,28 @@ def test_a_shared_claim_for_several_replicas_is_refused_with_both_ways_out():
         "node only; allowed: 'emptyDir', or replicas 1"]
 
 
+@pytest.mark.parametrize(("values", "problem"), [
+    pytest.param({"systemNodeGroup": {"minSize": 0, "desiredSize": 0}},
+                 "eks-gpu-inference:systemNodeGroup.minSize: 0; allowed: an integer >= 1, or CoreDNS and other "
+                 "add-ons have no untainted node to run on", id="a system group that may shrink to zero is refused"),
+    pytest.param({"systemNodeGroup": {"minSize": 3, "desiredSize": 2}},
+                 "eks-gpu-inference:systemNodeGroup.minSize: 3 is greater than desiredSize 2; allowed: minSize <= "
+                 "desiredSize <= maxSize", id="a system group whose min exceeds its desired size is refused"),
+    pytest.param({"systemNodeGroup": {"desiredSize": 4, "maxSize": 3}},
+                 "eks-gpu-inference:systemNodeGroup.desiredSize: 4 is greater than maxSize 3; allowed: minSize <= "
+                 "desiredSize <= maxSize", id="a system group whose desired size exceeds its max is refused"),
+    pytest.param({"systemNodeGroup": {"instanceTypes": ["g5.xlarge"]}},
+                 "eks-gpu-inference:systemNodeGroup.instanceTypes: GPU instance types ['g5.xlarge'] in the system node "
+                 "group; allowed: non-GPU types such as m6i.large (GPU nodes belong in gpuNodeGroup)",
+                 id="a GPU type in the system group is refused with where it belongs"),
+    pytest.param({"systemNodeGroup": {"instanceTypes": ["m6i.large", "m7g.large"]}},
+                 "eks-gpu-inference:systemNodeGroup.instanceTypes: ['m6i.large', 'm7g.large'] mix architectures "
+                 "['arm64', 'x86_64']; allowed: one architecture", id="a system group mixing Intel and Graviton is refused"),
+])
+def test_a_bad_system_group_is_refused_with_the_rule(values, problem):
+    assert problems_of(values) == [problem]
+
+
 def test_every_unknown_key_of_a_section_is_reported_and_the_error_lists_them_one_per_line():
     with pytest.raises(ConfigError) as error:
         parse_settings({"vllm": {"replica": 2, "modle": "a/b", "maxModelLen": 8}})

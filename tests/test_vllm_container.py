@@ -18,13 +18,14 @@ def test_a_pinned_server_image_is_pulled_only_when_missing_from_the_node(dev_run
     assert container["image"].rpartition(":")[2].startswith("v")
 
 
-def test_no_service_variables_reach_the_server(dev_run):
+def test_no_service_variables_reach_the_server(stack):
     # vLLM reads VLLM_* variables as its settings (vLLM docs, "Environment Variables"); Kubernetes
     # injects <SERVICE>_PORT and friends for every Service of the namespace unless links are off.
-    spec = server_pod(dev_run)["spec"]
+    run = stack()
+    spec = server_pod(run)["spec"]
     assert spec["enableServiceLinks"] is False
     # The only VLLM_ variable is the one the component sets on purpose.
-    assert [name for name in env(dev_run) if name.startswith("VLLM_")] == ["VLLM_CACHE_ROOT"]
+    assert [name for name in env(run) if name.startswith("VLLM_")] == ["VLLM_CACHE_ROOT"]
 
 
 def test_pod_spec_called_with_defaults_has_no_node_affinity_and_no_token():

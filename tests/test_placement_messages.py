@@ -114,3 +114,25 @@ def test_a_node_without_a_name_is_called_unnamed():
     field = {"key": "metadata.name", "operator": "In", "values": ["gpu-0"]}
     assert node_affinity_mismatch(pod_requiring(fields=(field,)), unnamed) == (
         "node affinity/selector mismatch: required node affinity: metadata.name In [gpu-0] (node is named <unnamed>)")
+
+
+VERDICT_NAMES = {1: "gpu-workloads-land-on-gpu-pools", 2: "plain-pods-stay-off-gpu-pools",
+                 3: "device-plugin-covers-gpu-pools", 4: "system-addons-have-a-pool", 5: "gpu-requests-fit-one-node"}
+
+
+def test_each_verdict_keeps_its_name_whether_it_passes_or_fails():
+    passing = gpu_guard([device_plugin(), vllm()], [system_pool(), gpu_pool()])
+    failing = gpu_guard([device_plugin(node_selector={}), vllm(node_selector={})], [gpu_pool(taints=[])])
+    assert {v.id: v.name for v in passing} == VERDICT_NAMES
+    assert {v.id: v.name for v in failing} == VERDICT_NAMES
+    assert all(v.passed for v in passing)
+    assert not all(v.passed for v in failing)
+
+
+def test_a_passing_verdict_still_details_the_gpu_pools_a_workload_cannot_use():
+    # vLLM fits the 4-GPU pool but not the 1-GPU one: verdict 1 passes and says why the small pool is out.
+    pools = [system_pool(), gpu_pool("small", gpus=1), gpu_pool("large", gpus=4)]
+    verdict = {v.id: v for v in gpu_guard([device_plugin(), vllm(gpus=4)], pools)}[1]
+    assert verdict.passed
+    assert verdict.message == "every GPU workload lands on a GPU pool and on no other pool: llm/vllm on large"
+    assert [detail.split(":")[0] for detail in verdict.details] == ["llm/vllm cannot land on GPU pool small"]

@@ -18,7 +18,7 @@ def test_a_pinned_server_image_is_pulled_only_when_missing_from_the_node(dev_run
     assert container["image"].rpartition(":")[2].startswith("v")
 
 
-def test_no_service_variables_reach_the_server(stack):
+def test_the_server_gets_no_service_variables(stack):
     # vLLM reads VLLM_* variables as its settings (vLLM docs, "Environment Variables"); Kubernetes
     # injects <SERVICE>_PORT and friends for every Service of the namespace unless links are off.
     run = stack()

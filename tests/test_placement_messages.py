@@ -136,3 +136,20 @@ def test_a_passing_verdict_still_details_the_gpu_pools_a_workload_cannot_use():
     assert verdict.passed
     assert verdict.message == "every GPU workload lands on a GPU pool and on no other pool: llm/vllm on large"
     assert [detail.split(":")[0] for detail in verdict.details] == ["llm/vllm cannot land on GPU pool small"]
+
+
+def test_verdicts_without_gpu_pools_or_with_host_advertised_gpus_pass_by_name():
+    no_gpu = {v.id: v for v in gpu_guard([], [system_pool()])}
+    assert no_gpu[2].passed is True and no_gpu[2].message == "there is no GPU pool"
+    host = {v.id: v for v in gpu_guard([vllm()], [system_pool(), gpu_pool(advertised=True)])}
+    assert host[3].passed is True and host[3].name == VERDICT_NAMES[3]
+    assert host[3].message.endswith("(the AMI runs the device plugin on the host, e.g. Bottlerocket): gpu")
+
+
+def test_messages_list_every_workload_and_pool_they_concern():
+    second = vllm()
+    second["metadata"]["name"] = "vllm-2"
+    both = {v.id: v for v in gpu_guard([device_plugin(), vllm(), second], [system_pool(), gpu_pool()])}
+    assert both[1].message.endswith(": llm/vllm on gpu; llm/vllm-2 on gpu")
+    silent = {v.id: v for v in gpu_guard([vllm()], [system_pool(), gpu_pool("gpu-a"), gpu_pool("gpu-b")])}
+    assert "and GPU pool(s) gpu-a, gpu-b do not advertise nvidia.com/gpu" in silent[3].message

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from components.cluster_access import deployer_access_warning
 from components.settings import ConfigError, parse_settings
 
 DNS_LABEL = "allowed: a DNS label: 1-63 lowercase letters, digits or '-'"
@@ -98,3 +99,13 @@ def test_every_unknown_key_of_a_section_is_reported_and_the_error_lists_them_one
     problems = [str(problem) for problem in error.value.problems]
     assert sorted(problem.split(":")[1] for problem in problems) == ["vllm.maxModelLen", "vllm.modle", "vllm.replica"]
     assert str(error.value) == "invalid stack config (3 problem(s)):\n" + "\n".join(f"  - {p}" for p in problems)
+
+
+def test_the_duplicate_admin_warning_explains_why_the_second_entry_fails():
+    role = "arn:aws:iam::123456789012:role/ci"
+    warning = deployer_access_warning("arn:aws:sts::123456789012:assumed-role/ci/run-1", [role], True)
+    assert warning == (
+        "cluster.adminPrincipalArns lists the identity running this update "
+        "(arn:aws:sts::123456789012:assumed-role/ci/run-1); if this update creates the cluster, EKS already makes "
+        "that identity an admin and the second access entry fails (ResourceInUseException). Remove it from the "
+        "list, or set cluster.creatorAdmin false")

@@ -153,3 +153,18 @@ def test_messages_list_every_workload_and_pool_they_concern():
     assert both[1].message.endswith(": llm/vllm on gpu; llm/vllm-2 on gpu")
     silent = {v.id: v for v in gpu_guard([vllm()], [system_pool(), gpu_pool("gpu-a"), gpu_pool("gpu-b")])}
     assert "and GPU pool(s) gpu-a, gpu-b do not advertise nvidia.com/gpu" in silent[3].message
+
+
+def test_a_pool_advertised_by_the_host_does_not_excuse_the_next_gpu_pool():
+    host = gpu_pool("host", advertised=True)
+    host["gpuAdvertisedByHost"] = True
+    other = gpu_pool("other", taints=[{"key": "team", "value": "ml", "effect": "NoSchedule"}])
+    verdict = {v.id: v for v in gpu_guard([device_plugin(), vllm()], [system_pool(), host, other])}[3]
+    assert not verdict.passed
+    assert "cannot land on GPU pool other" in verdict.message
+
+
+def test_a_system_pool_without_nodes_is_named_with_its_count():
+    verdict = {v.id: v for v in gpu_guard([], [system_pool(count=-1)])}[4]
+    assert not verdict.passed
+    assert verdict.details == ["system: count -1, no node to land on"]

@@ -168,3 +168,10 @@ def test_a_system_pool_without_nodes_is_named_with_its_count():
     verdict = {v.id: v for v in gpu_guard([], [system_pool(count=-1)])}[4]
     assert not verdict.passed
     assert verdict.details == ["system: count -1, no node to land on"]
+
+
+def test_every_system_pool_that_takes_add_ons_is_listed():
+    second = system_pool()
+    second["name"] = "system-b"
+    verdict = {v.id: v for v in gpu_guard([], [system_pool(), second])}[4]
+    assert verdict.message == "a CoreDNS-like system add-on pod lands on non-GPU pool(s) system, system-b"

@@ -1,0 +1,47 @@
+"""Placement model behaviour at the edges of its inputs: unnamed workloads, pools that
+already advertise GPUs, labels shared with other pools, nodes that are not ready."""
+
+from __future__ import annotations
+
+from placement import advertise_gpus, gpu_guard, pod_of
+from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
+from test_placement_messages import VERDICT_NAMES
+
+
+def test_a_workload_without_a_name_becomes_an_unnamed_v1_pod():
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"namespace": "llm"},
+                  "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}}
+    the_pod = pod_of(deployment)
+    assert (the_pod["apiVersion"], the_pod["kind"]) == ("v1", "Pod")
+    assert the_pod["metadata"]["name"] == "<unnamed>"
+
+
+def test_a_gpu_pool_that_already_advertises_keeps_its_own_count():
+    # The plugin reaches the pool, but the node already says how many GPUs it has (here: none healthy).
+    pool = gpu_pool(advertised=True)
+    pool["node"]["status"]["allocatable"]["nvidia.com/gpu"] = "0"
+    (result,) = advertise_gpus([pool], [device_plugin()])
+    assert result["node"]["status"]["allocatable"]["nvidia.com/gpu"] == "0"
+
+
+def test_the_suggested_selector_is_a_label_no_other_pool_has():
+    system = system_pool()
+    system["node"]["metadata"]["labels"]["GPU"] = "true"
+    gpu = gpu_pool()
+    gpu["node"]["metadata"]["labels"]["accelerator"] = "nvidia"
+    verdict = {v.id: v for v in gpu_guard([device_plugin(), vllm(node_selector={})], [system, gpu])}[1]
+    assert "(add nodeSelector accelerator=nvidia)" in verdict.message
+
+
+def test_add_ons_tolerate_a_node_that_is_not_ready_as_coredns_does():
+    system = system_pool()
+    system["node"]["spec"]["taints"] = [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"},
+                                        {"key": "node.kubernetes.io/unreachable", "effect": "NoExecute"}]
+    verdict = {v.id: v for v in gpu_guard([], [system])}[4]
+    assert verdict.passed, verdict.message
+
+
+def test_the_sizing_verdict_keeps_its_name_when_nothing_lands():
+    verdict = {v.id: v for v in gpu_guard([vllm(node_selector={"absent": "x"})], [system_pool(), gpu_pool()])}[5]
+    assert (verdict.name, verdict.passed) == (VERDICT_NAMES[5], True)
+    assert verdict.message == "no GPU workload can land on a GPU pool (see verdict 1); nothing to size"

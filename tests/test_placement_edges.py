@@ -3,7 +3,7 @@ already advertise GPUs, labels shared with other pools, nodes that are not ready
 
 from __future__ import annotations
 
-from placement import advertise_gpus, gpu_guard, pod_of
+from placement import advertise_gpus, explain, gpu_guard, pod_of
 from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
 from test_placement_messages import VERDICT_NAMES
 
@@ -45,3 +45,19 @@ def test_the_sizing_verdict_keeps_its_name_when_nothing_lands():
     verdict = {v.id: v for v in gpu_guard([vllm(node_selector={"absent": "x"})], [system_pool(), gpu_pool()])}[5]
     assert (verdict.name, verdict.passed) == (VERDICT_NAMES[5], True)
     assert verdict.message == "no GPU workload can land on a GPU pool (see verdict 1); nothing to size"
+
+
+def test_whole_cores_are_shown_as_cores():
+    node = {"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "2", "memory": "8Gi", "pods": "10"}}}
+    the_pod = {"kind": "Pod", "metadata": {"name": "p"},
+               "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "4"}}}]}}
+    assert explain(the_pod, node) == ["Insufficient cpu: requests 4, free 2"]
+
+
+def test_the_pod_of_a_workload_is_a_copy_of_its_template():
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "llm"},
+                  "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}}
+    the_pod = pod_of(deployment)
+    the_pod["spec"]["containers"][0]["image"] = "changed"
+    the_pod["spec"]["containers"].append({"name": "extra"})
+    assert deployment["spec"]["template"]["spec"]["containers"] == [{"name": "c", "image": "x"}]

@@ -61,3 +61,10 @@ def test_the_pod_of_a_workload_is_a_copy_of_its_template():
     the_pod["spec"]["containers"][0]["image"] = "changed"
     the_pod["spec"]["containers"].append({"name": "extra"})
     assert deployment["spec"]["template"]["spec"]["containers"] == [{"name": "c", "image": "x"}]
+
+
+def test_a_zero_request_does_not_stop_the_check_of_the_other_resources():
+    node = {"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "2", "memory": "1Gi", "pods": "10"}}}
+    the_pod = {"kind": "Pod", "metadata": {"name": "p"},
+               "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "0", "memory": "2Gi"}}}]}}
+    assert explain(the_pod, node) == ["Insufficient memory: requests 2Gi, free 1Gi"]

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from conftest import dev_stack_config, merge, run_stack
+from conftest import _shared_run_scope, dev_stack_config, merge, run_stack
 from pod_security import pod_spec_of, restricted_violations
 from stackcheck.render import kubernetes_objects
 from stackcheck.runtime import ProgramRun
@@ -56,7 +56,7 @@ def test_the_device_plugin_needs_host_access_so_it_runs_outside_restricted_names
     assert any("hostPath" in violation for violation in restricted_violations(pod_spec_of(plugin.manifest)))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=_shared_run_scope)
 def server_spec() -> dict:
     specs = restricted_pod_specs(run_stack(dev_stack_config()))
     return specs["Deployment vllm/vllm-server"]

@@ -3,7 +3,8 @@ already advertise GPUs, labels shared with other pools, nodes that are not ready
 
 from __future__ import annotations
 
-from placement import advertise_gpus, explain, gpu_guard, pod_of
+from components.gpu_catalog import lookup
+from placement import advertise_gpus, eks_allocatable, explain, gpu_guard, kube_reserved_cpu_millicores, pod_of
 from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
 from test_placement_messages import VERDICT_NAMES
 
@@ -68,3 +69,12 @@ def test_a_zero_request_does_not_stop_the_check_of_the_other_resources():
     the_pod = {"kind": "Pod", "metadata": {"name": "p"},
                "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "0", "memory": "2Gi"}}}]}}
     assert explain(the_pod, node) == ["Insufficient memory: requests 2Gi, free 1Gi"]
+
+
+def test_kube_reserved_cpu_keeps_counting_a_quarter_percent_per_core_on_the_largest_hosts():
+    # 6% of the first core, 1% of the second, 0.5% of the next two, 0.25% of each further core.
+    assert kube_reserved_cpu_millicores(448) == 60 + 10 + 5 + 5 + 444 * 25 // 10
+
+
+def test_a_disk_too_small_for_the_eviction_reserve_leaves_no_ephemeral_storage():
+    assert eks_allocatable(lookup("m6i.large"), 1)["ephemeral-storage"] == "0"

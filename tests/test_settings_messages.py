@@ -32,6 +32,12 @@ def test_a_bad_namespace_is_reported_with_the_value_and_the_rule(values, problem
     assert problems_of(values) == [problem]
 
 
+def test_a_taint_effect_in_eks_spelling_gets_the_kubernetes_spelling():
+    assert problems_of({"gpuPlacement": {"taintEffect": "NO_SCHEDULE"}}) == [
+        "eks-gpu-inference:gpuPlacement.taintEffect: EKS API spelling; write 'NoSchedule' instead of 'NO_SCHEDULE'; "
+        "allowed: NoSchedule, NoExecute"]
+
+
 @pytest.mark.parametrize(("values", "problem"), [
     pytest.param({"HFTOKEN": "x"},
                  "eks-gpu-inference:HFTOKEN: unknown key 'HFTOKEN'; did you mean 'hfToken'?; allowed: cluster, "

@@ -68,7 +68,13 @@ def stack():
     return run
 
 
-@pytest.fixture(scope="session")
+def _shared_run_scope(fixture_name: str, config) -> str:
+    # Under mutation testing (mutmut) every test runs the program itself: mutmut credits a function only
+    # to the test during which it ran, so a shared run would leave the tests reading it unselected.
+    return "function" if "mutmut" in sys.modules else "session"
+
+
+@pytest.fixture(scope=_shared_run_scope)
 def dev_run() -> ProgramRun:
     """One run of the dev stack, shared by tests that only read it."""
     return run_stack(dev_stack_config())

@@ -21,7 +21,8 @@ import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
 from components import naming, versions
-from components.labels import checkov_annotations, selector_labels, standard_labels
+from components.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
+from components.labels import network_policy as network_policy_manifest
 from components.settings import PROJECT, AutoscalerSettings
 
 NAME = "cluster-autoscaler"
@@ -264,24 +265,11 @@ def disruption_budget(instance: str, version: str) -> dict:
 def network_policy(instance: str, version: str) -> dict:
     """No inbound traffic; out only to DNS, HTTPS (the Kubernetes API, the AWS APIs) and the Pod Identity agent."""
     labels = autoscaler_labels(instance, version)
-    return {
-        "apiVersion": "networking.k8s.io/v1",
-        "kind": "NetworkPolicy",
-        "metadata": {"name": NAME, "namespace": NAMESPACE, "labels": labels},
-        "spec": {
-            "podSelector": {"matchLabels": selector_labels(labels)},
-            "policyTypes": ["Ingress", "Egress"],
-            "egress": [
-                {"to": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
-                         "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}],
-                 "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]},
-                {"ports": [{"protocol": "TCP", "port": 443}]},
-                # The Pod Identity agent serves credentials on this link-local address, port 80 (EKS user
-                # guide, "Understand how EKS Pod Identity works").
-                {"to": [{"ipBlock": {"cidr": POD_IDENTITY_AGENT_ADDRESS}}], "ports": [{"protocol": "TCP", "port": 80}]},
-            ],
-        },
-    }
+    # The Pod Identity agent serves credentials on this link-local address, port 80 (EKS user guide,
+    # "Understand how EKS Pod Identity works").
+    pod_identity = {"to": [{"ipBlock": {"cidr": POD_IDENTITY_AGENT_ADDRESS}}], "ports": [{"protocol": "TCP", "port": 80}]}
+    return network_policy_manifest({"name": NAME, "namespace": NAMESPACE, "labels": labels}, labels,
+                                   egress=[DNS_EGRESS, HTTPS_EGRESS, pod_identity])
 
 
 def pod_identity_trust_policy() -> dict:

@@ -36,7 +36,8 @@ import pulumi_kubernetes as k8s
 
 from components import versions
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
-from components.labels import checkov_annotations, label_value, selector_labels, standard_labels
+from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
+from components.labels import network_policy as network_policy_manifest
 from components.settings import PROJECT
 from placement.exporter import DCGM_EXPORTER_LABEL_VALUE
 
@@ -50,7 +51,6 @@ POD_RESOURCES_DIR = "/var/lib/kubelet/pod-resources"
 # The counters the image ships (etc/default-counters.csv at the tag); the dashboard and alerts use only
 # metrics from this file (dashboards/metrics/).
 COUNTERS_FILE = "/etc/dcgm-exporter/default-counters.csv"
-NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 # Upstream's requests and limits (dcgm-exporter.yaml at the tag).
 RESOURCES = {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"cpu": "200m", "memory": "256Mi"}}
 # The toleration of GPU tooling's own taint convention, as the device plugin carries it.
@@ -250,16 +250,5 @@ def service(instance: str, namespace: str = "kube-system") -> dict:
 def network_policy(instance: str, namespace: str, monitoring_namespace: str) -> dict:
     """Ingress on 9400 only from the monitoring namespace; no egress (the pod-resources socket is local)."""
     labels = exporter_labels(instance)
-    return {
-        "apiVersion": "networking.k8s.io/v1",
-        "kind": "NetworkPolicy",
-        "metadata": {"name": NAME, "namespace": namespace, "labels": labels},
-        "spec": {
-            "podSelector": {"matchLabels": selector_labels(labels)},
-            "policyTypes": ["Ingress", "Egress"],
-            "ingress": [{
-                "from": [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: monitoring_namespace}}}],
-                "ports": [{"protocol": "TCP", "port": PORT}],
-            }],
-        },
-    }
+    return network_policy_manifest({"name": NAME, "namespace": namespace, "labels": labels}, labels, ingress=[
+        {"from": [in_namespace(monitoring_namespace)], "ports": [{"protocol": "TCP", "port": PORT}]}])

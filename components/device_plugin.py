@@ -17,6 +17,7 @@ import pulumi_kubernetes as k8s
 from components import versions
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
 from components.labels import checkov_annotations, selector_labels, standard_labels
+from components.labels import network_policy as network_policy_manifest
 from components.settings import PROJECT
 from placement.workloads import DEVICE_PLUGIN_LABEL_VALUE
 
@@ -169,9 +170,4 @@ def service_account(instance: str, namespace: str, version: str) -> dict:
 def network_policy(instance: str, namespace: str, version: str) -> dict:
     """Deny all traffic to and from the plugin pods: the plugin talks to the kubelet over a unix socket only."""
     labels = plugin_labels(instance, version)
-    return {
-        "apiVersion": "networking.k8s.io/v1",
-        "kind": "NetworkPolicy",
-        "metadata": {"name": NAME, "namespace": namespace, "labels": labels},
-        "spec": {"podSelector": {"matchLabels": selector_labels(labels)}, "policyTypes": ["Ingress", "Egress"]},
-    }
+    return network_policy_manifest({"name": NAME, "namespace": namespace, "labels": labels}, labels)

@@ -38,3 +38,31 @@ def selector_labels(labels: dict[str, str]) -> dict[str, str]:
 def checkov_annotations(skips: dict[str, str]) -> dict[str, str]:
     """`checkov.io/skipN: CHECK=reason` annotations, which checkov reads on the workload itself."""
     return {f"checkov.io/skip{index}": f"{check}={reason}" for index, (check, reason) in enumerate(skips.items(), 1)}
+
+
+# The label the API server sets on every namespace, with its name (Kubernetes docs, "Well-Known Labels,
+# Annotations and Taints": kubernetes.io/metadata.name).
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
+# CoreDNS pods on EKS carry k8s-app=kube-dns in kube-system (the EKS CoreDNS manifest; components/node_agents.py).
+DNS_EGRESS = {
+    "to": [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: "kube-system"}},
+            "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}],
+    "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}],
+}
+HTTPS_EGRESS = {"ports": [{"protocol": "TCP", "port": 443}]}
+
+
+def in_namespace(namespace: str) -> dict:
+    """A NetworkPolicy peer: every pod of `namespace`."""
+    return {"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: namespace}}}
+
+
+def network_policy(metadata: dict, labels: dict[str, str], *, ingress: list[dict] | None = None,
+                   egress: list[dict] | None = None) -> dict:
+    """A NetworkPolicy for the pods `labels` select: only `ingress` and `egress` allowed, none when not given."""
+    spec: dict = {"podSelector": {"matchLabels": selector_labels(labels)}, "policyTypes": ["Ingress", "Egress"]}
+    if ingress:
+        spec["ingress"] = ingress
+    if egress:
+        spec["egress"] = egress
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": metadata, "spec": spec}

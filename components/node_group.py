@@ -7,7 +7,6 @@ while every label, taint, AMI type and metadata option here is an input reviewer
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass, field
 
 import pulumi

@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
 from components import eks_model, gpu_catalog, versions, vllm_args

@@ -18,7 +18,16 @@ import pulumi_kubernetes as k8s
 
 from components import gpu_catalog, versions, vllm_api_key
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
-from components.labels import checkov_annotations, label_value, selector_labels, standard_labels
+from components.labels import (
+    DNS_EGRESS,
+    HTTPS_EGRESS,
+    checkov_annotations,
+    in_namespace,
+    label_value,
+    selector_labels,
+    standard_labels,
+)
+from components.labels import network_policy as network_policy_manifest
 from components.settings import PROJECT, VllmSettings
 from placement.pools import eks_allocatable
 from placement.quantity import parse_quantity
@@ -66,12 +75,6 @@ CHECKOV_SKIPS = {
     "CKV_K8S_40": f"the image's vllm user is UID {versions.VLLM_USER_ID}; a different UID breaks its home and caches",
     "CKV_K8S_43": "the image is pinned to a release tag in the stack config (vllm.image), validated by settings",
     "CKV_K8S_15": "a pinned release tag of a ~10 GB image need not be pulled again; an outage must not block restarts",
-}
-# The label the API server sets on every namespace, with its name.
-NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
-DNS_PEER = {
-    "namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: "kube-system"}},
-    "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
 }
 
 
@@ -505,29 +508,18 @@ def network_policy(instance: str, settings: VllmSettings, metrics_namespace: str
     Clients default to the server's own namespace. HTTPS goes anywhere: weights come from the
     Hugging Face Hub and its CDN, whose addresses are not fixed.
     """
-    labels = server_labels(instance, settings)
     clients = []
     for client_namespace in settings.allowed_client_namespaces or [settings.namespace]:
-        peer = {"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: client_namespace}}}
+        peer = in_namespace(client_namespace)
         if settings.allowed_client_pod_labels:
             peer["podSelector"] = {"matchLabels": dict(settings.allowed_client_pod_labels)}
         clients.append(peer)
-    return {
-        "apiVersion": "networking.k8s.io/v1",
-        "kind": "NetworkPolicy",
-        "metadata": _metadata(instance, settings),
-        "spec": {
-            "podSelector": {"matchLabels": selector_labels(labels)},
-            "policyTypes": ["Ingress", "Egress"],
-            "ingress": [{"from": clients, "ports": [{"protocol": "TCP", "port": PORT}]}] + ([{
-                "from": [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: metrics_namespace}}}],
-                "ports": [{"protocol": "TCP", "port": PORT}]}] if metrics_namespace else []),
-            "egress": [
-                {"to": [DNS_PEER], "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]},
-                {"ports": [{"protocol": "TCP", "port": 443}]},
-            ],
-        },
-    }
+    port = [{"protocol": "TCP", "port": PORT}]
+    ingress = [{"from": clients, "ports": port}]
+    if metrics_namespace:
+        ingress.append({"from": [in_namespace(metrics_namespace)], "ports": port})
+    return network_policy_manifest(_metadata(instance, settings), server_labels(instance, settings),
+                                   ingress=ingress, egress=[DNS_EGRESS, HTTPS_EGRESS])
 
 
 # Outputs.

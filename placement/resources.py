@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 
-from components.contract import NVIDIA_GPU_RESOURCE as GPU_RESOURCE
+from components.contract import NVIDIA_GPU_RESOURCE as GPU_RESOURCE  # noqa: F401 re-exported
 
 from .quantity import format_quantity, parse_quantity, round_up
 

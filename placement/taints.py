@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 
 from components.contract import KUBERNETES_TAINT_EFFECTS as TAINT_EFFECTS
-from components.contract import REPELLING_EFFECTS as BLOCKING_EFFECTS
+from components.contract import REPELLING_EFFECTS as BLOCKING_EFFECTS  # noqa: F401 re-exported
 
 from .quantity import parse_int64
 

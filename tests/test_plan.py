@@ -10,7 +10,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 
 from stackcheck.__main__ import main
 from stackcheck.render import HEADER, REDACTED, KubernetesObject, api_version_and_kind, kubernetes_objects

@@ -26,6 +26,8 @@ NVIDIA_GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
 # any NVIDIA software runs and is known to autoscalers at zero nodes (docs/traps.md#labels-after-boot).
 NVIDIA_GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
 NVIDIA_GPU_RESOURCE = "nvidia.com/gpu"
+# The taint NVIDIA's own tooling puts on GPU nodes; the upstream device plugin manifest tolerates it.
+NVIDIA_GPU_TOLERATION = {"key": NVIDIA_GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}
 
 # The kubelet refuses to start when `--node-labels` holds a key in the kubernetes.io or k8s.io
 # namespaces (or a subdomain of them), except these keys and the kubelet.kubernetes.io and
@@ -126,6 +128,14 @@ class PlacementContract:
     def tolerations(self) -> list[dict[str, str]]:
         """Tolerations for every taint of the GPU nodes that keeps pods away."""
         return [taint.toleration() for taint in self.node_taints() if taint.effect in REPELLING_EFFECTS]
+
+    def daemon_tolerations(self) -> list[dict[str, str]]:
+        """`tolerations()` plus NVIDIA's own `nvidia.com/gpu` (Exists, NoSchedule) taint, for the DaemonSets that
+        must reach every GPU node whoever tainted it (the device plugin, the DCGM exporter)."""
+        result = self.tolerations()
+        if NVIDIA_GPU_TOLERATION not in result:
+            result.append(dict(NVIDIA_GPU_TOLERATION))
+        return result
 
     def node_affinity(self, gpu_product: str | None = None) -> dict:
         """A required node-affinity term on the contract label, and on the GPU product when given."""

@@ -35,7 +35,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components import versions
-from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from components.contract import PlacementContract
 from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
 from components.settings import PROJECT
@@ -53,8 +53,6 @@ POD_RESOURCES_DIR = "/var/lib/kubelet/pod-resources"
 COUNTERS_FILE = "/etc/dcgm-exporter/default-counters.csv"
 # Upstream's requests and limits (dcgm-exporter.yaml at the tag).
 RESOURCES = {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"cpu": "200m", "memory": "256Mi"}}
-# The toleration of GPU tooling's own taint convention, as the device plugin carries it.
-NVIDIA_GPU_TOLERATION = {"key": NVIDIA_GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}
 # The Helm chart waits this long before probing: DCGM enumerates the GPUs first (values.yaml at the tag).
 PROBE_DELAY_SECONDS = 45
 CHECKOV_SKIPS = {
@@ -128,10 +126,7 @@ def exporter_labels(instance: str) -> dict[str, str]:
 
 def tolerations(contract: PlacementContract) -> list[dict[str, str]]:
     """Every NoSchedule/NoExecute taint of the GPU nodes tolerated, plus `nvidia.com/gpu` (Exists, NoSchedule)."""
-    result = list(contract.tolerations())
-    if NVIDIA_GPU_TOLERATION not in result:
-        result.append(dict(NVIDIA_GPU_TOLERATION))
-    return result
+    return contract.daemon_tolerations()
 
 
 def security_context(bottlerocket: bool) -> dict:

@@ -15,7 +15,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components import versions
-from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from components.contract import PlacementContract
 from components.labels import checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
 from components.settings import PROJECT
@@ -26,8 +26,6 @@ NAME = "nvidia-device-plugin"
 DEVICE_PLUGIN_DIR = "/var/lib/kubelet/device-plugins"
 # Evicting the plugin takes every GPU off the node; only this class outranks the GPU workloads.
 PRIORITY_CLASS = "system-node-critical"
-# The toleration the upstream manifest carries: nodes tainted by GPU tooling's own convention.
-NVIDIA_GPU_TOLERATION = {"key": NVIDIA_GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}
 RESOURCES = {
     "requests": {"cpu": "50m", "memory": "64Mi"},
     # The plugin idles after enumerating the GPUs once through NVML; the limits only stop a runaway.
@@ -90,10 +88,7 @@ def plugin_labels(instance: str, version: str) -> dict[str, str]:
 
 def tolerations(contract: PlacementContract) -> list[dict[str, str]]:
     """Every NoSchedule/NoExecute taint of the GPU nodes tolerated, plus `nvidia.com/gpu` (Exists, NoSchedule)."""
-    result = list(contract.tolerations())
-    if NVIDIA_GPU_TOLERATION not in result:
-        result.append(dict(NVIDIA_GPU_TOLERATION))
-    return result
+    return contract.daemon_tolerations()
 
 
 def container(version: str) -> dict:

@@ -19,6 +19,15 @@ from stackcheck.runtime import ProgramRun, Secret, run_program  # noqa: E402
 PROGRAM = ROOT / "__main__.py"
 
 
+# A placement contract unlike the default in every part, with a second repelling taint: what a test shows
+# for it cannot come from a spelling fixed in code.
+CUSTOM_CONTRACT = {
+    "gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
+                     "taintValue": "present", "taintEffect": "NoExecute"},
+    "gpuNodeGroup": {"extraTaints": [{"key": "dedicated", "value": "inference", "effect": "NoSchedule"}]},
+}
+
+
 def dev_stack_config() -> dict[str, Any]:
     """The config of Pulumi.dev.yaml, keys without the project prefix (aws:* left out)."""
     config = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"]
@@ -93,3 +102,20 @@ def plain_strings(value):
     elif isinstance(value, list):
         for item in value:
             yield from plain_strings(item)
+
+
+def change_registrations(monkeypatch, change) -> list[str]:
+    """Make the mocks see every registration through `change(args)` (it may edit `args.inputs` and returns
+    whether it did); returns the names of the resources changed, in order. For checks of what the plan does
+    with inputs the settings would never produce."""
+    from stackcheck.runtime import RecordingMocks
+
+    original, changed = RecordingMocks.new_resource, []
+
+    def new_resource(self, args):
+        if change(args):
+            changed.append(args.name)
+        return original(self, args)
+
+    monkeypatch.setattr(RecordingMocks, "new_resource", new_resource)
+    return changed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import CUSTOM_CONTRACT
 
 from components import versions
 from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
@@ -17,11 +18,6 @@ SERVICE = "kubernetes:core/v1:Service"
 NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
 SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-CUSTOM_CONTRACT = {
-    "gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
-                     "taintValue": "present", "taintEffect": "NoExecute"},
-    "gpuNodeGroup": {"extraTaints": [{"key": "dedicated", "value": "inference", "effect": "NoSchedule"}]},
-}
 
 
 def exporter_daemonset(run) -> dict:
@@ -140,6 +136,7 @@ def test_exporter_service_account_has_no_token(dev_run):
 
 def test_dev_stack_plan_places_the_exporter_on_the_gpu_pool_only(capsys, tmp_path):
     from conftest import ROOT
+
     from stackcheck.__main__ import main
 
     code = main(["plan", "--project-dir", str(ROOT), "--stack", "dev", "--out", str(tmp_path), "--format", "json"])
@@ -165,10 +162,10 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
     import subprocess
 
     import yaml
-
     from conftest import ROOT
-    from stackcheck.__main__ import main
     from test_security import CHECKOV
+
+    from stackcheck.__main__ import main
 
     stack_file = tmp_path / "Pulumi.bottlerocket.yaml"
     stack_file.write_text(yaml.safe_dump({"config": {
@@ -194,9 +191,10 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
 
 @pytest.mark.parametrize("instance_type", ["g5.xlarge", "g6.xlarge", "g5.12xlarge"])
 def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(stack, instance_type):
+    from test_vllm_server import node, server_pod
+
     from components.gpu_catalog import gpu_instance_type
     from placement import can_schedule, eks_allocatable, explain
-    from test_vllm_server import node, server_pod
 
     instance = gpu_instance_type(instance_type)
     run = stack({"gpuNodeGroup": {"instanceTypes": [instance_type]}})

@@ -261,21 +261,20 @@ def test_plan_fails_when_a_node_group_lands_in_a_public_subnet(capsys, tmp_path,
     import json
     from pathlib import Path
 
-    from stackcheck import runtime
+    from conftest import change_registrations
     from stackcheck.__main__ import main
 
-    original = runtime.RecordingMocks.new_resource
-
-    def public_gpu_nodes(self, args):
+    def public_gpu_nodes(args):
         if args.typ == NODE_GROUP and args.name == GPU_GROUP:
             args.inputs["subnetIds"] = ["gpu-inference-dev-network-public-0-id"]
-        return original(self, args)
+            return True
+        return False
 
-    monkeypatch.setattr(runtime.RecordingMocks, "new_resource", public_gpu_nodes)
+    changed = change_registrations(monkeypatch, public_gpu_nodes)
     root = Path(__file__).resolve().parent.parent
     code = main(["plan", "--project-dir", str(root), "--format", "json", "--out", str(tmp_path)])
     document = json.loads(capsys.readouterr().out)
-    assert code == 1
+    assert code == 1 and changed == [GPU_GROUP]
     assert any(line.startswith(f"network: node group '{GPU_GROUP}' uses subnets ['gpu-inference-dev-network-public-0-id']")
                for line in document["failures"]), document["failures"]
     assert document["networkProblems"]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from conftest import CUSTOM_CONTRACT
 
 from components import versions
 from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
@@ -15,11 +16,6 @@ from placement import tolerates
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "components" / "data" / f"eks-node-monitoring-agent-{versions.NODE_MONITORING_AGENT_CHART}.configuration.schema.json"
 ADDON = "aws:eks/addon:Addon"
-CUSTOM_CONTRACT = {
-    "gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
-                     "taintValue": "present", "taintEffect": "NoExecute"},
-    "gpuNodeGroup": {"extraTaints": [{"key": "dedicated", "value": "inference", "effect": "NoSchedule"}]},
-}
 
 
 def monitoring_addons(run) -> list:

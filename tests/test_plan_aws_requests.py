@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
+from conftest import change_registrations
 from stackcheck.__main__ import main
-from stackcheck.runtime import RecordingMocks
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -52,15 +52,13 @@ def test_dev_stack_plan_has_the_aws_request_section_with_every_request_valid(cap
 
 def test_request_aws_rejects_fails_the_plan_naming_resource_member_value_and_rule(capsys, tmp_path, monkeypatch):
     # A value the settings do not constrain: the GPU node group's registered maxSize pushed past the API's 32-bit range.
-    original, changed = RecordingMocks.new_resource, []
-
-    def new_resource(self, args):
+    def past_32_bits(args):
         if args.typ == NODE_GROUP and args.inputs.get("taints"):
             args.inputs["scalingConfig"] = {**args.inputs["scalingConfig"], "maxSize": float(2**31)}
-            changed.append(args.name)
-        return original(self, args)
+            return True
+        return False
 
-    monkeypatch.setattr(RecordingMocks, "new_resource", new_resource)
+    changed = change_registrations(monkeypatch, past_32_bits)
 
     code, out = plan(capsys, "--stack", "dev", "--out", str(tmp_path), "--format", "json")
     document = json.loads(out)
@@ -77,15 +75,13 @@ def test_request_aws_rejects_fails_the_plan_naming_resource_member_value_and_rul
 
 
 def test_failed_request_is_shown_in_text_and_markdown(capsys, tmp_path, monkeypatch):
-    original, changed = RecordingMocks.new_resource, []
-
-    def new_resource(self, args):
+    def kubelet_refused_label(args):
         if args.typ == NODE_GROUP and args.inputs.get("taints"):
             args.inputs["labels"] = {**args.inputs["labels"], "kubernetes.io/role": "gpu"}
-            changed.append(args.name)
-        return original(self, args)
+            return True
+        return False
 
-    monkeypatch.setattr(RecordingMocks, "new_resource", new_resource)
+    changed = change_registrations(monkeypatch, kubelet_refused_label)
 
     code, text = plan(capsys, "--stack", "dev", "--out", str(tmp_path / "text"))
     _, markdown = plan(capsys, "--stack", "dev", "--out", str(tmp_path / "md"), "--format", "markdown")
@@ -103,15 +99,13 @@ def test_failed_request_is_shown_in_text_and_markdown(capsys, tmp_path, monkeypa
 
 
 def test_subnet_outside_its_vpc_fails_the_plan(capsys, tmp_path, monkeypatch):
-    original, changed = RecordingMocks.new_resource, []
-
-    def new_resource(self, args):
+    def first_subnet_outside_the_vpc(args):
         if args.typ == "aws:ec2/subnet:Subnet" and not changed:
             args.inputs["cidrBlock"] = "10.1.0.0/24"
-            changed.append(args.name)
-        return original(self, args)
+            return True
+        return False
 
-    monkeypatch.setattr(RecordingMocks, "new_resource", new_resource)
+    changed = change_registrations(monkeypatch, first_subnet_outside_the_vpc)
 
     code, out = plan(capsys, "--stack", "dev", "--out", str(tmp_path), "--format", "json")
     document = json.loads(out)

@@ -6,13 +6,14 @@ import json
 import shlex
 
 import pytest
+from conftest import CUSTOM_CONTRACT, plain_strings
 from hypothesis import given
 from hypothesis import strategies as st
 
 import stackcheck.runtime
 from components import versions
-from components.contract import NVIDIA_GPU_PRODUCT_LABEL
 from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from components.contract import NVIDIA_GPU_PRODUCT_LABEL
 from components.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
 from components.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
 from components.settings import VLLM_MANAGED_FLAGS, ConfigError, VllmSettings
@@ -25,7 +26,6 @@ from components.vllm_server import (
     shm_size,
     try_command,
 )
-from conftest import plain_strings
 from placement import can_schedule, explain, gpu_guard, node_matches, tolerates
 from placement.pools import eks_allocatable
 from placement.quantity import parse_quantity
@@ -40,11 +40,6 @@ TOKEN = "hf_plaintextsecret123"
 # Requests of the DaemonSets an EKS GPU node runs besides the device plugin: aws-node (25m),
 # kube-proxy (100m), the node monitoring agent and an EBS CSI node plugin (assumed 100m/256Mi together).
 SYSTEM_DAEMONSET_REQUESTS = {"cpu": "225m", "memory": "256Mi"}
-CUSTOM_CONTRACT = {
-    "gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
-                     "taintValue": "present", "taintEffect": "NoExecute"},
-    "gpuNodeGroup": {"extraTaints": [{"key": "dedicated", "value": "inference", "effect": "NoSchedule"}]},
-}
 
 
 def server_deployment(run: ProgramRun) -> dict:

@@ -86,11 +86,6 @@ class StackConfig:
     secret_keys: tuple[str, ...]
     """Keys whose value (or part of it) is `secure:`; they hold `SECRET_PLACEHOLDER`."""
 
-    def project_values(self) -> dict[str, Any]:
-        """The project namespace's keys without the `project:` prefix."""
-        prefix = f"{self.project}:"
-        return {key[len(prefix):]: value for key, value in self.values.items() if key.startswith(prefix)}
-
 
 @dataclass(frozen=True)
 class ConfigIssue:

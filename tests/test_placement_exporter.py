@@ -22,26 +22,26 @@ def exporter(tolerations: list | None = None, node_selector: dict | None = None,
     }
 
 
-def verdict_6(workloads, pools):
+def exporter_verdict(workloads, pools):
     [verdict] = [v for v in gpu_guard(workloads, pools) if v.id == DCGM_EXPORTER_VERDICT_ID]
     return verdict
 
 
 def test_exporter_on_every_gpu_pool_and_no_other_passes():
-    verdict = verdict_6([device_plugin(), vllm(), exporter()], [system_pool(), gpu_pool("a"), gpu_pool("b")])
+    verdict = exporter_verdict([device_plugin(), vllm(), exporter()], [system_pool(), gpu_pool("a"), gpu_pool("b")])
     assert verdict.passed and verdict.name == "dcgm-exporter-covers-gpu-pools"
     assert verdict.details == ["a (monitoring/gpu-metrics)", "b (monitoring/gpu-metrics)"]
 
 
 def test_exporter_without_the_gpu_toleration_fails_naming_pool_and_taint():
-    verdict = verdict_6([device_plugin(), exporter(tolerations=[])], [system_pool(), gpu_pool()])
+    verdict = exporter_verdict([device_plugin(), exporter(tolerations=[])], [system_pool(), gpu_pool()])
     assert not verdict.passed
     assert verdict.message.startswith("DCGM exporter monitoring/gpu-metrics cannot land on GPU pool gpu:")
     assert "GPU=true:NoSchedule" in verdict.message
 
 
 def test_exporter_without_a_selector_fails_for_landing_on_the_system_pool():
-    verdict = verdict_6([device_plugin(), exporter(node_selector={})], [system_pool(), gpu_pool()])
+    verdict = exporter_verdict([device_plugin(), exporter(node_selector={})], [system_pool(), gpu_pool()])
     assert not verdict.passed
     assert verdict.details == ["DCGM exporter monitoring/gpu-metrics lands on non-GPU pool system: nothing keeps "
                                "it off (add nodeSelector GPU=true)"]
@@ -51,7 +51,7 @@ def test_exporter_is_needed_on_gpu_pools_whose_host_runs_the_device_plugin():
     # Bottlerocket advertises GPUs itself; verdict 3 excuses the device plugin there, verdict 10 still wants
     # the exporter, which the host does not run.
     host_pool = {**gpu_pool("bottlerocket", advertised=True), "gpuAdvertisedByHost": True}
-    verdict = verdict_6([exporter(tolerations=[])], [system_pool(), host_pool])
+    verdict = exporter_verdict([exporter(tolerations=[])], [system_pool(), host_pool])
     assert not verdict.passed and "bottlerocket" in verdict.message
 
 
@@ -67,4 +67,4 @@ def test_the_component_s_daemonset_is_recognised_by_label_and_image():
     assert not is_dcgm_exporter(exporter(image="example.com/other:1"))
     assert not is_dcgm_exporter(device_plugin())
     assert not is_dcgm_exporter({**exporter(), "kind": "Deployment"})
-    assert verdict_6([manifest], [system_pool(), gpu_pool()]).passed
+    assert exporter_verdict([manifest], [system_pool(), gpu_pool()]).passed

@@ -28,57 +28,79 @@ tags = {f"{LABEL_PREFIX}/part-of": PROJECT, "pulumi:stack": pulumi.get_stack()}
 
 network = None
 if settings.creates_network:
-    network = Network(f"{name}-network", NetworkArgs(
-        settings=settings.network,
-        name_tag=name,
-        gpu_instance_types=list(settings.gpu_node_group.instance_types),
-        tags=tags,
-    ))
+    network = Network(
+        f"{name}-network",
+        NetworkArgs(
+            settings=settings.network,
+            name_tag=name,
+            gpu_instance_types=list(settings.gpu_node_group.instance_types),
+            tags=tags,
+        ),
+    )
     pulumi.export("vpcId", network.vpc_id)
     pulumi.export("privateSubnetIds", network.private_subnet_ids)
     pulumi.export("availabilityZoneIds", network.availability_zones)
 
-cluster = EksCluster(name, EksClusterArgs(
-    cluster=settings.cluster,
-    system_node_group=settings.system_node_group,
-    node_monitoring_agent=settings.gpu_node_group.node_repair,
-    gpu_contract=contract,
-    tags=tags,
-    pod_identity_agent=settings.autoscaler.enabled,
-    network=ClusterNetwork(network.vpc_id, network.private_subnet_ids, network.public_subnet_ids) if network else None,
-    aws_profile=pulumi.Config("aws").get("profile"),
-))
-gpu_nodes = GpuNodeGroup(f"{name}-gpu", GpuNodeGroupArgs(
-    cluster_name=cluster.cluster_name,
-    node_role_arn=cluster.node_role_arn,
-    # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
-    subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
-    contract=contract,
-    settings=settings.gpu_node_group,
-    tags=tags,
-))
+cluster = EksCluster(
+    name,
+    EksClusterArgs(
+        cluster=settings.cluster,
+        system_node_group=settings.system_node_group,
+        node_monitoring_agent=settings.gpu_node_group.node_repair,
+        gpu_contract=contract,
+        tags=tags,
+        pod_identity_agent=settings.autoscaler.enabled,
+        network=ClusterNetwork(network.vpc_id, network.private_subnet_ids, network.public_subnet_ids)
+        if network
+        else None,
+        aws_profile=pulumi.Config("aws").get("profile"),
+    ),
+)
+gpu_nodes = GpuNodeGroup(
+    f"{name}-gpu",
+    GpuNodeGroupArgs(
+        cluster_name=cluster.cluster_name,
+        node_role_arn=cluster.node_role_arn,
+        # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
+        subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
+        contract=contract,
+        settings=settings.gpu_node_group,
+        tags=tags,
+    ),
+)
 on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
 
 if settings.autoscaler.enabled:
-    ClusterAutoscaler(f"{name}-autoscaler", ClusterAutoscalerArgs(
-        cluster_name=name,
-        cluster_version=settings.cluster.version,
-        settings=settings.autoscaler,
-        eks_cluster_name=cluster.cluster_name,
-        tags=tags,
-        pod_identity_agent=cluster.pod_identity_agent,
-    ), opts=pulumi.ResourceOptions(providers=[cluster.provider]))
+    ClusterAutoscaler(
+        f"{name}-autoscaler",
+        ClusterAutoscalerArgs(
+            cluster_name=name,
+            cluster_version=settings.cluster.version,
+            settings=settings.autoscaler,
+            eks_cluster_name=cluster.cluster_name,
+            tags=tags,
+            pod_identity_agent=cluster.pod_identity_agent,
+        ),
+        opts=pulumi.ResourceOptions(providers=[cluster.provider]),
+    )
 
 if settings.device_plugin_enabled:
-    device_plugin = NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(
-        contract=contract,
-        version=settings.device_plugin.version,
-    ), opts=on_cluster)
+    device_plugin = NvidiaDevicePlugin(
+        f"{name}-device-plugin",
+        NvidiaDevicePluginArgs(
+            contract=contract,
+            version=settings.device_plugin.version,
+        ),
+        opts=on_cluster,
+    )
     pulumi.export("devicePlugin", device_plugin.daemonset_name)
 else:
-    pulumi.export("devicePlugin", f"not deployed: the {settings.gpu_node_group.ami_family} NVIDIA AMI runs the "
-                                  "device plugin on the host" if settings.gpu_node_group.ami_family == "Bottlerocket"
-                  else "not deployed: devicePlugin.enabled is false")
+    pulumi.export(
+        "devicePlugin",
+        f"not deployed: the {settings.gpu_node_group.ami_family} NVIDIA AMI runs the device plugin on the host"
+        if settings.gpu_node_group.ami_family == "Bottlerocket"
+        else "not deployed: devicePlugin.enabled is false",
+    )
 
 pulumi.export("clusterName", cluster.cluster_name)
 pulumi.export("kubeconfig", cluster.kubeconfig)
@@ -89,16 +111,20 @@ pulumi.export("gpuNodeLabels", gpu_nodes.labels)
 pulumi.export("gpuNodeTaints", gpu_nodes.taints)
 
 if settings.vllm.enabled:
-    server = VllmServer(f"{name}-vllm", VllmServerArgs(
-        settings=settings.vllm,
-        contract=contract,
-        instance=settings.gpu_node_group.smallest_instance,
-        require_node_affinity=settings.gpu_placement.require_node_affinity,
-        hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
-        api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
-        metrics_namespace=settings.observability.monitoring_namespace,
-        pod_annotations=pod_scrape_annotations(settings.observability, vllm_target(f"{name}-vllm", settings.vllm)),
-    ), opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]))
+    server = VllmServer(
+        f"{name}-vllm",
+        VllmServerArgs(
+            settings=settings.vllm,
+            contract=contract,
+            instance=settings.gpu_node_group.smallest_instance,
+            require_node_affinity=settings.gpu_placement.require_node_affinity,
+            hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
+            api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
+            metrics_namespace=settings.observability.monitoring_namespace,
+            pod_annotations=pod_scrape_annotations(settings.observability, vllm_target(f"{name}-vllm", settings.vllm)),
+        ),
+        opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]),
+    )
     pulumi.export("vllmNamespace", server.namespace)
     pulumi.export("vllmService", server.service_dns_name)
     pulumi.export("vllmPort", server.service_port)
@@ -110,14 +136,21 @@ observability = settings.observability
 scrape_targets = [vllm_target(f"{name}-vllm", settings.vllm)] if settings.vllm.enabled else []
 if observability.dcgm_exporter.enabled:
     exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter")
-    exporter = DcgmExporter(f"{name}-dcgm-exporter", DcgmExporterArgs(
-        contract=contract,
-        monitoring_namespace=observability.monitoring_namespace,
-        bottlerocket=settings.gpu_node_group.ami_family == "Bottlerocket",
-        pod_annotations=pod_scrape_annotations(observability, exporter_target),
-    ), opts=on_cluster)
+    exporter = DcgmExporter(
+        f"{name}-dcgm-exporter",
+        DcgmExporterArgs(
+            contract=contract,
+            monitoring_namespace=observability.monitoring_namespace,
+            bottlerocket=settings.gpu_node_group.ami_family == "Bottlerocket",
+            pod_annotations=pod_scrape_annotations(observability, exporter_target),
+        ),
+        opts=on_cluster,
+    )
     scrape_targets.append(exporter_target)
     pulumi.export("dcgmExporter", exporter.daemonset_name)
 if observability.prometheus_operator:
-    PrometheusMonitors(f"{name}-monitors", PrometheusMonitorsArgs(settings=observability, targets=tuple(scrape_targets)),
-                       opts=on_cluster)
+    PrometheusMonitors(
+        f"{name}-monitors",
+        PrometheusMonitorsArgs(settings=observability, targets=tuple(scrape_targets)),
+        opts=on_cluster,
+    )

@@ -56,12 +56,26 @@ def node_groups(count: int, contract: PlacementContract) -> list[NodeGroupSpec]:
 
 def plain_workload(index: int) -> dict:
     return {
-        "apiVersion": "apps/v1", "kind": ("Deployment", "StatefulSet", "Job", "DaemonSet")[index % 4],
+        "apiVersion": "apps/v1",
+        "kind": ("Deployment", "StatefulSet", "Job", "DaemonSet")[index % 4],
         "metadata": {"name": f"web{index}", "namespace": "bench"},
-        "spec": {"template": {"metadata": {}, "spec": {"containers": [{
-            "name": "web", "image": "nginx:1.29",
-            "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"memory": "256Mi"}},
-        }]}}},
+        "spec": {
+            "template": {
+                "metadata": {},
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "web",
+                            "image": "nginx:1.29",
+                            "resources": {
+                                "requests": {"cpu": "100m", "memory": "128Mi"},
+                                "limits": {"memory": "256Mi"},
+                            },
+                        }
+                    ]
+                },
+            }
+        },
     }
 
 
@@ -72,8 +86,11 @@ def workloads(count: int, contract: PlacementContract) -> list[dict]:
     for index in range(1, count):
         if index % 3 == 0:
             settings = VllmSettings(namespace=f"llm{index}", tensor_parallel_size=1 + index % 4)
-            result.append(deployment(f"bench-vllm-{index}", settings, contract, gpu_instance,
-                                     require_node_affinity=bool(index % 2)))
+            result.append(
+                deployment(
+                    f"bench-vllm-{index}", settings, contract, gpu_instance, require_node_affinity=bool(index % 2)
+                )
+            )
         else:
             result.append(plain_workload(index))
     return result

@@ -72,8 +72,13 @@ def registered_types(stack: str) -> list[str]:
 
 def import_script(classes: list[tuple[str, str]]) -> str:
     """A program that imports each module and touches each class, which makes lazy SDK modules load."""
-    return "\n".join(["import importlib", f"for module, name in {sorted(set(classes))!r}:",
-                      "    getattr(importlib.import_module(module), name)"])
+    return "\n".join(
+        [
+            "import importlib",
+            f"for module, name in {sorted(set(classes))!r}:",
+            "    getattr(importlib.import_module(module), name)",
+        ]
+    )
 
 
 def timed(command: list[str]) -> float:
@@ -111,9 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     sdk_median, plan_median = statistics.median(sdk_times), statistics.median(plan_times)
     ratio = plan_median / sdk_median
     figures = {
-        "stack": args.stack, "runs": args.runs, "sdkModules": sorted({module for module, _ in classes}),
-        "sdkImportSeconds": [round(t, 3) for t in sdk_times], "planSeconds": [round(t, 3) for t in plan_times],
-        "sdkImportMedian": round(sdk_median, 3), "planMedian": round(plan_median, 3), "ratio": round(ratio, 3),
+        "stack": args.stack,
+        "runs": args.runs,
+        "sdkModules": sorted({module for module, _ in classes}),
+        "sdkImportSeconds": [round(t, 3) for t in sdk_times],
+        "planSeconds": [round(t, 3) for t in plan_times],
+        "sdkImportMedian": round(sdk_median, 3),
+        "planMedian": round(plan_median, 3),
+        "ratio": round(ratio, 3),
         "target": TARGET_RATIO,
     }
     if args.json:

@@ -14,12 +14,12 @@ import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
 from components import naming, versions
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from components.contract import PlacementContract
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
 from components.node_monitoring import configuration_json
 from components.settings import PROJECT, ClusterSettings, SystemNodeGroupSettings
+from components.zones import EKS_UNSUPPORTED_ZONE_IDS
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,10 @@ def cluster_subnet_args(settings: ClusterSettings, default_subnet_ids: pulumi.In
     plane both sets.
     """
     if settings.private_subnet_ids or settings.public_subnet_ids:
-        return {"private_subnet_ids": list(settings.private_subnet_ids) or None,
-                "public_subnet_ids": list(settings.public_subnet_ids) or None}
+        return {
+            "private_subnet_ids": list(settings.private_subnet_ids) or None,
+            "public_subnet_ids": list(settings.public_subnet_ids) or None,
+        }
     return {"subnet_ids": default_subnet_ids}
 
 
@@ -110,8 +112,10 @@ class EksCluster(pulumi.ComponentResource):
 
         if args.network is not None:
             vpc_id, default_subnet_ids = args.network.vpc_id, None
-            subnet_args = {"private_subnet_ids": args.network.private_subnet_ids,
-                           "public_subnet_ids": args.network.public_subnet_ids}
+            subnet_args = {
+                "private_subnet_ids": args.network.private_subnet_ids,
+                "public_subnet_ids": args.network.public_subnet_ids,
+            }
             nodes_subnet_ids = args.network.private_subnet_ids
         else:
             vpc_id, default_subnet_ids = self._network(settings)
@@ -146,8 +150,10 @@ class EksCluster(pulumi.ComponentResource):
             # The vLLM and device-plugin NetworkPolicies are enforced only with this on.
             vpc_cni_options=eks.VpcCniOptionsArgs(enable_network_policy=True),
             tags=args.tags or None,
-            opts=pulumi.ResourceOptions(parent=self, transforms=[
-                creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)]),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                transforms=[creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)],
+            ),
         )
         self._warn_about_deployer_access(settings)
         # pulumi-eks names the EKS cluster exactly `name` when given; depending on the component
@@ -199,13 +205,15 @@ class EksCluster(pulumi.ComponentResource):
             enable_server_side_apply=True,
             opts=child,
         )
-        self.register_outputs({
-            "cluster_name": self.cluster_name,
-            "kubeconfig": self.kubeconfig,
-            "node_role_arn": self.node_role_arn,
-            "subnet_ids": self.subnet_ids,
-            "system_node_group_name": self.system_node_group_name,
-        })
+        self.register_outputs(
+            {
+                "cluster_name": self.cluster_name,
+                "kubeconfig": self.kubeconfig,
+                "node_role_arn": self.node_role_arn,
+                "subnet_ids": self.subnet_ids,
+                "system_node_group_name": self.system_node_group_name,
+            }
+        )
 
     def _warn_about_deployer_access(self, settings: ClusterSettings) -> None:
         """Warn in the preview when the identity running it will trip over the cluster's admin settings."""
@@ -229,11 +237,15 @@ class EksCluster(pulumi.ComponentResource):
         default_vpc = aws.ec2.get_vpc_output(default=True, opts=invoke)
         # Only zones EKS supports: a default subnet in another one fails CreateCluster with
         # UnsupportedAvailabilityZoneException (components/zones.py has the list and its source).
-        zones = aws.get_availability_zones_output(state="available", exclude_zone_ids=list(EKS_UNSUPPORTED_ZONE_IDS),
-                                                  opts=invoke)
+        zones = aws.get_availability_zones_output(
+            state="available", exclude_zone_ids=list(EKS_UNSUPPORTED_ZONE_IDS), opts=invoke
+        )
         subnets = aws.ec2.get_subnets_output(
-            filters=[{"name": "vpc-id", "values": [default_vpc.id]}, {"name": "default-for-az", "values": ["true"]},
-                     {"name": "availability-zone-id", "values": zones.zone_ids}],
+            filters=[
+                {"name": "vpc-id", "values": [default_vpc.id]},
+                {"name": "default-for-az", "values": ["true"]},
+                {"name": "availability-zone-id", "values": zones.zone_ids},
+            ],
             opts=invoke,
         )
         return default_vpc.id, subnets.ids

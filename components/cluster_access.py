@@ -23,10 +23,12 @@ def access_entries(admin_principal_arns: list[str]) -> dict[str, eks.AccessEntry
     return {
         iam_principal(arn).entry_key: eks.AccessEntryArgs(
             principal_arn=arn,
-            access_policies={"cluster-admin": eks.AccessPolicyAssociationArgs(
-                policy_arn=CLUSTER_ADMIN_POLICY_ARN,
-                access_scope=aws.eks.AccessPolicyAssociationAccessScopeArgs(type="cluster"),
-            )},
+            access_policies={
+                "cluster-admin": eks.AccessPolicyAssociationArgs(
+                    policy_arn=CLUSTER_ADMIN_POLICY_ARN,
+                    access_scope=aws.eks.AccessPolicyAssociationAccessScopeArgs(type="cluster"),
+                )
+            },
         )
         for arn in admin_principal_arns
     }
@@ -44,8 +46,9 @@ def creator_admin_transform(creator_admin: bool, authentication_mode: str) -> pu
         if args.type_ != EKS_CONTROL_PLANE_TYPE:
             return None
         access_config = args.props.get("accessConfig")
-        access_config = dict(access_config) if isinstance(access_config, dict) else {
-            "authenticationMode": authentication_mode}
+        access_config = (
+            dict(access_config) if isinstance(access_config, dict) else {"authenticationMode": authentication_mode}
+        )
         access_config[CREATOR_ADMIN_PROPERTY] = creator_admin
         ignore = pulumi.ResourceOptions(ignore_changes=[f"accessConfig.{CREATOR_ADMIN_PROPERTY}"])
         return pulumi.ResourceTransformResult(
@@ -56,7 +59,9 @@ def creator_admin_transform(creator_admin: bool, authentication_mode: str) -> pu
     return set_creator_admin
 
 
-def deployer_access_warning(deployer_arn: str | None, admin_principal_arns: list[str], creator_admin: bool) -> str | None:
+def deployer_access_warning(
+    deployer_arn: str | None, admin_principal_arns: list[str], creator_admin: bool
+) -> str | None:
     """What will go wrong for the identity running the update, given who the cluster's admins are; None if nothing.
 
     Only a warning: the identity that created an existing cluster may not be the one running this update.
@@ -66,11 +71,15 @@ def deployer_access_warning(deployer_arn: str | None, admin_principal_arns: list
         return None
     listed = deployer in {iam_principal(arn) for arn in admin_principal_arns}
     if creator_admin and listed:
-        return (f"cluster.adminPrincipalArns lists the identity running this update ({deployer_arn}); if this "
-                "update creates the cluster, EKS already makes that identity an admin and the second access entry "
-                "fails (ResourceInUseException). Remove it from the list, or set cluster.creatorAdmin false")
+        return (
+            f"cluster.adminPrincipalArns lists the identity running this update ({deployer_arn}); if this "
+            "update creates the cluster, EKS already makes that identity an admin and the second access entry "
+            "fails (ResourceInUseException). Remove it from the list, or set cluster.creatorAdmin false"
+        )
     if not creator_admin and not listed:
-        return (f"cluster.creatorAdmin is false and the identity running this update ({deployer_arn}) is not in "
-                "cluster.adminPrincipalArns: the Kubernetes API will refuse it, so the device plugin and vLLM "
-                "cannot be installed. Add its role or user ARN, or run the update as one of the listed admins")
+        return (
+            f"cluster.creatorAdmin is false and the identity running this update ({deployer_arn}) is not in "
+            "cluster.adminPrincipalArns: the Kubernetes API will refuse it, so the device plugin and vLLM "
+            "cannot be installed. Add its role or user ARN, or run the update as one of the listed admins"
+        )
     return None

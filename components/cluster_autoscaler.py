@@ -53,23 +53,52 @@ CLUSTER_RULES = [
     {"apiGroups": [""], "resources": ["pods/status"], "verbs": ["update"]},
     {"apiGroups": [""], "resources": ["endpoints"], "resourceNames": [NAME], "verbs": ["get", "update"]},
     {"apiGroups": [""], "resources": ["nodes"], "verbs": ["watch", "list", "get", "update"]},
-    {"apiGroups": [""], "resources": ["namespaces", "pods", "services", "replicationcontrollers",
-                                      "persistentvolumeclaims", "persistentvolumes"], "verbs": ["watch", "list", "get"]},
+    {
+        "apiGroups": [""],
+        "resources": [
+            "namespaces",
+            "pods",
+            "services",
+            "replicationcontrollers",
+            "persistentvolumeclaims",
+            "persistentvolumes",
+        ],
+        "verbs": ["watch", "list", "get"],
+    },
     {"apiGroups": ["extensions"], "resources": ["replicasets", "daemonsets"], "verbs": ["watch", "list", "get"]},
     {"apiGroups": ["policy"], "resources": ["poddisruptionbudgets"], "verbs": ["watch", "list"]},
-    {"apiGroups": ["apps"], "resources": ["statefulsets", "replicasets", "daemonsets"], "verbs": ["watch", "list", "get"]},
-    {"apiGroups": ["resource.k8s.io"], "resources": ["deviceclasses", "resourceslices", "resourceclaims"],
-     "verbs": ["watch", "list", "get"]},
-    {"apiGroups": ["storage.k8s.io"], "resources": ["storageclasses", "csinodes", "csidrivers", "csistoragecapacities",
-                                                    "volumeattachments"], "verbs": ["watch", "list", "get"]},
+    {
+        "apiGroups": ["apps"],
+        "resources": ["statefulsets", "replicasets", "daemonsets"],
+        "verbs": ["watch", "list", "get"],
+    },
+    {
+        "apiGroups": ["resource.k8s.io"],
+        "resources": ["deviceclasses", "resourceslices", "resourceclaims"],
+        "verbs": ["watch", "list", "get"],
+    },
+    {
+        "apiGroups": ["storage.k8s.io"],
+        "resources": ["storageclasses", "csinodes", "csidrivers", "csistoragecapacities", "volumeattachments"],
+        "verbs": ["watch", "list", "get"],
+    },
     {"apiGroups": ["batch", "extensions"], "resources": ["jobs"], "verbs": ["get", "list", "watch", "patch"]},
     {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
-    {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "resourceNames": [NAME], "verbs": ["get", "update"]},
+    {
+        "apiGroups": ["coordination.k8s.io"],
+        "resources": ["leases"],
+        "resourceNames": [NAME],
+        "verbs": ["get", "update"],
+    },
 ]
 NAMESPACE_RULES = [
     {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create", "list", "watch"]},
-    {"apiGroups": [""], "resources": ["configmaps"], "resourceNames": ["cluster-autoscaler-status", PRIORITY_CONFIGMAP],
-     "verbs": ["delete", "get", "update", "watch"]},
+    {
+        "apiGroups": [""],
+        "resources": ["configmaps"],
+        "resourceNames": ["cluster-autoscaler-status", PRIORITY_CONFIGMAP],
+        "verbs": ["delete", "get", "update", "watch"],
+    },
 ]
 # Reading the groups and instance types may cover every resource; scaling only this cluster's groups
 # (the autoscaler's AWS README, "IAM Policy"; EKS Best Practices Guide, Cluster Autoscaler: scope the
@@ -132,8 +161,9 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             tags=args.tags or None,
             opts=child,
         )
-        aws.iam.RolePolicy(f"{name}-scaling", role=role.id, policy=json.dumps(scaling_policy(args.cluster_name)),
-                           opts=child)
+        aws.iam.RolePolicy(
+            f"{name}-scaling", role=role.id, policy=json.dumps(scaling_policy(args.cluster_name)), opts=child
+        )
         association = aws.eks.PodIdentityAssociation(
             f"{name}-pod-identity",
             cluster_name=args.eks_cluster_name or args.cluster_name,
@@ -144,37 +174,52 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             opts=child,
         )
 
-        account = k8s.core.v1.ServiceAccount(f"{name}-sa", metadata={"name": NAME, "namespace": NAMESPACE,
-                                                                      "labels": labels}, opts=child)
-        cluster_role = k8s.rbac.v1.ClusterRole(f"{name}-clusterrole", metadata={"name": NAME, "labels": labels},
-                                               rules=CLUSTER_RULES, opts=child)
+        account = k8s.core.v1.ServiceAccount(
+            f"{name}-sa", metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels}, opts=child
+        )
+        cluster_role = k8s.rbac.v1.ClusterRole(
+            f"{name}-clusterrole", metadata={"name": NAME, "labels": labels}, rules=CLUSTER_RULES, opts=child
+        )
         k8s.rbac.v1.ClusterRoleBinding(
-            f"{name}-clusterrolebinding", metadata={"name": NAME, "labels": labels},
+            f"{name}-clusterrolebinding",
+            metadata={"name": NAME, "labels": labels},
             role_ref={"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": NAME},
             subjects=[{"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}],
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[cluster_role]))
-        role_in_namespace = k8s.rbac.v1.Role(f"{name}-role", metadata={"name": NAME, "namespace": NAMESPACE,
-                                                                         "labels": labels},
-                                             rules=NAMESPACE_RULES, opts=child)
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[cluster_role]),
+        )
+        role_in_namespace = k8s.rbac.v1.Role(
+            f"{name}-role",
+            metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels},
+            rules=NAMESPACE_RULES,
+            opts=child,
+        )
         k8s.rbac.v1.RoleBinding(
-            f"{name}-rolebinding", metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels},
+            f"{name}-rolebinding",
+            metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels},
             role_ref={"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": NAME},
             subjects=[{"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}],
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[role_in_namespace]))
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[role_in_namespace]),
+        )
         if args.settings.expander == "priority":
-            k8s.core.v1.ConfigMap(f"{name}-priorities", metadata={"name": PRIORITY_CONFIGMAP, "namespace": NAMESPACE,
-                                                                   "labels": labels},
-                                  data={"priorities": priorities_document(args.settings.expander_priorities)},
-                                  opts=child)
+            k8s.core.v1.ConfigMap(
+                f"{name}-priorities",
+                metadata={"name": PRIORITY_CONFIGMAP, "namespace": NAMESPACE, "labels": labels},
+                data={"priorities": priorities_document(args.settings.expander_priorities)},
+                opts=child,
+            )
 
         region = args.region or aws.get_region_output(opts=pulumi.InvokeOutputOptions(parent=self)).region
         manifest = deployment(name, args.cluster_name, version, args.settings)
         manifest["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": "AWS_REGION", "value": region}]
         autoscaler = k8s.apps.v1.Deployment(
-            f"{name}-deployment", metadata=manifest["metadata"], spec=manifest["spec"],
+            f"{name}-deployment",
+            metadata=manifest["metadata"],
+            spec=manifest["spec"],
             # Credentials must exist before the first start, or it crash-loops until they do.
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[association, account, *filter(None, [
-                args.pod_identity_agent])]))
+            opts=pulumi.ResourceOptions(
+                parent=self, depends_on=[association, account, *filter(None, [args.pod_identity_agent])]
+            ),
+        )
         budget = disruption_budget(name, version)
         k8s.policy.v1.PodDisruptionBudget(f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"], opts=child)
         policy = network_policy(name, version)
@@ -218,8 +263,12 @@ def deployment(instance: str, cluster_name: str, version: str, settings: Autosca
     return {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
-        "metadata": {"name": NAME, "namespace": NAMESPACE, "labels": labels,
-                     "annotations": checkov_annotations(CHECKOV_SKIPS)},
+        "metadata": {
+            "name": NAME,
+            "namespace": NAMESPACE,
+            "labels": labels,
+            "annotations": checkov_annotations(CHECKOV_SKIPS),
+        },
         "spec": {
             "replicas": 1,
             "selector": {"matchLabels": selector_labels(labels)},
@@ -228,23 +277,39 @@ def deployment(instance: str, cluster_name: str, version: str, settings: Autosca
                 "spec": {
                     "serviceAccountName": NAME,
                     "priorityClassName": PRIORITY_CLASS,
-                    "securityContext": {"runAsNonRoot": True, "runAsUser": NONROOT_UID, "runAsGroup": NONROOT_UID,
-                                        "fsGroup": NONROOT_UID, "seccompProfile": {"type": "RuntimeDefault"}},
-                    "containers": [{
-                        "name": NAME,
-                        "image": image(version),
-                        "imagePullPolicy": "IfNotPresent",
-                        "command": container_command(cluster_name, settings),
-                        "ports": [{"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"}],
-                        "resources": RESOURCES,
-                        "livenessProbe": {"httpGet": {"path": "/health-check", "port": METRICS_PORT},
-                                          "initialDelaySeconds": 60, "periodSeconds": 30},
-                        "readinessProbe": {"httpGet": {"path": "/health-check", "port": METRICS_PORT},
-                                           "periodSeconds": 10},
-                        "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]},
-                                            "privileged": False, "readOnlyRootFilesystem": True,
-                                            "runAsNonRoot": True},
-                    }],
+                    "securityContext": {
+                        "runAsNonRoot": True,
+                        "runAsUser": NONROOT_UID,
+                        "runAsGroup": NONROOT_UID,
+                        "fsGroup": NONROOT_UID,
+                        "seccompProfile": {"type": "RuntimeDefault"},
+                    },
+                    "containers": [
+                        {
+                            "name": NAME,
+                            "image": image(version),
+                            "imagePullPolicy": "IfNotPresent",
+                            "command": container_command(cluster_name, settings),
+                            "ports": [{"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"}],
+                            "resources": RESOURCES,
+                            "livenessProbe": {
+                                "httpGet": {"path": "/health-check", "port": METRICS_PORT},
+                                "initialDelaySeconds": 60,
+                                "periodSeconds": 30,
+                            },
+                            "readinessProbe": {
+                                "httpGet": {"path": "/health-check", "port": METRICS_PORT},
+                                "periodSeconds": 10,
+                            },
+                            "securityContext": {
+                                "allowPrivilegeEscalation": False,
+                                "capabilities": {"drop": ["ALL"]},
+                                "privileged": False,
+                                "readOnlyRootFilesystem": True,
+                                "runAsNonRoot": True,
+                            },
+                        }
+                    ],
                 },
             },
         },
@@ -267,26 +332,51 @@ def network_policy(instance: str, version: str) -> dict:
     labels = autoscaler_labels(instance, version)
     # The Pod Identity agent serves credentials on this link-local address, port 80 (EKS user guide,
     # "Understand how EKS Pod Identity works").
-    pod_identity = {"to": [{"ipBlock": {"cidr": POD_IDENTITY_AGENT_ADDRESS}}], "ports": [{"protocol": "TCP", "port": 80}]}
-    return network_policy_manifest({"name": NAME, "namespace": NAMESPACE, "labels": labels}, labels,
-                                   egress=[DNS_EGRESS, HTTPS_EGRESS, pod_identity])
+    pod_identity = {
+        "to": [{"ipBlock": {"cidr": POD_IDENTITY_AGENT_ADDRESS}}],
+        "ports": [{"protocol": "TCP", "port": 80}],
+    }
+    return network_policy_manifest(
+        {"name": NAME, "namespace": NAMESPACE, "labels": labels},
+        labels,
+        egress=[DNS_EGRESS, HTTPS_EGRESS, pod_identity],
+    )
 
 
 def pod_identity_trust_policy() -> dict:
     """Trust for EKS Pod Identity (EKS user guide, "Create an IAM role for EKS Pod Identity")."""
-    return {"Version": "2012-10-17", "Statement": [{
-        "Effect": "Allow", "Principal": {"Service": "pods.eks.amazonaws.com"},
-        "Action": ["sts:AssumeRole", "sts:TagSession"]}]}
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Principal": {"Service": "pods.eks.amazonaws.com"},
+                "Action": ["sts:AssumeRole", "sts:TagSession"],
+            }
+        ],
+    }
 
 
 def scaling_policy(cluster_name: str) -> dict:
     """Describe anything; change the size of, or terminate instances in, only this cluster's tagged groups."""
-    return {"Version": "2012-10-17", "Statement": [
-        {"Sid": "Describe", "Effect": "Allow", "Action": DESCRIBE_ACTIONS, "Resource": "*"},
-        {"Sid": "ScaleThisClustersGroups", "Effect": "Allow", "Action": SCALING_ACTIONS, "Resource": "*",
-         "Condition": {"StringEquals": {f"aws:ResourceTag/k8s.io/cluster-autoscaler/{cluster_name}": "owned",
-                                        f"aws:ResourceTag/{DISCOVERY_TAG}": "true"}}},
-    ]}
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Sid": "Describe", "Effect": "Allow", "Action": DESCRIBE_ACTIONS, "Resource": "*"},
+            {
+                "Sid": "ScaleThisClustersGroups",
+                "Effect": "Allow",
+                "Action": SCALING_ACTIONS,
+                "Resource": "*",
+                "Condition": {
+                    "StringEquals": {
+                        f"aws:ResourceTag/k8s.io/cluster-autoscaler/{cluster_name}": "owned",
+                        f"aws:ResourceTag/{DISCOVERY_TAG}": "true",
+                    }
+                },
+            },
+        ],
+    }
 
 
 def priorities_document(priorities: dict[str, list[str]]) -> str:

@@ -36,12 +36,21 @@ NVIDIA_GPU_TOLERATION = {"key": NVIDIA_GPU_RESOURCE, "operator": "Exists", "effe
 # `IsKubeletLabel`) and `cmd/kubelet/app/options/options.go` (the `--node-labels` check).
 _KUBERNETES_LABEL_DOMAINS = ("kubernetes.io", "k8s.io")
 _KUBELET_LABEL_NAMESPACES = ("kubelet.kubernetes.io", "node.kubernetes.io")
-_KUBELET_LABELS = frozenset({
-    "kubernetes.io/hostname", "kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/os",
-    "beta.kubernetes.io/arch", "beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type",
-    "topology.kubernetes.io/zone", "topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/zone",
-    "failure-domain.beta.kubernetes.io/region",
-})
+_KUBELET_LABELS = frozenset(
+    {
+        "kubernetes.io/hostname",
+        "kubernetes.io/os",
+        "kubernetes.io/arch",
+        "beta.kubernetes.io/os",
+        "beta.kubernetes.io/arch",
+        "beta.kubernetes.io/instance-type",
+        "node.kubernetes.io/instance-type",
+        "topology.kubernetes.io/zone",
+        "topology.kubernetes.io/region",
+        "failure-domain.beta.kubernetes.io/zone",
+        "failure-domain.beta.kubernetes.io/region",
+    }
+)
 
 
 def _in_domain(namespace: str, domains: tuple[str, ...]) -> bool:

@@ -67,7 +67,7 @@ SYS_ADMIN_CHECKOV_SKIPS = {
 }
 BOTTLEROCKET_CHECKOV_SKIPS = {
     "CKV_K8S_16": "on Bottlerocket the NVIDIA runtime gives GPUs to unprivileged containers only when they "
-                  "request them; the exporter watches every GPU, so it runs privileged there",
+    "request them; the exporter watches every GPU, so it runs privileged there",
     "CKV_K8S_20": "privileged on Bottlerocket (see CKV_K8S_16), which Kubernetes allows only with privilege escalation",
     "CKV_K8S_37": "privileged on Bottlerocket (see CKV_K8S_16): a privileged container has every capability",
     "CKV_K8S_28": "privileged on Bottlerocket (see CKV_K8S_16): a privileged container has every capability",
@@ -100,19 +100,26 @@ class DcgmExporter(pulumi.ComponentResource):
         super().__init__(f"{PROJECT}:index:DcgmExporter", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         account = service_account(name, args.namespace)
-        k8s.core.v1.ServiceAccount(f"{name}-sa", metadata=account["metadata"],
-                                   automount_service_account_token=account["automountServiceAccountToken"],
-                                   opts=child)
-        manifest = daemonset(name, args.contract, namespace=args.namespace, bottlerocket=args.bottlerocket,
-                             pod_annotations=args.pod_annotations)
-        exporter = k8s.apps.v1.DaemonSet(f"{name}-ds", metadata=manifest["metadata"], spec=manifest["spec"],
-                                         opts=child)
+        k8s.core.v1.ServiceAccount(
+            f"{name}-sa",
+            metadata=account["metadata"],
+            automount_service_account_token=account["automountServiceAccountToken"],
+            opts=child,
+        )
+        manifest = daemonset(
+            name,
+            args.contract,
+            namespace=args.namespace,
+            bottlerocket=args.bottlerocket,
+            pod_annotations=args.pod_annotations,
+        )
+        exporter = k8s.apps.v1.DaemonSet(f"{name}-ds", metadata=manifest["metadata"], spec=manifest["spec"], opts=child)
         svc_manifest = service(name, args.namespace)
-        svc = k8s.core.v1.Service(f"{name}-svc", metadata=svc_manifest["metadata"], spec=svc_manifest["spec"],
-                                  opts=child)
+        svc = k8s.core.v1.Service(
+            f"{name}-svc", metadata=svc_manifest["metadata"], spec=svc_manifest["spec"], opts=child
+        )
         policy = network_policy(name, args.namespace, args.monitoring_namespace)
-        k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"],
-                                        opts=child)
+        k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)
         self.daemonset_name = exporter.metadata.apply(lambda metadata: metadata.name)
         self.service_name = svc.metadata.apply(lambda metadata: metadata.name)
         self.register_outputs({"daemonset_name": self.daemonset_name, "service_name": self.service_name})
@@ -120,8 +127,12 @@ class DcgmExporter(pulumi.ComponentResource):
 
 def exporter_labels(instance: str) -> dict[str, str]:
     """The exporter's labels; the placement guard recognises it by its component label."""
-    return standard_labels(app=NAME, instance=instance, component=DCGM_EXPORTER_LABEL_VALUE,
-                           version=label_value(versions.DCGM_EXPORTER_VERSION))
+    return standard_labels(
+        app=NAME,
+        instance=instance,
+        component=DCGM_EXPORTER_LABEL_VALUE,
+        version=label_value(versions.DCGM_EXPORTER_VERSION),
+    )
 
 
 def tolerations(contract: PlacementContract) -> list[dict[str, str]]:
@@ -197,8 +208,14 @@ def pod_spec(contract: PlacementContract, *, bottlerocket: bool = False) -> dict
     }
 
 
-def daemonset(instance: str, contract: PlacementContract, *, namespace: str = "kube-system",
-              bottlerocket: bool = False, pod_annotations: dict[str, str] | None = None) -> dict:
+def daemonset(
+    instance: str,
+    contract: PlacementContract,
+    *,
+    namespace: str = "kube-system",
+    bottlerocket: bool = False,
+    pod_annotations: dict[str, str] | None = None,
+) -> dict:
     """The DaemonSet manifest (`instance` is the component name, used in the instance label)."""
     labels = exporter_labels(instance)
     skips = {**CHECKOV_SKIPS, **(BOTTLEROCKET_CHECKOV_SKIPS if bottlerocket else SYS_ADMIN_CHECKOV_SKIPS)}
@@ -208,8 +225,7 @@ def daemonset(instance: str, contract: PlacementContract, *, namespace: str = "k
     return {
         "apiVersion": "apps/v1",
         "kind": "DaemonSet",
-        "metadata": {"name": NAME, "namespace": namespace, "labels": labels,
-                     "annotations": checkov_annotations(skips)},
+        "metadata": {"name": NAME, "namespace": namespace, "labels": labels, "annotations": checkov_annotations(skips)},
         "spec": {
             "selector": {"matchLabels": selector_labels(labels)},
             "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
@@ -220,9 +236,12 @@ def daemonset(instance: str, contract: PlacementContract, *, namespace: str = "k
 
 def service_account(instance: str, namespace: str = "kube-system") -> dict:
     """The exporter's own ServiceAccount, without a token: the exporter never calls the Kubernetes API."""
-    return {"apiVersion": "v1", "kind": "ServiceAccount",
-            "metadata": {"name": NAME, "namespace": namespace, "labels": exporter_labels(instance)},
-            "automountServiceAccountToken": False}
+    return {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": {"name": NAME, "namespace": namespace, "labels": exporter_labels(instance)},
+        "automountServiceAccountToken": False,
+    }
 
 
 def service(instance: str, namespace: str = "kube-system") -> dict:
@@ -232,8 +251,12 @@ def service(instance: str, namespace: str = "kube-system") -> dict:
         "apiVersion": "v1",
         "kind": "Service",
         # With no GPU node (the GPU group scales from zero) the Service has no endpoint; Pulumi would wait.
-        "metadata": {"name": NAME, "namespace": namespace, "labels": labels,
-                     "annotations": {"pulumi.com/skipAwait": "true"}},
+        "metadata": {
+            "name": NAME,
+            "namespace": namespace,
+            "labels": labels,
+            "annotations": {"pulumi.com/skipAwait": "true"},
+        },
         "spec": {
             "type": "ClusterIP",
             "selector": selector_labels(labels),
@@ -245,5 +268,8 @@ def service(instance: str, namespace: str = "kube-system") -> dict:
 def network_policy(instance: str, namespace: str, monitoring_namespace: str) -> dict:
     """Ingress on 9400 only from the monitoring namespace; no egress (the pod-resources socket is local)."""
     labels = exporter_labels(instance)
-    return network_policy_manifest({"name": NAME, "namespace": namespace, "labels": labels}, labels, ingress=[
-        {"from": [in_namespace(monitoring_namespace)], "ports": [{"protocol": "TCP", "port": PORT}]}])
+    return network_policy_manifest(
+        {"name": NAME, "namespace": namespace, "labels": labels},
+        labels,
+        ingress=[{"from": [in_namespace(monitoring_namespace)], "ports": [{"protocol": "TCP", "port": PORT}]}],
+    )

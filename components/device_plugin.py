@@ -41,6 +41,7 @@ CHECKOV_SKIPS = {
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the plugin restarting",
 }
 
+
 @dataclass(frozen=True)
 class NvidiaDevicePluginArgs:
     """Inputs of `NvidiaDevicePlugin`."""
@@ -139,8 +140,12 @@ def daemonset(instance: str, contract: PlacementContract, version: str, namespac
     return {
         "apiVersion": "apps/v1",
         "kind": "DaemonSet",
-        "metadata": {"name": NAME, "namespace": namespace, "labels": labels,
-                     "annotations": checkov_annotations(CHECKOV_SKIPS)},
+        "metadata": {
+            "name": NAME,
+            "namespace": namespace,
+            "labels": labels,
+            "annotations": checkov_annotations(CHECKOV_SKIPS),
+        },
         "spec": {
             "selector": {"matchLabels": selector_labels(labels)},
             "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},

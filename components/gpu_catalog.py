@@ -186,69 +186,100 @@ def _read_only(entries: Iterable[InstanceType]) -> Mapping[str, InstanceType]:
 
 
 # Rows: (size, vCPUs, memory GiB, GPUs, max pods).
-GPU_INSTANCE_TYPES: Mapping[str, InstanceType] = _read_only([
-    *_gpu_family("g4dn", _T4, [
-        ("xlarge", 4, 16, 1, 29),
-        ("2xlarge", 8, 32, 1, 29),
-        ("4xlarge", 16, 64, 1, 29),
-        ("8xlarge", 32, 128, 1, 58),
-        ("12xlarge", 48, 192, 4, 234),
-        ("16xlarge", 64, 256, 1, 58),
-        ("metal", 96, 384, 8, 737),
-    ]),
-    *_gpu_family("g5", _A10G, [
-        ("xlarge", 4, 16, 1, 58),
-        ("2xlarge", 8, 32, 1, 58),
-        ("4xlarge", 16, 64, 1, 234),
-        ("8xlarge", 32, 128, 1, 234),
-        ("12xlarge", 48, 192, 4, 737),
-        ("16xlarge", 64, 256, 1, 234),
-        ("24xlarge", 96, 384, 4, 737),
-        ("48xlarge", 192, 768, 8, 345),
-    ]),
-    *_gpu_family("g5g", _T4G, [
-        ("xlarge", 4, 8, 1, 58),
-        ("2xlarge", 8, 16, 1, 58),
-        ("4xlarge", 16, 32, 1, 234),
-        ("8xlarge", 32, 64, 1, 234),
-        ("16xlarge", 64, 128, 2, 737),
-        ("metal", 64, 128, 2, 737),
-    ], architecture="arm64"),
-    *_gpu_family("g6", _L4, [
-        ("xlarge", 4, 16, 1, 58),
-        ("2xlarge", 8, 32, 1, 58),
-        ("4xlarge", 16, 64, 1, 234),
-        ("8xlarge", 32, 128, 1, 234),
-        ("12xlarge", 48, 192, 4, 234),
-        ("16xlarge", 64, 256, 1, 737),
-        ("24xlarge", 96, 384, 4, 737),
-        ("48xlarge", 192, 768, 8, 737),
-    ]),
-    *_gpu_family("g6e", _L40S, [
-        ("xlarge", 4, 32, 1, 58),
-        ("2xlarge", 8, 64, 1, 58),
-        ("4xlarge", 16, 128, 1, 234),
-        ("8xlarge", 32, 256, 1, 234),
-        ("12xlarge", 48, 384, 4, 292),
-        ("16xlarge", 64, 512, 1, 737),
-        ("24xlarge", 96, 768, 4, 492),
-        ("48xlarge", 192, 1536, 8, 492),
-    ]),
-    *_gpu_family("gr6", _L4, [
-        ("4xlarge", 16, 128, 1, 234),
-        ("8xlarge", 32, 256, 1, 234),
-    ]),
-    *_gpu_family("p4d", _A100_40, [("24xlarge", 96, 1152, 8, 737)]),
-    *_gpu_family("p4de", _A100_80, [("24xlarge", 96, 1152, 8, 737)]),
-    # The p5 family has several network cards; eni-max-pods counts the default card (index 0) only,
-    # hence max pods below what its total ENI count would give.
-    *_gpu_family("p5", _H100, [
-        ("4xlarge", 16, 256, 1, 118),
-        ("48xlarge", 192, 2048, 8, 100),
-    ]),
-    *_gpu_family("p5e", _H200, [("48xlarge", 192, 2048, 8, 100)]),
-    *_gpu_family("p5en", _H200, [("48xlarge", 192, 2048, 8, 198)]),
-])
+GPU_INSTANCE_TYPES: Mapping[str, InstanceType] = _read_only(
+    [
+        *_gpu_family(
+            "g4dn",
+            _T4,
+            [
+                ("xlarge", 4, 16, 1, 29),
+                ("2xlarge", 8, 32, 1, 29),
+                ("4xlarge", 16, 64, 1, 29),
+                ("8xlarge", 32, 128, 1, 58),
+                ("12xlarge", 48, 192, 4, 234),
+                ("16xlarge", 64, 256, 1, 58),
+                ("metal", 96, 384, 8, 737),
+            ],
+        ),
+        *_gpu_family(
+            "g5",
+            _A10G,
+            [
+                ("xlarge", 4, 16, 1, 58),
+                ("2xlarge", 8, 32, 1, 58),
+                ("4xlarge", 16, 64, 1, 234),
+                ("8xlarge", 32, 128, 1, 234),
+                ("12xlarge", 48, 192, 4, 737),
+                ("16xlarge", 64, 256, 1, 234),
+                ("24xlarge", 96, 384, 4, 737),
+                ("48xlarge", 192, 768, 8, 345),
+            ],
+        ),
+        *_gpu_family(
+            "g5g",
+            _T4G,
+            [
+                ("xlarge", 4, 8, 1, 58),
+                ("2xlarge", 8, 16, 1, 58),
+                ("4xlarge", 16, 32, 1, 234),
+                ("8xlarge", 32, 64, 1, 234),
+                ("16xlarge", 64, 128, 2, 737),
+                ("metal", 64, 128, 2, 737),
+            ],
+            architecture="arm64",
+        ),
+        *_gpu_family(
+            "g6",
+            _L4,
+            [
+                ("xlarge", 4, 16, 1, 58),
+                ("2xlarge", 8, 32, 1, 58),
+                ("4xlarge", 16, 64, 1, 234),
+                ("8xlarge", 32, 128, 1, 234),
+                ("12xlarge", 48, 192, 4, 234),
+                ("16xlarge", 64, 256, 1, 737),
+                ("24xlarge", 96, 384, 4, 737),
+                ("48xlarge", 192, 768, 8, 737),
+            ],
+        ),
+        *_gpu_family(
+            "g6e",
+            _L40S,
+            [
+                ("xlarge", 4, 32, 1, 58),
+                ("2xlarge", 8, 64, 1, 58),
+                ("4xlarge", 16, 128, 1, 234),
+                ("8xlarge", 32, 256, 1, 234),
+                ("12xlarge", 48, 384, 4, 292),
+                ("16xlarge", 64, 512, 1, 737),
+                ("24xlarge", 96, 768, 4, 492),
+                ("48xlarge", 192, 1536, 8, 492),
+            ],
+        ),
+        *_gpu_family(
+            "gr6",
+            _L4,
+            [
+                ("4xlarge", 16, 128, 1, 234),
+                ("8xlarge", 32, 256, 1, 234),
+            ],
+        ),
+        *_gpu_family("p4d", _A100_40, [("24xlarge", 96, 1152, 8, 737)]),
+        *_gpu_family("p4de", _A100_80, [("24xlarge", 96, 1152, 8, 737)]),
+        # The p5 family has several network cards; eni-max-pods counts the default card (index 0) only,
+        # hence max pods below what its total ENI count would give.
+        *_gpu_family(
+            "p5",
+            _H100,
+            [
+                ("4xlarge", 16, 256, 1, 118),
+                ("48xlarge", 192, 2048, 8, 100),
+            ],
+        ),
+        *_gpu_family("p5e", _H200, [("48xlarge", 192, 2048, 8, 100)]),
+        *_gpu_family("p5en", _H200, [("48xlarge", 192, 2048, 8, 198)]),
+    ]
+)
 
 _GENERAL_PURPOSE_SIZES = [  # m-series, 4 GiB per vCPU
     ("large", 2, 8, 29),
@@ -275,22 +306,24 @@ _MEMORY_SIZES = [  # r-series, 8 GiB per vCPU
 ]
 
 # Rows: (size, vCPUs, memory GiB, max pods).
-CPU_INSTANCE_TYPES: Mapping[str, InstanceType] = _read_only([
-    *_cpu_family("m5", _GENERAL_PURPOSE_SIZES),
-    *_cpu_family("m6i", _GENERAL_PURPOSE_SIZES),
-    *_cpu_family("m6a", _GENERAL_PURPOSE_SIZES),
-    *_cpu_family("m7i", _GENERAL_PURPOSE_SIZES),
-    *_cpu_family("m7a", _GENERAL_PURPOSE_SIZES),
-    *_cpu_family("m6g", _GENERAL_PURPOSE_SIZES, architecture="arm64"),
-    *_cpu_family("m7g", _GENERAL_PURPOSE_SIZES, architecture="arm64"),
-    *_cpu_family("t3", _BURSTABLE_SIZES),
-    *_cpu_family("t3a", _BURSTABLE_SIZES),
-    *_cpu_family("t4g", _BURSTABLE_SIZES, architecture="arm64"),
-    *_cpu_family("c5", _COMPUTE_SIZES),
-    *_cpu_family("c6i", _COMPUTE_SIZES),
-    *_cpu_family("c7g", _COMPUTE_SIZES, architecture="arm64"),
-    *_cpu_family("r6i", _MEMORY_SIZES),
-])
+CPU_INSTANCE_TYPES: Mapping[str, InstanceType] = _read_only(
+    [
+        *_cpu_family("m5", _GENERAL_PURPOSE_SIZES),
+        *_cpu_family("m6i", _GENERAL_PURPOSE_SIZES),
+        *_cpu_family("m6a", _GENERAL_PURPOSE_SIZES),
+        *_cpu_family("m7i", _GENERAL_PURPOSE_SIZES),
+        *_cpu_family("m7a", _GENERAL_PURPOSE_SIZES),
+        *_cpu_family("m6g", _GENERAL_PURPOSE_SIZES, architecture="arm64"),
+        *_cpu_family("m7g", _GENERAL_PURPOSE_SIZES, architecture="arm64"),
+        *_cpu_family("t3", _BURSTABLE_SIZES),
+        *_cpu_family("t3a", _BURSTABLE_SIZES),
+        *_cpu_family("t4g", _BURSTABLE_SIZES, architecture="arm64"),
+        *_cpu_family("c5", _COMPUTE_SIZES),
+        *_cpu_family("c6i", _COMPUTE_SIZES),
+        *_cpu_family("c7g", _COMPUTE_SIZES, architecture="arm64"),
+        *_cpu_family("r6i", _MEMORY_SIZES),
+    ]
+)
 
 _overlap = GPU_INSTANCE_TYPES.keys() & CPU_INSTANCE_TYPES.keys()
 if _overlap:

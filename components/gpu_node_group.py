@@ -61,8 +61,9 @@ def gpu_node_labels(settings: GpuNodeGroupSettings, contract: PlacementContract)
     return labels
 
 
-def gpu_node_group_spec(settings: GpuNodeGroupSettings, contract: PlacementContract,
-                        tags: dict[str, str]) -> ManagedNodeGroupSpec:
+def gpu_node_group_spec(
+    settings: GpuNodeGroupSettings, contract: PlacementContract, tags: dict[str, str]
+) -> ManagedNodeGroupSpec:
     """The GPU node group's shape: label and taints from the contract, GPU facts from its instance types."""
     return ManagedNodeGroupSpec(
         instance_types=list(settings.instance_types),
@@ -86,8 +87,12 @@ def autoscaler_tags(spec: ManagedNodeGroupSpec, gpus_per_node: int) -> dict[str,
     (`value:Effect`, Kubernetes spelling) and GPUs per node, so a group at zero is scaled up for the pods
     it fits (cluster-autoscaler/cloudprovider/aws/README.md, "Auto-Discovery Setup")."""
     tags = {f"{AUTOSCALER_TEMPLATE_TAG}/label/{key}": value for key, value in spec.labels.items()}
-    tags.update({f"{AUTOSCALER_TEMPLATE_TAG}/taint/{taint['key']}":
-                 f"{taint['value']}:{KUBERNETES_TAINT_EFFECT_OF_EKS[taint['effect']]}" for taint in spec.taints})
+    tags.update(
+        {
+            f"{AUTOSCALER_TEMPLATE_TAG}/taint/{taint['key']}": f"{taint['value']}:{KUBERNETES_TAINT_EFFECT_OF_EKS[taint['effect']]}"
+            for taint in spec.taints
+        }
+    )
     tags[f"{AUTOSCALER_TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}"] = str(gpus_per_node)
     return tags
 
@@ -125,9 +130,11 @@ class GpuNodeGroup(pulumi.ComponentResource):
         self.ami_type = spec.ami_type
         self.labels = spec.labels
         self.taints = spec.taints
-        self.register_outputs({
-            "node_group_name": self.node_group_name,
-            "ami_type": self.ami_type,
-            "labels": self.labels,
-            "taints": self.taints,
-        })
+        self.register_outputs(
+            {
+                "node_group_name": self.node_group_name,
+                "ami_type": self.ami_type,
+                "labels": self.labels,
+                "taints": self.taints,
+            }
+        )

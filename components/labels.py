@@ -45,8 +45,12 @@ def checkov_annotations(skips: dict[str, str]) -> dict[str, str]:
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 # CoreDNS pods on EKS carry k8s-app=kube-dns in kube-system (the EKS CoreDNS manifest; components/node_agents.py).
 DNS_EGRESS = {
-    "to": [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: "kube-system"}},
-            "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}],
+    "to": [
+        {
+            "namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: "kube-system"}},
+            "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
+        }
+    ],
     "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}],
 }
 HTTPS_EGRESS = {"ports": [{"protocol": "TCP", "port": 443}]}
@@ -57,8 +61,9 @@ def in_namespace(namespace: str) -> dict:
     return {"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: namespace}}}
 
 
-def network_policy(metadata: dict, labels: dict[str, str], *, ingress: list[dict] | None = None,
-                   egress: list[dict] | None = None) -> dict:
+def network_policy(
+    metadata: dict, labels: dict[str, str], *, ingress: list[dict] | None = None, egress: list[dict] | None = None
+) -> dict:
     """A NetworkPolicy for the pods `labels` select: only `ingress` and `egress` allowed, none when not given."""
     spec: dict = {"podSelector": {"matchLabels": selector_labels(labels)}, "policyTypes": ["Ingress", "Egress"]}
     if ingress:

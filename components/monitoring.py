@@ -53,17 +53,28 @@ class ScrapeTarget:
 
 def vllm_target(instance: str, settings: VllmSettings) -> ScrapeTarget:
     """The vLLM server's Service: `/metrics` on its `http` port (8000), beside the OpenAI API."""
-    return ScrapeTarget(vllm_server.SERVER_NAME, settings.namespace,
-                        selector_labels(vllm_server.server_labels(instance, settings)), vllm_server.PORT_NAME,
-                        vllm_server.PORT)
+    return ScrapeTarget(
+        vllm_server.SERVER_NAME,
+        settings.namespace,
+        selector_labels(vllm_server.server_labels(instance, settings)),
+        vllm_server.PORT_NAME,
+        vllm_server.PORT,
+    )
 
 
 def dcgm_exporter_target(instance: str, namespace: str = "kube-system") -> ScrapeTarget:
     """The DCGM exporter's Service. Its own `pod`, `namespace` and `container` labels name the workload using
     each GPU (internal/pkg/transformation/kubernetes.go at the pinned tag), so they are honoured rather than
     renamed `exported_*` by the operator's target labels."""
-    return ScrapeTarget(dcgm_exporter.NAME, namespace, selector_labels(dcgm_exporter.exporter_labels(instance)),
-                        dcgm_exporter.PORT_NAME, dcgm_exporter.PORT, dcgm_exporter.METRICS_PATH, honor_labels=True)
+    return ScrapeTarget(
+        dcgm_exporter.NAME,
+        namespace,
+        selector_labels(dcgm_exporter.exporter_labels(instance)),
+        dcgm_exporter.PORT_NAME,
+        dcgm_exporter.PORT,
+        dcgm_exporter.METRICS_PATH,
+        honor_labels=True,
+    )
 
 
 def scrape_annotations(port: int, path: str = "/metrics") -> dict[str, str]:
@@ -81,13 +92,22 @@ def service_monitor(target: ScrapeTarget, settings: ObservabilitySettings) -> di
     return {
         "apiVersion": MONITORING_API_VERSION,
         "kind": "ServiceMonitor",
-        "metadata": {"name": target.name, "namespace": settings.monitoring_namespace,
-                     "labels": {**settings.monitor_labels, **MANAGED_BY}},
+        "metadata": {
+            "name": target.name,
+            "namespace": settings.monitoring_namespace,
+            "labels": {**settings.monitor_labels, **MANAGED_BY},
+        },
         "spec": {
             "namespaceSelector": {"matchNames": [target.namespace]},
             "selector": {"matchLabels": dict(target.selector)},
-            "endpoints": [{"port": target.port_name, "path": target.path, "interval": settings.scrape_interval,
-                           "honorLabels": target.honor_labels}],
+            "endpoints": [
+                {
+                    "port": target.port_name,
+                    "path": target.path,
+                    "interval": settings.scrape_interval,
+                    "honorLabels": target.honor_labels,
+                }
+            ],
         },
     }
 
@@ -103,8 +123,11 @@ def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None =
     return {
         "apiVersion": MONITORING_API_VERSION,
         "kind": "PrometheusRule",
-        "metadata": {"name": RULE_NAME, "namespace": settings.monitoring_namespace,
-                     "labels": {**settings.monitor_labels, **MANAGED_BY}},
+        "metadata": {
+            "name": RULE_NAME,
+            "namespace": settings.monitoring_namespace,
+            "labels": {**settings.monitor_labels, **MANAGED_BY},
+        },
         "spec": {"groups": alert_rule_groups() if groups is None else groups},
     }
 
@@ -127,10 +150,21 @@ class PrometheusMonitors(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self)
         for target in args.targets:
             monitor = service_monitor(target, args.settings)
-            k8s.apiextensions.CustomResource(f"{name}-{target.name}", api_version=monitor["apiVersion"],
-                                             kind=monitor["kind"], metadata=monitor["metadata"],
-                                             spec=monitor["spec"], opts=child)
+            k8s.apiextensions.CustomResource(
+                f"{name}-{target.name}",
+                api_version=monitor["apiVersion"],
+                kind=monitor["kind"],
+                metadata=monitor["metadata"],
+                spec=monitor["spec"],
+                opts=child,
+            )
         rule = prometheus_rule(args.settings)
-        k8s.apiextensions.CustomResource(f"{name}-rules", api_version=rule["apiVersion"], kind=rule["kind"],
-                                         metadata=rule["metadata"], spec=rule["spec"], opts=child)
+        k8s.apiextensions.CustomResource(
+            f"{name}-rules",
+            api_version=rule["apiVersion"],
+            kind=rule["kind"],
+            metadata=rule["metadata"],
+            spec=rule["spec"],
+            opts=child,
+        )
         self.register_outputs({})

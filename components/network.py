@@ -71,42 +71,82 @@ class Network(pulumi.ComponentResource):
         )
         offered_zone_ids = _zones_offering(args.gpu_instance_types, invoke)
         zones = pulumi.Output.all(available.names, available.zone_ids, offered_zone_ids).apply(
-            lambda found: choose_zones([Zone(n, z) for n, z in zip(found[0], found[1], strict=True)],
-                                       settings.zone_count, gpu_zone_ids=set(found[2]),
-                                       pinned=list(settings.availability_zones)))
+            lambda found: choose_zones(
+                [Zone(n, z) for n, z in zip(found[0], found[1], strict=True)],
+                settings.zone_count,
+                gpu_zone_ids=set(found[2]),
+                pinned=list(settings.availability_zones),
+            )
+        )
 
-        vpc = aws.ec2.Vpc(f"{name}-vpc", cidr_block=settings.cidr, enable_dns_hostnames=True,
-                          enable_dns_support=True, tags=tagged("vpc"), opts=child)
+        vpc = aws.ec2.Vpc(
+            f"{name}-vpc",
+            cidr_block=settings.cidr,
+            enable_dns_hostnames=True,
+            enable_dns_support=True,
+            tags=tagged("vpc"),
+            opts=child,
+        )
         gateway = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=vpc.id, tags=tagged("igw"), opts=child)
         public_routes = aws.ec2.RouteTable(f"{name}-public", vpc_id=vpc.id, tags=tagged("public"), opts=child)
-        aws.ec2.Route(f"{name}-public-internet", route_table_id=public_routes.id, destination_cidr_block="0.0.0.0/0",
-                      gateway_id=gateway.id, opts=child)
+        aws.ec2.Route(
+            f"{name}-public-internet",
+            route_table_id=public_routes.id,
+            destination_cidr_block="0.0.0.0/0",
+            gateway_id=gateway.id,
+            opts=child,
+        )
 
         private_subnets, public_subnets, private_route_tables, nat_gateways = [], [], [], []
         for index, ranges in enumerate(subnet_ranges(settings.cidr, settings.zone_count)):
             zone_id = zones.apply(lambda chosen, i=index: chosen[i].zone_id)
             # The zone is fixed at creation; see the module docstring.
             keep_zone = pulumi.ResourceOptions(parent=self, ignore_changes=["availabilityZoneId"])
-            public = aws.ec2.Subnet(f"{name}-public-{index}", vpc_id=vpc.id, cidr_block=ranges.public,
-                                    availability_zone_id=zone_id, map_public_ip_on_launch=False,
-                                    tags=tagged(f"public-{index}", **{PUBLIC_ELB_TAG: "1"}), opts=keep_zone)
-            aws.ec2.RouteTableAssociation(f"{name}-public-{index}", subnet_id=public.id,
-                                          route_table_id=public_routes.id, opts=child)
-            private = aws.ec2.Subnet(f"{name}-private-{index}", vpc_id=vpc.id, cidr_block=ranges.private,
-                                     availability_zone_id=zone_id,
-                                     tags=tagged(f"private-{index}", **{INTERNAL_ELB_TAG: "1"}), opts=keep_zone)
+            public = aws.ec2.Subnet(
+                f"{name}-public-{index}",
+                vpc_id=vpc.id,
+                cidr_block=ranges.public,
+                availability_zone_id=zone_id,
+                map_public_ip_on_launch=False,
+                tags=tagged(f"public-{index}", **{PUBLIC_ELB_TAG: "1"}),
+                opts=keep_zone,
+            )
+            aws.ec2.RouteTableAssociation(
+                f"{name}-public-{index}", subnet_id=public.id, route_table_id=public_routes.id, opts=child
+            )
+            private = aws.ec2.Subnet(
+                f"{name}-private-{index}",
+                vpc_id=vpc.id,
+                cidr_block=ranges.private,
+                availability_zone_id=zone_id,
+                tags=tagged(f"private-{index}", **{INTERNAL_ELB_TAG: "1"}),
+                opts=keep_zone,
+            )
             if settings.nat_gateways == "perAz" or index == 0:
                 address = aws.ec2.Eip(f"{name}-nat-{index}", domain="vpc", tags=tagged(f"nat-{index}"), opts=child)
                 # A NAT gateway in a public subnet reaches the internet through the internet gateway.
-                nat_gateways.append(aws.ec2.NatGateway(
-                    f"{name}-nat-{index}", allocation_id=address.id, subnet_id=public.id, tags=tagged(f"nat-{index}"),
-                    opts=pulumi.ResourceOptions(parent=self, depends_on=[gateway])))
-            routes = aws.ec2.RouteTable(f"{name}-private-{index}", vpc_id=vpc.id, tags=tagged(f"private-{index}"),
-                                        opts=child)
-            aws.ec2.Route(f"{name}-private-{index}-nat", route_table_id=routes.id, destination_cidr_block="0.0.0.0/0",
-                          nat_gateway_id=nat_gateways[-1].id, opts=child)
-            aws.ec2.RouteTableAssociation(f"{name}-private-{index}", subnet_id=private.id, route_table_id=routes.id,
-                                          opts=child)
+                nat_gateways.append(
+                    aws.ec2.NatGateway(
+                        f"{name}-nat-{index}",
+                        allocation_id=address.id,
+                        subnet_id=public.id,
+                        tags=tagged(f"nat-{index}"),
+                        opts=pulumi.ResourceOptions(parent=self, depends_on=[gateway]),
+                    )
+                )
+            routes = aws.ec2.RouteTable(
+                f"{name}-private-{index}", vpc_id=vpc.id, tags=tagged(f"private-{index}"), opts=child
+            )
+            aws.ec2.Route(
+                f"{name}-private-{index}-nat",
+                route_table_id=routes.id,
+                destination_cidr_block="0.0.0.0/0",
+                nat_gateway_id=nat_gateways[-1].id,
+                opts=child,
+            )
+            aws.ec2.RouteTableAssociation(
+                f"{name}-private-{index}", subnet_id=private.id, route_table_id=routes.id, opts=child
+            )
             private_subnets.append(private)
             public_subnets.append(public)
             private_route_tables.append(routes)
@@ -114,10 +154,15 @@ class Network(pulumi.ComponentResource):
         region = aws.get_region_output(opts=invoke).region
         # Image layers (ECR stores them in S3) and model files from S3 skip the NAT's data charge; gateway
         # endpoints for S3 cost nothing (Amazon VPC docs, "Gateway endpoints for Amazon S3").
-        aws.ec2.VpcEndpoint(f"{name}-s3", vpc_id=vpc.id, vpc_endpoint_type="Gateway",
-                            service_name=pulumi.Output.concat("com.amazonaws.", region, ".s3"),
-                            route_table_ids=[table.id for table in private_route_tables], tags=tagged("s3"),
-                            opts=child)
+        aws.ec2.VpcEndpoint(
+            f"{name}-s3",
+            vpc_id=vpc.id,
+            vpc_endpoint_type="Gateway",
+            service_name=pulumi.Output.concat("com.amazonaws.", region, ".s3"),
+            route_table_ids=[table.id for table in private_route_tables],
+            tags=tagged("s3"),
+            opts=child,
+        )
         if settings.interface_endpoints:
             self._interface_endpoints(name, vpc, settings.cidr, private_subnets, region, tagged)
 
@@ -126,26 +171,45 @@ class Network(pulumi.ComponentResource):
         self.public_subnet_ids = pulumi.Output.all(*(subnet.id for subnet in public_subnets))
         self.availability_zones = pulumi.Output.all(*(subnet.availability_zone_id for subnet in private_subnets))
         self.gpu_subnet_ids = _subnets_in_zones(private_subnets, offered_zone_ids, args.gpu_instance_types)
-        self.register_outputs({
-            "vpc_id": self.vpc_id,
-            "private_subnet_ids": self.private_subnet_ids,
-            "public_subnet_ids": self.public_subnet_ids,
-            "gpu_subnet_ids": self.gpu_subnet_ids,
-            "availability_zones": self.availability_zones,
-        })
+        self.register_outputs(
+            {
+                "vpc_id": self.vpc_id,
+                "private_subnet_ids": self.private_subnet_ids,
+                "public_subnet_ids": self.public_subnet_ids,
+                "gpu_subnet_ids": self.gpu_subnet_ids,
+                "availability_zones": self.availability_zones,
+            }
+        )
 
     def _interface_endpoints(self, name, vpc, cidr, private_subnets, region, tagged) -> None:
         endpoints_group = aws.ec2.SecurityGroup(
-            f"{name}-endpoints", vpc_id=vpc.id, description="HTTPS from the VPC to its interface endpoints",
-            ingress=[{"protocol": "tcp", "from_port": 443, "to_port": 443, "cidr_blocks": [cidr],
-                      "description": "HTTPS from the VPC"}],
-            tags=tagged("endpoints"), opts=pulumi.ResourceOptions(parent=self))
+            f"{name}-endpoints",
+            vpc_id=vpc.id,
+            description="HTTPS from the VPC to its interface endpoints",
+            ingress=[
+                {
+                    "protocol": "tcp",
+                    "from_port": 443,
+                    "to_port": 443,
+                    "cidr_blocks": [cidr],
+                    "description": "HTTPS from the VPC",
+                }
+            ],
+            tags=tagged("endpoints"),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
         for service in INTERFACE_ENDPOINT_SERVICES:
             aws.ec2.VpcEndpoint(
-                f"{name}-{service.replace('.', '-')}", vpc_id=vpc.id, vpc_endpoint_type="Interface",
+                f"{name}-{service.replace('.', '-')}",
+                vpc_id=vpc.id,
+                vpc_endpoint_type="Interface",
                 service_name=pulumi.Output.concat("com.amazonaws.", region, f".{service}"),
-                subnet_ids=[subnet.id for subnet in private_subnets], security_group_ids=[endpoints_group.id],
-                private_dns_enabled=True, tags=tagged(service), opts=pulumi.ResourceOptions(parent=self))
+                subnet_ids=[subnet.id for subnet in private_subnets],
+                security_group_ids=[endpoints_group.id],
+                private_dns_enabled=True,
+                tags=tagged(service),
+                opts=pulumi.ResourceOptions(parent=self),
+            )
 
 
 def _zones_offering(instance_types: list[str], invoke: pulumi.InvokeOutputOptions) -> pulumi.Output[list[str]]:
@@ -160,16 +224,23 @@ def _zones_offering(instance_types: list[str], invoke: pulumi.InvokeOutputOption
     return offerings.locations.apply(lambda locations: sorted(set(locations or [])))
 
 
-def _subnets_in_zones(subnets: list[aws.ec2.Subnet], offered_zone_ids: pulumi.Output[list[str]],
-                      instance_types: list[str]) -> pulumi.Output[list[str]]:
+def _subnets_in_zones(
+    subnets: list[aws.ec2.Subnet], offered_zone_ids: pulumi.Output[list[str]], instance_types: list[str]
+) -> pulumi.Output[list[str]]:
     """The ids of `subnets` in zones that offer `instance_types`; a node group elsewhere gets no instances."""
+
     def pick(values: list) -> list[str]:
         offered, pairs = set(values[0]), values[1:]
-        chosen = [subnet_id for subnet_id, zone_id in zip(pairs[::2], pairs[1::2], strict=True)
-                  if not instance_types or zone_id in offered]
+        chosen = [
+            subnet_id
+            for subnet_id, zone_id in zip(pairs[::2], pairs[1::2], strict=True)
+            if not instance_types or zone_id in offered
+        ]
         if not chosen:
-            raise ValueError(f"none of the network's zones offers {instance_types}; pin "
-                             "network.availabilityZones to zones that do, or choose other instance types")
+            raise ValueError(
+                f"none of the network's zones offers {instance_types}; pin "
+                "network.availabilityZones to zones that do, or choose other instance types"
+            )
         return chosen
 
     parts = [item for subnet in subnets for item in (subnet.id, subnet.availability_zone_id)]

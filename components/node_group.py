@@ -74,11 +74,17 @@ def launch_template_args(spec: ManagedNodeGroupSpec) -> dict:
             "http_tokens": "required",
             "http_put_response_hop_limit": 1,
         },
-        "block_device_mappings": [{
-            "device_name": ROOT_DEVICE_NAMES[spec.ami_family],
-            "ebs": {"volume_size": spec.disk_size, "volume_type": "gp3", "encrypted": "true",
-                    "delete_on_termination": "true"},
-        }],
+        "block_device_mappings": [
+            {
+                "device_name": ROOT_DEVICE_NAMES[spec.ami_family],
+                "ebs": {
+                    "volume_size": spec.disk_size,
+                    "volume_type": "gp3",
+                    "encrypted": "true",
+                    "delete_on_termination": "true",
+                },
+            }
+        ],
         "tag_specifications": [{"resource_type": "instance", "tags": spec.tags}] if spec.tags else None,
         "update_default_version": True,
     }
@@ -101,11 +107,14 @@ class NodeRole(pulumi.ComponentResource):
         super().__init__(f"{PROJECT}:index:NodeRole", name, None, opts)
         role = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-role"),
-            assume_role_policy=pulumi.Output.json_dumps({
-                "Version": "2012-10-17",
-                "Statement": [{"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"},
-                               "Action": "sts:AssumeRole"}],
-            }),
+            assume_role_policy=pulumi.Output.json_dumps(
+                {
+                    "Version": "2012-10-17",
+                    "Statement": [
+                        {"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}
+                    ],
+                }
+            ),
             opts=pulumi.ResourceOptions(parent=self),
         )
         attachments = [
@@ -118,7 +127,8 @@ class NodeRole(pulumi.ComponentResource):
             for policy_arn in NODE_ROLE_POLICY_ARNS
         ]
         self.arn = pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(
-            lambda values: values[0])
+            lambda values: values[0]
+        )
         self.name = role.name
         self.register_outputs({"arn": self.arn, "name": self.name})
 

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 _NAME = r"[\w+=,.@-]+"
 _IAM_ARN = re.compile(
-    rf"^arn:(?P<partition>aws[a-z-]*):iam::(?P<account>\d{{12}}):(?P<kind>role|user)/(?:{_NAME}/)*(?P<name>{_NAME})$")
+    rf"^arn:(?P<partition>aws[a-z-]*):iam::(?P<account>\d{{12}}):(?P<kind>role|user)/(?:{_NAME}/)*(?P<name>{_NAME})$"
+)
 _ASSUMED_ROLE_ARN = re.compile(
-    rf"^arn:(?P<partition>aws[a-z-]*):sts::(?P<account>\d{{12}}):assumed-role/(?P<name>{_NAME})/[^/]+$")
+    rf"^arn:(?P<partition>aws[a-z-]*):sts::(?P<account>\d{{12}}):assumed-role/(?P<name>{_NAME})/[^/]+$"
+)
 
 
 @dataclass(frozen=True)

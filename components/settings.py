@@ -135,9 +135,12 @@ def check_node_label_key(key: str) -> None:
     """A label key a node group may give its nodes: also outside the namespaces the kubelet refuses."""
     check_label_key(key)
     if kubelet_refuses_node_label(key):
-        raise _bad(key, "a key outside kubernetes.io and k8s.io (for example example.com/gpu), or under "
-                   "node.kubernetes.io/", "the kubelet refuses node labels in the kubernetes.io and k8s.io "
-                   "namespaces, so the nodes would never join:")
+        raise _bad(
+            key,
+            "a key outside kubernetes.io and k8s.io (for example example.com/gpu), or under node.kubernetes.io/",
+            "the kubelet refuses node labels in the kubernetes.io and k8s.io "
+            "namespaces, so the nodes would never join:",
+        )
 
 
 def check_node_labels(labels: dict[str, str]) -> dict[str, str]:
@@ -233,8 +236,9 @@ class ClusterSettings(_Settings):
             raise _bad(value, allowed, "unsupported version")
         if versions.support_ended(value, versions.today()):
             end = versions.EKS_VERSION_BY_NAME[value].end_of_extended_support
-            current = [v for v in versions.SUPPORTED_KUBERNETES_VERSIONS
-                       if not versions.support_ended(v, versions.today())]
+            current = [
+                v for v in versions.SUPPORTED_KUBERNETES_VERSIONS if not versions.support_ended(v, versions.today())
+            ]
             raise _bad(value, ", ".join(current), f"EKS support ended on {end} for version")
         return value
 
@@ -272,11 +276,18 @@ class ClusterSettings(_Settings):
         for arn in value:
             principal = iam_principal(arn)
             if principal is None:
-                raise _bad(arn, "IAM role or user ARNs such as arn:aws:iam::123456789012:role/admins "
-                           "(EKS takes no STS session ARNs)")
+                raise _bad(
+                    arn,
+                    "IAM role or user ARNs such as arn:aws:iam::123456789012:role/admins "
+                    "(EKS takes no STS session ARNs)",
+                )
             if principal in seen:
-                raise _bad(arn, "each principal once (EKS allows one access entry per principal; a role's path "
-                           "does not make it another role)", f"same principal as {seen[principal]!r}:")
+                raise _bad(
+                    arn,
+                    "each principal once (EKS allows one access entry per principal; a role's path "
+                    "does not make it another role)",
+                    f"same principal as {seen[principal]!r}:",
+                )
             seen[principal] = arn
         return value
 
@@ -302,27 +313,48 @@ class ClusterSettings(_Settings):
         problems = []
         subnets = self.private_subnet_ids or self.public_subnet_ids
         if self.vpc_id and not subnets:
-            problems.append(ConfigProblem(f"{key}.vpcId", f"{self.vpc_id!r} is set without subnets; allowed: "
-                                          "set privateSubnetIds (or publicSubnetIds) of that VPC too"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.vpcId",
+                    f"{self.vpc_id!r} is set without subnets; allowed: "
+                    "set privateSubnetIds (or publicSubnetIds) of that VPC too",
+                )
+            )
         if subnets and not self.vpc_id:
-            problems.append(ConfigProblem(f"{key}.vpcId", "missing while subnets are set; allowed: the id of the subnets' VPC"))
+            problems.append(
+                ConfigProblem(f"{key}.vpcId", "missing while subnets are set; allowed: the id of the subnets' VPC")
+            )
         # EKS places control-plane network interfaces in subnets of at least two availability zones
         # (EKS user guide, "View Amazon EKS networking requirements for VPC and subnets"). Zones cannot
         # be known offline; fewer than two subnets can never meet the rule.
         control_plane_subnets = set(self.private_subnet_ids) | set(self.public_subnet_ids)
         if self.vpc_id and len(control_plane_subnets) == 1:
             subnet_key = "privateSubnetIds" if self.private_subnet_ids else "publicSubnetIds"
-            problems.append(ConfigProblem(f"{key}.{subnet_key}", f"{sorted(control_plane_subnets)!r} is one subnet; "
-                                          "allowed: subnets in at least two availability zones (EKS needs two for "
-                                          "the control plane)"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.{subnet_key}",
+                    f"{sorted(control_plane_subnets)!r} is one subnet; "
+                    "allowed: subnets in at least two availability zones (EKS needs two for "
+                    "the control plane)",
+                )
+            )
         if self.endpoint_public_access and not self.public_access_cidrs:
-            problems.append(ConfigProblem(f"{key}.publicAccessCidrs", "[] with endpointPublicAccess true; "
-                                          "allowed: at least one CIDR, or endpointPublicAccess false"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.publicAccessCidrs",
+                    "[] with endpointPublicAccess true; allowed: at least one CIDR, or endpointPublicAccess false",
+                )
+            )
         if not self.creator_admin and not self.admin_principal_arns:
-            problems.append(ConfigProblem(f"{key}.creatorAdmin", "false with no adminPrincipalArns: nobody could "
-                                          "administer the cluster or install its workloads; allowed: true, or list "
-                                          "the admins (the identity running pulumi up among them) in "
-                                          "adminPrincipalArns"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.creatorAdmin",
+                    "false with no adminPrincipalArns: nobody could "
+                    "administer the cluster or install its workloads; allowed: true, or list "
+                    "the admins (the identity running pulumi up among them) in "
+                    "adminPrincipalArns",
+                )
+            )
         return problems
 
     def warnings(self) -> list[str]:
@@ -332,12 +364,16 @@ class ClusterSettings(_Settings):
         if support:
             found.append(f"{PROJECT}:cluster.version {self.version!r}: {support}")
         if self.endpoint_public_access and "0.0.0.0/0" in self.public_access_cidrs:
-            found.append(f"{PROJECT}:cluster.publicAccessCidrs includes 0.0.0.0/0: the Kubernetes API endpoint is "
-                         "reachable from the whole internet; restrict it to your networks")
+            found.append(
+                f"{PROJECT}:cluster.publicAccessCidrs includes 0.0.0.0/0: the Kubernetes API endpoint is "
+                "reachable from the whole internet; restrict it to your networks"
+            )
         missing_logs = [log for log in DEFAULT_LOG_TYPES if log not in self.log_types]
         if missing_logs:
-            found.append(f"{PROJECT}:cluster.logTypes leaves out {', '.join(missing_logs)}: "
-                         "control-plane activity will not be auditable")
+            found.append(
+                f"{PROJECT}:cluster.logTypes leaves out {', '.join(missing_logs)}: "
+                "control-plane activity will not be auditable"
+            )
         return found
 
 
@@ -366,8 +402,9 @@ class _NodeGroupSettings(_Settings):
         if value < 0:
             raise _bad(value, "an integer >= 0", "negative size")
         if value > eks_model.INT32_MAX:
-            raise _bad(value, f"an integer up to {eks_model.INT32_MAX} (the EKS API's 32-bit integers)",
-                       "size out of range:")
+            raise _bad(
+                value, f"an integer up to {eks_model.INT32_MAX} (the EKS API's 32-bit integers)", "size out of range:"
+            )
         return value
 
     @field_validator("disk_size")
@@ -380,13 +417,25 @@ class _NodeGroupSettings(_Settings):
     def problems(self, key: str) -> list[ConfigProblem]:
         problems = []
         if self.max_size < 1:
-            problems.append(ConfigProblem(f"{key}.maxSize", f"{self.max_size!r}; allowed: an integer >= 1 (EKS rejects 0)"))
+            problems.append(
+                ConfigProblem(f"{key}.maxSize", f"{self.max_size!r}; allowed: an integer >= 1 (EKS rejects 0)")
+            )
         if self.min_size > self.desired_size:
-            problems.append(ConfigProblem(f"{key}.minSize", f"{self.min_size!r} is greater than desiredSize "
-                                          f"{self.desired_size!r}; allowed: minSize <= desiredSize <= maxSize"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.minSize",
+                    f"{self.min_size!r} is greater than desiredSize "
+                    f"{self.desired_size!r}; allowed: minSize <= desiredSize <= maxSize",
+                )
+            )
         if self.desired_size > self.max_size:
-            problems.append(ConfigProblem(f"{key}.desiredSize", f"{self.desired_size!r} is greater than maxSize "
-                                          f"{self.max_size!r}; allowed: minSize <= desiredSize <= maxSize"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.desiredSize",
+                    f"{self.desired_size!r} is greater than maxSize "
+                    f"{self.max_size!r}; allowed: minSize <= desiredSize <= maxSize",
+                )
+            )
         return problems
 
 
@@ -414,17 +463,32 @@ class SystemNodeGroupSettings(_NodeGroupSettings):
     def problems(self, key: str) -> list[ConfigProblem]:
         problems = super().problems(key)
         if self.min_size < 1:
-            problems.append(ConfigProblem(f"{key}.minSize", f"{self.min_size!r}; allowed: an integer >= 1, or CoreDNS "
-                                          "and other add-ons have no untainted node to run on"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.minSize",
+                    f"{self.min_size!r}; allowed: an integer >= 1, or CoreDNS "
+                    "and other add-ons have no untainted node to run on",
+                )
+            )
         gpu_types = [name for name in self.instance_types if gpu_catalog.is_gpu_instance_type(name)]
         if gpu_types:
-            problems.append(ConfigProblem(f"{key}.instanceTypes", f"GPU instance types {gpu_types!r} in the system "
-                                          "node group; allowed: non-GPU types such as m6i.large (GPU nodes belong "
-                                          "in gpuNodeGroup)"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.instanceTypes",
+                    f"GPU instance types {gpu_types!r} in the system "
+                    "node group; allowed: non-GPU types such as m6i.large (GPU nodes belong "
+                    "in gpuNodeGroup)",
+                )
+            )
         architectures = {gpu_catalog.architecture_of(name) for name in self.instance_types}
         if len(architectures) > 1:
-            problems.append(ConfigProblem(f"{key}.instanceTypes", f"{self.instance_types!r} mix architectures "
-                                          f"{sorted(map(str, architectures))}; allowed: one architecture"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.instanceTypes",
+                    f"{self.instance_types!r} mix architectures "
+                    f"{sorted(map(str, architectures))}; allowed: one architecture",
+                )
+            )
         return problems
 
     @property
@@ -495,7 +559,9 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     @classmethod
     def _disk(cls, value: int) -> int:
         if value < MIN_GPU_DISK_GIB:
-            raise _bad(value, f"at least {MIN_GPU_DISK_GIB} GiB for an accelerated AMI and the vLLM image", "disk too small:")
+            raise _bad(
+                value, f"at least {MIN_GPU_DISK_GIB} GiB for an accelerated AMI and the vLLM image", "disk too small:"
+            )
         return value
 
     @field_validator("extra_labels")
@@ -515,22 +581,38 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
         unknown = [name for name in self.instance_types if not gpu_catalog.is_gpu_instance_type(name)]
         if unknown:
             families = ", ".join(gpu_catalog.gpu_families())
-            problems.append(ConfigProblem(f"{key}.instanceTypes", f"{unknown!r} not NVIDIA GPU instance types; "
-                                          f"allowed: sizes of {families} (components/gpu_catalog.py)"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.instanceTypes",
+                    f"{unknown!r} not NVIDIA GPU instance types; "
+                    f"allowed: sizes of {families} (components/gpu_catalog.py)",
+                )
+            )
             return problems
         entries = [gpu_catalog.gpu_instance_type(name) for name in self.instance_types]
         architectures = sorted({entry.architecture for entry in entries})
         if len(architectures) > 1:
-            problems.append(ConfigProblem(f"{key}.instanceTypes", f"{self.instance_types!r} mix architectures "
-                                          f"{architectures}; allowed: one architecture per node group"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.instanceTypes",
+                    f"{self.instance_types!r} mix architectures "
+                    f"{architectures}; allowed: one architecture per node group",
+                )
+            )
         gpu_counts = sorted({entry.gpus for entry in entries})
         if len(gpu_counts) > 1:
-            problems.append(ConfigProblem(f"{key}.instanceTypes", f"{self.instance_types!r} mix GPU counts "
-                                          f"{gpu_counts}; allowed: one GPU count per node group"))
+            problems.append(
+                ConfigProblem(
+                    f"{key}.instanceTypes",
+                    f"{self.instance_types!r} mix GPU counts {gpu_counts}; allowed: one GPU count per node group",
+                )
+            )
         taint_keys = [taint.key for taint in self.extra_taints]
         duplicates = sorted({k for k in taint_keys if taint_keys.count(k) > 1})
         if duplicates:
-            problems.append(ConfigProblem(f"{key}.extraTaints", f"duplicate taint keys {duplicates}; allowed: each key once"))
+            problems.append(
+                ConfigProblem(f"{key}.extraTaints", f"duplicate taint keys {duplicates}; allowed: each key once")
+            )
         return problems
 
     @property
@@ -707,8 +789,12 @@ class VllmSettings(_Settings):
             raise _bad(value, allowed, "tag is not a release version in")
         floor = "v" + ".".join(map(str, versions.VLLM_MIN_VERSION))
         if _release(tag) < versions.VLLM_MIN_VERSION:
-            raise _bad(value, f"{floor} or newer, the first image with the non-root vllm user (UID "
-                       f"{versions.VLLM_USER_ID}) the server runs as", "image too old:")
+            raise _bad(
+                value,
+                f"{floor} or newer, the first image with the non-root vllm user (UID "
+                f"{versions.VLLM_USER_ID}) the server runs as",
+                "image too old:",
+            )
         return value
 
     @field_validator("tensor_parallel_size")
@@ -760,19 +846,31 @@ class VllmSettings(_Settings):
         for arg in value:
             secret = vllm_args.settings_flag(arg, tuple(VLLM_SECRET_FLAGS))
             if secret:
-                raise _bad(arg, f"no {secret}: it would be plain text in the pod spec and the state; set it with "
-                           f"`pulumi config set --secret {VLLM_SECRET_FLAGS[secret]} <value>`", "secret flag in")
+                raise _bad(
+                    arg,
+                    f"no {secret}: it would be plain text in the pod spec and the state; set it with "
+                    f"`pulumi config set --secret {VLLM_SECRET_FLAGS[secret]} <value>`",
+                    "secret flag in",
+                )
             flag = vllm_args.settings_flag(arg, VLLM_MANAGED_FLAGS)
             if flag:
                 spelled = "" if arg.split("=", 1)[0] == flag else f" (read by vLLM as {flag})"
-                raise _bad(arg, f"flags other than {', '.join(VLLM_MANAGED_FLAGS)} in any spelling, which come "
-                           "from vllm settings", f"flag set by settings{spelled}:")
+                raise _bad(
+                    arg,
+                    f"flags other than {', '.join(VLLM_MANAGED_FLAGS)} in any spelling, which come from vllm settings",
+                    f"flag set by settings{spelled}:",
+                )
         return value
 
     def problems(self, key: str) -> list[ConfigProblem]:
         if self.model_cache.type == "pvc" and self.replicas > 1:
-            return [ConfigProblem(f"{key}.modelCache.type", f"'pvc' with replicas {self.replicas}: a ReadWriteOnce "
-                                  "claim attaches to one node only; allowed: 'emptyDir', or replicas 1")]
+            return [
+                ConfigProblem(
+                    f"{key}.modelCache.type",
+                    f"'pvc' with replicas {self.replicas}: a ReadWriteOnce "
+                    "claim attaches to one node only; allowed: 'emptyDir', or replicas 1",
+                )
+            ]
         return []
 
     @property
@@ -832,8 +930,11 @@ class NetworkSettings(_Settings):
             if not (_ZONE_NAME.match(zone) or _ZONE_ID.match(zone)):
                 raise _bad(zone, "zone names such as us-west-2a or zone IDs such as usw2-az1", "invalid zone")
             if zone in EKS_UNSUPPORTED_ZONE_IDS:
-                raise _bad(zone, f"zones other than {', '.join(EKS_UNSUPPORTED_ZONE_IDS)}, where EKS places no "
-                           "control plane", "unsupported zone")
+                raise _bad(
+                    zone,
+                    f"zones other than {', '.join(EKS_UNSUPPORTED_ZONE_IDS)}, where EKS places no control plane",
+                    "unsupported zone",
+                )
         if len(set(value)) != len(value):
             raise _bad(value, "each zone once", "duplicate zones in")
         if value and not 2 <= len(value) <= MAX_AZ_COUNT:
@@ -841,10 +942,18 @@ class NetworkSettings(_Settings):
         return value
 
     def problems(self, key: str) -> list[ConfigProblem]:
-        if self.availability_zones and "az_count" in self.model_fields_set and self.az_count != len(
-                self.availability_zones):
-            return [ConfigProblem(f"{key}.azCount", f"{self.az_count!r} but availabilityZones lists "
-                                  f"{len(self.availability_zones)}; allowed: leave azCount out, or match the list")]
+        if (
+            self.availability_zones
+            and "az_count" in self.model_fields_set
+            and self.az_count != len(self.availability_zones)
+        ):
+            return [
+                ConfigProblem(
+                    f"{key}.azCount",
+                    f"{self.az_count!r} but availabilityZones lists "
+                    f"{len(self.availability_zones)}; allowed: leave azCount out, or match the list",
+                )
+            ]
         return []
 
     @property
@@ -894,8 +1003,13 @@ class AutoscalerSettings(_Settings):
 
     def problems(self, key: str) -> list[ConfigProblem]:
         if self.expander == "priority" and not self.expander_priorities:
-            return [ConfigProblem(f"{key}.expanderPriorities", "empty with expander 'priority'; allowed: at least one "
-                                  "priority with node group name patterns, or another expander")]
+            return [
+                ConfigProblem(
+                    f"{key}.expanderPriorities",
+                    "empty with expander 'priority'; allowed: at least one "
+                    "priority with node group name patterns, or another expander",
+                )
+            ]
         return []
 
 
@@ -917,8 +1031,10 @@ class DevicePluginSettings(_Settings):
 
 # A Prometheus duration, as the prometheus-operator CRDs pattern `interval` (ServiceMonitor
 # `spec.endpoints[].interval`, monitoring.coreos.com_servicemonitors.yaml at v0.93.0), without the bare `0`.
-_PROMETHEUS_DURATION = re.compile(r"^(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?"
-                                  r"(([0-9]+)ms)?$")
+_PROMETHEUS_DURATION = re.compile(
+    r"^(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?"
+    r"(([0-9]+)ms)?$"
+)
 
 
 class DcgmExporterSettings(_Settings):
@@ -1012,9 +1128,11 @@ class Settings(_Settings):
     def warnings(self) -> list[str]:
         found = self.cluster.warnings()
         if not self.cluster.vpc_id and self.network.mode == "defaultVpc":
-            found.append(f"{PROJECT}:network.mode is 'defaultVpc': the nodes run in the default VPC's default "
-                         "subnets, which are public and give each node a public IP; use the default mode "
-                         "'create', or set cluster.vpcId and privateSubnetIds, for anything but a test")
+            found.append(
+                f"{PROJECT}:network.mode is 'defaultVpc': the nodes run in the default VPC's default "
+                "subnets, which are public and give each node a public IP; use the default mode "
+                "'create', or set cluster.vpcId and privateSubnetIds, for anything but a test"
+            )
         return found
 
 
@@ -1052,16 +1170,23 @@ def parse_settings(values: Mapping[str, Any]) -> Settings:
             parsed[key] = section
         elif key in SECRET_KEYS:
             if value is not None and not isinstance(value, str):
-                problems.append(ConfigProblem(key, f"{type(value).__name__} value; allowed: a string "
-                                              f"(pulumi config set --secret {key} <value>)"))
+                problems.append(
+                    ConfigProblem(
+                        key,
+                        f"{type(value).__name__} value; allowed: a string (pulumi config set --secret {key} <value>)",
+                    )
+                )
             elif value == "":
                 # The value is secret: the message names the key only.
                 problems.append(ConfigProblem(key, "empty value; allowed: a non-empty string, or leave the key unset"))
             else:
                 parsed[key] = value
         else:
-            problems.append(ConfigProblem(key, f"unknown key{_suggestion(key, TOP_LEVEL_KEYS)}; "
-                                          f"allowed: {', '.join(TOP_LEVEL_KEYS)}"))
+            problems.append(
+                ConfigProblem(
+                    key, f"unknown key{_suggestion(key, TOP_LEVEL_KEYS)}; allowed: {', '.join(TOP_LEVEL_KEYS)}"
+                )
+            )
     bad_sections = {problem.key.split(".", 1)[0] for problem in problems}
     if not bad_sections & {"gpuNodeGroup", "gpuPlacement", "vllm", "devicePlugin", "systemNodeGroup"}:
         problems.extend(_cross_section_problems(Settings.model_validate(parsed)))
@@ -1076,36 +1201,73 @@ def _cross_section_problems(settings: Settings) -> list[ConfigProblem]:
     contract = settings.contract
     vllm = settings.vllm
     if vllm.enabled and vllm.tensor_parallel_size > gpu.gpus_per_instance:
-        problems.append(ConfigProblem("vllm.tensorParallelSize", f"{vllm.tensor_parallel_size!r} is more than the "
-                                      f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
-                                      f"1-{gpu.gpus_per_instance}, or larger GPU instance types"))
+        problems.append(
+            ConfigProblem(
+                "vllm.tensorParallelSize",
+                f"{vllm.tensor_parallel_size!r} is more than the "
+                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
+                f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
+            )
+        )
     if vllm.enabled and vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
         provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
-        problems.append(ConfigProblem("vllm.requireGpuProduct", f"{vllm.require_gpu_product!r} is not what the GPU "
-                                      f"node group provides; allowed: {provided}"))
+        problems.append(
+            ConfigProblem(
+                "vllm.requireGpuProduct",
+                f"{vllm.require_gpu_product!r} is not what the GPU node group provides; allowed: {provided}",
+            )
+        )
     reserved = {contract.label_key, NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL}
     for key in sorted(reserved & set(gpu.extra_labels)):
-        problems.append(ConfigProblem(f"gpuNodeGroup.extraLabels.{key}", f"{gpu.extra_labels[key]!r} overrides a "
-                                      "label the placement contract sets; allowed: other keys"))
+        problems.append(
+            ConfigProblem(
+                f"gpuNodeGroup.extraLabels.{key}",
+                f"{gpu.extra_labels[key]!r} overrides a label the placement contract sets; allowed: other keys",
+            )
+        )
     if contract.taint.key in {taint.key for taint in gpu.extra_taints}:
-        problems.append(ConfigProblem("gpuNodeGroup.extraTaints", f"repeats the contract taint key "
-                                      f"{contract.taint.key!r} (gpuPlacement.taintKey); allowed: other keys"))
+        problems.append(
+            ConfigProblem(
+                "gpuNodeGroup.extraTaints",
+                f"repeats the contract taint key {contract.taint.key!r} (gpuPlacement.taintKey); allowed: other keys",
+            )
+        )
     taint_count = len(contract.node_taints())
     if taint_count > eks_model.MAX_TAINTS_PER_NODE_GROUP:
-        problems.append(ConfigProblem("gpuNodeGroup.extraTaints", f"{taint_count} taints with the contract taint; "
-                                      f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group"))
+        problems.append(
+            ConfigProblem(
+                "gpuNodeGroup.extraTaints",
+                f"{taint_count} taints with the contract taint; "
+                f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group",
+            )
+        )
     if settings.cluster.vpc_id and settings.network.model_fields_set:
-        problems.append(ConfigProblem("network", f"is set while cluster.vpcId {settings.cluster.vpc_id!r} brings its "
-                                      "own VPC; allowed: remove network, or unset cluster.vpcId to let the stack "
-                                      "create the VPC"))
+        problems.append(
+            ConfigProblem(
+                "network",
+                f"is set while cluster.vpcId {settings.cluster.vpc_id!r} brings its "
+                "own VPC; allowed: remove network, or unset cluster.vpcId to let the stack "
+                "create the VPC",
+            )
+        )
     if settings.autoscaler.enabled and settings.cluster.version not in versions.CLUSTER_AUTOSCALER_VERSIONS:
         known = ", ".join(versions.CLUSTER_AUTOSCALER_VERSIONS)
-        problems.append(ConfigProblem("cluster.version", f"{settings.cluster.version!r} has no Cluster Autoscaler "
-                                      f"release pinned (components/versions.py); allowed: {known}, or "
-                                      "autoscaler.enabled false"))
+        problems.append(
+            ConfigProblem(
+                "cluster.version",
+                f"{settings.cluster.version!r} has no Cluster Autoscaler "
+                f"release pinned (components/versions.py); allowed: {known}, or "
+                "autoscaler.enabled false",
+            )
+        )
     if settings.device_plugin.enabled and gpu.ami_family == "Bottlerocket":
-        problems.append(ConfigProblem("devicePlugin.enabled", "true with gpuNodeGroup.amiFamily 'Bottlerocket', whose "
-                                      "AMI runs the device plugin itself; allowed: false or unset"))
+        problems.append(
+            ConfigProblem(
+                "devicePlugin.enabled",
+                "true with gpuNodeGroup.amiFamily 'Bottlerocket', whose "
+                "AMI runs the device plugin itself; allowed: false or unset",
+            )
+        )
     return problems
 
 
@@ -1116,8 +1278,11 @@ def _problems_from(error: ValidationError, section: str, model: type[BaseModel])
         key = ".".join(str(part) for part in location)
         if detail["type"] == "extra_forbidden":
             known = _known_keys(model, detail["loc"][:-1])
-            problems.append(ConfigProblem(key, f"unknown key{_suggestion(str(detail['loc'][-1]), known)}; "
-                                          f"allowed: {', '.join(known)}"))
+            problems.append(
+                ConfigProblem(
+                    key, f"unknown key{_suggestion(str(detail['loc'][-1]), known)}; allowed: {', '.join(known)}"
+                )
+            )
             continue
         message = detail["msg"].removeprefix("Value error, ")
         if detail["type"] != "value_error":
@@ -1135,8 +1300,7 @@ def _known_keys(model: type[BaseModel], location: tuple) -> list[str]:
     for part in location:
         if isinstance(part, int):
             continue
-        field = model.model_fields.get(part) or next(
-            (f for f in model.model_fields.values() if f.alias == part), None)
+        field = model.model_fields.get(part) or next((f for f in model.model_fields.values() if f.alias == part), None)
         annotation = getattr(field, "annotation", None)
         candidates = [annotation, *getattr(annotation, "__args__", ())]
         model = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None)
@@ -1157,8 +1321,9 @@ def _suggestion(key: str, known: list[str] | tuple[str, ...]) -> str:
 _NAMESPACE_SIMILARITY = 0.8
 
 
-def parse_stack_config(config: Mapping[str, Any], secret_keys: Collection[str] = (),
-                       project: str = PROJECT) -> Settings:
+def parse_stack_config(
+    config: Mapping[str, Any], secret_keys: Collection[str] = (), project: str = PROJECT
+) -> Settings:
     """Build `Settings` from a whole stack config (`namespace:key` -> value), as Pulumi hands it over.
 
     Beyond `parse_settings`, this catches what only the whole config shows: keys under a namespace
@@ -1173,13 +1338,24 @@ def parse_stack_config(config: Mapping[str, Any], secret_keys: Collection[str] =
         if namespace == project:
             values[key] = value
         elif namespace and difflib.SequenceMatcher(None, namespace, project).ratio() >= _NAMESPACE_SIMILARITY:
-            problems.append(ConfigProblem(full_key, f"namespace {namespace!r} is not this project's; did you mean "
-                                          f"{project}:{key}? allowed: keys under {project}: (other namespaces, such as "
-                                          "aws:, belong to their providers)", namespace=None))
+            problems.append(
+                ConfigProblem(
+                    full_key,
+                    f"namespace {namespace!r} is not this project's; did you mean "
+                    f"{project}:{key}? allowed: keys under {project}: (other namespaces, such as "
+                    "aws:, belong to their providers)",
+                    namespace=None,
+                )
+            )
     for key in SECRET_KEYS:
         if values.get(key) is not None and f"{project}:{key}" not in secret_keys:
-            problems.append(ConfigProblem(key, f"is set in plain text (value not shown); allowed: a secret value, "
-                                          f"set with pulumi config set --secret {key} <value>"))
+            problems.append(
+                ConfigProblem(
+                    key,
+                    f"is set in plain text (value not shown); allowed: a secret value, "
+                    f"set with pulumi config set --secret {key} <value>",
+                )
+            )
     try:
         settings = parse_settings(values)
     except ConfigError as error:

@@ -53,8 +53,13 @@ EKS_VERSIONS = (
     EksVersion("1.33", date(2025, 5, 28), date(2026, 7, 29), date(2027, 7, 29), "EKS release calendar"),
     EksVersion("1.34", date(2025, 10, 6), date(2026, 12, 2), date(2027, 12, 2), "EKS release calendar"),
     EksVersion("1.35", date(2026, 1, 28), date(2027, 3, 27), date(2028, 3, 27), "EKS release calendar"),
-    EksVersion("1.36", date(2026, 6, 10), date(2027, 8, 10), date(2028, 8, 10),
-               "amazon-eks-ami v20260610 (first 1.36 AMIs); end dates by the 14 + 12 month rule"),
+    EksVersion(
+        "1.36",
+        date(2026, 6, 10),
+        date(2027, 8, 10),
+        date(2028, 8, 10),
+        "amazon-eks-ami v20260610 (first 1.36 AMIs); end dates by the 14 + 12 month rule",
+    ),
 )
 # The day the table above was last checked against the EKS release calendar.
 EKS_VERSIONS_AS_OF = date(2026, 12, 1)
@@ -80,14 +85,18 @@ def support_warning(version: str, today: date) -> str | None:
     """Why `version` costs more or soon will on EKS as of `today`, or None when it is in standard support."""
     entry = EKS_VERSION_BY_NAME[version]
     if today > entry.end_of_standard_support:
-        return (f"Kubernetes {version} is in EKS extended support since {entry.end_of_standard_support} (until "
-                f"{entry.end_of_extended_support}): the control plane is billed at the extended-support rate "
-                f"per cluster hour; {DEFAULT_KUBERNETES_VERSION} is in standard support")
+        return (
+            f"Kubernetes {version} is in EKS extended support since {entry.end_of_standard_support} (until "
+            f"{entry.end_of_extended_support}): the control plane is billed at the extended-support rate "
+            f"per cluster hour; {DEFAULT_KUBERNETES_VERSION} is in standard support"
+        )
     days_left = (entry.end_of_standard_support - today).days
     if days_left <= STANDARD_SUPPORT_WARNING_DAYS:
-        return (f"Kubernetes {version} leaves EKS standard support on {entry.end_of_standard_support} (in "
-                f"{days_left} days); after that the control plane is billed at the extended-support rate; "
-                "plan the upgrade")
+        return (
+            f"Kubernetes {version} leaves EKS standard support on {entry.end_of_standard_support} (in "
+            f"{days_left} days); after that the control plane is billed at the extended-support rate; "
+            "plan the upgrade"
+        )
     return None
 
 

@@ -19,5 +19,4 @@ def secret_name(server_name: str) -> str:
 
 def environment_variable(server_name: str) -> dict:
     """`VLLM_API_KEY` from the Secret; the pod fails to start if the Secret or its key is missing."""
-    return {"name": ENV_NAME, "valueFrom": {"secretKeyRef": {"name": secret_name(server_name),
-                                                             "key": SECRET_DATA_KEY}}}
+    return {"name": ENV_NAME, "valueFrom": {"secretKeyRef": {"name": secret_name(server_name), "key": SECRET_DATA_KEY}}}

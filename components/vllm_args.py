@@ -79,8 +79,11 @@ def settings_flag(arg: str, flags: tuple[str, ...] | list[str]) -> str | None:
         written = "--" + written[2:].split(".", 1)[0].replace("_", "-")
         matches = [flag for flag in flags if flag.startswith(written) and len(written) > 2]
     else:
-        matches = [long for short, long in SHORT_ALIASES.items()
-                   if long in flags and short.startswith(written) and len(written) > 1]
+        matches = [
+            long
+            for short, long in SHORT_ALIASES.items()
+            if long in flags and short.startswith(written) and len(written) > 1
+        ]
     return matches[0] if matches else None
 
 

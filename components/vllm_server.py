@@ -117,70 +117,105 @@ class VllmServer(pulumi.ComponentResource):
         has_api_key = args.api_key is not None
 
         ns_manifest = namespace(name, settings)
-        ns = k8s.core.v1.Namespace(f"{name}-ns", metadata=ns_manifest["metadata"],
-                                   opts=pulumi.ResourceOptions(parent=self))
+        ns = k8s.core.v1.Namespace(
+            f"{name}-ns", metadata=ns_manifest["metadata"], opts=pulumi.ResourceOptions(parent=self)
+        )
         in_namespace = pulumi.ResourceOptions(parent=self, depends_on=[ns])
 
         account = service_account(name, settings)
         account_resource = k8s.core.v1.ServiceAccount(
-            f"{name}-sa", metadata=account["metadata"],
-            automount_service_account_token=account["automountServiceAccountToken"], opts=in_namespace)
+            f"{name}-sa",
+            metadata=account["metadata"],
+            automount_service_account_token=account["automountServiceAccountToken"],
+            opts=in_namespace,
+        )
         pod_needs = [ns, account_resource]
         if has_token:
             secret = token_secret(name, settings)
-            pod_needs.append(k8s.core.v1.Secret(
-                f"{name}-hf-token", metadata=secret["metadata"], type=secret["type"],
-                string_data={TOKEN_KEY: pulumi.Output.secret(args.hf_token)},
-                opts=in_namespace))
+            pod_needs.append(
+                k8s.core.v1.Secret(
+                    f"{name}-hf-token",
+                    metadata=secret["metadata"],
+                    type=secret["type"],
+                    string_data={TOKEN_KEY: pulumi.Output.secret(args.hf_token)},
+                    opts=in_namespace,
+                )
+            )
         if has_api_key:
             secret = api_key_secret(name, settings)
-            pod_needs.append(k8s.core.v1.Secret(
-                f"{name}-api-key", metadata=secret["metadata"], type=secret["type"],
-                string_data={vllm_api_key.SECRET_DATA_KEY: pulumi.Output.secret(args.api_key)},
-                opts=in_namespace))
+            pod_needs.append(
+                k8s.core.v1.Secret(
+                    f"{name}-api-key",
+                    metadata=secret["metadata"],
+                    type=secret["type"],
+                    string_data={vllm_api_key.SECRET_DATA_KEY: pulumi.Output.secret(args.api_key)},
+                    opts=in_namespace,
+                )
+            )
         if settings.model_cache.type == "pvc":
             claim = model_cache_claim(name, settings)
-            pod_needs.append(k8s.core.v1.PersistentVolumeClaim(
-                f"{name}-model-cache", metadata=claim["metadata"], spec=claim["spec"], opts=in_namespace))
+            pod_needs.append(
+                k8s.core.v1.PersistentVolumeClaim(
+                    f"{name}-model-cache", metadata=claim["metadata"], spec=claim["spec"], opts=in_namespace
+                )
+            )
 
-        manifest = deployment(name, settings, args.contract, args.instance,
-                              require_node_affinity=args.require_node_affinity, has_token=has_token,
-                              has_api_key=has_api_key,
-                              pod_annotations=args.pod_annotations)
+        manifest = deployment(
+            name,
+            settings,
+            args.contract,
+            args.instance,
+            require_node_affinity=args.require_node_affinity,
+            has_token=has_token,
+            has_api_key=has_api_key,
+            pod_annotations=args.pod_annotations,
+        )
         timeout = rollout_timeout(settings)
-        k8s.apps.v1.Deployment(f"{name}-deployment", metadata=manifest["metadata"], spec=manifest["spec"],
-                               opts=pulumi.ResourceOptions(parent=self, depends_on=pod_needs,
-                                                           custom_timeouts=pulumi.CustomTimeouts(create=timeout,
-                                                                                                 update=timeout)))
+        k8s.apps.v1.Deployment(
+            f"{name}-deployment",
+            metadata=manifest["metadata"],
+            spec=manifest["spec"],
+            opts=pulumi.ResourceOptions(
+                parent=self, depends_on=pod_needs, custom_timeouts=pulumi.CustomTimeouts(create=timeout, update=timeout)
+            ),
+        )
         svc_manifest = service(name, settings)
-        svc = k8s.core.v1.Service(f"{name}-svc", metadata=svc_manifest["metadata"], spec=svc_manifest["spec"],
-                                  opts=in_namespace)
+        svc = k8s.core.v1.Service(
+            f"{name}-svc", metadata=svc_manifest["metadata"], spec=svc_manifest["spec"], opts=in_namespace
+        )
         budget = disruption_budget(name, settings)
-        k8s.policy.v1.PodDisruptionBudget(f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"],
-                                          opts=in_namespace)
+        k8s.policy.v1.PodDisruptionBudget(
+            f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"], opts=in_namespace
+        )
         policy = network_policy(name, settings, metrics_namespace=args.metrics_namespace)
-        k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"],
-                                        opts=in_namespace)
+        k8s.networking.v1.NetworkPolicy(
+            f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=in_namespace
+        )
 
         self.namespace = ns.metadata.apply(lambda metadata: metadata.name)
         self.service_name = svc.metadata.apply(lambda metadata: metadata.name)
         self.service_dns_name = pulumi.Output.all(self.service_name, self.namespace).apply(
-            lambda parts: service_dns_name(parts[1], parts[0]))
+            lambda parts: service_dns_name(parts[1], parts[0])
+        )
         self.service_port = pulumi.Output.from_input(PORT)
         self.model = pulumi.Output.from_input(settings.model_name)
         self.try_command = pulumi.Output.all(self.namespace, self.service_name).apply(
-            lambda parts: try_command(parts[0], parts[1], settings.model_name))
-        self.register_outputs({
-            "namespace": self.namespace,
-            "service_name": self.service_name,
-            "service_dns_name": self.service_dns_name,
-            "service_port": self.service_port,
-            "model": self.model,
-            "try_command": self.try_command,
-        })
+            lambda parts: try_command(parts[0], parts[1], settings.model_name)
+        )
+        self.register_outputs(
+            {
+                "namespace": self.namespace,
+                "service_name": self.service_name,
+                "service_dns_name": self.service_dns_name,
+                "service_port": self.service_port,
+                "model": self.model,
+                "try_command": self.try_command,
+            }
+        )
 
 
 # Labels.
+
 
 def image_version(image: str) -> str:
     """The version part of an image reference as a label value: the tag, or `sha256-<12 hex>` for a digest."""
@@ -200,6 +235,7 @@ def _metadata(instance: str, settings: VllmSettings, name: str = SERVER_NAME, **
 
 # The container.
 
+
 def container_args(settings: VllmSettings) -> list[str]:
     """`vllm serve` arguments: the model first, then parallelism and memory from settings, the port, `extraArgs`.
 
@@ -210,12 +246,18 @@ def container_args(settings: VllmSettings) -> list[str]:
     """
     args = [
         settings.model,
-        "--served-model-name", settings.model_name,
-        "--tensor-parallel-size", str(settings.tensor_parallel_size),
-        "--max-model-len", str(settings.max_model_len),
-        "--gpu-memory-utilization", f"{settings.gpu_memory_utilization:g}",
-        "--port", str(PORT),
-        "--shutdown-timeout", str(settings.shutdown_timeout_seconds),
+        "--served-model-name",
+        settings.model_name,
+        "--tensor-parallel-size",
+        str(settings.tensor_parallel_size),
+        "--max-model-len",
+        str(settings.max_model_len),
+        "--gpu-memory-utilization",
+        f"{settings.gpu_memory_utilization:g}",
+        "--port",
+        str(PORT),
+        "--shutdown-timeout",
+        str(settings.shutdown_timeout_seconds),
     ]
     return [*args, *settings.extra_args]
 
@@ -228,8 +270,12 @@ def probes(startup_timeout_seconds: int) -> dict[str, dict]:
     """
     check = {"httpGet": {"path": HEALTH_PATH, "port": PORT_NAME}}
     return {
-        "startupProbe": {**check, "periodSeconds": STARTUP_PROBE_PERIOD_SECONDS, "timeoutSeconds": 5,
-                         "failureThreshold": math.ceil(startup_timeout_seconds / STARTUP_PROBE_PERIOD_SECONDS)},
+        "startupProbe": {
+            **check,
+            "periodSeconds": STARTUP_PROBE_PERIOD_SECONDS,
+            "timeoutSeconds": 5,
+            "failureThreshold": math.ceil(startup_timeout_seconds / STARTUP_PROBE_PERIOD_SECONDS),
+        },
         "readinessProbe": {**check, "periodSeconds": 10, "timeoutSeconds": 5, "failureThreshold": 3},
         "livenessProbe": {**check, "periodSeconds": 30, "timeoutSeconds": 10, "failureThreshold": 3},
     }
@@ -257,8 +303,10 @@ def server_resources(instance: gpu_catalog.InstanceType, tensor_parallel_size: i
     pod that fits on the GPUs (`GPUs // tensor_parallel_size`) fits the node beside its DaemonSets.
     """
     if not 1 <= tensor_parallel_size <= instance.gpus:
-        raise ValueError(f"tensor parallel size {tensor_parallel_size} does not fit the {instance.gpus} GPU(s) "
-                         f"of {instance.name}; allowed: 1-{instance.gpus}")
+        raise ValueError(
+            f"tensor parallel size {tensor_parallel_size} does not fit the {instance.gpus} GPU(s) "
+            f"of {instance.name}; allowed: 1-{instance.gpus}"
+        )
     share = Fraction(tensor_parallel_size, instance.gpus)
     cpu_millicores = math.floor((instance.vcpus - RESERVED_VCPUS) * 10 * share) * 100
     instance_mib = Fraction(str(instance.memory_gib)) * 1024
@@ -297,13 +345,21 @@ def volumes(settings: VllmSettings, has_token: bool) -> list[dict]:
     result = [
         {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": shm_size(settings.tensor_parallel_size)}},
         {"name": "model-cache", "persistentVolumeClaim": {"claimName": model_cache_claim_name()}}
-        if cache.type == "pvc" else {"name": "model-cache", "emptyDir": {"sizeLimit": cache.size}},
+        if cache.type == "pvc"
+        else {"name": "model-cache", "emptyDir": {"sizeLimit": cache.size}},
         {"name": "tmp", "emptyDir": {"sizeLimit": TMP_SIZE}},
     ]
     if has_token:
-        result.append({"name": "hf-token", "secret": {
-            "secretName": token_secret_name(), "defaultMode": TOKEN_FILE_MODE,
-            "items": [{"key": TOKEN_KEY, "path": TOKEN_KEY}]}})
+        result.append(
+            {
+                "name": "hf-token",
+                "secret": {
+                    "secretName": token_secret_name(),
+                    "defaultMode": TOKEN_FILE_MODE,
+                    "items": [{"key": TOKEN_KEY, "path": TOKEN_KEY}],
+                },
+            }
+        )
     return result
 
 
@@ -324,8 +380,9 @@ def termination_grace_period(settings: VllmSettings) -> int:
     return PRE_STOP_SLEEP_SECONDS + settings.shutdown_timeout_seconds + SHUTDOWN_MARGIN_SECONDS
 
 
-def container(settings: VllmSettings, instance: gpu_catalog.InstanceType, has_token: bool,
-              has_api_key: bool = False) -> dict:
+def container(
+    settings: VllmSettings, instance: gpu_catalog.InstanceType, has_token: bool, has_api_key: bool = False
+) -> dict:
     """The vLLM container: the image's own entrypoint, flags as args, non-root with a read-only root."""
     return {
         "name": APP,
@@ -352,8 +409,15 @@ def container(settings: VllmSettings, instance: gpu_catalog.InstanceType, has_to
     }
 
 
-def pod_spec(settings: VllmSettings, contract: PlacementContract, instance: gpu_catalog.InstanceType, *,
-             require_node_affinity: bool = False, has_token: bool = False, has_api_key: bool = False) -> dict:
+def pod_spec(
+    settings: VllmSettings,
+    contract: PlacementContract,
+    instance: gpu_catalog.InstanceType,
+    *,
+    require_node_affinity: bool = False,
+    has_token: bool = False,
+    has_api_key: bool = False,
+) -> dict:
     """The server's pod spec: on the contract's GPU nodes, tolerating their taints, restricted-compliant.
 
     The restricted Pod Security Standard holds: the pod runs as non-root UID 2000, without privilege
@@ -387,16 +451,27 @@ def pod_spec(settings: VllmSettings, contract: PlacementContract, instance: gpu_
 
 # The objects.
 
+
 def namespace(instance: str, settings: VllmSettings) -> dict:
     """The server's Namespace, enforcing the restricted Pod Security Standard (and auditing, warning)."""
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {
-        "name": settings.namespace, "labels": {**server_labels(instance, settings), **POD_SECURITY_LABELS}}}
+    return {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {
+            "name": settings.namespace,
+            "labels": {**server_labels(instance, settings), **POD_SECURITY_LABELS},
+        },
+    }
 
 
 def service_account(instance: str, settings: VllmSettings) -> dict:
     """The server's own ServiceAccount, without a token: vLLM never calls the Kubernetes API."""
-    return {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": _metadata(instance, settings),
-            "automountServiceAccountToken": False}
+    return {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": _metadata(instance, settings),
+        "automountServiceAccountToken": False,
+    }
 
 
 def token_secret_name() -> str:
@@ -406,14 +481,22 @@ def token_secret_name() -> str:
 
 def token_secret(instance: str, settings: VllmSettings) -> dict:
     """The Hugging Face token Secret without its data, which the component fills from the secret Output."""
-    return {"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
-            "metadata": _metadata(instance, settings, token_secret_name())}
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "type": "Opaque",
+        "metadata": _metadata(instance, settings, token_secret_name()),
+    }
 
 
 def api_key_secret(instance: str, settings: VllmSettings) -> dict:
     """The API key Secret without its data, which the component fills from the secret Output."""
-    return {"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
-            "metadata": _metadata(instance, settings, vllm_api_key.secret_name(SERVER_NAME))}
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "type": "Opaque",
+        "metadata": _metadata(instance, settings, vllm_api_key.secret_name(SERVER_NAME)),
+    }
 
 
 def model_cache_claim_name() -> str:
@@ -427,14 +510,25 @@ def model_cache_claim(instance: str, settings: VllmSettings) -> dict:
     spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": cache.size}}}
     if cache.storage_class:
         spec["storageClassName"] = cache.storage_class
-    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
-            "metadata": _metadata(instance, settings, model_cache_claim_name()), "spec": spec}
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": _metadata(instance, settings, model_cache_claim_name()),
+        "spec": spec,
+    }
 
 
-def deployment(instance: str, settings: VllmSettings, contract: PlacementContract,
-               gpu_instance: gpu_catalog.InstanceType, *, require_node_affinity: bool = False,
-               has_token: bool = False, has_api_key: bool = False,
-               pod_annotations: dict[str, str] | None = None) -> dict:
+def deployment(
+    instance: str,
+    settings: VllmSettings,
+    contract: PlacementContract,
+    gpu_instance: gpu_catalog.InstanceType,
+    *,
+    require_node_affinity: bool = False,
+    has_token: bool = False,
+    has_api_key: bool = False,
+    pod_annotations: dict[str, str] | None = None,
+) -> dict:
     """The server Deployment, replaced with `Recreate` so an update never needs a spare GPU (docs/traps.md#rolling-update-deadlock)."""
     labels = server_labels(instance, settings)
     return {
@@ -449,8 +543,14 @@ def deployment(instance: str, settings: VllmSettings, contract: PlacementContrac
             "progressDeadlineSeconds": progress_deadline(settings),
             "template": {
                 "metadata": {"labels": labels, **({"annotations": dict(pod_annotations)} if pod_annotations else {})},
-                "spec": pod_spec(settings, contract, gpu_instance, require_node_affinity=require_node_affinity,
-                                 has_token=has_token, has_api_key=has_api_key),
+                "spec": pod_spec(
+                    settings,
+                    contract,
+                    gpu_instance,
+                    require_node_affinity=require_node_affinity,
+                    has_token=has_token,
+                    has_api_key=has_api_key,
+                ),
             },
         },
     }
@@ -496,8 +596,11 @@ def disruption_budget(instance: str, settings: VllmSettings) -> dict:
         "apiVersion": "policy/v1",
         "kind": "PodDisruptionBudget",
         "metadata": _metadata(instance, settings),
-        "spec": {"maxUnavailable": 1, "selector": {"matchLabels": selector_labels(labels)},
-                 "unhealthyPodEvictionPolicy": "AlwaysAllow"},
+        "spec": {
+            "maxUnavailable": 1,
+            "selector": {"matchLabels": selector_labels(labels)},
+            "unhealthyPodEvictionPolicy": "AlwaysAllow",
+        },
     }
 
 
@@ -518,11 +621,16 @@ def network_policy(instance: str, settings: VllmSettings, metrics_namespace: str
     ingress = [{"from": clients, "ports": port}]
     if metrics_namespace:
         ingress.append({"from": [in_namespace(metrics_namespace)], "ports": port})
-    return network_policy_manifest(_metadata(instance, settings), server_labels(instance, settings),
-                                   ingress=ingress, egress=[DNS_EGRESS, HTTPS_EGRESS])
+    return network_policy_manifest(
+        _metadata(instance, settings),
+        server_labels(instance, settings),
+        ingress=ingress,
+        egress=[DNS_EGRESS, HTTPS_EGRESS],
+    )
 
 
 # Outputs.
+
 
 def service_dns_name(namespace_name: str, service_name: str) -> str:
     """The Service's cluster DNS name."""
@@ -532,6 +640,8 @@ def service_dns_name(namespace_name: str, service_name: str) -> str:
 def try_command(namespace_name: str, service_name: str, model: str) -> str:
     """A shell line that forwards the Service to localhost:8000 and sends one chat request."""
     body = json.dumps({"model": model, "messages": [{"role": "user", "content": "Hello"}]})
-    return (f"kubectl -n {namespace_name} port-forward svc/{service_name} {PORT}:{PORT} & sleep 3; "
-            f"curl http://localhost:{PORT}/v1/chat/completions -H 'Content-Type: application/json' "
-            f"-d {shlex.quote(body)}")
+    return (
+        f"kubectl -n {namespace_name} port-forward svc/{service_name} {PORT}:{PORT} & sleep 3; "
+        f"curl http://localhost:{PORT}/v1/chat/completions -H 'Content-Type: application/json' "
+        f"-d {shlex.quote(body)}"
+    )

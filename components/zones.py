@@ -47,31 +47,39 @@ def subnet_ranges(vpc_cidr: str, zone_count: int) -> list[SubnetRanges]:
     return [SubnetRanges(str(slots[index]), str(public[index])) for index in range(zone_count)]
 
 
-def choose_zones(available: list[Zone], count: int, *, gpu_zone_ids: set[str] | None = None,
-                 pinned: list[str] | None = None) -> list[Zone]:
+def choose_zones(
+    available: list[Zone], count: int, *, gpu_zone_ids: set[str] | None = None, pinned: list[str] | None = None
+) -> list[Zone]:
     """The `count` zones to use, in zone-ID order, never one EKS does not support.
 
     `pinned` (names or IDs) are taken as given. Otherwise zones that offer the GPU instance types
     (`gpu_zone_ids`, when known) come first, then the others, each group in zone-ID order; ordering by
     ID keeps the choice the same for every account and every run.
     """
-    usable = sorted((zone for zone in available if zone.zone_id not in EKS_UNSUPPORTED_ZONE_IDS),
-                    key=lambda zone: zone.zone_id)
+    usable = sorted(
+        (zone for zone in available if zone.zone_id not in EKS_UNSUPPORTED_ZONE_IDS), key=lambda zone: zone.zone_id
+    )
     if pinned:
         by_key = {key: zone for zone in usable for key in (zone.name, zone.zone_id)}
         missing = [key for key in pinned if key not in by_key]
         if missing:
-            raise ValueError(f"network.availabilityZones: {missing} not among the region's usable zones "
-                             f"{[zone.name for zone in usable]}")
+            raise ValueError(
+                f"network.availabilityZones: {missing} not among the region's usable zones "
+                f"{[zone.name for zone in usable]}"
+            )
         chosen = {by_key[key].zone_id: by_key[key] for key in pinned}
         if len(chosen) != len(pinned):
-            raise ValueError(f"network.availabilityZones: {pinned} names one zone twice (by name and by ID); "
-                             "allowed: each zone once")
+            raise ValueError(
+                f"network.availabilityZones: {pinned} names one zone twice (by name and by ID); allowed: each zone once"
+            )
         return sorted(chosen.values(), key=lambda zone: zone.zone_id)
     if len(usable) < count:
-        raise ValueError(f"network.azCount: {count} zones asked for, the region offers {len(usable)} that EKS "
-                         f"supports ({[zone.name for zone in usable]}); allowed: at most {len(usable)}")
+        raise ValueError(
+            f"network.azCount: {count} zones asked for, the region offers {len(usable)} that EKS "
+            f"supports ({[zone.name for zone in usable]}); allowed: at most {len(usable)}"
+        )
     offered = gpu_zone_ids or set()
     preferred = [zone for zone in usable if zone.zone_id in offered] + [
-        zone for zone in usable if zone.zone_id not in offered]
+        zone for zone in usable if zone.zone_id not in offered
+    ]
     return sorted(preferred[:count], key=lambda zone: zone.zone_id)

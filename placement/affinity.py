@@ -137,8 +137,10 @@ def _invalid_label_requirement(expression: dict) -> str | None:
         return f"{label}: unknown operator {operator!r} (In, NotIn, Exists, DoesNotExist, Gt, Lt)"
     for value in values:
         if not _is_label_value(value):
-            return (f"{label}: {value!r} is not a label value (at most {_VALUE_MAX} letters, digits, '-', '_' "
-                    "or '.', starting and ending with a letter or digit)")
+            return (
+                f"{label}: {value!r} is not a label value (at most {_VALUE_MAX} letters, digits, '-', '_' "
+                "or '.', starting and ending with a letter or digit)"
+            )
     return None
 
 
@@ -156,8 +158,11 @@ def _qualified_name_problem(key: str) -> str | None:
 
 
 def _is_label_value(value) -> bool:
-    return isinstance(value, str) and len(value) <= _VALUE_MAX and (
-        value == "" or _QUALIFIED_NAME.fullmatch(value) is not None)
+    return (
+        isinstance(value, str)
+        and len(value) <= _VALUE_MAX
+        and (value == "" or _QUALIFIED_NAME.fullmatch(value) is not None)
+    )
 
 
 def _invalid_field_requirement(field: dict) -> str | None:

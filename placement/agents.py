@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from .explain import NODE_AFFINITY, TAINT_TOLERATION, filter_failures
 from .guard import _reasons
-from .verdict import Verdict, _summary
 from .pools import PLACEMENT_FILTERS, pool_gpus
 from .resources import pod_requests
+from .verdict import Verdict, _summary
 from .workloads import pod_of
 
 EVERY_NODE = "every-node"
@@ -91,13 +91,16 @@ def _check_every_pool(agent: Agent, pod: dict, pools: list[dict], found: AgentFi
         if not failures:
             landed.append(pool["name"])
         elif nvidia_only and set(failures) == {NODE_AFFINITY}:
-            found.notes.append(f"{agent.name} does not run on GPU pool {pool['name']}: outside the add-on's own "
-                               f"node affinity (its supported instance types and architectures), so its GPU "
-                               f"health is not monitored there")
+            found.notes.append(
+                f"{agent.name} does not run on GPU pool {pool['name']}: outside the add-on's own "
+                f"node affinity (its supported instance types and architectures), so its GPU "
+                f"health is not monitored there"
+            )
         else:
             fix = " (give the add-on the pool's tolerations)" if TAINT_TOLERATION in failures else ""
-            found.problems.append(f"node agent {agent.name} does not land on pool {pool['name']}: "
-                                  f"{'; '.join(failures.values())}{fix}")
+            found.problems.append(
+                f"node agent {agent.name} does not land on pool {pool['name']}: {'; '.join(failures.values())}{fix}"
+            )
     if landed:
         found.covered.append(f"{agent.name} on {', '.join(landed)}")
     elif nvidia_only and not any(pool_gpus(p) > 0 for p in pools):

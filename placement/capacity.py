@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from .explain import filter_failures
 from .guard import _n
-from .verdict import Verdict, _summary
 from .pools import PLACEMENT_FILTERS, pool_gpus
 from .resources import GPU_RESOURCE, pod_requests
+from .verdict import Verdict, _summary
 from .workloads import is_device_plugin, pod_of, workload_id
 
 VERDICT_ID = 7
@@ -91,18 +91,26 @@ def gpu_capacity(workloads: Iterable[dict], pools: Iterable[dict]) -> tuple[Verd
     warnings = [f"verdict {VERDICT_ID} {VERDICT_NAME}: {warning}" for warning in warnings]
     if problems:
         return Verdict(VERDICT_ID, VERDICT_NAME, False, _summary(problems), problems + warnings + fits), warnings
-    return Verdict(VERDICT_ID, VERDICT_NAME, True, "the GPU pools hold every replica at maxSize: " + "; ".join(fits),
-                   warnings + fits), warnings
+    return Verdict(
+        VERDICT_ID,
+        VERDICT_NAME,
+        True,
+        "the GPU pools hold every replica at maxSize: " + "; ".join(fits),
+        warnings + fits,
+    ), warnings
 
 
-def _check(label: str, group: list[Demand], pools: dict[str, dict], problems: list[str], warnings: list[str],
-           fits: list[str]) -> None:
+def _check(
+    label: str, group: list[Demand], pools: dict[str, dict], problems: list[str], warnings: list[str], fits: list[str]
+) -> None:
     """Whether `group` (workloads landing on the same pools) fits those pools at maxSize and desiredSize."""
     names = group[0].pools
     unknown = [name for name in names if any(pods_per_node(pools[name], d.gpus) is None for d in group)]
     if unknown:
-        problems.append(f"{label}: GPUs per node unknown for pool(s) {', '.join(unknown)} (instance type not in the "
-                        "catalog), so the replicas cannot be counted")
+        problems.append(
+            f"{label}: GPUs per node unknown for pool(s) {', '.join(unknown)} (instance type not in the "
+            "catalog), so the replicas cannot be counted"
+        )
         return
     at_max = _holds(group, [pools[name] for name in names], "maxCount")
     at_desired = _holds(group, [pools[name] for name in names], "count")
@@ -110,11 +118,15 @@ def _check(label: str, group: list[Demand], pools: dict[str, dict], problems: li
     asked = ", ".join(f"{d.replicas} x {_n(d.gpus)} {GPU_RESOURCE}" for d in group)
     where = ", ".join(_describe(pools[name], group) for name in names)
     if wanted > at_max:
-        problems.append(f"{label} asks for {asked} ({wanted} pod(s)) but GPU pool(s) {where} hold {at_max} at "
-                        f"maxSize: {wanted - at_max} pod(s) can never be scheduled; raise maxSize or lower replicas")
+        problems.append(
+            f"{label} asks for {asked} ({wanted} pod(s)) but GPU pool(s) {where} hold {at_max} at "
+            f"maxSize: {wanted - at_max} pod(s) can never be scheduled; raise maxSize or lower replicas"
+        )
     elif wanted > at_desired:
-        warnings.append(f"{label} asks for {asked} ({wanted} pod(s)); GPU pool(s) {where} hold {at_desired} at "
-                        f"desiredSize: {wanted - at_desired} pod(s) wait until the pool scales up")
+        warnings.append(
+            f"{label} asks for {asked} ({wanted} pod(s)); GPU pool(s) {where} hold {at_desired} at "
+            f"desiredSize: {wanted - at_desired} pod(s) wait until the pool scales up"
+        )
         fits.append(f"{label}: {wanted} of {at_max} at maxSize")
     else:
         fits.append(f"{label}: {wanted} of {at_max} at maxSize, {at_desired} at desiredSize")
@@ -140,5 +152,7 @@ def _holds(group: list[Demand], pools: list[dict], size_key: str) -> int:
 def _describe(pool: dict, group: list[Demand]) -> str:
     types = ", ".join(f"{name}: {gpus} GPU(s)" for name, gpus in (pool.get("gpusPerNodeByType") or {}).items())
     per_node = min(pods_per_node(pool, d.gpus) for d in group)
-    return (f"{pool['name']} ({pool.get('count') or 0} desired / {pool.get('maxCount') or 0} max node(s), "
-            f"{per_node} pod(s) per node; {types})")
+    return (
+        f"{pool['name']} ({pool.get('count') or 0} desired / {pool.get('maxCount') or 0} max node(s), "
+        f"{per_node} pod(s) per node; {types})"
+    )

@@ -6,7 +6,14 @@ from collections.abc import Iterable
 
 from .affinity import node_affinity_mismatch
 from .resources import Requests, insufficient_resources
-from .taints import BLOCKING_EFFECTS, NO_SCHEDULE, UNSCHEDULABLE_TAINT_KEY, find_untolerated_taint, format_taint, tolerates
+from .taints import (
+    BLOCKING_EFFECTS,
+    NO_SCHEDULE,
+    UNSCHEDULABLE_TAINT_KEY,
+    find_untolerated_taint,
+    format_taint,
+    tolerates,
+)
 
 NODE_UNSCHEDULABLE = "NodeUnschedulable"
 TAINT_TOLERATION = "TaintToleration"
@@ -18,7 +25,9 @@ FILTERS = (NODE_UNSCHEDULABLE, TAINT_TOLERATION, NODE_AFFINITY, NODE_RESOURCES_F
 _UNSCHEDULABLE_TAINT = {"key": UNSCHEDULABLE_TAINT_KEY, "effect": NO_SCHEDULE}
 
 
-def explain(pod: dict, node: dict, existing_pods: Iterable[dict] = (), *, comparison_operators: bool = False) -> list[str]:
+def explain(
+    pod: dict, node: dict, existing_pods: Iterable[dict] = (), *, comparison_operators: bool = False
+) -> list[str]:
     """Why `pod` cannot land on `node` already running `existing_pods`; empty exactly when it can.
 
     One line per failed filter: NodeUnschedulable (a cordoned node, unless the
@@ -32,7 +41,9 @@ def explain(pod: dict, node: dict, existing_pods: Iterable[dict] = (), *, compar
     return list(filter_failures(pod, node, existing_pods, comparison_operators=comparison_operators).values())
 
 
-def can_schedule(pod: dict, node: dict, existing_pods: Iterable[dict] = (), *, comparison_operators: bool = False) -> bool:
+def can_schedule(
+    pod: dict, node: dict, existing_pods: Iterable[dict] = (), *, comparison_operators: bool = False
+) -> bool:
     """Whether `pod` passes every filter explain() checks on `node`."""
     return not filter_failures(pod, node, existing_pods, comparison_operators=comparison_operators)
 

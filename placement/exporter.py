@@ -41,8 +41,9 @@ def is_dcgm_exporter(workload: dict) -> bool:
     return any(DCGM_EXPORTER_IMAGE_MARKER in (c.get("image") or "") for c in containers)
 
 
-def dcgm_exporter_covers_gpu_pools(workloads: Iterable[dict], pools: Iterable[dict],
-                                   verdict_id: int = DCGM_EXPORTER_VERDICT_ID):
+def dcgm_exporter_covers_gpu_pools(
+    workloads: Iterable[dict], pools: Iterable[dict], verdict_id: int = DCGM_EXPORTER_VERDICT_ID
+):
     """The verdict: every DCGM exporter lands, by taints and node affinity, on every GPU pool and on no other.
 
     Resource fit is left out, as for the device plugin: a DaemonSet pod is placed on every matching node.
@@ -61,15 +62,20 @@ def dcgm_exporter_covers_gpu_pools(workloads: Iterable[dict], pools: Iterable[di
         for pool in gpu_pools:
             failures = filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS)
             if failures:
-                problems.append(f"DCGM exporter {wid} cannot land on GPU pool {pool['name']}: "
-                                f"{'; '.join(failures.values())}")
+                problems.append(
+                    f"DCGM exporter {wid} cannot land on GPU pool {pool['name']}: {'; '.join(failures.values())}"
+                )
             else:
                 covered.append(f"{pool['name']} ({wid})")
         for pool in other_pools:
             if not filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS):
                 hint = gpu_pool_label_hint(pools)
-                fix = f"add nodeSelector {hint}" if hint else "add a nodeSelector or required node affinity for GPU nodes"
-                problems.append(f"DCGM exporter {wid} lands on non-GPU pool {pool['name']}: nothing keeps it off ({fix})")
+                fix = (
+                    f"add nodeSelector {hint}" if hint else "add a nodeSelector or required node affinity for GPU nodes"
+                )
+                problems.append(
+                    f"DCGM exporter {wid} lands on non-GPU pool {pool['name']}: nothing keeps it off ({fix})"
+                )
     if problems:
         summary = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
         return Verdict(verdict_id, name, False, summary, problems)

@@ -13,7 +13,14 @@ from .quantity import format_quantity, parse_quantity
 from .resources import GPU_RESOURCE, pod_requests
 from .taints import BLOCKING_EFFECTS, PREFER_NO_SCHEDULE, format_taint
 from .verdict import Verdict, _summary  # noqa: F401 Verdict stays importable from here for existing callers
-from .workloads import DEVICE_PLUGIN_IMAGE_MARKER, DEVICE_PLUGIN_LABEL_KEY, DEVICE_PLUGIN_LABEL_VALUE, is_device_plugin, pod_of, workload_id
+from .workloads import (
+    DEVICE_PLUGIN_IMAGE_MARKER,
+    DEVICE_PLUGIN_LABEL_KEY,
+    DEVICE_PLUGIN_LABEL_VALUE,
+    is_device_plugin,
+    pod_of,
+    workload_id,
+)
 
 
 @dataclass
@@ -64,8 +71,18 @@ def system_addon_pod() -> dict:
             "priorityClassName": "system-cluster-critical",
             "tolerations": [
                 {"key": "CriticalAddonsOnly", "operator": "Exists"},
-                {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
-                {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+                {
+                    "key": "node.kubernetes.io/not-ready",
+                    "operator": "Exists",
+                    "effect": "NoExecute",
+                    "tolerationSeconds": 300,
+                },
+                {
+                    "key": "node.kubernetes.io/unreachable",
+                    "operator": "Exists",
+                    "effect": "NoExecute",
+                    "tolerationSeconds": 300,
+                },
             ],
             "containers": [
                 {
@@ -94,7 +111,9 @@ def placement_matrix(workloads: Iterable[dict], pools: Iterable[dict]) -> list[P
         requests = pod_requests(pod)
         for pool in pools:
             reasons = _reasons(pod, requests, pool)
-            rows.append(PlacementRow(workload_id(workload), workload.get("kind") or "", pool["name"], not reasons, reasons))
+            rows.append(
+                PlacementRow(workload_id(workload), workload.get("kind") or "", pool["name"], not reasons, reasons)
+            )
     return rows
 
 
@@ -138,7 +157,9 @@ def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]
     return [
         _gpu_workloads_land_on_gpu_pools(gpu_workloads, requests, gpu_pools, other_pools, hint),
         _plain_pods_stay_off_gpu_pools(gpu_pools),
-        _device_plugin_covers_gpu_pools(plugins, [p for p in original if pool_gpus(p) > 0], gpu_pools, other_pools, hint),
+        _device_plugin_covers_gpu_pools(
+            plugins, [p for p in original if pool_gpus(p) > 0], gpu_pools, other_pools, hint
+        ),
         _system_addons_have_a_pool(pools),
         _gpu_requests_fit_one_node(gpu_workloads, gpu_pools),
         dcgm_exporter_covers_gpu_pools(workloads, original),
@@ -173,7 +194,9 @@ def _gpu_workloads_land_on_gpu_pools(gpu_workloads, requests, gpu_pools, other_p
                 )
     if problems:
         return Verdict(1, name, False, _summary(problems), problems + details)
-    return Verdict(1, name, True, "every GPU workload lands on a GPU pool and on no other pool: " + "; ".join(homes), details)
+    return Verdict(
+        1, name, True, "every GPU workload lands on a GPU pool and on no other pool: " + "; ".join(homes), details
+    )
 
 
 def _plain_pods_stay_off_gpu_pools(gpu_pools) -> Verdict:
@@ -206,7 +229,9 @@ def _device_plugin_covers_gpu_pools(plugins, original_gpu_pools, gpu_pools, othe
             return Verdict(3, name, True, "no device plugin workload and no GPU pool")
         if not silent:
             return Verdict(
-                3, name, True,
+                3,
+                name,
+                True,
                 "no device plugin workload, but every GPU pool's node already advertises "
                 f"{GPU_RESOURCE} (the AMI runs the device plugin on the host, e.g. Bottlerocket): "
                 + ", ".join(p["name"] for p in original_gpu_pools),
@@ -235,11 +260,15 @@ def _device_plugin_covers_gpu_pools(plugins, original_gpu_pools, gpu_pools, othe
         for pool in other_pools:
             if not filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS):
                 fix = _keep_off_fix(hint)
-                problems.append(f"device plugin {wid} lands on non-GPU pool {pool['name']}: nothing keeps it off ({fix})")
+                problems.append(
+                    f"device plugin {wid} lands on non-GPU pool {pool['name']}: nothing keeps it off ({fix})"
+                )
     if problems:
         return Verdict(3, name, False, _summary(problems), problems)
     message = "device plugin lands on every GPU pool and on no other pool"
-    return Verdict(3, name, True, f"{message}: {', '.join(covered)}" if covered else f"{message} (there is no GPU pool)", covered)
+    return Verdict(
+        3, name, True, f"{message}: {', '.join(covered)}" if covered else f"{message} (there is no GPU pool)", covered
+    )
 
 
 def _system_addons_have_a_pool(pools) -> Verdict:
@@ -259,7 +288,9 @@ def _system_addons_have_a_pool(pools) -> Verdict:
         else:
             homes.append(pool["name"])
     if homes:
-        return Verdict(4, name, True, f"a CoreDNS-like system add-on pod lands on non-GPU pool(s) {', '.join(homes)}", details)
+        return Verdict(
+            4, name, True, f"a CoreDNS-like system add-on pod lands on non-GPU pool(s) {', '.join(homes)}", details
+        )
     message = (
         "no non-GPU pool with nodes takes a CoreDNS-like system add-on pod (tolerating only CriticalAddonsOnly): "
         "CoreDNS and other add-ons stay Pending; keep an untainted system node group"
@@ -298,7 +329,9 @@ def _reasons(pod: dict, requests: dict, pool: dict) -> list[str]:
     failures = filter_failures(pod, pool["node"], requests=requests)
     if pool.get("unknown"):
         instance = pool.get("instanceType") or "?"
-        failures[NODE_RESOURCES_FIT] = f"instance type {instance} is not in the catalog: allocatable unknown, cannot check resource fit"
+        failures[NODE_RESOURCES_FIT] = (
+            f"instance type {instance} is not in the catalog: allocatable unknown, cannot check resource fit"
+        )
     return list(failures.values())
 
 

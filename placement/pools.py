@@ -150,8 +150,10 @@ def advertise_gpus(pools: Iterable[dict], workloads: Iterable[dict]) -> list[dic
     for pool in pools:
         gpus = pool_gpus(pool)
         allocatable = ((pool.get("node") or {}).get("status") or {}).get("allocatable") or {}
-        if gpus > 0 and GPU_RESOURCE not in allocatable and any(
-            not filter_failures(plugin, pool["node"], filters=PLACEMENT_FILTERS) for plugin in plugins
+        if (
+            gpus > 0
+            and GPU_RESOURCE not in allocatable
+            and any(not filter_failures(plugin, pool["node"], filters=PLACEMENT_FILTERS) for plugin in plugins)
         ):
             pool = copy.deepcopy(pool)
             status = pool["node"].setdefault("status", {})
@@ -171,7 +173,9 @@ def eks_allocatable(instance: Any, disk_size_gib: int = EKS_DEFAULT_DISK_GIB) ->
     nodefs eviction threshold. `instance` is a catalog InstanceType.
     """
     cpu_milli = instance.vcpus * 1000 - kube_reserved_cpu_millicores(instance.vcpus)
-    memory_mi = math.floor(Fraction(str(instance.memory_gib)) * 1024) - kube_reserved_memory_mebibytes(instance.max_pods)
+    memory_mi = math.floor(Fraction(str(instance.memory_gib)) * 1024) - kube_reserved_memory_mebibytes(
+        instance.max_pods
+    )
     memory_mi -= _MEMORY_EVICTION_MI
     disk = disk_size_gib * 2**30
     ephemeral = math.floor(disk * (1 - _NODEFS_EVICTION)) - _EPHEMERAL_RESERVED_BYTES
@@ -238,8 +242,9 @@ def _validate(group: NodeGroupSpec, seen: set[str]) -> None:
     if group.desired_size < 0:
         raise ValueError(f"node group {group.name}: desired_size {group.desired_size} must be >= 0")
     if group.max_size is not None and group.max_size < group.desired_size:
-        raise ValueError(f"node group {group.name}: max_size {group.max_size} must be >= desired_size "
-                         f"{group.desired_size}")
+        raise ValueError(
+            f"node group {group.name}: max_size {group.max_size} must be >= desired_size {group.desired_size}"
+        )
     if group.capacity_type not in CAPACITY_TYPES:
         raise ValueError(
             f"node group {group.name}: capacity_type {group.capacity_type!r} must be one of {', '.join(CAPACITY_TYPES)}"

@@ -101,7 +101,9 @@ def insufficient_resources(
     problems = []
     allowed_pods = allocatable.get("pods", _ZERO)
     if len(existing_pods) + 1 > allowed_pods:
-        problems.append(f"Too many pods: allocatable {format_quantity('pods', allowed_pods)}, already running {len(existing_pods)}")
+        problems.append(
+            f"Too many pods: allocatable {format_quantity('pods', allowed_pods)}, already running {len(existing_pods)}"
+        )
     for name in sorted(requests, key=_resource_order):
         wanted = requests[name]
         # upstream: a zero request never fails, even on an overcommitted node.

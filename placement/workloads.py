@@ -20,7 +20,11 @@ DAEMONSET_DEFAULT_TOLERATIONS = (
     {"key": "node.kubernetes.io/pid-pressure", "operator": "Exists", "effect": NO_SCHEDULE},
     {"key": UNSCHEDULABLE_TAINT_KEY, "operator": "Exists", "effect": NO_SCHEDULE},
 )
-DAEMONSET_HOST_NETWORK_TOLERATION = {"key": "node.kubernetes.io/network-unavailable", "operator": "Exists", "effect": NO_SCHEDULE}
+DAEMONSET_HOST_NETWORK_TOLERATION = {
+    "key": "node.kubernetes.io/network-unavailable",
+    "operator": "Exists",
+    "effect": NO_SCHEDULE,
+}
 
 # Where each workload kind keeps its pod template.
 _TEMPLATE_PATHS = {
@@ -77,7 +81,9 @@ def pod_of(workload: dict) -> dict:
         return daemonset_pod(workload)
     if kind in _TEMPLATE_PATHS:
         return _template_pod(workload, _TEMPLATE_PATHS[kind])
-    raise ValueError(f"unsupported workload kind {kind!r} for {workload_id(workload)}; supported: {', '.join(WORKLOAD_KINDS)}")
+    raise ValueError(
+        f"unsupported workload kind {kind!r} for {workload_id(workload)}; supported: {', '.join(WORKLOAD_KINDS)}"
+    )
 
 
 def workload_id(workload: dict) -> str:

@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan = commands.add_parser(
         "plan",
         help="run the program under mocks, print the resource tree, write and validate the Kubernetes "
-             "objects, and check GPU placement",
+        "objects, and check GPU placement",
         description=(
             "Run __main__.py under Pulumi mocks with a stack's config; print the resource tree as "
             "`pulumi preview` shows it; write every Kubernetes object as YAML and validate it against the "
@@ -39,17 +39,36 @@ def build_parser() -> argparse.ArgumentParser:
             "stack config or a project file is invalid, 3 on a usage or internal error."
         ),
     )
-    plan.add_argument("--stack", default=None,
-                      help="stack name: reads Pulumi.<stack>.yaml (default: dev, or the name in --stack-file)")
-    plan.add_argument("--project-dir", type=Path, default=None,
-                      help="directory holding Pulumi.yaml and the program (default: the current directory)")
-    plan.add_argument("--stack-file", type=Path, default=None,
-                      help="read the stack config from this file instead of <project-dir>/Pulumi.<stack>.yaml")
-    plan.add_argument("--out", type=Path, default=None,
-                      help="folder for the rendered Kubernetes objects (default: <project-dir>/out/<stack>/)")
-    plan.add_argument("--format", choices=FORMATS, default="text",
-                      help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
-                           "json for tools (default: text)")
+    plan.add_argument(
+        "--stack",
+        default=None,
+        help="stack name: reads Pulumi.<stack>.yaml (default: dev, or the name in --stack-file)",
+    )
+    plan.add_argument(
+        "--project-dir",
+        type=Path,
+        default=None,
+        help="directory holding Pulumi.yaml and the program (default: the current directory)",
+    )
+    plan.add_argument(
+        "--stack-file",
+        type=Path,
+        default=None,
+        help="read the stack config from this file instead of <project-dir>/Pulumi.<stack>.yaml",
+    )
+    plan.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder for the rendered Kubernetes objects (default: <project-dir>/out/<stack>/)",
+    )
+    plan.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
+        "json for tools (default: text)",
+    )
     audit_cli.add_parser(commands, FORMATS)
     return parser
 

@@ -20,7 +20,7 @@ def add_parser(commands, formats: tuple[str, ...]) -> None:
     audit = commands.add_parser(
         "audit",
         help="audit a running cluster: idle GPUs, pods leaking onto GPU nodes, pending GPU pods, GPU nodes "
-             "without GPUs advertised, node agents missing on GPU nodes",
+        "without GPUs advertised, node agents missing on GPU nodes",
         description=(
             "Read a cluster snapshot (kubectl get nodes,pods,daemonsets -A -o json) or the live cluster, and "
             "check it with the placement model. Exit 0 when no finding is at or above --fail-on, 1 when one is, "
@@ -28,19 +28,38 @@ def add_parser(commands, formats: tuple[str, ...]) -> None:
         ),
     )
     source = audit.add_mutually_exclusive_group(required=True)
-    source.add_argument("--snapshot", default=None,
-                        help="the snapshot: a JSON file, - for stdin, or a directory of JSON files (one per kind)")
-    source.add_argument("--kubeconfig", type=Path, default=None,
-                        help="read the cluster live through this kubeconfig (paged, raw JSON)")
+    source.add_argument(
+        "--snapshot",
+        default=None,
+        help="the snapshot: a JSON file, - for stdin, or a directory of JSON files (one per kind)",
+    )
+    source.add_argument(
+        "--kubeconfig", type=Path, default=None, help="read the cluster live through this kubeconfig (paged, raw JSON)"
+    )
     audit.add_argument("--context", default=None, help="kubeconfig context (default: its current context)")
-    audit.add_argument("--stack", default=None,
-                       help="take the placement contract from Pulumi.<stack>.yaml (default: inferred from the nodes)")
-    audit.add_argument("--project-dir", type=Path, default=None,
-                       help="directory holding Pulumi.yaml, for --stack (default: the current directory)")
-    audit.add_argument("--format", choices=formats, default="text",
-                       help="text for terminals, markdown for tickets, json for tools (default: text)")
-    audit.add_argument("--fail-on", choices=("error", "warning", "info"), default="warning",
-                       help="lowest finding severity that makes the exit code 1 (default: warning)")
+    audit.add_argument(
+        "--stack",
+        default=None,
+        help="take the placement contract from Pulumi.<stack>.yaml (default: inferred from the nodes)",
+    )
+    audit.add_argument(
+        "--project-dir",
+        type=Path,
+        default=None,
+        help="directory holding Pulumi.yaml, for --stack (default: the current directory)",
+    )
+    audit.add_argument(
+        "--format",
+        choices=formats,
+        default="text",
+        help="text for terminals, markdown for tickets, json for tools (default: text)",
+    )
+    audit.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        default="warning",
+        help="lowest finding severity that makes the exit code 1 (default: warning)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

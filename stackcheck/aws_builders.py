@@ -65,8 +65,16 @@ class Stack:
     """Role name -> (where, policy document) of every inline policy the stack embeds in it."""
 
 
-def _name(inputs: dict, resource_name: str, *, autonamed: bool, key: str = "name", prefix_key: str = "namePrefix",
-          notes: list[str] | None = None, member: str = "name") -> str:
+def _name(
+    inputs: dict,
+    resource_name: str,
+    *,
+    autonamed: bool,
+    key: str = "name",
+    prefix_key: str = "namePrefix",
+    notes: list[str] | None = None,
+    member: str = "name",
+) -> str:
     """The name AWS receives: given, from a prefix, autonamed by Pulumi, or invented by the provider."""
     if inputs.get(key):
         return inputs[key]
@@ -118,52 +126,103 @@ def ref(stack: Stack, value: Any, prefix: str) -> Any:
 
 # --- EKS -------------------------------------------------------------------------------------------
 
+
 def _nodegroup(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     """terraform-provider-aws internal/service/eks/node_group.go, resourceNodeGroupCreate."""
-    params = _taken(inputs, {
-        "clusterName": "clusterName", "nodeRoleArn": "nodeRole", "subnetIds": "subnets", "tags": "tags",
-        "amiType": "amiType", "capacityType": "capacityType", "diskSize": "diskSize", "instanceTypes": "instanceTypes",
-        "labels": "labels", "releaseVersion": "releaseVersion", "scalingConfig": "scalingConfig", "taints": "taints",
-        "updateConfig": "updateConfig", "version": "version", "nodeRepairConfig": "nodeRepairConfig",
-    }, notes, ignored=("nodeGroupName", "nodeGroupNamePrefix", "launchTemplate", "remoteAccess",
-                        "forceUpdateVersion"))
+    params = _taken(
+        inputs,
+        {
+            "clusterName": "clusterName",
+            "nodeRoleArn": "nodeRole",
+            "subnetIds": "subnets",
+            "tags": "tags",
+            "amiType": "amiType",
+            "capacityType": "capacityType",
+            "diskSize": "diskSize",
+            "instanceTypes": "instanceTypes",
+            "labels": "labels",
+            "releaseVersion": "releaseVersion",
+            "scalingConfig": "scalingConfig",
+            "taints": "taints",
+            "updateConfig": "updateConfig",
+            "version": "version",
+            "nodeRepairConfig": "nodeRepairConfig",
+        },
+        notes,
+        ignored=("nodeGroupName", "nodeGroupNamePrefix", "launchTemplate", "remoteAccess", "forceUpdateVersion"),
+    )
     if params.get("subnets") is not None:
         params["subnets"] = ref(stack, params["subnets"], "subnet-")
-    params["nodegroupName"] = _name(inputs, resource.name, autonamed=False, key="nodeGroupName",
-                                    prefix_key="nodeGroupNamePrefix", notes=notes, member="nodegroupName")
+    params["nodegroupName"] = _name(
+        inputs,
+        resource.name,
+        autonamed=False,
+        key="nodeGroupName",
+        prefix_key="nodeGroupNamePrefix",
+        notes=notes,
+        member="nodegroupName",
+    )
     if inputs.get("launchTemplate"):
         params["launchTemplate"] = dict(inputs["launchTemplate"])
     remote = inputs.get("remoteAccess")
     if remote:
-        params["remoteAccess"] = {"ec2SshKey": remote.get("ec2SshKey"),
-                                  "sourceSecurityGroups": remote.get("sourceSecurityGroupIds")}
+        params["remoteAccess"] = {
+            "ec2SshKey": remote.get("ec2SshKey"),
+            "sourceSecurityGroups": remote.get("sourceSecurityGroupIds"),
+        }
         params["remoteAccess"] = {k: v for k, v in params["remoteAccess"].items() if v is not None}
     return [Request("eks", "CreateNodegroup", params)]
 
 
 def _addon(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     """terraform-provider-aws internal/service/eks/addon.go, resourceAddonCreate."""
-    params = _taken(inputs, {
-        "clusterName": "clusterName", "addonName": "addonName", "addonVersion": "addonVersion",
-        "serviceAccountRoleArn": "serviceAccountRoleArn", "resolveConflictsOnCreate": "resolveConflicts",
-        "configurationValues": "configurationValues", "tags": "tags",
-        "podIdentityAssociations": "podIdentityAssociations",
-    }, notes, ignored=("resolveConflictsOnUpdate", "preserve"))
+    params = _taken(
+        inputs,
+        {
+            "clusterName": "clusterName",
+            "addonName": "addonName",
+            "addonVersion": "addonVersion",
+            "serviceAccountRoleArn": "serviceAccountRoleArn",
+            "resolveConflictsOnCreate": "resolveConflicts",
+            "configurationValues": "configurationValues",
+            "tags": "tags",
+            "podIdentityAssociations": "podIdentityAssociations",
+        },
+        notes,
+        ignored=("resolveConflictsOnUpdate", "preserve"),
+    )
     return [Request("eks", "CreateAddon", params)]
 
 
 def _access_entry(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     """terraform-provider-aws internal/service/eks/access_entry.go, resourceAccessEntryCreate."""
-    params = _taken(inputs, {"clusterName": "clusterName", "principalArn": "principalArn",
-                             "kubernetesGroups": "kubernetesGroups", "tags": "tags", "userName": "username",
-                             "type": "type"}, notes)
+    params = _taken(
+        inputs,
+        {
+            "clusterName": "clusterName",
+            "principalArn": "principalArn",
+            "kubernetesGroups": "kubernetesGroups",
+            "tags": "tags",
+            "userName": "username",
+            "type": "type",
+        },
+        notes,
+    )
     return [Request("eks", "CreateAccessEntry", params)]
 
 
 def _access_policy_association(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     """terraform-provider-aws internal/service/eks/access_policy_association.go."""
-    params = _taken(inputs, {"clusterName": "clusterName", "principalArn": "principalArn", "policyArn": "policyArn",
-                             "accessScope": "accessScope"}, notes)
+    params = _taken(
+        inputs,
+        {
+            "clusterName": "clusterName",
+            "principalArn": "principalArn",
+            "policyArn": "policyArn",
+            "accessScope": "accessScope",
+        },
+        notes,
+    )
     return [Request("eks", "AssociateAccessPolicy", params)]
 
 
@@ -182,64 +241,150 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
     role_arn = inputs.get("serviceRole")
     if not role_arn:
         role_name = f"{resource.name}-eksRole-role{AUTONAME_SUFFIX}"
-        notes.append("service role: RoleName autonamed by Pulumi from "
-                            f"{resource.name}-eksRole-role + '-' + 7 random characters")
+        notes.append(
+            f"service role: RoleName autonamed by Pulumi from {resource.name}-eksRole-role + '-' + 7 random characters"
+        )
         role_arn = _role_arn(role_name)
-        trust = {"Version": "2012-10-17", "Statement": [{
-            "Action": ["sts:AssumeRole", "sts:TagSession"], "Effect": "Allow",
-            "Principal": {"Service": ["eks.amazonaws.com"]}}]}
-        requests.append(Request("iam", "CreateRole", _drop_none({
-            "RoleName": role_name, "AssumeRolePolicyDocument": json.dumps(trust),
-            "Description": "Allows EKS to manage clusters on your behalf.", "Tags": _tag_list(inputs.get("tags"))})))
-        requests.append(Request("iam", "AttachRolePolicy", {
-            "RoleName": role_name, "PolicyArn": "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"}))
+        trust = {
+            "Version": "2012-10-17",
+            "Statement": [
+                {
+                    "Action": ["sts:AssumeRole", "sts:TagSession"],
+                    "Effect": "Allow",
+                    "Principal": {"Service": ["eks.amazonaws.com"]},
+                }
+            ],
+        }
+        requests.append(
+            Request(
+                "iam",
+                "CreateRole",
+                _drop_none(
+                    {
+                        "RoleName": role_name,
+                        "AssumeRolePolicyDocument": json.dumps(trust),
+                        "Description": "Allows EKS to manage clusters on your behalf.",
+                        "Tags": _tag_list(inputs.get("tags")),
+                    }
+                ),
+            )
+        )
+        requests.append(
+            Request(
+                "iam",
+                "AttachRolePolicy",
+                {"RoleName": role_name, "PolicyArn": "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"},
+            )
+        )
     if isinstance(role_arn, dict):  # a role resource passed by reference resolves to its outputs
         role_arn = role_arn.get("arn", UNKNOWN)
 
     subnets = inputs.get("subnetIds")
     if subnets is None and (inputs.get("publicSubnetIds") is not None or inputs.get("privateSubnetIds") is not None):
         subnets = list(inputs.get("publicSubnetIds") or []) + list(inputs.get("privateSubnetIds") or [])
-    vpc_config = _drop_none({
-        "subnetIds": ref(stack, subnets, "subnet-"),
-        "securityGroupIds": None if inputs.get("skipDefaultSecurityGroups") else [UNKNOWN],
-        "endpointPrivateAccess": inputs.get("endpointPrivateAccess"),
-        "endpointPublicAccess": inputs.get("endpointPublicAccess"),
-        "publicAccessCidrs": inputs.get("publicAccessCidrs"),
-    })
-    network = _drop_none({"serviceIpv4Cidr": inputs.get("kubernetesServiceIpAddressRange"),
-                          "ipFamily": inputs.get("ipFamily")})
+    vpc_config = _drop_none(
+        {
+            "subnetIds": ref(stack, subnets, "subnet-"),
+            "securityGroupIds": None if inputs.get("skipDefaultSecurityGroups") else [UNKNOWN],
+            "endpointPrivateAccess": inputs.get("endpointPrivateAccess"),
+            "endpointPublicAccess": inputs.get("endpointPublicAccess"),
+            "publicAccessCidrs": inputs.get("publicAccessCidrs"),
+        }
+    )
+    network = _drop_none(
+        {"serviceIpv4Cidr": inputs.get("kubernetesServiceIpAddressRange"), "ipFamily": inputs.get("ipFamily")}
+    )
     log_types = inputs.get("enabledClusterLogTypes")
     key_arn = inputs.get("encryptionConfigKeyArn")
     mode = inputs.get("authenticationMode")
-    requests.insert(0, Request("eks", "CreateCluster", _drop_none({
-        "name": cluster_name,
-        "version": inputs.get("version"),
-        "roleArn": role_arn,
-        "resourcesVpcConfig": vpc_config,
-        "kubernetesNetworkConfig": network or None,
-        "logging": _logging(log_types or []),
-        "encryptionConfig": [{"resources": ["secrets"], "provider": {"keyArn": key_arn}}] if key_arn else None,
-        "accessConfig": {"authenticationMode": mode, "bootstrapClusterCreatorAdminPermissions": True} if mode else None,
-        "tags": {"Name": f"{resource.name}-eksCluster", **(inputs.get("clusterTags") or {}),
-                 **(inputs.get("tags") or {})},
-        "bootstrapSelfManagedAddons": inputs.get("bootstrapSelfManagedAddons", True),
-        "upgradePolicy": inputs.get("upgradePolicy"),
-        "deletionProtection": inputs.get("deletionProtection"),
-    })))
+    requests.insert(
+        0,
+        Request(
+            "eks",
+            "CreateCluster",
+            _drop_none(
+                {
+                    "name": cluster_name,
+                    "version": inputs.get("version"),
+                    "roleArn": role_arn,
+                    "resourcesVpcConfig": vpc_config,
+                    "kubernetesNetworkConfig": network or None,
+                    "logging": _logging(log_types or []),
+                    "encryptionConfig": [{"resources": ["secrets"], "provider": {"keyArn": key_arn}}]
+                    if key_arn
+                    else None,
+                    "accessConfig": {"authenticationMode": mode, "bootstrapClusterCreatorAdminPermissions": True}
+                    if mode
+                    else None,
+                    "tags": {
+                        "Name": f"{resource.name}-eksCluster",
+                        **(inputs.get("clusterTags") or {}),
+                        **(inputs.get("tags") or {}),
+                    },
+                    "bootstrapSelfManagedAddons": inputs.get("bootstrapSelfManagedAddons", True),
+                    "upgradePolicy": inputs.get("upgradePolicy"),
+                    "deletionProtection": inputs.get("deletionProtection"),
+                }
+            ),
+        ),
+    )
     for entry in (inputs.get("accessEntries") or {}).values():
-        requests.append(Request("eks", "CreateAccessEntry", _drop_none({
-            "clusterName": cluster_name, "principalArn": entry.get("principalArn"),
-            "kubernetesGroups": entry.get("kubernetesGroups"), "tags": entry.get("tags"),
-            "username": entry.get("username"), "type": entry.get("type")})))
+        requests.append(
+            Request(
+                "eks",
+                "CreateAccessEntry",
+                _drop_none(
+                    {
+                        "clusterName": cluster_name,
+                        "principalArn": entry.get("principalArn"),
+                        "kubernetesGroups": entry.get("kubernetesGroups"),
+                        "tags": entry.get("tags"),
+                        "username": entry.get("username"),
+                        "type": entry.get("type"),
+                    }
+                ),
+            )
+        )
         for association in (entry.get("accessPolicies") or {}).values():
-            requests.append(Request("eks", "AssociateAccessPolicy", _drop_none({
-                "clusterName": cluster_name, "principalArn": entry.get("principalArn"),
-                "policyArn": association.get("policyArn"), "accessScope": association.get("accessScope")})))
-    mapped = {"name", "version", "serviceRole", "subnetIds", "publicSubnetIds", "privateSubnetIds",
-              "skipDefaultSecurityGroups", "endpointPrivateAccess", "endpointPublicAccess", "publicAccessCidrs",
-              "kubernetesServiceIpAddressRange", "ipFamily", "enabledClusterLogTypes", "encryptionConfigKeyArn",
-              "authenticationMode", "tags", "clusterTags", "bootstrapSelfManagedAddons", "upgradePolicy",
-              "deletionProtection", "accessEntries", "vpcId", "skipDefaultNodeGroup"}
+            requests.append(
+                Request(
+                    "eks",
+                    "AssociateAccessPolicy",
+                    _drop_none(
+                        {
+                            "clusterName": cluster_name,
+                            "principalArn": entry.get("principalArn"),
+                            "policyArn": association.get("policyArn"),
+                            "accessScope": association.get("accessScope"),
+                        }
+                    ),
+                )
+            )
+    mapped = {
+        "name",
+        "version",
+        "serviceRole",
+        "subnetIds",
+        "publicSubnetIds",
+        "privateSubnetIds",
+        "skipDefaultSecurityGroups",
+        "endpointPrivateAccess",
+        "endpointPublicAccess",
+        "publicAccessCidrs",
+        "kubernetesServiceIpAddressRange",
+        "ipFamily",
+        "enabledClusterLogTypes",
+        "encryptionConfigKeyArn",
+        "authenticationMode",
+        "tags",
+        "clusterTags",
+        "bootstrapSelfManagedAddons",
+        "upgradePolicy",
+        "deletionProtection",
+        "accessEntries",
+        "vpcId",
+        "skipDefaultNodeGroup",
+    }
     rest = sorted(set(inputs) - mapped)
     if rest:
         notes.append(f"inputs not checked (requests of other resources pulumi-eks creates): {', '.join(rest)}")
@@ -248,16 +393,27 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
 
 def _aws_eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     """terraform-provider-aws internal/service/eks/cluster.go, resourceClusterCreate (an `aws.eks.Cluster`)."""
-    params = _taken(inputs, {
-        "roleArn": "roleArn", "version": "version", "vpcConfig": "resourcesVpcConfig", "tags": "tags",
-        "accessConfig": "accessConfig", "kubernetesNetworkConfig": "kubernetesNetworkConfig",
-        "bootstrapSelfManagedAddons": "bootstrapSelfManagedAddons", "upgradePolicy": "upgradePolicy",
-        "deletionProtection": "deletionProtection", "zonalShiftConfig": "zonalShiftConfig",
-        "computeConfig": "computeConfig", "storageConfig": "storageConfig",
-        "remoteNetworkConfig": "remoteNetworkConfig",
-        "outpostConfig": "outpostConfig",
-    }, notes, ignored=("name", "enabledClusterLogTypes", "encryptionConfig", "forceUpdateVersion",
-                        "defaultAddonsToRemoves"))
+    params = _taken(
+        inputs,
+        {
+            "roleArn": "roleArn",
+            "version": "version",
+            "vpcConfig": "resourcesVpcConfig",
+            "tags": "tags",
+            "accessConfig": "accessConfig",
+            "kubernetesNetworkConfig": "kubernetesNetworkConfig",
+            "bootstrapSelfManagedAddons": "bootstrapSelfManagedAddons",
+            "upgradePolicy": "upgradePolicy",
+            "deletionProtection": "deletionProtection",
+            "zonalShiftConfig": "zonalShiftConfig",
+            "computeConfig": "computeConfig",
+            "storageConfig": "storageConfig",
+            "remoteNetworkConfig": "remoteNetworkConfig",
+            "outpostConfig": "outpostConfig",
+        },
+        notes,
+        ignored=("name", "enabledClusterLogTypes", "encryptionConfig", "forceUpdateVersion", "defaultAddonsToRemoves"),
+    )
     params["name"] = _name(inputs, resource.name, autonamed=True, notes=notes, member="name")
     params["logging"] = _logging(inputs.get("enabledClusterLogTypes") or [])
     if inputs.get("encryptionConfig"):
@@ -270,11 +426,16 @@ def _logging(enabled: list[str]) -> dict[str, Any]:
     other LogType of the model disabled."""
     model = service_model("eks")
     every = model.shape("LogType")["enum"]
-    return {"clusterLogging": [{"enabled": True, "types": enabled},
-                               {"enabled": False, "types": [kind for kind in every if kind not in enabled]}]}
+    return {
+        "clusterLogging": [
+            {"enabled": True, "types": enabled},
+            {"enabled": False, "types": [kind for kind in every if kind not in enabled]},
+        ]
+    }
 
 
 # --- EC2, Auto Scaling ------------------------------------------------------------------------------
+
 
 def _launch_template(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     return [launch_template_request(inputs, resource.name, notes)]
@@ -296,13 +457,18 @@ def launch_template_request(inputs: dict, resource_name: str, notes: list[str] |
     model = service_model("ec2")
     data_shape = model.shape(model.input_shape("CreateLaunchTemplate"))["members"]["LaunchTemplateData"]["shape"]
     data = _to_model(model, data_shape, data, notes, "LaunchTemplateData")
-    params = _drop_none({
-        "LaunchTemplateName": _name(inputs, resource_name, autonamed=True, notes=notes, member="LaunchTemplateName"),
-        "VersionDescription": inputs.get("description"),
-        "LaunchTemplateData": data,
-        "TagSpecifications": [{"ResourceType": "launch-template", "Tags": _tag_list(inputs["tags"])}]
-        if inputs.get("tags") else None,
-    })
+    params = _drop_none(
+        {
+            "LaunchTemplateName": _name(
+                inputs, resource_name, autonamed=True, notes=notes, member="LaunchTemplateName"
+            ),
+            "VersionDescription": inputs.get("description"),
+            "LaunchTemplateData": data,
+            "TagSpecifications": [{"ResourceType": "launch-template", "Tags": _tag_list(inputs["tags"])}]
+            if inputs.get("tags")
+            else None,
+        }
+    )
     return Request("ec2", "CreateLaunchTemplate", params)
 
 
@@ -319,8 +485,10 @@ def _to_model(model: ServiceModel, shape_name: str, value: Any, notes: list[str]
     if kind == "list" and isinstance(value, dict):  # `tags = {k: v}` -> [{Key, Value}]
         return _tag_list(value)
     if kind == "list" and isinstance(value, list):
-        return [_to_model(model, shape["member"]["shape"], item, notes, f"{where}[{index}]")
-                for index, item in enumerate(value)]
+        return [
+            _to_model(model, shape["member"]["shape"], item, notes, f"{where}[{index}]")
+            for index, item in enumerate(value)
+        ]
     if kind != "structure" or not isinstance(value, dict):
         return value
     converted = {}
@@ -339,19 +507,51 @@ def _autoscaling_tag(inputs: dict, resource: Any, stack: Stack, notes: list[str]
     """terraform-provider-aws internal/service/autoscaling/group_tag.go: one CreateOrUpdateTags call."""
     tag = inputs.get("tag") or {}
     _note_unmapped(inputs, {"autoscalingGroupName", "tag"}, notes)
-    return [Request("autoscaling", "CreateOrUpdateTags", {"Tags": [_drop_none({
-        "ResourceId": inputs.get("autoscalingGroupName"), "ResourceType": "auto-scaling-group",
-        "Key": tag.get("key"), "Value": tag.get("value"), "PropagateAtLaunch": tag.get("propagateAtLaunch")})]})]
+    return [
+        Request(
+            "autoscaling",
+            "CreateOrUpdateTags",
+            {
+                "Tags": [
+                    _drop_none(
+                        {
+                            "ResourceId": inputs.get("autoscalingGroupName"),
+                            "ResourceType": "auto-scaling-group",
+                            "Key": tag.get("key"),
+                            "Value": tag.get("value"),
+                            "PropagateAtLaunch": tag.get("propagateAtLaunch"),
+                        }
+                    )
+                ]
+            },
+        )
+    ]
 
 
 # --- IAM, KMS --------------------------------------------------------------------------------------
 
+
 def _iam_role(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     """terraform-provider-aws internal/service/iam/role.go, resourceRoleCreate."""
-    params = _taken(inputs, {"description": "Description", "maxSessionDuration": "MaxSessionDuration",
-                             "path": "Path", "permissionsBoundary": "PermissionsBoundary"},
-                    notes, ignored=("name", "namePrefix", "assumeRolePolicy", "tags", "forceDetachPolicies",
-                                     "inlinePolicies", "managedPolicyArns"))
+    params = _taken(
+        inputs,
+        {
+            "description": "Description",
+            "maxSessionDuration": "MaxSessionDuration",
+            "path": "Path",
+            "permissionsBoundary": "PermissionsBoundary",
+        },
+        notes,
+        ignored=(
+            "name",
+            "namePrefix",
+            "assumeRolePolicy",
+            "tags",
+            "forceDetachPolicies",
+            "inlinePolicies",
+            "managedPolicyArns",
+        ),
+    )
     params["RoleName"] = _name(inputs, resource.name, autonamed=True, notes=notes, member="RoleName")
     policy = inputs.get("assumeRolePolicy")
     params["AssumeRolePolicyDocument"] = policy if isinstance(policy, str) or policy is None else json.dumps(policy)
@@ -380,11 +580,19 @@ def _role_policy(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
     _note_unmapped(inputs, {"name", "namePrefix", "role", "policy"}, notes)
     role = inputs.get("role")
     policy = inputs.get("policy")
-    return [Request("iam", "PutRolePolicy", _drop_none({
-        "RoleName": stack.role_names.get(role, role),
-        "PolicyName": _name(inputs, resource.name, autonamed=True, notes=notes, member="PolicyName"),
-        "PolicyDocument": policy if isinstance(policy, str) or policy is None else json.dumps(policy),
-    }))]
+    return [
+        Request(
+            "iam",
+            "PutRolePolicy",
+            _drop_none(
+                {
+                    "RoleName": stack.role_names.get(role, role),
+                    "PolicyName": _name(inputs, resource.name, autonamed=True, notes=notes, member="PolicyName"),
+                    "PolicyDocument": policy if isinstance(policy, str) or policy is None else json.dumps(policy),
+                }
+            ),
+        )
+    ]
 
 
 def _pod_identity_association(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
@@ -393,10 +601,20 @@ def _pod_identity_association(inputs: dict, resource: Any, stack: Stack, notes: 
     The model's fields are expanded by name (fwflex.Expand), `disable_session_tags` defaults to false
     and is always sent, and `clientRequestToken` is a 26-character unique id (sdkid.UniqueId).
     """
-    params = _taken(inputs, {"clusterName": "clusterName", "namespace": "namespace",
-                             "serviceAccount": "serviceAccount", "roleArn": "roleArn",
-                             "targetRoleArn": "targetRoleArn", "policy": "policy", "tags": "tags"},
-                    notes, ignored=("disableSessionTags",))
+    params = _taken(
+        inputs,
+        {
+            "clusterName": "clusterName",
+            "namespace": "namespace",
+            "serviceAccount": "serviceAccount",
+            "roleArn": "roleArn",
+            "targetRoleArn": "targetRoleArn",
+            "policy": "policy",
+            "tags": "tags",
+        },
+        notes,
+        ignored=("disableSessionTags",),
+    )
     for member in ("roleArn", "targetRoleArn"):
         if member in params:
             params[member] = stack.role_arns.get(params[member], params[member])
@@ -407,22 +625,38 @@ def _pod_identity_association(inputs: dict, resource: Any, stack: Stack, notes: 
 
 def _kms_key(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
     """terraform-provider-aws internal/service/kms/key.go, resourceKeyCreate (CreateKey, then EnableKeyRotation)."""
-    params = _taken(inputs, {"description": "Description", "keyUsage": "KeyUsage",
-                             "customerMasterKeySpec": "KeySpec", "policy": "Policy",
-                             "bypassPolicyLockoutSafetyCheck": "BypassPolicyLockoutSafetyCheck",
-                             "multiRegion": "MultiRegion", "customKeyStoreId": "CustomKeyStoreId",
-                             "xksKeyId": "XksKeyId"},
-                    notes, ignored=("tags", "enableKeyRotation", "rotationPeriodInDays", "deletionWindowInDays",
-                                     "isEnabled"))
+    params = _taken(
+        inputs,
+        {
+            "description": "Description",
+            "keyUsage": "KeyUsage",
+            "customerMasterKeySpec": "KeySpec",
+            "policy": "Policy",
+            "bypassPolicyLockoutSafetyCheck": "BypassPolicyLockoutSafetyCheck",
+            "multiRegion": "MultiRegion",
+            "customKeyStoreId": "CustomKeyStoreId",
+            "xksKeyId": "XksKeyId",
+        },
+        notes,
+        ignored=("tags", "enableKeyRotation", "rotationPeriodInDays", "deletionWindowInDays", "isEnabled"),
+    )
     if _tag_list(inputs.get("tags")):
         params["Tags"] = _tag_list(inputs["tags"], "TagKey", "TagValue")
     requests = [Request("kms", "CreateKey", params)]
     if inputs.get("enableKeyRotation"):
-        requests.append(Request("kms", "EnableKeyRotation", _drop_none({
-            "KeyId": UNKNOWN, "RotationPeriodInDays": inputs.get("rotationPeriodInDays")})))
+        requests.append(
+            Request(
+                "kms",
+                "EnableKeyRotation",
+                _drop_none({"KeyId": UNKNOWN, "RotationPeriodInDays": inputs.get("rotationPeriodInDays")}),
+            )
+        )
     if inputs.get("deletionWindowInDays") is not None:  # sent when the key is destroyed
-        requests.append(Request("kms", "ScheduleKeyDeletion", {
-            "KeyId": UNKNOWN, "PendingWindowInDays": inputs["deletionWindowInDays"]}))
+        requests.append(
+            Request(
+                "kms", "ScheduleKeyDeletion", {"KeyId": UNKNOWN, "PendingWindowInDays": inputs["deletionWindowInDays"]}
+            )
+        )
     return requests
 
 

@@ -17,14 +17,14 @@ import unicodedata
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 # Pulumi's marker for a value not known until the update runs; such a value is not checked.
 UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
 # Smithy `integer` and `long` are signed 32- and 64-bit (https://smithy.io/2.0/spec/simple-types.html);
 # the services reject larger numbers before any member constraint applies.
-_INT_RANGES = {"integer": (-2**31, 2**31 - 1), "long": (-2**63, 2**63 - 1)}
+_INT_RANGES = {"integer": (-(2**31), 2**31 - 1), "long": (-(2**63), 2**63 - 1)}
 _MAX_SHOWN = 80
 _DECODER = json.JSONDecoder()
 
@@ -46,7 +46,7 @@ class Violation:
 def shown(value: Any) -> str:
     """`value` for a message: JSON-like, long values shortened."""
     text = json.dumps(value, ensure_ascii=False, default=repr) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN - 1] + "…"
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
 
 
 class ServiceModel:
@@ -88,7 +88,7 @@ class ServiceModel:
             if at < 0:
                 end = middle
                 continue
-            found = data[at + len(marker):data.index(b'"', at + len(marker))]
+            found = data[at + len(marker) : data.index(b'"', at + len(marker))]
             if found == wanted:
                 start = at
                 break
@@ -101,7 +101,7 @@ class ServiceModel:
         if at < 0:
             return None
         following = data.find(marker, at + len(key))
-        entry = data[at + len(key) - 1:following if following >= 0 else len(data)].decode("utf-8")
+        entry = data[at + len(key) - 1 : following if following >= 0 else len(data)].decode("utf-8")
         return _DECODER.raw_decode(entry)[0]
 
     def _parsed(self) -> dict:
@@ -111,7 +111,7 @@ class ServiceModel:
         return self._full
 
 
-@lru_cache(maxsize=None)
+@cache
 def service_model(service: str) -> ServiceModel:
     """The newest API version of `service` (`eks`, `ec2`, `iam`, `kms`, `autoscaling`) that botocore bundles."""
     spec = importlib.util.find_spec("botocore")
@@ -166,14 +166,15 @@ def _check(model: ServiceModel, shape_name: str, value: Any, path: str, found: l
     elif kind == "boolean":
         if not isinstance(value, bool):
             found.append(Violation(path, value, f"must be a boolean ({source})"))
-    elif kind in ("double", "float"):
+    elif kind in ("double", "float"):  # noqa: SIM102 one branch per model type
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             found.append(Violation(path, value, f"must be a number ({source})"))
     # timestamp and blob members are not used by the requests this plan builds
 
 
-def _check_structure(model: ServiceModel, shape: dict, shape_name: str, value: Any, path: str,
-                     found: list[Violation]) -> None:
+def _check_structure(
+    model: ServiceModel, shape: dict, shape_name: str, value: Any, path: str, found: list[Violation]
+) -> None:
     source = f"{model.service} model, shape {shape_name}"
     if not isinstance(value, dict):
         found.append(Violation(path, value, f"must be a structure ({source})"))
@@ -184,14 +185,20 @@ def _check_structure(model: ServiceModel, shape: dict, shape_name: str, value: A
             found.append(Violation(_join(path, required), None, f"is required ({source})"))
     for key, item in value.items():
         if key not in members:
-            found.append(Violation(_join(path, key), item, f"is not a member of {shape_name}; members: "
-                                   f"{', '.join(sorted(members))} ({model.service} model)"))
+            found.append(
+                Violation(
+                    _join(path, key),
+                    item,
+                    f"is not a member of {shape_name}; members: {', '.join(sorted(members))} ({model.service} model)",
+                )
+            )
         else:
             _check(model, members[key]["shape"], item, _join(path, key), found)
 
 
-def _check_count(shape: dict, count: int, what: str, value: Any, path: str, source: str,
-                 found: list[Violation]) -> None:
+def _check_count(
+    shape: dict, count: int, what: str, value: Any, path: str, source: str, found: list[Violation]
+) -> None:
     low, high = shape.get("min"), shape.get("max")
     if (low is not None and count < low) or (high is not None and count > high):
         found.append(Violation(path, value, f"has {count} {what}, allowed {_bounds(low, high)} ({source})"))
@@ -220,15 +227,20 @@ def _check_integer(shape: dict, kind: str, value: Any, path: str, source: str, f
     number = int(value)
     low, high = _INT_RANGES[kind]
     if not low <= number <= high:
-        found.append(Violation(path, number, f"is outside the {'32' if kind == 'integer' else '64'}-bit {kind} "
-                               f"range {low} to {high} ({source})"))
+        found.append(
+            Violation(
+                path,
+                number,
+                f"is outside the {'32' if kind == 'integer' else '64'}-bit {kind} range {low} to {high} ({source})",
+            )
+        )
         return
     low, high = shape.get("min"), shape.get("max")
     if (low is not None and number < low) or (high is not None and number > high):
         found.append(Violation(path, number, f"must be {_bounds(low, high)} ({source})"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def pattern_matcher(pattern: str) -> Callable[[str], bool]:
     """A test of the whole value against a model pattern, as the services apply them.
 
@@ -250,7 +262,8 @@ def pattern_matcher(pattern: str) -> Callable[[str], bool]:
 
         def in_class(value: str) -> bool:
             return len(value) >= minimum and all(
-                unicodedata.category(char).startswith(tuple(categories)) or rest.match(char) for char in value)
+                unicodedata.category(char).startswith(tuple(categories)) or rest.match(char) for char in value
+            )
 
         return in_class
     try:

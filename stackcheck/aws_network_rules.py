@@ -53,9 +53,20 @@ ID_MEMBERS = {**{member: (prefix,) for member, prefix in MEMBER_PREFIXES.items()
 # specify exactly one of the resources from the parameter list" (botocore EC2 model); the provider's
 # schema makes both ExactlyOneOf (vpc_route.go, routeValidDestinations / routeValidTargets).
 ROUTE_DESTINATIONS = ("DestinationCidrBlock", "DestinationIpv6CidrBlock", "DestinationPrefixListId")
-ROUTE_TARGETS = ("CarrierGatewayId", "CoreNetworkArn", "EgressOnlyInternetGatewayId", "GatewayId", "InstanceId",
-                 "LocalGatewayId", "NatGatewayId", "NetworkInterfaceId", "TransitGatewayId", "VpcEndpointId",
-                 "VpcPeeringConnectionId", "OdbNetworkArn")
+ROUTE_TARGETS = (
+    "CarrierGatewayId",
+    "CoreNetworkArn",
+    "EgressOnlyInternetGatewayId",
+    "GatewayId",
+    "InstanceId",
+    "LocalGatewayId",
+    "NatGatewayId",
+    "NetworkInterfaceId",
+    "TransitGatewayId",
+    "VpcEndpointId",
+    "VpcPeeringConnectionId",
+    "OdbNetworkArn",
+)
 
 
 def parse_ipv4_network(text: Any) -> ipaddress.IPv4Network | None:
@@ -74,16 +85,26 @@ def cidr_block(cidr: Any, path: str, what: str) -> list[Violation]:
         return []
     network = parse_ipv4_network(cidr)
     if network is None:
-        return [Violation(path, cidr, f"a {what} CIDR block is IPv4 CIDR notation, e.g. 10.0.0.0/16 "
-                          f"({_NETWORK_ADDRESS_SOURCE})")]
+        return [
+            Violation(
+                path, cidr, f"a {what} CIDR block is IPv4 CIDR notation, e.g. 10.0.0.0/16 ({_NETWORK_ADDRESS_SOURCE})"
+            )
+        ]
     found = []
     if str(network) != cidr:
-        found.append(Violation(path, cidr, f"has host bits set; the network address is {network} "
-                               f"({_NETWORK_ADDRESS_SOURCE})"))
+        found.append(
+            Violation(path, cidr, f"has host bits set; the network address is {network} ({_NETWORK_ADDRESS_SOURCE})")
+        )
     low, high = CIDR_PREFIX_RANGE
     if not low <= network.prefixlen <= high:
-        found.append(Violation(path, cidr, f"a {what} IPv4 block is /{low} (65,536 addresses) to /{high} "
-                               f"(16 addresses), this one is /{network.prefixlen} ({_CIDR_SOURCE})"))
+        found.append(
+            Violation(
+                path,
+                cidr,
+                f"a {what} IPv4 block is /{low} (65,536 addresses) to /{high} "
+                f"(16 addresses), this one is /{network.prefixlen} ({_CIDR_SOURCE})",
+            )
+        )
     return found
 
 
@@ -101,47 +122,92 @@ def subnet_request(params: dict, stack: Stack) -> list[Violation]:
         return found
     vpc_network = parse_ipv4_network(vpc.get("cidr"))
     if vpc_network is not None and not network.subnet_of(vpc_network):
-        found.append(Violation("CidrBlock", cidr, f"is not inside the VPC's block {vpc_network} "
-                               f"({vpc.get('name')}); a subnet's block is the VPC's or a part of it "
-                               "(EC2 CreateSubnet documentation; Amazon VPC user guide, subnet sizing)"))
+        found.append(
+            Violation(
+                "CidrBlock",
+                cidr,
+                f"is not inside the VPC's block {vpc_network} "
+                f"({vpc.get('name')}); a subnet's block is the VPC's or a part of it "
+                "(EC2 CreateSubnet documentation; Amazon VPC user guide, subnet sizing)",
+            )
+        )
     for name, vpc_id, other in stack.subnets:
         other_network = parse_ipv4_network(other)
-        if vpc_id == params.get("VpcId") and other != cidr and other_network is not None \
-                and network.overlaps(other_network):
-            found.append(Violation("CidrBlock", cidr, f"overlaps subnet {name} ({other}) of the same VPC; "
-                                   "subnet blocks of a VPC must not overlap (EC2 CreateSubnet documentation)"))
+        if (
+            vpc_id == params.get("VpcId")
+            and other != cidr
+            and other_network is not None
+            and network.overlaps(other_network)
+        ):
+            found.append(
+                Violation(
+                    "CidrBlock",
+                    cidr,
+                    f"overlaps subnet {name} ({other}) of the same VPC; "
+                    "subnet blocks of a VPC must not overlap (EC2 CreateSubnet documentation)",
+                )
+            )
     same = [name for name, vpc_id, other in stack.subnets if vpc_id == params.get("VpcId") and other == cidr]
     if len(same) > 1:
-        found.append(Violation("CidrBlock", cidr, f"is the block of {len(same)} subnets of the same VPC "
-                               f"({', '.join(same)}); subnet blocks must not overlap (EC2 CreateSubnet documentation)"))
+        found.append(
+            Violation(
+                "CidrBlock",
+                cidr,
+                f"is the block of {len(same)} subnets of the same VPC "
+                f"({', '.join(same)}); subnet blocks must not overlap (EC2 CreateSubnet documentation)",
+            )
+        )
     return found
 
 
 def vpc_attribute(params: dict, stack: Stack) -> list[Violation]:
-    """"You can only enable DNS hostnames if you've enabled DNS support" (ModifyVpcAttribute, EC2 model)."""
+    """ "You can only enable DNS hostnames if you've enabled DNS support" (ModifyVpcAttribute, EC2 model)."""
     hostnames = (params.get("EnableDnsHostnames") or {}).get("Value")
     vpc = stack.vpcs.get(params.get("VpcId")) or {}
     if hostnames is True and vpc.get("dnsSupport") is False:
-        return [Violation("EnableDnsHostnames.Value", True, "DNS hostnames can only be enabled with DNS support "
-                          "(enableDnsSupport is false) (EC2 ModifyVpcAttribute documentation in the botocore model)")]
+        return [
+            Violation(
+                "EnableDnsHostnames.Value",
+                True,
+                "DNS hostnames can only be enabled with DNS support "
+                "(enableDnsSupport is false) (EC2 ModifyVpcAttribute documentation in the botocore model)",
+            )
+        ]
     return []
 
 
 def endpoint_request(params: dict, stack: Stack) -> list[Violation]:
     kind = params.get("VpcEndpointType")
-    found = [Violation(member, params[member], f"a {kind} endpoint takes no {member}; only "
-                       f"{', '.join(kinds)} endpoints do ({_ENDPOINT_SOURCE})")
-             for member, kinds in ENDPOINT_MEMBER_TYPES.items() if params.get(member) and kind not in kinds]
+    found = [
+        Violation(
+            member,
+            params[member],
+            f"a {kind} endpoint takes no {member}; only {', '.join(kinds)} endpoints do ({_ENDPOINT_SOURCE})",
+        )
+        for member, kinds in ENDPOINT_MEMBER_TYPES.items()
+        if params.get(member) and kind not in kinds
+    ]
     if params.get("PrivateDnsEnabled") is True:
         if kind != "Interface":
-            found.append(Violation("PrivateDnsEnabled", True, f"private DNS is for Interface endpoints, this one "
-                                   f"is {kind} ({_ENDPOINT_SOURCE})"))
+            found.append(
+                Violation(
+                    "PrivateDnsEnabled",
+                    True,
+                    f"private DNS is for Interface endpoints, this one is {kind} ({_ENDPOINT_SOURCE})",
+                )
+            )
         vpc = stack.vpcs.get(params.get("VpcId"))
         if vpc is not None and not (vpc.get("dnsSupport") and vpc.get("dnsHostnames")):
-            found.append(Violation("PrivateDnsEnabled", True, f"the VPC {vpc.get('name')} needs enableDnsHostnames "
-                                   "and enableDnsSupport set to true for private DNS "
-                                   f"(enableDnsHostnames={vpc.get('dnsHostnames')}, "
-                                   f"enableDnsSupport={vpc.get('dnsSupport')}) ({_ENDPOINT_SOURCE})"))
+            found.append(
+                Violation(
+                    "PrivateDnsEnabled",
+                    True,
+                    f"the VPC {vpc.get('name')} needs enableDnsHostnames "
+                    "and enableDnsSupport set to true for private DNS "
+                    f"(enableDnsHostnames={vpc.get('dnsHostnames')}, "
+                    f"enableDnsSupport={vpc.get('dnsSupport')}) ({_ENDPOINT_SOURCE})",
+                )
+            )
     return found
 
 
@@ -150,10 +216,15 @@ def route_request(params: dict, stack: Stack | None = None) -> list[Violation]:
     for members, what in ((ROUTE_DESTINATIONS, "destination"), (ROUTE_TARGETS, "target")):
         given = [member for member in members if params.get(member)]
         if len(given) != 1:
-            found.append(Violation(", ".join(given) or what, [params[m] for m in given] or None,
-                                   f"a route has exactly one {what} ({', '.join(members)}); this one has "
-                                   f"{len(given)} (EC2 CreateRoute documentation; terraform-provider-aws "
-                                   "vpc_route.go, ExactlyOneOf)"))
+            found.append(
+                Violation(
+                    ", ".join(given) or what,
+                    [params[m] for m in given] or None,
+                    f"a route has exactly one {what} ({', '.join(members)}); this one has "
+                    f"{len(given)} (EC2 CreateRoute documentation; terraform-provider-aws "
+                    "vpc_route.go, ExactlyOneOf)",
+                )
+            )
     return found
 
 
@@ -161,9 +232,14 @@ def association_request(params: dict, stack: Stack) -> list[Violation]:
     given = [member for member in ("SubnetId", "GatewayId") if params.get(member)]
     if len(given) == 1:
         return []
-    return [Violation(", ".join(given) or "SubnetId", [params[m] for m in given] or None,
-                      "a route table association names exactly one subnet or gateway (terraform-provider-aws "
-                      "vpc_route_table_association.go, ExactlyOneOf subnet_id / gateway_id)")]
+    return [
+        Violation(
+            ", ".join(given) or "SubnetId",
+            [params[m] for m in given] or None,
+            "a route table association names exactly one subnet or gateway (terraform-provider-aws "
+            "vpc_route_table_association.go, ExactlyOneOf subnet_id / gateway_id)",
+        )
+    ]
 
 
 def security_group_request(params: dict, stack: Stack) -> list[Violation]:
@@ -171,12 +247,18 @@ def security_group_request(params: dict, stack: Stack) -> list[Violation]:
     for member in ("GroupName", "Description"):
         text = params.get(member)
         if isinstance(text, str) and not SECURITY_GROUP_TEXT.fullmatch(text):
-            found.append(Violation(member, text, "up to 255 of a-z, A-Z, 0-9, spaces and ._-:/()#,@[]+=&;{}!$* "
-                                   f"({_SECURITY_GROUP_SOURCE})"))
+            found.append(
+                Violation(
+                    member,
+                    text,
+                    f"up to 255 of a-z, A-Z, 0-9, spaces and ._-:/()#,@[]+=&;{{}}!$* ({_SECURITY_GROUP_SOURCE})",
+                )
+            )
     name = params.get("GroupName")
     if isinstance(name, str) and name.startswith("sg-"):  # terraform-provider-aws matches `^sg-` the same way
-        found.append(Violation("GroupName", name, "a security group name can't start with sg- "
-                               f"({_SECURITY_GROUP_SOURCE})"))
+        found.append(
+            Violation("GroupName", name, f"a security group name can't start with sg- ({_SECURITY_GROUP_SOURCE})")
+        )
     return found
 
 
@@ -187,13 +269,23 @@ def permission_descriptions(params: dict, stack: Stack) -> list[Violation]:
             for position, item in enumerate(permission.get(kind) or []):
                 text = item.get("Description")
                 if isinstance(text, str) and not SECURITY_GROUP_TEXT.fullmatch(text):
-                    found.append(Violation(f"IpPermissions[{index}].{kind}[{position}].Description", text,
-                                           "up to 255 of a-z, A-Z, 0-9, spaces and ._-:/()#,@[]+=&;{}!$* "
-                                           f"({_SECURITY_GROUP_SOURCE})"))
+                    found.append(
+                        Violation(
+                            f"IpPermissions[{index}].{kind}[{position}].Description",
+                            text,
+                            "up to 255 of a-z, A-Z, 0-9, spaces and ._-:/()#,@[]+=&;{}!$* "
+                            f"({_SECURITY_GROUP_SOURCE})",
+                        )
+                    )
                 cidr = item.get("CidrIp")
                 if isinstance(cidr, str) and parse_ipv4_network(cidr) is None:
-                    found.append(Violation(f"IpPermissions[{index}].{kind}[{position}].CidrIp", cidr,
-                                           f"is not IPv4 CIDR notation ({_NETWORK_ADDRESS_SOURCE})"))
+                    found.append(
+                        Violation(
+                            f"IpPermissions[{index}].{kind}[{position}].CidrIp",
+                            cidr,
+                            f"is not IPv4 CIDR notation ({_NETWORK_ADDRESS_SOURCE})",
+                        )
+                    )
     return found
 
 
@@ -206,7 +298,13 @@ def referenced_kinds(params: dict, stack: Stack) -> list[Violation]:
         for index, item in enumerate(value if isinstance(value, list) else [value]):
             if isinstance(item, str) and item in ours and not item.startswith(prefixes):
                 where = f"{member}[{index}]" if isinstance(value, list) else member
-                found.append(Violation(where, item, f"names a {item.rsplit('-', 1)[0]} of this stack where the "
-                                       f"API takes a {' or '.join(p.rstrip('-') for p in prefixes)} id "
-                                       "(member documentation in the botocore EC2 model)"))
+                found.append(
+                    Violation(
+                        where,
+                        item,
+                        f"names a {item.rsplit('-', 1)[0]} of this stack where the "
+                        f"API takes a {' or '.join(p.rstrip('-') for p in prefixes)} id "
+                        "(member documentation in the botocore EC2 model)",
+                    )
+                )
     return found

@@ -47,14 +47,23 @@ class RequestCheck:
         return " + ".join(dict.fromkeys(request.label for request in self.requests)) or "-"
 
     def failure_lines(self) -> list[str]:
-        return [f"{self.resource_type} {self.resource_name}: {label} {violation.describe()}"
-                for label, violation in self.problems]
+        return [
+            f"{self.resource_type} {self.resource_name}: {label} {violation.describe()}"
+            for label, violation in self.problems
+        ]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.resource_type, "name": self.resource_name, "requests": [r.label for r in self.requests],
-                "checked": self.checked, "passed": self.passed, "notes": self.notes,
-                "problems": [{"request": label, "path": v.path, "value": v.value, "rule": v.rule}
-                             for label, v in self.problems]}
+        return {
+            "type": self.resource_type,
+            "name": self.resource_name,
+            "requests": [r.label for r in self.requests],
+            "checked": self.checked,
+            "passed": self.passed,
+            "notes": self.notes,
+            "problems": [
+                {"request": label, "path": v.path, "value": v.value, "rule": v.rule} for label, v in self.problems
+            ],
+        }
 
 
 def is_aws_resource(resource: Any) -> bool:
@@ -81,22 +90,27 @@ def build_stack(resources: list[Any]) -> Stack:
             role_name = resource_name_of(inputs, resource.name)
             # Under mocks a role's name and id are its resource name and `<name>-id`; AWS uses the role name.
             stack.role_names[resource.name] = stack.role_names[resource.id] = role_name
-            stack.role_arns[f"arn:aws:iam::{MOCK_ACCOUNT}:role/{resource.name}"] = \
+            stack.role_arns[f"arn:aws:iam::{MOCK_ACCOUNT}:role/{resource.name}"] = (
                 f"arn:aws:iam::{MOCK_ACCOUNT}:role/{role_name}"
+            )
             for policy in inputs.get("inlinePolicies") or []:
                 if isinstance(policy, dict) and policy.get("policy"):
                     stack.inline_policies.setdefault(role_name, []).append(
-                        (f"{resource.name} inlinePolicies", policy["policy"]))
+                        (f"{resource.name} inlinePolicies", policy["policy"])
+                    )
         elif resource.type == "aws:iam/rolePolicy:RolePolicy":
             role = inputs.get("role")
             stack.inline_policies.setdefault(stack.role_names.get(role, role), []).append(
-                (resource.name, inputs.get("policy")))
+                (resource.name, inputs.get("policy"))
+            )
         elif resource.type == "aws:ec2/vpc:Vpc":
             stack.vpcs[ref(stack, resource.id, "vpc-")] = {
-                "name": resource.name, "cidr": inputs.get("cidrBlock"),
+                "name": resource.name,
+                "cidr": inputs.get("cidrBlock"),
                 # the provider's defaults (vpc_.go): DNS support on, DNS hostnames off
                 "dnsSupport": inputs.get("enableDnsSupport", True),
-                "dnsHostnames": inputs.get("enableDnsHostnames", False)}
+                "dnsHostnames": inputs.get("enableDnsHostnames", False),
+            }
         elif resource.type == "aws:ec2/subnet:Subnet":
             stack.subnets.append((resource.name, ref(stack, inputs.get("vpcId"), "vpc-"), inputs.get("cidrBlock")))
         elif resource.type == "aws:ec2/launchTemplate:LaunchTemplate":
@@ -111,9 +125,12 @@ def _checked(resource: Any, stack: Stack) -> RequestCheck:
     try:
         return check_resource(resource, stack)
     except (AttributeError, KeyError, TypeError, ValueError) as error:
-        return RequestCheck(resource.type, resource.name, checked=False,
-                            notes=[f"not checked: the inputs could not be read as a request ({type(error).__name__}: "
-                                   f"{error})"])
+        return RequestCheck(
+            resource.type,
+            resource.name,
+            checked=False,
+            notes=[f"not checked: the inputs could not be read as a request ({type(error).__name__}: {error})"],
+        )
 
 
 def check_resource(resource: Any, stack: Stack | None = None) -> RequestCheck:
@@ -187,21 +204,27 @@ def _mentions(value: Any, secrets: set[Any]) -> bool:
 def _nodegroup_rules(params: dict, stack: Stack) -> list[Violation]:
     template = params.get("launchTemplate") or {}
     data = stack.templates.get(template.get("id")) or stack.templates.get(template.get("name"))
-    return (aws_rules.nodegroup_name(params) + aws_rules.node_labels(params) + aws_rules.taint_count(params)
-            + aws_rules.nodegroup_with_launch_template(params, data))
+    return (
+        aws_rules.nodegroup_name(params)
+        + aws_rules.node_labels(params)
+        + aws_rules.taint_count(params)
+        + aws_rules.nodegroup_with_launch_template(params, data)
+    )
 
 
 def _role_policy_rules(params: dict, stack: Stack) -> list[Violation]:
     role = params.get("RoleName")
-    return (aws_rules.policy_document(params.get("PolicyDocument"))
-            + aws_rules.role_inline_policies(role, stack.inline_policies.get(role, [])))
+    return aws_rules.policy_document(params.get("PolicyDocument")) + aws_rules.role_inline_policies(
+        role, stack.inline_policies.get(role, [])
+    )
 
 
 _RULES: dict[str, Callable[[dict, Stack], list[Violation]]] = {
     "eks:CreateNodegroup": _nodegroup_rules,
     "eks:CreateCluster": lambda params, stack: aws_rules.cluster_subnets(params),
-    "ec2:CreateLaunchTemplate":
-        lambda params, stack: aws_rules.gp3_volume_sizes(params.get("LaunchTemplateData") or {}),
+    "ec2:CreateLaunchTemplate": lambda params, stack: aws_rules.gp3_volume_sizes(
+        params.get("LaunchTemplateData") or {}
+    ),
     "ec2:CreateVpc": network_rules.vpc_request,
     "ec2:ModifyVpcAttribute": network_rules.vpc_attribute,
     "ec2:CreateSubnet": network_rules.subnet_request,

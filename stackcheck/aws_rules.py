@@ -51,24 +51,43 @@ def nodegroup_name(request: dict[str, Any]) -> list[Violation]:
     name = request.get("nodegroupName")
     if not isinstance(name, str) or name == UNKNOWN or NODEGROUP_NAME.fullmatch(name):
         return []
-    return [Violation("nodegroupName", name, f"{NODEGROUP_NAME_RULE}; this one has {len(name)} characters "
-                      "(EKS node group naming rule, terraform-provider-aws aws_eks_node_group docs)")]
+    return [
+        Violation(
+            "nodegroupName",
+            name,
+            f"{NODEGROUP_NAME_RULE}; this one has {len(name)} characters "
+            "(EKS node group naming rule, terraform-provider-aws aws_eks_node_group docs)",
+        )
+    ]
 
 
 def taint_count(request: dict[str, Any]) -> list[Violation]:
     taints = request.get("taints")
     if not isinstance(taints, list) or len(taints) <= MAX_TAINTS:
         return []
-    return [Violation("taints", f"{len(taints)} taints", f"an EKS node group carries at most {MAX_TAINTS} taints "
-                      "(aws.eks.NodeGroup docs; terraform-provider-aws node_group.go)")]
+    return [
+        Violation(
+            "taints",
+            f"{len(taints)} taints",
+            f"an EKS node group carries at most {MAX_TAINTS} taints "
+            "(aws.eks.NodeGroup docs; terraform-provider-aws node_group.go)",
+        )
+    ]
 
 
 def node_labels(request: dict[str, Any]) -> list[Violation]:
-    return [Violation(f'labels["{key}"] (key)', key, "the kubelet refuses node labels in the kubernetes.io and "
-                      "k8s.io namespaces except its own (node.kubernetes.io/*, kubelet.kubernetes.io/*, "
-                      "kubernetes.io/os, kubernetes.io/arch, topology.kubernetes.io/zone, ...), so the nodes never "
-                      "join (kubernetes cmd/kubelet/app/options/options.go, IsKubeletLabel)")
-            for key in request.get("labels") or {} if is_reserved_label(key)]
+    return [
+        Violation(
+            f'labels["{key}"] (key)',
+            key,
+            "the kubelet refuses node labels in the kubernetes.io and "
+            "k8s.io namespaces except its own (node.kubernetes.io/*, kubelet.kubernetes.io/*, "
+            "kubernetes.io/os, kubernetes.io/arch, topology.kubernetes.io/zone, ...), so the nodes never "
+            "join (kubernetes cmd/kubelet/app/options/options.go, IsKubeletLabel)",
+        )
+        for key in request.get("labels") or {}
+        if is_reserved_label(key)
+    ]
 
 
 def is_reserved_label(key: str) -> bool:
@@ -80,25 +99,49 @@ def nodegroup_with_launch_template(request: dict[str, Any], template_data: dict[
     """What CreateNodegroup may not carry next to a launch template, given the template's data when known."""
     if not request.get("launchTemplate"):
         return []
-    found = [Violation(member, request[member], f"must not be set next to a launch template, or the node group "
-                       f"deployment fails ({_LAUNCH_TEMPLATE_SOURCE})")
-             for member in ("diskSize", "remoteAccess") if request.get(member) is not None]
+    found = [
+        Violation(
+            member,
+            request[member],
+            f"must not be set next to a launch template, or the node group "
+            f"deployment fails ({_LAUNCH_TEMPLATE_SOURCE})",
+        )
+        for member in ("diskSize", "remoteAccess")
+        if request.get(member) is not None
+    ]
     if template_data is None:
         return found
     ami_type = request.get("amiType")
     if template_data.get("ImageId") and ami_type not in (None, "CUSTOM"):
-        found.append(Violation("amiType", ami_type, "the launch template names an image "
-                               f"({template_data['ImageId']}), so amiType must be left out (EKS then reports "
-                               f"CUSTOM) ({_LAUNCH_TEMPLATE_SOURCE})"))
+        found.append(
+            Violation(
+                "amiType",
+                ami_type,
+                "the launch template names an image "
+                f"({template_data['ImageId']}), so amiType must be left out (EKS then reports "
+                f"CUSTOM) ({_LAUNCH_TEMPLATE_SOURCE})",
+            )
+        )
     if template_data.get("InstanceType") and request.get("instanceTypes"):
-        found.append(Violation("instanceTypes", request["instanceTypes"], "the launch template sets InstanceType "
-                               f"{template_data['InstanceType']}; give instance types in one place only "
-                               f"({_LAUNCH_TEMPLATE_SOURCE})"))
+        found.append(
+            Violation(
+                "instanceTypes",
+                request["instanceTypes"],
+                "the launch template sets InstanceType "
+                f"{template_data['InstanceType']}; give instance types in one place only "
+                f"({_LAUNCH_TEMPLATE_SOURCE})",
+            )
+        )
     for index, interface in enumerate(template_data.get("NetworkInterfaces") or []):
         if isinstance(interface, dict) and interface.get("SubnetId"):
-            found.append(Violation(f"launchTemplate: LaunchTemplateData.NetworkInterfaces[{index}].SubnetId",
-                                   interface["SubnetId"], "a managed node group's launch template must not name a "
-                                   f"subnet; give subnets on the node group ({_LAUNCH_TEMPLATE_SOURCE})"))
+            found.append(
+                Violation(
+                    f"launchTemplate: LaunchTemplateData.NetworkInterfaces[{index}].SubnetId",
+                    interface["SubnetId"],
+                    "a managed node group's launch template must not name a "
+                    f"subnet; give subnets on the node group ({_LAUNCH_TEMPLATE_SOURCE})",
+                )
+            )
     return found
 
 
@@ -106,9 +149,15 @@ def cluster_subnets(request: dict[str, Any]) -> list[Violation]:
     subnets = (request.get("resourcesVpcConfig") or {}).get("subnetIds")
     if not isinstance(subnets, list) or UNKNOWN in subnets or len(set(subnets)) >= MIN_CLUSTER_SUBNETS:
         return []
-    return [Violation("resourcesVpcConfig.subnetIds", subnets, f"EKS needs at least {MIN_CLUSTER_SUBNETS} subnets in "
-                      "different Availability Zones (EKS user guide, network-reqs); whether they are in different "
-                      "zones cannot be known offline")]
+    return [
+        Violation(
+            "resourcesVpcConfig.subnetIds",
+            subnets,
+            f"EKS needs at least {MIN_CLUSTER_SUBNETS} subnets in "
+            "different Availability Zones (EKS user guide, network-reqs); whether they are in different "
+            "zones cannot be known offline",
+        )
+    ]
 
 
 def gp3_volume_sizes(template_data: dict[str, Any], path: str = "LaunchTemplateData") -> list[Violation]:
@@ -120,9 +169,14 @@ def gp3_volume_sizes(template_data: dict[str, Any], path: str = "LaunchTemplateD
         size = ebs.get("VolumeSize")
         low, high = GP3_SIZE_GIB
         if isinstance(size, (int, float)) and not isinstance(size, bool) and not low <= size <= high:
-            found.append(Violation(f"{path}.BlockDeviceMappings[{index}].Ebs.VolumeSize", size,
-                                   f"a gp3 volume holds {low} to {high} GiB (64 TiB) (EBS volume types, "
-                                   "gp3 limit raised from 16 TiB in September 2025)"))
+            found.append(
+                Violation(
+                    f"{path}.BlockDeviceMappings[{index}].Ebs.VolumeSize",
+                    size,
+                    f"a gp3 volume holds {low} to {high} GiB (64 TiB) (EBS volume types, "
+                    "gp3 limit raised from 16 TiB in September 2025)",
+                )
+            )
     return found
 
 
@@ -143,8 +197,10 @@ def reserved_tag_keys(request: Any, path: str = "") -> list[Violation]:
 
 
 def _tag_violations(tags: Any, path: str) -> list[Violation]:
-    rule = (f"tag keys starting with '{RESERVED_TAG_PREFIX}' (any case) are reserved for AWS "
-            "(EC2 user guide, tag restrictions)")
+    rule = (
+        f"tag keys starting with '{RESERVED_TAG_PREFIX}' (any case) are reserved for AWS "
+        "(EC2 user guide, tag restrictions)"
+    )
     if isinstance(tags, dict):
         return [Violation(f'{path}["{key}"] (key)', key, rule) for key in tags if _reserved(key)]
     found = []
@@ -186,8 +242,11 @@ def policy_document(document: Any, path: str = "PolicyDocument") -> list[Violati
     except ValueError as error:
         return [Violation(path, document, f"is not JSON ({error}) (terraform-provider-aws verify.ValidIAMPolicyJSON)")]
     if not isinstance(parsed, dict):
-        return [Violation(path, document, "a policy document is a JSON object (terraform-provider-aws "
-                          "verify.ValidIAMPolicyJSON)")]
+        return [
+            Violation(
+                path, document, "a policy document is a JSON object (terraform-provider-aws verify.ValidIAMPolicyJSON)"
+            )
+        ]
     return []
 
 
@@ -201,21 +260,34 @@ def role_inline_policies(role: str, policies: list[tuple[str, str]]) -> list[Vio
     if total <= ROLE_INLINE_POLICY_QUOTA:
         return []
     parts = ", ".join(f"{where} {non_whitespace_length(document)}" for where, document in policies)
-    return [Violation("PolicyDocument", f"{total} characters", f"the inline policies of role {role} hold {total} "
-                      f"characters without white space ({parts}); IAM allows {ROLE_INLINE_POLICY_QUOTA} per role "
-                      "(IAM user guide, IAM and AWS STS quotas)")]
+    return [
+        Violation(
+            "PolicyDocument",
+            f"{total} characters",
+            f"the inline policies of role {role} hold {total} "
+            f"characters without white space ({parts}); IAM allows {ROLE_INLINE_POLICY_QUOTA} per role "
+            "(IAM user guide, IAM and AWS STS quotas)",
+        )
+    ]
 
 
 def pod_identity_names(request: dict[str, Any]) -> list[Violation]:
     found = []
     for member, kind, pattern, what, limit in (
-            ("namespace", "namespace", DNS_LABEL, "an RFC 1123 DNS label", 63),
-            ("serviceAccount", "ServiceAccount", DNS_SUBDOMAIN, "a DNS subdomain name", 253)):
+        ("namespace", "namespace", DNS_LABEL, "an RFC 1123 DNS label", 63),
+        ("serviceAccount", "ServiceAccount", DNS_SUBDOMAIN, "a DNS subdomain name", 253),
+    ):
         value = request.get(member)
         if isinstance(value, str) and value != UNKNOWN and not (len(value) <= limit and pattern.fullmatch(value)):
-            found.append(Violation(member, value, f"a Kubernetes {kind} name is {what} (at most {limit} "
-                                   "lowercase letters, digits, '-'"
-                                   f"{' or .' if member == 'serviceAccount' else ''}, starting and ending with a "
-                                   "letter or digit), so no pod matches this association (Kubernetes docs, Object "
-                                   "Names and IDs)"))
+            found.append(
+                Violation(
+                    member,
+                    value,
+                    f"a Kubernetes {kind} name is {what} (at most {limit} "
+                    "lowercase letters, digits, '-'"
+                    f"{' or .' if member == 'serviceAccount' else ''}, starting and ending with a "
+                    "letter or digit), so no pod matches this association (Kubernetes docs, Object "
+                    "Names and IDs)",
+                )
+            )
     return found

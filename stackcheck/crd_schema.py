@@ -19,7 +19,7 @@ CRD_DIR = Path(__file__).resolve().parent / "crds"
 _PRESERVE = "x-kubernetes-preserve-unknown-fields"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def crd_schemas() -> dict[tuple[str, str], dict[str, Any]]:
     """`(apiVersion, kind)` -> the committed document (`source`, `group`, `version`, `kind`, `schema`)."""
     schemas = {}
@@ -38,14 +38,16 @@ def strict(schema: Any) -> Any:
         return [strict(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    result = {key: strict(value) if key != "properties" else {name: strict(sub) for name, sub in value.items()}
-              for key, value in schema.items()}
+    result = {
+        key: strict(value) if key != "properties" else {name: strict(sub) for name, sub in value.items()}
+        for key, value in schema.items()
+    }
     if "properties" in result and "additionalProperties" not in result and not result.get(_PRESERVE):
         result["additionalProperties"] = False
     return result
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(api_version: str, kind: str):
     import jsonschema
 

@@ -23,21 +23,31 @@ def network_problems(resources: list[Any]) -> list[str]:
     if not vpc_ids:
         return []
     subnets = {resource.id: resource for resource in resources if resource.type == SUBNET}
-    private = {subnet_id for subnet_id, subnet in subnets.items()
-               if PRIVATE_SUBNET_TAG in (subnet.inputs.get("tags") or {}) and subnet.inputs.get("vpcId") in vpc_ids}
+    private = {
+        subnet_id
+        for subnet_id, subnet in subnets.items()
+        if PRIVATE_SUBNET_TAG in (subnet.inputs.get("tags") or {}) and subnet.inputs.get("vpcId") in vpc_ids
+    }
     problems = []
     for group in (resource for resource in resources if resource.type == NODE_GROUP):
         outside = [subnet_id for subnet_id in group.inputs.get("subnetIds") or [] if subnet_id not in private]
         if outside:
-            problems.append(f"node group {group.name!r} uses subnets {outside} that are not private subnets of the "
-                            "stack's VPC; nodes there get public addresses or no route; allowed: the private subnets")
+            problems.append(
+                f"node group {group.name!r} uses subnets {outside} that are not private subnets of the "
+                "stack's VPC; nodes there get public addresses or no route; allowed: the private subnets"
+            )
         if not group.inputs.get("subnetIds"):
             problems.append(f"node group {group.name!r} has no subnets")
     for cluster in (resource for resource in resources if resource.type in EKS_CLUSTERS):
-        given = [*(cluster.inputs.get("privateSubnetIds") or []), *(cluster.inputs.get("publicSubnetIds") or []),
-                 *(cluster.inputs.get("subnetIds") or [])]
+        given = [
+            *(cluster.inputs.get("privateSubnetIds") or []),
+            *(cluster.inputs.get("publicSubnetIds") or []),
+            *(cluster.inputs.get("subnetIds") or []),
+        ]
         zones = {subnets[subnet_id].inputs.get("availabilityZoneId") for subnet_id in given if subnet_id in subnets}
         if len(zones - {None}) < 2:
-            problems.append(f"cluster {cluster.name!r} reaches subnets in {len(zones - {None})} availability zone(s) "
-                            f"{sorted(zones - {None})}; EKS needs subnets in at least two zones for the control plane")
+            problems.append(
+                f"cluster {cluster.name!r} reaches subnets in {len(zones - {None})} availability zone(s) "
+                f"{sorted(zones - {None})}; EKS needs subnets in at least two zones for the control plane"
+            )
     return problems

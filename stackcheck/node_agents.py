@@ -56,13 +56,17 @@ def cluster_agents(resources: list[Any]) -> ClusterAgents:
         version = resource.inputs.get("addonVersion")
         for agent in known:
             if version != agent.versions:
-                found.notes.append(f"{agent.name}: add-on {name} version {version or 'unset (EKS default)'}; the "
-                                   f"placement facts are those of {agent.versions}")
+                found.notes.append(
+                    f"{agent.name}: add-on {name} version {version or 'unset (EKS default)'}; the "
+                    f"placement facts are those of {agent.versions}"
+                )
             _add(found, agent, configuration, f"add-on {name}")
     for name, agents in node_agents.ADDON_AGENTS.items():
         if name not in registered:
-            found.notes.append(f"add-on {name} is not installed by the stack: {', '.join(a.name for a in agents)} "
-                               f"do not run{_WITHOUT.get(name, '')}")
+            found.notes.append(
+                f"add-on {name} is not installed by the stack: {', '.join(a.name for a in agents)} "
+                f"do not run{_WITHOUT.get(name, '')}"
+            )
     return found
 
 
@@ -89,7 +93,9 @@ def _configuration(name: str, raw: Any, found: ClusterAgents) -> dict | None:
     try:
         parsed = json.loads(raw)
     except (TypeError, ValueError):
-        found.notes.append(f"add-on {name}: configuration values are not readable JSON (secret or unknown?); "
-                           "the chart defaults are assumed")
+        found.notes.append(
+            f"add-on {name}: configuration values are not readable JSON (secret or unknown?); "
+            "the chart defaults are assumed"
+        )
         return None
     return parsed if isinstance(parsed, dict) else None

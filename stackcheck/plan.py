@@ -146,8 +146,11 @@ class PlanResult:
         """Resources in total, per type and per provider package (the type token's first part)."""
         types = Counter(row.type for row in self.resources)
         packages = Counter(row.type.split(":", 1)[0] for row in self.resources)
-        return {"total": len(self.resources), "byPackage": dict(sorted(packages.items())),
-                "byType": dict(sorted(types.items()))}
+        return {
+            "total": len(self.resources),
+            "byPackage": dict(sorted(packages.items())),
+            "byType": dict(sorted(types.items())),
+        }
 
     @property
     def failures(self) -> list[str]:
@@ -161,8 +164,9 @@ class PlanResult:
         found += [f"network: {problem}" for problem in self.network_problems]
         found += [f"objects: {duplicate}" for duplicate in self.duplicate_objects]
         found += [f"schema: {result.object_id}: {result.message}" for result in self.schema if not result.passed]
-        found += [f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts
-                  if not verdict.passed]
+        found += [
+            f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts if not verdict.passed
+        ]
         found += [f"aws request: {line}" for check in self.aws_requests for line in check.failure_lines()]
         return found
 
@@ -198,8 +202,9 @@ def run_plan(options: PlanOptions) -> PlanResult:
         if result.config_problems:
             return result
         result.resources = resource_rows(run.resources, config.project, config.stack)
-        result.outputs = {key: SECRET_OUTPUT if key in run.secret_outputs else value
-                          for key, value in sorted(run.outputs.items())}
+        result.outputs = {
+            key: SECRET_OUTPUT if key in run.secret_outputs else value for key, value in sorted(run.outputs.items())
+        }
         if result.program_error:
             return result
         from stackcheck.network_check import network_problems
@@ -213,15 +218,19 @@ def run_plan(options: PlanOptions) -> PlanResult:
         result.warnings += [
             f"{obj.id}: {', '.join(obj.secret_fields)} is secret as a whole (Pulumi marks a field secret when any "
             "value inside it is), so it is written redacted and the schema and placement checks see placeholders; "
-            "reference a Secret (secretKeyRef, a secret volume) instead" for obj in objects if obj.secret_fields]
+            "reference a Secret (secretKeyRef, a secret volume) instead"
+            for obj in objects
+            if obj.secret_fields
+        ]
         result.duplicate_objects = render.duplicate_objects(objects)
         result.written = render.write_objects(objects, out_dir)
 
         progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
         from stackcheck import schema
 
-        result.schema = schema.validate_objects([(written.object, written.path) for written in result.written],
-                                                result.kubernetes_version)
+        result.schema = schema.validate_objects(
+            [(written.object, written.path) for written in result.written], result.kubernetes_version
+        )
 
         progress("checking AWS requests against the AWS API models…")
         from stackcheck import aws_requests
@@ -257,8 +266,9 @@ def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: P
         stack_file = _find(project_dir, f"Pulumi.{stack}")
         if stack_file is None:
             known = sorted(path.name for path in project_dir.glob("Pulumi.*.y*ml"))
-            raise UsageError(f"no stack file Pulumi.{stack}.yaml in {project_dir}; "
-                             f"stack files there: {', '.join(known) or 'none'}")
+            raise UsageError(
+                f"no stack file Pulumi.{stack}.yaml in {project_dir}; stack files there: {', '.join(known) or 'none'}"
+            )
     elif not stack_file.is_file():
         raise UsageError(f"stack file {stack_file} does not exist")
     stack_doc = _load_yaml(stack_file, yaml)
@@ -332,8 +342,14 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
 
     with _captured_logs() as records, contextlib.chdir(config.program.parent):
         try:
-            runtime.run_program(config.program, config.values, project=config.project, stack=config.stack,
-                                secret_keys=config.secret_keys, run=run)
+            runtime.run_program(
+                config.program,
+                config.values,
+                project=config.project,
+                stack=config.stack,
+                secret_keys=config.secret_keys,
+                run=run,
+            )
         except Exception as error:  # noqa: BLE001 reported, not raised: the plan shows what failed
             problems = getattr(error, "problems", None)
             if problems and all(hasattr(problem, "key") for problem in problems):
@@ -392,8 +408,7 @@ def _check_gpu_capacity(workloads: list[dict], node_pools: list[dict], result: P
     result.warnings += warnings
 
 
-def _check_autoscaling(resources: list[Any], workloads: list[dict], node_pools: list[dict],
-                       result: PlanResult) -> None:
+def _check_autoscaling(resources: list[Any], workloads: list[dict], node_pools: list[dict], result: PlanResult) -> None:
     """Verdicts 8 and 9: GPU pools scale from zero for their workloads; CPU workloads stay off GPU pools."""
     from stackcheck import scale_from_zero
 
@@ -474,8 +489,10 @@ def _load_yaml(path: Path, yaml: Any) -> dict[str, Any]:
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
-        raise InvalidFileError(f"{path} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset "
-                               f"{error.start}); save it as UTF-8, as Pulumi reads it") from None
+        raise InvalidFileError(
+            f"{path} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset "
+            f"{error.start}); save it as UTF-8, as Pulumi reads it"
+        ) from None
     try:
         document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
@@ -485,4 +502,3 @@ def _load_yaml(path: Path, yaml: Any) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise InvalidFileError(f"{path} is not a YAML mapping; allowed: keys such as `name:` and `config:`")
     return document
-

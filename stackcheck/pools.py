@@ -44,23 +44,27 @@ def node_group_specs(resources: list[RegisteredResource]) -> NodeGroups:
         for taint in inputs.get("taints") or ():
             effect = KUBERNETES_TAINT_EFFECT_OF_EKS.get(taint.get("effect"))
             if effect is None:
-                problems.append(f"node group {name}: taint {taint.get('key')!r} has effect {taint.get('effect')!r}; "
-                                f"the EKS API takes {', '.join(KUBERNETES_TAINT_EFFECT_OF_EKS)}")
+                problems.append(
+                    f"node group {name}: taint {taint.get('key')!r} has effect {taint.get('effect')!r}; "
+                    f"the EKS API takes {', '.join(KUBERNETES_TAINT_EFFECT_OF_EKS)}"
+                )
                 continue
             taints.append(Taint(taint.get("key"), taint.get("value") or "", effect).to_kubernetes())
         ami_type = inputs.get("amiType") or ""
-        specs.append(NodeGroupSpec(
-            name=name,
-            instance_type=_smallest(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
-            desired_size=int((inputs.get("scalingConfig") or {}).get("desiredSize") or 0),
-            max_size=_max_size(inputs),
-            instance_types=tuple(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
-            labels=dict(inputs.get("labels") or {}),
-            taints=taints,
-            capacity_type=inputs.get("capacityType") or "ON_DEMAND",
-            gpu_advertised_by_host=ami_type.startswith("BOTTLEROCKET_") and ami_type.endswith("_NVIDIA"),
-            disk_size_gib=_disk_size(inputs, templates),
-        ))
+        specs.append(
+            NodeGroupSpec(
+                name=name,
+                instance_type=_smallest(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
+                desired_size=int((inputs.get("scalingConfig") or {}).get("desiredSize") or 0),
+                max_size=_max_size(inputs),
+                instance_types=tuple(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
+                labels=dict(inputs.get("labels") or {}),
+                taints=taints,
+                capacity_type=inputs.get("capacityType") or "ON_DEMAND",
+                gpu_advertised_by_host=ami_type.startswith("BOTTLEROCKET_") and ami_type.endswith("_NVIDIA"),
+                disk_size_gib=_disk_size(inputs, templates),
+            )
+        )
     return NodeGroups(specs, problems)
 
 
@@ -118,4 +122,3 @@ def _disk_size(inputs: dict, templates: dict[str, RegisteredResource]) -> int:
         if size:
             return int(size)
     return EKS_DEFAULT_DISK_GIB
-

@@ -28,15 +28,39 @@ _DATA_FIELDS = ("data", "stringData", "binaryData")
 # Modules of the kubernetes package whose resources are not Kubernetes objects.
 _NOT_OBJECTS = ("helm.sh/", "yaml/", "kustomize/")
 # Kinds that live outside namespaces (the built-in ones; custom resources default to namespaced).
-CLUSTER_SCOPED_KINDS = frozenset({
-    "APIService", "CertificateSigningRequest", "ClusterRole", "ClusterRoleBinding", "ClusterTrustBundle",
-    "ComponentStatus", "CSIDriver", "CSINode", "CustomResourceDefinition", "DeviceClass", "FlowSchema",
-    "IngressClass", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "MutatingWebhookConfiguration",
-    "Namespace", "Node", "PersistentVolume", "PriorityClass", "PriorityLevelConfiguration", "ResourceSlice",
-    "RuntimeClass", "StorageClass", "StorageVersionMigration", "ValidatingAdmissionPolicy",
-    "ValidatingAdmissionPolicyBinding", "ValidatingWebhookConfiguration", "VolumeAttachment",
-    "VolumeAttributesClass",
-})
+CLUSTER_SCOPED_KINDS = frozenset(
+    {
+        "APIService",
+        "CertificateSigningRequest",
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "ClusterTrustBundle",
+        "ComponentStatus",
+        "CSIDriver",
+        "CSINode",
+        "CustomResourceDefinition",
+        "DeviceClass",
+        "FlowSchema",
+        "IngressClass",
+        "MutatingAdmissionPolicy",
+        "MutatingAdmissionPolicyBinding",
+        "MutatingWebhookConfiguration",
+        "Namespace",
+        "Node",
+        "PersistentVolume",
+        "PriorityClass",
+        "PriorityLevelConfiguration",
+        "ResourceSlice",
+        "RuntimeClass",
+        "StorageClass",
+        "StorageVersionMigration",
+        "ValidatingAdmissionPolicy",
+        "ValidatingAdmissionPolicyBinding",
+        "ValidatingWebhookConfiguration",
+        "VolumeAttachment",
+        "VolumeAttributesClass",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -128,8 +152,9 @@ def kubernetes_objects(resources: list[RegisteredResource]) -> list[KubernetesOb
 
 def to_yaml(manifest: dict[str, Any]) -> str:
     """`manifest` as a YAML document, keys in the order given, long strings never folded."""
-    return yaml.dump(manifest, Dumper=_Dumper, sort_keys=False, default_flow_style=False,
-                     allow_unicode=True, width=1_000_000)
+    return yaml.dump(
+        manifest, Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1_000_000
+    )
 
 
 def duplicate_objects(objects: list[KubernetesObject]) -> list[str]:
@@ -144,8 +169,10 @@ def duplicate_objects(objects: list[KubernetesObject]) -> list[str]:
         identity = (obj.api_version.rpartition("/")[0], obj.kind, obj.namespace, obj.name)
         if identity in first:
             other = first[identity]
-            found.append(f"{obj.id} is declared twice: by {other.resource_type} {other.resource_name!r} and by "
-                         f"{obj.resource_type} {obj.resource_name!r}; allowed: one resource per object")
+            found.append(
+                f"{obj.id} is declared twice: by {other.resource_type} {other.resource_name!r} and by "
+                f"{obj.resource_type} {obj.resource_name!r}; allowed: one resource per object"
+            )
         else:
             first[identity] = obj
     return found

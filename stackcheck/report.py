@@ -36,19 +36,35 @@ def to_dict(result: PlanResult) -> dict[str, Any]:
         "configProblems": [{"key": problem.key, "message": problem.message} for problem in result.config_problems],
         "programError": result.program_error,
         "warnings": result.warnings,
-        "resources": [{"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn}
-                      for row in result.resources],
+        "resources": [
+            {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn} for row in result.resources
+        ],
         "counts": result.counts,
         "outputs": result.outputs,
         "networkProblems": result.network_problems,
         "duplicateObjects": result.duplicate_objects,
         "outDir": _shown_path(result.out_dir),
-        "objects": [{"path": written.path, "apiVersion": written.object.api_version, "kind": written.object.kind,
-                     "name": written.object.name, "namespace": written.object.namespace}
-                    for written in result.written],
+        "objects": [
+            {
+                "path": written.path,
+                "apiVersion": written.object.api_version,
+                "kind": written.object.kind,
+                "name": written.object.name,
+                "namespace": written.object.namespace,
+            }
+            for written in result.written
+        ],
         "kubernetesVersion": result.kubernetes_version,
-        "schema": [{"object": item.object_id, "file": item.file, "passed": item.passed, "checked": item.checked,
-                    "message": item.message} for item in result.schema],
+        "schema": [
+            {
+                "object": item.object_id,
+                "file": item.file,
+                "passed": item.passed,
+                "checked": item.checked,
+                "message": item.message,
+            }
+            for item in result.schema
+        ],
         "nodeGroupProblems": result.node_group_problems,
         "placementError": result.placement_error,
         "pools": result.pools,
@@ -68,23 +84,36 @@ def to_text(result: PlanResult, *, colour: bool = False) -> str:
     paint = _painter(colour)
     lines = [paint(f"Plan of stack {result.stack} (project {result.project}, {_shown_path(result.stack_file)})", _BOLD)]
     if result.config_problems:
-        lines += ["", paint(f"Invalid stack config ({len(result.config_problems)} problem(s)); nothing was rendered:", _RED)]
+        lines += [
+            "",
+            paint(f"Invalid stack config ({len(result.config_problems)} problem(s)); nothing was rendered:", _RED),
+        ]
         lines += [f"  - {problem.message}" for problem in result.config_problems]
         lines += ["", _text_outcome(result, paint)]
         return "\n".join(lines) + "\n"
 
     lines += ["", paint("Resources", _BOLD)]
     tree = resource_tree(result.resources)
-    lines += _text_table(["", "Type", "Name", "Plan"],
-                         [["+", f"{prefix}{row.type}", row.name, "create"] for prefix, row in tree],
-                         paint, colours={0: _GREEN})
+    lines += _text_table(
+        ["", "Type", "Name", "Plan"],
+        [["+", f"{prefix}{row.type}", row.name, "create"] for prefix, row in tree],
+        paint,
+        colours={0: _GREEN},
+    )
     counts = result.counts
     total = f"+ {counts['total']} to create"
-    lines += ["", f"Resources: {paint(total, _GREEN)}",
-              "  by package: " + ", ".join(f"{package} {n}" for package, n in counts["byPackage"].items()),
-              "  by type:"]
-    lines += [f"  {line}" for line in _text_table(["Type", "Count"], [[t, str(n)] for t, n in counts["byType"].items()],
-                                                   paint, header=False)]
+    lines += [
+        "",
+        f"Resources: {paint(total, _GREEN)}",
+        "  by package: " + ", ".join(f"{package} {n}" for package, n in counts["byPackage"].items()),
+        "  by type:",
+    ]
+    lines += [
+        f"  {line}"
+        for line in _text_table(
+            ["Type", "Count"], [[t, str(n)] for t, n in counts["byType"].items()], paint, header=False
+        )
+    ]
     if result.warnings:
         lines += ["", paint("Warnings", _BOLD)] + [f"  {paint('warning:', _YELLOW)} {w}" for w in result.warnings]
     if result.program_error:
@@ -92,36 +121,73 @@ def to_text(result: PlanResult, *, colour: bool = False) -> str:
         return "\n".join(lines) + "\n"
 
     schema = {item.file: item for item in result.schema}
-    lines += ["", paint(f"Kubernetes objects ({len(result.written)} written to {_shown_path(result.out_dir)}, "
-                        f"schema of Kubernetes {result.kubernetes_version}, strict)", _BOLD)]
+    lines += [
+        "",
+        paint(
+            f"Kubernetes objects ({len(result.written)} written to {_shown_path(result.out_dir)}, "
+            f"schema of Kubernetes {result.kubernetes_version}, strict)",
+            _BOLD,
+        ),
+    ]
     lines += _text_table(
         ["File", "Kind", "Namespace", "Name", "Schema"],
-        [[w.path, w.object.kind, w.object.namespace or "-", w.object.name,
-          _mark(schema[w.path]) if w.path in schema else "-"] for w in result.written],
-        paint, status_column=4)
+        [
+            [
+                w.path,
+                w.object.kind,
+                w.object.namespace or "-",
+                w.object.name,
+                _mark(schema[w.path]) if w.path in schema else "-",
+            ]
+            for w in result.written
+        ],
+        paint,
+        status_column=4,
+    )
 
     if result.aws_requests:
         lines += ["", paint("AWS requests (checked against botocore's API models and the documented rules)", _BOLD)]
-        lines += _text_table(["Type", "Name", "Request", "Check"],
-                             [[c.resource_type, c.resource_name, c.request_label, _aws_mark(c)]
-                              for c in result.aws_requests], paint, status_column=3)
+        lines += _text_table(
+            ["Type", "Name", "Request", "Check"],
+            [[c.resource_type, c.resource_name, c.request_label, _aws_mark(c)] for c in result.aws_requests],
+            paint,
+            status_column=3,
+        )
 
     lines += ["", paint("Node pools", _BOLD)]
     lines += [f"  {paint('problem:', _RED)} {problem}" for problem in result.node_group_problems]
     lines += _text_table(
         ["Pool", "Instance", "Nodes", "GPUs/node", "GPUs advertised", "Taints", "Labels"],
-        [[p["name"], p["instanceType"], str(p["count"]), str(p["gpusPerNode"]), _advertised(p),
-          ", ".join(p["taints"]) or "-", ", ".join(f"{k}={v}" for k, v in p["labels"].items()) or "-"]
-         for p in result.pools], paint)
+        [
+            [
+                p["name"],
+                p["instanceType"],
+                str(p["count"]),
+                str(p["gpusPerNode"]),
+                _advertised(p),
+                ", ".join(p["taints"]) or "-",
+                ", ".join(f"{k}={v}" for k, v in p["labels"].items()) or "-",
+            ]
+            for p in result.pools
+        ],
+        paint,
+    )
 
     if result.matrix:
         pools, grid = _matrix(result)
         lines += ["", paint("Placement (workload x pool, on an empty node)", _BOLD)]
-        lines += _text_table(["Workload", "Kind", *pools],
-                             [[workload, kind, *(("lands" if row.lands else "no") for row in cells)]
-                              for (workload, kind), cells in grid.items()],
-                             paint, cell_colour=lambda text: _GREEN if text == "lands" else _RED if text == "no" else None)
-        reasons = [f"  {row.workload} on {row.pool}: {'; '.join(row.reasons)}" for row in result.matrix if not row.lands]
+        lines += _text_table(
+            ["Workload", "Kind", *pools],
+            [
+                [workload, kind, *(("lands" if row.lands else "no") for row in cells)]
+                for (workload, kind), cells in grid.items()
+            ],
+            paint,
+            cell_colour=lambda text: _GREEN if text == "lands" else _RED if text == "no" else None,
+        )
+        reasons = [
+            f"  {row.workload} on {row.pool}: {'; '.join(row.reasons)}" for row in result.matrix if not row.lands
+        ]
         if reasons:
             lines += ["", "  Why not:"] + [f"  {reason}" for reason in reasons]
 
@@ -141,8 +207,14 @@ def to_markdown(result: PlanResult) -> str:
     """The plan for a pull-request comment or `$GITHUB_STEP_SUMMARY`: headings, tables, a folded tree."""
     lines = [f"## Offline plan of stack `{result.stack}` ({result.project})", "", _markdown_outcome(result), ""]
     if result.config_problems:
-        lines += [f"### Invalid stack config (`{_shown_path(result.stack_file)}`)", "",
-                  "Nothing was rendered.", "", "| Key | Problem |", "|---|---|"]
+        lines += [
+            f"### Invalid stack config (`{_shown_path(result.stack_file)}`)",
+            "",
+            "Nothing was rendered.",
+            "",
+            "| Key | Problem |",
+            "|---|---|",
+        ]
         lines += [f"| `{_cell(problem.key)}` | {_cell(problem.message)} |" for problem in result.config_problems]
         return "\n".join(lines) + "\n"
     if result.program_error:
@@ -155,9 +227,12 @@ def to_markdown(result: PlanResult) -> str:
         lines.append("")
     if result.matrix:
         pools, grid = _matrix(result)
-        lines += ["### Placement (workload x pool, on an empty node)", "",
-                  "| Workload | Kind | " + " | ".join(f"`{pool}`" for pool in pools) + " |",
-                  "|---|---|" + "---|" * len(pools)]
+        lines += [
+            "### Placement (workload x pool, on an empty node)",
+            "",
+            "| Workload | Kind | " + " | ".join(f"`{pool}`" for pool in pools) + " |",
+            "|---|---|" + "---|" * len(pools),
+        ]
         for (workload, kind), cells in grid.items():
             shown = ["✅ lands" if row.lands else "❌ " + _cell("; ".join(row.reasons)) for row in cells]
             lines.append(f"| `{workload}` | {kind} | " + " | ".join(shown) + " |")
@@ -165,27 +240,45 @@ def to_markdown(result: PlanResult) -> str:
     if result.pools or result.node_group_problems:
         lines += ["### Node pools", ""]
         lines += [f"- ❌ {_cell(problem)}" for problem in result.node_group_problems]
-        lines += ["| Pool | Instance | Nodes | GPUs/node | GPUs advertised | Taints | Labels |",
-                  "|---|---|---|---|---|---|---|"]
-        lines += [f"| `{p['name']}` | {p['instanceType']} | {p['count']} | {p['gpusPerNode']} | {_advertised(p)} | "
-                  f"{_cell(', '.join(p['taints']) or '-')} | "
-                  f"{_cell(', '.join(f'{k}={v}' for k, v in p['labels'].items()) or '-')} |" for p in result.pools]
+        lines += [
+            "| Pool | Instance | Nodes | GPUs/node | GPUs advertised | Taints | Labels |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| `{p['name']}` | {p['instanceType']} | {p['count']} | {p['gpusPerNode']} | {_advertised(p)} | "
+            f"{_cell(', '.join(p['taints']) or '-')} | "
+            f"{_cell(', '.join(f'{k}={v}' for k, v in p['labels'].items()) or '-')} |"
+            for p in result.pools
+        ]
         lines.append("")
     if result.aws_requests:
-        lines += ["### AWS requests (botocore API models and documented rules)", "",
-                  "| | Type | Name | Request | Check |", "|---|---|---|---|---|"]
-        lines += [f"| {'⏭️' if not c.checked else '✅' if c.passed else '❌'} | {c.resource_type} | {c.resource_name} | "
-                  f"{c.request_label} | {_cell(_aws_mark(c))} |" for c in result.aws_requests]
+        lines += [
+            "### AWS requests (botocore API models and documented rules)",
+            "",
+            "| | Type | Name | Request | Check |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {'⏭️' if not c.checked else '✅' if c.passed else '❌'} | {c.resource_type} | {c.resource_name} | "
+            f"{c.request_label} | {_cell(_aws_mark(c))} |"
+            for c in result.aws_requests
+        ]
         lines.append("")
     if result.written:
         schema = {item.file: item for item in result.schema}
-        lines += [f"### Kubernetes objects ({len(result.written)}, schema of Kubernetes {result.kubernetes_version})",
-                  "", "| | File | Kind | Namespace | Name | Schema |", "|---|---|---|---|---|---|"]
+        lines += [
+            f"### Kubernetes objects ({len(result.written)}, schema of Kubernetes {result.kubernetes_version})",
+            "",
+            "| | File | Kind | Namespace | Name | Schema |",
+            "|---|---|---|---|---|---|",
+        ]
         for written in result.written:
             item = schema.get(written.path)
             mark = "" if not item else "⏭️" if not item.checked else "✅" if item.passed else "❌"
-            lines.append(f"| {mark} | `{written.path}` | {written.object.kind} | {written.object.namespace or '-'} | "
-                         f"{written.object.name} | {_cell(item.message) if item else '-'} |")
+            lines.append(
+                f"| {mark} | `{written.path}` | {written.object.kind} | {written.object.namespace or '-'} | "
+                f"{written.object.name} | {_cell(item.message) if item else '-'} |"
+            )
         lines.append("")
     if result.warnings:
         lines += ["### Warnings", ""] + [f"- {_cell(warning)}" for warning in result.warnings] + [""]
@@ -247,9 +340,16 @@ def _markdown_outcome(result: PlanResult) -> str:
     return "\n".join(lines)
 
 
-def _text_table(headers: list[str], rows: list[list[str]], paint, *, colours: dict[int, str | None] | None = None,
-                header: bool = True, status_column: int | None = None,
-                cell_colour: Callable[[str], str | None] | None = None) -> list[str]:
+def _text_table(
+    headers: list[str],
+    rows: list[list[str]],
+    paint,
+    *,
+    colours: dict[int, str | None] | None = None,
+    header: bool = True,
+    status_column: int | None = None,
+    cell_colour: Callable[[str], str | None] | None = None,
+) -> list[str]:
     """Columns padded to their widest cell; padding is added outside the colour escapes so they do not skew widths."""
     all_rows = ([headers] if header else []) + rows
     widths = [max(len(row[i]) for row in all_rows) for i in range(len(headers))]

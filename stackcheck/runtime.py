@@ -19,16 +19,20 @@ from typing import Any
 import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
-from pulumi.runtime.settings import reset_options
 from pulumi.runtime.proto import provider_pb2, resource_pb2
-from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
+from pulumi.runtime.settings import reset_options
 from pulumi.runtime.stack import run_pulumi_func
+from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
 MOCK_ACCOUNT = "123456789012"
 MOCK_REGION = "us-west-2"
 MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
-MOCK_ZONES = (("us-west-2a", "usw2-az2"), ("us-west-2b", "usw2-az1"), ("us-west-2c", "usw2-az3"),
-              ("us-west-2d", "usw2-az4"))
+MOCK_ZONES = (
+    ("us-west-2a", "usw2-az2"),
+    ("us-west-2b", "usw2-az1"),
+    ("us-west-2c", "usw2-az3"),
+    ("us-west-2d", "usw2-az4"),
+)
 MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
 
 
@@ -94,7 +98,7 @@ class _Monitor(pulumi_mocks.MockMonitor):
     """The SDK's mock monitor, without resource references (the other half of the cross-loop flake),
     telling the mocks each registration's parent URN (which `MockResourceArgs` does not carry)."""
 
-    def __init__(self, mocks: "RecordingMocks"):
+    def __init__(self, mocks: RecordingMocks):
         super().__init__(mocks)
         self.recording = mocks
 
@@ -127,8 +131,14 @@ class _Monitor(pulumi_mocks.MockMonitor):
 class RecordingMocks(pulumi.runtime.Mocks):
     """Mocks that record every registration and answer with inputs plus computed outputs."""
 
-    def __init__(self, run: ProgramRun, project: str, stack: str, deployer_arn: str | None = None,
-                 call_answers: dict[str, dict[str, Any]] | None = None):
+    def __init__(
+        self,
+        run: ProgramRun,
+        project: str,
+        stack: str,
+        deployer_arn: str | None = None,
+        call_answers: dict[str, dict[str, Any]] | None = None,
+    ):
         self.run = run
         self.call_answers = call_answers or {}
         self.project = project
@@ -141,12 +151,21 @@ class RecordingMocks(pulumi.runtime.Mocks):
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
         resource_id = f"{args.name}-id"
         request = self.current_request
-        self.run.resources.append(RegisteredResource(
-            type=args.typ, name=args.name, inputs=_unwrap(args.inputs), parent=self.current_parent,
-            urn=self.current_urn, custom=bool(args.custom), id=resource_id, transforms=tuple(args.transforms),
-            dependencies=tuple(request.dependencies) if request is not None else (),
-            delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
-            ignore_changes=tuple(request.ignoreChanges) if request is not None else ()))
+        self.run.resources.append(
+            RegisteredResource(
+                type=args.typ,
+                name=args.name,
+                inputs=_unwrap(args.inputs),
+                parent=self.current_parent,
+                urn=self.current_urn,
+                custom=bool(args.custom),
+                id=resource_id,
+                transforms=tuple(args.transforms),
+                dependencies=tuple(request.dependencies) if request is not None else (),
+                delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
+                ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
+            )
+        )
         return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: pulumi.runtime.MockCallArgs):
@@ -163,15 +182,27 @@ class RecordingMocks(pulumi.runtime.Mocks):
         if args.token in self.call_answers:
             return self.call_answers[args.token]
         if args.token == "aws:index/getAvailabilityZones:getAvailabilityZones":
-            return {"id": MOCK_REGION, "names": [zone for zone, _ in MOCK_ZONES],
-                    "zoneIds": [zone_id for _, zone_id in MOCK_ZONES], "groupNames": [MOCK_REGION] * len(MOCK_ZONES)}
+            return {
+                "id": MOCK_REGION,
+                "names": [zone for zone, _ in MOCK_ZONES],
+                "zoneIds": [zone_id for _, zone_id in MOCK_ZONES],
+                "groupNames": [MOCK_REGION] * len(MOCK_ZONES),
+            }
         if args.token == "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings":
             # Every asked-for type in every zone but the last, so that zone preference shows offline.
-            types = [value for f in args.args.get("filters") or [] if f.get("name") == "instance-type"
-                     for value in f.get("values", [])]
+            types = [
+                value
+                for f in args.args.get("filters") or []
+                if f.get("name") == "instance-type"
+                for value in f.get("values", [])
+            ]
             offered = [(instance_type, zone_id) for instance_type in types for _, zone_id in MOCK_ZONES[:-1]]
-            return {"id": MOCK_REGION, "instanceTypes": [t for t, _ in offered], "locations": [z for _, z in offered],
-                    "locationTypes": ["availability-zone-id"] * len(offered)}
+            return {
+                "id": MOCK_REGION,
+                "instanceTypes": [t for t, _ in offered],
+                "locations": [z for _, z in offered],
+                "locationTypes": ["availability-zone-id"] * len(offered),
+            }
         if args.token == "aws:ec2/getSubnets:getSubnets":
             return {"id": MOCK_REGION, "ids": list(MOCK_SUBNET_IDS)}
         if args.token == "aws:index/getCallerIdentity:getCallerIdentity":
@@ -188,9 +219,13 @@ def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any
     arn_prefix = f"arn:aws:{{service}}:{MOCK_REGION}:{MOCK_ACCOUNT}"
     if type_token == "eks:index:Cluster":
         kubeconfig = _kubeconfig(inputs.get("name") or name)
-        return {"kubeconfig": kubeconfig, "kubeconfigJson": json.dumps(kubeconfig),
-                "clusterSecurityGroupId": "sg-0cluster000000000", "nodeSecurityGroupId": "sg-0node00000000000",
-                "oidcProviderArn": f"arn:aws:iam::{MOCK_ACCOUNT}:oidc-provider/mock"}
+        return {
+            "kubeconfig": kubeconfig,
+            "kubeconfigJson": json.dumps(kubeconfig),
+            "clusterSecurityGroupId": "sg-0cluster000000000",
+            "nodeSecurityGroupId": "sg-0node00000000000",
+            "oidcProviderArn": f"arn:aws:iam::{MOCK_ACCOUNT}:oidc-provider/mock",
+        }
     if type_token == "aws:iam/role:Role":
         return {"arn": f"arn:aws:iam::{MOCK_ACCOUNT}:role/{name}", "name": inputs.get("name", name)}
     if type_token == "aws:kms/key:Key":
@@ -200,8 +235,12 @@ def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any
     if type_token == "aws:eks/nodeGroup:NodeGroup":
         # With a prefix, the provider appends a 26-digit unique id.
         group_name = inputs.get("nodeGroupName") or inputs.get("nodeGroupNamePrefix", f"{name}-") + "1".zfill(26)
-        return {"nodeGroupName": group_name, "arn": arn_prefix.format(service="eks") + f":nodegroup/{group_name}",
-                "resources": [{"autoscalingGroups": [{"name": f"eks-{group_name}-asg"}]}], "status": "ACTIVE"}
+        return {
+            "nodeGroupName": group_name,
+            "arn": arn_prefix.format(service="eks") + f":nodegroup/{group_name}",
+            "resources": [{"autoscalingGroups": [{"name": f"eks-{group_name}-asg"}]}],
+            "status": "ACTIVE",
+        }
     if type_token == "aws:eks/addon:Addon":
         return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
     return {}
@@ -210,12 +249,23 @@ def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any
 def _kubeconfig(cluster_name: str) -> dict[str, Any]:
     """A kubeconfig like the one pulumi-eks renders: `aws eks get-token` as the credential plugin."""
     return {
-        "apiVersion": "v1", "kind": "Config", "current-context": cluster_name,
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": cluster_name,
         "clusters": [{"name": cluster_name, "cluster": {"server": "https://mock.eks.amazonaws.com"}}],
         "contexts": [{"name": cluster_name, "context": {"cluster": cluster_name, "user": "aws"}}],
-        "users": [{"name": "aws", "user": {"exec": {
-            "apiVersion": "client.authentication.k8s.io/v1beta1", "command": "aws",
-            "args": ["eks", "get-token", "--cluster-name", cluster_name, "--output", "json"]}}}],
+        "users": [
+            {
+                "name": "aws",
+                "user": {
+                    "exec": {
+                        "apiVersion": "client.authentication.k8s.io/v1beta1",
+                        "command": "aws",
+                        "args": ["eks", "get-token", "--cluster-name", cluster_name, "--output", "json"],
+                    }
+                },
+            }
+        ],
     }
 
 
@@ -240,9 +290,17 @@ class Secret:
         return "Secret([redacted])"
 
 
-def run_program(program: Path, config: dict[str, Any], *, project: str, stack: str,
-                secret_keys: tuple[str, ...] = (), run: ProgramRun | None = None,
-                deployer_arn: str | None = None, call_answers: dict[str, dict[str, Any]] | None = None) -> ProgramRun:
+def run_program(
+    program: Path,
+    config: dict[str, Any],
+    *,
+    project: str,
+    stack: str,
+    secret_keys: tuple[str, ...] = (),
+    run: ProgramRun | None = None,
+    deployer_arn: str | None = None,
+    call_answers: dict[str, dict[str, Any]] | None = None,
+) -> ProgramRun:
     """Run `program` (a Pulumi `__main__.py`) under mocks with `config` (`project:key` -> value).
 
     Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config.
@@ -263,7 +321,8 @@ def run_program(program: Path, config: dict[str, Any], *, project: str, stack: s
         pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False, monitor=_Monitor(mocks))
         pulumi.runtime.set_all_config(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
-            list(secret_keys))
+            list(secret_keys),
+        )
         loop.run_until_complete(run_pulumi_func(lambda: runpy.run_path(str(program), run_name="__main__")))
         loop.run_until_complete(_collect_outputs(run))
     finally:

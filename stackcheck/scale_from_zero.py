@@ -60,8 +60,13 @@ def template_node(name: str, instance_type: str, tags: dict[str, str]) -> dict:
     capacity: dict[str, str] = {"pods": str(TEMPLATE_MAX_PODS)}
     labels = {"kubernetes.io/os": "linux", "node.kubernetes.io/instance-type": instance_type}
     if instance is not None:
-        capacity.update({"cpu": str(instance.vcpus), "memory": f"{round(instance.memory_gib * 1024)}Mi",
-                         NVIDIA_GPU_RESOURCE: str(instance.gpus)})
+        capacity.update(
+            {
+                "cpu": str(instance.vcpus),
+                "memory": f"{round(instance.memory_gib * 1024)}Mi",
+                NVIDIA_GPU_RESOURCE: str(instance.gpus),
+            }
+        )
         labels["kubernetes.io/arch"] = instance.kubernetes_arch
     taints = []
     for key, value in sorted(tags.items()):
@@ -75,8 +80,13 @@ def template_node(name: str, instance_type: str, tags: dict[str, str]) -> dict:
             if match.group(1):
                 taint["value"] = match.group(1)
             taints.append(taint)
-    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"{name}-template", "labels": labels},
-            "spec": {"taints": taints}, "status": {"capacity": capacity, "allocatable": dict(capacity)}}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": f"{name}-template", "labels": labels},
+        "spec": {"taints": taints},
+        "status": {"capacity": capacity, "allocatable": dict(capacity)},
+    }
 
 
 def missing_tags(pool: dict, tags: dict[str, str]) -> list[str]:
@@ -99,8 +109,9 @@ def missing_tags(pool: dict, tags: dict[str, str]) -> list[str]:
     return missing
 
 
-def scale_from_zero_verdict(workloads: Iterable[dict], pools: list[dict], tags: dict[str, dict[str, str]],
-                            matrix: list[Any]) -> Verdict:
+def scale_from_zero_verdict(
+    workloads: Iterable[dict], pools: list[dict], tags: dict[str, dict[str, str]], matrix: list[Any]
+) -> Verdict:
     """Verdict 8: each GPU workload fits the template node of every GPU pool it lands on, tags complete."""
     lands = {(row.workload, row.pool) for row in matrix if row.lands}
     gpu_pools = [pool for pool in pools if pool.get("gpusPerNode")]
@@ -115,31 +126,61 @@ def scale_from_zero_verdict(workloads: Iterable[dict], pools: list[dict], tags: 
                 continue
             reasons = explain(pod, node)
             if reasons:
-                problems.append(f"{workload_id(workload)} does not fit {pool['name']} at zero nodes: {'; '.join(reasons)}")
+                problems.append(
+                    f"{workload_id(workload)} does not fit {pool['name']} at zero nodes: {'; '.join(reasons)}"
+                )
             else:
                 checked.append(f"{workload_id(workload)} on {pool['name']}")
     if problems:
-        return Verdict(SCALE_FROM_ZERO_ID, "gpu-pools-scale-from-zero", False,
-                       f"the autoscaler cannot scale every GPU pool from zero: {problems[0]}"
-                       + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""), problems)
+        return Verdict(
+            SCALE_FROM_ZERO_ID,
+            "gpu-pools-scale-from-zero",
+            False,
+            f"the autoscaler cannot scale every GPU pool from zero: {problems[0]}"
+            + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""),
+            problems,
+        )
     if not gpu_pools:
         return Verdict(SCALE_FROM_ZERO_ID, "gpu-pools-scale-from-zero", True, "no GPU pool to scale")
-    return Verdict(SCALE_FROM_ZERO_ID, "gpu-pools-scale-from-zero", True,
-                   "every GPU workload fits the node the autoscaler imagines for its pool at zero: "
-                   + (", ".join(checked) or "no GPU workload"), checked)
+    return Verdict(
+        SCALE_FROM_ZERO_ID,
+        "gpu-pools-scale-from-zero",
+        True,
+        "every GPU workload fits the node the autoscaler imagines for its pool at zero: "
+        + (", ".join(checked) or "no GPU workload"),
+        checked,
+    )
 
 
 def cpu_workloads_verdict(workloads: Iterable[dict], pools: list[dict], matrix: list[Any]) -> Verdict:
     """Verdict 9: the stack's workloads that request no GPU (DaemonSets aside) land on no GPU pool."""
     gpu_pool_names = {pool["name"] for pool in pools if pool.get("gpusPerNode")}
-    cpu_workloads = {workload_id(w) for w in workloads
-                     if w.get("kind") != "DaemonSet" and not pod_requests(pod_of(w)).get(NVIDIA_GPU_RESOURCE)}
-    leaks = sorted({f"{row.workload} on {row.pool}" for row in matrix
-                    if row.lands and row.workload in cpu_workloads and row.pool in gpu_pool_names})
+    cpu_workloads = {
+        workload_id(w)
+        for w in workloads
+        if w.get("kind") != "DaemonSet" and not pod_requests(pod_of(w)).get(NVIDIA_GPU_RESOURCE)
+    }
+    leaks = sorted(
+        {
+            f"{row.workload} on {row.pool}"
+            for row in matrix
+            if row.lands and row.workload in cpu_workloads and row.pool in gpu_pool_names
+        }
+    )
     if leaks:
-        return Verdict(CPU_WORKLOADS_ID, "cpu-workloads-stay-off-gpu-pools", False,
-                       f"workloads that request no GPU can land on GPU pools: {', '.join(leaks)}; remove their "
-                       "toleration of the GPU taint, or give them a nodeSelector for the system pool", leaks)
+        return Verdict(
+            CPU_WORKLOADS_ID,
+            "cpu-workloads-stay-off-gpu-pools",
+            False,
+            f"workloads that request no GPU can land on GPU pools: {', '.join(leaks)}; remove their "
+            "toleration of the GPU taint, or give them a nodeSelector for the system pool",
+            leaks,
+        )
     landed = sorted({f"{row.workload} on {row.pool}" for row in matrix if row.lands and row.workload in cpu_workloads})
-    return Verdict(CPU_WORKLOADS_ID, "cpu-workloads-stay-off-gpu-pools", True,
-                   "workloads that request no GPU land only on non-GPU pools: " + (", ".join(landed) or "none"), landed)
+    return Verdict(
+        CPU_WORKLOADS_ID,
+        "cpu-workloads-stay-off-gpu-pools",
+        True,
+        "workloads that request no GPU land only on non-GPU pools: " + (", ".join(landed) or "none"),
+        landed,
+    )

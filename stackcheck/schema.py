@@ -50,8 +50,9 @@ def validate_objects(objects: list[tuple[KubernetesObject, str | None]], cluster
         return [_validate(kubernetes_validate, obj, file, version, cluster_version) for obj, file in objects]
 
 
-def _validate(kubernetes_validate: ModuleType, obj: KubernetesObject, file: str | None, version: str,
-              cluster_version: str) -> SchemaResult:
+def _validate(
+    kubernetes_validate: ModuleType, obj: KubernetesObject, file: str | None, version: str, cluster_version: str
+) -> SchemaResult:
     utils = kubernetes_validate.utils
     try:
         validated = kubernetes_validate.validate(obj.manifest, version, strict=True)
@@ -62,11 +63,21 @@ def _validate(kubernetes_validate: ModuleType, obj: KubernetesObject, file: str 
     except utils.SchemaNotFoundError:
         if not is_built_in(obj.api_version):
             return _custom_resource(obj, file)
-        return SchemaResult(obj.id, False, f"no schema for {obj.kind} {obj.api_version} in Kubernetes "
-                            f"{cluster_version}: the API server would reject it", file)
+        return SchemaResult(
+            obj.id,
+            False,
+            f"no schema for {obj.kind} {obj.api_version} in Kubernetes "
+            f"{cluster_version}: the API server would reject it",
+            file,
+        )
     except utils.VersionNotSupportedError:
-        return SchemaResult(obj.id, False, f"kubernetes-validate {kubernetes_validate.version.__version__} has no "
-                            f"schemas for Kubernetes {cluster_version}", file)
+        return SchemaResult(
+            obj.id,
+            False,
+            f"kubernetes-validate {kubernetes_validate.version.__version__} has no "
+            f"schemas for Kubernetes {cluster_version}",
+            file,
+        )
     except kubernetes_validate.InvalidSchemaError as error:
         return SchemaResult(obj.id, False, f"unreadable schema: {error.message}", file)
     return SchemaResult(obj.id, True, f"valid (Kubernetes {validated})", file)
@@ -77,8 +88,14 @@ def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
     from stackcheck import crd_schema
 
     if not crd_schema.known(obj.api_version, obj.kind):
-        return SchemaResult(obj.id, True, f"not checked: {obj.api_version} is a custom resource, whose schema "
-                            "comes with its CustomResourceDefinition", file, checked=False)
+        return SchemaResult(
+            obj.id,
+            True,
+            f"not checked: {obj.api_version} is a custom resource, whose schema "
+            "comes with its CustomResourceDefinition",
+            file,
+            checked=False,
+        )
     errors = crd_schema.validation_errors(obj.manifest)
     if errors:
         return SchemaResult(obj.id, False, f"invalid ({obj.kind} CRD schema): {_shorten('; '.join(errors))}", file)
@@ -118,4 +135,4 @@ def _path(parts) -> str:
 
 
 def _shorten(message: str) -> str:
-    return message if len(message) <= _MAX_MESSAGE else message[:_MAX_MESSAGE - 1] + "…"
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"

@@ -22,8 +22,13 @@ PROGRAM = ROOT / "__main__.py"
 # A placement contract unlike the default in every part, with a second repelling taint: what a test shows
 # for it cannot come from a spelling fixed in code.
 CUSTOM_CONTRACT = {
-    "gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
-                     "taintValue": "present", "taintEffect": "NoExecute"},
+    "gpuPlacement": {
+        "labelKey": "accelerator",
+        "labelValue": "nvidia",
+        "taintKey": "nvidia.com/gpu",
+        "taintValue": "present",
+        "taintEffect": "NoExecute",
+    },
     "gpuNodeGroup": {"extraTaints": [{"key": "dedicated", "value": "inference", "effect": "NoSchedule"}]},
 }
 
@@ -32,7 +37,7 @@ def dev_stack_config() -> dict[str, Any]:
     """The config of Pulumi.dev.yaml, keys without the project prefix (aws:* left out)."""
     config = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"]
     prefix = f"{PROJECT}:"
-    return {key[len(prefix):]: value for key, value in config.items() if key.startswith(prefix)}
+    return {key[len(prefix) :]: value for key, value in config.items() if key.startswith(prefix)}
 
 
 def merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -48,17 +53,27 @@ def merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def run_stack(config: dict[str, Any], secret_keys: tuple[str, ...] = (), run: ProgramRun | None = None,
-              deployer_arn: str | None = None) -> ProgramRun:
+def run_stack(
+    config: dict[str, Any],
+    secret_keys: tuple[str, ...] = (),
+    run: ProgramRun | None = None,
+    deployer_arn: str | None = None,
+) -> ProgramRun:
     """Run `__main__.py` under mocks with `config` (keys without the project prefix).
 
     Pass `run` to inspect what was registered when the program raises, `deployer_arn` to name the
     identity running the update.
     """
     full_config = {f"{PROJECT}:{key}": value for key, value in config.items()}
-    return run_program(PROGRAM, full_config, project=PROJECT, stack="test",
-                       secret_keys=tuple(f"{PROJECT}:{key}" for key in secret_keys), run=run,
-                       deployer_arn=deployer_arn)
+    return run_program(
+        PROGRAM,
+        full_config,
+        project=PROJECT,
+        stack="test",
+        secret_keys=tuple(f"{PROJECT}:{key}" for key in secret_keys),
+        run=run,
+        deployer_arn=deployer_arn,
+    )
 
 
 @pytest.fixture
@@ -70,8 +85,13 @@ def dev_config() -> dict[str, Any]:
 def stack():
     """Call with overrides of the dev stack's config; returns what the program registered."""
 
-    def run(overrides: dict[str, Any] | None = None, *, secret_keys: tuple[str, ...] = (),
-            run: ProgramRun | None = None, deployer_arn: str | None = None) -> ProgramRun:
+    def run(
+        overrides: dict[str, Any] | None = None,
+        *,
+        secret_keys: tuple[str, ...] = (),
+        run: ProgramRun | None = None,
+        deployer_arn: str | None = None,
+    ) -> ProgramRun:
         return run_stack(merge(dev_stack_config(), overrides or {}), secret_keys, run, deployer_arn)
 
     return run

@@ -26,17 +26,27 @@ from __future__ import annotations
 
 from typing import Any
 
-RESTRICTED_VOLUME_TYPES = frozenset({
-    "configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret"})
+RESTRICTED_VOLUME_TYPES = frozenset(
+    {"configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret"}
+)
 ALLOWED_SECCOMP_TYPES = ("RuntimeDefault", "Localhost")
 ADDABLE_CAPABILITIES = frozenset({"NET_BIND_SERVICE"})
 ALLOWED_APPARMOR_TYPES = (None, "RuntimeDefault", "Localhost")
 ALLOWED_SELINUX_TYPES = (None, "", "container_t", "container_init_t", "container_kvm_t", "container_engine_t")
-SAFE_SYSCTLS = frozenset({
-    "kernel.shm_rmid_forced", "net.ipv4.ip_local_port_range", "net.ipv4.ip_unprivileged_port_start",
-    "net.ipv4.tcp_syncookies", "net.ipv4.ping_group_range", "net.ipv4.ip_local_reserved_ports",
-    "net.ipv4.tcp_keepalive_time", "net.ipv4.tcp_fin_timeout", "net.ipv4.tcp_keepalive_intvl",
-    "net.ipv4.tcp_keepalive_probes"})
+SAFE_SYSCTLS = frozenset(
+    {
+        "kernel.shm_rmid_forced",
+        "net.ipv4.ip_local_port_range",
+        "net.ipv4.ip_unprivileged_port_start",
+        "net.ipv4.tcp_syncookies",
+        "net.ipv4.ping_group_range",
+        "net.ipv4.ip_local_reserved_ports",
+        "net.ipv4.tcp_keepalive_time",
+        "net.ipv4.tcp_fin_timeout",
+        "net.ipv4.tcp_keepalive_intvl",
+        "net.ipv4.tcp_keepalive_probes",
+    }
+)
 CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
 # Where each workload kind keeps its pod template's spec.
 POD_SPEC_PATHS = {
@@ -94,8 +104,9 @@ def restricted_violations(spec: dict[str, Any]) -> list[str]:
     for volume in spec.get("volumes") or []:
         kinds = set(volume) - {"name"}
         if not kinds or not kinds <= RESTRICTED_VOLUME_TYPES:
-            found.append(f"volume {volume.get('name')!r} is of type {sorted(kinds)}; "
-                         f"allowed: {sorted(RESTRICTED_VOLUME_TYPES)}")
+            found.append(
+                f"volume {volume.get('name')!r} is of type {sorted(kinds)}; allowed: {sorted(RESTRICTED_VOLUME_TYPES)}"
+            )
 
     # Running as non-root: the pod's true covers containers that leave it unset; a container's false wins.
     pod_non_root = pod_context.get("runAsNonRoot")
@@ -105,8 +116,9 @@ def restricted_violations(spec: dict[str, Any]) -> list[str]:
         found.append("spec.securityContext.runAsUser is 0; allowed: non-zero or unset")
     pod_seccomp = (pod_context.get("seccompProfile") or {}).get("type")
     if pod_seccomp is not None and pod_seccomp not in ALLOWED_SECCOMP_TYPES:
-        found.append(f"spec.securityContext.seccompProfile.type is {pod_seccomp!r}; allowed: "
-                     f"{', '.join(ALLOWED_SECCOMP_TYPES)}")
+        found.append(
+            f"spec.securityContext.seccompProfile.type is {pod_seccomp!r}; allowed: {', '.join(ALLOWED_SECCOMP_TYPES)}"
+        )
 
     for list_name, container in containers:
         where = f"{list_name}[{container.get('name')!r}]"
@@ -118,11 +130,14 @@ def restricted_violations(spec: dict[str, Any]) -> list[str]:
             found.append(f"{where}.securityContext.procMount is {context['procMount']!r}; allowed: Default or unset")
         for port in container.get("ports") or []:
             if port.get("hostPort"):
-                found.append(f"{where} port {port.get('containerPort')} sets hostPort {port['hostPort']}; "
-                             "allowed: 0 or unset")
+                found.append(
+                    f"{where} port {port.get('containerPort')} sets hostPort {port['hostPort']}; allowed: 0 or unset"
+                )
         if context.get("allowPrivilegeEscalation") is not False:
-            found.append(f"{where}.securityContext.allowPrivilegeEscalation is "
-                         f"{context.get('allowPrivilegeEscalation')!r}; allowed: false")
+            found.append(
+                f"{where}.securityContext.allowPrivilegeEscalation is "
+                f"{context.get('allowPrivilegeEscalation')!r}; allowed: false"
+            )
         non_root = context.get("runAsNonRoot")
         if non_root is False:
             found.append(f"{where}.securityContext.runAsNonRoot is false; allowed: true, or unset under a pod's true")
@@ -132,17 +147,23 @@ def restricted_violations(spec: dict[str, Any]) -> list[str]:
             found.append(f"{where}.securityContext.runAsUser is 0; allowed: non-zero or unset")
         seccomp = (context.get("seccompProfile") or {}).get("type")
         if seccomp is None and pod_seccomp is None:
-            found.append(f"{where} has no seccompProfile and the pod sets none; allowed: "
-                         f"{', '.join(ALLOWED_SECCOMP_TYPES)}")
+            found.append(
+                f"{where} has no seccompProfile and the pod sets none; allowed: {', '.join(ALLOWED_SECCOMP_TYPES)}"
+            )
         elif seccomp is not None and seccomp not in ALLOWED_SECCOMP_TYPES:
-            found.append(f"{where}.securityContext.seccompProfile.type is {seccomp!r}; allowed: "
-                         f"{', '.join(ALLOWED_SECCOMP_TYPES)}")
+            found.append(
+                f"{where}.securityContext.seccompProfile.type is {seccomp!r}; allowed: "
+                f"{', '.join(ALLOWED_SECCOMP_TYPES)}"
+            )
         capabilities = context.get("capabilities") or {}
         if "ALL" not in (capabilities.get("drop") or []):
-            found.append(f"{where}.securityContext.capabilities.drop is {capabilities.get('drop')!r}; "
-                         "allowed: a list including ALL")
+            found.append(
+                f"{where}.securityContext.capabilities.drop is {capabilities.get('drop')!r}; "
+                "allowed: a list including ALL"
+            )
         added = set(capabilities.get("add") or []) - ADDABLE_CAPABILITIES
         if added:
-            found.append(f"{where}.securityContext.capabilities.add has {sorted(added)}; "
-                         "allowed: only NET_BIND_SERVICE")
+            found.append(
+                f"{where}.securityContext.capabilities.add has {sorted(added)}; allowed: only NET_BIND_SERVICE"
+            )
     return found

@@ -28,13 +28,23 @@ def test_generated_snapshot_is_a_kubectl_list_the_audit_reads(capsys, tmp_path):
 
     assert code == 1
     assert result["summary"]["nodes"] == 120 and result["summary"]["pods"] == 2400
-    assert {f["kind"] for f in result["findings"]} >= {"idle-gpus", "gpu-leak", "pending-gpu-pods",
-                                                       "gpu-not-advertised", "node-agent-missing"}
+    assert {f["kind"] for f in result["findings"]} >= {
+        "idle-gpus",
+        "gpu-leak",
+        "pending-gpu-pods",
+        "gpu-not-advertised",
+        "node-agent-missing",
+    }
 
 
 def test_benchmark_prints_both_measurements_side_by_side():
-    done = subprocess.run([sys.executable, "benchmarks/audit_bench.py", "--nodes", "20", "--pods", "300", "--runs", "1"],
-                          cwd=ROOT, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "benchmarks/audit_bench.py", "--nodes", "20", "--pods", "300", "--runs", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "(a) json.load, bare process" in done.stdout and "(b) audit, whole process" in done.stdout
     assert "ratio b/a" in done.stdout

@@ -30,8 +30,13 @@ def healthy() -> list[dict]:
     """A system node and a GPU node running vLLM, the device plugin and an agent that tolerates everything."""
     plugin, agent = device_plugin(), daemonset("aws-node", tolerations=ALL_TAINTS)
     return [
-        node("sys-1"), gpu_node("gpu-1"), plugin, agent,
-        daemon_pod(plugin, "gpu-1"), daemon_pod(agent, "gpu-1"), daemon_pod(agent, "sys-1"),
+        node("sys-1"),
+        gpu_node("gpu-1"),
+        plugin,
+        agent,
+        daemon_pod(plugin, "gpu-1"),
+        daemon_pod(agent, "gpu-1"),
+        daemon_pod(agent, "sys-1"),
         pod("vllm-1", "gpu-1", namespace="llm", gpus=1, owner=("ReplicaSet", "vllm"), **VLLM),
         pod("web-1", "sys-1"),
     ]
@@ -44,8 +49,17 @@ def test_a_healthy_cluster_has_no_findings_and_exits_0(capsys, tmp_path):
     assert document["findings"] == [] and document["exitCode"] == 0
     assert document["schemaVersion"] == 1 and document["command"] == "audit"
     assert document["summary"]["nodes"] == 2 and document["summary"]["gpuNodes"] == 1
-    assert document["pools"] == [{"pool": "gpu", "instanceTypes": ["g5.xlarge"], "nodes": 1, "gpusAllocatable": 1,
-                                  "gpusRequested": 1, "gpusIdle": 0, "nodesWithoutGpuRequests": 0}]
+    assert document["pools"] == [
+        {
+            "pool": "gpu",
+            "instanceTypes": ["g5.xlarge"],
+            "nodes": 1,
+            "gpusAllocatable": 1,
+            "gpusRequested": 1,
+            "gpusIdle": 0,
+            "nodesWithoutGpuRequests": 0,
+        }
+    ]
     assert document["contract"]["label"] == {"key": "GPU", "value": "true"}
     assert document["contract"]["taint"] == {"key": "GPU", "value": "true", "effect": "NoSchedule"}
     assert document["contract"]["origin"].startswith("inferred from 1 GPU node")
@@ -53,40 +67,129 @@ def test_a_healthy_cluster_has_no_findings_and_exits_0(capsys, tmp_path):
 
 # (case, extra items, kind, severity, objects, text expected in title or details)
 CASES = [
-    ("idle node", [gpu_node("gpu-2")], "idle-gpus", "warning", ["gpu-2"],
-     "gpu-2: g5.xlarge (1x NVIDIA A10G), 1 GPU(s) allocatable, 0 requested"),
-    ("idle GPUs beside a GPU pod", [node("big-1", "g5.12xlarge", pool="big", labels={"GPU": "true"},
-                                         taints=[{"key": "GPU", "value": "true", "effect": "NoSchedule"}], gpus=4),
-                                    pod("vllm-big", "big-1", gpus=1, **VLLM)],
-     "idle-gpus", "info", ["big-1"], "big-1: g5.12xlarge (4x NVIDIA A10G), 4 allocatable, 1 requested"),
-    ("catch-all toleration on a GPU node", [pod("web-2", "gpu-1", tolerations=ALL_TAINTS, owner=("ReplicaSet", "web"))],
-     "gpu-leak", "warning", ["default/web-2"], "toleration operator Exists without key tolerates GPU=true:NoSchedule"),
-    ("GPU node without the taint", [gpu_node("gpu-open", taints=[]), pod("vllm-2", "gpu-open", gpus=1, **VLLM),
-                                    pod("web-3", "gpu-open", owner=("ReplicaSet", "web"))],
-     "gpu-leak", "warning", ["default/web-3"], "the node has no NoSchedule/NoExecute taint"),
-    ("GPU pod without the toleration", [pod("embed-1", gpus=1, owner=("Job", "embed"))],
-     "pending-gpu-pods", "error", ["default/embed-1"], "pool gpu: 1 node(s), e.g. gpu-1: untolerated taint GPU=true:NoSchedule"),
-    ("GPU pod with no GPU left", [pod("vllm-2", gpus=1, **VLLM)], "pending-gpu-pods", "error", ["default/vllm-2"],
-     "pool gpu: no node with room; emptiest gpu-1: Insufficient nvidia.com/gpu: requests 1, free 0"),
-    ("GPU pod selecting a missing label", [pod("vllm-2", gpus=1, tolerations=[GPU_TOLERATION],
-                                               node_selector={"gpu-type": "h100"})],
-     "pending-gpu-pods", "error", ["default/vllm-2"], "nodeSelector gpu-type=h100 (node has no label gpu-type)"),
-    ("GPU node whose plugin finds no GPU", [gpu_node("gpu-2", gpus=None), daemon_pod(device_plugin(), "gpu-2")],
-     "gpu-not-advertised", "error", ["gpu-2"],
-     "device-plugin pod kube-system/nvidia-device-plugin-gpu-2 is on the node (Running) but advertises no GPU"),
-    ("GPU node advertising 0", [gpu_node("gpu-2", gpus=0)], "gpu-not-advertised", "error", ["gpu-2"],
-     "DaemonSet kube-system/nvidia-device-plugin selects the node but has no pod on it yet"),
-    ("agent without the toleration", [daemonset("node-exporter", namespace="monitoring"),
-                                      daemon_pod(daemonset("node-exporter", namespace="monitoring"), "sys-1")],
-     "node-agent-missing", "warning", ["monitoring/node-exporter", "gpu-1"],
-     "DaemonSet monitoring/node-exporter selects 1 GPU node(s) but cannot run there: untolerated taint GPU=true:NoSchedule"),
-    ("taint added after the pod started", [node("sys-2", taints=[{"key": "dedicated", "value": "infra", "effect": "NoExecute"}]),
-                                            pod("web-9", "sys-2", owner=("ReplicaSet", "web"))],
-     "model-mismatch", "warning", ["default/web-9"], "untolerated taint dedicated=infra:NoExecute"),
-    ("selector no longer matching", [pod("report-1", "sys-1", node_selector={"eks.amazonaws.com/nodegroup": "old"},
-                                         owner=("ReplicaSet", "report"))],
-     "model-mismatch", "warning", ["default/report-1"],
-     "nodeSelector eks.amazonaws.com/nodegroup=old (node has eks.amazonaws.com/nodegroup=m6i)"),
+    (
+        "idle node",
+        [gpu_node("gpu-2")],
+        "idle-gpus",
+        "warning",
+        ["gpu-2"],
+        "gpu-2: g5.xlarge (1x NVIDIA A10G), 1 GPU(s) allocatable, 0 requested",
+    ),
+    (
+        "idle GPUs beside a GPU pod",
+        [
+            node(
+                "big-1",
+                "g5.12xlarge",
+                pool="big",
+                labels={"GPU": "true"},
+                taints=[{"key": "GPU", "value": "true", "effect": "NoSchedule"}],
+                gpus=4,
+            ),
+            pod("vllm-big", "big-1", gpus=1, **VLLM),
+        ],
+        "idle-gpus",
+        "info",
+        ["big-1"],
+        "big-1: g5.12xlarge (4x NVIDIA A10G), 4 allocatable, 1 requested",
+    ),
+    (
+        "catch-all toleration on a GPU node",
+        [pod("web-2", "gpu-1", tolerations=ALL_TAINTS, owner=("ReplicaSet", "web"))],
+        "gpu-leak",
+        "warning",
+        ["default/web-2"],
+        "toleration operator Exists without key tolerates GPU=true:NoSchedule",
+    ),
+    (
+        "GPU node without the taint",
+        [
+            gpu_node("gpu-open", taints=[]),
+            pod("vllm-2", "gpu-open", gpus=1, **VLLM),
+            pod("web-3", "gpu-open", owner=("ReplicaSet", "web")),
+        ],
+        "gpu-leak",
+        "warning",
+        ["default/web-3"],
+        "the node has no NoSchedule/NoExecute taint",
+    ),
+    (
+        "GPU pod without the toleration",
+        [pod("embed-1", gpus=1, owner=("Job", "embed"))],
+        "pending-gpu-pods",
+        "error",
+        ["default/embed-1"],
+        "pool gpu: 1 node(s), e.g. gpu-1: untolerated taint GPU=true:NoSchedule",
+    ),
+    (
+        "GPU pod with no GPU left",
+        [pod("vllm-2", gpus=1, **VLLM)],
+        "pending-gpu-pods",
+        "error",
+        ["default/vllm-2"],
+        "pool gpu: no node with room; emptiest gpu-1: Insufficient nvidia.com/gpu: requests 1, free 0",
+    ),
+    (
+        "GPU pod selecting a missing label",
+        [pod("vllm-2", gpus=1, tolerations=[GPU_TOLERATION], node_selector={"gpu-type": "h100"})],
+        "pending-gpu-pods",
+        "error",
+        ["default/vllm-2"],
+        "nodeSelector gpu-type=h100 (node has no label gpu-type)",
+    ),
+    (
+        "GPU node whose plugin finds no GPU",
+        [gpu_node("gpu-2", gpus=None), daemon_pod(device_plugin(), "gpu-2")],
+        "gpu-not-advertised",
+        "error",
+        ["gpu-2"],
+        "device-plugin pod kube-system/nvidia-device-plugin-gpu-2 is on the node (Running) but advertises no GPU",
+    ),
+    (
+        "GPU node advertising 0",
+        [gpu_node("gpu-2", gpus=0)],
+        "gpu-not-advertised",
+        "error",
+        ["gpu-2"],
+        "DaemonSet kube-system/nvidia-device-plugin selects the node but has no pod on it yet",
+    ),
+    (
+        "agent without the toleration",
+        [
+            daemonset("node-exporter", namespace="monitoring"),
+            daemon_pod(daemonset("node-exporter", namespace="monitoring"), "sys-1"),
+        ],
+        "node-agent-missing",
+        "warning",
+        ["monitoring/node-exporter", "gpu-1"],
+        "DaemonSet monitoring/node-exporter selects 1 GPU node(s) but cannot run there: untolerated taint GPU=true:NoSchedule",
+    ),
+    (
+        "taint added after the pod started",
+        [
+            node("sys-2", taints=[{"key": "dedicated", "value": "infra", "effect": "NoExecute"}]),
+            pod("web-9", "sys-2", owner=("ReplicaSet", "web")),
+        ],
+        "model-mismatch",
+        "warning",
+        ["default/web-9"],
+        "untolerated taint dedicated=infra:NoExecute",
+    ),
+    (
+        "selector no longer matching",
+        [
+            pod(
+                "report-1",
+                "sys-1",
+                node_selector={"eks.amazonaws.com/nodegroup": "old"},
+                owner=("ReplicaSet", "report"),
+            )
+        ],
+        "model-mismatch",
+        "warning",
+        ["default/report-1"],
+        "nodeSelector eks.amazonaws.com/nodegroup=old (node has eks.amazonaws.com/nodegroup=m6i)",
+    ),
 ]
 
 
@@ -109,13 +212,20 @@ def mirror_pod(name: str, node_name: str) -> dict:
     return made
 
 
-@pytest.mark.parametrize("benign", [
-    pytest.param([pod("agent-x", "gpu-1", tolerations=ALL_TAINTS, owner=("DaemonSet", "aws-node"))], id="node agent"),
-    pytest.param([mirror_pod("kube-proxy-gpu-1", "gpu-1")], id="mirror pod of a static pod"),
-    pytest.param([pod("done", "gpu-1", phase="Succeeded", tolerations=ALL_TAINTS)], id="finished pod"),
-    pytest.param([daemonset("cpu-only", node_selector={"eks.amazonaws.com/nodegroup": "m6i"})], id="agent for CPU nodes"),
-    pytest.param([pod("cpu-pending", cpu="100")], id="pending pod without GPUs"),
-])
+@pytest.mark.parametrize(
+    "benign",
+    [
+        pytest.param(
+            [pod("agent-x", "gpu-1", tolerations=ALL_TAINTS, owner=("DaemonSet", "aws-node"))], id="node agent"
+        ),
+        pytest.param([mirror_pod("kube-proxy-gpu-1", "gpu-1")], id="mirror pod of a static pod"),
+        pytest.param([pod("done", "gpu-1", phase="Succeeded", tolerations=ALL_TAINTS)], id="finished pod"),
+        pytest.param(
+            [daemonset("cpu-only", node_selector={"eks.amazonaws.com/nodegroup": "m6i"})], id="agent for CPU nodes"
+        ),
+        pytest.param([pod("cpu-pending", cpu="100")], id="pending pod without GPUs"),
+    ],
+)
 def test_what_is_not_a_finding(capsys, tmp_path, benign):
     code, document = audit_json(capsys, tmp_path, *healthy(), *benign)
 
@@ -126,16 +236,23 @@ def test_pod_that_predates_the_gpu_taint_is_a_leak_and_a_mismatch(capsys, tmp_pa
     _, document = audit_json(capsys, tmp_path, *healthy(), pod("old-web", "gpu-1", owner=("ReplicaSet", "old")))
 
     [leak] = of_kind(document, "gpu-leak")
-    assert leak["details"][0] == ("no toleration of GPU=true:NoSchedule: the pod was placed before the taint "
-                                  "(see model-mismatch)")
+    assert leak["details"][0] == (
+        "no toleration of GPU=true:NoSchedule: the pod was placed before the taint (see model-mismatch)"
+    )
     [mismatch] = of_kind(document, "model-mismatch")
     assert mismatch["objects"] == ["default/old-web"]
     assert mismatch["details"][0] == "untolerated taint GPU=true:NoSchedule"
 
 
 def test_pending_pod_that_fits_now_is_said_to_fit(capsys, tmp_path):
-    items = [*healthy(), gpu_node("gpu-2"), daemon_pod(device_plugin(), "gpu-2"),
-             pod("vllm-2", "gpu-2", gpus=1, **VLLM), gpu_node("gpu-3"), pod("vllm-3", gpus=1, **VLLM)]
+    items = [
+        *healthy(),
+        gpu_node("gpu-2"),
+        daemon_pod(device_plugin(), "gpu-2"),
+        pod("vllm-2", "gpu-2", gpus=1, **VLLM),
+        gpu_node("gpu-3"),
+        pod("vllm-3", gpus=1, **VLLM),
+    ]
     _, document = audit_json(capsys, tmp_path, *items)
 
     [pending] = of_kind(document, "pending-gpu-pods")
@@ -151,15 +268,17 @@ def test_pending_pod_reasons_differ_per_node_of_a_pool(capsys, tmp_path):
     assert pending["details"] == [
         "pool gpu: 1 node(s), e.g. gpu-1: untolerated taint GPU=true:NoSchedule | 1 node(s), e.g. gpu-2: node is "
         "unschedulable (cordoned) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule; "
-        "untolerated taint GPU=true:NoSchedule"]
+        "untolerated taint GPU=true:NoSchedule"
+    ]
 
 
 def test_pending_gpu_pods_without_gpu_nodes_say_so(capsys, tmp_path):
     _, document = audit_json(capsys, tmp_path, node("sys-1"), pod("web", "sys-1"), pod("vllm", gpus=1, **VLLM))
 
     [pending] = of_kind(document, "pending-gpu-pods")
-    assert pending["details"] == ["no GPU node in the snapshot (a pool at zero nodes is not listed; its autoscaler "
-                                  "decides whether to add one)"]
+    assert pending["details"] == [
+        "no GPU node in the snapshot (a pool at zero nodes is not listed; its autoscaler decides whether to add one)"
+    ]
     assert document["contract"]["label"] is None
 
 
@@ -177,8 +296,10 @@ def test_device_plugin_that_does_not_tolerate_the_taint_is_named_for_nodes_witho
     _, document = audit_json(capsys, tmp_path, *items)
 
     [finding] = of_kind(document, "gpu-not-advertised")
-    assert ("DaemonSet kube-system/nvidia-device-plugin does not land there: untolerated taint GPU=true:NoSchedule"
-            in finding["details"])
+    assert (
+        "DaemonSet kube-system/nvidia-device-plugin does not land there: untolerated taint GPU=true:NoSchedule"
+        in finding["details"]
+    )
 
 
 def test_fail_on_sets_the_threshold(capsys, tmp_path):
@@ -192,9 +313,11 @@ def test_contract_from_the_stack_is_used_and_stated(capsys, tmp_path):
     items = [*healthy(), pod("embed-1", gpus=1)]
     _, document = audit_json(capsys, tmp_path, *items, args=("--stack", "dev", "--project-dir", str(ROOT)))
 
-    assert document["contract"] == {"label": {"key": "GPU", "value": "true"},
-                                    "taint": {"key": "GPU", "value": "true", "effect": "NoSchedule"},
-                                    "origin": "stack dev"}
+    assert document["contract"] == {
+        "label": {"key": "GPU", "value": "true"},
+        "taint": {"key": "GPU", "value": "true", "effect": "NoSchedule"},
+        "origin": "stack dev",
+    }
     [pending] = of_kind(document, "pending-gpu-pods")
     assert "add the toleration GPU=true:NoSchedule" in pending["fix"]
 

@@ -17,8 +17,13 @@ from stackcheck.audit.model import Snapshot
 from stackcheck.audit.snapshot import SnapshotError, read_list
 
 ROOT = Path(__file__).resolve().parent.parent
-CLUSTER = [node("sys-1"), gpu_node("gpu-1"), pod("web-1", "sys-1"), pod("idle-check", "sys-1", cpu="1"),
-           daemonset("aws-node", tolerations=[{"operator": "Exists"}])]
+CLUSTER = [
+    node("sys-1"),
+    gpu_node("gpu-1"),
+    pod("web-1", "sys-1"),
+    pod("idle-check", "sys-1", cpu="1"),
+    daemonset("aws-node", tolerations=[{"operator": "Exists"}]),
+]
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -36,15 +41,22 @@ def items_read(data: bytes) -> list[tuple[str, str]]:
 EXPECTED = [(item["kind"], item["metadata"]["name"]) for item in CLUSTER]
 
 
-@pytest.mark.parametrize("layout", [
-    pytest.param(lambda doc: json.dumps(doc, indent=4), id="kubectl indent"),
-    pytest.param(lambda doc: json.dumps(doc, indent=2), id="two spaces"),
-    pytest.param(lambda doc: json.dumps(doc, indent="\t"), id="tabs"),
-    pytest.param(lambda doc: json.dumps(doc), id="compact"),
-    pytest.param(lambda doc: json.dumps(doc, separators=(",", ":")), id="minified"),
-    pytest.param(lambda doc: json.dumps({"kind": "List", "metadata": {}, "apiVersion": "v1", "items": doc["items"]},
-                                        indent=4), id="items last"),
-])
+@pytest.mark.parametrize(
+    "layout",
+    [
+        pytest.param(lambda doc: json.dumps(doc, indent=4), id="kubectl indent"),
+        pytest.param(lambda doc: json.dumps(doc, indent=2), id="two spaces"),
+        pytest.param(lambda doc: json.dumps(doc, indent="\t"), id="tabs"),
+        pytest.param(lambda doc: json.dumps(doc), id="compact"),
+        pytest.param(lambda doc: json.dumps(doc, separators=(",", ":")), id="minified"),
+        pytest.param(
+            lambda doc: json.dumps(
+                {"kind": "List", "metadata": {}, "apiVersion": "v1", "items": doc["items"]}, indent=4
+            ),
+            id="items last",
+        ),
+    ],
+)
 def test_every_json_layout_gives_the_same_items(layout):
     text = layout(snapshot(*CLUSTER))
     assert items_read(text.encode()) == EXPECTED
@@ -59,7 +71,7 @@ def test_an_inner_object_that_looks_like_a_separator_is_joined_not_cut():
         '        {"key": "k1", "effect": "NoSchedule"},\n'
         '        {"key": "k2", "effect": "NoSchedule"}]}},\n'
         '        {"kind": "Node", "metadata": {"name": "b"}}\n'
-        '    ]\n}\n'
+        "    ]\n}\n"
     )
     assert [t["key"] for t in json.loads(text)["items"][0]["spec"]["taints"]] == ["k1", "k2"]
     taints = []
@@ -68,8 +80,9 @@ def test_an_inner_object_that_looks_like_a_separator_is_joined_not_cut():
 
 
 def test_items_of_a_typed_list_take_its_kind():
-    data = json.dumps({"kind": "PodList", "apiVersion": "v1", "metadata": {},
-                       "items": [{"metadata": {"name": "p"}, "spec": {}}]}).encode()
+    data = json.dumps(
+        {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": [{"metadata": {"name": "p"}, "spec": {}}]}
+    ).encode()
     assert items_read(data) == [("Pod", "p")]
 
 
@@ -106,30 +119,60 @@ def _truncated(tmp_path: Path) -> Path:
 
 INVALID = [
     ("truncated", _truncated, "the JSON ends before the document is complete (truncated file?)"),
-    ("truncated compact", lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER))[:300]),
-     "the JSON ends before the document is complete (truncated file?)"),
-    ("truncated in the envelope", lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER), indent=4)[:-30]),
-     "the JSON ends before the document is complete (truncated file?)"),
+    (
+        "truncated compact",
+        lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER))[:300]),
+        "the JSON ends before the document is complete (truncated file?)",
+    ),
+    (
+        "truncated in the envelope",
+        lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER), indent=4)[:-30]),
+        "the JSON ends before the document is complete (truncated file?)",
+    ),
     ("not JSON", lambda tmp: write(tmp / "notes.json", "apiVersion: v1\nitems: []\n"), "not valid JSON"),
-    ("syntax error inside an item", lambda tmp: write(tmp / "bad.json",
-                                                       json.dumps(snapshot(*CLUSTER), indent=4).replace('"sys-1"', "sys-1", 1)),
-     "not valid JSON"),
-    ("syntax error in the last item", lambda tmp: write(tmp / "last.json", json.dumps(snapshot(*CLUSTER), indent=4)
-                                                         .replace('"aws-node"', "aws-node")), "not valid JSON"),
-    ("not UTF-8", lambda tmp: write(tmp / "latin.json", json.dumps(snapshot(*CLUSTER), indent=4).encode()
-                                    .replace(b"web-1", b"w\xe9b-1")), "not valid UTF-8"),
+    (
+        "syntax error inside an item",
+        lambda tmp: write(tmp / "bad.json", json.dumps(snapshot(*CLUSTER), indent=4).replace('"sys-1"', "sys-1", 1)),
+        "not valid JSON",
+    ),
+    (
+        "syntax error in the last item",
+        lambda tmp: write(
+            tmp / "last.json", json.dumps(snapshot(*CLUSTER), indent=4).replace('"aws-node"', "aws-node")
+        ),
+        "not valid JSON",
+    ),
+    (
+        "not UTF-8",
+        lambda tmp: write(
+            tmp / "latin.json", json.dumps(snapshot(*CLUSTER), indent=4).encode().replace(b"web-1", b"w\xe9b-1")
+        ),
+        "not valid UTF-8",
+    ),
     ("empty file", lambda tmp: write(tmp / "empty.json", b""), "is empty"),
     ("not a List", lambda tmp: write(tmp / "node.json", CLUSTER[0]), "not a Kubernetes List"),
     ("a JSON array", lambda tmp: write(tmp / "array.json", json.dumps(CLUSTER)), "not a Kubernetes List"),
     ("pods without nodes", lambda tmp: write(tmp / "pods.json", snapshot(*CLUSTER[2:])), "no Node objects"),
     ("0 nodes", lambda tmp: write(tmp / "empty-list.json", snapshot()), "no Node and no Pod objects"),
-    ("unknown kinds", lambda tmp: write(tmp / "mixed.json", snapshot(*CLUSTER, {"kind": "Service", "metadata": {}},
-                                                                     {"kind": "ConfigMap"}, {"kind": "Service"})),
-     "unknown kinds ConfigMap (1), Service (2); allowed: Node, Pod, DaemonSet"),
+    (
+        "unknown kinds",
+        lambda tmp: write(
+            tmp / "mixed.json",
+            snapshot(*CLUSTER, {"kind": "Service", "metadata": {}}, {"kind": "ConfigMap"}, {"kind": "Service"}),
+        ),
+        "unknown kinds ConfigMap (1), Service (2); allowed: Node, Pod, DaemonSet",
+    ),
     ("missing file", lambda tmp: tmp / "absent.json", "cannot read"),
-    ("directory without JSON", lambda tmp: (tmp / "emptydir").mkdir() or tmp / "emptydir", "directory holds no .json file"),
-    ("malformed quantity", lambda tmp: write(tmp / "q.json", snapshot(node("n1"), pod("p", "n1", cpu="lots"))),
-     "Pod p: malformed object"),
+    (
+        "directory without JSON",
+        lambda tmp: (tmp / "emptydir").mkdir() or tmp / "emptydir",
+        "directory holds no .json file",
+    ),
+    (
+        "malformed quantity",
+        lambda tmp: write(tmp / "q.json", snapshot(node("n1"), pod("p", "n1", cpu="lots"))),
+        "Pod p: malformed object",
+    ),
 ]
 
 
@@ -148,19 +191,27 @@ def test_invalid_input_exits_2_naming_the_file_and_the_problem(capsys, tmp_path,
 
 def test_invalid_input_as_a_process_prints_one_line_and_no_traceback(tmp_path):
     path = _truncated(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "stackcheck", "audit", "--snapshot", str(path)],
-                          cwd=ROOT, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "stackcheck", "audit", "--snapshot", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2
     assert done.stderr.startswith(f"stackcheck audit: error: {path}: the JSON ends before")
     assert "Traceback" not in done.stderr and done.stdout == ""
 
 
-@pytest.mark.parametrize("args", [
-    pytest.param([], id="no source"),
-    pytest.param(["--snapshot", "x.json", "--kubeconfig", "k"], id="two sources"),
-    pytest.param(["--snapshot", "x.json", "--fail-on", "fatal"], id="unknown severity"),
-    pytest.param(["--snapshot", "x.json", "--context", "prod"], id="context without kubeconfig"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param([], id="no source"),
+        pytest.param(["--snapshot", "x.json", "--kubeconfig", "k"], id="two sources"),
+        pytest.param(["--snapshot", "x.json", "--fail-on", "fatal"], id="unknown severity"),
+        pytest.param(["--snapshot", "x.json", "--context", "prod"], id="context without kubeconfig"),
+    ],
+)
 def test_usage_errors_exit_3(capsys, args):
     code, _, err = run(capsys, *args)
     assert code == 3 and "Traceback" not in err
@@ -177,8 +228,13 @@ def test_pods_of_one_shape_share_it_and_daemonset_pins_do_not_split_shapes():
 
     agent = daemonset("aws-node", tolerations=[{"operator": "Exists"}])
     built = Snapshot()
-    for item in [pod("a", "n1"), pod("b", "n2"), pod("c", "n1", cpu="200m"),
-                 daemon_pod(agent, "n1"), daemon_pod(agent, "n2")]:
+    for item in [
+        pod("a", "n1"),
+        pod("b", "n2"),
+        pod("c", "n1", cpu="200m"),
+        daemon_pod(agent, "n1"),
+        daemon_pod(agent, "n2"),
+    ]:
         built.add(item["kind"], item)
     shapes = [p.shape.id for p in built.pods]
     assert shapes[0] == shapes[1] != shapes[2]

@@ -16,15 +16,22 @@ from stackcheck.__main__ import main
 NODES = [node(f"sys-{i}") for i in range(3)] + [gpu_node(f"gpu-{i}") for i in range(2)]
 PLUGIN = device_plugin()
 EXPORTER = daemonset("node-exporter", namespace="monitoring")
-PODS = ([pod(f"web-{i}", f"sys-{i % 3}") for i in range(7)]
-        + [daemon_pod(PLUGIN, f"gpu-{i}") for i in range(2)]
-        + [pod("vllm-0", "gpu-0", gpus=1, tolerations=[GPU_TOLERATION], node_selector={"GPU": "true"}),
-           pod("embed", gpus=1)])
+PODS = (
+    [pod(f"web-{i}", f"sys-{i % 3}") for i in range(7)]
+    + [daemon_pod(PLUGIN, f"gpu-{i}") for i in range(2)]
+    + [
+        pod("vllm-0", "gpu-0", gpus=1, tolerations=[GPU_TOLERATION], node_selector={"GPU": "true"}),
+        pod("embed", gpus=1),
+    ]
+)
 LISTS = {
     "/api/v1/nodes": ("NodeList", "v1", NODES),
     "/api/v1/pods": ("PodList", "v1", PODS),
-    "/apis/apps/v1/daemonsets": ("DaemonSetList", "apps/v1",
-                                 [PLUGIN, EXPORTER, daemonset("aws-node", tolerations=[{"operator": "Exists"}])]),
+    "/apis/apps/v1/daemonsets": (
+        "DaemonSetList",
+        "apps/v1",
+        [PLUGIN, EXPORTER, daemonset("aws-node", tolerations=[{"operator": "Exists"}])],
+    ),
 }
 
 
@@ -38,12 +45,14 @@ class FakeApiServer(BaseHTTPRequestHandler):
         query = {key: values[0] for key, values in parse_qs(url.query).items()}
         type(self).requests.append((url.path, query))
         if url.path not in LISTS:
-            self._send(404, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404})
+            self._send(
+                404, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404}
+            )
             return
         kind, api_version, items = LISTS[url.path]
         start = int(query.get("continue") or 0)
         limit = int(query.get("limit") or len(items))
-        page = items[start:start + limit]
+        page = items[start : start + limit]
         metadata = {"resourceVersion": "12345"}
         if start + limit < len(items):
             metadata["continue"] = str(start + limit)
@@ -79,14 +88,24 @@ def api_server():
 
 def kubeconfig(tmp_path, server: str, context: str = "test") -> str:
     path = tmp_path / "kubeconfig"
-    path.write_text(json.dumps({
-        "apiVersion": "v1", "kind": "Config", "current-context": context,
-        "clusters": [{"name": "local", "cluster": {"server": server}},
-                     {"name": "nowhere", "cluster": {"server": "http://127.0.0.1:9"}}],
-        "users": [{"name": "me", "user": {"token": "test-token"}}],
-        "contexts": [{"name": "test", "context": {"cluster": "local", "user": "me"}},
-                     {"name": "down", "context": {"cluster": "nowhere", "user": "me"}}],
-    }))
+    path.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": context,
+                "clusters": [
+                    {"name": "local", "cluster": {"server": server}},
+                    {"name": "nowhere", "cluster": {"server": "http://127.0.0.1:9"}},
+                ],
+                "users": [{"name": "me", "user": {"token": "test-token"}}],
+                "contexts": [
+                    {"name": "test", "context": {"cluster": "local", "user": "me"}},
+                    {"name": "down", "context": {"cluster": "nowhere", "user": "me"}},
+                ],
+            }
+        )
+    )
     return str(path)
 
 
@@ -104,22 +123,40 @@ def test_live_audit_pages_through_every_list(capsys, tmp_path, api_server, monke
     assert kinds == {"idle-gpus", "pending-gpu-pods", "node-agent-missing"}
     assert code == 1
     pages = [(path, query.get("continue")) for path, query in FakeApiServer.requests]
-    assert pages == [("/api/v1/nodes", None), ("/api/v1/nodes", "2"), ("/api/v1/nodes", "4"),
-                     ("/api/v1/pods", None), *[("/api/v1/pods", str(n)) for n in range(2, len(PODS), 2)],
-                     ("/apis/apps/v1/daemonsets", None), ("/apis/apps/v1/daemonsets", "2")]
+    assert pages == [
+        ("/api/v1/nodes", None),
+        ("/api/v1/nodes", "2"),
+        ("/api/v1/nodes", "4"),
+        ("/api/v1/pods", None),
+        *[("/api/v1/pods", str(n)) for n in range(2, len(PODS), 2)],
+        ("/apis/apps/v1/daemonsets", None),
+        ("/apis/apps/v1/daemonsets", "2"),
+    ]
     assert all(query.get("limit") == "2" for _, query in FakeApiServer.requests)
 
 
 def test_live_audit_uses_the_named_context(capsys, tmp_path, api_server):
-    code = main(["audit", "--kubeconfig", kubeconfig(tmp_path, api_server, context="down"), "--context", "test",
-                 "--format", "json"])
+    code = main(
+        [
+            "audit",
+            "--kubeconfig",
+            kubeconfig(tmp_path, api_server, context="down"),
+            "--context",
+            "test",
+            "--format",
+            "json",
+        ]
+    )
     assert json.loads(capsys.readouterr().out)["sources"] == [api_server] and code == 1
 
 
-@pytest.mark.parametrize(("context", "message"), [
-    ("down", "http://127.0.0.1:9: cannot reach the API server"),
-    ("absent", "cannot load kubeconfig context absent"),
-])
+@pytest.mark.parametrize(
+    ("context", "message"),
+    [
+        ("down", "http://127.0.0.1:9: cannot reach the API server"),
+        ("absent", "cannot load kubeconfig context absent"),
+    ],
+)
 def test_unreachable_server_or_unknown_context_exits_2(capsys, tmp_path, api_server, context, message, monkeypatch):
     import urllib3
 

@@ -16,10 +16,19 @@ from stackcheck.audit.model import Snapshot
 from stackcheck.audit.run import AuditOptions, audit
 
 NODE_NAMES = ["n0", "n1", "n2", "n3", "n4"]
-TAINTS = [GPU_TAINT, {"key": "team", "value": "a", "effect": "NoExecute"},
-          {"key": "spot", "effect": "PreferNoSchedule"}, {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}]
-TOLERATIONS = [GPU_TOLERATION, {"operator": "Exists"}, {"key": "team", "operator": "Exists", "effect": "NoExecute"},
-               {"key": "GPU", "operator": "Exists"}, {"key": "team", "operator": "Equal", "value": "b"}]
+TAINTS = [
+    GPU_TAINT,
+    {"key": "team", "value": "a", "effect": "NoExecute"},
+    {"key": "spot", "effect": "PreferNoSchedule"},
+    {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"},
+]
+TOLERATIONS = [
+    GPU_TOLERATION,
+    {"operator": "Exists"},
+    {"key": "team", "operator": "Exists", "effect": "NoExecute"},
+    {"key": "GPU", "operator": "Exists"},
+    {"key": "team", "operator": "Equal", "value": "b"},
+]
 LABELS = [("GPU", "true"), ("zone", "a"), ("zone", "b"), ("team", "a"), ("size", "4")]
 SELECTORS = [{}, {"GPU": "true"}, {"zone": "a"}, {"team": "a", "zone": "b"}]
 EXPRESSIONS = [
@@ -36,14 +45,17 @@ def nodes(draw):
     count = draw(st.integers(1, len(NODE_NAMES)))
     made = []
     for name in NODE_NAMES[:count]:
-        made.append(node(
-            name, draw(st.sampled_from(["m6i.large", "g5.xlarge", "g5.12xlarge", "x1z.unknown"])),
-            pool=draw(st.sampled_from(["p1", "p2", "p3"])),
-            labels=dict(draw(st.lists(st.sampled_from(LABELS), max_size=3))),
-            taints=draw(st.lists(st.sampled_from(TAINTS), max_size=2, unique_by=lambda t: t["key"])),
-            gpus=draw(st.sampled_from([None, 0, 1, 4])),
-            unschedulable=draw(st.booleans()),
-        ))
+        made.append(
+            node(
+                name,
+                draw(st.sampled_from(["m6i.large", "g5.xlarge", "g5.12xlarge", "x1z.unknown"])),
+                pool=draw(st.sampled_from(["p1", "p2", "p3"])),
+                labels=dict(draw(st.lists(st.sampled_from(LABELS), max_size=3))),
+                taints=draw(st.lists(st.sampled_from(TAINTS), max_size=2, unique_by=lambda t: t["key"])),
+                gpus=draw(st.sampled_from([None, 0, 1, 4])),
+                unschedulable=draw(st.booleans()),
+            )
+        )
     return made
 
 
@@ -69,19 +81,33 @@ def pods(draw):
     made = []
     for index in range(draw(st.integers(1, 14))):
         node_name = draw(st.sampled_from([None, *NODE_NAMES, "gone"]))
-        owner = draw(st.sampled_from([("ReplicaSet", "web"), ("ReplicaSet", "api"), ("DaemonSet", "agent"),
-                                      ("DaemonSet", "nvidia-device-plugin"), ("Node", "n0"), ("Job", "batch"), None]))
-        made.append(pod(
-            f"p{index}", node_name,
-            phase=draw(st.sampled_from([None, "Running", "Pending", "Succeeded"])),
-            gpus=draw(st.sampled_from([0, 0, 1, 2])),
-            cpu=draw(st.sampled_from(["100m", "2", "3"])),
-            tolerations=draw(st.one_of(st.none(), st.lists(st.sampled_from(TOLERATIONS), max_size=2))),
-            node_selector=draw(st.sampled_from([None, *SELECTORS])),
-            affinity=draw(affinities(node_name)),
-            owner=owner,
-            image=draw(st.sampled_from(["nginx:1.29", "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"])),
-        ))
+        owner = draw(
+            st.sampled_from(
+                [
+                    ("ReplicaSet", "web"),
+                    ("ReplicaSet", "api"),
+                    ("DaemonSet", "agent"),
+                    ("DaemonSet", "nvidia-device-plugin"),
+                    ("Node", "n0"),
+                    ("Job", "batch"),
+                    None,
+                ]
+            )
+        )
+        made.append(
+            pod(
+                f"p{index}",
+                node_name,
+                phase=draw(st.sampled_from([None, "Running", "Pending", "Succeeded"])),
+                gpus=draw(st.sampled_from([0, 0, 1, 2])),
+                cpu=draw(st.sampled_from(["100m", "2", "3"])),
+                tolerations=draw(st.one_of(st.none(), st.lists(st.sampled_from(TOLERATIONS), max_size=2))),
+                node_selector=draw(st.sampled_from([None, *SELECTORS])),
+                affinity=draw(affinities(node_name)),
+                owner=owner,
+                image=draw(st.sampled_from(["nginx:1.29", "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"])),
+            )
+        )
     return made
 
 
@@ -90,9 +116,15 @@ def daemonsets(draw):
     made = []
     for name in draw(st.lists(st.sampled_from(["agent", "nvidia-device-plugin", "exporter"]), max_size=3, unique=True)):
         image = "nvcr.io/nvidia/k8s-device-plugin:v0.18.0" if name == "nvidia-device-plugin" else "agent:1"
-        made.append(daemonset(name, namespace="default",
-                              tolerations=draw(st.one_of(st.none(), st.lists(st.sampled_from(TOLERATIONS), max_size=2))),
-                              node_selector=draw(st.sampled_from([None, *SELECTORS])), image=image))
+        made.append(
+            daemonset(
+                name,
+                namespace="default",
+                tolerations=draw(st.one_of(st.none(), st.lists(st.sampled_from(TOLERATIONS), max_size=2))),
+                node_selector=draw(st.sampled_from([None, *SELECTORS])),
+                image=image,
+            )
+        )
     return made
 
 
@@ -133,5 +165,11 @@ def test_the_property_sees_every_kind_of_finding():
         daemonset("exporter", namespace="default"),
     ]
     result = audit(build(items, keep_raw=False), AuditOptions(project_dir=Path(".")))
-    assert {f.kind for f in result.findings} == {"idle-gpus", "gpu-leak", "pending-gpu-pods", "gpu-not-advertised",
-                                                 "node-agent-missing", "model-mismatch"}
+    assert {f.kind for f in result.findings} == {
+        "idle-gpus",
+        "gpu-leak",
+        "pending-gpu-pods",
+        "gpu-not-advertised",
+        "node-agent-missing",
+        "model-mismatch",
+    }

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import dev_stack_config, merge, run_stack
 
 from components import versions
 from components.cluster_autoscaler import CLUSTER_RULES, NAMESPACE_RULES, container_command, priorities_document
 from components.settings import AutoscalerSettings, ConfigError, parse_settings
-from conftest import dev_stack_config, merge, run_stack
 from stackcheck import pools as plan_pools
 from stackcheck.render import kubernetes_objects
 from stackcheck.scale_from_zero import TEMPLATE_TAG, cpu_workloads_verdict, scale_from_zero_verdict, template_tags
@@ -46,8 +46,10 @@ def test_autoscaler_runs_the_release_of_the_cluster_minor(dev_run):
 def test_autoscaler_discovers_this_clusters_groups_and_keeps_gpu_nodes_with_emptydirs_scalable(dev_run):
     command = autoscaler_container(dev_run)["command"]
     assert "--cloud-provider=aws" in command
-    assert ("--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,"
-            "k8s.io/cluster-autoscaler/gpu-inference-dev") in command
+    assert (
+        "--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,"
+        "k8s.io/cluster-autoscaler/gpu-inference-dev"
+    ) in command
     assert "--skip-nodes-with-local-storage=false" in command
     assert "--balance-similar-node-groups" in command
     assert "--expander=least-waste" in command
@@ -55,10 +57,21 @@ def test_autoscaler_discovers_this_clusters_groups_and_keeps_gpu_nodes_with_empt
 
 
 def test_scale_down_timing_comes_from_settings():
-    command = container_command("c", AutoscalerSettings(scale_down_unneeded_time="1h", scale_down_delay_after_add="5m",
-                                                        max_node_provision_time="25m", expander="most-pods"))
-    assert {"--scale-down-unneeded-time=1h", "--scale-down-delay-after-add=5m", "--max-node-provision-time=25m",
-            "--expander=most-pods"} <= set(command)
+    command = container_command(
+        "c",
+        AutoscalerSettings(
+            scale_down_unneeded_time="1h",
+            scale_down_delay_after_add="5m",
+            max_node_provision_time="25m",
+            expander="most-pods",
+        ),
+    )
+    assert {
+        "--scale-down-unneeded-time=1h",
+        "--scale-down-delay-after-add=5m",
+        "--max-node-provision-time=25m",
+        "--expander=most-pods",
+    } <= set(command)
 
 
 def test_pod_identity_association_names_the_deployments_service_account_and_the_role(dev_run):
@@ -87,9 +100,12 @@ def test_scaling_actions_are_limited_to_groups_tagged_for_this_cluster(dev_run):
     for statement in statements:
         actions = set(statement["Action"])
         if actions & mutating:
-            assert statement["Condition"] == {"StringEquals": {
-                "aws:ResourceTag/k8s.io/cluster-autoscaler/gpu-inference-dev": "owned",
-                "aws:ResourceTag/k8s.io/cluster-autoscaler/enabled": "true"}}
+            assert statement["Condition"] == {
+                "StringEquals": {
+                    "aws:ResourceTag/k8s.io/cluster-autoscaler/gpu-inference-dev": "owned",
+                    "aws:ResourceTag/k8s.io/cluster-autoscaler/enabled": "true",
+                }
+            }
         else:
             assert all(action.split(":")[1].startswith(("Describe", "Get")) for action in actions), actions
     assert mutating <= {action for statement in statements for action in statement["Action"]}
@@ -97,11 +113,19 @@ def test_scaling_actions_are_limited_to_groups_tagged_for_this_cluster(dev_run):
 
 def test_rbac_grants_what_the_autoscaler_does_and_no_wildcards(dev_run):
     def allows(rules, group, resource, verb, name=None):
-        return any(group in rule["apiGroups"] and resource in rule["resources"] and verb in rule["verbs"]
-                   and (name is None or name in rule.get("resourceNames", [name])) for rule in rules)
+        return any(
+            group in rule["apiGroups"]
+            and resource in rule["resources"]
+            and verb in rule["verbs"]
+            and (name is None or name in rule.get("resourceNames", [name]))
+            for rule in rules
+        )
 
-    cluster_role = next(r for r in dev_run.of_type("kubernetes:rbac.authorization.k8s.io/v1:ClusterRole")
-                        if r.inputs["metadata"]["name"] == "cluster-autoscaler")
+    cluster_role = next(
+        r
+        for r in dev_run.of_type("kubernetes:rbac.authorization.k8s.io/v1:ClusterRole")
+        if r.inputs["metadata"]["name"] == "cluster-autoscaler"
+    )
     rules = cluster_role.inputs["rules"]
     assert rules == CLUSTER_RULES
     assert allows(rules, "", "pods/eviction", "create")  # drains nodes it removes
@@ -142,11 +166,14 @@ def plan_inputs(run):
     return workloads, node_pools, template_tags(run.resources), matrix
 
 
-@pytest.mark.parametrize("missing", [
-    pytest.param(f"{TEMPLATE_TAG}/taint/GPU", id="without the taint tag plain pods would scale GPU nodes"),
-    pytest.param(f"{TEMPLATE_TAG}/resources/nvidia.com/gpu", id="without the GPU resource tag"),
-    pytest.param(f"{TEMPLATE_TAG}/label/GPU", id="without the contract label tag GPU pods never scale up"),
-])
+@pytest.mark.parametrize(
+    "missing",
+    [
+        pytest.param(f"{TEMPLATE_TAG}/taint/GPU", id="without the taint tag plain pods would scale GPU nodes"),
+        pytest.param(f"{TEMPLATE_TAG}/resources/nvidia.com/gpu", id="without the GPU resource tag"),
+        pytest.param(f"{TEMPLATE_TAG}/label/GPU", id="without the contract label tag GPU pods never scale up"),
+    ],
+)
 def test_scale_from_zero_fails_naming_the_missing_tag(dev_run, missing):
     workloads, node_pools, tags, matrix = plan_inputs(dev_run)
     assert missing in tags[GPU_GROUP]
@@ -194,10 +221,17 @@ def test_disabled_autoscaler_registers_none_of_it_and_the_stack_still_plans():
 
 
 def test_priority_expander_gets_its_configmap():
-    run = run_stack(merge(dev_stack_config(), {"autoscaler": {"expander": "priority",
-                                                              "expanderPriorities": {"10": [".*-gpu-.*"], "1": [".*"]}}}))
-    (configmap,) = [c for c in run.of_type("kubernetes:core/v1:ConfigMap")
-                    if c.inputs["metadata"]["name"] == "cluster-autoscaler-priority-expander"]
+    run = run_stack(
+        merge(
+            dev_stack_config(),
+            {"autoscaler": {"expander": "priority", "expanderPriorities": {"10": [".*-gpu-.*"], "1": [".*"]}}},
+        )
+    )
+    (configmap,) = [
+        c
+        for c in run.of_type("kubernetes:core/v1:ConfigMap")
+        if c.inputs["metadata"]["name"] == "cluster-autoscaler-priority-expander"
+    ]
     assert configmap.inputs["data"]["priorities"] == '10:\n  - ".*-gpu-.*"\n1:\n  - ".*"\n'
     assert "--expander=priority" in autoscaler_container(run)["command"]
 
@@ -225,20 +259,29 @@ def test_autoscaler_is_told_its_region_since_pods_cannot_read_instance_metadata(
 
 def test_bindings_give_the_autoscalers_service_account_its_own_roles(dev_run):
     def named(type_token):
-        (found,) = [r.inputs for r in dev_run.of_type(type_token) if r.inputs["metadata"]["name"] == "cluster-autoscaler"]
+        (found,) = [
+            r.inputs for r in dev_run.of_type(type_token) if r.inputs["metadata"]["name"] == "cluster-autoscaler"
+        ]
         return found
 
     account = {"kind": "ServiceAccount", "name": "cluster-autoscaler", "namespace": "kube-system"}
     cluster_binding = named("kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding")
-    assert cluster_binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
-                                          "name": "cluster-autoscaler"}
+    assert cluster_binding["roleRef"] == {
+        "apiGroup": "rbac.authorization.k8s.io",
+        "kind": "ClusterRole",
+        "name": "cluster-autoscaler",
+    }
     assert cluster_binding["subjects"] == [account]
     binding = named("kubernetes:rbac.authorization.k8s.io/v1:RoleBinding")
     assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "cluster-autoscaler"}
     assert binding["subjects"] == [account] and binding["metadata"]["namespace"] == "kube-system"
     role = named("kubernetes:rbac.authorization.k8s.io/v1:Role")
-    assert any("configmaps" in rule["resources"] and "update" in rule["verbs"]
-               and "cluster-autoscaler-status" in rule.get("resourceNames", []) for rule in role["rules"])
+    assert any(
+        "configmaps" in rule["resources"]
+        and "update" in rule["verbs"]
+        and "cluster-autoscaler-status" in rule.get("resourceNames", [])
+        for rule in role["rules"]
+    )
     spec = autoscaler_deployment(dev_run)["spec"]["template"]["spec"]
     assert spec["serviceAccountName"] == account["name"]
 
@@ -246,8 +289,11 @@ def test_bindings_give_the_autoscalers_service_account_its_own_roles(dev_run):
 def test_autoscaler_starts_only_once_its_credentials_and_account_exist(dev_run):
     (deployment,) = [d for d in dev_run.of_type(DEPLOYMENT) if d.inputs["metadata"]["name"] == "cluster-autoscaler"]
     (association,) = dev_run.of_type(ASSOCIATION)
-    (account,) = [a for a in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
-                  if a.inputs["metadata"]["name"] == "cluster-autoscaler"]
+    (account,) = [
+        a
+        for a in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
+        if a.inputs["metadata"]["name"] == "cluster-autoscaler"
+    ]
     assert {association.urn, account.urn} <= set(deployment.dependencies)
     (addon,) = [a for a in dev_run.of_type(ADDON) if a.inputs["addonName"] == "eks-pod-identity-agent"]
     assert addon.urn in deployment.dependencies

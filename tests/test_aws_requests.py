@@ -7,17 +7,17 @@ value the way a user or a refactoring could, and asserts the member path and rul
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from stackcheck import aws_requests
-from stackcheck.aws_models import pattern_matcher, validate
 from stackcheck.aws_builders import AUTONAME_SUFFIX, UNIQUE_ID
+from stackcheck.aws_models import pattern_matcher, validate
 from stackcheck.aws_network_builders import ID_PREFIXES
 from stackcheck.aws_requests import build_stack, check_resources
 from stackcheck.aws_rules import is_reserved_label
@@ -38,8 +38,9 @@ def gpu_template(run) -> Callable[[RegisteredResource], bool]:
     return lambda resource: resource.type == LAUNCH_TEMPLATE and resource.id == template_id
 
 
-def edited(run, pick: Callable[[RegisteredResource], bool], edit: Callable[[dict], Any],
-           name: str | None = None) -> tuple[list[RegisteredResource], RegisteredResource]:
+def edited(
+    run, pick: Callable[[RegisteredResource], bool], edit: Callable[[dict], Any], name: str | None = None
+) -> tuple[list[RegisteredResource], RegisteredResource]:
     """The run's resources with the one `pick` selects given edited inputs (and optionally another name)."""
     resources, target = [], None
     for resource in run.resources:
@@ -54,8 +55,9 @@ def edited(run, pick: Callable[[RegisteredResource], bool], edit: Callable[[dict
 
 def problems_of(resources: list[RegisteredResource], target: RegisteredResource) -> list[tuple[str, str, Any, str]]:
     """(request, member path, value, rule) of every problem the check finds in `target`'s requests."""
-    check = next(c for c in check_resources(resources)
-                 if (c.resource_type, c.resource_name) == (target.type, target.name))
+    check = next(
+        c for c in check_resources(resources) if (c.resource_type, c.resource_name) == (target.type, target.name)
+    )
     return [(label, violation.path, violation.value, violation.rule) for label, violation in check.problems]
 
 
@@ -79,7 +81,8 @@ def test_every_aws_resource_of_the_dev_stack_makes_valid_requests(dev_run):
     checks = check_resources(dev_run.resources)
 
     assert [(c.resource_type, c.resource_name) for c in checks] == [
-        (r.type, r.name) for r in dev_run.resources if r.type.startswith(("aws:", "eks:"))]
+        (r.type, r.name) for r in dev_run.resources if r.type.startswith(("aws:", "eks:"))
+    ]
     assert [c.failure_lines() for c in checks if not c.passed] == []
     assert all(c.checked for c in checks)
     labels = {c.resource_type: c.request_label for c in checks}
@@ -118,14 +121,22 @@ def test_requests_carry_the_registered_values_in_api_member_names(dev_run):
     assert nodegroup["nodeRole"] == group.inputs["nodeRoleArn"]
     template = next(r for r in dev_run.resources if gpu_template(dev_run)(r))
     data = checks[(template.type, template.name)].requests[0].params["LaunchTemplateData"]
-    assert data["MetadataOptions"] == {"HttpTokens": "required", "HttpEndpoint": "enabled",
-                                       "HttpPutResponseHopLimit": 1}
-    assert data["BlockDeviceMappings"][0]["Ebs"] == {"VolumeSize": 100, "VolumeType": "gp3", "Encrypted": True,
-                                                      "DeleteOnTermination": True}
+    assert data["MetadataOptions"] == {
+        "HttpTokens": "required",
+        "HttpEndpoint": "enabled",
+        "HttpPutResponseHopLimit": 1,
+    }
+    assert data["BlockDeviceMappings"][0]["Ebs"] == {
+        "VolumeSize": 100,
+        "VolumeType": "gp3",
+        "Encrypted": True,
+        "DeleteOnTermination": True,
+    }
     cluster = next(c for c in checks.values() if c.resource_type == EKS_CLUSTER).requests
     cluster_inputs = cluster_resource(dev_run).inputs
     assert cluster[0].params["resourcesVpcConfig"]["subnetIds"] == [
-        subnet_ids[mock_id] for mock_id in cluster_inputs["publicSubnetIds"] + cluster_inputs["privateSubnetIds"]]
+        subnet_ids[mock_id] for mock_id in cluster_inputs["publicSubnetIds"] + cluster_inputs["privateSubnetIds"]
+    ]
     assert cluster[0].params["encryptionConfig"][0]["resources"] == ["secrets"]
     assert cluster[1].params["RoleName"] == f"{cluster_resource(dev_run).name}-eksRole-role{AUTONAME_SUFFIX}"
 
@@ -143,8 +154,10 @@ def cluster_resource(run) -> RegisteredResource:
 
 # --- node group ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, passes", [("a" * 63, True), ("a" * 64, False), ("-gpu", False), ("gpu.pool", False),
-                                          ("9_gpu-pool", True)])
+
+@pytest.mark.parametrize(
+    "name, passes", [("a" * 63, True), ("a" * 64, False), ("-gpu", False), ("gpu.pool", False), ("9_gpu-pool", True)]
+)
 def test_node_group_name_syntax_and_length(dev_run, name, passes):
     found = problems_of(*edited(dev_run, gpu_group, lambda inputs: set_name(inputs, name)))
 
@@ -175,12 +188,15 @@ def test_taint_effect_in_kubernetes_spelling_is_rejected_by_the_model(dev_run):
     assert rule.startswith("is not one of NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE (eks model, shape TaintEffect)")
 
 
-@pytest.mark.parametrize("member, value, rule", [
-    ("maxSize", 2**31, "is outside the 32-bit integer range -2147483648 to 2147483647"),
-    ("minSize", -1, "must be at least 0 (eks model, shape ZeroCapacity)"),
-    ("maxSize", 0, "must be at least 1 (eks model, shape Capacity)"),
-    ("desiredSize", 1.5, "must be an integer"),
-])
+@pytest.mark.parametrize(
+    "member, value, rule",
+    [
+        ("maxSize", 2**31, "is outside the 32-bit integer range -2147483648 to 2147483647"),
+        ("minSize", -1, "must be at least 0 (eks model, shape ZeroCapacity)"),
+        ("maxSize", 0, "must be at least 1 (eks model, shape Capacity)"),
+        ("desiredSize", 1.5, "must be an integer"),
+    ],
+)
 def test_scaling_sizes_must_be_32_bit_integers_in_the_model_ranges(dev_run, member, value, rule):
     def edit(inputs):
         inputs["scalingConfig"][member] = float(value)
@@ -191,11 +207,20 @@ def test_scaling_sizes_must_be_32_bit_integers_in_the_model_ranges(dev_run, memb
     assert found_rule.startswith(rule)
 
 
-@pytest.mark.parametrize("key, passes", [("kubernetes.io/foo", False), ("k8s.io/foo", False),
-                                         ("team.k8s.io/pool", False), ("node-role.kubernetes.io/gpu", False),
-                                         ("node.kubernetes.io/pool", True), ("kubernetes.io/arch", True),
-                                         ("topology.kubernetes.io/zone", True), ("nvidia.com/gpu.present", True),
-                                         ("example.com/kubernetes.io", True)])
+@pytest.mark.parametrize(
+    "key, passes",
+    [
+        ("kubernetes.io/foo", False),
+        ("k8s.io/foo", False),
+        ("team.k8s.io/pool", False),
+        ("node-role.kubernetes.io/gpu", False),
+        ("node.kubernetes.io/pool", True),
+        ("kubernetes.io/arch", True),
+        ("topology.kubernetes.io/zone", True),
+        ("nvidia.com/gpu.present", True),
+        ("example.com/kubernetes.io", True),
+    ],
+)
 def test_node_labels_in_reserved_kubernetes_namespaces_are_rejected(dev_run, key, passes):
     def edit(inputs):
         inputs["labels"][key] = "x"
@@ -236,10 +261,13 @@ def test_disk_size_and_remote_access_next_to_a_launch_template(dev_run, member, 
 @pytest.mark.parametrize("ami_type, passes", [("AL2023_x86_64_NVIDIA", False), ("CUSTOM", True)])
 def test_image_id_in_the_launch_template_needs_no_ami_type_or_custom(dev_run, ami_type, passes):
     pick_template = gpu_template(dev_run)
-    resources = [dataclasses.replace(r, inputs={**r.inputs, "imageId": "ami-0123456789abcdef0"})
-                 if pick_template(r) else r for r in dev_run.resources]
-    resources = [dataclasses.replace(r, inputs={**r.inputs, "amiType": ami_type}) if gpu_group(r) else r
-                 for r in resources]
+    resources = [
+        dataclasses.replace(r, inputs={**r.inputs, "imageId": "ami-0123456789abcdef0"}) if pick_template(r) else r
+        for r in dev_run.resources
+    ]
+    resources = [
+        dataclasses.replace(r, inputs={**r.inputs, "amiType": ami_type}) if gpu_group(r) else r for r in resources
+    ]
     group = next(r for r in resources if gpu_group(r))
 
     found = problems_of(resources, group)
@@ -266,18 +294,29 @@ def test_missing_required_member_wrong_type_and_bad_enum(dev_run):
 
 
 def test_unknown_members_are_rejected_by_the_model_and_unmapped_inputs_noted():
-    violations = validate("eks", "CreateNodegroup", {"clusterName": "c", "nodegroupName": "n", "subnets": ["s"],
-                                                     "nodeRole": "r", "gpuSharing": True})
+    violations = validate(
+        "eks",
+        "CreateNodegroup",
+        {"clusterName": "c", "nodegroupName": "n", "subnets": ["s"], "nodeRole": "r", "gpuSharing": True},
+    )
     assert [(v.path, v.rule.split(";")[0]) for v in violations] == [
-        ("gpuSharing", "is not a member of CreateNodegroupRequest")]
+        ("gpuSharing", "is not a member of CreateNodegroupRequest")
+    ]
 
-    group = RegisteredResource(NODE_GROUP, "g", {"clusterName": "c", "nodeGroupName": "g", "subnetIds": ["s"],
-                                                 "nodeRoleArn": "r", "gpuSharing": True}, None, "urn", True)
+    group = RegisteredResource(
+        NODE_GROUP,
+        "g",
+        {"clusterName": "c", "nodeGroupName": "g", "subnetIds": ["s"], "nodeRoleArn": "r", "gpuSharing": True},
+        None,
+        "urn",
+        True,
+    )
     check = aws_requests.check_resource(group)
     assert check.passed and "inputs not checked: gpuSharing" in check.notes
 
 
 # --- launch template, tags -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("size, passes", [(65536, True), (70000, False), (0, False)])
 def test_gp3_volume_size_limit(dev_run, size, passes):
@@ -289,7 +328,8 @@ def test_gp3_volume_size_limit(dev_run, size, passes):
     assert (found == []) is passes
     if not passes:
         assert [(request, path, value) for request, path, value, _ in found] == [
-            ("ec2:CreateLaunchTemplate", "LaunchTemplateData.BlockDeviceMappings[0].Ebs.VolumeSize", size)]
+            ("ec2:CreateLaunchTemplate", "LaunchTemplateData.BlockDeviceMappings[0].Ebs.VolumeSize", size)
+        ]
         assert found[0][3].startswith("a gp3 volume holds 1 to 65536 GiB (64 TiB)")
 
 
@@ -303,13 +343,19 @@ def test_launch_template_enum_from_the_ec2_model(dev_run):
     assert rule == "is not one of optional, required (ec2 model, shape LaunchTemplateHttpTokensState)"
 
 
-@pytest.mark.parametrize("pick_type, edit, path", [
-    (NODE_GROUP, lambda inputs: inputs["tags"].update({"aws:owner": "me"}), 'tags["aws:owner"] (key)'),
-    (LAUNCH_TEMPLATE, lambda inputs: inputs["tagSpecifications"][0]["tags"].update({"AWS:owner": "me"}),
-     "LaunchTemplateData.TagSpecifications[0].Tags[2].Key"),
-    ("aws:autoscaling/tag:Tag", lambda inputs: inputs["tag"].update({"key": "aws:owner"}), "Tags[0].Key"),
-    ("aws:kms/key:Key", lambda inputs: inputs["tags"].update({"aws:owner": "me"}), "Tags[2].TagKey"),
-])
+@pytest.mark.parametrize(
+    "pick_type, edit, path",
+    [
+        (NODE_GROUP, lambda inputs: inputs["tags"].update({"aws:owner": "me"}), 'tags["aws:owner"] (key)'),
+        (
+            LAUNCH_TEMPLATE,
+            lambda inputs: inputs["tagSpecifications"][0]["tags"].update({"AWS:owner": "me"}),
+            "LaunchTemplateData.TagSpecifications[0].Tags[2].Key",
+        ),
+        ("aws:autoscaling/tag:Tag", lambda inputs: inputs["tag"].update({"key": "aws:owner"}), "Tags[0].Key"),
+        ("aws:kms/key:Key", lambda inputs: inputs["tags"].update({"aws:owner": "me"}), "Tags[2].TagKey"),
+    ],
+)
 def test_tag_keys_with_the_reserved_aws_prefix(dev_run, pick_type, edit, path):
     _, found_path, _, rule = only_problem(dev_run, lambda r: r.type == pick_type, edit)
 
@@ -328,13 +374,18 @@ def test_autoscaling_tag_key_longer_than_the_model_allows(dev_run):
 
 # --- IAM, KMS, EKS cluster --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("length, passes", [(56, True), (57, False)])
 def test_autonamed_iam_role_counts_pulumis_8_character_suffix(dev_run, length, passes):
     name = "r" * length
     resources, role = edited(dev_run, lambda r: r.type == ROLE, lambda inputs: None, name=name)
     # The role's attachments name it as the mocks report it: its resource name.
-    resources = [dataclasses.replace(r, inputs={**r.inputs, "role": name})
-                 if r.type == "aws:iam/rolePolicyAttachment:RolePolicyAttachment" else r for r in resources]
+    resources = [
+        dataclasses.replace(r, inputs={**r.inputs, "role": name})
+        if r.type == "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
+        else r
+        for r in resources
+    ]
     checks = check_resources(resources)
 
     failing = [(c.resource_type, label, v.path, v.value, v.rule) for c in checks for label, v in c.problems]
@@ -343,8 +394,12 @@ def test_autonamed_iam_role_counts_pulumis_8_character_suffix(dev_run, length, p
     else:
         expected = (f"{name}{AUTONAME_SUFFIX}", "has 65 characters, allowed 1 to 64 (iam model, shape roleNameType)")
         assert (ROLE, "iam:CreateRole", "RoleName", *expected) in failing
-        assert ("aws:iam/rolePolicyAttachment:RolePolicyAttachment", "iam:AttachRolePolicy", "RoleName",
-                *expected) in failing
+        assert (
+            "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+            "iam:AttachRolePolicy",
+            "RoleName",
+            *expected,
+        ) in failing
 
 
 @pytest.mark.parametrize("length, passes", [(43, True), (44, False)])
@@ -358,16 +413,24 @@ def test_pulumi_eks_service_role_name_is_counted(dev_run, length, passes):
         assert ("iam:CreateRole", "RoleName", role_name) in [f[:3] for f in found]
 
 
-@pytest.mark.parametrize("edit, path, rule", [
-    (lambda inputs: inputs.update(publicSubnetIds=[], privateSubnetIds=inputs["privateSubnetIds"][:1]),
-     "resourcesVpcConfig.subnetIds",
-     "EKS needs at least 2 subnets in different Availability Zones"),
-    (lambda inputs: inputs.update(name="gpu.inference"), "name", "does not match the pattern"),
-    (lambda inputs: inputs.update(name="g" * 101), "name", "has 101 characters, allowed 1 to 100"),
-    (lambda inputs: inputs.update(enabledClusterLogTypes=["api", "kubelet"]),
-     "logging.clusterLogging[0].types[1]", "is not one of api, audit, authenticator"),
-    (lambda inputs: inputs.update(authenticationMode="IAM"), "accessConfig.authenticationMode", "is not one of"),
-])
+@pytest.mark.parametrize(
+    "edit, path, rule",
+    [
+        (
+            lambda inputs: inputs.update(publicSubnetIds=[], privateSubnetIds=inputs["privateSubnetIds"][:1]),
+            "resourcesVpcConfig.subnetIds",
+            "EKS needs at least 2 subnets in different Availability Zones",
+        ),
+        (lambda inputs: inputs.update(name="gpu.inference"), "name", "does not match the pattern"),
+        (lambda inputs: inputs.update(name="g" * 101), "name", "has 101 characters, allowed 1 to 100"),
+        (
+            lambda inputs: inputs.update(enabledClusterLogTypes=["api", "kubelet"]),
+            "logging.clusterLogging[0].types[1]",
+            "is not one of api, audit, authenticator",
+        ),
+        (lambda inputs: inputs.update(authenticationMode="IAM"), "accessConfig.authenticationMode", "is not one of"),
+    ],
+)
 def test_eks_cluster_create_request(dev_run, edit, path, rule):
     request, found_path, _, found_rule = only_problem(dev_run, lambda r: r.type == EKS_CLUSTER, edit)
 
@@ -377,24 +440,43 @@ def test_eks_cluster_create_request(dev_run, edit, path, rule):
 
 def test_eks_cluster_access_entries_become_access_entry_and_policy_requests(dev_run):
     def edit(inputs):
-        inputs["accessEntries"] = {"ops": {
-            "principalArn": "arn:aws:iam::123456789012:role/ops", "accessPolicies": {"admin": {
-                "policyArn": "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy",
-                "accessScope": {"type": "account"}}}}}
+        inputs["accessEntries"] = {
+            "ops": {
+                "principalArn": "arn:aws:iam::123456789012:role/ops",
+                "accessPolicies": {
+                    "admin": {
+                        "policyArn": "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy",
+                        "accessScope": {"type": "account"},
+                    }
+                },
+            }
+        }
 
     resources, cluster = edited(dev_run, lambda r: r.type == EKS_CLUSTER, edit)
     check = next(c for c in check_resources(resources) if c.resource_type == EKS_CLUSTER)
 
-    assert check.request_label == ("eks:CreateCluster + iam:CreateRole + iam:AttachRolePolicy + "
-                                   "eks:CreateAccessEntry + eks:AssociateAccessPolicy")
+    assert check.request_label == (
+        "eks:CreateCluster + iam:CreateRole + iam:AttachRolePolicy + eks:CreateAccessEntry + eks:AssociateAccessPolicy"
+    )
     assert [(label, v.path, v.value) for label, v in check.problems] == [
-        ("eks:AssociateAccessPolicy", "accessScope.type", "account")]
+        ("eks:AssociateAccessPolicy", "accessScope.type", "account")
+    ]
 
 
 def test_access_entry_resource_is_checked():
-    entry = RegisteredResource("aws:eks/accessEntry:AccessEntry", "admin", {
-        "clusterName": "gpu-inference", "principalArn": "arn:aws:iam::123456789012:role/ops",
-        "kubernetesGroups": ["admins"], "tags": {"aws:team": "ml"}}, None, "urn", True)
+    entry = RegisteredResource(
+        "aws:eks/accessEntry:AccessEntry",
+        "admin",
+        {
+            "clusterName": "gpu-inference",
+            "principalArn": "arn:aws:iam::123456789012:role/ops",
+            "kubernetesGroups": ["admins"],
+            "tags": {"aws:team": "ml"},
+        },
+        None,
+        "urn",
+        True,
+    )
 
     check = aws_requests.check_resource(entry)
 
@@ -403,8 +485,9 @@ def test_access_entry_resource_is_checked():
 
 
 def test_kms_deletion_window_outside_the_model_range(dev_run):
-    _, path, value, rule = only_problem(dev_run, lambda r: r.type == "aws:kms/key:Key",
-                                        lambda inputs: inputs.update(deletionWindowInDays=400.0))
+    _, path, value, rule = only_problem(
+        dev_run, lambda r: r.type == "aws:kms/key:Key", lambda inputs: inputs.update(deletionWindowInDays=400.0)
+    )
 
     assert (path, value) == ("PendingWindowInDays", 400)
     assert rule == "must be 1 to 365 (kms model, shape PendingWindowInDaysType)"
@@ -431,16 +514,34 @@ def test_model_patterns_are_matched_whole_with_java_forms_translated():
 
 def test_secret_values_are_checked_but_never_shown():
     token = "hf_" + "s" * 300
-    tag = RegisteredResource("aws:autoscaling/tag:Tag", "t", {"autoscalingGroupName": "asg", "tag": {
-        "key": "team", "value": Secret(token), "propagateAtLaunch": False}}, None, "urn", True)
-    group = RegisteredResource(NODE_GROUP, "g", {"clusterName": "c", "nodeGroupName": "g", "subnetIds": ["s"],
-                                                 "nodeRoleArn": "r", "labels": Secret({"kubernetes.io/team": "x"})},
-                               None, "urn", True)
+    tag = RegisteredResource(
+        "aws:autoscaling/tag:Tag",
+        "t",
+        {"autoscalingGroupName": "asg", "tag": {"key": "team", "value": Secret(token), "propagateAtLaunch": False}},
+        None,
+        "urn",
+        True,
+    )
+    group = RegisteredResource(
+        NODE_GROUP,
+        "g",
+        {
+            "clusterName": "c",
+            "nodeGroupName": "g",
+            "subnetIds": ["s"],
+            "nodeRoleArn": "r",
+            "labels": Secret({"kubernetes.io/team": "x"}),
+        },
+        None,
+        "urn",
+        True,
+    )
 
     checks = check_resources([tag, group])
 
     shown = json.dumps([check.to_dict() for check in checks]) + "\n".join(
-        line for check in checks for line in check.failure_lines())
+        line for check in checks for line in check.failure_lines()
+    )
     assert token not in shown and "kubernetes.io/team" not in shown
     assert [(v.path, v.value) for _, v in checks[0].problems] == [("Tags[0].Value", "[secret]")]
     assert "has 303 characters, allowed 0 to 256" in checks[0].problems[0][1].rule
@@ -448,12 +549,21 @@ def test_secret_values_are_checked_but_never_shown():
 
 
 def test_plain_eks_cluster_resource_is_checked():
-    cluster = RegisteredResource("aws:eks/cluster:Cluster", "control-plane", {
-        "roleArn": "arn:aws:iam::123456789012:role/eks", "version": "1.34",
-        "vpcConfig": {"subnetIds": ["subnet-a"], "endpointPrivateAccess": True},
-        "encryptionConfig": {"resources": ["secrets"], "provider": {"keyArn": "arn:aws:kms:us-west-2:1:key/k"}},
-        "accessConfig": {"authenticationMode": "API", "bootstrapClusterCreatorAdminPermissions": False},
-        "enabledClusterLogTypes": ["audit"]}, None, "urn", True)
+    cluster = RegisteredResource(
+        "aws:eks/cluster:Cluster",
+        "control-plane",
+        {
+            "roleArn": "arn:aws:iam::123456789012:role/eks",
+            "version": "1.34",
+            "vpcConfig": {"subnetIds": ["subnet-a"], "endpointPrivateAccess": True},
+            "encryptionConfig": {"resources": ["secrets"], "provider": {"keyArn": "arn:aws:kms:us-west-2:1:key/k"}},
+            "accessConfig": {"authenticationMode": "API", "bootstrapClusterCreatorAdminPermissions": False},
+            "enabledClusterLogTypes": ["audit"],
+        },
+        None,
+        "urn",
+        True,
+    )
 
     check = aws_requests.check_resource(cluster)
 
@@ -477,8 +587,14 @@ def test_at_most_50_taints_per_node_group(dev_run, count, passes):
 
 
 def test_inputs_no_builder_expects_are_reported_as_not_checked_not_raised():
-    group = RegisteredResource(NODE_GROUP, "g", {"clusterName": "c", "nodeGroupName": "g", "subnetIds": ["s"],
-                                                 "nodeRoleArn": "r", "remoteAccess": "ssh"}, None, "urn", True)
+    group = RegisteredResource(
+        NODE_GROUP,
+        "g",
+        {"clusterName": "c", "nodeGroupName": "g", "subnetIds": ["s"], "nodeRoleArn": "r", "remoteAccess": "ssh"},
+        None,
+        "urn",
+        True,
+    )
 
     (check,) = check_resources([group])
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 
 import pytest
+from conftest import dev_stack_config, merge
+from valid_settings import VALID_BOUNDARY_SETTINGS
 
 from components.settings import DEFAULT_LOG_TYPES, PROJECT, parse_settings
-from conftest import dev_stack_config, merge
 from stackcheck.runtime import ProgramRun
-from valid_settings import VALID_BOUNDARY_SETTINGS
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 CLUSTER = "eks:index:Cluster"
@@ -38,18 +38,24 @@ def test_value_on_the_boundary_parses_with_no_problem_and_is_kept(overrides, key
     assert parsed_value(settings, key) == expected
 
 
-@pytest.mark.parametrize(("section", "group", "sizes"), [
-    pytest.param("gpuNodeGroup", GPU_GROUP, (1, 1, 1), id="GPU group 1/1/1 is registered as configured"),
-    pytest.param("gpuNodeGroup", GPU_GROUP, (2, 2, 2), id="GPU group 2/2/2 is registered as configured"),
-    pytest.param("gpuNodeGroup", GPU_GROUP, (0, 2, 2), id="GPU group 0/2/2 is registered as configured"),
-    pytest.param("systemNodeGroup", SYSTEM_GROUP, (1, 1, 1), id="system group 1/1/1 is registered as configured"),
-    pytest.param("systemNodeGroup", SYSTEM_GROUP, (2, 3, 3), id="system group 2/3/3 is registered as configured"),
-])
+@pytest.mark.parametrize(
+    ("section", "group", "sizes"),
+    [
+        pytest.param("gpuNodeGroup", GPU_GROUP, (1, 1, 1), id="GPU group 1/1/1 is registered as configured"),
+        pytest.param("gpuNodeGroup", GPU_GROUP, (2, 2, 2), id="GPU group 2/2/2 is registered as configured"),
+        pytest.param("gpuNodeGroup", GPU_GROUP, (0, 2, 2), id="GPU group 0/2/2 is registered as configured"),
+        pytest.param("systemNodeGroup", SYSTEM_GROUP, (1, 1, 1), id="system group 1/1/1 is registered as configured"),
+        pytest.param("systemNodeGroup", SYSTEM_GROUP, (2, 3, 3), id="system group 2/3/3 is registered as configured"),
+    ],
+)
 def test_node_group_sizes_on_the_boundary_are_registered_unchanged(stack, section, group, sizes):
     min_size, desired, max_size = sizes
     run = stack({section: {"minSize": min_size, "desiredSize": desired, "maxSize": max_size}})
-    assert node_groups(run)[group]["scalingConfig"] == {"minSize": min_size, "desiredSize": desired,
-                                                        "maxSize": max_size}
+    assert node_groups(run)[group]["scalingConfig"] == {
+        "minSize": min_size,
+        "desiredSize": desired,
+        "maxSize": max_size,
+    }
 
 
 def test_update_max_unavailable_of_100_is_registered(stack):
@@ -59,11 +65,14 @@ def test_update_max_unavailable_of_100_is_registered(stack):
 
 # AMI types: the EKS API's AMITypes enum (botocore data/eks/2017-11-01/service-2.json, see
 # components/eks_model.py) has AL2023_x86_64_STANDARD and AL2023_ARM_64_STANDARD for non-GPU nodes.
-@pytest.mark.parametrize(("instance_type", "expected"), [
-    pytest.param("m7g.large", "AL2023_ARM_64_STANDARD", id="a Graviton system group gets the arm64 AL2023 AMI"),
-    pytest.param("c7g.xlarge", "AL2023_ARM_64_STANDARD", id="a Graviton compute system group gets the arm64 AMI"),
-    pytest.param("m6i.large", "AL2023_x86_64_STANDARD", id="an Intel system group gets the x86_64 AL2023 AMI"),
-])
+@pytest.mark.parametrize(
+    ("instance_type", "expected"),
+    [
+        pytest.param("m7g.large", "AL2023_ARM_64_STANDARD", id="a Graviton system group gets the arm64 AL2023 AMI"),
+        pytest.param("c7g.xlarge", "AL2023_ARM_64_STANDARD", id="a Graviton compute system group gets the arm64 AMI"),
+        pytest.param("m6i.large", "AL2023_x86_64_STANDARD", id="an Intel system group gets the x86_64 AL2023 AMI"),
+    ],
+)
 def test_system_group_ami_follows_its_instance_architecture(stack, instance_type, expected):
     run = stack({"systemNodeGroup": {"instanceTypes": [instance_type]}})
     system = node_groups(run)[SYSTEM_GROUP]
@@ -96,12 +105,28 @@ def test_stack_leaving_out_a_log_type_is_warned_naming_it(stack, caplog):
 
 def test_valid_boundary_table_covers_every_numeric_setting():
     keys = {param.values[1] for param in VALID_BOUNDARY_SETTINGS}
-    numeric = {"gpuNodeGroup.minSize", "gpuNodeGroup.desiredSize", "gpuNodeGroup.maxSize", "gpuNodeGroup.diskSize",
-               "gpuNodeGroup.updateMaxUnavailable", "systemNodeGroup.minSize", "systemNodeGroup.desiredSize",
-               "systemNodeGroup.maxSize", "systemNodeGroup.diskSize", "vllm.shutdownTimeoutSeconds",
-               "vllm.startupTimeoutSeconds", "vllm.maxModelLen", "vllm.gpuMemoryUtilization",
-               "vllm.tensorParallelSize", "vllm.replicas"}
+    numeric = {
+        "gpuNodeGroup.minSize",
+        "gpuNodeGroup.desiredSize",
+        "gpuNodeGroup.maxSize",
+        "gpuNodeGroup.diskSize",
+        "gpuNodeGroup.updateMaxUnavailable",
+        "systemNodeGroup.minSize",
+        "systemNodeGroup.desiredSize",
+        "systemNodeGroup.maxSize",
+        "systemNodeGroup.diskSize",
+        "vllm.shutdownTimeoutSeconds",
+        "vllm.startupTimeoutSeconds",
+        "vllm.maxModelLen",
+        "vllm.gpuMemoryUtilization",
+        "vllm.tensorParallelSize",
+        "vllm.replicas",
+    }
     # A size case names one key but sets all three: count the keys it sets.
-    set_keys = {f"{section}.{key}" for param in VALID_BOUNDARY_SETTINGS
-                for section, values in param.values[0].items() for key in values}
+    set_keys = {
+        f"{section}.{key}"
+        for param in VALID_BOUNDARY_SETTINGS
+        for section, values in param.values[0].items()
+        for key in values
+    }
     assert numeric <= keys | set_keys, sorted(numeric - keys - set_keys)

@@ -38,8 +38,9 @@ def registered_transform(run: ProgramRun):
 
 
 def transform_control_plane(run: ProgramRun, props: dict) -> pulumi.ResourceTransformResult:
-    args = pulumi.ResourceTransformArgs(True, CONTROL_PLANE_TYPE, "gpu-inference-eksCluster", props,
-                                        pulumi.ResourceOptions(protect=True))
+    args = pulumi.ResourceTransformArgs(
+        True, CONTROL_PLANE_TYPE, "gpu-inference-eksCluster", props, pulumi.ResourceOptions(protect=True)
+    )
     result = registered_transform(run)(args)
     assert result is not None
     return result
@@ -50,7 +51,8 @@ def test_creator_admin_false_reaches_the_control_plane_pulumi_eks_creates(stack)
     result = transform_control_plane(run, control_plane_props())
     assert result.props["accessConfig"] == {"authenticationMode": "API", CREATOR_ADMIN: False}
     assert {key: value for key, value in result.props.items() if key != "accessConfig"} == {
-        key: value for key, value in control_plane_props().items() if key != "accessConfig"}
+        key: value for key, value in control_plane_props().items() if key != "accessConfig"
+    }
     assert result.opts.protect is True
     # EKS cannot change the flag on a running cluster; a change must not replace it.
     assert result.opts.ignore_changes == [f"accessConfig.{CREATOR_ADMIN}"]
@@ -71,8 +73,10 @@ def test_transform_builds_access_config_when_pulumi_eks_sends_none(stack):
     assert result.props["accessConfig"] == {"authenticationMode": "API", CREATOR_ADMIN: False}
 
 
-@pytest.mark.parametrize("type_token", ["eks:index:Cluster", "aws:iam/role:Role", "aws:eks/accessEntry:AccessEntry",
-                                        "kubernetes:core/v1:ConfigMap"])
+@pytest.mark.parametrize(
+    "type_token",
+    ["eks:index:Cluster", "aws:iam/role:Role", "aws:eks/accessEntry:AccessEntry", "kubernetes:core/v1:ConfigMap"],
+)
 def test_transform_leaves_every_other_resource_alone(dev_run, type_token):
     args = pulumi.ResourceTransformArgs(True, type_token, "x", {"accessConfig": {}}, pulumi.ResourceOptions())
     assert registered_transform(dev_run)(args) is None
@@ -85,7 +89,9 @@ def test_access_entries_are_keyed_by_principal_so_reordering_replaces_nothing(st
     entries = first.of_type("eks:index:Cluster")[0].inputs["accessEntries"]
     assert entries == second.of_type("eks:index:Cluster")[0].inputs["accessEntries"]
     assert {key: entry["principalArn"] for key, entry in entries.items()} == {
-        "role-platform-admins-123456789012": ADMIN_ROLE, "user-oncall-123456789012": other}
+        "role-platform-admins-123456789012": ADMIN_ROLE,
+        "user-oncall-123456789012": other,
+    }
 
 
 def warnings_of(caplog) -> list[str]:
@@ -128,22 +134,33 @@ def test_a_role_session_is_its_role_whatever_the_path(name, path, session, accou
     role = iam_principal(f"arn:aws:iam::{account}:role/{path}{name}")
     assert role is not None and role == caller_principal(f"arn:aws:sts::{account}:assumed-role/{name}/{session}")
     assert role.name == name and role.kind == "role"
-    assert deployer_access_warning(f"arn:aws:sts::{account}:assumed-role/{name}/{session}",
-                                   [f"arn:aws:iam::{account}:role/{path}{name}"], creator_admin=False) is None
+    assert (
+        deployer_access_warning(
+            f"arn:aws:sts::{account}:assumed-role/{name}/{session}",
+            [f"arn:aws:iam::{account}:role/{path}{name}"],
+            creator_admin=False,
+        )
+        is None
+    )
 
 
-@pytest.mark.parametrize("arn", [
-    "arn:aws:sts::123456789012:assumed-role/ci-deployer/session",  # a session, not a principal
-    "arn:aws:iam::123456789012:group/admins",
-    "arn:aws:iam::12345678901:role/short-account",
-    "arn:aws:iam::123456789012:role/",
-    "role/ci-deployer",
-])
+@pytest.mark.parametrize(
+    "arn",
+    [
+        "arn:aws:sts::123456789012:assumed-role/ci-deployer/session",  # a session, not a principal
+        "arn:aws:iam::123456789012:group/admins",
+        "arn:aws:iam::12345678901:role/short-account",
+        "arn:aws:iam::123456789012:role/",
+        "role/ci-deployer",
+    ],
+)
 def test_only_iam_roles_and_users_can_be_access_entry_principals(arn):
     assert iam_principal(arn) is None
 
 
 def test_same_role_in_another_account_is_another_principal():
     assert iam_principal(CI_ROLE) != iam_principal(CI_ROLE.replace("123456789012", "210987654321"))
-    assert deployer_access_warning(CI_SESSION, [CI_ROLE.replace("123456789012", "210987654321")],
-                                   creator_admin=False) is not None
+    assert (
+        deployer_access_warning(CI_SESSION, [CI_ROLE.replace("123456789012", "210987654321")], creator_admin=False)
+        is not None
+    )

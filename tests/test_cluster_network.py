@@ -7,8 +7,12 @@ PUBLIC = ["subnet-0fedcba9876543210"]
 
 
 def test_configured_subnets_reach_the_cluster_and_the_node_groups(stack):
-    run = stack({"network": None, "cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": PRIVATE,
-                                              "publicSubnetIds": PUBLIC}})
+    run = stack(
+        {
+            "network": None,
+            "cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": PRIVATE, "publicSubnetIds": PUBLIC},
+        }
+    )
     (cluster,) = run.of_type("eks:index:Cluster")
     assert cluster.inputs["vpcId"] == "vpc-0123456789abcdef0"
     assert cluster.inputs["privateSubnetIds"] == PRIVATE

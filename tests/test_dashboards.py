@@ -18,8 +18,21 @@ VLLM_LIST = METRICS_DIR / f"vllm-{versions.VLLM_VERSION}.txt"
 # Series a histogram exposes besides its name (Prometheus exposition format).
 HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
 # PromQL words that are not metric names: operators and modifiers (functions are told by their parenthesis).
-PROMQL_KEYWORDS = {"and", "or", "unless", "bool", "offset", "by", "without", "on", "ignoring", "group_left",
-                   "group_right", "inf", "nan"}
+PROMQL_KEYWORDS = {
+    "and",
+    "or",
+    "unless",
+    "bool",
+    "offset",
+    "by",
+    "without",
+    "on",
+    "ignoring",
+    "group_left",
+    "group_right",
+    "inf",
+    "nan",
+}
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 _MATCHERS = re.compile(r"\{[^}]*\}")
 _RANGE = re.compile(r"\[[^\]]*\]")
@@ -76,8 +89,10 @@ def test_metric_lists_are_those_of_the_pinned_versions_and_name_their_source():
 
 
 def test_metric_name_extraction_finds_names_and_skips_functions_labels_and_durations():
-    expr = ('histogram_quantile(0.95, sum by (le, model_name) (rate(vllm:ttft_seconds_bucket{pod=~"a|b"}[5m]))) '
-            '> on (gpu) group_left DCGM_FI_DEV_GPU_TEMP offset 5m or absent(up) and vector(1)')
+    expr = (
+        'histogram_quantile(0.95, sum by (le, model_name) (rate(vllm:ttft_seconds_bucket{pod=~"a|b"}[5m]))) '
+        "> on (gpu) group_left DCGM_FI_DEV_GPU_TEMP offset 5m or absent(up) and vector(1)"
+    )
     assert metric_names(expr) == {"vllm:ttft_seconds_bucket", "DCGM_FI_DEV_GPU_TEMP", "up"}
     unknown = metric_names("vllm:no_such_metric > 1") - exposed(VLLM_LIST)
     assert unknown == {"vllm:no_such_metric"}
@@ -86,8 +101,14 @@ def test_metric_name_extraction_finds_names_and_skips_functions_labels_and_durat
 def test_dashboard_reads_any_prometheus_through_a_datasource_variable():
     dashboard = json.loads(DASHBOARD.read_text())
     [variable] = dashboard["templating"]["list"]
-    assert variable == {"name": "datasource", "label": "Prometheus", "type": "datasource", "query": "prometheus",
-                        "current": {}, "hide": 0}
+    assert variable == {
+        "name": "datasource",
+        "label": "Prometheus",
+        "type": "datasource",
+        "query": "prometheus",
+        "current": {},
+        "hide": 0,
+    }
     panels = [panel for panel in dashboard["panels"] if panel["type"] != "row"]
     assert len(panels) >= 10
     assert all(panel["datasource"] == {"type": "prometheus", "uid": "${datasource}"} for panel in panels)

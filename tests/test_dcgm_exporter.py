@@ -69,12 +69,16 @@ def test_exporter_is_hardened_as_far_as_it_runs(dev_run):
 def test_exporter_mounts_only_the_pod_resources_socket_dir_read_only(dev_run):
     spec = exporter_daemonset(dev_run)["spec"]["template"]["spec"]
     host_paths = [volume for volume in spec["volumes"] if "hostPath" in volume]
-    assert host_paths == [{"name": "pod-resources",
-                           "hostPath": {"path": "/var/lib/kubelet/pod-resources", "type": "Directory"}}]
+    assert host_paths == [
+        {"name": "pod-resources", "hostPath": {"path": "/var/lib/kubelet/pod-resources", "type": "Directory"}}
+    ]
     [container] = spec["containers"]
     mounts = {mount["name"]: mount for mount in container["volumeMounts"]}
-    assert mounts["pod-resources"] == {"name": "pod-resources", "mountPath": "/var/lib/kubelet/pod-resources",
-                                       "readOnly": True}
+    assert mounts["pod-resources"] == {
+        "name": "pod-resources",
+        "mountPath": "/var/lib/kubelet/pod-resources",
+        "readOnly": True,
+    }
     env = {item["name"]: item for item in container["env"]}
     assert env["DCGM_EXPORTER_KUBERNETES"]["value"] == "true"
 
@@ -123,8 +127,12 @@ def test_network_policy_admits_scrapes_only_from_the_monitoring_namespace(stack,
     assert policy["spec"] == {
         "podSelector": {"matchLabels": daemonset["spec"]["selector"]["matchLabels"]},
         "policyTypes": ["Ingress", "Egress"],
-        "ingress": [{"from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}}],
-                     "ports": [{"protocol": "TCP", "port": 9400}]}],
+        "ingress": [
+            {
+                "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}}],
+                "ports": [{"protocol": "TCP", "port": 9400}],
+            }
+        ],
     }
 
 
@@ -152,8 +160,16 @@ def test_dev_stack_plan_places_the_exporter_on_the_gpu_pool_only(capsys, tmp_pat
 def test_bottlerocket_skips_name_privileged_reasons_instead_of_sys_admin(stack):
     annotations = exporter_daemonset(stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}}))["metadata"]["annotations"]
     skipped = dict(value.split("=", 1) for key, value in annotations.items() if key.startswith("checkov.io/skip"))
-    assert set(skipped) == {"CKV_K8S_23", "CKV_K8S_40", "CKV_K8S_43", "CKV_K8S_15", "CKV_K8S_16", "CKV_K8S_20",
-                            "CKV_K8S_37", "CKV_K8S_28"}
+    assert set(skipped) == {
+        "CKV_K8S_23",
+        "CKV_K8S_40",
+        "CKV_K8S_43",
+        "CKV_K8S_15",
+        "CKV_K8S_16",
+        "CKV_K8S_20",
+        "CKV_K8S_37",
+        "CKV_K8S_28",
+    }
     assert all("Bottlerocket" in skipped[check] for check in ("CKV_K8S_16", "CKV_K8S_20", "CKV_K8S_37", "CKV_K8S_28"))
 
 
@@ -168,23 +184,57 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
     from stackcheck.__main__ import main
 
     stack_file = tmp_path / "Pulumi.bottlerocket.yaml"
-    stack_file.write_text(yaml.safe_dump({"config": {
-        "aws:region": "us-west-2", "eks-gpu-inference:gpuNodeGroup": {"amiFamily": "Bottlerocket"},
-        "eks-gpu-inference:observability": {"prometheusOperator": True}}}))
+    stack_file.write_text(
+        yaml.safe_dump(
+            {
+                "config": {
+                    "aws:region": "us-west-2",
+                    "eks-gpu-inference:gpuNodeGroup": {"amiFamily": "Bottlerocket"},
+                    "eks-gpu-inference:observability": {"prometheusOperator": True},
+                }
+            }
+        )
+    )
     out = tmp_path / "out"
-    assert main(["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(out),
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(out), "--format", "json"]
+        )
+        == 0
+    )
     assert CHECKOV.exists(), f"checkov is installed by .ci/setup at {CHECKOV}"
     env = {**os.environ, "CKV_SKIP_PACKAGE_UPDATE_CHECK": "true", "BC_SKIP_MAPPING": "TRUE", "LOG_LEVEL": "ERROR"}
-    result = subprocess.run([str(CHECKOV), "-d", str(out), "--framework", "kubernetes", "--skip-download",
-                             "--output", "json", "--compact"],  # not --quiet: it leaves out the skipped checks
-                            capture_output=True, text=True, env=env, timeout=600, check=False)
+    result = subprocess.run(
+        [
+            str(CHECKOV),
+            "-d",
+            str(out),
+            "--framework",
+            "kubernetes",
+            "--skip-download",
+            "--output",
+            "json",
+            "--compact",
+        ],  # not --quiet: it leaves out the skipped checks
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
     report = json.loads(result.stdout)
     reports = report if isinstance(report, list) else [report]
-    failed = [f"{check['check_id']} {check['resource']}" for item in reports
-              for check in item.get("results", {}).get("failed_checks", [])]
-    skipped = {check["check_id"] for item in reports for check in item.get("results", {}).get("skipped_checks", [])
-               if "dcgm-exporter" in check["resource"]}
+    failed = [
+        f"{check['check_id']} {check['resource']}"
+        for item in reports
+        for check in item.get("results", {}).get("failed_checks", [])
+    ]
+    skipped = {
+        check["check_id"]
+        for item in reports
+        for check in item.get("results", {}).get("skipped_checks", [])
+        if "dcgm-exporter" in check["resource"]
+    }
     assert failed == []
     assert {"CKV_K8S_16", "CKV_K8S_20"} <= skipped
 

@@ -8,12 +8,12 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import PROGRAM, dev_stack_config, merge, run_stack
 from hypothesis import given
 from hypothesis import strategies as st
 
 from components import naming, versions
 from components.settings import PROJECT, ConfigError, parse_settings, parse_stack_config
-from conftest import PROGRAM, dev_stack_config, merge, run_stack
 from stackcheck.aws_requests import check_resources
 from stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
 
@@ -36,6 +36,7 @@ def problems_of(call) -> list:
 
 
 # Names --------------------------------------------------------------------------------------------
+
 
 def test_longest_cluster_name_gives_aws_names_within_their_limits():
     assert len(LONGEST_NAME) == 100
@@ -63,14 +64,18 @@ def test_longest_cluster_name_gives_aws_names_within_their_limits():
 def test_names_that_fit_are_kept_so_existing_stacks_see_no_rename(dev_run):
     (cluster,) = dev_run.of_type(EKS_CLUSTER)
     assert cluster.name == "gpu-inference-dev"
-    assert {role.name for role in dev_run.of_type(ROLE)} == {"gpu-inference-dev-nodes-role",
-                                                              "gpu-inference-dev-autoscaler-role"}
+    assert {role.name for role in dev_run.of_type(ROLE)} == {
+        "gpu-inference-dev-nodes-role",
+        "gpu-inference-dev-autoscaler-role",
+    }
     prefixes = {group.inputs["nodeGroupNamePrefix"] for group in dev_run.of_type(NODE_GROUP)}
     assert prefixes == {"gpu-inference-dev-system-", "gpu-inference-dev-gpu-"}
 
 
-@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", min_size=1, max_size=100),
-       st.integers(min_value=12, max_value=80))
+@given(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", min_size=1, max_size=100),
+    st.integers(min_value=12, max_value=80),
+)
 def test_fitted_names_respect_the_limit_and_are_stable(name, limit):
     fitted = naming.fit(name, limit)
     assert len(fitted) <= limit
@@ -86,15 +91,28 @@ def test_fitted_names_of_clusters_sharing_a_long_prefix_differ():
 
 # Subnets ------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("network", "expected_cluster", "expected_nodes"), [
-    pytest.param({"defaultVpc": True}, {"subnetIds": "default"}, "default", id="default VPC gives subnetIds alone"),
-    pytest.param({"vpcId": VPC, "privateSubnetIds": PRIVATE}, {"privateSubnetIds": PRIVATE}, PRIVATE,
-                 id="private subnets only"),
-    pytest.param({"vpcId": VPC, "publicSubnetIds": PUBLIC}, {"publicSubnetIds": PUBLIC}, PUBLIC,
-                 id="public subnets only"),
-    pytest.param({"vpcId": VPC, "privateSubnetIds": PRIVATE, "publicSubnetIds": PUBLIC},
-                 {"privateSubnetIds": PRIVATE, "publicSubnetIds": PUBLIC}, PRIVATE, id="private and public"),
-])
+
+@pytest.mark.parametrize(
+    ("network", "expected_cluster", "expected_nodes"),
+    [
+        pytest.param({"defaultVpc": True}, {"subnetIds": "default"}, "default", id="default VPC gives subnetIds alone"),
+        pytest.param(
+            {"vpcId": VPC, "privateSubnetIds": PRIVATE},
+            {"privateSubnetIds": PRIVATE},
+            PRIVATE,
+            id="private subnets only",
+        ),
+        pytest.param(
+            {"vpcId": VPC, "publicSubnetIds": PUBLIC}, {"publicSubnetIds": PUBLIC}, PUBLIC, id="public subnets only"
+        ),
+        pytest.param(
+            {"vpcId": VPC, "privateSubnetIds": PRIVATE, "publicSubnetIds": PUBLIC},
+            {"privateSubnetIds": PRIVATE, "publicSubnetIds": PUBLIC},
+            PRIVATE,
+            id="private and public",
+        ),
+    ],
+)
 def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expected_nodes):
     config, network = dev_stack_config(), dict(network)
     config.pop("network")
@@ -110,10 +128,14 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
     assert subnet_keys == set(expected_cluster)
     looked_up = [args for token, args in run.calls if token == "aws:ec2/getSubnets:getSubnets"]
     if looked_up:  # only subnets in zones EKS supports (the zone lookup excludes the others)
-        (zone_lookup,) = [args for token, args in run.calls if token == "aws:index/getAvailabilityZones:getAvailabilityZones"]
+        (zone_lookup,) = [
+            args for token, args in run.calls if token == "aws:index/getAvailabilityZones:getAvailabilityZones"
+        ]
         assert "use1-az3" in zone_lookup["excludeZoneIds"]
-        assert {"name": "availability-zone-id", "values": ["usw2-az2", "usw2-az1", "usw2-az3", "usw2-az4"]} in \
-            looked_up[0]["filters"]
+        assert {
+            "name": "availability-zone-id",
+            "values": ["usw2-az2", "usw2-az1", "usw2-az3", "usw2-az4"],
+        } in looked_up[0]["filters"]
     assert bool(looked_up) == ("vpcId" not in network)  # the default VPC is looked up only in defaultVpc mode
     assert not run.of_type("aws:ec2/vpc:Vpc")  # a VPC of one's own, or the default one: none is created
     default = list(MOCK_SUBNET_IDS)
@@ -125,8 +147,10 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
 
 # Kubernetes versions ------------------------------------------------------------------------------
 
+
 def test_default_version_is_the_newest_in_standard_support_with_schemas():
     import kubernetes_validate  # noqa: F401 the schemas the plan validates against
+
     from stackcheck.schema import validator_version
 
     as_of = versions.EKS_VERSIONS_AS_OF
@@ -141,11 +165,14 @@ def test_default_version_is_the_newest_in_standard_support_with_schemas():
         assert 360 <= (entry.end_of_extended_support - entry.end_of_standard_support).days <= 366
 
 
-@pytest.mark.parametrize(("today", "fragment"), [
-    pytest.param(date(2026, 10, 2), None, id="61 days before the end of standard support: no warning"),
-    pytest.param(date(2026, 10, 3), "leaves EKS standard support on 2026-12-02 (in 60 days)", id="60 days before"),
-    pytest.param(date(2026, 12, 3), "is in EKS extended support since 2026-12-02", id="in extended support"),
-])
+@pytest.mark.parametrize(
+    ("today", "fragment"),
+    [
+        pytest.param(date(2026, 10, 2), None, id="61 days before the end of standard support: no warning"),
+        pytest.param(date(2026, 10, 3), "leaves EKS standard support on 2026-12-02 (in 60 days)", id="60 days before"),
+        pytest.param(date(2026, 12, 3), "is in EKS extended support since 2026-12-02", id="in extended support"),
+    ],
+)
 def test_version_near_or_past_standard_support_warns_with_the_date(monkeypatch, today, fragment):
     monkeypatch.setattr(versions, "today", lambda: today)
     warnings = [w for w in parse_settings({"cluster": {"version": "1.34"}}).warnings() if "cluster.version" in w]
@@ -169,6 +196,7 @@ def test_default_version_does_not_warn_as_of_the_table():
 
 # Node pools replaced without an outage --------------------------------------------------------------
 
+
 def test_node_groups_are_named_by_prefix_and_replaced_create_first(dev_run):
     for group in dev_run.of_type(NODE_GROUP):
         assert "nodeGroupName" not in group.inputs
@@ -184,6 +212,7 @@ def test_node_groups_wait_for_every_node_role_policy(dev_run):
 
 
 # Credentials --------------------------------------------------------------------------------------
+
 
 def _run_with_aws_config(aws_config: dict[str, str]) -> ProgramRun:
     config = {f"{PROJECT}:{key}": value for key, value in dev_stack_config().items()} | aws_config
@@ -207,6 +236,7 @@ def test_kubernetes_provider_uses_the_default_chain_without_a_profile(dev_run):
 
 
 # Config the settings alone cannot see ------------------------------------------------------------
+
 
 def test_plaintext_hf_token_is_rejected_without_showing_it():
     config = {f"{PROJECT}:hfToken": "hf_plaintextsecret"}

@@ -17,14 +17,24 @@ from stackcheck.runtime import ProgramRun, RegisteredResource
 
 DAEMONSET = "kubernetes:apps/v1:DaemonSet"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-STANDARD_LABEL_KEYS = {f"app.kubernetes.io/{key}" for key in
-                       ("name", "instance", "component", "part-of", "managed-by", "version")}
+STANDARD_LABEL_KEYS = {
+    f"app.kubernetes.io/{key}" for key in ("name", "instance", "component", "part-of", "managed-by", "version")
+}
 
 CUSTOM_CONTRACT = {
-    "gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
-                     "taintValue": "present", "taintEffect": "NoExecute"},
-    "gpuNodeGroup": {"extraTaints": [{"key": "dedicated", "value": "inference", "effect": "NoSchedule"},
-                                     {"key": "spot", "value": "true", "effect": "PreferNoSchedule"}]},
+    "gpuPlacement": {
+        "labelKey": "accelerator",
+        "labelValue": "nvidia",
+        "taintKey": "nvidia.com/gpu",
+        "taintValue": "present",
+        "taintEffect": "NoExecute",
+    },
+    "gpuNodeGroup": {
+        "extraTaints": [
+            {"key": "dedicated", "value": "inference", "effect": "NoSchedule"},
+            {"key": "spot", "value": "true", "effect": "PreferNoSchedule"},
+        ]
+    },
 }
 
 
@@ -111,8 +121,9 @@ def test_device_plugin_is_node_critical_in_kube_system_without_a_runtime_class(d
 
 def test_device_plugin_mounts_only_the_kubelet_device_plugin_dir(dev_run):
     spec = plugin_daemonset(dev_run)["spec"]["template"]["spec"]
-    assert spec["volumes"] == [{"name": "device-plugins",
-                                "hostPath": {"path": "/var/lib/kubelet/device-plugins", "type": "Directory"}}]
+    assert spec["volumes"] == [
+        {"name": "device-plugins", "hostPath": {"path": "/var/lib/kubelet/device-plugins", "type": "Directory"}}
+    ]
     [container] = spec["containers"]
     assert container["volumeMounts"] == [{"name": "device-plugins", "mountPath": "/var/lib/kubelet/device-plugins"}]
 
@@ -121,8 +132,9 @@ def test_device_plugin_fails_fast_when_it_cannot_see_the_gpus(dev_run):
     """No FAIL_ON_INIT_ERROR=false: the plugin keeps its default and crash-loops instead of idling without GPUs."""
     [container] = plugin_daemonset(dev_run)["spec"]["template"]["spec"]["containers"]
     assert all(variable["name"] != "FAIL_ON_INIT_ERROR" for variable in container.get("env") or ())
-    assert not any("fail-on-init-error" in arg for arg in [*(container.get("args") or ()),
-                                                           *(container.get("command") or ())])
+    assert not any(
+        "fail-on-init-error" in arg for arg in [*(container.get("args") or ()), *(container.get("command") or ())]
+    )
 
 
 def test_device_plugin_container_is_locked_down_apart_from_running_as_root(dev_run):
@@ -138,16 +150,22 @@ def test_device_plugin_container_is_locked_down_apart_from_running_as_root(dev_r
     assert spec["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
     assert "memory" in container["resources"]["limits"]
     assert set(container["resources"]["requests"]) == {"cpu", "memory"}
-    skipped = {value.split("=", 1)[0]: value.split("=", 1)[1]
-               for key, value in daemonset["metadata"]["annotations"].items() if key.startswith("checkov.io/skip")}
+    skipped = {
+        value.split("=", 1)[0]: value.split("=", 1)[1]
+        for key, value in daemonset["metadata"]["annotations"].items()
+        if key.startswith("checkov.io/skip")
+    }
     assert {"CKV_K8S_23", "CKV_K8S_40"} <= set(skipped)
     assert all(reason.strip() for reason in skipped.values())
 
 
 def test_device_plugin_has_its_own_service_account_without_a_token(dev_run):
     spec = plugin_daemonset(dev_run)["spec"]["template"]["spec"]
-    [account] = [r for r in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
-                 if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
+    [account] = [
+        r
+        for r in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
+        if r.inputs["metadata"]["name"] == "nvidia-device-plugin"
+    ]
     assert spec["serviceAccountName"] == account.inputs["metadata"]["name"]
     assert account.inputs["automountServiceAccountToken"] is False
     assert spec["automountServiceAccountToken"] is False
@@ -155,11 +173,15 @@ def test_device_plugin_has_its_own_service_account_without_a_token(dev_run):
 
 def test_device_plugin_pods_are_cut_off_from_the_network(dev_run):
     daemonset = plugin_daemonset(dev_run)
-    [policy] = [r.inputs for r in dev_run.of_type("kubernetes:networking.k8s.io/v1:NetworkPolicy")
-                if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
+    [policy] = [
+        r.inputs
+        for r in dev_run.of_type("kubernetes:networking.k8s.io/v1:NetworkPolicy")
+        if r.inputs["metadata"]["name"] == "nvidia-device-plugin"
+    ]
     pod_labels = daemonset["spec"]["template"]["metadata"]["labels"]
     assert policy["spec"]["podSelector"]["matchLabels"] == {
-        key: pod_labels[key] for key in ("app.kubernetes.io/name", "app.kubernetes.io/instance")}
+        key: pod_labels[key] for key in ("app.kubernetes.io/name", "app.kubernetes.io/instance")
+    }
     assert policy["spec"]["policyTypes"] == ["Ingress", "Egress"]
     assert "ingress" not in policy["spec"] and "egress" not in policy["spec"]
 
@@ -167,12 +189,15 @@ def test_device_plugin_pods_are_cut_off_from_the_network(dev_run):
 def test_every_device_plugin_object_is_named_and_carries_the_standard_labels(dev_run):
     [component] = dev_run.of_type("eks-gpu-inference:index:NvidiaDevicePlugin")
     plugin_objects = [r for r in dev_run.resources if r.parent == component.urn]
-    assert {r.type for r in plugin_objects} == {DAEMONSET, "kubernetes:core/v1:ServiceAccount",
-                                                "kubernetes:networking.k8s.io/v1:NetworkPolicy"}
+    assert {r.type for r in plugin_objects} == {
+        DAEMONSET,
+        "kubernetes:core/v1:ServiceAccount",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+    }
     for resource in plugin_objects:
         metadata = resource.inputs["metadata"]
         assert metadata["name"] == "nvidia-device-plugin"
-        assert STANDARD_LABEL_KEYS <= set(metadata["labels"]), resource.name
+        assert set(metadata["labels"]) >= STANDARD_LABEL_KEYS, resource.name
         assert metadata["labels"]["app.kubernetes.io/component"] == "nvidia-device-plugin"
         assert metadata["labels"]["app.kubernetes.io/part-of"] == "eks-gpu-inference"
         assert metadata["labels"]["app.kubernetes.io/managed-by"] == "pulumi"
@@ -184,6 +209,7 @@ def test_device_plugin_output_names_the_daemonset(dev_run):
 
 # Pure functions.
 
+
 def test_tolerations_add_the_nvidia_gpu_toleration_once():
     contract = PlacementContract(taint=Taint("nvidia.com/gpu", "", "NoSchedule"))
     assert tolerations(contract) == [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
@@ -194,11 +220,14 @@ def test_tolerations_leave_out_prefer_no_schedule_taints():
     assert all(toleration["key"] != "spot" for toleration in tolerations(contract))
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("gpu-inference-dev-device-plugin", "gpu-inference-dev-device-plugin"),
-    ("my stack/vllm", "my-stack-vllm"),
-    ("a" * 70 + "-b", "a" * 63),
-    ("-x_", "x"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("gpu-inference-dev-device-plugin", "gpu-inference-dev-device-plugin"),
+        ("my stack/vllm", "my-stack-vllm"),
+        ("a" * 70 + "-b", "a" * 63),
+        ("-x_", "x"),
+    ],
+)
 def test_label_value_makes_any_name_a_valid_label_value(text, expected):
     assert label_value(text) == expected

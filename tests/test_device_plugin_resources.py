@@ -10,8 +10,11 @@ def test_the_plugin_resources_are_children_of_the_component_and_its_account_has_
     run = stack()
     (component,) = run.of_type(PLUGIN_TYPE)
     children = [r for r in run.resources if r.parent == component.urn]
-    assert sorted(r.type for r in children) == ["kubernetes:apps/v1:DaemonSet", "kubernetes:core/v1:ServiceAccount",
-                                                "kubernetes:networking.k8s.io/v1:NetworkPolicy"]
+    assert sorted(r.type for r in children) == [
+        "kubernetes:apps/v1:DaemonSet",
+        "kubernetes:core/v1:ServiceAccount",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+    ]
     (account,) = [r for r in children if r.type == "kubernetes:core/v1:ServiceAccount"]
     assert account.inputs["automountServiceAccountToken"] is False
     assert account.inputs["metadata"]["namespace"] == "kube-system"

@@ -15,7 +15,7 @@ PRODUCT_TAG = f"k8s.io/cluster-autoscaler/node-template/label/{NVIDIA_GPU_PRODUC
 
 # A program using the component API the README shows: one contract (built from a g5 stack's settings,
 # so it names NVIDIA-A10G) shared by an A10G group and an L40S group.
-PROGRAM = textwrap.dedent('''
+PROGRAM = textwrap.dedent("""
     from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
     from components.settings import GpuNodeGroupSettings, parse_settings
 
@@ -24,7 +24,7 @@ PROGRAM = textwrap.dedent('''
         GpuNodeGroup(name, GpuNodeGroupArgs(cluster_name="ml", node_role_arn="arn:aws:iam::123456789012:role/n",
                                             subnet_ids=["subnet-0123456789abcdef0"], contract=contract,
                                             settings=GpuNodeGroupSettings(instance_types=types)))
-''')
+""")
 
 
 def test_two_gpu_node_groups_sharing_one_contract_get_their_own_product_labels(tmp_path):
@@ -37,8 +37,11 @@ def test_two_gpu_node_groups_sharing_one_contract_get_their_own_product_labels(t
     assert labels["a10g"][NVIDIA_GPU_PRODUCT_LABEL] == "NVIDIA-A10G"
     assert labels["l40s"][NVIDIA_GPU_PRODUCT_LABEL] == "NVIDIA-L40S"
     assert labels["a10g"]["GPU"] == labels["l40s"]["GPU"] == "true"
-    products = {tag.name.split("-ca-")[0]: tag.inputs["tag"]["value"] for tag in run.of_type(TAG)
-                if tag.inputs["tag"]["key"] == PRODUCT_TAG}
+    products = {
+        tag.name.split("-ca-")[0]: tag.inputs["tag"]["value"]
+        for tag in run.of_type(TAG)
+        if tag.inputs["tag"]["key"] == PRODUCT_TAG
+    }
     assert products == {"a10g": "NVIDIA-A10G", "l40s": "NVIDIA-L40S"}
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from invalid_settings import INVALID_SETTINGS
 
 from components.settings import ConfigError
-from invalid_settings import INVALID_SETTINGS
 from stackcheck.runtime import ProgramRun
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -41,28 +41,43 @@ def test_system_node_group_is_untainted_and_not_gpu(dev_run):
     assert system["scalingConfig"]["minSize"] >= 1
 
 
-@pytest.mark.parametrize(("instance_type", "ami_family", "expected"), [
-    ("g5.xlarge", "AL2023", "AL2023_x86_64_NVIDIA"),
-    ("g5g.xlarge", "AL2023", "AL2023_ARM_64_NVIDIA"),
-    ("g6.xlarge", "Bottlerocket", "BOTTLEROCKET_x86_64_NVIDIA"),
-    ("g5g.2xlarge", "Bottlerocket", "BOTTLEROCKET_ARM_64_NVIDIA"),
-    ("p4d.24xlarge", "AL2023", "AL2023_x86_64_NVIDIA"),
-])
+@pytest.mark.parametrize(
+    ("instance_type", "ami_family", "expected"),
+    [
+        ("g5.xlarge", "AL2023", "AL2023_x86_64_NVIDIA"),
+        ("g5g.xlarge", "AL2023", "AL2023_ARM_64_NVIDIA"),
+        ("g6.xlarge", "Bottlerocket", "BOTTLEROCKET_x86_64_NVIDIA"),
+        ("g5g.2xlarge", "Bottlerocket", "BOTTLEROCKET_ARM_64_NVIDIA"),
+        ("p4d.24xlarge", "AL2023", "AL2023_x86_64_NVIDIA"),
+    ],
+)
 def test_ami_type_follows_instance_architecture_and_family(stack, instance_type, ami_family, expected):
-    run = stack({"gpuNodeGroup": {"instanceTypes": [instance_type], "amiFamily": ami_family},
-                 "vllm": {"enabled": False}})
+    run = stack(
+        {"gpuNodeGroup": {"instanceTypes": [instance_type], "amiFamily": ami_family}, "vllm": {"enabled": False}}
+    )
     assert node_groups(run)["gpu-inference-dev-gpu"]["amiType"] == expected
 
 
 def test_custom_contract_flows_into_node_group(stack):
-    run = stack({"gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia", "taintKey": "nvidia.com/gpu",
-                                  "taintValue": "present", "taintEffect": "NoExecute"},
-                 "gpuNodeGroup": {"extraTaints": [{"key": "team", "value": "ml", "effect": "NoSchedule"}]}})
+    run = stack(
+        {
+            "gpuPlacement": {
+                "labelKey": "accelerator",
+                "labelValue": "nvidia",
+                "taintKey": "nvidia.com/gpu",
+                "taintValue": "present",
+                "taintEffect": "NoExecute",
+            },
+            "gpuNodeGroup": {"extraTaints": [{"key": "team", "value": "ml", "effect": "NoSchedule"}]},
+        }
+    )
     gpu = node_groups(run)["gpu-inference-dev-gpu"]
     assert gpu["labels"]["accelerator"] == "nvidia"
     assert "GPU" not in gpu["labels"]
-    assert gpu["taints"] == [{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_EXECUTE"},
-                             {"key": "team", "value": "ml", "effect": "NO_SCHEDULE"}]
+    assert gpu["taints"] == [
+        {"key": "nvidia.com/gpu", "value": "present", "effect": "NO_EXECUTE"},
+        {"key": "team", "value": "ml", "effect": "NO_SCHEDULE"},
+    ]
 
 
 @pytest.mark.parametrize(("overrides", "key", "fragment"), INVALID_SETTINGS)
@@ -79,7 +94,10 @@ def test_every_node_group_requires_imdsv2_with_hop_limit_one(dev_run):
     assert len(templates) == len(dev_run.of_type(NODE_GROUP)) == 2
     for template in templates:
         assert template.inputs["metadataOptions"] == {
-            "httpEndpoint": "enabled", "httpTokens": "required", "httpPutResponseHopLimit": 1}
+            "httpEndpoint": "enabled",
+            "httpTokens": "required",
+            "httpPutResponseHopLimit": 1,
+        }
     for group in dev_run.of_type(NODE_GROUP):
         assert group.inputs["launchTemplate"]["id"] == f"{group.name}-lt-id"
         assert "diskSize" not in group.inputs
@@ -131,8 +149,16 @@ def test_public_endpoint_is_limited_to_configured_cidrs(stack):
 
 def test_nodes_run_in_private_subnets_when_given(stack):
     private = ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]
-    run = stack({"network": None, "cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": private,
-                                              "publicSubnetIds": ["subnet-0bbbbbbbbbbbbbbb1"]}})
+    run = stack(
+        {
+            "network": None,
+            "cluster": {
+                "vpcId": "vpc-0123456789abcdef0",
+                "privateSubnetIds": private,
+                "publicSubnetIds": ["subnet-0bbbbbbbbbbbbbbb1"],
+            },
+        }
+    )
     groups = run.of_type(NODE_GROUP)
     assert len(groups) == 2
     for group in groups:

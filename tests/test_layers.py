@@ -16,17 +16,25 @@ HEAVY = ("pulumi", "pulumi_aws", "pulumi_eks", "pulumi_kubernetes", "pydantic", 
 
 def loaded_after_import(module: str) -> list[str]:
     """The heavy packages present in `sys.modules` after importing `module` in a fresh interpreter."""
-    code = (f"import json, sys; import {module}; "
-            f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))")
+    code = f"import json, sys; import {module}; print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))"
     completed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert completed.returncode == 0, completed.stderr
     return json.loads(completed.stdout)
 
 
-@pytest.mark.parametrize("module", [
-    "components.contract", "components.gpu_catalog", "components.versions", "components.eks_model",
-    "components.naming", "components.zones", "components.node_agents", "placement",
-])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "components.contract",
+        "components.gpu_catalog",
+        "components.versions",
+        "components.eks_model",
+        "components.naming",
+        "components.zones",
+        "components.node_agents",
+        "placement",
+    ],
+)
 def test_facts_and_the_scheduling_model_load_no_sdk_and_no_pydantic(module):
     assert loaded_after_import(module) == []
 

@@ -9,9 +9,9 @@ import json
 
 import pytest
 import yaml
+from conftest import ROOT
 
 from components.monitoring import ALERT_RULES_FILE
-from conftest import ROOT
 from stackcheck import crd_schema
 from stackcheck.__main__ import main
 from stackcheck.render import kubernetes_objects
@@ -22,8 +22,13 @@ DEPLOYMENT = "kubernetes:apps/v1:Deployment"
 DAEMONSET = "kubernetes:apps/v1:DaemonSet"
 SERVICE = "kubernetes:core/v1:Service"
 NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
-OPERATOR = {"observability": {"prometheusOperator": True, "scrapeInterval": "15s",
-                              "monitorLabels": {"release": "kube-prometheus-stack"}}}
+OPERATOR = {
+    "observability": {
+        "prometheusOperator": True,
+        "scrapeInterval": "15s",
+        "monitorLabels": {"release": "kube-prometheus-stack"},
+    }
+}
 
 
 def named(run, type_token: str, name: str) -> dict:
@@ -38,17 +43,25 @@ def pod_annotations(workload: dict) -> dict:
 def test_without_the_operator_pods_carry_scrape_annotations_and_no_monitor_exists(dev_run):
     assert dev_run.of_type(SERVICE_MONITOR) == [] and dev_run.of_type(PROMETHEUS_RULE) == []
     assert pod_annotations(named(dev_run, DEPLOYMENT, "vllm-server")) == {
-        "prometheus.io/scrape": "true", "prometheus.io/port": "8000", "prometheus.io/path": "/metrics"}
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": "8000",
+        "prometheus.io/path": "/metrics",
+    }
     assert pod_annotations(named(dev_run, DAEMONSET, "dcgm-exporter")) == {
-        "prometheus.io/scrape": "true", "prometheus.io/port": "9400", "prometheus.io/path": "/metrics"}
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": "9400",
+        "prometheus.io/path": "/metrics",
+    }
 
 
 def test_with_the_operator_service_monitors_select_exactly_the_two_services(stack):
     run = stack(OPERATOR)
     assert pod_annotations(named(run, DEPLOYMENT, "vllm-server")) == {}
     assert pod_annotations(named(run, DAEMONSET, "dcgm-exporter")) == {}
-    for name, namespace, port_name, honor in (("vllm-server", "vllm", "http", False),
-                                               ("dcgm-exporter", "kube-system", "metrics", True)):
+    for name, namespace, port_name, honor in (
+        ("vllm-server", "vllm", "http", False),
+        ("dcgm-exporter", "kube-system", "metrics", True),
+    ):
         monitor = named(run, SERVICE_MONITOR, name)
         service = named(run, SERVICE, name)
         assert service["metadata"]["namespace"] == namespace
@@ -58,8 +71,9 @@ def test_with_the_operator_service_monitors_select_exactly_the_two_services(stac
         assert monitor["spec"]["selector"] == {"matchLabels": service["spec"]["selector"]}
         assert monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"]["labels"].items()
         assert port_name in [port["name"] for port in service["spec"]["ports"]]
-        assert monitor["spec"]["endpoints"] == [{"port": port_name, "path": "/metrics", "interval": "15s",
-                                                 "honorLabels": honor}]
+        assert monitor["spec"]["endpoints"] == [
+            {"port": port_name, "path": "/metrics", "interval": "15s", "honorLabels": honor}
+        ]
 
 
 def test_prometheus_rule_carries_the_alert_rules_file(stack):
@@ -79,15 +93,27 @@ def test_monitors_cover_only_what_is_deployed(stack):
 
 @pytest.mark.parametrize("namespace", ["monitoring", "amp-agent"])
 def test_vllm_network_policy_also_admits_the_monitoring_namespace_on_8000(stack, namespace):
-    run = stack({"observability": {"monitoringNamespace": namespace},
-                 "vllm": {"allowedClientNamespaces": ["apps"], "allowedClientPodLabels": {"role": "client"}}})
+    run = stack(
+        {
+            "observability": {"monitoringNamespace": namespace},
+            "vllm": {"allowedClientNamespaces": ["apps"], "allowedClientPodLabels": {"role": "client"}},
+        }
+    )
     policy = named(run, NETWORK_POLICY, "vllm-server")
     assert policy["spec"]["ingress"] == [
-        {"from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "apps"}},
-                   "podSelector": {"matchLabels": {"role": "client"}}}],
-         "ports": [{"protocol": "TCP", "port": 8000}]},
-        {"from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}}],
-         "ports": [{"protocol": "TCP", "port": 8000}]},
+        {
+            "from": [
+                {
+                    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "apps"}},
+                    "podSelector": {"matchLabels": {"role": "client"}},
+                }
+            ],
+            "ports": [{"protocol": "TCP", "port": 8000}],
+        },
+        {
+            "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}}],
+            "ports": [{"protocol": "TCP", "port": 8000}],
+        },
     ]
 
 
@@ -118,23 +144,47 @@ def test_crd_schema_check_rejects_misspelt_and_mistyped_fields(stack):
 
 def test_committed_crd_schemas_name_their_source_release():
     documents = crd_schema.crd_schemas()
-    assert set(documents) == {("monitoring.coreos.com/v1", "ServiceMonitor"),
-                              ("monitoring.coreos.com/v1", "PrometheusRule")}
+    assert set(documents) == {
+        ("monitoring.coreos.com/v1", "ServiceMonitor"),
+        ("monitoring.coreos.com/v1", "PrometheusRule"),
+    }
     for document in documents.values():
         assert document["source"].startswith("prometheus-operator/prometheus-operator v0.93.0")
 
 
 def test_plan_checks_custom_resources_against_their_schema(capsys, tmp_path):
     stack_file = tmp_path / "Pulumi.operator.yaml"
-    stack_file.write_text(yaml.safe_dump({"config": {
-        "aws:region": "us-west-2", **{f"eks-gpu-inference:{key}": value for key, value in OPERATOR.items()}}}))
-    code = main(["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out",
-                 str(tmp_path / "out"), "--format", "json"])
+    stack_file.write_text(
+        yaml.safe_dump(
+            {
+                "config": {
+                    "aws:region": "us-west-2",
+                    **{f"eks-gpu-inference:{key}": value for key, value in OPERATOR.items()},
+                }
+            }
+        )
+    )
+    code = main(
+        [
+            "plan",
+            "--project-dir",
+            str(ROOT),
+            "--stack-file",
+            str(stack_file),
+            "--out",
+            str(tmp_path / "out"),
+            "--format",
+            "json",
+        ]
+    )
     document = json.loads(capsys.readouterr().out)
     assert code == 0, document["failures"]
     checked = {entry["object"]: entry for entry in document["schema"] if "monitoring" in entry["file"]}
-    assert set(checked) == {"ServiceMonitor monitoring/vllm-server", "ServiceMonitor monitoring/dcgm-exporter",
-                            "PrometheusRule monitoring/gpu-inference"}
+    assert set(checked) == {
+        "ServiceMonitor monitoring/vllm-server",
+        "ServiceMonitor monitoring/dcgm-exporter",
+        "PrometheusRule monitoring/gpu-inference",
+    }
     assert all(entry["passed"] and entry["checked"] for entry in checked.values())
 
 
@@ -147,8 +197,7 @@ def test_observability_section_is_declared_shown_and_documented():
     shown = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"]["eks-gpu-inference:observability"]
     assert parse_settings({"observability": shown}).observability == ObservabilitySettings()
     readme = (ROOT / "README.md").read_text()
-    for key in ("dcgmExporter.enabled", "monitoringNamespace", "prometheusOperator", "scrapeInterval",
-                "monitorLabels"):
+    for key in ("dcgmExporter.enabled", "monitoringNamespace", "prometheusOperator", "scrapeInterval", "monitorLabels"):
         assert f"| `observability.{key}` |" in readme
         assert key.split(".")[0] in declared["observability"]["description"]
     assert "## Observability" in readme

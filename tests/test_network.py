@@ -5,12 +5,12 @@ from __future__ import annotations
 import ipaddress
 
 import pytest
+from conftest import PROGRAM, dev_stack_config, merge
 from hypothesis import given
 from hypothesis import strategies as st
 
 from components.settings import parse_settings
 from components.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
-from conftest import PROGRAM, dev_stack_config, merge
 from stackcheck.network_check import network_problems
 from stackcheck.runtime import RegisteredResource, run_program
 
@@ -29,8 +29,13 @@ OFFERINGS = "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings"
 
 def run_network(overrides: dict | None = None, call_answers: dict | None = None):
     config = merge(dev_stack_config(), overrides or {})
-    return run_program(PROGRAM, {f"eks-gpu-inference:{key}": value for key, value in config.items()},
-                       project="eks-gpu-inference", stack="test", call_answers=call_answers)
+    return run_program(
+        PROGRAM,
+        {f"eks-gpu-inference:{key}": value for key, value in config.items()},
+        project="eks-gpu-inference",
+        stack="test",
+        call_answers=call_answers,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +65,7 @@ def test_one_private_and_one_public_subnet_per_zone_without_overlap(dev_network)
     vpc = ipaddress.IPv4Network(dev_network.of_type(VPC)[0].inputs["cidrBlock"])
     blocks = [ipaddress.IPv4Network(s.inputs["cidrBlock"]) for s in private + public]
     assert all(block.subnet_of(vpc) for block in blocks)
-    assert not any(a.overlaps(b) for i, a in enumerate(blocks) for b in blocks[i + 1:])
+    assert not any(a.overlaps(b) for i, a in enumerate(blocks) for b in blocks[i + 1 :])
     assert all(block.prefixlen == 19 for block in blocks[:3])  # room for a pod IP per VPC CNI address
     private_zones = sorted(s.inputs["availabilityZoneId"] for s in private)
     assert private_zones == sorted(s.inputs["availabilityZoneId"] for s in public)
@@ -114,10 +119,17 @@ def test_nat_per_zone_gives_each_zone_its_own_gateway():
 
 
 def test_unsupported_zone_is_never_used_even_when_the_lookup_returns_it():
-    zones = {"id": "us-east-1", "names": ["us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d"],
-             "zoneIds": ["use1-az1", "use1-az2", "use1-az3", "use1-az4"]}
-    offerings = {"id": "us-east-1", "instanceTypes": ["g5.xlarge"] * 4, "locations": zones["zoneIds"],
-                 "locationTypes": ["availability-zone-id"] * 4}
+    zones = {
+        "id": "us-east-1",
+        "names": ["us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d"],
+        "zoneIds": ["use1-az1", "use1-az2", "use1-az3", "use1-az4"],
+    }
+    offerings = {
+        "id": "us-east-1",
+        "instanceTypes": ["g5.xlarge"] * 4,
+        "locations": zones["zoneIds"],
+        "locationTypes": ["availability-zone-id"] * 4,
+    }
     run = run_network(call_answers={ZONES: zones, OFFERINGS: offerings})
 
     used = {s.inputs["availabilityZoneId"] for s in run.of_type(SUBNET)}
@@ -144,57 +156,83 @@ def test_pinned_zones_are_used_as_given():
 def test_interface_endpoints_sit_in_private_subnets_behind_an_https_only_group():
     run = run_network({"network": {"interfaceEndpoints": True}})
     interface = [e for e in run.of_type(ENDPOINT) if e.inputs["vpcEndpointType"] == "Interface"]
-    assert sorted(e.inputs["serviceName"].rsplit(".", 2)[-1] if "ecr" not in e.inputs["serviceName"]
-                  else e.inputs["serviceName"].split("us-west-2.", 1)[1] for e in interface) == [
-        "ecr.api", "ecr.dkr", "eks-auth", "sts"]
+    assert sorted(
+        e.inputs["serviceName"].rsplit(".", 2)[-1]
+        if "ecr" not in e.inputs["serviceName"]
+        else e.inputs["serviceName"].split("us-west-2.", 1)[1]
+        for e in interface
+    ) == ["ecr.api", "ecr.dkr", "eks-auth", "sts"]
     private, _ = subnets_by_role(run)
     (group,) = run.of_type("aws:ec2/securityGroup:SecurityGroup")
     assert [(r["fromPort"], r["toPort"], r["cidrBlocks"]) for r in group.inputs["ingress"]] == [
-        (443, 443, ["10.0.0.0/16"])]
+        (443, 443, ["10.0.0.0/16"])
+    ]
     for endpoint in interface:
         assert set(endpoint.inputs["subnetIds"]) == {s.id for s in private}
         assert endpoint.inputs["privateDnsEnabled"] is True
 
 
 def test_bring_your_own_vpc_creates_no_network():
-    run = run_network({"network": None, "cluster": {
-        "vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]}})
-    assert not [r for r in run.resources if r.type.startswith("aws:ec2/") and r.type != "aws:ec2/launchTemplate:LaunchTemplate"]
+    run = run_network(
+        {
+            "network": None,
+            "cluster": {
+                "vpcId": "vpc-0123456789abcdef0",
+                "privateSubnetIds": ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"],
+            },
+        }
+    )
+    assert not [
+        r for r in run.resources if r.type.startswith("aws:ec2/") and r.type != "aws:ec2/launchTemplate:LaunchTemplate"
+    ]
     assert not run.of_type("eks-gpu-inference:index:Network")
 
 
 # Pure parts ------------------------------------------------------------------------------------------
 
-@given(st.integers(min_value=16, max_value=20), st.integers(min_value=2, max_value=6),
-       st.integers(min_value=0, max_value=255))
+
+@given(
+    st.integers(min_value=16, max_value=20),
+    st.integers(min_value=2, max_value=6),
+    st.integers(min_value=0, max_value=255),
+)
 def test_subnet_ranges_fit_the_vpc_and_never_overlap(prefix, zones, second_octet):
     vpc = ipaddress.IPv4Network(f"10.{second_octet}.0.0/{prefix}", strict=False)
     ranges = subnet_ranges(str(vpc), zones)
     blocks = [ipaddress.IPv4Network(block) for r in ranges for block in (r.private, r.public)]
     assert len(ranges) == zones
     assert all(block.subnet_of(vpc) for block in blocks)
-    assert not any(a.overlaps(b) for i, a in enumerate(blocks) for b in blocks[i + 1:])
+    assert not any(a.overlaps(b) for i, a in enumerate(blocks) for b in blocks[i + 1 :])
 
 
 REGION = [Zone("r-1a", "r1-az1"), Zone("r-1b", "r1-az2"), Zone("r-1c", "r1-az3"), Zone("r-1d", "use1-az3")]
 
 
-@pytest.mark.parametrize(("kwargs", "expected"), [
-    pytest.param({"count": 2}, ["r1-az1", "r1-az2"], id="no offerings known: first zones by ID"),
-    pytest.param({"count": 2, "gpu_zone_ids": {"r1-az3"}}, ["r1-az1", "r1-az3"], id="GPU zones come first"),
-    pytest.param({"count": 2, "pinned": ["r-1c", "r1-az2"]}, ["r1-az2", "r1-az3"], id="pinned by name or ID"),
-    pytest.param({"count": 3, "gpu_zone_ids": {"use1-az3"}}, ["r1-az1", "r1-az2", "r1-az3"],
-                 id="an unsupported zone is never chosen, even when it offers the GPUs"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        pytest.param({"count": 2}, ["r1-az1", "r1-az2"], id="no offerings known: first zones by ID"),
+        pytest.param({"count": 2, "gpu_zone_ids": {"r1-az3"}}, ["r1-az1", "r1-az3"], id="GPU zones come first"),
+        pytest.param({"count": 2, "pinned": ["r-1c", "r1-az2"]}, ["r1-az2", "r1-az3"], id="pinned by name or ID"),
+        pytest.param(
+            {"count": 3, "gpu_zone_ids": {"use1-az3"}},
+            ["r1-az1", "r1-az2", "r1-az3"],
+            id="an unsupported zone is never chosen, even when it offers the GPUs",
+        ),
+    ],
+)
 def test_zone_choice(kwargs, expected):
     assert [zone.zone_id for zone in choose_zones(REGION, **kwargs)] == expected
 
 
-@pytest.mark.parametrize(("kwargs", "fragment"), [
-    pytest.param({"count": 4}, "the region offers 3 that EKS supports", id="more zones than the region has"),
-    pytest.param({"count": 2, "pinned": ["r-1d"]}, "not among the region's usable zones", id="pinned unsupported"),
-    pytest.param({"count": 2, "pinned": ["r-1a", "r1-az1"]}, "names one zone twice", id="one zone by name and ID"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        pytest.param({"count": 4}, "the region offers 3 that EKS supports", id="more zones than the region has"),
+        pytest.param({"count": 2, "pinned": ["r-1d"]}, "not among the region's usable zones", id="pinned unsupported"),
+        pytest.param({"count": 2, "pinned": ["r-1a", "r1-az1"]}, "names one zone twice", id="one zone by name and ID"),
+    ],
+)
 def test_zone_choice_errors_name_the_setting(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment) as error:
         choose_zones(REGION, **kwargs)
@@ -204,8 +242,14 @@ def test_zone_choice_errors_name_the_setting(kwargs, fragment):
 def test_network_settings_default_to_a_created_vpc():
     settings = parse_settings({})
     assert settings.creates_network and settings.network.zone_count == 3
-    assert not parse_settings({"cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": [
-        "subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]}}).creates_network
+    assert not parse_settings(
+        {
+            "cluster": {
+                "vpcId": "vpc-0123456789abcdef0",
+                "privateSubnetIds": ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"],
+            }
+        }
+    ).creates_network
 
 
 def test_network_check_names_a_node_group_in_a_public_subnet():
@@ -214,10 +258,14 @@ def test_network_check_names_a_node_group_in_a_public_subnet():
 
     resources = [
         resource(VPC, "vpc", {"cidrBlock": "10.0.0.0/16"}),
-        resource(SUBNET, "private-0", {"vpcId": "vpc-id", "availabilityZoneId": "a1",
-                                       "tags": {"kubernetes.io/role/internal-elb": "1"}}),
-        resource(SUBNET, "public-0", {"vpcId": "vpc-id", "availabilityZoneId": "a1",
-                                      "tags": {"kubernetes.io/role/elb": "1"}}),
+        resource(
+            SUBNET,
+            "private-0",
+            {"vpcId": "vpc-id", "availabilityZoneId": "a1", "tags": {"kubernetes.io/role/internal-elb": "1"}},
+        ),
+        resource(
+            SUBNET, "public-0", {"vpcId": "vpc-id", "availabilityZoneId": "a1", "tags": {"kubernetes.io/role/elb": "1"}}
+        ),
         resource(NODE_GROUP, "gpu", {"subnetIds": ["private-0-id", "public-0-id"]}),
         resource("eks:index:Cluster", "c", {"privateSubnetIds": ["private-0-id"], "publicSubnetIds": ["public-0-id"]}),
     ]
@@ -262,6 +310,7 @@ def test_plan_fails_when_a_node_group_lands_in_a_public_subnet(capsys, tmp_path,
     from pathlib import Path
 
     from conftest import change_registrations
+
     from stackcheck.__main__ import main
 
     def public_gpu_nodes(args):
@@ -275,6 +324,8 @@ def test_plan_fails_when_a_node_group_lands_in_a_public_subnet(capsys, tmp_path,
     code = main(["plan", "--project-dir", str(root), "--format", "json", "--out", str(tmp_path)])
     document = json.loads(capsys.readouterr().out)
     assert code == 1 and changed == [GPU_GROUP]
-    assert any(line.startswith(f"network: node group '{GPU_GROUP}' uses subnets ['gpu-inference-dev-network-public-0-id']")
-               for line in document["failures"]), document["failures"]
+    assert any(
+        line.startswith(f"network: node group '{GPU_GROUP}' uses subnets ['gpu-inference-dev-network-public-0-id']")
+        for line in document["failures"]
+    ), document["failures"]
     assert document["networkProblems"]

@@ -30,8 +30,14 @@ def verdict(document: dict, verdict_id: int) -> dict:
 
 
 def addon(name: str, **inputs) -> RegisteredResource:
-    return RegisteredResource(ADDON_TYPE, f"cluster-{name}", {"addonName": name, **inputs}, None,
-                              f"urn:pulumi:test::p::{ADDON_TYPE}::cluster-{name}", True)
+    return RegisteredResource(
+        ADDON_TYPE,
+        f"cluster-{name}",
+        {"addonName": name, **inputs},
+        None,
+        f"urn:pulumi:test::p::{ADDON_TYPE}::cluster-{name}",
+        True,
+    )
 
 
 def pools(*groups: NodeGroupSpec) -> list[dict]:
@@ -62,7 +68,8 @@ def test_dev_plan_lists_the_eks_agents_per_pool_and_verdict_6_passes(capsys, tmp
 
 
 def test_without_tolerations_in_the_addon_configuration_verdict_6_fails_naming_dcgm_server(
-        capsys, tmp_path, monkeypatch):
+    capsys, tmp_path, monkeypatch
+):
     import components.node_monitoring
 
     monkeypatch.setattr(components.node_monitoring, "configuration_values", lambda contract: {})
@@ -71,8 +78,9 @@ def test_without_tolerations_in_the_addon_configuration_verdict_6_fails_naming_d
     assert code == 1
     failed = verdict(document, 6)
     assert failed["passed"] is False
-    assert failed["message"].startswith("node agent dcgm-server does not land on pool gpu-inference-dev-gpu: "
-                                        "untolerated taint GPU=true:NoSchedule")
+    assert failed["message"].startswith(
+        "node agent dcgm-server does not land on pool gpu-inference-dev-gpu: untolerated taint GPU=true:NoSchedule"
+    )
     assert any("verdict 6 node-agents-cover-their-pools: node agent dcgm-server" in f for f in document["failures"])
 
 
@@ -84,26 +92,37 @@ def test_disabled_node_repair_says_the_monitoring_agents_do_not_run(capsys, tmp_
 
     assert code == 0
     passed = verdict(document, 6)
-    assert "add-on eks-node-monitoring-agent is not installed by the stack: eks-node-monitoring-agent, " \
-           "dcgm-server do not run" in passed["message"]
+    assert (
+        "add-on eks-node-monitoring-agent is not installed by the stack: eks-node-monitoring-agent, "
+        "dcgm-server do not run" in passed["message"]
+    )
     assert not [row for row in document["matrix"] if row["workload"].startswith("kube-system/dcgm-server")]
 
 
 def test_unknown_addon_and_unpinned_version_are_reported_not_guessed():
     found = cluster_agents([addon("aws-ebs-csi-driver"), addon(versions.NODE_MONITORING_AGENT_ADDON)])
     assert "add-on aws-ebs-csi-driver: not modelled, so the plan does not know where its pods run" in found.notes
-    assert any(note.startswith("dcgm-server: add-on eks-node-monitoring-agent version unset (EKS default); the "
-                               f"placement facts are those of {versions.NODE_MONITORING_AGENT_VERSION}")
-               for note in found.notes)
-    assert {agent.name for agent in found.agents} == {"aws-node", "coredns", "eks-node-monitoring-agent",
-                                                      "dcgm-server"}
+    assert any(
+        note.startswith(
+            "dcgm-server: add-on eks-node-monitoring-agent version unset (EKS default); the "
+            f"placement facts are those of {versions.NODE_MONITORING_AGENT_VERSION}"
+        )
+        for note in found.notes
+    )
+    assert {agent.name for agent in found.agents} == {"aws-node", "coredns", "eks-node-monitoring-agent", "dcgm-server"}
 
 
 def test_addon_configuration_tolerations_replace_the_chart_default():
     tolerations = [{"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"}]
-    found = cluster_agents([addon(versions.NODE_MONITORING_AGENT_ADDON,
-                                  addonVersion=versions.NODE_MONITORING_AGENT_VERSION,
-                                  configurationValues=json.dumps({"dcgmAgent": {"tolerations": tolerations}}))])
+    found = cluster_agents(
+        [
+            addon(
+                versions.NODE_MONITORING_AGENT_ADDON,
+                addonVersion=versions.NODE_MONITORING_AGENT_VERSION,
+                configurationValues=json.dumps({"dcgmAgent": {"tolerations": tolerations}}),
+            )
+        ]
+    )
     [dcgm] = [agent for agent in found.agents if agent.name == "dcgm-server"]
     assert dcgm.workload["spec"]["template"]["spec"]["tolerations"] == tolerations
     assert node_agents_verdict(found.agents, pools(SYSTEM, GPU), found.notes).passed
@@ -116,27 +135,30 @@ def test_dcgm_outside_its_own_affinity_is_a_note_but_an_untolerated_taint_fails(
     tolerant = node_agents.workload(node_agents.DCGM_SERVER, {"dcgmAgent": {"tolerations": [{"operator": "Exists"}]}})
     arm = node_agents_verdict([Agent("dcgm-server", EVERY_NVIDIA_NODE, tolerant)], pools(SYSTEM, ARM_GPU))
     assert arm.passed
-    assert any("dcgm-server does not run on GPU pool arm-gpu: outside the add-on's own node affinity" in d
-               for d in arm.details)
+    assert any(
+        "dcgm-server does not run on GPU pool arm-gpu: outside the add-on's own node affinity" in d for d in arm.details
+    )
     default = node_agents.workload(node_agents.DCGM_SERVER)
     blocked = node_agents_verdict([Agent("dcgm-server", EVERY_NVIDIA_NODE, default)], pools(SYSTEM, GPU))
     assert not blocked.passed and "untolerated taint GPU=true:NoSchedule" in blocked.message
 
 
-@pytest.mark.parametrize("agent", [node_agents.VPC_CNI, node_agents.NODE_MONITORING_AGENT],
-                         ids=lambda a: a.name)
+@pytest.mark.parametrize("agent", [node_agents.VPC_CNI, node_agents.NODE_MONITORING_AGENT], ids=lambda a: a.name)
 def test_every_node_agents_tolerate_any_taint(agent):
     tainted = NodeGroupSpec("odd", "m6i.large", 1, taints=[{"key": "x", "value": "y", "effect": "NoExecute"}])
-    assert node_agents_verdict([Agent(agent.name, EVERY_NODE, node_agents.workload(agent))],
-                               pools(SYSTEM, GPU, tainted)).passed
+    assert node_agents_verdict(
+        [Agent(agent.name, EVERY_NODE, node_agents.workload(agent))], pools(SYSTEM, GPU, tainted)
+    ).passed
 
 
 def test_every_node_agent_blocked_by_a_taint_fails_naming_agent_and_pool():
     picky = node_agents.workload(node_agents.COREDNS)  # tolerates CriticalAddonsOnly and control-plane only
     result = node_agents_verdict([Agent("picky", EVERY_NODE, picky)], pools(SYSTEM, GPU))
     assert not result.passed
-    assert result.message == "node agent picky does not land on pool gpu: untolerated taint GPU=true:NoSchedule " \
-                             "(give the add-on the pool's tolerations)"
+    assert (
+        result.message == "node agent picky does not land on pool gpu: untolerated taint GPU=true:NoSchedule "
+        "(give the add-on the pool's tolerations)"
+    )
 
 
 def test_coredns_needs_a_non_gpu_pool_with_nodes():

@@ -14,7 +14,12 @@ from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFF
 from placement import tolerates
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = ROOT / "components" / "data" / f"eks-node-monitoring-agent-{versions.NODE_MONITORING_AGENT_CHART}.configuration.schema.json"
+SCHEMA = (
+    ROOT
+    / "components"
+    / "data"
+    / f"eks-node-monitoring-agent-{versions.NODE_MONITORING_AGENT_CHART}.configuration.schema.json"
+)
 ADDON = "aws:eks/addon:Addon"
 
 

@@ -163,8 +163,18 @@ def required(*terms):
         (pod(affinity=required(term(expr("GPU", "In", "false")))), False),
         (pod(affinity=required()), False),  # no terms: matches nothing
         (pod(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {}}}), False),
-        (pod(affinity={"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
-            {"weight": 1, "preference": term(expr("GPU", "In", "false"))}]}}), True),  # preferences never filter
+        (
+            pod(
+                affinity={
+                    "nodeAffinity": {
+                        "preferredDuringSchedulingIgnoredDuringExecution": [
+                            {"weight": 1, "preference": term(expr("GPU", "In", "false"))}
+                        ]
+                    }
+                }
+            ),
+            True,
+        ),  # preferences never filter
         (pod({"GPU": "true"}, required(term(expr("zone", "In", "a")))), True),  # both must hold
         (pod({"GPU": "true"}, required(term(expr("zone", "In", "b")))), False),
         (pod({"GPU": "false"}, required(term(expr("zone", "In", "a")))), False),
@@ -178,22 +188,38 @@ def test_node_matches(the_pod, expected):
     ("the_pod", "message"),
     [
         (pod(), None),
-        (pod(node_selector={"GPU": "false", "absent": "x", "zone": "a"}),
-         "node affinity/selector mismatch: nodeSelector GPU=false (node has GPU=true), absent=x (node has no label absent)"),
-        (pod(affinity=required(term(expr("GPU", "In", "false"), expr("gpus", "Gt", "8")))),
-         "node affinity/selector mismatch: required node affinity: GPU In [false] (node has GPU=true), "
-         "gpus Gt [8] (node has gpus=4)"),
-        (pod(affinity=required(term(expr("x", "Exists")), term(fields=[field("In", "other")]))),
-         "node affinity/selector mismatch: required node affinity: term 1: x Exists (node has no label x); "
-         "term 2: metadata.name In [other] (node is named gpu-0)"),
-        (pod(affinity=required({})), "node affinity/selector mismatch: required node affinity: empty term (matches no node)"),
-        (pod(affinity=required()), "node affinity/selector mismatch: required node affinity: no nodeSelectorTerms (matches no node)"),
-        (pod(affinity=required(term(expr("gpus", "Gt", "x")))),
-         "node affinity/selector mismatch: required node affinity: invalid requirement gpus Gt [x]: "
-         "Gt needs exactly one integer value"),
-        (pod({"GPU": "false"}, required(term(expr("zone", "In", "b")))),
-         "node affinity/selector mismatch: nodeSelector GPU=false (node has GPU=true); "
-         "required node affinity: zone In [b] (node has zone=a)"),
+        (
+            pod(node_selector={"GPU": "false", "absent": "x", "zone": "a"}),
+            "node affinity/selector mismatch: nodeSelector GPU=false (node has GPU=true), absent=x (node has no label absent)",
+        ),
+        (
+            pod(affinity=required(term(expr("GPU", "In", "false"), expr("gpus", "Gt", "8")))),
+            "node affinity/selector mismatch: required node affinity: GPU In [false] (node has GPU=true), "
+            "gpus Gt [8] (node has gpus=4)",
+        ),
+        (
+            pod(affinity=required(term(expr("x", "Exists")), term(fields=[field("In", "other")]))),
+            "node affinity/selector mismatch: required node affinity: term 1: x Exists (node has no label x); "
+            "term 2: metadata.name In [other] (node is named gpu-0)",
+        ),
+        (
+            pod(affinity=required({})),
+            "node affinity/selector mismatch: required node affinity: empty term (matches no node)",
+        ),
+        (
+            pod(affinity=required()),
+            "node affinity/selector mismatch: required node affinity: no nodeSelectorTerms (matches no node)",
+        ),
+        (
+            pod(affinity=required(term(expr("gpus", "Gt", "x")))),
+            "node affinity/selector mismatch: required node affinity: invalid requirement gpus Gt [x]: "
+            "Gt needs exactly one integer value",
+        ),
+        (
+            pod({"GPU": "false"}, required(term(expr("zone", "In", "b")))),
+            "node affinity/selector mismatch: nodeSelector GPU=false (node has GPU=true); "
+            "required node affinity: zone In [b] (node has zone=a)",
+        ),
     ],
 )
 def test_node_affinity_mismatch_names_keys_and_node_labels(the_pod, message):
@@ -238,7 +264,10 @@ def test_unparseable_requirement_voids_its_term_and_only_its_term(requirement):
     assert why is not None and "invalid requirement" in why
 
 
-@pytest.mark.parametrize(("requirement", "expected"), PARSEABLE,
-                         ids=lambda r: str(r) if not isinstance(r, dict) else f"{r['key']} {r['operator']}")
+@pytest.mark.parametrize(
+    ("requirement", "expected"),
+    PARSEABLE,
+    ids=lambda r: str(r) if not isinstance(r, dict) else f"{r['key']} {r['operator']}",
+)
 def test_valid_values_and_keys_parse(requirement, expected):
     assert matches_node_selector_terms([term(requirement)], NODE) is expected

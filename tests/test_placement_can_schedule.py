@@ -3,13 +3,15 @@ alpha comparison operators of tolerations."""
 
 from __future__ import annotations
 
-from placement import can_schedule, explain
 from test_placement_explain import CPU_NODE, GPU_NODE, pod, with_taints
+
+from placement import can_schedule, explain
 
 
 def test_can_schedule_counts_the_pods_already_on_the_node():
-    gpu_pod = pod([{"key": "GPU", "operator": "Exists", "effect": "NoSchedule"}], {"GPU": "true"},
-                  limits={"nvidia.com/gpu": "1"})
+    gpu_pod = pod(
+        [{"key": "GPU", "operator": "Exists", "effect": "NoSchedule"}], {"GPU": "true"}, limits={"nvidia.com/gpu": "1"}
+    )
     assert can_schedule(gpu_pod, GPU_NODE)
     assert can_schedule(gpu_pod, GPU_NODE, [])
     assert not can_schedule(gpu_pod, GPU_NODE, [gpu_pod])
@@ -22,4 +24,3 @@ def test_can_schedule_takes_comparison_operators_only_when_asked():
     assert not can_schedule(the_pod, node)
     assert not can_schedule(the_pod, node, comparison_operators=False)
     assert can_schedule(the_pod, node, comparison_operators=True)
-

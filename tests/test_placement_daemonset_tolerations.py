@@ -4,19 +4,22 @@ default one (upstream: Toleration.MatchToleration); any difference keeps both.""
 from __future__ import annotations
 
 import pytest
+from test_placement_explain import daemonset
 
 from placement import daemonset_pod
-from test_placement_explain import daemonset
 
 NOT_READY = {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"}
 
 
-@pytest.mark.parametrize("mine", [
-    pytest.param({**NOT_READY, "key": "node.kubernetes.io/not-ready-soon"}, id="a different key keeps both"),
-    pytest.param({**NOT_READY, "operator": "Equal", "value": ""}, id="a different operator keeps both"),
-    pytest.param({**NOT_READY, "value": "x"}, id="a different value keeps both"),
-    pytest.param({**NOT_READY, "effect": "NoSchedule"}, id="a different effect keeps both"),
-])
+@pytest.mark.parametrize(
+    "mine",
+    [
+        pytest.param({**NOT_READY, "key": "node.kubernetes.io/not-ready-soon"}, id="a different key keeps both"),
+        pytest.param({**NOT_READY, "operator": "Equal", "value": ""}, id="a different operator keeps both"),
+        pytest.param({**NOT_READY, "value": "x"}, id="a different value keeps both"),
+        pytest.param({**NOT_READY, "effect": "NoSchedule"}, id="a different effect keeps both"),
+    ],
+)
 def test_an_own_toleration_that_differs_from_a_default_is_kept_beside_it(mine):
     mine = {**mine, "tolerationSeconds": 30}
     tolerations = daemonset_pod(daemonset([mine]))["spec"]["tolerations"]

@@ -3,15 +3,20 @@ already advertise GPUs, labels shared with other pools, nodes that are not ready
 
 from __future__ import annotations
 
-from components.gpu_catalog import lookup
-from placement import advertise_gpus, eks_allocatable, explain, gpu_guard, kube_reserved_cpu_millicores, pod_of
 from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
 from test_placement_messages import VERDICT_NAMES
 
+from components.gpu_catalog import lookup
+from placement import advertise_gpus, eks_allocatable, explain, gpu_guard, kube_reserved_cpu_millicores, pod_of
+
 
 def test_a_workload_without_a_name_becomes_an_unnamed_v1_pod():
-    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"namespace": "llm"},
-                  "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}}
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"namespace": "llm"},
+        "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}},
+    }
     the_pod = pod_of(deployment)
     assert (the_pod["apiVersion"], the_pod["kind"]) == ("v1", "Pod")
     assert the_pod["metadata"]["name"] == "<unnamed>"
@@ -36,8 +41,10 @@ def test_the_suggested_selector_is_a_label_no_other_pool_has():
 
 def test_add_ons_tolerate_a_node_that_is_not_ready_as_coredns_does():
     system = system_pool()
-    system["node"]["spec"]["taints"] = [{"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"},
-                                        {"key": "node.kubernetes.io/unreachable", "effect": "NoExecute"}]
+    system["node"]["spec"]["taints"] = [
+        {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"},
+        {"key": "node.kubernetes.io/unreachable", "effect": "NoExecute"},
+    ]
     verdict = {v.id: v for v in gpu_guard([], [system])}[4]
     assert verdict.passed, verdict.message
 
@@ -50,14 +57,21 @@ def test_the_sizing_verdict_keeps_its_name_when_nothing_lands():
 
 def test_whole_cores_are_shown_as_cores():
     node = {"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "2", "memory": "8Gi", "pods": "10"}}}
-    the_pod = {"kind": "Pod", "metadata": {"name": "p"},
-               "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "4"}}}]}}
+    the_pod = {
+        "kind": "Pod",
+        "metadata": {"name": "p"},
+        "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "4"}}}]},
+    }
     assert explain(the_pod, node) == ["Insufficient cpu: requests 4, free 2"]
 
 
 def test_the_pod_of_a_workload_is_a_copy_of_its_template():
-    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "llm"},
-                  "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}}
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "d", "namespace": "llm"},
+        "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}},
+    }
     the_pod = pod_of(deployment)
     the_pod["spec"]["containers"][0]["image"] = "changed"
     the_pod["spec"]["containers"].append({"name": "extra"})
@@ -66,8 +80,11 @@ def test_the_pod_of_a_workload_is_a_copy_of_its_template():
 
 def test_a_zero_request_does_not_stop_the_check_of_the_other_resources():
     node = {"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "2", "memory": "1Gi", "pods": "10"}}}
-    the_pod = {"kind": "Pod", "metadata": {"name": "p"},
-               "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "0", "memory": "2Gi"}}}]}}
+    the_pod = {
+        "kind": "Pod",
+        "metadata": {"name": "p"},
+        "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "0", "memory": "2Gi"}}}]},
+    }
     assert explain(the_pod, node) == ["Insufficient memory: requests 2Gi, free 1Gi"]
 
 

@@ -6,7 +6,15 @@ import copy
 
 import pytest
 
-from placement import DAEMONSET_DEFAULT_TOLERATIONS, can_schedule, daemonset_pod, explain, filter_failures, pod_of, workload_id
+from placement import (
+    DAEMONSET_DEFAULT_TOLERATIONS,
+    can_schedule,
+    daemonset_pod,
+    explain,
+    filter_failures,
+    pod_of,
+    workload_id,
+)
 
 GPU_TAINT = {"key": "GPU", "value": "true", "effect": "NoSchedule"}
 GPU_NODE = {
@@ -41,8 +49,12 @@ def with_taints(node, *taints, unschedulable=None):
     return result
 
 
-VLLM = pod([{"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"}], {"GPU": "true"},
-           {"cpu": "2", "memory": "8Gi"}, {"nvidia.com/gpu": "1"})
+VLLM = pod(
+    [{"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"}],
+    {"GPU": "true"},
+    {"cpu": "2", "memory": "8Gi"},
+    {"nvidia.com/gpu": "1"},
+)
 
 
 @pytest.mark.parametrize(
@@ -55,24 +67,50 @@ VLLM = pod([{"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSc
         # PreferNoSchedule never blocks.
         (pod(), with_taints(CPU_NODE, {"key": "soft", "value": "1", "effect": "PreferNoSchedule"}), []),
         # The first untolerated blocking taint is named.
-        (pod([{"key": "a", "operator": "Exists"}]), with_taints(CPU_NODE, {"key": "soft", "effect": "PreferNoSchedule"},
-         {"key": "a", "effect": "NoSchedule"}, {"key": "b", "value": "2", "effect": "NoSchedule"},
-         {"key": "c", "effect": "NoExecute"}), ["untolerated taint b=2:NoSchedule"]),
-        (pod(node_selector={"GPU": "true"}), CPU_NODE,
-         ["node affinity/selector mismatch: nodeSelector GPU=true (node has no label GPU)"]),
-        (pod(limits={"nvidia.com/gpu": "2"}, tolerations=VLLM["spec"]["tolerations"]), GPU_NODE,
-         ["Insufficient nvidia.com/gpu: requests 2, free 1"]),
+        (
+            pod([{"key": "a", "operator": "Exists"}]),
+            with_taints(
+                CPU_NODE,
+                {"key": "soft", "effect": "PreferNoSchedule"},
+                {"key": "a", "effect": "NoSchedule"},
+                {"key": "b", "value": "2", "effect": "NoSchedule"},
+                {"key": "c", "effect": "NoExecute"},
+            ),
+            ["untolerated taint b=2:NoSchedule"],
+        ),
+        (
+            pod(node_selector={"GPU": "true"}),
+            CPU_NODE,
+            ["node affinity/selector mismatch: nodeSelector GPU=true (node has no label GPU)"],
+        ),
+        (
+            pod(limits={"nvidia.com/gpu": "2"}, tolerations=VLLM["spec"]["tolerations"]),
+            GPU_NODE,
+            ["Insufficient nvidia.com/gpu: requests 2, free 1"],
+        ),
         # One line per failed filter, in the scheduler's order.
-        (pod(node_selector={"GPU": "false"}, requests={"cpu": "4", "memory": "9Gi"}), GPU_NODE, [
-            "untolerated taint GPU=true:NoSchedule",
-            "node affinity/selector mismatch: nodeSelector GPU=false (node has GPU=true)",
-            "Insufficient cpu: requests 4000m, free 3920m",
-        ]),
+        (
+            pod(node_selector={"GPU": "false"}, requests={"cpu": "4", "memory": "9Gi"}),
+            GPU_NODE,
+            [
+                "untolerated taint GPU=true:NoSchedule",
+                "node affinity/selector mismatch: nodeSelector GPU=false (node has GPU=true)",
+                "Insufficient cpu: requests 4000m, free 3920m",
+            ],
+        ),
         # NodeUnschedulable: a cordoned node takes only pods tolerating the unschedulable taint.
-        (pod(), with_taints(CPU_NODE, unschedulable=True),
-         ["node is unschedulable (cordoned) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule"]),
-        (pod([{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}]),
-         with_taints(CPU_NODE, unschedulable=True), []),
+        (
+            pod(),
+            with_taints(CPU_NODE, unschedulable=True),
+            [
+                "node is unschedulable (cordoned) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule"
+            ],
+        ),
+        (
+            pod([{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}]),
+            with_taints(CPU_NODE, unschedulable=True),
+            [],
+        ),
         (pod([{"operator": "Exists"}]), with_taints(CPU_NODE, unschedulable=True), []),
         (pod(), with_taints(CPU_NODE, unschedulable=False), []),
     ],
@@ -83,8 +121,10 @@ def test_explain(the_pod, node, lines):
 
 
 def test_explain_names_every_failed_filter():
-    lines = explain(pod(node_selector={"GPU": "false"}, requests={"cpu": "3", "memory": "9Gi"}),
-                    with_taints(CPU_NODE, GPU_TAINT, unschedulable=True))
+    lines = explain(
+        pod(node_selector={"GPU": "false"}, requests={"cpu": "3", "memory": "9Gi"}),
+        with_taints(CPU_NODE, GPU_TAINT, unschedulable=True),
+    )
     assert lines == [
         "node is unschedulable (cordoned) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule",
         "untolerated taint GPU=true:NoSchedule",
@@ -119,11 +159,18 @@ def test_filter_failures_by_name_and_subset():
 
 
 def daemonset(tolerations=(), host_network=False):
-    spec = {"containers": [{"name": "c", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}], "tolerations": list(tolerations)}
+    spec = {
+        "containers": [{"name": "c", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}],
+        "tolerations": list(tolerations),
+    }
     if host_network:
         spec["hostNetwork"] = True
-    return {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "plugin", "namespace": "kube-system"},
-            "spec": {"selector": {}, "template": {"metadata": {"labels": {"app": "plugin"}}, "spec": spec}}}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": "plugin", "namespace": "kube-system"},
+        "spec": {"selector": {}, "template": {"metadata": {"labels": {"app": "plugin"}}, "spec": spec}},
+    }
 
 
 DEFAULT_KEYS = [
@@ -141,7 +188,9 @@ def test_daemonset_pod_adds_default_tolerations():
     the_pod = daemonset_pod(daemonset([own]))
     tolerations = the_pod["spec"]["tolerations"]
     assert tolerations[0] == own
-    assert [(t["key"], t["effect"], t["operator"]) for t in tolerations[1:]] == [(k, e, "Exists") for k, e in DEFAULT_KEYS]
+    assert [(t["key"], t["effect"], t["operator"]) for t in tolerations[1:]] == [
+        (k, e, "Exists") for k, e in DEFAULT_KEYS
+    ]
     assert the_pod["kind"] == "Pod"
     assert the_pod["metadata"] == {"labels": {"app": "plugin"}, "name": "plugin", "namespace": "kube-system"}
     assert len(DAEMONSET_DEFAULT_TOLERATIONS) == 6
@@ -172,8 +221,12 @@ def test_daemonset_pod_does_not_modify_the_daemonset():
 
 def test_daemonset_pod_lands_on_cordoned_and_pressured_nodes_but_not_custom_taints():
     the_pod = daemonset_pod(daemonset())
-    pressured = with_taints(CPU_NODE, {"key": "node.kubernetes.io/memory-pressure", "effect": "NoSchedule"},
-                            {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}, unschedulable=True)
+    pressured = with_taints(
+        CPU_NODE,
+        {"key": "node.kubernetes.io/memory-pressure", "effect": "NoSchedule"},
+        {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"},
+        unschedulable=True,
+    )
     assert explain(the_pod, pressured) == []
     assert explain(the_pod, GPU_NODE) == ["untolerated taint GPU=true:NoSchedule"]
 
@@ -188,7 +241,11 @@ TEMPLATE = {"metadata": {"labels": {"app": "w"}}, "spec": {"containers": [{"name
         {"kind": "StatefulSet", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
         {"kind": "ReplicaSet", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
         {"kind": "Job", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
-        {"kind": "CronJob", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"jobTemplate": {"spec": {"template": TEMPLATE}}}},
+        {
+            "kind": "CronJob",
+            "metadata": {"name": "w", "namespace": "ns"},
+            "spec": {"jobTemplate": {"spec": {"template": TEMPLATE}}},
+        },
     ],
 )
 def test_pod_of_takes_the_template(workload):
@@ -206,7 +263,10 @@ def test_pod_of_a_pod_is_the_pod_and_of_a_daemonset_has_defaults():
 
 
 def test_pod_of_defaults_the_namespace():
-    assert pod_of({"kind": "Job", "metadata": {"name": "j"}, "spec": {"template": TEMPLATE}})["metadata"]["namespace"] == "default"
+    assert (
+        pod_of({"kind": "Job", "metadata": {"name": "j"}, "spec": {"template": TEMPLATE}})["metadata"]["namespace"]
+        == "default"
+    )
     assert workload_id({"kind": "Job", "metadata": {"name": "j"}}) == "default/j"
 
 

@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+from test_placement_guard import GPU_TOLERATION, device_plugin, gpu_pool, system_pool, vllm
+
 from components.contract import PlacementContract
 from components.dcgm_exporter import daemonset
 from placement import gpu_guard
 from placement.exporter import DCGM_EXPORTER_VERDICT_ID, dcgm_exporter_covers_gpu_pools, is_dcgm_exporter
-from test_placement_guard import GPU_TOLERATION, device_plugin, gpu_pool, system_pool, vllm
 
 
 def exporter(tolerations: list | None = None, node_selector: dict | None = None, image: str | None = None) -> dict:
     return {
-        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
         "metadata": {"name": "gpu-metrics", "namespace": "monitoring"},
-        "spec": {"template": {"metadata": {"labels": {"app": "gpu-metrics"}}, "spec": {
-            "nodeSelector": {"GPU": "true"} if node_selector is None else node_selector,
-            "tolerations": [GPU_TOLERATION] if tolerations is None else tolerations,
-            "containers": [{"name": "exporter",
-                            "image": image or "nvcr.io/nvidia/k8s/dcgm-exporter:4.5.3-4.8.2-distroless"}],
-        }}},
+        "spec": {
+            "template": {
+                "metadata": {"labels": {"app": "gpu-metrics"}},
+                "spec": {
+                    "nodeSelector": {"GPU": "true"} if node_selector is None else node_selector,
+                    "tolerations": [GPU_TOLERATION] if tolerations is None else tolerations,
+                    "containers": [
+                        {
+                            "name": "exporter",
+                            "image": image or "nvcr.io/nvidia/k8s/dcgm-exporter:4.5.3-4.8.2-distroless",
+                        }
+                    ],
+                },
+            }
+        },
     }
 
 
@@ -43,8 +54,10 @@ def test_exporter_without_the_gpu_toleration_fails_naming_pool_and_taint():
 def test_exporter_without_a_selector_fails_for_landing_on_the_system_pool():
     verdict = exporter_verdict([device_plugin(), exporter(node_selector={})], [system_pool(), gpu_pool()])
     assert not verdict.passed
-    assert verdict.details == ["DCGM exporter monitoring/gpu-metrics lands on non-GPU pool system: nothing keeps "
-                               "it off (add nodeSelector GPU=true)"]
+    assert verdict.details == [
+        "DCGM exporter monitoring/gpu-metrics lands on non-GPU pool system: nothing keeps "
+        "it off (add nodeSelector GPU=true)"
+    ]
 
 
 def test_exporter_is_needed_on_gpu_pools_whose_host_runs_the_device_plugin():

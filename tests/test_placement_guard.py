@@ -23,49 +23,84 @@ GPU_TOLERATION = {"key": "GPU", "operator": "Equal", "value": "true", "effect": 
 
 
 def node(name: str, labels: dict, taints: list, allocatable: dict) -> dict:
-    return {"metadata": {"name": name, "labels": labels}, "spec": {"taints": taints}, "status": {"allocatable": allocatable}}
+    return {
+        "metadata": {"name": name, "labels": labels},
+        "spec": {"taints": taints},
+        "status": {"allocatable": allocatable},
+    }
 
 
 def system_pool(count: int = 2) -> dict:
     labels = {"kubernetes.io/os": "linux", "node.kubernetes.io/instance-type": "m6i.large"}
-    return {"name": "system", "count": count, "gpusPerNode": 0,
-            "node": node("system-0", labels, [], {"cpu": "1930m", "memory": "7518Mi", "pods": "29"})}
+    return {
+        "name": "system",
+        "count": count,
+        "gpusPerNode": 0,
+        "node": node("system-0", labels, [], {"cpu": "1930m", "memory": "7518Mi", "pods": "29"}),
+    }
 
 
 def gpu_pool(name: str = "gpu", gpus: int = 1, taints: list | None = None, advertised: bool = False) -> dict:
-    labels = {"GPU": "true", "nvidia.com/gpu.present": "true", "kubernetes.io/os": "linux",
-              "node.kubernetes.io/instance-type": "g5.xlarge" if gpus == 1 else "g5.12xlarge"}
+    labels = {
+        "GPU": "true",
+        "nvidia.com/gpu.present": "true",
+        "kubernetes.io/os": "linux",
+        "node.kubernetes.io/instance-type": "g5.xlarge" if gpus == 1 else "g5.12xlarge",
+    }
     allocatable = {"cpu": "3920m", "memory": "15391Mi", "pods": "58"}
     if advertised:
         allocatable["nvidia.com/gpu"] = str(gpus)
-    return {"name": name, "count": 1, "gpusPerNode": gpus,
-            "node": node(f"{name}-0", labels, [GPU_TAINT] if taints is None else taints, allocatable)}
+    return {
+        "name": name,
+        "count": 1,
+        "gpusPerNode": gpus,
+        "node": node(f"{name}-0", labels, [GPU_TAINT] if taints is None else taints, allocatable),
+    }
 
 
 def device_plugin(tolerations: list | None = None, node_selector: dict | None = None) -> dict:
     if tolerations is None:
         tolerations = [GPU_TOLERATION, {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
     return {
-        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
         "metadata": {"name": "nvidia-device-plugin", "namespace": "kube-system"},
-        "spec": {"template": {"metadata": {"labels": {"name": "nvidia-device-plugin"}}, "spec": {
-            "nodeSelector": {"GPU": "true"} if node_selector is None else node_selector,
-            "tolerations": tolerations,
-            "containers": [{"name": "plugin", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}],
-        }}},
+        "spec": {
+            "template": {
+                "metadata": {"labels": {"name": "nvidia-device-plugin"}},
+                "spec": {
+                    "nodeSelector": {"GPU": "true"} if node_selector is None else node_selector,
+                    "tolerations": tolerations,
+                    "containers": [{"name": "plugin", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}],
+                },
+            }
+        },
     }
 
 
 def vllm(gpus: int = 1, node_selector: dict | None = None) -> dict:
     return {
-        "apiVersion": "apps/v1", "kind": "Deployment",
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
         "metadata": {"name": "vllm", "namespace": "llm"},
-        "spec": {"template": {"spec": {
-            "nodeSelector": {"GPU": "true"} if node_selector is None else node_selector,
-            "tolerations": [GPU_TOLERATION],
-            "containers": [{"name": "vllm", "image": "vllm/vllm-openai:v0.11.0",
-                            "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"nvidia.com/gpu": str(gpus)}}}],
-        }}},
+        "spec": {
+            "template": {
+                "spec": {
+                    "nodeSelector": {"GPU": "true"} if node_selector is None else node_selector,
+                    "tolerations": [GPU_TOLERATION],
+                    "containers": [
+                        {
+                            "name": "vllm",
+                            "image": "vllm/vllm-openai:v0.11.0",
+                            "resources": {
+                                "requests": {"cpu": "2", "memory": "8Gi"},
+                                "limits": {"nvidia.com/gpu": str(gpus)},
+                            },
+                        }
+                    ],
+                }
+            }
+        },
     }
 
 
@@ -259,8 +294,10 @@ def test_placement_matrix_rows_cover_every_workload_and_pool():
     rows = placement_matrix([device_plugin(), vllm()], [system_pool(), gpu_pool()])
     table = {(r.workload, r.pool): r for r in rows}
     assert [(r.workload, r.pool) for r in rows] == [
-        ("kube-system/nvidia-device-plugin", "system"), ("kube-system/nvidia-device-plugin", "gpu"),
-        ("llm/vllm", "system"), ("llm/vllm", "gpu"),
+        ("kube-system/nvidia-device-plugin", "system"),
+        ("kube-system/nvidia-device-plugin", "gpu"),
+        ("llm/vllm", "system"),
+        ("llm/vllm", "gpu"),
     ]
     assert table["llm/vllm", "gpu"].lands and table["llm/vllm", "gpu"].reasons == []
     assert not table["llm/vllm", "system"].lands
@@ -271,7 +308,10 @@ def test_placement_matrix_rows_cover_every_workload_and_pool():
     ]
     assert table["kube-system/nvidia-device-plugin", "gpu"].lands
     assert json.loads(json.dumps(rows[0].to_dict())) == {
-        "workload": "kube-system/nvidia-device-plugin", "kind": "DaemonSet", "pool": "system", "lands": False,
+        "workload": "kube-system/nvidia-device-plugin",
+        "kind": "DaemonSet",
+        "pool": "system",
+        "lands": False,
         "reasons": ["node affinity/selector mismatch: nodeSelector GPU=true (node has no label GPU)"],
     }
 
@@ -306,7 +346,10 @@ def test_guard_on_pools_built_from_node_groups():
 def test_unknown_instance_type_pool_lands_nothing_and_says_why():
     groups = [NodeGroupSpec("system", "zz9.mega", 2, {}, [])]
     rows = placement_matrix([vllm(node_selector={})], pools_for_node_groups(groups))
-    assert rows[0].reasons[-1] == "instance type zz9.mega is not in the catalog: allocatable unknown, cannot check resource fit"
+    assert (
+        rows[0].reasons[-1]
+        == "instance type zz9.mega is not in the catalog: allocatable unknown, cannot check resource fit"
+    )
     result = verdicts([], pools_for_node_groups(groups))
     assert not result[4].passed
     assert "zz9.mega is not in the catalog" in result[4].message
@@ -318,8 +361,11 @@ def test_guard_reads_every_workload_kind(kind):
     if kind == "Pod":
         workload = {"kind": "Pod", "metadata": {"name": "w", "namespace": "llm"}, "spec": template["spec"]}
     elif kind == "CronJob":
-        workload = {"kind": "CronJob", "metadata": {"name": "w", "namespace": "llm"},
-                    "spec": {"jobTemplate": {"spec": {"template": template}}}}
+        workload = {
+            "kind": "CronJob",
+            "metadata": {"name": "w", "namespace": "llm"},
+            "spec": {"jobTemplate": {"spec": {"template": template}}},
+        }
     else:
         workload = {"kind": kind, "metadata": {"name": "w", "namespace": "llm"}, "spec": {"template": template}}
     result = verdicts([device_plugin(), workload], [system_pool(), gpu_pool()])

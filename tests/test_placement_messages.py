@@ -6,9 +6,9 @@ from __future__ import annotations
 import copy
 
 import pytest
+from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
 
 from placement import gpu_guard, node_affinity_mismatch
-from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
 
 NODE = {"metadata": {"name": "gpu-0", "labels": {"GPU": "true", "gpus": "4"}}}
 
@@ -19,27 +19,45 @@ def pod_requiring(*expressions: dict, fields: tuple = ()) -> dict:
         term["matchExpressions"] = list(expressions)
     if fields:
         term["matchFields"] = list(fields)
-    return {"spec": {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
-        "nodeSelectorTerms": [term]}}}}}
+    return {
+        "spec": {
+            "affinity": {
+                "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [term]}}
+            }
+        }
+    }
 
 
-@pytest.mark.parametrize(("field", "reason"), [
-    pytest.param({"key": "metadata.namespace", "operator": "In", "values": ["x"]},
-                 "invalid matchFields requirement metadata.namespace In [x]: only metadata.name is supported",
-                 id="a matchFields key other than metadata.name is named with the requirement"),
-    pytest.param({"operator": "In", "values": ["x"]},
-                 "invalid matchFields requirement  In [x]: only metadata.name is supported",
-                 id="a matchFields requirement without a key is invalid"),
-    pytest.param({"key": "metadata.name", "operator": "Exists"},
-                 "invalid matchFields requirement metadata.name Exists: only In and NotIn are supported",
-                 id="a matchFields operator other than In or NotIn is named"),
-    pytest.param({"key": "metadata.name", "values": ["gpu-0"]},
-                 "invalid matchFields requirement metadata.name  [gpu-0]: only In and NotIn are supported",
-                 id="a matchFields requirement without an operator is invalid"),
-    pytest.param({"key": "metadata.name", "operator": "NotIn", "values": ["a", "b"]},
-                 "invalid matchFields requirement metadata.name NotIn [a, b]: NotIn needs exactly one value",
-                 id="a matchFields requirement with two names is invalid"),
-])
+@pytest.mark.parametrize(
+    ("field", "reason"),
+    [
+        pytest.param(
+            {"key": "metadata.namespace", "operator": "In", "values": ["x"]},
+            "invalid matchFields requirement metadata.namespace In [x]: only metadata.name is supported",
+            id="a matchFields key other than metadata.name is named with the requirement",
+        ),
+        pytest.param(
+            {"operator": "In", "values": ["x"]},
+            "invalid matchFields requirement  In [x]: only metadata.name is supported",
+            id="a matchFields requirement without a key is invalid",
+        ),
+        pytest.param(
+            {"key": "metadata.name", "operator": "Exists"},
+            "invalid matchFields requirement metadata.name Exists: only In and NotIn are supported",
+            id="a matchFields operator other than In or NotIn is named",
+        ),
+        pytest.param(
+            {"key": "metadata.name", "values": ["gpu-0"]},
+            "invalid matchFields requirement metadata.name  [gpu-0]: only In and NotIn are supported",
+            id="a matchFields requirement without an operator is invalid",
+        ),
+        pytest.param(
+            {"key": "metadata.name", "operator": "NotIn", "values": ["a", "b"]},
+            "invalid matchFields requirement metadata.name NotIn [a, b]: NotIn needs exactly one value",
+            id="a matchFields requirement with two names is invalid",
+        ),
+    ],
+)
 def test_invalid_match_fields_requirement_is_explained_in_full(field, reason):
     message = node_affinity_mismatch(pod_requiring(fields=(field,)), NODE)
     assert message == f"node affinity/selector mismatch: required node affinity: {reason}"
@@ -48,8 +66,10 @@ def test_invalid_match_fields_requirement_is_explained_in_full(field, reason):
 def test_a_gt_bound_written_as_a_yaml_number_is_invalid_not_a_crash():
     # YAML `values: [3]` gives an int; the API takes strings only, so the term is invalid.
     message = node_affinity_mismatch(pod_requiring({"key": "gpus", "operator": "Gt", "values": [3]}), NODE)
-    assert message == ("node affinity/selector mismatch: required node affinity: invalid requirement gpus Gt [3]: "
-                       "Gt needs exactly one integer value")
+    assert message == (
+        "node affinity/selector mismatch: required node affinity: invalid requirement gpus Gt [3]: "
+        "Gt needs exactly one integer value"
+    )
 
 
 def _unlabelled_gpu_pools() -> list[dict]:
@@ -77,8 +97,9 @@ def test_with_a_gpu_only_label_the_guard_suggests_that_label():
 def test_a_failed_verdict_shows_its_first_problem_and_counts_the_others():
     second = vllm(node_selector={})
     second["metadata"]["name"] = "vllm-2"
-    verdicts = {v.id: v for v in gpu_guard([device_plugin(), vllm(node_selector={}), second],
-                                           [system_pool(), gpu_pool()])}
+    verdicts = {
+        v.id: v for v in gpu_guard([device_plugin(), vllm(node_selector={}), second], [system_pool(), gpu_pool()])
+    }
     assert not verdicts[1].passed
     assert verdicts[1].message.startswith("GPU workload llm/vllm can be placed on non-GPU pool system")
     assert verdicts[1].message.endswith("(add nodeSelector GPU=true) (and 1 more)")
@@ -86,18 +107,31 @@ def test_a_failed_verdict_shows_its_first_problem_and_counts_the_others():
     assert not single[1].message.endswith("more)")
 
 
-@pytest.mark.parametrize(("expression", "reason"), [
-    pytest.param({"operator": "Exists"}, "invalid requirement  Exists: empty key",
-                 id="a requirement without a key is invalid for its empty key"),
-    pytest.param({"key": "GPU", "values": ["true"]},
-                 "invalid requirement GPU  [true]: unknown operator '' (In, NotIn, Exists, DoesNotExist, Gt, Lt)",
-                 id="a requirement without an operator names the empty operator"),
-    pytest.param({"key": "GPU", "operator": "In"}, "invalid requirement GPU In []: In needs at least one value",
-                 id="an In requirement without values shows its empty list"),
-    pytest.param({"key": "GPU", "operator": "DoesNotExist", "values": ["x"]},
-                 "invalid requirement GPU DoesNotExist [x]: DoesNotExist takes no values",
-                 id="a DoesNotExist requirement with values shows them"),
-])
+@pytest.mark.parametrize(
+    ("expression", "reason"),
+    [
+        pytest.param(
+            {"operator": "Exists"},
+            "invalid requirement  Exists: empty key",
+            id="a requirement without a key is invalid for its empty key",
+        ),
+        pytest.param(
+            {"key": "GPU", "values": ["true"]},
+            "invalid requirement GPU  [true]: unknown operator '' (In, NotIn, Exists, DoesNotExist, Gt, Lt)",
+            id="a requirement without an operator names the empty operator",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "In"},
+            "invalid requirement GPU In []: In needs at least one value",
+            id="an In requirement without values shows its empty list",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "DoesNotExist", "values": ["x"]},
+            "invalid requirement GPU DoesNotExist [x]: DoesNotExist takes no values",
+            id="a DoesNotExist requirement with values shows them",
+        ),
+    ],
+)
 def test_invalid_label_requirement_is_explained_in_full(expression, reason):
     message = node_affinity_mismatch(pod_requiring(expression), NODE)
     assert message == f"node affinity/selector mismatch: required node affinity: {reason}"
@@ -113,12 +147,18 @@ def test_a_node_without_a_name_is_called_unnamed():
     del unnamed["metadata"]["name"]
     field = {"key": "metadata.name", "operator": "In", "values": ["gpu-0"]}
     assert node_affinity_mismatch(pod_requiring(fields=(field,)), unnamed) == (
-        "node affinity/selector mismatch: required node affinity: metadata.name In [gpu-0] (node is named <unnamed>)")
+        "node affinity/selector mismatch: required node affinity: metadata.name In [gpu-0] (node is named <unnamed>)"
+    )
 
 
-VERDICT_NAMES = {1: "gpu-workloads-land-on-gpu-pools", 2: "plain-pods-stay-off-gpu-pools",
-                 3: "device-plugin-covers-gpu-pools", 4: "system-addons-have-a-pool", 5: "gpu-requests-fit-one-node",
-                 10: "dcgm-exporter-covers-gpu-pools"}
+VERDICT_NAMES = {
+    1: "gpu-workloads-land-on-gpu-pools",
+    2: "plain-pods-stay-off-gpu-pools",
+    3: "device-plugin-covers-gpu-pools",
+    4: "system-addons-have-a-pool",
+    5: "gpu-requests-fit-one-node",
+    10: "dcgm-exporter-covers-gpu-pools",
+}
 
 
 def test_each_verdict_keeps_its_name_whether_it_passes_or_fails():

@@ -3,11 +3,10 @@ probes are v1 Pods; a lookup may describe CPU-only instance types without a GPU 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
-
-from fractions import Fraction
 
 from placement import NodeGroupSpec, plain_pod, pod_requests, pools_for_node_groups, system_addon_pod
 
@@ -28,22 +27,32 @@ def test_a_lookup_entry_without_a_gpu_count_makes_a_pool_without_gpus():
     assert pool["node"]["metadata"]["labels"]["kubernetes.io/arch"] == "amd64"
 
 
-@pytest.mark.parametrize(("probe", "name"), [
-    pytest.param(plain_pod, "default/plain-pod", id="the plain probe is a v1 Pod in default"),
-    pytest.param(system_addon_pod, "kube-system/coredns", id="the add-on probe is a v1 Pod in kube-system"),
-])
+@pytest.mark.parametrize(
+    ("probe", "name"),
+    [
+        pytest.param(plain_pod, "default/plain-pod", id="the plain probe is a v1 Pod in default"),
+        pytest.param(system_addon_pod, "kube-system/coredns", id="the add-on probe is a v1 Pod in kube-system"),
+    ],
+)
 def test_the_guard_probes_are_v1_pods(probe, name):
     pod = probe()
     assert (pod["apiVersion"], pod["kind"]) == ("v1", "Pod")
     assert f"{pod['metadata']['namespace']}/{pod['metadata']['name']}" == name
 
 
-@pytest.mark.parametrize(("probe", "cpu_milli", "memory_mi", "tolerated"), [
-    pytest.param(plain_pod, 100, 64, [], id="the plain probe asks 100m and 64Mi and tolerates nothing"),
-    pytest.param(system_addon_pod, 100, 70, ["CriticalAddonsOnly", "node.kubernetes.io/not-ready",
-                                             "node.kubernetes.io/unreachable"],
-                 id="the add-on probe asks what CoreDNS asks and tolerates what it tolerates"),
-])
+@pytest.mark.parametrize(
+    ("probe", "cpu_milli", "memory_mi", "tolerated"),
+    [
+        pytest.param(plain_pod, 100, 64, [], id="the plain probe asks 100m and 64Mi and tolerates nothing"),
+        pytest.param(
+            system_addon_pod,
+            100,
+            70,
+            ["CriticalAddonsOnly", "node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"],
+            id="the add-on probe asks what CoreDNS asks and tolerates what it tolerates",
+        ),
+    ],
+)
 def test_the_guard_probes_request_and_tolerate_as_documented(probe, cpu_milli, memory_mi, tolerated):
     pod = probe()
     requests = pod_requests(pod)

@@ -30,11 +30,22 @@ def one(group: NodeGroupSpec, **kwargs) -> dict:
 def test_cpu_pool_from_m6i_large():
     pool = one(NodeGroupSpec("system", "m6i.large", 2, {}, []))
     assert {k: v for k, v in pool.items() if k != "node"} == {
-        "name": "system", "instanceType": "m6i.large", "count": 2, "maxCount": 2, "gpusPerNode": 0,
-        "gpusPerNodeByType": {"m6i.large": 0}, "unknown": False, "gpuAdvertisedByHost": False,
+        "name": "system",
+        "instanceType": "m6i.large",
+        "count": 2,
+        "maxCount": 2,
+        "gpusPerNode": 0,
+        "gpusPerNodeByType": {"m6i.large": 0},
+        "unknown": False,
+        "gpuAdvertisedByHost": False,
     }
     # 2 vCPU less 60m + 10m; 8 GiB less 11Mi * 29 + 255Mi and the 100Mi eviction threshold.
-    assert pool["node"]["status"]["allocatable"] == {"cpu": "1930m", "memory": "7518Mi", "pods": "29", "ephemeral-storage": "17Gi"}
+    assert pool["node"]["status"]["allocatable"] == {
+        "cpu": "1930m",
+        "memory": "7518Mi",
+        "pods": "29",
+        "ephemeral-storage": "17Gi",
+    }
     assert pool["node"]["spec"]["taints"] == []
     assert pool["node"]["metadata"]["name"] == "system-0"
 
@@ -60,7 +71,12 @@ def test_gpu_pool_labels_and_taints():
 def test_gpu_pool_allocatable_without_gpus_until_the_plugin_runs():
     pool = one(NodeGroupSpec("gpu", "g5.xlarge", 1, GPU_LABELS, [GPU_TAINT]))
     # 4 vCPU less 60 + 10 + 5 + 5 m; 16 GiB less 11Mi * 58 + 255Mi + 100Mi.
-    assert pool["node"]["status"]["allocatable"] == {"cpu": "3920m", "memory": "15391Mi", "pods": "58", "ephemeral-storage": "17Gi"}
+    assert pool["node"]["status"]["allocatable"] == {
+        "cpu": "3920m",
+        "memory": "15391Mi",
+        "pods": "58",
+        "ephemeral-storage": "17Gi",
+    }
 
 
 def test_host_advertised_gpus_are_in_allocatable():
@@ -74,8 +90,11 @@ def test_host_advertised_gpus_are_in_allocatable():
 
 def test_device_plugin_pools_get_gpus_and_cpu_pools_never_do():
     pools = pools_for_node_groups(
-        [NodeGroupSpec("system", "m6i.large", 2, {}, []), NodeGroupSpec("gpu", "g5.xlarge", 1, GPU_LABELS, [GPU_TAINT]),
-         NodeGroupSpec("gpu2", "g5.xlarge", 0, GPU_LABELS, [GPU_TAINT])],
+        [
+            NodeGroupSpec("system", "m6i.large", 2, {}, []),
+            NodeGroupSpec("gpu", "g5.xlarge", 1, GPU_LABELS, [GPU_TAINT]),
+            NodeGroupSpec("gpu2", "g5.xlarge", 0, GPU_LABELS, [GPU_TAINT]),
+        ],
         device_plugin_pools=["system", "gpu"],
     )
     allocatable = {p["name"]: p["node"]["status"]["allocatable"] for p in pools}
@@ -121,13 +140,23 @@ def test_lookup_can_be_replaced():
 @pytest.mark.parametrize(
     ("groups", "error"),
     [
-        ([NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}])],
-         r"node group gpu: taint 'GPU' has effect 'NO_SCHEDULE'; use Kubernetes spelling, one of NoSchedule, NoExecute, PreferNoSchedule"),
-        ([NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [{"value": "true", "effect": "NoSchedule"}])], r"node group gpu: taint .* has no key"),
-        ([NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [], capacity_type="spot")],
-         r"node group gpu: capacity_type 'spot' must be one of ON_DEMAND, SPOT, CAPACITY_BLOCK"),
+        (
+            [NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}])],
+            r"node group gpu: taint 'GPU' has effect 'NO_SCHEDULE'; use Kubernetes spelling, one of NoSchedule, NoExecute, PreferNoSchedule",
+        ),
+        (
+            [NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [{"value": "true", "effect": "NoSchedule"}])],
+            r"node group gpu: taint .* has no key",
+        ),
+        (
+            [NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [], capacity_type="spot")],
+            r"node group gpu: capacity_type 'spot' must be one of ON_DEMAND, SPOT, CAPACITY_BLOCK",
+        ),
         ([NodeGroupSpec("gpu", "g5.xlarge", -1, {}, [])], r"node group gpu: desired_size -1 must be >= 0"),
-        ([NodeGroupSpec("a", "m6i.large", 1, {}, []), NodeGroupSpec("a", "g5.xlarge", 1, {}, [])], r"node group name 'a' is repeated"),
+        (
+            [NodeGroupSpec("a", "m6i.large", 1, {}, []), NodeGroupSpec("a", "g5.xlarge", 1, {}, [])],
+            r"node group name 'a' is repeated",
+        ),
     ],
 )
 def test_rejects_bad_node_groups(groups, error):
@@ -152,22 +181,36 @@ def test_eks_allocatable_of_g5_12xlarge():
     from components.gpu_catalog import lookup
 
     assert eks_allocatable(lookup("g5.12xlarge")) == {
-        "cpu": "47810m", "memory": "188146Mi", "pods": "737", "ephemeral-storage": "17Gi"
+        "cpu": "47810m",
+        "memory": "188146Mi",
+        "pods": "737",
+        "ephemeral-storage": "17Gi",
     }
 
 
 def plugin(tolerations):
-    return {"kind": "DaemonSet", "metadata": {"name": "nvidia-device-plugin", "namespace": "kube-system"},
-            "spec": {"template": {"spec": {"tolerations": tolerations,
-                                           "containers": [{"name": "p", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}]}}}}
+    return {
+        "kind": "DaemonSet",
+        "metadata": {"name": "nvidia-device-plugin", "namespace": "kube-system"},
+        "spec": {
+            "template": {
+                "spec": {
+                    "tolerations": tolerations,
+                    "containers": [{"name": "p", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}],
+                }
+            }
+        },
+    }
 
 
 def test_advertise_gpus_follows_the_device_plugin_tolerations():
-    pools = pools_for_node_groups([
-        NodeGroupSpec("system", "m6i.large", 2, {}, []),
-        NodeGroupSpec("gpu", "g5.xlarge", 1, GPU_LABELS, [GPU_TAINT]),
-        NodeGroupSpec("big", "g5.12xlarge", 0, GPU_LABELS, [GPU_TAINT, {"key": "big", "effect": "NoExecute"}]),
-    ])
+    pools = pools_for_node_groups(
+        [
+            NodeGroupSpec("system", "m6i.large", 2, {}, []),
+            NodeGroupSpec("gpu", "g5.xlarge", 1, GPU_LABELS, [GPU_TAINT]),
+            NodeGroupSpec("big", "g5.12xlarge", 0, GPU_LABELS, [GPU_TAINT, {"key": "big", "effect": "NoExecute"}]),
+        ]
+    )
     before = copy.deepcopy(pools)
     stock = advertise_gpus(pools, [plugin([{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}])])
     tolerant = advertise_gpus(pools, [plugin([{"key": "GPU", "operator": "Exists"}])])

@@ -20,8 +20,9 @@ from placement import (
 from placement.explain import FILTERS, NODE_UNSCHEDULABLE, filter_failures
 
 # Deterministic: the same examples on every run, no example database, no deadline.
-DETERMINISTIC = settings(derandomize=True, database=None, deadline=None, max_examples=100,
-                         suppress_health_check=[HealthCheck.too_slow])
+DETERMINISTIC = settings(
+    derandomize=True, database=None, deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow]
+)
 
 KEYS = st.sampled_from(["GPU", "dedicated", "nvidia.com/gpu", "node.kubernetes.io/unschedulable", "sla"])
 VALUES = st.sampled_from(["", "true", "false", "1", "950", "007"])
@@ -41,8 +42,12 @@ def taints(draw):
 @st.composite
 def tolerations(draw):
     toleration = {}
-    for name, strategy in (("key", st.one_of(st.just(""), KEYS)), ("operator", OPERATORS), ("value", VALUES),
-                           ("effect", st.one_of(st.just(""), EFFECTS))):
+    for name, strategy in (
+        ("key", st.one_of(st.just(""), KEYS)),
+        ("operator", OPERATORS),
+        ("value", VALUES),
+        ("effect", st.one_of(st.just(""), EFFECTS)),
+    ):
         value = draw(strategy)
         if value or draw(st.booleans()):
             toleration[name] = value
@@ -51,7 +56,11 @@ def tolerations(draw):
 
 @st.composite
 def label_maps(draw):
-    return draw(st.dictionaries(st.sampled_from(["GPU", "zone", "gpus", "tier"]), st.sampled_from(["true", "a", "b", "4", "x"]), max_size=4))
+    return draw(
+        st.dictionaries(
+            st.sampled_from(["GPU", "zone", "gpus", "tier"]), st.sampled_from(["true", "a", "b", "4", "x"]), max_size=4
+        )
+    )
 
 
 @st.composite
@@ -70,7 +79,11 @@ def term_lists(draw):
     return draw(st.lists(st.fixed_dictionaries({"matchExpressions": st.lists(requirements(), max_size=3)}), max_size=3))
 
 
-QUANTITIES = {"cpu": ["100m", "500m", "1", "2", "4"], "memory": ["64Mi", "1Gi", "8Gi", "16Gi"], "nvidia.com/gpu": ["1", "2"]}
+QUANTITIES = {
+    "cpu": ["100m", "500m", "1", "2", "4"],
+    "memory": ["64Mi", "1Gi", "8Gi", "16Gi"],
+    "nvidia.com/gpu": ["1", "2"],
+}
 
 
 @st.composite
@@ -89,20 +102,30 @@ def pods(draw):
     if draw(st.booleans()):
         spec["nodeSelector"] = draw(label_maps())
     if draw(st.booleans()):
-        spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": draw(term_lists())}}}
+        spec["affinity"] = {
+            "nodeAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": draw(term_lists())}
+            }
+        }
     return {"spec": spec}
 
 
 @st.composite
 def nodes(draw):
     # Mostly roomy nodes, so that a fair share of examples land.
-    allocatable = {"cpu": draw(st.sampled_from(["1", "4", "4"])), "memory": draw(st.sampled_from(["8Gi", "16Gi"])),
-                   "pods": draw(st.sampled_from(["1", "2", "110", "110"]))}
+    allocatable = {
+        "cpu": draw(st.sampled_from(["1", "4", "4"])),
+        "memory": draw(st.sampled_from(["8Gi", "16Gi"])),
+        "pods": draw(st.sampled_from(["1", "2", "110", "110"])),
+    }
     if draw(st.booleans()):
         allocatable["nvidia.com/gpu"] = draw(st.sampled_from(QUANTITIES["nvidia.com/gpu"]))
     return {
         "metadata": {"name": "n", "labels": draw(label_maps())},
-        "spec": {"taints": draw(st.lists(taints(), max_size=2)), "unschedulable": draw(st.sampled_from([False, False, True]))},
+        "spec": {
+            "taints": draw(st.lists(taints(), max_size=2)),
+            "unschedulable": draw(st.sampled_from([False, False, True])),
+        },
         "status": {"allocatable": allocatable},
     }
 
@@ -143,7 +166,9 @@ def test_removing_a_node_selector_entry_never_makes_a_pod_less_schedulable(pod, 
 @DETERMINISTIC
 @given(pods(), nodes(), st.lists(pods(), max_size=2))
 def test_explain_is_empty_exactly_when_every_filter_passes(pod, node, existing):
-    taints_ok = find_untolerated_taint(node["spec"]["taints"], pod["spec"]["tolerations"], ["NoSchedule", "NoExecute"]) is None
+    taints_ok = (
+        find_untolerated_taint(node["spec"]["taints"], pod["spec"]["tolerations"], ["NoSchedule", "NoExecute"]) is None
+    )
     affinity_ok = node_matches(pod, node)
     resources_ok = fits_resources(pod, node, existing)
     unschedulable_ok = NODE_UNSCHEDULABLE not in filter_failures(pod, node, filters=[NODE_UNSCHEDULABLE])

@@ -61,8 +61,36 @@ def test_parses_json_numbers(number, expected):
 
 @pytest.mark.parametrize(
     "malformed",
-    ["", " 1", "1 ", "abc", "1KiB", "1K", "1mi", "1k1", "1e", "1e1.5", "1.2.3", "Mi", ".", "-", "+", "0x10", "1_000",
-     "1,5", "1e1000", "∞", True, False, None, [], {}, float("nan"), float("inf"), Decimal("NaN")],
+    [
+        "",
+        " 1",
+        "1 ",
+        "abc",
+        "1KiB",
+        "1K",
+        "1mi",
+        "1k1",
+        "1e",
+        "1e1.5",
+        "1.2.3",
+        "Mi",
+        ".",
+        "-",
+        "+",
+        "0x10",
+        "1_000",
+        "1,5",
+        "1e1000",
+        "∞",
+        True,
+        False,
+        None,
+        [],
+        {},
+        float("nan"),
+        float("inf"),
+        Decimal("NaN"),
+    ],
 )
 def test_rejects_malformed_quantities(malformed):
     with pytest.raises(ValueError, match="malformed quantity"):

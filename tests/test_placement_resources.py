@@ -48,23 +48,41 @@ def sidecar(requests):
         (pod(container({"cpu": "1"}, {"cpu": "2", "memory": "1Gi"})), {"cpu": 1, "memory": Gi}),  # the request wins
         (pod(container({"nvidia.com/gpu": "2"}, {"nvidia.com/gpu": "2"})), {"nvidia.com/gpu": 2}),
         # Containers add up.
-        (pod(container({"cpu": "250m"}), container({"cpu": "250m", "memory": "64Mi"})), {"cpu": Fraction(1, 2), "memory": 64 * Mi}),
+        (
+            pod(container({"cpu": "250m"}), container({"cpu": "250m", "memory": "64Mi"})),
+            {"cpu": Fraction(1, 2), "memory": 64 * Mi},
+        ),
         # An init container runs alone: the larger of it and the sum counts.
         (pod(container({"cpu": "1"}), init=[container({"cpu": "3", "memory": "1Gi"})]), {"cpu": 3, "memory": Gi}),
         (pod(container({"cpu": "1"}), container({"cpu": "1"}), init=[container({"cpu": "1500m"})]), {"cpu": 2}),
         (pod(container({"cpu": "1"}), init=[container({"cpu": "2"}), container({"cpu": "4"})]), {"cpu": 4}),
         # Sidecars (restartPolicy Always) run beside the app and the later init containers.
         (pod(container({"cpu": "100m"}), init=[sidecar({"cpu": "50m"})]), {"cpu": Fraction(150, 1000)}),
-        (pod(container({"cpu": "100m"}), init=[sidecar({"cpu": "50m"}), container({"cpu": "200m"}), sidecar({"cpu": "30m"})]),
-         {"cpu": Fraction(250, 1000)}),
-        (pod(container({"cpu": "1"}), init=[container({"cpu": "200m"}), sidecar({"cpu": "500m"})]), {"cpu": Fraction(3, 2)}),
+        (
+            pod(
+                container({"cpu": "100m"}),
+                init=[sidecar({"cpu": "50m"}), container({"cpu": "200m"}), sidecar({"cpu": "30m"})],
+            ),
+            {"cpu": Fraction(250, 1000)},
+        ),
+        (
+            pod(container({"cpu": "1"}), init=[container({"cpu": "200m"}), sidecar({"cpu": "500m"})]),
+            {"cpu": Fraction(3, 2)},
+        ),
         # Overhead adds on top.
-        (pod(container({"cpu": "1", "memory": "1Gi"}), overhead={"cpu": "250m", "memory": "120Mi"}),
-         {"cpu": Fraction(5, 4), "memory": Gi + 120 * Mi}),
-        (pod(container({"cpu": "1"}), init=[container({"cpu": "2"})], overhead={"cpu": "100m"}), {"cpu": Fraction(21, 10)}),
+        (
+            pod(container({"cpu": "1", "memory": "1Gi"}), overhead={"cpu": "250m", "memory": "120Mi"}),
+            {"cpu": Fraction(5, 4), "memory": Gi + 120 * Mi},
+        ),
+        (
+            pod(container({"cpu": "1"}), init=[container({"cpu": "2"})], overhead={"cpu": "100m"}),
+            {"cpu": Fraction(21, 10)},
+        ),
         # Pod-level resources replace the containers' cpu and memory, not other resources.
-        (pod(container({"cpu": "1", "nvidia.com/gpu": "1"}), pod_resources={"requests": {"cpu": "3"}}),
-         {"cpu": 3, "nvidia.com/gpu": 1}),
+        (
+            pod(container({"cpu": "1", "nvidia.com/gpu": "1"}), pod_resources={"requests": {"cpu": "3"}}),
+            {"cpu": 3, "nvidia.com/gpu": 1},
+        ),
         (pod(container({"memory": "1Gi"}), pod_resources={"limits": {"memory": "2Gi"}}), {"memory": 2 * Gi}),
         # Rounded up like the scheduler: cpu to millicores, the rest to whole units.
         (pod(container({"cpu": "0.1m", "memory": "0.5"})), {"cpu": Fraction(1, 1000), "memory": 1}),
@@ -96,18 +114,42 @@ ONE_GPU = pod(container({"cpu": "1", "memory": "4Gi"}, {"nvidia.com/gpu": "1"}))
         (pod(container({"cpu": "2"})), CPU_NODE, [], ["Insufficient cpu: requests 2000m, free 1930m"]),
         (pod(container({"cpu": "4"})), GPU_NODE, [], ["Insufficient cpu: requests 4000m, free 3920m"]),
         (pod(container({"memory": "8Gi"})), CPU_NODE, [], ["Insufficient memory: requests 8Gi, free 7518Mi"]),
-        (ONE_GPU, CPU_NODE, [], ["Insufficient nvidia.com/gpu: requests 1, free 0 (node does not advertise nvidia.com/gpu)"]),
-        (pod(container(limits={"nvidia.com/gpu": "2"})), GPU_NODE, [], ["Insufficient nvidia.com/gpu: requests 2, free 1"]),
+        (
+            ONE_GPU,
+            CPU_NODE,
+            [],
+            ["Insufficient nvidia.com/gpu: requests 1, free 0 (node does not advertise nvidia.com/gpu)"],
+        ),
+        (
+            pod(container(limits={"nvidia.com/gpu": "2"})),
+            GPU_NODE,
+            [],
+            ["Insufficient nvidia.com/gpu: requests 2, free 1"],
+        ),
         (pod(container({"nvidia.com/gpu": "0"})), CPU_NODE, [], []),  # a zero request of an unlisted resource fits
         (pod(container({"ephemeral-storage": "10Gi"})), GPU_NODE, [], []),
-        (pod(container({"ephemeral-storage": "10Gi"})), CPU_NODE, [],
-         ["Insufficient ephemeral-storage: requests 10Gi, free 0 (node does not advertise ephemeral-storage)"]),
-        (pod(container({"hugepages-2Mi": "4Mi"})), node({"pods": "10", "hugepages-2Mi": "2Mi"}), [],
-         ["Insufficient hugepages-2Mi: requests 4Mi, free 2Mi"]),
+        (
+            pod(container({"ephemeral-storage": "10Gi"})),
+            CPU_NODE,
+            [],
+            ["Insufficient ephemeral-storage: requests 10Gi, free 0 (node does not advertise ephemeral-storage)"],
+        ),
+        (
+            pod(container({"hugepages-2Mi": "4Mi"})),
+            node({"pods": "10", "hugepages-2Mi": "2Mi"}),
+            [],
+            ["Insufficient hugepages-2Mi: requests 4Mi, free 2Mi"],
+        ),
         # cpu and memory absent from allocatable count as 0.
-        (SMALL, node({"pods": "10"}), [],
-         ["Insufficient cpu: requests 100m, free 0m (node does not advertise cpu)",
-          "Insufficient memory: requests 64Mi, free 0 (node does not advertise memory)"]),
+        (
+            SMALL,
+            node({"pods": "10"}),
+            [],
+            [
+                "Insufficient cpu: requests 100m, free 0m (node does not advertise cpu)",
+                "Insufficient memory: requests 64Mi, free 0 (node does not advertise memory)",
+            ],
+        ),
         # So does pods: no room for any pod.
         (pod(container()), node({"cpu": "1"}), [], ["Too many pods: allocatable 0, already running 0"]),
         (pod(container()), node(), [], ["Too many pods: allocatable 0, already running 0"]),
@@ -118,15 +160,28 @@ ONE_GPU = pod(container({"cpu": "1", "memory": "4Gi"}, {"nvidia.com/gpu": "1"}))
         (pod(container({"memory": "15Gi"})), GPU_NODE, [SMALL], ["Insufficient memory: requests 15Gi, free 15327Mi"]),
         # The pod count: existing + 1 must fit.
         (SMALL, node({"cpu": "4", "memory": "4Gi", "pods": "2"}), [SMALL], []),
-        (SMALL, node({"cpu": "4", "memory": "4Gi", "pods": "2"}), [SMALL, SMALL], ["Too many pods: allocatable 2, already running 2"]),
+        (
+            SMALL,
+            node({"cpu": "4", "memory": "4Gi", "pods": "2"}),
+            [SMALL, SMALL],
+            ["Too many pods: allocatable 2, already running 2"],
+        ),
         (pod(container()), node({"pods": "1"}), [SMALL], ["Too many pods: allocatable 1, already running 1"]),
         # A pod requesting nothing fits an overcommitted node (with a pod slot).
         (pod(container()), node({"cpu": "1", "pods": "5"}), [pod(container({"cpu": "2"}))], []),
         # Overhead and init containers count for existing pods too.
-        (pod(container({"cpu": "1"})), node({"cpu": "2", "pods": "5"}),
-         [pod(container({"cpu": "500m"}), overhead={"cpu": "600m"})], ["Insufficient cpu: requests 1000m, free 900m"]),
-        (pod(container({"cpu": "1"})), node({"cpu": "2", "pods": "5"}),
-         [pod(container({"cpu": "100m"}), init=[container({"cpu": "1500m"})])], ["Insufficient cpu: requests 1000m, free 500m"]),
+        (
+            pod(container({"cpu": "1"})),
+            node({"cpu": "2", "pods": "5"}),
+            [pod(container({"cpu": "500m"}), overhead={"cpu": "600m"})],
+            ["Insufficient cpu: requests 1000m, free 900m"],
+        ),
+        (
+            pod(container({"cpu": "1"})),
+            node({"cpu": "2", "pods": "5"}),
+            [pod(container({"cpu": "100m"}), init=[container({"cpu": "1500m"})])],
+            ["Insufficient cpu: requests 1000m, free 500m"],
+        ),
     ],
 )
 def test_resource_fit(the_pod, the_node, existing, problems):
@@ -151,7 +206,9 @@ def test_existing_pods_may_be_any_iterable():
 
 def test_node_allocatable_parses_and_rounds():
     assert node_allocatable(node({"cpu": "0.0005", "memory": "1.5Ki", "pods": 58})) == {
-        "cpu": Fraction(1, 1000), "memory": 1536, "pods": 58
+        "cpu": Fraction(1, 1000),
+        "memory": 1536,
+        "pods": 58,
     }
 
 

@@ -116,7 +116,11 @@ TAINTS = [
         ([], ["PreferNoSchedule"], TAINTS[0]),
         ([], [], None),
         ([{"key": "GPU", "operator": "Exists"}], ["NoSchedule", "NoExecute"], TAINTS[2]),
-        ([{"key": "GPU", "operator": "Exists"}, {"key": "evict", "operator": "Exists"}], ["NoSchedule", "NoExecute"], None),
+        (
+            [{"key": "GPU", "operator": "Exists"}, {"key": "evict", "operator": "Exists"}],
+            ["NoSchedule", "NoExecute"],
+            None,
+        ),
         ([{"key": "GPU", "operator": "Exists"}, {"key": "evict", "operator": "Exists"}], None, TAINTS[0]),
         ([{"operator": "Exists"}], None, None),
         ([{"operator": "Exists", "effect": "NoSchedule"}], None, TAINTS[0]),
@@ -140,7 +144,11 @@ def test_find_untolerated_taint_passes_the_comparison_flag():
 
 @pytest.mark.parametrize(
     ("taint", "text"),
-    [(GPU_NS, "GPU=true:NoSchedule"), (BARE, "dedicated:NoSchedule"), ({"key": "k", "value": "", "effect": "NoExecute"}, "k:NoExecute")],
+    [
+        (GPU_NS, "GPU=true:NoSchedule"),
+        (BARE, "dedicated:NoSchedule"),
+        ({"key": "k", "value": "", "effect": "NoExecute"}, "k:NoExecute"),
+    ],
 )
 def test_format_taint(taint, text):
     assert format_taint(taint) == text

@@ -10,7 +10,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-
 from stackcheck.__main__ import main
 from stackcheck.render import HEADER, REDACTED, KubernetesObject, api_version_and_kind, kubernetes_objects
 from stackcheck.runtime import RegisteredResource, Secret
@@ -30,8 +29,11 @@ def test_dev_stack_plan_exits_0_and_writes_device_plugin_and_vllm(capsys, tmp_pa
 
     assert code == 0, out
     files = {path.name for path in tmp_path.glob("*.yaml")}
-    assert {"kube-system.daemonset.nvidia-device-plugin.yaml", "vllm.service.vllm-server.yaml",
-            "vllm.deployment.vllm-server.yaml"} <= files
+    assert {
+        "kube-system.daemonset.nvidia-device-plugin.yaml",
+        "vllm.service.vllm-server.yaml",
+        "vllm.deployment.vllm-server.yaml",
+    } <= files
     daemonset = (tmp_path / "kube-system.daemonset.nvidia-device-plugin.yaml").read_text()
     assert daemonset.startswith(HEADER + "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n")
     assert "\x1b[" not in out  # stdout is not a terminal: no colour
@@ -82,25 +84,37 @@ def test_taint_effect_in_eks_spelling_exits_2_naming_the_key_and_renders_nothing
 
 
 def test_every_config_problem_is_listed_at_once_in_json(capsys, tmp_path):
-    code, out = plan(capsys, "--stack-file", str(STACKS / "Pulumi.bad-several.yaml"), "--out", str(tmp_path / "o"),
-                     "--format", "json")
+    code, out = plan(
+        capsys,
+        "--stack-file",
+        str(STACKS / "Pulumi.bad-several.yaml"),
+        "--out",
+        str(tmp_path / "o"),
+        "--format",
+        "json",
+    )
 
     document = json.loads(out)
     assert code == 2 and document["exitCode"] == 2
     assert [problem["key"] for problem in document["configProblems"]] == [
-        "cluster.version", "systemNodeGroup.minSize", "gpuPlacement.taintEffect"]
+        "cluster.version",
+        "systemNodeGroup.minSize",
+        "gpuPlacement.taintEffect",
+    ]
     assert document["resources"] == [] and document["objects"] == []
 
 
 def test_config_error_raised_by_the_program_exits_2_naming_the_key(capsys, tmp_path):
     (tmp_path / "Pulumi.yaml").write_text("name: eks-gpu-inference\nruntime: python\n")
     (tmp_path / "Pulumi.dev.yaml").write_text("config: {}\n")
-    (tmp_path / "__main__.py").write_text(textwrap.dedent("""
+    (tmp_path / "__main__.py").write_text(
+        textwrap.dedent("""
         import pulumi
         from components.settings import ConfigError, ConfigProblem
         pulumi.ComponentResource("test:index:Early", "early")
         raise ConfigError([ConfigProblem("vllm.model", "checked only by the program")])
-    """))
+    """)
+    )
 
     code = main(["plan", "--project-dir", str(tmp_path), "--out", str(tmp_path / "out")])
     out = capsys.readouterr().out
@@ -120,8 +134,10 @@ def test_stack_without_device_plugin_on_al2023_fails_verdict_3_and_exits_1(capsy
 
 def test_markdown_and_json_carry_the_same_verdicts_as_text(capsys, tmp_path):
     stack_file = str(STACKS / "Pulumi.no-device-plugin.yaml")
-    outputs = {fmt: plan(capsys, "--stack-file", stack_file, "--out", str(tmp_path / fmt), "--format", fmt)
-               for fmt in ("text", "markdown", "json")}
+    outputs = {
+        fmt: plan(capsys, "--stack-file", stack_file, "--out", str(tmp_path / fmt), "--format", fmt)
+        for fmt in ("text", "markdown", "json")
+    }
 
     assert {code for code, _ in outputs.values()} == {1}
     text = re.findall(r"^  (PASS|FAIL)  (\d+) ([a-z0-9-]+):", outputs["text"][1], re.MULTILINE)
@@ -140,17 +156,27 @@ def test_json_document_lists_resources_objects_pools_and_matrix(capsys, tmp_path
     document = json.loads(out)
     assert code == document["exitCode"] == 0
     assert document["counts"]["total"] == len(document["resources"])
-    assert {"type": "pulumi:pulumi:Stack", "name": "eks-gpu-inference-dev", "parent": None} == {
-        key: document["resources"][0][key] for key in ("type", "name", "parent")}
+    assert {key: document["resources"][0][key] for key in ("type", "name", "parent")} == {
+        "type": "pulumi:pulumi:Stack",
+        "name": "eks-gpu-inference-dev",
+        "parent": None,
+    }
     deployment = next(obj for obj in document["objects"] if obj["kind"] == "Deployment" and obj["namespace"] == "vllm")
-    assert deployment == {"path": "vllm.deployment.vllm-server.yaml", "apiVersion": "apps/v1", "kind": "Deployment",
-                          "name": "vllm-server", "namespace": "vllm"}
+    assert deployment == {
+        "path": "vllm.deployment.vllm-server.yaml",
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "name": "vllm-server",
+        "namespace": "vllm",
+    }
     assert len(document["schema"]) == len(document["objects"]) > 0
     assert all(result["passed"] for result in document["schema"])
     gpu_pool = next(pool for pool in document["pools"] if pool["gpusPerNode"])
     assert gpu_pool["taints"] == ["GPU=true:NoSchedule"] and gpu_pool["gpusAdvertised"] == 1
     assert {(row["workload"], row["pool"], row["lands"]) for row in document["matrix"]} >= {
-        ("vllm/vllm-server", "gpu-inference-dev-gpu", True), ("vllm/vllm-server", "gpu-inference-dev-system", False)}
+        ("vllm/vllm-server", "gpu-inference-dev-gpu", True),
+        ("vllm/vllm-server", "gpu-inference-dev-system", False),
+    }
 
 
 def test_secure_token_is_set_but_never_printed_or_written(capsys, tmp_path):
@@ -177,7 +203,7 @@ def test_invalid_config_is_reported_before_the_sdks_load():
     script = textwrap.dedent(f"""
         import sys
         from stackcheck.__main__ import main
-        code = main(["plan", "--project-dir", {str(ROOT)!r}, "--stack-file", {str(STACKS / 'Pulumi.bad-effect.yaml')!r},
+        code = main(["plan", "--project-dir", {str(ROOT)!r}, "--stack-file", {str(STACKS / "Pulumi.bad-effect.yaml")!r},
                      "--format", "json"])
         heavy = sorted(name for name in ("pulumi", "pulumi_aws", "pulumi_kubernetes", "kubernetes_validate")
                        if name in sys.modules)
@@ -192,18 +218,39 @@ def test_type_token_gives_api_version_and_kind():
     assert api_version_and_kind("kubernetes:apps/v1:DaemonSet") == ("apps/v1", "DaemonSet")
     assert api_version_and_kind("kubernetes:core/v1:Service") == ("v1", "Service")
     assert api_version_and_kind("kubernetes:networking.k8s.io/v1:NetworkPolicy") == (
-        "networking.k8s.io/v1", "NetworkPolicy")
+        "networking.k8s.io/v1",
+        "NetworkPolicy",
+    )
 
 
 def test_rendered_object_drops_pulumi_keys_redacts_secrets_and_restores_integers():
     resource = RegisteredResource(
-        type="kubernetes:core/v1:Secret", name="token", parent=None, urn="urn:x", custom=True,
-        inputs={"apiVersion": "v1", "kind": "Secret", "__defaults": [], "metadata": {"name": "t", "__defaults": []},
-                "stringData": Secret({"token": "hunter2"}), "data": {"__key": "eA=="}, "immutable": True})
-    provider = RegisteredResource(type="pulumi:providers:kubernetes", name="k8s", parent=None, urn="urn:y",
-                                  custom=True, inputs={})
-    deployment = RegisteredResource(type="kubernetes:apps/v1:Deployment", name="d", parent=None, urn="urn:z",
-                                    custom=True, inputs={"spec": {"replicas": 2.0}})
+        type="kubernetes:core/v1:Secret",
+        name="token",
+        parent=None,
+        urn="urn:x",
+        custom=True,
+        inputs={
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "__defaults": [],
+            "metadata": {"name": "t", "__defaults": []},
+            "stringData": Secret({"token": "hunter2"}),
+            "data": {"__key": "eA=="},
+            "immutable": True,
+        },
+    )
+    provider = RegisteredResource(
+        type="pulumi:providers:kubernetes", name="k8s", parent=None, urn="urn:y", custom=True, inputs={}
+    )
+    deployment = RegisteredResource(
+        type="kubernetes:apps/v1:Deployment",
+        name="d",
+        parent=None,
+        urn="urn:z",
+        custom=True,
+        inputs={"spec": {"replicas": 2.0}},
+    )
 
     secret, rendered_deployment = kubernetes_objects([resource, provider, deployment])
 
@@ -218,10 +265,15 @@ def test_rendered_object_drops_pulumi_keys_redacts_secrets_and_restores_integers
 def test_schema_check_is_strict_about_unknown_fields():
     from stackcheck.schema import validate_objects
 
-    manifest = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s", "namespace": "n"},
-                "spec": {"ports": [{"port": 80, "targetPrt": 8080}]}}
-    (result,) = validate_objects([(KubernetesObject(manifest, "s", "kubernetes:core/v1:Service"), "n.service.s.yaml")],
-                                 "1.34")
+    manifest = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "s", "namespace": "n"},
+        "spec": {"ports": [{"port": 80, "targetPrt": 8080}]},
+    }
+    (result,) = validate_objects(
+        [(KubernetesObject(manifest, "s", "kubernetes:core/v1:Service"), "n.service.s.yaml")], "1.34"
+    )
 
     assert not result.passed
     assert "spec.ports[0]" in result.message and "targetPrt" in result.message
@@ -231,10 +283,21 @@ def test_node_group_taints_become_kubernetes_spelling_and_bottlerocket_advertise
     from stackcheck.pools import node_group_specs
 
     group = RegisteredResource(
-        type="aws:eks/nodeGroup:NodeGroup", name="gpu", parent=None, urn="urn:g", custom=True,
-        inputs={"nodeGroupName": "gpu", "instanceTypes": ["g5.2xlarge", "g5.xlarge"], "amiType": "BOTTLEROCKET_x86_64_NVIDIA",
-                "scalingConfig": {"desiredSize": 1.0}, "labels": {"GPU": "true"},
-                "taints": [{"key": "GPU", "value": "true", "effect": "NO_EXECUTE"}], "diskSize": 80.0})
+        type="aws:eks/nodeGroup:NodeGroup",
+        name="gpu",
+        parent=None,
+        urn="urn:g",
+        custom=True,
+        inputs={
+            "nodeGroupName": "gpu",
+            "instanceTypes": ["g5.2xlarge", "g5.xlarge"],
+            "amiType": "BOTTLEROCKET_x86_64_NVIDIA",
+            "scalingConfig": {"desiredSize": 1.0},
+            "labels": {"GPU": "true"},
+            "taints": [{"key": "GPU", "value": "true", "effect": "NO_EXECUTE"}],
+            "diskSize": 80.0,
+        },
+    )
 
     (spec,) = node_group_specs([group]).specs
 
@@ -249,8 +312,12 @@ def test_custom_resource_passes_unchecked_while_unknown_built_in_kind_fails():
     custom = {"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": {"name": "gpu"}}
     unknown = {"apiVersion": "apps/v1", "kind": "DaemonSett", "metadata": {"name": "typo", "namespace": "n"}}
     custom_result, unknown_result = validate_objects(
-        [(KubernetesObject(custom, "gpu", "kubernetes:karpenter.sh/v1:NodePool"), None),
-         (KubernetesObject(unknown, "typo", "kubernetes:apps/v1:DaemonSett"), None)], "1.34")
+        [
+            (KubernetesObject(custom, "gpu", "kubernetes:karpenter.sh/v1:NodePool"), None),
+            (KubernetesObject(unknown, "typo", "kubernetes:apps/v1:DaemonSett"), None),
+        ],
+        "1.34",
+    )
 
     assert custom_result.passed and not custom_result.checked
     assert not unknown_result.passed and "no schema for DaemonSett apps/v1" in unknown_result.message
@@ -258,9 +325,23 @@ def test_custom_resource_passes_unchecked_while_unknown_built_in_kind_fails():
 
 def test_field_made_secret_by_a_value_inside_it_is_redacted_whole_and_named():
     deployment = RegisteredResource(
-        type="kubernetes:apps/v1:Deployment", name="d", parent=None, urn="urn:d", custom=True,
-        inputs={"metadata": {"name": "d"}, "spec": Secret({"replicas": 1.0, "template": {"spec": {"containers": [
-            {"name": "c", "env": [{"name": "TOKEN", "value": "hunter2"}]}]}}})})
+        type="kubernetes:apps/v1:Deployment",
+        name="d",
+        parent=None,
+        urn="urn:d",
+        custom=True,
+        inputs={
+            "metadata": {"name": "d"},
+            "spec": Secret(
+                {
+                    "replicas": 1.0,
+                    "template": {
+                        "spec": {"containers": [{"name": "c", "env": [{"name": "TOKEN", "value": "hunter2"}]}]}
+                    },
+                }
+            ),
+        },
+    )
 
     (obj,) = kubernetes_objects([deployment])
 
@@ -289,9 +370,17 @@ def test_yaml_reads_back_as_the_manifest_without_anchors_or_folded_lines(dev_run
             return True
 
     shared = {"key": "value"}
-    crafted = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "labels": shared},
-               "data": {"script": "line one\nline two\n", "long": "word " * 399 + "word", "emoji": "rocket \U0001F680",
-                        "again": shared}}
+    crafted = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "x", "labels": shared},
+        "data": {
+            "script": "line one\nline two\n",
+            "long": "word " * 399 + "word",
+            "emoji": "rocket \U0001f680",
+            "again": shared,
+        },
+    }
     for manifest in [obj.manifest for obj in kubernetes_objects(dev_run.resources)] + [crafted]:
         text = to_yaml(manifest)
         assert yaml.safe_load(text) == manifest
@@ -299,6 +388,12 @@ def test_yaml_reads_back_as_the_manifest_without_anchors_or_folded_lines(dev_run
     assert "  long: " + crafted["data"]["long"] + "\n" in to_yaml(crafted)  # never folded
     ascii_text = to_yaml(crafted | {"data": {"script": "line one\nline two\n"}})
     assert "script: |" in ascii_text  # multi-line strings as literal blocks
-    pure = yaml.dump(crafted | {"data": {"script": "line one\nline two\n"}}, Dumper=PureDumper, sort_keys=False,
-                     default_flow_style=False, allow_unicode=True, width=1_000_000)
+    pure = yaml.dump(
+        crafted | {"data": {"script": "line one\nline two\n"}},
+        Dumper=PureDumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=1_000_000,
+    )
     assert yaml.safe_load(pure) == yaml.safe_load(ascii_text)

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from conftest import change_registrations
+
 from stackcheck.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,27 +28,46 @@ def test_dev_stack_plan_has_the_aws_request_section_with_every_request_valid(cap
     assert [(c["type"], c["name"]) for c in document["awsRequests"]] == aws_resources
     assert all(c["checked"] and c["passed"] and c["problems"] == [] for c in document["awsRequests"])
     assert {c["type"] for c in document["awsRequests"]} >= {
-        NODE_GROUP, "aws:ec2/launchTemplate:LaunchTemplate", "aws:eks/addon:Addon", "aws:autoscaling/tag:Tag",
-        "aws:iam/role:Role", "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws:kms/key:Key",
-        "eks:index:Cluster", "aws:iam/rolePolicy:RolePolicy", "aws:eks/podIdentityAssociation:PodIdentityAssociation",
-        "aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/internetGateway:InternetGateway",
-        "aws:ec2/routeTable:RouteTable", "aws:ec2/route:Route", "aws:ec2/routeTableAssociation:RouteTableAssociation",
-        "aws:ec2/eip:Eip", "aws:ec2/natGateway:NatGateway", "aws:ec2/vpcEndpoint:VpcEndpoint"}
+        NODE_GROUP,
+        "aws:ec2/launchTemplate:LaunchTemplate",
+        "aws:eks/addon:Addon",
+        "aws:autoscaling/tag:Tag",
+        "aws:iam/role:Role",
+        "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+        "aws:kms/key:Key",
+        "eks:index:Cluster",
+        "aws:iam/rolePolicy:RolePolicy",
+        "aws:eks/podIdentityAssociation:PodIdentityAssociation",
+        "aws:ec2/vpc:Vpc",
+        "aws:ec2/subnet:Subnet",
+        "aws:ec2/internetGateway:InternetGateway",
+        "aws:ec2/routeTable:RouteTable",
+        "aws:ec2/route:Route",
+        "aws:ec2/routeTableAssociation:RouteTableAssociation",
+        "aws:ec2/eip:Eip",
+        "aws:ec2/natGateway:NatGateway",
+        "aws:ec2/vpcEndpoint:VpcEndpoint",
+    }
 
     code, text = plan(capsys, "--stack", "dev", "--out", str(tmp_path / "text"))
     section = text.split("AWS requests (checked against botocore's API models and the documented rules)", 1)[1]
     section = section.split("\n\n", 1)[0]
     assert code == 0
     for name in [name for kind, name in aws_resources if kind == NODE_GROUP]:
-        assert re.search(rf"^  aws:eks/nodeGroup:NodeGroup\s+{re.escape(name)}\s+eks:CreateNodegroup\s+ok$", section,
-                         re.MULTILINE)
+        assert re.search(
+            rf"^  aws:eks/nodeGroup:NodeGroup\s+{re.escape(name)}\s+eks:CreateNodegroup\s+ok$", section, re.MULTILINE
+        )
     assert len(section.strip().splitlines()) == len(aws_resources) + 1  # the header, then one line per resource
 
     code, markdown = plan(capsys, "--stack", "dev", "--out", str(tmp_path / "md"), "--format", "markdown")
     assert "### AWS requests (botocore API models and documented rules)" in markdown
     cluster = next(name for kind, name in aws_resources if kind == "eks:index:Cluster")
-    assert re.search(rf"^\| ✅ \| eks:index:Cluster \| {re.escape(cluster)} \| "
-                     r"eks:CreateCluster \+ iam:CreateRole \+ iam:AttachRolePolicy \| ok \|$", markdown, re.MULTILINE)
+    assert re.search(
+        rf"^\| ✅ \| eks:index:Cluster \| {re.escape(cluster)} \| "
+        r"eks:CreateCluster \+ iam:CreateRole \+ iam:AttachRolePolicy \| ok \|$",
+        markdown,
+        re.MULTILINE,
+    )
 
 
 def test_request_aws_rejects_fails_the_plan_naming_resource_member_value_and_rule(capsys, tmp_path, monkeypatch):
@@ -64,14 +84,22 @@ def test_request_aws_rejects_fails_the_plan_naming_resource_member_value_and_rul
     document = json.loads(out)
 
     assert code == document["exitCode"] == 1
-    expected = (f"aws request: aws:eks/nodeGroup:NodeGroup {changed[0]}: eks:CreateNodegroup "
-                "scalingConfig.maxSize = 2147483648: is outside the 32-bit integer range -2147483648 to 2147483647 "
-                "(eks model, shape Capacity)")
+    expected = (
+        f"aws request: aws:eks/nodeGroup:NodeGroup {changed[0]}: eks:CreateNodegroup "
+        "scalingConfig.maxSize = 2147483648: is outside the 32-bit integer range -2147483648 to 2147483647 "
+        "(eks model, shape Capacity)"
+    )
     assert expected in document["failures"]
     (failed,) = [c for c in document["awsRequests"] if not c["passed"]]
     assert (failed["type"], failed["name"]) == (NODE_GROUP, changed[0])
-    assert failed["problems"] == [{"request": "eks:CreateNodegroup", "path": "scalingConfig.maxSize",
-                                   "value": 2**31, "rule": expected.split(": ", 3)[3]}]
+    assert failed["problems"] == [
+        {
+            "request": "eks:CreateNodegroup",
+            "path": "scalingConfig.maxSize",
+            "value": 2**31,
+            "rule": expected.split(": ", 3)[3],
+        }
+    ]
 
 
 def test_failed_request_is_shown_in_text_and_markdown(capsys, tmp_path, monkeypatch):
@@ -89,13 +117,19 @@ def test_failed_request_is_shown_in_text_and_markdown(capsys, tmp_path, monkeypa
     assert code == 1
     name = changed[0]
     line = next(line for line in text.splitlines() if f"{name} " in line and "CreateNodegroup" in line)
-    assert ("FAIL: eks:CreateNodegroup labels[\"kubernetes.io/role\"] (key) = 'kubernetes.io/role': "
-            "the kubelet refuses") in line
+    assert (
+        "FAIL: eks:CreateNodegroup labels[\"kubernetes.io/role\"] (key) = 'kubernetes.io/role': the kubelet refuses"
+    ) in line
     outcome = text.split("FAILED:", 1)[1]
-    assert (f"aws request: aws:eks/nodeGroup:NodeGroup {name}: eks:CreateNodegroup "
-            'labels["kubernetes.io/role"] (key)') in outcome
-    assert re.search(rf"^\| ❌ \| aws:eks/nodeGroup:NodeGroup \| {re.escape(name)} \| eks:CreateNodegroup "
-                     r"\| FAIL: ", markdown, re.MULTILINE)
+    assert (
+        f'aws request: aws:eks/nodeGroup:NodeGroup {name}: eks:CreateNodegroup labels["kubernetes.io/role"] (key)'
+    ) in outcome
+    assert re.search(
+        rf"^\| ❌ \| aws:eks/nodeGroup:NodeGroup \| {re.escape(name)} \| eks:CreateNodegroup "
+        r"\| FAIL: ",
+        markdown,
+        re.MULTILINE,
+    )
 
 
 def test_subnet_outside_its_vpc_fails_the_plan(capsys, tmp_path, monkeypatch):
@@ -114,5 +148,6 @@ def test_subnet_outside_its_vpc_fails_the_plan(capsys, tmp_path, monkeypatch):
     (failed,) = [c for c in document["awsRequests"] if not c["passed"]]
     assert (failed["type"], failed["name"]) == ("aws:ec2/subnet:Subnet", changed[0])
     assert [(p["request"], p["path"], p["value"]) for p in failed["problems"]] == [
-        ("ec2:CreateSubnet", "CidrBlock", "10.1.0.0/24")]
+        ("ec2:CreateSubnet", "CidrBlock", "10.1.0.0/24")
+    ]
     assert failed["problems"][0]["rule"].startswith("is not inside the VPC's block 10.0.0.0/16")

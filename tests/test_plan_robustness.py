@@ -7,7 +7,6 @@ import json
 import textwrap
 from pathlib import Path
 
-
 from stackcheck import plan as plan_module
 from stackcheck.__main__ import main
 
@@ -24,8 +23,9 @@ def test_stack_file_that_is_not_utf8_exits_2_naming_the_file(capsys, tmp_path):
     stack_file = tmp_path / "Pulumi.latin1.yaml"
     stack_file.write_bytes("config:\n  eks-gpu-inference:vllm:\n    model: Qwen/Qw\xe9n\n".encode("latin-1"))
 
-    code, out, err = run(capsys, "--project-dir", str(ROOT), "--stack-file", str(stack_file),
-                         "--out", str(tmp_path / "out"))
+    code, out, err = run(
+        capsys, "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")
+    )
 
     assert code == 2
     assert str(stack_file) in err and "not UTF-8" in err and "0xe9" in err
@@ -78,14 +78,16 @@ def test_two_resources_declaring_one_object_fail_naming_both(capsys, tmp_path):
     project.mkdir()
     (project / "Pulumi.yaml").write_text("name: other-project\nruntime: python\n")
     (project / "Pulumi.dev.yaml").write_text("config: {}\n")
-    (project / "__main__.py").write_text(textwrap.dedent("""
+    (project / "__main__.py").write_text(
+        textwrap.dedent("""
         import pulumi_kubernetes as k8s
 
         for resource_name in ("settings-a", "settings-b"):
             k8s.core.v1.ConfigMap(resource_name, metadata={"name": "settings", "namespace": "apps"},
                                   data={"mode": resource_name})
         k8s.core.v1.ConfigMap("settings-c", metadata={"name": "settings", "namespace": "other"})
-    """))
+    """)
+    )
 
     code, out, err = run(capsys, "--project-dir", str(project), "--format", "json", "--out", str(tmp_path / "out"))
 

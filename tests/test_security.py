@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from components.settings import PROJECT
 from conftest import ROOT, dev_stack_config, merge
 from invalid_settings import INVALID_SETTINGS
+
+from components.settings import PROJECT
 from stackcheck.__main__ import main
 
 CHECKOV = Path(os.environ.get("CHECKOV_BIN", ROOT / ".venv-checkov" / "bin" / "checkov"))
@@ -56,15 +56,32 @@ def test_rendered_objects_pass_checkov_with_no_failed_check(rendered_dev_stack):
     assert CHECKOV.exists(), f"checkov is installed by .ci/setup at {CHECKOV}"
     env = {**os.environ, "CKV_SKIP_PACKAGE_UPDATE_CHECK": "true", "BC_SKIP_MAPPING": "TRUE", "LOG_LEVEL": "ERROR"}
     result = subprocess.run(
-        [str(CHECKOV), "-d", str(rendered_dev_stack), "--framework", "kubernetes", "--skip-download",
-         "--output", "json", "--quiet", "--compact"],
-        capture_output=True, text=True, env=env, timeout=600, check=False,
+        [
+            str(CHECKOV),
+            "-d",
+            str(rendered_dev_stack),
+            "--framework",
+            "kubernetes",
+            "--skip-download",
+            "--output",
+            "json",
+            "--quiet",
+            "--compact",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
     )
     report = json.loads(result.stdout)
     reports = report if isinstance(report, list) else [report]
     summary = reports[0]["summary"]
-    failed = [f"{check['check_id']} {check['resource']}: {check['check_name']}"
-              for item in reports for check in item.get("results", {}).get("failed_checks", [])]
+    failed = [
+        f"{check['check_id']} {check['resource']}: {check['check_name']}"
+        for item in reports
+        for check in item.get("results", {}).get("failed_checks", [])
+    ]
     assert summary["resource_count"] >= 8
     assert summary["passed"] > 0
     assert failed == []

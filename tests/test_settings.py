@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from invalid_settings import INVALID_SETTINGS
 
 from components import eks_model
 from components.contract import EKS_TAINT_EFFECTS
 from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings
-from invalid_settings import INVALID_SETTINGS
 
 
 def problems_of(values: dict) -> list[str]:
@@ -25,9 +25,17 @@ def test_defaults_build_the_documented_contract():
 
 
 def test_custom_contract_flows_into_every_part():
-    settings = parse_settings({"gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia",
-                                                "taintKey": "nvidia.com/gpu", "taintValue": "present",
-                                                "taintEffect": "NoExecute"}})
+    settings = parse_settings(
+        {
+            "gpuPlacement": {
+                "labelKey": "accelerator",
+                "labelValue": "nvidia",
+                "taintKey": "nvidia.com/gpu",
+                "taintValue": "present",
+                "taintEffect": "NoExecute",
+            }
+        }
+    )
     contract = settings.contract
     assert contract.node_selector() == {"accelerator": "nvidia"}
     assert contract.eks_taints() == [{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_EXECUTE"}]
@@ -37,11 +45,13 @@ def test_custom_contract_flows_into_every_part():
 
 
 def test_every_problem_is_reported_at_once():
-    problems = problems_of({
-        "gpuPlacement": {"taintEffect": "NO_SCHEDULE"},
-        "vllm": {"image": "vllm/vllm-openai:latest"},
-        "cluster": {"version": "1.x"},
-    })
+    problems = problems_of(
+        {
+            "gpuPlacement": {"taintEffect": "NO_SCHEDULE"},
+            "vllm": {"image": "vllm/vllm-openai:latest"},
+            "cluster": {"version": "1.x"},
+        }
+    )
     assert len(problems) == 3
     assert any("gpuPlacement.taintEffect" in p and "NoSchedule" in p for p in problems)
     assert any("vllm.image" in p for p in problems)
@@ -74,8 +84,10 @@ def test_allowed_enums_are_those_of_the_eks_api():
     assert set(EKS_TAINT_EFFECTS.values()) == set(eks_model.taint_effects())
 
 
-PRIVATE_NETWORK = {"vpcId": "vpc-0123456789abcdef0",
-                   "privateSubnetIds": ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]}
+PRIVATE_NETWORK = {
+    "vpcId": "vpc-0123456789abcdef0",
+    "privateSubnetIds": ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"],
+}
 
 
 def test_public_endpoint_open_to_the_internet_warns():

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest import plain_strings
 
 from components import vllm_args
 from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
 from components.vllm_server import container_args
-from conftest import plain_strings
 from stackcheck.runtime import ProgramRun, Secret
 
 KEY = "sk-test-0123456789abcdef"
@@ -56,14 +56,23 @@ def test_every_spelling_of_a_managed_flag_is_read_as_that_flag_and_rejected(args
 
 @pytest.mark.parametrize("args", FREE_ARGS, ids=[" ".join(a) for a in FREE_ARGS])
 def test_flags_the_settings_do_not_own_pass_through_unchanged(args):
-    assert container_args(VllmSettings(extra_args=args))[-len(args):] == args
+    assert container_args(VllmSettings(extra_args=args))[-len(args) :] == args
 
 
-@pytest.mark.parametrize(("arg", "canonical"), [
-    ("--max_num_seqs=8", "--max-num-seqs"), ("--compilation_config.cudagraph_mode", "--compilation-config"),
-    ("-tp", "--tensor-parallel-size"), ("-asc", "--api-server-count"), ("-O3", "--optimization-level"),
-    ("-O=3", "--optimization-level"), ("org/model", None), ("-1", None), ("0.5", None),
-])
+@pytest.mark.parametrize(
+    ("arg", "canonical"),
+    [
+        ("--max_num_seqs=8", "--max-num-seqs"),
+        ("--compilation_config.cudagraph_mode", "--compilation-config"),
+        ("-tp", "--tensor-parallel-size"),
+        ("-asc", "--api-server-count"),
+        ("-O3", "--optimization-level"),
+        ("-O=3", "--optimization-level"),
+        ("org/model", None),
+        ("-1", None),
+        ("0.5", None),
+    ],
+)
 def test_canonical_flag_undoes_vllms_spellings(arg, canonical):
     assert vllm_args.canonical_flag(arg) == canonical
 
@@ -72,8 +81,6 @@ def test_canonical_flag_undoes_vllms_spellings(arg, canonical):
 def test_api_key_in_extra_args_is_rejected_pointing_at_the_secret_config(args):
     with pytest.raises(ValueError, match="secret flag in .*pulumi config set --secret vllmApiKey"):
         VllmSettings(extra_args=args)
-
-
 
 
 def server_container(run: ProgramRun) -> dict:
@@ -89,12 +96,17 @@ def test_api_key_reaches_vllm_only_through_a_secret_and_no_registered_input_hold
     assert secret.inputs["stringData"].value == {"api-key": KEY}
     container = server_container(run)
     [variable] = [v for v in container["env"] if v["name"] == "VLLM_API_KEY"]
-    assert variable == {"name": "VLLM_API_KEY", "valueFrom": {"secretKeyRef": {
-        "name": secret.inputs["metadata"]["name"], "key": "api-key"}}}
+    assert variable == {
+        "name": "VLLM_API_KEY",
+        "valueFrom": {"secretKeyRef": {"name": secret.inputs["metadata"]["name"], "key": "api-key"}},
+    }
     assert secret.inputs["metadata"]["namespace"] == "vllm"
     assert not any(arg.startswith("--api-key") for arg in container["args"])
-    leaks = [(resource.type, resource.name) for resource in run.resources
-             if any(KEY in text for text in plain_strings(resource.inputs))]
+    leaks = [
+        (resource.type, resource.name)
+        for resource in run.resources
+        if any(KEY in text for text in plain_strings(resource.inputs))
+    ]
     assert leaks == []
     assert all(KEY not in str(value) for value in run.outputs.values())
 
@@ -122,8 +134,17 @@ def test_secure_api_key_in_a_stack_file_is_planned_redacted_and_never_printed(ca
     from stackcheck.render import REDACTED
 
     root = Path(__file__).resolve().parent.parent
-    code = main(["plan", "--project-dir", str(root), "--stack-file",
-                 str(root / "tests" / "stacks" / "Pulumi.secret-api-key.yaml"), "--out", str(tmp_path)])
+    code = main(
+        [
+            "plan",
+            "--project-dir",
+            str(root),
+            "--stack-file",
+            str(root / "tests" / "stacks" / "Pulumi.secret-api-key.yaml"),
+            "--out",
+            str(tmp_path),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     ciphertext = "c2VjcmV0LWNpcGhlcnRleHQtbmV2ZXItc2hvd24"
@@ -131,6 +152,8 @@ def test_secure_api_key_in_a_stack_file_is_planned_redacted_and_never_printed(ca
     secret = (tmp_path / "vllm.secret.vllm-server-api-key.yaml").read_text()
     assert f"api-key: '{REDACTED}'" in secret
     deployment = (tmp_path / "vllm.deployment.vllm-server.yaml").read_text()
-    assert "name: VLLM_API_KEY\n          valueFrom:\n            secretKeyRef:\n              key: api-key\n" \
-           "              name: vllm-server-api-key" in deployment
+    assert (
+        "name: VLLM_API_KEY\n          valueFrom:\n            secretKeyRef:\n              key: api-key\n"
+        "              name: vllm-server-api-key" in deployment
+    )
     assert all(ciphertext not in path.read_text() for path in tmp_path.glob("*.yaml"))

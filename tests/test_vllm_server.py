@@ -34,8 +34,9 @@ from stackcheck.runtime import ProgramRun, RegisteredResource, Secret
 
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-STANDARD_LABEL_KEYS = {f"app.kubernetes.io/{key}" for key in
-                       ("name", "instance", "component", "part-of", "managed-by", "version")}
+STANDARD_LABEL_KEYS = {
+    f"app.kubernetes.io/{key}" for key in ("name", "instance", "component", "part-of", "managed-by", "version")
+}
 TOKEN = "hf_plaintextsecret123"
 # Requests of the DaemonSets an EKS GPU node runs besides the device plugin: aws-node (25m),
 # kube-proxy (100m), the node monitoring agent and an EBS CSI node plugin (assumed 100m/256Mi together).
@@ -49,8 +50,12 @@ def server_deployment(run: ProgramRun) -> dict:
 
 def server_pod(run: ProgramRun) -> dict:
     deployment = server_deployment(run)
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": deployment["spec"]["template"]["metadata"],
-            "spec": deployment["spec"]["template"]["spec"]}
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": deployment["spec"]["template"]["metadata"],
+        "spec": deployment["spec"]["template"]["spec"],
+    }
 
 
 def server_selector(run: ProgramRun) -> dict[str, str]:
@@ -79,8 +84,11 @@ def node(run: ProgramRun, suffix: str, allocatable: dict | None = None) -> dict:
     """A node of a registered node group: its labels, its taints in Kubernetes spelling."""
     inputs = node_group(run, suffix).inputs
     taints = [{**taint, "effect": KUBERNETES_EFFECTS[taint["effect"]]} for taint in inputs.get("taints") or []]
-    return {"metadata": {"name": f"{suffix}-0", "labels": dict(inputs.get("labels") or {})},
-            "spec": {"taints": taints}, "status": {"allocatable": allocatable or {}}}
+    return {
+        "metadata": {"name": f"{suffix}-0", "labels": dict(inputs.get("labels") or {})},
+        "spec": {"taints": taints},
+        "status": {"allocatable": allocatable or {}},
+    }
 
 
 def volume(run: ProgramRun, name: str) -> dict:
@@ -95,8 +103,6 @@ def mount_path(run: ProgramRun, name: str) -> str:
 
 def env(run: ProgramRun) -> dict[str, str]:
     return {item["name"]: item.get("value") for item in server_container(run)["env"]}
-
-
 
 
 def run_keeping_registrations(stack, monkeypatch, overrides) -> tuple[ConfigError, ProgramRun]:
@@ -116,6 +122,7 @@ def run_keeping_registrations(stack, monkeypatch, overrides) -> tuple[ConfigErro
 
 
 # Placement.
+
 
 @pytest.mark.parametrize("overrides", [{}, CUSTOM_CONTRACT], ids=["default-contract", "custom-contract"])
 def test_server_pod_lands_on_gpu_nodes_and_on_no_system_node(stack, overrides):
@@ -139,21 +146,29 @@ def test_server_pod_tolerates_every_repelling_gpu_taint(stack, overrides):
 def test_server_pod_fits_an_empty_gpu_node_beside_the_device_plugin(dev_run):
     instance = gpu_instance_type("g5.xlarge")
     gpu_node = node(dev_run, "-gpu", {**eks_allocatable(instance), "nvidia.com/gpu": str(instance.gpus)})
-    [plugin] = [r.inputs for r in dev_run.of_type("kubernetes:apps/v1:DaemonSet")
-                if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
+    [plugin] = [
+        r.inputs
+        for r in dev_run.of_type("kubernetes:apps/v1:DaemonSet")
+        if r.inputs["metadata"]["name"] == "nvidia-device-plugin"
+    ]
     plugin_pod = {"spec": plugin["spec"]["template"]["spec"]}
     assert can_schedule(server_pod(dev_run), gpu_node, [plugin_pod]), explain(server_pod(dev_run), gpu_node)
 
 
-@pytest.mark.parametrize("overrides", [
-    {},
-    CUSTOM_CONTRACT,
-    {"gpuNodeGroup": {"instanceTypes": ["g5.12xlarge"]}, "vllm": {"tensorParallelSize": 4}},
-], ids=["default-contract", "custom-contract", "tensor-parallel-4"])
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        CUSTOM_CONTRACT,
+        {"gpuNodeGroup": {"instanceTypes": ["g5.12xlarge"]}, "vllm": {"tensorParallelSize": 4}},
+    ],
+    ids=["default-contract", "custom-contract", "tensor-parallel-4"],
+)
 def test_placement_guard_passes_every_verdict_on_the_stack(stack, overrides):
     run = stack(overrides)
-    workloads = [r.inputs for r in run.resources
-                 if r.type in ("kubernetes:apps/v1:Deployment", "kubernetes:apps/v1:DaemonSet")]
+    workloads = [
+        r.inputs for r in run.resources if r.type in ("kubernetes:apps/v1:Deployment", "kubernetes:apps/v1:DaemonSet")
+    ]
     verdicts = gpu_guard(workloads, build_pools(node_group_specs(run.resources)))
     assert [(v.id, v.message) for v in verdicts if not v.passed] == []
 
@@ -191,15 +206,36 @@ def test_required_gpu_product_keeps_the_pod_off_nodes_of_another_product(stack):
 
 # The container.
 
+
 def test_server_args_come_from_settings_in_order_then_extra_args(stack):
-    run = stack({"vllm": {"servedModelName": "qwen", "maxModelLen": 4096, "gpuMemoryUtilization": 0.85,
-                          "shutdownTimeoutSeconds": 45, "extraArgs": ["--enable-prefix-caching"]}})
+    run = stack(
+        {
+            "vllm": {
+                "servedModelName": "qwen",
+                "maxModelLen": 4096,
+                "gpuMemoryUtilization": 0.85,
+                "shutdownTimeoutSeconds": 45,
+                "extraArgs": ["--enable-prefix-caching"],
+            }
+        }
+    )
     container = server_container(run)
     assert "command" not in container
     assert container["args"] == [
-        "Qwen/Qwen2.5-7B-Instruct", "--served-model-name", "qwen", "--tensor-parallel-size", "1",
-        "--max-model-len", "4096", "--gpu-memory-utilization", "0.85", "--port", "8000",
-        "--shutdown-timeout", "45", "--enable-prefix-caching",
+        "Qwen/Qwen2.5-7B-Instruct",
+        "--served-model-name",
+        "qwen",
+        "--tensor-parallel-size",
+        "1",
+        "--max-model-len",
+        "4096",
+        "--gpu-memory-utilization",
+        "0.85",
+        "--port",
+        "8000",
+        "--shutdown-timeout",
+        "45",
+        "--enable-prefix-caching",
     ]
 
 
@@ -229,8 +265,11 @@ def test_model_cache_is_an_empty_dir_of_the_configured_size_at_hf_home(stack):
 def test_model_cache_pvc_is_a_claim_the_pod_mounts_at_hf_home(stack):
     run = stack({"vllm": {"modelCache": {"type": "pvc", "size": "200Gi", "storageClass": "gp3"}}})
     claim = one(run, "kubernetes:core/v1:PersistentVolumeClaim")
-    assert claim["spec"] == {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "200Gi"}},
-                             "storageClassName": "gp3"}
+    assert claim["spec"] == {
+        "accessModes": ["ReadWriteOnce"],
+        "resources": {"requests": {"storage": "200Gi"}},
+        "storageClassName": "gp3",
+    }
     assert claim["metadata"]["namespace"] == "vllm"
     assert volume(run, "model-cache")["persistentVolumeClaim"] == {"claimName": claim["metadata"]["name"]}
     assert env(run)["HF_HOME"] == mount_path(run, "model-cache")
@@ -265,6 +304,7 @@ def test_server_shuts_down_gracefully_within_the_grace_period(stack):
 
 # Security.
 
+
 def test_server_pod_meets_the_restricted_pod_security_standard(dev_run):
     namespace = one(dev_run, "kubernetes:core/v1:Namespace")
     labels = namespace["metadata"]["labels"]
@@ -289,8 +329,11 @@ def test_server_pod_meets_the_restricted_pod_security_standard(dev_run):
 
 def test_server_has_its_own_service_account_without_a_token(dev_run):
     spec = server_pod(dev_run)["spec"]
-    [account] = [r.inputs for r in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
-                 if r.inputs["metadata"]["namespace"] == "vllm"]
+    [account] = [
+        r.inputs
+        for r in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
+        if r.inputs["metadata"]["namespace"] == "vllm"
+    ]
     assert spec["serviceAccountName"] == account["metadata"]["name"]
     assert account["automountServiceAccountToken"] is False
     assert spec["automountServiceAccountToken"] is False
@@ -330,6 +373,7 @@ def test_no_secret_without_a_token(dev_run):
 
 # Service, budget, network policy.
 
+
 def test_service_exposes_port_8000_named_http_to_the_server_pods(dev_run):
     service = one(dev_run, "kubernetes:core/v1:Service")
     assert service["spec"]["type"] == "ClusterIP"
@@ -349,22 +393,28 @@ def test_network_policy_admits_only_the_server_and_monitoring_namespaces_on_port
     spec = policy["spec"]
     assert spec["podSelector"]["matchLabels"] == server_selector(dev_run)
     assert spec["policyTypes"] == ["Ingress", "Egress"]
-    assert spec["ingress"] == [{
-        "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "vllm"}}}],
-        "ports": [{"protocol": "TCP", "port": 8000}],
-    }, {
-        "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}],
-        "ports": [{"protocol": "TCP", "port": 8000}],
-    }]
+    assert spec["ingress"] == [
+        {
+            "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "vllm"}}}],
+            "ports": [{"protocol": "TCP", "port": 8000}],
+        },
+        {
+            "from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}],
+            "ports": [{"protocol": "TCP", "port": 8000}],
+        },
+    ]
 
 
 def test_network_policy_admits_the_allowed_client_pods_of_each_allowed_namespace(stack):
-    run = stack({"vllm": {"allowedClientNamespaces": ["apps", "gateway"],
-                          "allowedClientPodLabels": {"role": "llm-client"}}})
+    run = stack(
+        {"vllm": {"allowedClientNamespaces": ["apps", "gateway"], "allowedClientPodLabels": {"role": "llm-client"}}}
+    )
     rule = one(run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")["spec"]["ingress"][0]
     assert rule["from"] == [
-        {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}},
-         "podSelector": {"matchLabels": {"role": "llm-client"}}}
+        {
+            "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}},
+            "podSelector": {"matchLabels": {"role": "llm-client"}},
+        }
         for namespace in ("apps", "gateway")
     ]
 
@@ -374,8 +424,12 @@ def test_network_policy_lets_the_server_reach_only_dns_and_https(dev_run):
     ports = sorted((port["protocol"], port["port"]) for rule in egress for port in rule["ports"])
     assert ports == [("TCP", 53), ("TCP", 443), ("UDP", 53)]
     [dns] = [rule for rule in egress if any(port["port"] == 53 for port in rule["ports"])]
-    assert dns["to"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
-                          "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}]
+    assert dns["to"] == [
+        {
+            "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+            "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
+        }
+    ]
 
 
 def test_every_server_object_is_named_and_carries_the_standard_labels(stack):
@@ -383,12 +437,19 @@ def test_every_server_object_is_named_and_carries_the_standard_labels(stack):
     [component] = run.of_type("eks-gpu-inference:index:VllmServer")
     server_objects = [r for r in run.resources if r.parent == component.urn]
     assert sorted(r.type.split(":")[-1] for r in server_objects) == [
-        "Deployment", "Namespace", "NetworkPolicy", "PersistentVolumeClaim", "PodDisruptionBudget", "Secret",
-        "Service", "ServiceAccount"]
+        "Deployment",
+        "Namespace",
+        "NetworkPolicy",
+        "PersistentVolumeClaim",
+        "PodDisruptionBudget",
+        "Secret",
+        "Service",
+        "ServiceAccount",
+    ]
     for resource in server_objects:
         metadata = resource.inputs["metadata"]
         assert metadata["name"], resource.name
-        assert STANDARD_LABEL_KEYS <= set(metadata["labels"]), resource.name
+        assert set(metadata["labels"]) >= STANDARD_LABEL_KEYS, resource.name
         assert metadata["labels"]["app.kubernetes.io/name"] == "vllm"
         assert metadata["labels"]["app.kubernetes.io/version"] == versions.VLLM_VERSION
 
@@ -406,12 +467,17 @@ def test_outputs_name_the_service_the_model_and_a_ready_command(dev_run):
 
 # Invalid settings.
 
-@pytest.mark.parametrize("vllm, key", [
-    ({"tensorParallelSize": 2}, "vllm.tensorParallelSize"),
-    ({"image": "vllm/vllm-openai:latest"}, "vllm.image"),
-    ({"gpuMemoryUtilization": 1.5}, "vllm.gpuMemoryUtilization"),
-    ({"maxModelLenght": 4096}, "vllm.maxModelLenght"),
-], ids=["tensor-parallel-above-gpus", "latest-image", "utilization-above-1", "unknown-key"])
+
+@pytest.mark.parametrize(
+    "vllm, key",
+    [
+        ({"tensorParallelSize": 2}, "vllm.tensorParallelSize"),
+        ({"image": "vllm/vllm-openai:latest"}, "vllm.image"),
+        ({"gpuMemoryUtilization": 1.5}, "vllm.gpuMemoryUtilization"),
+        ({"maxModelLenght": 4096}, "vllm.maxModelLenght"),
+    ],
+    ids=["tensor-parallel-above-gpus", "latest-image", "utilization-above-1", "unknown-key"],
+)
 def test_invalid_vllm_settings_fail_before_any_resource_naming_the_key(stack, monkeypatch, vllm, key):
     error, run = run_keeping_registrations(stack, monkeypatch, {"vllm": vllm})
     assert key in [problem.key for problem in error.problems]
@@ -420,6 +486,7 @@ def test_invalid_vllm_settings_fail_before_any_resource_naming_the_key(stack, mo
 
 
 # Pure functions.
+
 
 @given(st.sampled_from(sorted(GPU_INSTANCE_TYPES)), st.data())
 def test_server_resources_fill_the_gpus_of_a_node_beside_its_daemonsets(name, data):
@@ -432,19 +499,25 @@ def test_server_resources_fill_the_gpus_of_a_node_beside_its_daemonsets(name, da
     allocatable = eks_allocatable(instance)
     for resource in ("cpu", "memory"):
         kernel_kept = parse_quantity(f"{instance.memory_gib}Gi") * 5 / 100 if resource == "memory" else 0
-        used = (pods * parse_quantity(resources["requests"][resource])
-                + parse_quantity(DEVICE_PLUGIN_RESOURCES["requests"][resource])
-                + parse_quantity(SYSTEM_DAEMONSET_REQUESTS[resource]))
+        used = (
+            pods * parse_quantity(resources["requests"][resource])
+            + parse_quantity(DEVICE_PLUGIN_RESOURCES["requests"][resource])
+            + parse_quantity(SYSTEM_DAEMONSET_REQUESTS[resource])
+        )
         assert used <= parse_quantity(allocatable[resource]) - kernel_kept, (resource, used)
 
 
-@pytest.mark.parametrize("name, tensor_parallel_size, cpu, memory", [
-    ("g5.xlarge", 1, "3000m", "13107Mi"),
-    ("g5.12xlarge", 4, "47000m", "157286Mi"),
-    ("g5.12xlarge", 1, "11700m", "39321Mi"),
-])
+@pytest.mark.parametrize(
+    "name, tensor_parallel_size, cpu, memory",
+    [
+        ("g5.xlarge", 1, "3000m", "13107Mi"),
+        ("g5.12xlarge", 4, "47000m", "157286Mi"),
+        ("g5.12xlarge", 1, "11700m", "39321Mi"),
+    ],
+)
 def test_server_resources_take_the_gpus_share_of_all_but_one_vcpu_and_80_percent_of_memory(
-        name, tensor_parallel_size, cpu, memory):
+    name, tensor_parallel_size, cpu, memory
+):
     resources = server_resources(gpu_instance_type(name), tensor_parallel_size)
     assert resources["requests"] == {"cpu": cpu, "memory": memory}
 

@@ -16,7 +16,10 @@ def schema_check(path: Path) -> subprocess.CompletedProcess:
     """check-jsonschema against the GitHub workflow schema it ships (no network)."""
     return subprocess.run(
         [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(path)],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_workflow_is_valid_for_github_actions():

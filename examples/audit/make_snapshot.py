@@ -43,8 +43,14 @@ def _nodes(settings) -> list[dict]:
     system, gpu = settings.system_node_group, settings.gpu_node_group
     groups = [
         NodeGroupSpec("system", system.instance_types[0], system.desired_size, disk_size_gib=system.disk_size),
-        NodeGroupSpec("gpu", gpu.instance_types[0], GPU_NODES, contract.node_labels(),
-                      [t.to_kubernetes() for t in contract.node_taints()], disk_size_gib=gpu.disk_size),
+        NodeGroupSpec(
+            "gpu",
+            gpu.instance_types[0],
+            GPU_NODES,
+            contract.node_labels(),
+            [t.to_kubernetes() for t in contract.node_taints()],
+            disk_size_gib=gpu.disk_size,
+        ),
     ]
     nodes = []
     for pool in pools_for_node_groups(groups, device_plugin_pools=["gpu"]):
@@ -65,9 +71,21 @@ def _nodes(settings) -> list[dict]:
 def _pod(template_owner: dict, name: str, node: str | None, phase: str, owner_kind: str, owner_name: str) -> dict:
     template = template_owner["spec"]["template"] if "template" in template_owner.get("spec", {}) else template_owner
     metadata = copy.deepcopy(template.get("metadata") or {})
-    metadata.update({"name": name, "namespace": template_owner["metadata"].get("namespace") or "default",
-                     "ownerReferences": [{"apiVersion": "apps/v1", "kind": owner_kind, "name": owner_name,
-                                          "controller": True, "uid": f"uid-{owner_name}"}]})
+    metadata.update(
+        {
+            "name": name,
+            "namespace": template_owner["metadata"].get("namespace") or "default",
+            "ownerReferences": [
+                {
+                    "apiVersion": "apps/v1",
+                    "kind": owner_kind,
+                    "name": owner_name,
+                    "controller": True,
+                    "uid": f"uid-{owner_name}",
+                }
+            ],
+        }
+    )
     spec = copy.deepcopy(template["spec"])
     status = {"phase": phase}
     if node:
@@ -78,18 +96,32 @@ def _pod(template_owner: dict, name: str, node: str | None, phase: str, owner_ki
 
 
 def _daemon_pod(daemonset: dict, node: str, suffix: str) -> dict:
-    pod = _pod(daemonset, f"{daemonset['metadata']['name']}-{suffix}", node, "Running", "DaemonSet",
-               daemonset["metadata"]["name"])
+    pod = _pod(
+        daemonset,
+        f"{daemonset['metadata']['name']}-{suffix}",
+        node,
+        "Running",
+        "DaemonSet",
+        daemonset["metadata"]["name"],
+    )
     # The DaemonSet controller pins each pod to its node with a matchFields term.
-    pod["spec"]["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
-        "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}}}
+    pod["spec"]["affinity"] = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]
+            }
+        }
+    }
     return pod
 
 
 def _workload(kind: str, namespace: str, name: str, spec: dict) -> dict:
-    return {"apiVersion": "apps/v1" if kind != "Job" else "batch/v1", "kind": kind,
-            "metadata": {"name": name, "namespace": namespace},
-            "spec": {"template": {"metadata": {"labels": {"app": name}}, "spec": spec}}}
+    return {
+        "apiVersion": "apps/v1" if kind != "Job" else "batch/v1",
+        "kind": kind,
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"template": {"metadata": {"labels": {"app": name}}, "spec": spec}},
+    }
 
 
 def build() -> dict:
@@ -97,24 +129,59 @@ def build() -> dict:
     settings = parse_stack_config(config.values, config.secret_keys, project=config.project)
     contract = settings.contract
     nodes = _nodes(settings)
-    system = [n["metadata"]["name"] for n in nodes if n["metadata"]["labels"]["eks.amazonaws.com/nodegroup"] == "system"]
+    system = [
+        n["metadata"]["name"] for n in nodes if n["metadata"]["labels"]["eks.amazonaws.com/nodegroup"] == "system"
+    ]
     gpu = [n["metadata"]["name"] for n in nodes if n["metadata"]["labels"]["eks.amazonaws.com/nodegroup"] == "gpu"]
 
     plugin = device_plugin_daemonset("device-plugin", contract, DEVICE_PLUGIN_VERSION)
-    exporter = _workload("DaemonSet", "monitoring", "node-exporter", {  # problem: no toleration of the GPU taint
-        "containers": [{"name": "node-exporter", "image": "quay.io/prometheus/node-exporter:v1.9.1",
-                        "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}}}]})
-    vllm = vllm_deployment("vllm", settings.vllm, contract, gpu_catalog.lookup(settings.gpu_node_group.instance_types[0]))
+    exporter = _workload(
+        "DaemonSet",
+        "monitoring",
+        "node-exporter",
+        {  # problem: no toleration of the GPU taint
+            "containers": [
+                {
+                    "name": "node-exporter",
+                    "image": "quay.io/prometheus/node-exporter:v1.9.1",
+                    "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}},
+                }
+            ]
+        },
+    )
+    vllm = vllm_deployment(
+        "vllm", settings.vllm, contract, gpu_catalog.lookup(settings.gpu_node_group.instance_types[0])
+    )
     coredns = system_addon_pod()
-    web = _workload("Deployment", "default", "web", {  # problem: tolerates every taint
-        "tolerations": [{"operator": "Exists"}],
-        "containers": [{"name": "web", "image": "nginx:1.29", "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}}]})
-    embed = _workload("Job", "batch", "embed-batch", {  # problem: requests a GPU, tolerates nothing
-        "restartPolicy": "Never",
-        "containers": [{"name": "embed", "image": "python:3.13", "resources": {"limits": {"nvidia.com/gpu": "1"}}}]})
-    reports = _workload("Deployment", "default", "reports", {  # problem: selects a node group renamed since
-        "nodeSelector": {"eks.amazonaws.com/nodegroup": "system-old"},
-        "containers": [{"name": "reports", "image": "nginx:1.29", "resources": {"requests": {"cpu": "100m"}}}]})
+    web = _workload(
+        "Deployment",
+        "default",
+        "web",
+        {  # problem: tolerates every taint
+            "tolerations": [{"operator": "Exists"}],
+            "containers": [
+                {"name": "web", "image": "nginx:1.29", "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}}
+            ],
+        },
+    )
+    embed = _workload(
+        "Job",
+        "batch",
+        "embed-batch",
+        {  # problem: requests a GPU, tolerates nothing
+            "restartPolicy": "Never",
+            "containers": [{"name": "embed", "image": "python:3.13", "resources": {"limits": {"nvidia.com/gpu": "1"}}}],
+        },
+    )
+    reports = _workload(
+        "Deployment",
+        "default",
+        "reports",
+        {  # problem: selects a node group renamed since
+            "nodeSelector": {"eks.amazonaws.com/nodegroup": "system-old"},
+            "containers": [{"name": "reports", "image": "nginx:1.29", "resources": {"requests": {"cpu": "100m"}}}],
+        },
+    )
 
     pods = []
     for index, node in enumerate(system + gpu):
@@ -123,14 +190,26 @@ def build() -> dict:
         else:
             pods.append(_daemon_pod(exporter, node, f"s{index}"))
     pods.append(_pod(vllm, "vllm-7d9f8-abcde", gpu[0], "Running", "ReplicaSet", "vllm-7d9f8"))
-    pods.append(_pod({"metadata": coredns["metadata"], "spec": {"template": coredns}}, "coredns-5d78c-x1", system[0],
-                     "Running", "ReplicaSet", "coredns-5d78c"))
+    pods.append(
+        _pod(
+            {"metadata": coredns["metadata"], "spec": {"template": coredns}},
+            "coredns-5d78c-x1",
+            system[0],
+            "Running",
+            "ReplicaSet",
+            "coredns-5d78c",
+        )
+    )
     pods.append(_pod(web, "web-6c9b7-q2w3e", gpu[1], "Running", "ReplicaSet", "web-6c9b7"))
     pods.append(_pod(web, "web-6c9b7-r4t5y", system[1], "Running", "ReplicaSet", "web-6c9b7"))
     pods.append(_pod(embed, "embed-batch-k8s7p", None, "Pending", "Job", "embed-batch"))
     pods.append(_pod(reports, "reports-5f6d7-z9x8c", system[1], "Running", "ReplicaSet", "reports-5f6d7"))
-    return {"apiVersion": "v1", "items": [*nodes, *pods, plugin, exporter], "kind": "List",
-            "metadata": {"resourceVersion": ""}}
+    return {
+        "apiVersion": "v1",
+        "items": [*nodes, *pods, plugin, exporter],
+        "kind": "List",
+        "metadata": {"resourceVersion": ""},
+    }
 
 
 if __name__ == "__main__":

@@ -43,16 +43,19 @@ def pool_rows(audit: Audit) -> list[dict]:
         gpu_nodes = [n for n in nodes if n.name in audit.gpu_node_names]
         allocatable = sum(n.gpus_allocatable or 0 for n in gpu_nodes)
         requested = sum(audit.gpus_requested(n) for n in gpu_nodes)
-        rows.append({
-            "pool": pool,
-            "instanceTypes": sorted({n.instance_type for n in gpu_nodes if n.instance_type}),
-            "nodes": len(gpu_nodes),
-            "gpusAllocatable": allocatable,
-            "gpusRequested": requested,
-            "gpusIdle": max(allocatable - requested, 0),
-            "nodesWithoutGpuRequests": sum(1 for n in gpu_nodes if (n.gpus_allocatable or 0) > 0
-                                           and audit.gpus_requested(n) == 0),
-        })
+        rows.append(
+            {
+                "pool": pool,
+                "instanceTypes": sorted({n.instance_type for n in gpu_nodes if n.instance_type}),
+                "nodes": len(gpu_nodes),
+                "gpusAllocatable": allocatable,
+                "gpusRequested": requested,
+                "gpusIdle": max(allocatable - requested, 0),
+                "nodesWithoutGpuRequests": sum(
+                    1 for n in gpu_nodes if (n.gpus_allocatable or 0) > 0 and audit.gpus_requested(n) == 0
+                ),
+            }
+        )
     return rows
 
 
@@ -73,26 +76,37 @@ def idle_gpus(audit: Audit) -> list[Finding]:
                 idle_partial += allocatable - requested
         if empty:
             idle = sum(n.gpus_allocatable or 0 for n in empty)
-            findings.append(Finding(
-                "idle-gpus", "warning",
-                f"{len(empty)} GPU node(s) of pool {pool} run no pod that requests a GPU: {idle} GPU(s) idle",
-                "GPUs allocatable vs requested by the pods bound to each node",
-                "schedule GPU work there or scale the pool down (desired and minimum size); an idle node "
-                "is billed for its whole instance type",
-                [n.name for n in empty],
-                [f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} GPU(s) allocatable, 0 requested"
-                 for n in empty[:MAX_NAMES]],
-            ))
+            findings.append(
+                Finding(
+                    "idle-gpus",
+                    "warning",
+                    f"{len(empty)} GPU node(s) of pool {pool} run no pod that requests a GPU: {idle} GPU(s) idle",
+                    "GPUs allocatable vs requested by the pods bound to each node",
+                    "schedule GPU work there or scale the pool down (desired and minimum size); an idle node "
+                    "is billed for its whole instance type",
+                    [n.name for n in empty],
+                    [
+                        f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} GPU(s) allocatable, 0 requested"
+                        for n in empty[:MAX_NAMES]
+                    ],
+                )
+            )
         if partial:
-            findings.append(Finding(
-                "idle-gpus", "info",
-                f"{len(partial)} GPU node(s) of pool {pool} leave {idle_partial} GPU(s) unrequested beside their GPU pods",
-                "GPUs allocatable vs requested by the pods bound to each node",
-                "pack GPU pods onto fewer nodes or use a smaller instance type",
-                [n.name for n in partial],
-                [f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} allocatable, "
-                 f"{audit.gpus_requested(n)} requested" for n in partial[:MAX_NAMES]],
-            ))
+            findings.append(
+                Finding(
+                    "idle-gpus",
+                    "info",
+                    f"{len(partial)} GPU node(s) of pool {pool} leave {idle_partial} GPU(s) unrequested beside their GPU pods",
+                    "GPUs allocatable vs requested by the pods bound to each node",
+                    "pack GPU pods onto fewer nodes or use a smaller instance type",
+                    [n.name for n in partial],
+                    [
+                        f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} allocatable, "
+                        f"{audit.gpus_requested(n)} requested"
+                        for n in partial[:MAX_NAMES]
+                    ],
+                )
+            )
     return findings
 
 
@@ -109,17 +123,20 @@ def gpu_leaks(audit: Audit) -> list[Finding]:
     findings = []
     for (pool, owner, admitted), members in sorted(groups.items()):
         taint = format_taint(audit.contract.taint) if audit.contract.taint else "the GPU taint"
-        findings.append(Finding(
-            "gpu-leak", "warning",
-            f"{len(members)} pod(s) of {owner} request no GPU but run on GPU pool {pool}",
-            "a pod that requests no GPU and is no node agent runs on a GPU node; TaintToleration names the "
-            "toleration that let it past the node's taint",
-            f"narrow the pod's tolerations to the taints it must tolerate (an `operator: Exists` toleration "
-            f"without a key tolerates every taint), or keep it off GPU nodes with a nodeSelector; GPU nodes "
-            f"should carry {taint}",
-            [pod.id for pod, _ in members],
-            [*admitted, *(f"{pod.id} on {node.name}" for pod, node in members[:MAX_NAMES])],
-        ))
+        findings.append(
+            Finding(
+                "gpu-leak",
+                "warning",
+                f"{len(members)} pod(s) of {owner} request no GPU but run on GPU pool {pool}",
+                "a pod that requests no GPU and is no node agent runs on a GPU node; TaintToleration names the "
+                "toleration that let it past the node's taint",
+                f"narrow the pod's tolerations to the taints it must tolerate (an `operator: Exists` toleration "
+                f"without a key tolerates every taint), or keep it off GPU nodes with a nodeSelector; GPU nodes "
+                f"should carry {taint}",
+                [pod.id for pod, _ in members],
+                [*admitted, *(f"{pod.id} on {node.name}" for pod, node in members[:MAX_NAMES])],
+            )
+        )
     return findings
 
 
@@ -133,8 +150,9 @@ def _admitting_tolerations(audit: Audit, pod, node) -> tuple[str, ...]:
         if toleration is not None:
             lines.append(f"toleration {format_toleration(toleration)} tolerates {format_taint(taint)}")
         else:
-            lines.append(f"no toleration of {format_taint(taint)}: the pod was placed before the taint "
-                         "(see model-mismatch)")
+            lines.append(
+                f"no toleration of {format_taint(taint)}: the pod was placed before the taint (see model-mismatch)"
+            )
     if not lines:
         lines.append("the node has no NoSchedule/NoExecute taint to keep such pods off")
     return tuple(lines)
@@ -153,23 +171,32 @@ def pending_gpu_pods(audit: Audit) -> list[Finding]:
     findings = []
     for reasons, pods in sorted(groups.items(), key=lambda item: item[1][0].id):
         filters = {name for _, failed, _ in reasons for name in failed}
-        findings.append(Finding(
-            "pending-gpu-pods", "error",
-            f"{len(pods)} GPU pod(s) pending: {_pending_summary(reasons)}",
-            "the scheduler's filters (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit) "
-            "on each GPU pool",
-            _pending_fix(audit, filters, reasons),
-            sorted(pod.id for pod in pods),
-            [f"pool {pool}: {text}" if pool else text for pool, _, text in reasons],
-        ))
+        findings.append(
+            Finding(
+                "pending-gpu-pods",
+                "error",
+                f"{len(pods)} GPU pod(s) pending: {_pending_summary(reasons)}",
+                "the scheduler's filters (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit) "
+                "on each GPU pool",
+                _pending_fix(audit, filters, reasons),
+                sorted(pod.id for pod in pods),
+                [f"pool {pool}: {text}" if pool else text for pool, _, text in reasons],
+            )
+        )
     return findings
 
 
 def _why_pending(audit: Audit, pod) -> tuple:
     """(pool, failed filter names, text) per GPU pool, for one pod of a shape."""
     if not audit.gpu_pools:
-        return (("", (), "no GPU node in the snapshot (a pool at zero nodes is not listed; its autoscaler "
-                         "decides whether to add one)"),)
+        return (
+            (
+                "",
+                (),
+                "no GPU node in the snapshot (a pool at zero nodes is not listed; its autoscaler "
+                "decides whether to add one)",
+            ),
+        )
     reasons = []
     wanted = audit.gpus(pod)
     for pool, nodes in audit.gpu_pools.items():
@@ -181,15 +208,23 @@ def _why_pending(audit: Audit, pod) -> tuple:
             else:
                 placed.append(node)
         if not placed:
-            text = " | ".join(f"{len(members)} node(s), e.g. {members[0].name}: " + "; ".join(t for _, t in failed)
-                              for failed, members in refused.items())
+            text = " | ".join(
+                f"{len(members)} node(s), e.g. {members[0].name}: " + "; ".join(t for _, t in failed)
+                for failed, members in refused.items()
+            )
             reasons.append((pool, tuple(sorted({name for failed in refused for name, _ in failed})), text))
             continue
         free = {n.name: (n.gpus_allocatable or 0) - audit.gpus_requested(n) for n in placed}
         fits = next((n for n in placed if free[n.name] >= wanted and not audit.full_failures(pod, n)), None)
         if fits is not None:
-            reasons.append((pool, (), f"fits on {fits.name} now: not yet bound, or held by something this audit "
-                                      "does not model (volumes, pod affinity, topology spread, scheduling gates)"))
+            reasons.append(
+                (
+                    pool,
+                    (),
+                    f"fits on {fits.name} now: not yet bound, or held by something this audit "
+                    "does not model (volumes, pod affinity, topology spread, scheduling gates)",
+                )
+            )
             continue
         emptiest = max(placed, key=lambda n: (free[n.name], _neg(n.name)))
         failed = audit.full_failures(pod, emptiest)
@@ -214,12 +249,16 @@ def _pending_fix(audit: Audit, filters: set[str], reasons: tuple) -> str:
     contract = audit.contract
     fixes = []
     if TAINT_TOLERATION in filters and contract.taint:
-        toleration = Taint(contract.taint["key"], contract.taint.get("value") or "", contract.taint["effect"]).toleration()
+        toleration = Taint(
+            contract.taint["key"], contract.taint.get("value") or "", contract.taint["effect"]
+        ).toleration()
         fixes.append(f"add the toleration {format_toleration(toleration)}")
     if NODE_AFFINITY in filters:
         label = f"; the contract label is {contract.label[0]}={contract.label[1]}" if contract.label else ""
-        fixes.append(f"make the nodeSelector/affinity ask only for labels the GPU pool's nodes carry (the details "
-                     f"name each missing one{label})")
+        fixes.append(
+            f"make the nodeSelector/affinity ask only for labels the GPU pool's nodes carry (the details "
+            f"name each missing one{label})"
+        )
     if NODE_RESOURCES_FIT in filters:
         fixes.append("free or add GPUs: raise the pool's desired/maximum size (see idle GPUs for nodes to reclaim)")
     if not audit.gpu_pools:
@@ -238,8 +277,10 @@ def gpus_not_advertised(audit: Audit) -> list[Finding]:
             continue
         running = audit.device_plugin_pods(node)
         if running:
-            why = (f"device-plugin pod {running[0].id} is on the node ({running[0].phase or 'phase unknown'}) "
-                   "but advertises no GPU",)
+            why = (
+                f"device-plugin pod {running[0].id} is on the node ({running[0].phase or 'phase unknown'}) "
+                "but advertises no GPU",
+            )
             fix = "read that pod's logs: the NVIDIA driver or container toolkit is missing or failing on the node"
         elif not plugins:
             why = ("no NVIDIA device plugin DaemonSet in the snapshot",)
@@ -250,15 +291,24 @@ def gpus_not_advertised(audit: Audit) -> list[Finding]:
         groups[(node.pool, why, fix)].append(node)
     findings = []
     for (pool, why, fix), nodes in sorted(groups.items()):
-        findings.append(Finding(
-            "gpu-not-advertised", "error",
-            f"{len(nodes)} GPU node(s) of pool {pool} advertise no {GPU_RESOURCE}",
-            f"a GPU instance type or GPU label without {GPU_RESOURCE} in status.allocatable",
-            fix,
-            [n.name for n in nodes],
-            [*why, *(f"{n.name}: {_instance(n.instance_type)}, allocatable {GPU_RESOURCE} "
-                     f"{'missing' if n.gpus_allocatable is None else n.gpus_allocatable}" for n in nodes[:MAX_NAMES])],
-        ))
+        findings.append(
+            Finding(
+                "gpu-not-advertised",
+                "error",
+                f"{len(nodes)} GPU node(s) of pool {pool} advertise no {GPU_RESOURCE}",
+                f"a GPU instance type or GPU label without {GPU_RESOURCE} in status.allocatable",
+                fix,
+                [n.name for n in nodes],
+                [
+                    *why,
+                    *(
+                        f"{n.name}: {_instance(n.instance_type)}, allocatable {GPU_RESOURCE} "
+                        f"{'missing' if n.gpus_allocatable is None else n.gpus_allocatable}"
+                        for n in nodes[:MAX_NAMES]
+                    ),
+                ],
+            )
+        )
     return findings
 
 
@@ -282,14 +332,17 @@ def node_agents_missing(audit: Audit) -> list[Finding]:
                 by_taint[failed[TAINT_TOLERATION]].append(node)
         for reason, nodes in sorted(by_taint.items()):
             taint = reason.rsplit(" ", 1)[-1]
-            findings.append(Finding(
-                "node-agent-missing", "warning",
-                f"DaemonSet {daemonset.id} selects {len(nodes)} GPU node(s) but cannot run there: {reason}",
-                "TaintToleration: the DaemonSet's pod does not tolerate the GPU nodes' taint",
-                f"add a toleration of {taint} to the DaemonSet's pod template",
-                [daemonset.id, *(n.name for n in nodes)],
-                [f"pools: {', '.join(sorted({n.pool for n in nodes}))}"],
-            ))
+            findings.append(
+                Finding(
+                    "node-agent-missing",
+                    "warning",
+                    f"DaemonSet {daemonset.id} selects {len(nodes)} GPU node(s) but cannot run there: {reason}",
+                    "TaintToleration: the DaemonSet's pod does not tolerate the GPU nodes' taint",
+                    f"add a toleration of {taint} to the DaemonSet's pod template",
+                    [daemonset.id, *(n.name for n in nodes)],
+                    [f"pools: {', '.join(sorted({n.pool for n in nodes}))}"],
+                )
+            )
     return findings
 
 
@@ -310,15 +363,18 @@ def model_mismatches(audit: Audit) -> list[Finding]:
     findings = []
     for (owner, reasons), members in sorted(groups.items()):
         who = f"of {owner} " if owner else ""
-        findings.append(Finding(
-            "model-mismatch", "warning",
-            f"{len(members)} running pod(s) {who}could not be scheduled on their node today",
-            "TaintToleration and NodeAffinity on the pod's own node",
-            "if the node's taints or labels changed on purpose, add the toleration or fix the selector (a NoExecute "
-            "taint evicts pods that do not tolerate it); otherwise the model misses a rule: report it",
-            [pod.id for pod, _ in members],
-            [*reasons, *(f"{pod.id} on {node}" for pod, node in members[:MAX_NAMES])],
-        ))
+        findings.append(
+            Finding(
+                "model-mismatch",
+                "warning",
+                f"{len(members)} running pod(s) {who}could not be scheduled on their node today",
+                "TaintToleration and NodeAffinity on the pod's own node",
+                "if the node's taints or labels changed on purpose, add the toleration or fix the selector (a NoExecute "
+                "taint evicts pods that do not tolerate it); otherwise the model misses a rule: report it",
+                [pod.id for pod, _ in members],
+                [*reasons, *(f"{pod.id} on {node}" for pod, node in members[:MAX_NAMES])],
+            )
+        )
     return findings
 
 
@@ -329,7 +385,9 @@ def format_toleration(toleration: dict) -> str:
     effect = toleration.get("effect") or ""
     suffix = f":{effect}" if effect else " (any effect)"
     if operator == "Exists":
-        return f"{key}{suffix} (Exists)" if key else f"operator Exists without key{'' if not effect else ' for ' + effect}"
+        return (
+            f"{key}{suffix} (Exists)" if key else f"operator Exists without key{'' if not effect else ' for ' + effect}"
+        )
     return f"{key}={toleration.get('value') or ''}{suffix}"
 
 

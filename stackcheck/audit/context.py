@@ -70,8 +70,11 @@ def infer_contract(snapshot: Snapshot) -> Contract:
     other_taints = {_taint_key(t) for n in other for t in n.taints}
     taint = None
     for candidate in gpu[0].taints:
-        if (candidate.get("effect") in BLOCKING_EFFECTS and _taint_key(candidate) not in other_taints
-                and all(_taint_key(candidate) in {_taint_key(t) for t in n.taints} for n in gpu)):
+        if (
+            candidate.get("effect") in BLOCKING_EFFECTS
+            and _taint_key(candidate) not in other_taints
+            and all(_taint_key(candidate) in {_taint_key(t) for t in n.taints} for n in gpu)
+        ):
             taint = {k: v for k, v in candidate.items() if k in ("key", "value", "effect")}
             break
     return Contract(label, taint, f"inferred from {len(gpu)} GPU node(s); pass --stack to check against a stack")

@@ -99,7 +99,9 @@ class Audit:
         self.gpu_nodes = [n for n in snapshot.nodes if is_gpu_node(n, contract)]
         self.gpu_node_names = {n.name for n in self.gpu_nodes}
         self.pools = pools_of(snapshot.nodes)
-        self.gpu_pools = {name: nodes for name, nodes in self.pools.items() if any(n.name in self.gpu_node_names for n in nodes)}
+        self.gpu_pools = {
+            name: nodes for name, nodes in self.pools.items() if any(n.name in self.gpu_node_names for n in nodes)
+        }
         self.daemonsets = {(ds.namespace, ds.name): ds for ds in snapshot.daemonsets}
         self._ds_pods: dict[int, dict] = {}
         self._cache: dict = {}
@@ -134,8 +136,12 @@ class Audit:
     def full_failures(self, pod: Pod, node: Node) -> dict[str, str]:
         """Every filter, resource fit included, against what already runs on `node` (not cached)."""
         existing = [self.grouping.pod_view(p) for p in self.pods_on.get(node.name, ())]
-        return filter_failures(self.grouping.pod_view(pod), self.grouping.node_view(node), existing,
-                               requests=self.grouping.pod_requests(pod))
+        return filter_failures(
+            self.grouping.pod_view(pod),
+            self.grouping.node_view(node),
+            existing,
+            requests=self.grouping.pod_requests(pod),
+        )
 
     def used(self, node: Node) -> dict:
         """What the pods bound to `node` request, per resource."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from .snapshot import SnapshotError, Sink, read_list
+from .snapshot import Sink, SnapshotError, read_list
 
 # kubectl's default --chunk-size (kubectl get --help: "--chunk-size=500: Return large lists in chunks").
 PAGE_SIZE = 500
@@ -32,7 +32,9 @@ def read_cluster(kubeconfig: Path, context: str | None, sink: Sink, page_size: i
     try:
         api_client = config.new_client_from_config(config_file=str(kubeconfig), context=context)
     except (ConfigException, ValueError, TypeError, KeyError, OSError) as error:
-        raise SnapshotError(f"{kubeconfig}: cannot load kubeconfig{f' context {context}' if context else ''}: {error}") from None
+        raise SnapshotError(
+            f"{kubeconfig}: cannot load kubeconfig{f' context {context}' if context else ''}: {error}"
+        ) from None
     server = api_client.configuration.host
     core, apps = client.CoreV1Api(api_client), client.AppsV1Api(api_client)
     listings = (

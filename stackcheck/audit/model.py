@@ -178,8 +178,14 @@ class Snapshot:
         entry = gpu_catalog.gpu_instance_type(instance_type)
         pool = next((labels[key] for key in POOL_LABELS if labels.get(key)), instance_type or "<no pool label>")
         gpus = allocatable.get(GPU_RESOURCE)
-        return Node(view, pool, instance_type, entry.gpus if entry else 0,
-                    None if gpus is None else int(parse_quantity(gpus)), raw=item if self.keep_raw else None)
+        return Node(
+            view,
+            pool,
+            instance_type,
+            entry.gpus if entry else 0,
+            None if gpus is None else int(parse_quantity(gpus)),
+            raw=item if self.keep_raw else None,
+        )
 
     def _daemonset(self, item: dict) -> DaemonSet:
         metadata = item.get("metadata") or {}
@@ -191,8 +197,11 @@ class Snapshot:
             slim_spec["hostNetwork"] = True
         obj = {
             "kind": "DaemonSet",
-            "metadata": {"name": metadata.get("name") or "<unnamed>", "namespace": metadata.get("namespace") or "default",
-                         "labels": dict(metadata.get("labels") or {})},
+            "metadata": {
+                "name": metadata.get("name") or "<unnamed>",
+                "namespace": metadata.get("namespace") or "default",
+                "labels": dict(metadata.get("labels") or {}),
+            },
             "spec": {"template": {"metadata": {"labels": dict(tmeta.get("labels") or {})}, "spec": slim_spec}},
         }
         # is_device_plugin() reads only labels and container images: ask it about the object as read.
@@ -302,4 +311,3 @@ def _is_device_plugin_pod(metadata: dict, spec: dict) -> bool:
         return True
     containers = [*(spec.get("containers") or ()), *(spec.get("initContainers") or ())]
     return any(DEVICE_PLUGIN_IMAGE_MARKER in (c.get("image") or "") for c in containers)
-

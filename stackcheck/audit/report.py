@@ -82,9 +82,11 @@ def to_json(result: AuditResult) -> dict:
 
 def _summary_line(result: AuditResult) -> str:
     s = result.summary
-    return (f"{s['nodes']} nodes ({s['gpuNodes']} GPU), {s['pods']} pods ({s['boundPods']} bound, "
-            f"{s['pendingPods']} pending), {s['daemonsets']} DaemonSets; {s['podShapes']} pod shapes x "
-            f"{s['nodeSignatures']} node signatures")
+    return (
+        f"{s['nodes']} nodes ({s['gpuNodes']} GPU), {s['pods']} pods ({s['boundPods']} bound, "
+        f"{s['pendingPods']} pending), {s['daemonsets']} DaemonSets; {s['podShapes']} pod shapes x "
+        f"{s['nodeSignatures']} node signatures"
+    )
 
 
 def _verdict(result: AuditResult) -> str:
@@ -101,9 +103,15 @@ def _names(objects: list[str]) -> str:
     return shown + (f", and {len(objects) - _SHOWN} more" if len(objects) > _SHOWN else "")
 
 
-_POOL_COLUMNS = (("pool", "pool"), ("instance types", "instanceTypes"), ("nodes", "nodes"),
-                 ("GPUs", "gpusAllocatable"), ("requested", "gpusRequested"), ("idle", "gpusIdle"),
-                 ("nodes w/o GPU pods", "nodesWithoutGpuRequests"))
+_POOL_COLUMNS = (
+    ("pool", "pool"),
+    ("instance types", "instanceTypes"),
+    ("nodes", "nodes"),
+    ("GPUs", "gpusAllocatable"),
+    ("requested", "gpusRequested"),
+    ("idle", "gpusIdle"),
+    ("nodes w/o GPU pods", "nodesWithoutGpuRequests"),
+)
 
 
 def _pool_cells(row: dict) -> list[str]:
@@ -111,15 +119,21 @@ def _pool_cells(row: dict) -> list[str]:
 
 
 def _text(result: AuditResult) -> str:
-    lines = [f"Cluster audit of {', '.join(result.sources)}", _summary_line(result),
-             f"Placement contract: {result.contract_text}", ""]
+    lines = [
+        f"Cluster audit of {', '.join(result.sources)}",
+        _summary_line(result),
+        f"Placement contract: {result.contract_text}",
+        "",
+    ]
     if result.pools:
         header = [title for title, _ in _POOL_COLUMNS]
         rows = [_pool_cells(row) for row in result.pools]
-        widths = [max(len(cell) for cell in column) for column in zip(header, *rows)]
+        widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
         lines.append("GPU pools")
         for cells in (header, *rows):
-            lines.append("  " + "  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip())
+            lines.append(
+                "  " + "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+            )
         lines.append("")
     for finding in result.findings:
         lines.append(f"[{finding.severity.upper()}] {finding.kind}: {finding.title}")
@@ -134,8 +148,14 @@ def _text(result: AuditResult) -> str:
 
 
 def _markdown(result: AuditResult) -> str:
-    lines = [f"## Cluster audit of {', '.join(f'`{s}`' for s in result.sources)}", "", _summary_line(result) + ".",
-             "", f"Placement contract: {result.contract_text}.", ""]
+    lines = [
+        f"## Cluster audit of {', '.join(f'`{s}`' for s in result.sources)}",
+        "",
+        _summary_line(result) + ".",
+        "",
+        f"Placement contract: {result.contract_text}.",
+        "",
+    ]
     if result.pools:
         lines.append("| " + " | ".join(title for title, _ in _POOL_COLUMNS) + " |")
         lines.append("|" + "---|" * len(_POOL_COLUMNS))

@@ -45,8 +45,10 @@ def load(options: AuditOptions, keep_raw: bool = False) -> Snapshot:
     where = ", ".join(snapshot.sources)
     missing = [kind for kind, objects in (("Node", snapshot.nodes), ("Pod", snapshot.pods)) if not objects]
     if missing:
-        raise SnapshotError(f"{where}: no {' and no '.join(missing)} objects; the audit needs nodes, pods and "
-                            f"DaemonSets, as written by: {KUBECTL_COMMAND}")
+        raise SnapshotError(
+            f"{where}: no {' and no '.join(missing)} objects; the audit needs nodes, pods and "
+            f"DaemonSets, as written by: {KUBECTL_COMMAND}"
+        )
     snapshot.finish()
     return snapshot
 
@@ -60,8 +62,9 @@ def audit(snapshot: Snapshot, options: AuditOptions, grouping: Grouping | None =
     findings = run_checks(state)
     notes = []
     if not snapshot.daemonsets:
-        notes.append("the snapshot holds no DaemonSet: node agents were not checked (include daemonsets in the "
-                     "kubectl command)")
+        notes.append(
+            "the snapshot holds no DaemonSet: node agents were not checked (include daemonsets in the kubectl command)"
+        )
     if contract.label is None and contract.taint is None:
         notes.append(f"no placement contract: {contract.origin}")
     signatures = len({node.signature for node in snapshot.nodes})

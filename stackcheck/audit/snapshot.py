@@ -78,18 +78,24 @@ def read_list(stream: BinaryIO, name: str, sink: Sink) -> dict:
     _check_envelope(envelope, name)
     if reader.unknown:
         kinds = ", ".join(f"{kind} ({count})" for kind, count in sorted(reader.unknown.items()))
-        raise SnapshotError(f"{name}: unknown kinds {kinds}; allowed: {', '.join(ITEM_KINDS)} (from: {KUBECTL_COMMAND})")
+        raise SnapshotError(
+            f"{name}: unknown kinds {kinds}; allowed: {', '.join(ITEM_KINDS)} (from: {KUBECTL_COMMAND})"
+        )
     return envelope
 
 
 def _check_envelope(envelope: object, name: str) -> None:
     if not isinstance(envelope, dict):
-        raise SnapshotError(f"{name}: not a Kubernetes List: the document is a JSON {type(envelope).__name__}, "
-                            f"not an object (from: {KUBECTL_COMMAND})")
+        raise SnapshotError(
+            f"{name}: not a Kubernetes List: the document is a JSON {type(envelope).__name__}, "
+            f"not an object (from: {KUBECTL_COMMAND})"
+        )
     kind = envelope.get("kind")
     if not isinstance(kind, str) or not kind.endswith("List"):
-        raise SnapshotError(f"{name}: not a Kubernetes List: kind is {kind!r}; expected List, NodeList, PodList or "
-                            f"DaemonSetList (from: {KUBECTL_COMMAND})")
+        raise SnapshotError(
+            f"{name}: not a Kubernetes List: kind is {kind!r}; expected List, NodeList, PodList or "
+            f"DaemonSetList (from: {KUBECTL_COMMAND})"
+        )
 
 
 class _ListReader:
@@ -113,9 +119,9 @@ class _ListReader:
         ws_end = after
         while ws_end < len(buf) and buf[ws_end] in _WHITESPACE:
             ws_end += 1
-        if ws_end >= len(buf) or buf[ws_end:ws_end + 1] not in (b"{", b"]") or b"\n" not in buf[after:ws_end]:
+        if ws_end >= len(buf) or buf[ws_end : ws_end + 1] not in (b"{", b"]") or b"\n" not in buf[after:ws_end]:
             return self._whole(buf)  # compact or unusual layout: parse the whole document
-        if buf[ws_end:ws_end + 1] == b"]":
+        if buf[ws_end : ws_end + 1] == b"]":
             return self._finish(envelope, buf, ws_end)
         separator = b"}," + buf[after:ws_end] + b"{"
         # A compiled literal pattern finds it several times faster than bytes.find, which stumbles on
@@ -135,7 +141,7 @@ class _ListReader:
                 search = max(0, len(buf) - len(more) - len(separator))
                 start = 0
                 continue
-            piece = buf[start:cut + 1]
+            piece = buf[start : cut + 1]
             try:
                 item = orjson.loads(piece)
             except orjson.JSONDecodeError as error:
@@ -157,7 +163,7 @@ class _ListReader:
             if close < 0:
                 break
             try:
-                trailer = orjson.loads(b'{"items":[]' + tail[close + 1:])
+                trailer = orjson.loads(b'{"items":[]' + tail[close + 1 :])
                 items = orjson.loads(b"[" + tail[:close] + b"]")
             except orjson.JSONDecodeError as error:
                 if last_trailer_error is None:
@@ -191,8 +197,10 @@ class _ListReader:
         items = document.pop("items", None)
         if items is None:
             kind = document.get("kind")
-            raise SnapshotError(f"{self.name}: not a Kubernetes List: no `items` (kind {kind!r}); "
-                                f"expected the output of: {KUBECTL_COMMAND}")
+            raise SnapshotError(
+                f"{self.name}: not a Kubernetes List: no `items` (kind {kind!r}); "
+                f"expected the output of: {KUBECTL_COMMAND}"
+            )
         if not isinstance(items, list):
             raise SnapshotError(f"{self.name}: `items` is a JSON {type(items).__name__}, not an array")
         self._hint(document)
@@ -222,8 +230,10 @@ class _ListReader:
         pending, self.pending = self.pending, []
         for item in pending:
             if self.kind_hint is None:
-                raise SnapshotError(f"{self.name}: an item has no `kind` and the List does not say what it holds; "
-                                    f"allowed kinds: {', '.join(ITEM_KINDS)}")
+                raise SnapshotError(
+                    f"{self.name}: an item has no `kind` and the List does not say what it holds; "
+                    f"allowed kinds: {', '.join(ITEM_KINDS)}"
+                )
             self._item(item)
 
     def _syntax_error(self, error: orjson.JSONDecodeError, base: int) -> NoReturn:
@@ -250,12 +260,12 @@ def _items_start(buf: bytes) -> tuple[bytes, int] | None:
             at = position + len(b'"items"')
             while at < len(buf) and buf[at] in _WHITESPACE:
                 at += 1
-            if buf[at:at + 1] != b":":
+            if buf[at : at + 1] != b":":
                 return None
             at += 1
             while at < len(buf) and buf[at] in _WHITESPACE:
                 at += 1
-            if buf[at:at + 1] != b"[":
+            if buf[at : at + 1] != b"[":
                 return None
             return prefix, at + 1
         position = buf.find(b'"items"', position + 1)

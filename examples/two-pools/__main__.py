@@ -1,0 +1,120 @@
+"""Two GPU pools in one EKS cluster under one placement contract, and a vLLM server on each.
+
+- an NVIDIA L4 pool (g6.xlarge) serving a small model, Qwen2.5-1.5B-Instruct;
+- an NVIDIA L40S pool (g6e.xlarge, 48 GiB of GPU memory) serving a larger one, Qwen2.5-14B-Instruct.
+
+Both pools carry the contract's label and taint, so the device plugin and the DCGM exporter (one each)
+run on both. Each server selects its own pool by the GPU product label the node group sets
+(`nvidia.com/gpu.product`, NVIDIA GPU feature discovery's spelling, from components/gpu_catalog.py):
+the contract's selector keeps it on GPU nodes, the product term keeps it on the right ones.
+
+This program runs from the repository checkout and imports the checkout's packages. In a project of your
+own, install the package instead (README, "Using the components in another stack") and import the same
+names from `eks_gpu_inference.components`.
+"""
+
+import sys
+from pathlib import Path
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+if str(CHECKOUT) not in sys.path:
+    sys.path.insert(0, str(CHECKOUT))
+
+import pulumi  # noqa: E402 the checkout goes on the path first
+
+from components import gpu_catalog  # noqa: E402
+from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs  # noqa: E402
+from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs  # noqa: E402
+from components.contract import PlacementContract  # noqa: E402
+from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs  # noqa: E402
+from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs  # noqa: E402
+from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs  # noqa: E402
+from components.network import Network, NetworkArgs  # noqa: E402
+from components.settings import (  # noqa: E402
+    ClusterSettings,
+    GpuNodeGroupSettings,
+    NetworkSettings,
+    VllmSettings,
+)
+from components.vllm_server import VllmServer, VllmServerArgs  # noqa: E402
+
+# One pool per GPU model: (pool suffix, instance type, model, vLLM context length).
+POOLS = (
+    ("l4", "g6.xlarge", "Qwen/Qwen2.5-1.5B-Instruct", 8192),
+    ("l40s", "g6e.xlarge", "Qwen/Qwen2.5-14B-Instruct", 8192),
+)
+
+name = pulumi.Config().get("clusterName") or "two-pools"
+tags = {"app.kubernetes.io/part-of": pulumi.get_project(), "pulumi:stack": pulumi.get_stack()}
+# The default contract: label GPU=true, taint GPU=true:NoSchedule, on every GPU pool.
+contract = PlacementContract()
+gpu_types = [instance_type for _, instance_type, _, _ in POOLS]
+
+network = Network(
+    f"{name}-network", NetworkArgs(settings=NetworkSettings(), name_tag=name, gpu_instance_types=gpu_types, tags=tags)
+)
+cluster_settings = ClusterSettings(name=name)
+cluster = EksCluster(
+    name,
+    EksClusterArgs(
+        cluster=cluster_settings,
+        gpu_contract=contract,
+        pod_identity_agent=True,
+        network=ClusterNetwork(network.vpc_id, network.private_subnet_ids, network.public_subnet_ids),
+        tags=tags,
+    ),
+)
+on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
+
+# The Cluster Autoscaler scales each pool from zero for the pods that select it.
+ClusterAutoscaler(
+    f"{name}-autoscaler",
+    ClusterAutoscalerArgs(
+        cluster_name=name,
+        cluster_version=cluster_settings.version,
+        eks_cluster_name=cluster.cluster_name,
+        tags=tags,
+        pod_identity_agent=cluster.pod_identity_agent,
+    ),
+    opts=pulumi.ResourceOptions(providers=[cluster.provider]),
+)
+NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(contract=contract), opts=on_cluster)
+# GPU metrics from every node of both pools, scraped only from the `monitoring` namespace.
+DcgmExporter(
+    f"{name}-dcgm-exporter", DcgmExporterArgs(contract=contract, monitoring_namespace="monitoring"), opts=on_cluster
+)
+
+for suffix, instance_type, model, max_model_len in POOLS:
+    pool_settings = GpuNodeGroupSettings(instance_types=[instance_type], min_size=0, desired_size=1, max_size=2)
+    pool = GpuNodeGroup(
+        f"{name}-{suffix}",
+        GpuNodeGroupArgs(
+            cluster_name=cluster.cluster_name,
+            node_role_arn=cluster.node_role_arn,
+            subnet_ids=network.gpu_subnet_ids,
+            contract=contract,
+            settings=pool_settings,
+            tags=tags,
+        ),
+    )
+    server = VllmServer(
+        f"{name}-vllm-{suffix}",
+        VllmServerArgs(
+            settings=VllmSettings(
+                namespace=f"vllm-{suffix}",
+                model=model,
+                max_model_len=max_model_len,
+                # Required node affinity on the product label this pool's nodes carry, and no other pool's.
+                require_gpu_product=pool_settings.gpu_product,
+            ),
+            contract=contract,
+            instance=gpu_catalog.gpu_instance_type(instance_type),
+        ),
+        opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[pool]),
+    )
+    pulumi.export(f"{suffix}NodeGroup", pool.node_group_name)
+    pulumi.export(f"{suffix}GpuProduct", pool_settings.gpu_product)
+    pulumi.export(f"{suffix}Service", server.service_dns_name)
+
+pulumi.export("clusterName", cluster.cluster_name)
+pulumi.export("kubeconfig", cluster.kubeconfig)

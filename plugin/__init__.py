@@ -1,0 +1,1 @@
+"""The component package: the components as a Pulumi plugin that programs in any Pulumi language use."""

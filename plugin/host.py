@@ -1,0 +1,86 @@
+"""What the component package hosts: its components, its name and version, and the schema Pulumi infers.
+
+The schema is not written by hand. Pulumi's analyzer (`pulumi.provider.experimental.analyzer`) reads the
+type annotations of each component's `args` class and of the component's outputs; `ComponentProvider`
+turns them into a package schema (`pulumi.provider.experimental.component`, `generate_schema`). The
+plugin serves that schema to `pulumi package add`, which generates the consumer's SDK from it, and
+`plugin/schema.json` holds a copy that reviewers and the tests read (scripts/generate_schema.py).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = ROOT / "pyproject.toml"
+SCHEMA_FILE = Path(__file__).resolve().parent / "schema.json"
+UPDATE_COMMAND = "python scripts/generate_schema.py"
+"""The command that rewrites `SCHEMA_FILE` (from the repository root)."""
+
+
+def package_metadata(pyproject: Path = PYPROJECT) -> tuple[str, str]:
+    """The package's name and version: `[project] name` and `version` of pyproject.toml.
+
+    One name for the Python distribution, the Pulumi package and the type tokens
+    (`eks-gpu-inference:index:GpuNodeGroup`), one version for all of them.
+    """
+    with pyproject.open("rb") as file:
+        project = tomllib.load(file)["project"]
+    return project["name"], project["version"]
+
+
+def components() -> list[type]:
+    """The components the package hosts, in the order the schema lists them.
+
+    Imported here, not at module level, so that reading the name and version does not load the SDKs.
+    """
+    from components.cluster import EksCluster
+    from components.cluster_autoscaler import ClusterAutoscaler
+    from components.dcgm_exporter import DcgmExporter
+    from components.device_plugin import NvidiaDevicePlugin
+    from components.gpu_node_group import GpuNodeGroup
+    from components.monitoring import PrometheusMonitors
+    from components.network import Network
+    from components.vllm_server import VllmServer
+
+    return [
+        Network,
+        EksCluster,
+        GpuNodeGroup,
+        NvidiaDevicePlugin,
+        VllmServer,
+        ClusterAutoscaler,
+        DcgmExporter,
+        PrometheusMonitors,
+    ]
+
+
+def provider() -> Any:
+    """The Pulumi provider that constructs the components: the analyzer runs here and raises on an args
+    type it cannot map to the schema."""
+    from pulumi.provider.experimental.component import ComponentProvider
+
+    name, version = package_metadata()
+    return ComponentProvider(components(), name, version=version)
+
+
+def schema() -> dict[str, Any]:
+    """The package schema, as the plugin serves it."""
+    return json.loads(provider().schema)
+
+
+def schema_text(document: dict[str, Any]) -> str:
+    """The committed form of a schema: indented, keys in the analyzer's order, a final newline."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def serve() -> None:
+    """Run the plugin: `component_provider_host` starts a gRPC provider server for the engine whose address
+    is the first command-line argument, with the same components, name and version as `provider`."""
+    from pulumi.provider.experimental import component_provider_host
+
+    name, version = package_metadata()
+    component_provider_host(components(), name, version=version)

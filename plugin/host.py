@@ -58,13 +58,43 @@ def components() -> list[type]:
     ]
 
 
-def provider() -> Any:
-    """The Pulumi provider that constructs the components: the analyzer runs here and raises on an args
-    type it cannot map to the schema."""
+class SchemaError(Exception):
+    """The analyzer cannot map a component's args or outputs to the schema; the message names each one."""
+
+
+def provider(hosted: list[type] | None = None) -> Any:
+    """The Pulumi provider that constructs the components (default: all of `components()`).
+
+    The analyzer runs here. Its own errors do not say which component it was reading, so on a failure
+    each component is analysed alone and `SchemaError` lists every one that fails.
+    """
     from pulumi.provider.experimental.component import ComponentProvider
 
+    hosted = components() if hosted is None else hosted
     name, version = package_metadata()
-    return ComponentProvider(components(), name, version=version)
+    try:
+        return ComponentProvider(hosted, name, version=version)
+    except Exception as error:  # noqa: BLE001 re-raised below with the component named
+        problems = analysis_problems(hosted, name) or [f"{type(error).__name__}: {error}"]
+        raise SchemaError(
+            "Pulumi's analyzer cannot build the package schema: "
+            + "; ".join(problems)
+            + " (args and outputs must be annotated with types it reads: pulumi.Input/Output of str, int, "
+            "float, bool, lists, dicts with str keys, enums and classes of such fields, evaluated at runtime)"
+        ) from error
+
+
+def analysis_problems(hosted: list[type], name: str) -> list[str]:
+    """`Component: error` for each component the analyzer fails on when it reads it alone."""
+    from pulumi.provider.experimental.analyzer import Analyzer
+
+    problems = []
+    for component in hosted:
+        try:
+            Analyzer(name).analyze([component])
+        except Exception as error:  # noqa: BLE001 collected: every failing component is reported
+            problems.append(f"{component.__name__}: {type(error).__name__}: {error}")
+    return problems
 
 
 def schema() -> dict[str, Any]:

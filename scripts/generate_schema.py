@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from plugin.host import SCHEMA_FILE, UPDATE_COMMAND, schema, schema_text  # noqa: E402 needs the checkout on the path
+from plugin.host import SCHEMA_FILE, UPDATE_COMMAND, SchemaError, schema, schema_text  # noqa: E402 needs the checkout on the path
 
 
 def check(path: Path = SCHEMA_FILE) -> str | None:
@@ -26,28 +26,40 @@ def check(path: Path = SCHEMA_FILE) -> str | None:
     try:
         committed = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return f"{path.relative_to(ROOT)} is missing; create it with `{UPDATE_COMMAND}`"
+        return f"{_shown(path)} is missing; create it with `{UPDATE_COMMAND}` and commit it"
     if committed != expected:
         return (
-            f"{path.relative_to(ROOT)} differs from the schema the components' args give now; "
+            f"{_shown(path)} differs from the schema the components' args and outputs give now; "
             f"update it with `{UPDATE_COMMAND}` and commit it"
         )
     return None
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 when out of date")
     args = parser.parse_args(argv)
-    if args.check:
-        problem = check()
+    try:
+        return _run(args.check)
+    except SchemaError as error:
+        print(f"generate_schema: {error}", file=sys.stderr)
+        return 1
+
+
+def _run(check_only: bool) -> int:
+    if check_only:
+        problem = check(SCHEMA_FILE)
         if problem:
             print(problem, file=sys.stderr)
             return 1
-        print(f"{SCHEMA_FILE.relative_to(ROOT)} is up to date")
+        print(f"{_shown(SCHEMA_FILE)} is up to date")
         return 0
     SCHEMA_FILE.write_text(schema_text(schema()), encoding="utf-8")
-    print(f"wrote {SCHEMA_FILE.relative_to(ROOT)}")
+    print(f"wrote {_shown(SCHEMA_FILE)}")
     return 0
 
 

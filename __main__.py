@@ -2,9 +2,12 @@
 
 import pulumi
 
-from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs
+from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs, SystemNodeGroupArgs
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+from components.component_args import args_from_settings, placement_args
 from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+from components.device_plugin import DEFAULT_NAMESPACE as DEVICE_PLUGIN_NAMESPACE
+from components.device_plugin import NAME as DEVICE_PLUGIN_NAME
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.labels import LABEL_PREFIX
@@ -23,6 +26,7 @@ settings = parse_stack_config(*config_from_pulumi())
 for warning in settings.warnings():
     pulumi.log.warn(warning)
 contract = settings.contract
+placement = placement_args(contract, settings.gpu_placement.require_node_affinity)
 name = settings.cluster.name
 tags = {f"{LABEL_PREFIX}/part-of": PROJECT, "pulumi:stack": pulumi.get_stack()}
 
@@ -43,14 +47,19 @@ if settings.creates_network:
 
 cluster = EksCluster(
     name,
-    EksClusterArgs(
-        cluster=settings.cluster,
-        system_node_group=settings.system_node_group,
+    args_from_settings(
+        EksClusterArgs,
+        settings.cluster,
+        system_node_group=args_from_settings(SystemNodeGroupArgs, settings.system_node_group),
         node_monitoring_agent=settings.gpu_node_group.node_repair,
-        gpu_contract=contract,
+        gpu_placement=placement,
         tags=tags,
         pod_identity_agent=settings.autoscaler.enabled,
-        network=ClusterNetwork(network.vpc_id, network.private_subnet_ids, network.public_subnet_ids)
+        network=ClusterNetwork(
+            vpc_id=network.vpc_id,
+            private_subnet_ids=network.private_subnet_ids,
+            public_subnet_ids=network.public_subnet_ids,
+        )
         if network
         else None,
         aws_profile=pulumi.Config("aws").get("profile"),
@@ -58,13 +67,14 @@ cluster = EksCluster(
 )
 gpu_nodes = GpuNodeGroup(
     f"{name}-gpu",
-    GpuNodeGroupArgs(
+    args_from_settings(
+        GpuNodeGroupArgs,
+        settings.gpu_node_group,
         cluster_name=cluster.cluster_name,
         node_role_arn=cluster.node_role_arn,
         # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
         subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
-        contract=contract,
-        settings=settings.gpu_node_group,
+        placement=placement,
         tags=tags,
     ),
 )
@@ -88,8 +98,12 @@ if settings.device_plugin_enabled:
     device_plugin = NvidiaDevicePlugin(
         f"{name}-device-plugin",
         NvidiaDevicePluginArgs(
-            contract=contract,
+            placement=placement,
             version=settings.device_plugin.version,
+            # The names the plugin had before they were derived from the component name: a new name would
+            # replace the live DaemonSet.
+            name=DEVICE_PLUGIN_NAME,
+            namespace=DEVICE_PLUGIN_NAMESPACE,
         ),
         opts=on_cluster,
     )
@@ -113,11 +127,11 @@ pulumi.export("gpuNodeTaints", gpu_nodes.taints)
 if settings.vllm.enabled:
     server = VllmServer(
         f"{name}-vllm",
-        VllmServerArgs(
-            settings=settings.vllm,
-            contract=contract,
-            instance=settings.gpu_node_group.smallest_instance,
-            require_node_affinity=settings.gpu_placement.require_node_affinity,
+        args_from_settings(
+            VllmServerArgs,
+            settings.vllm,
+            instance_types=list(settings.gpu_node_group.instance_types),
+            placement=placement,
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,

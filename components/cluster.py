@@ -4,9 +4,7 @@ The system node group exists so that CoreDNS and other add-ons always have somew
 when every GPU node is tainted (aws/containers-roadmap#1930).
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
@@ -15,14 +13,22 @@ import pulumi_kubernetes as k8s
 
 from components import naming, versions
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
-from components.contract import PlacementContract
+from components.component_args import (
+    PlacementArgs,
+    Validation,
+    args_path,
+    coerce,
+    placement_contract,
+    section_data,
+    unknown_values,
+)
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
 from components.node_monitoring import configuration_json
-from components.settings import PROJECT, ClusterSettings, SystemNodeGroupSettings
+from components.settings import PROJECT, ClusterSettings, ConfigProblem, SystemNodeGroupSettings
 from components.zones import EKS_UNSUPPORTED_ZONE_IDS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ClusterNetwork:
     """A VPC made elsewhere in the program (for example by `Network`) for the cluster to run in."""
 
@@ -34,31 +40,122 @@ class ClusterNetwork:
     """Subnets for internet-facing load balancers, also given to the control plane. Required."""
 
 
-@dataclass(frozen=True)
-class EksClusterArgs:
-    """Inputs of `EksCluster`."""
+@dataclass(frozen=True, kw_only=True)
+class SystemNodeGroupArgs:
+    """The untainted node group where CoreDNS and other add-ons run. Every field is plain and checked with the
+    rules of the stack config's `systemNodeGroup` section."""
 
-    cluster: ClusterSettings = field(default_factory=ClusterSettings)
-    """Control-plane settings. Default `ClusterSettings()` (see its fields)."""
-    system_node_group: SystemNodeGroupSettings = field(default_factory=SystemNodeGroupSettings)
-    """The untainted node group for add-ons. Default `SystemNodeGroupSettings()`."""
-    node_monitoring_agent: bool = True
-    """Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
-    gpu_contract: PlacementContract | None = None
-    """The GPU placement contract: the add-on's `dcgm-server` tolerates its taints, so GPU health is
-    monitored on the tainted GPU nodes. Default none (the add-on's own tolerations: none for `dcgm-server`)."""
-    tags: dict[str, str] = field(default_factory=dict)
-    """Tags for the AWS resources. Default none."""
-    pod_identity_agent: bool = False
-    """Install the `eks-pod-identity-agent` add-on, which gives pods with a Pod Identity association their AWS
-    credentials (the Cluster Autoscaler uses it). Default false."""
+    instance_types: list[str] | None = None
+    """Non-GPU instance types, one architecture. Default `m6i.large`."""
+    min_size: int | None = None
+    """Smallest node count, at least 1 so add-ons always have a node. Default 2."""
+    desired_size: int | None = None
+    """Node count at creation. Default 2 (CoreDNS runs two replicas)."""
+    max_size: int | None = None
+    """Largest node count. Default 3."""
+    disk_size: int | None = None
+    """Root volume size in GiB, at least 20. Default 50."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EksClusterArgs:
+    """Inputs of `EksCluster`. Fields without `Input` must be plain values: they shape the control plane and are
+    checked when it is constructed, with the rules of the stack config's `cluster` section."""
+
+    name: str | None = None
+    """EKS cluster name, 1-100 letters, digits, '-' or '_'. Default: the component name."""
+    version: str | None = None
+    """Kubernetes minor version, for example "1.34". Default in `components/versions.py`."""
+    vpc_id: str | None = None
+    """An existing VPC to run in, with `private_subnet_ids` (or `public_subnet_ids`). Default: `network` when
+    given, else the account's default VPC."""
+    private_subnet_ids: list[str] | None = None
+    """Subnets of `vpc_id` for the nodes and the private endpoint, in two zones at least. Default none."""
+    public_subnet_ids: list[str] | None = None
+    """Subnets of `vpc_id` for public load balancers. Default none."""
     network: ClusterNetwork | None = None
-    """The VPC and subnets to run in. Default: `cluster.vpcId` and its subnets when set, else the account's
-    default VPC."""
+    """A VPC made in the same program (its ids may be unknown until deployed), instead of `vpc_id`. Default
+    none."""
+    endpoint_public_access: bool | None = None
+    """Whether the Kubernetes API is reachable from the internet (from `public_access_cidrs`). Default true."""
+    public_access_cidrs: list[str] | None = None
+    """IPv4 CIDRs allowed to reach the public endpoint. Default `0.0.0.0/0`."""
+    admin_principal_arns: list[str] | None = None
+    """IAM role or user ARNs given cluster-admin through access entries. Default none."""
+    creator_admin: bool | None = None
+    """Whether EKS makes the identity that creates the cluster a cluster admin. Default true; with false,
+    `admin_principal_arns` must list the admins."""
+    secrets_kms_key_arn: str | None = None
+    """KMS key for envelope encryption of Secrets. Default: a key created with rotation on."""
+    log_types: list[str] | None = None
+    """Control-plane log types sent to CloudWatch. Default `api`, `audit`, `authenticator`."""
+    system_node_group: SystemNodeGroupArgs | None = None
+    """The untainted node group for add-ons. Default: two `m6i.large` nodes (up to three)."""
+    node_monitoring_agent: bool | None = None
+    """Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
+    gpu_placement: PlacementArgs | None = None
+    """The GPU placement contract: the node monitoring agent's `dcgm-server` tolerates its taints, so GPU health
+    is monitored on the tainted GPU nodes. Default none (the add-on's own tolerations)."""
+    pod_identity_agent: bool | None = None
+    """Install the `eks-pod-identity-agent` add-on, which the Cluster Autoscaler's credentials come through.
+    Default false."""
     aws_profile: str | None = None
-    """AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token
-    --profile`). Default none: the default credential chain. Set it to the stack's `aws:profile` when the
-    credentials come only from that profile."""
+    """AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token --profile`).
+    Default none: the default credential chain."""
+    tags: dict[str, str] | None = None
+    """Tags for the AWS resources. Default none."""
+
+
+_CLUSTER_FIELDS = (
+    "name",
+    "version",
+    "vpc_id",
+    "private_subnet_ids",
+    "public_subnet_ids",
+    "endpoint_public_access",
+    "public_access_cidrs",
+    "admin_principal_arns",
+    "creator_admin",
+    "secrets_kms_key_arn",
+    "log_types",
+)
+_SYSTEM_FIELDS = ("instance_types", "min_size", "desired_size", "max_size", "disk_size")
+
+
+def validated(name: str, args: EksClusterArgs):
+    """The cluster settings, system node group settings and GPU contract (or None) from `args`; raises
+    `ConfigError` naming every bad argument."""
+    where = args_path("EksCluster", name)
+    validation = Validation(where)
+    validation.add(
+        unknown_values(
+            args,
+            where,
+            (*_CLUSTER_FIELDS, "system_node_group", "node_monitoring_agent", "gpu_placement", "pod_identity_agent"),
+        )
+    )
+    validation.done()
+    cluster = validation.section(ClusterSettings, {"name": name, **section_data(args, _CLUSTER_FIELDS)})
+    system = validation.section(
+        SystemNodeGroupSettings,
+        section_data(args.system_node_group or SystemNodeGroupArgs(), _SYSTEM_FIELDS),
+        "systemNodeGroup",
+    )
+    contract = None
+    if args.gpu_placement is not None:
+        contract, _ = placement_contract(args.gpu_placement, validation, "gpuPlacement")
+    if args.network is not None and args.vpc_id:
+        validation.add(
+            [
+                ConfigProblem(
+                    f"{where}.network",
+                    f"is set while vpcId {args.vpc_id!r} names a VPC; allowed: one of network and vpcId",
+                    namespace=None,
+                )
+            ]
+        )
+    validation.done()
+    return cluster, system, contract
 
 
 def cluster_subnet_args(settings: ClusterSettings, default_subnet_ids: pulumi.Input[list[str]] | None) -> dict:
@@ -99,16 +196,35 @@ class EksCluster(pulumi.ComponentResource):
     """An EKS cluster with access entries, secrets encryption, audit logs and a system node group."""
 
     cluster_name: pulumi.Output[str]
+    """Name of the EKS cluster; resolves once the control plane exists."""
     kubeconfig: pulumi.Output[str]
+    """Kubeconfig (JSON, secret) that authenticates with `aws eks get-token`."""
     node_role_arn: pulumi.Output[str]
+    """ARN of the nodes' IAM role, for `GpuNodeGroup`; resolves once its policies are attached."""
     subnet_ids: pulumi.Output[list[str]]
+    """Subnets the nodes run in."""
     system_node_group_name: pulumi.Output[str]
+    """Name of the untainted system node group."""
+    eks_cluster: eks.Cluster
+    """The pulumi-eks cluster, for callers who need more of it (its `eks_cluster`, OIDC provider, ...)."""
     provider: k8s.Provider
+    """Kubernetes provider of the cluster (server-side apply), for Kubernetes resources on it."""
+    node_role: aws.iam.Role
+    """IAM role of every node of the cluster's managed node groups."""
+    cluster_security_group_id: pulumi.Output[str]
+    """The security group EKS creates for the cluster (`eks-cluster-sg-*`): on the control plane's network
+    interfaces and on every node of the managed node groups (their launch templates name no security group).
+    Add ingress rules to it to reach the nodes."""
+    control_plane_security_group_id: pulumi.Output[str]
+    """The additional security group pulumi-eks creates for the control plane (`clusterSecurityGroupId`)."""
 
-    def __init__(self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None):
+    def __init__(self, name: str, args: EksClusterArgs | None = None, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(EksClusterArgs, args or EksClusterArgs(), args_path("EksCluster", name))
+        # Checked before anything is registered.
+        settings, system_settings, gpu_contract = validated(name, args)
         super().__init__(f"{PROJECT}:index:EksCluster", name, None, opts)
-        settings = args.cluster
         child = pulumi.ResourceOptions(parent=self)
+        tags = dict(args.tags or {})
 
         if args.network is not None:
             vpc_id, default_subnet_ids = args.network.vpc_id, None
@@ -128,11 +244,11 @@ class EksCluster(pulumi.ComponentResource):
                 description=f"Envelope encryption of Kubernetes Secrets in EKS cluster {settings.name}",
                 enable_key_rotation=True,
                 deletion_window_in_days=30,
-                tags=args.tags or None,
+                tags=tags or None,
                 opts=child,
             ).arn
 
-        self.node_role = NodeRole(f"{name}-nodes", opts=child)
+        node_role = NodeRole(f"{name}-nodes", opts=child)
         eks_cluster = eks.Cluster(
             naming.eks_cluster_resource_name(name),
             name=settings.name,
@@ -149,7 +265,7 @@ class EksCluster(pulumi.ComponentResource):
             enabled_cluster_log_types=settings.log_types,
             # The vLLM and device-plugin NetworkPolicies are enforced only with this on.
             vpc_cni_options=eks.VpcCniOptionsArgs(enable_network_policy=True),
-            tags=args.tags or None,
+            tags=tags or None,
             opts=pulumi.ResourceOptions(
                 parent=self,
                 transforms=[creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)],
@@ -160,12 +276,19 @@ class EksCluster(pulumi.ComponentResource):
         # makes everything that uses the name wait for the control plane.
         self.cluster_name = pulumi.Output.all(eks_cluster.kubeconfig_json, settings.name).apply(lambda parts: parts[1])
         self.kubeconfig = pulumi.Output.secret(eks_cluster.kubeconfig_json)
-        self.node_role_arn = self.node_role.arn
+        self.node_role_arn = node_role.arn
+        self.node_role = node_role.role
+        self.eks_cluster = eks_cluster
+        self.control_plane_security_group_id = eks_cluster.cluster_security_group_id
+        # EKS puts managed nodes whose launch template names no security group in the cluster security group
+        # it creates (EKS user guide, "Customize managed nodes with launch templates"; cloudposse/
+        # terraform-aws-eks-cluster#139). pulumi-eks's own output is its additional group, not this one.
+        self.cluster_security_group_id = eks_cluster.eks_cluster.apply(_eks_security_group_id)
         self.subnet_ids = pulumi.Output.from_input(nodes_subnet_ids)
 
         system_group = create_managed_node_group(
             f"{name}-system",
-            system_node_group_spec(args.system_node_group, args.tags),
+            system_node_group_spec(system_settings, tags),
             cluster_name=self.cluster_name,
             node_role_arn=self.node_role_arn,
             subnet_ids=self.subnet_ids,
@@ -173,13 +296,13 @@ class EksCluster(pulumi.ComponentResource):
         )
         self.system_node_group_name = system_group.node_group_name
 
-        if args.node_monitoring_agent:
+        if args.node_monitoring_agent is not False:
             aws.eks.Addon(
                 f"{name}-node-monitoring-agent",
                 cluster_name=self.cluster_name,
                 addon_name=versions.NODE_MONITORING_AGENT_ADDON,
                 addon_version=versions.NODE_MONITORING_AGENT_VERSION,
-                configuration_values=configuration_json(args.gpu_contract) if args.gpu_contract else None,
+                configuration_values=configuration_json(gpu_contract) if gpu_contract else None,
                 # The agent runs on every node, tainted or not; it must wait for nodes to exist.
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[system_group]),
             )
@@ -212,6 +335,11 @@ class EksCluster(pulumi.ComponentResource):
                 "node_role_arn": self.node_role_arn,
                 "subnet_ids": self.subnet_ids,
                 "system_node_group_name": self.system_node_group_name,
+                "eks_cluster": self.eks_cluster,
+                "provider": self.provider,
+                "node_role": self.node_role,
+                "cluster_security_group_id": self.cluster_security_group_id,
+                "control_plane_security_group_id": self.control_plane_security_group_id,
             }
         )
 
@@ -249,3 +377,10 @@ class EksCluster(pulumi.ComponentResource):
             opts=invoke,
         )
         return default_vpc.id, subnets.ids
+
+
+def _eks_security_group_id(cluster: aws.eks.Cluster | None) -> pulumi.Output[str] | None:
+    """The cluster security group EKS created, from the cluster's VPC config (None before the cluster exists)."""
+    if not isinstance(cluster, aws.eks.Cluster):
+        return None
+    return cluster.vpc_config.apply(lambda config: config.cluster_security_group_id if config else None)

@@ -7,21 +7,30 @@ on CPU nodes where it has nothing to do. Here its tolerations and nodeSelector c
 ServiceAccount and a NetworkPolicy that denies it all traffic: it talks to the kubelet over a unix socket.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from components import versions
+from components.component_args import (
+    PlacementArgs,
+    Validation,
+    args_path,
+    check_object_name,
+    coerce,
+    placement_contract,
+    section_data,
+    unknown_values,
+)
 from components.contract import PlacementContract
 from components.labels import checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT
+from components.settings import PROJECT, ConfigProblem, DevicePluginSettings, check_namespace_name
 from placement.workloads import DEVICE_PLUGIN_LABEL_VALUE
 
 NAME = "nvidia-device-plugin"
+DEFAULT_NAMESPACE = "kube-system"
 # The kubelet's device plugin registry: the plugin creates its socket here (root-owned on the host).
 DEVICE_PLUGIN_DIR = "/var/lib/kubelet/device-plugins"
 # Evicting the plugin takes every GPU off the node; only this class outranks the GPU workloads.
@@ -42,39 +51,73 @@ CHECKOV_SKIPS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NvidiaDevicePluginArgs:
-    """Inputs of `NvidiaDevicePlugin`."""
+    """Inputs of `NvidiaDevicePlugin`. Every field is plain (it shapes the DaemonSet) and checked when the
+    component is constructed."""
 
-    contract: PlacementContract
-    """The GPU placement contract: the plugin tolerates every repelling taint and selects the label. Required."""
-    version: str = versions.DEVICE_PLUGIN_VERSION
-    """Image tag of nvcr.io/nvidia/k8s-device-plugin. Default in `components/versions.py`."""
-    namespace: str = "kube-system"
-    """Namespace of the DaemonSet; `system-node-critical` pods are admitted there by default. Default `kube-system`."""
+    placement: PlacementArgs | None = None
+    """The GPU placement contract: the plugin tolerates every repelling taint and selects the label. Default:
+    label `GPU=true`, taint `GPU=true:NoSchedule`."""
+    version: str | None = None
+    """Image tag of nvcr.io/nvidia/k8s-device-plugin, a release such as `v0.17.1`. Default in
+    `components/versions.py`."""
+    name: str | None = None
+    """Name of the DaemonSet, its ServiceAccount and NetworkPolicy; two plugins in one namespace need two names.
+    Default: the component name."""
+    namespace: str | None = None
+    """Namespace of the plugin; `system-node-critical` pods are admitted there by default. Default `kube-system`."""
+
+
+def validated(name: str, args: NvidiaDevicePluginArgs) -> tuple[PlacementContract, str, str, str]:
+    """The contract, image version, object name and namespace from `args`; raises `ConfigError` naming every
+    bad argument."""
+    where = args_path("NvidiaDevicePlugin", name)
+    validation = Validation(where)
+    validation.add(unknown_values(args, where, ("placement", "version", "name", "namespace")))
+    if validation.problems:
+        validation.done()
+    contract, _ = placement_contract(args.placement, validation)
+    settings = validation.section(DevicePluginSettings, section_data(args, ("version",)))
+    object_name = args.name or name
+    validation.add(check_object_name(object_name, f"{where}.name"))
+    namespace = args.namespace or DEFAULT_NAMESPACE
+    try:
+        check_namespace_name(namespace)
+    except ValueError as error:
+        validation.add([ConfigProblem(f"{where}.namespace", str(error), namespace=None)])
+    validation.done()
+    return contract, settings.version, object_name, namespace
 
 
 class NvidiaDevicePlugin(pulumi.ComponentResource):
     """The NVIDIA device plugin on every GPU node of the placement contract, and nowhere else."""
 
     daemonset_name: pulumi.Output[str]
+    """Name of the plugin's DaemonSet."""
+    namespace: pulumi.Output[str]
+    """Namespace of the plugin's objects."""
 
     def __init__(self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(NvidiaDevicePluginArgs, args or NvidiaDevicePluginArgs(), args_path("NvidiaDevicePlugin", name))
+        # Checked before anything is registered.
+        contract, version, object_name, namespace = validated(name, args)
         super().__init__(f"{PROJECT}:index:NvidiaDevicePlugin", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
-        account = service_account(name, args.namespace, args.version)
+        account = service_account(name, namespace, version, object_name)
         k8s.core.v1.ServiceAccount(
             f"{name}-sa",
             metadata=account["metadata"],
             automount_service_account_token=account["automountServiceAccountToken"],
             opts=child,
         )
-        manifest = daemonset(name, args.contract, args.version, args.namespace)
+        manifest = daemonset(name, contract, version, namespace, object_name)
         plugin = k8s.apps.v1.DaemonSet(f"{name}-ds", metadata=manifest["metadata"], spec=manifest["spec"], opts=child)
-        policy = network_policy(name, args.namespace, args.version)
+        policy = network_policy(name, namespace, version, object_name)
         k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)
         self.daemonset_name = plugin.metadata.apply(lambda metadata: metadata.name)
-        self.register_outputs({"daemonset_name": self.daemonset_name})
+        self.namespace = plugin.metadata.apply(lambda metadata: metadata.namespace)
+        self.register_outputs({"daemonset_name": self.daemonset_name, "namespace": self.namespace})
 
 
 def image(version: str) -> str:
@@ -134,14 +177,16 @@ def pod_spec(contract: PlacementContract, version: str, service_account_name: st
     }
 
 
-def daemonset(instance: str, contract: PlacementContract, version: str, namespace: str = "kube-system") -> dict:
-    """The DaemonSet manifest (`instance` is the component name, used in the instance label)."""
+def daemonset(
+    instance: str, contract: PlacementContract, version: str, namespace: str = DEFAULT_NAMESPACE, name: str = NAME
+) -> dict:
+    """The DaemonSet manifest `name` (`instance` is the component name, used in the instance label)."""
     labels = plugin_labels(instance, version)
     return {
         "apiVersion": "apps/v1",
         "kind": "DaemonSet",
         "metadata": {
-            "name": NAME,
+            "name": name,
             "namespace": namespace,
             "labels": labels,
             "annotations": checkov_annotations(CHECKOV_SKIPS),
@@ -151,23 +196,23 @@ def daemonset(instance: str, contract: PlacementContract, version: str, namespac
             "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
             "template": {
                 "metadata": {"labels": labels},
-                "spec": pod_spec(contract, version),
+                "spec": pod_spec(contract, version, service_account_name=name),
             },
         },
     }
 
 
-def service_account(instance: str, namespace: str, version: str) -> dict:
+def service_account(instance: str, namespace: str, version: str, name: str = NAME) -> dict:
     """The plugin's own ServiceAccount, without a token: the plugin never calls the Kubernetes API."""
     return {
         "apiVersion": "v1",
         "kind": "ServiceAccount",
-        "metadata": {"name": NAME, "namespace": namespace, "labels": plugin_labels(instance, version)},
+        "metadata": {"name": name, "namespace": namespace, "labels": plugin_labels(instance, version)},
         "automountServiceAccountToken": False,
     }
 
 
-def network_policy(instance: str, namespace: str, version: str) -> dict:
+def network_policy(instance: str, namespace: str, version: str, name: str = NAME) -> dict:
     """Deny all traffic to and from the plugin pods: the plugin talks to the kubelet over a unix socket only."""
     labels = plugin_labels(instance, version)
-    return network_policy_manifest({"name": NAME, "namespace": namespace, "labels": labels}, labels)
+    return network_policy_manifest({"name": name, "namespace": namespace, "labels": labels}, labels)

@@ -4,14 +4,21 @@ Autoscaler tags on its Auto Scaling group describe the labels, taints and GPUs o
 not exist yet, so a group at zero nodes can still be scaled up for a pending GPU pod (docs/traps.md#scale-from-zero).
 """
 
-from __future__ import annotations
-
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
+from components.component_args import (
+    PlacementArgs,
+    Validation,
+    args_path,
+    coerce,
+    placement_contract,
+    section_data,
+    unknown_values,
+)
 from components.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     NVIDIA_GPU_PRODUCT_LABEL,
@@ -29,22 +36,67 @@ from components.settings import PROJECT, GpuNodeGroupSettings
 AUTOSCALER_TEMPLATE_TAG = CLUSTER_AUTOSCALER_TEMPLATE_TAG
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GpuNodeGroupArgs:
-    """Inputs of `GpuNodeGroup`."""
+    """Inputs of `GpuNodeGroup`. Fields without `Input` must be plain values: they shape the node group and are
+    checked when it is constructed, with the rules of the stack config's `gpuNodeGroup` section."""
 
     cluster_name: pulumi.Input[str]
-    """Name of the EKS cluster to join. Required."""
+    """Name of the EKS cluster to join (`EksCluster.cluster_name`). Required."""
     node_role_arn: pulumi.Input[str]
-    """IAM role of the nodes. Required."""
+    """IAM role of the nodes (`EksCluster.node_role_arn`). Required."""
     subnet_ids: pulumi.Input[list[str]]
-    """Subnets for the nodes (private ones when available). Required."""
-    contract: PlacementContract = field(default_factory=PlacementContract)
-    """Label and taint that guard the nodes. Default `GPU=true` / `GPU=true:NoSchedule`."""
-    settings: GpuNodeGroupSettings = field(default_factory=GpuNodeGroupSettings)
-    """Instance types, AMI family, sizes. Default `GpuNodeGroupSettings()` (g5.xlarge, AL2023)."""
-    tags: dict[str, str] = field(default_factory=dict)
+    """Subnets for the nodes, private ones in zones that offer the instance types. Required."""
+    instance_types: list[str] | None = None
+    """NVIDIA GPU instance types from the catalog, one architecture and one GPU count. Default `g5.xlarge`."""
+    ami_family: str | None = None
+    """`AL2023` or `Bottlerocket`; the NVIDIA AMI type follows from it and the architecture. Default `AL2023`."""
+    capacity_type: str | None = None
+    """`ON_DEMAND` or `SPOT`. Default `ON_DEMAND`."""
+    min_size: int | None = None
+    """Smallest node count; 0 lets an autoscaler park the group. Default 0."""
+    desired_size: int | None = None
+    """Node count at creation (an autoscaler owns it afterwards). Default 1."""
+    max_size: int | None = None
+    """Largest node count, at least 1. Default 2."""
+    disk_size: int | None = None
+    """Root volume size in GiB, at least 50 for the accelerated AMI and the vLLM image. Default 100."""
+    update_max_unavailable: int | None = None
+    """Nodes replaced at once during a node group update, 1-100. Default 1."""
+    node_repair: bool | None = None
+    """EKS node auto repair (with the node monitoring agent add-on of `EksCluster`). Default true."""
+    placement: PlacementArgs | None = None
+    """The placement contract: the nodes carry its label, extra labels and taints. Default: label `GPU=true`,
+    taint `GPU=true:NoSchedule`."""
+    tags: dict[str, str] | None = None
     """Tags for the AWS resources. Default none."""
+
+
+# Args fields that are fields of the `gpuNodeGroup` settings section, under the same names.
+_SETTINGS_FIELDS = (
+    "instance_types",
+    "ami_family",
+    "capacity_type",
+    "min_size",
+    "desired_size",
+    "max_size",
+    "disk_size",
+    "update_max_unavailable",
+    "node_repair",
+)
+
+
+def validated(name: str, args: GpuNodeGroupArgs) -> tuple[GpuNodeGroupSettings, PlacementContract]:
+    """The node group's settings and contract from `args`; raises `ConfigError` naming every bad argument."""
+    where = args_path("GpuNodeGroup", name)
+    validation = Validation(where)
+    validation.add(unknown_values(args, where, (*_SETTINGS_FIELDS, "placement", "tags")))
+    settings = contract = None
+    if not validation.problems:
+        settings = validation.section(GpuNodeGroupSettings, section_data(args, _SETTINGS_FIELDS))
+        contract, _ = placement_contract(args.placement, validation)
+    validation.done()
+    return settings, contract
 
 
 def gpu_node_labels(settings: GpuNodeGroupSettings, contract: PlacementContract) -> dict[str, str]:
@@ -101,13 +153,20 @@ class GpuNodeGroup(pulumi.ComponentResource):
     """A managed node group of NVIDIA GPU instances that only GPU workloads may use."""
 
     node_group_name: pulumi.Output[str]
+    """Name of the EKS node group (a prefix from the component name plus a suffix AWS adds)."""
     ami_type: str
+    """EKS AMI type of the nodes, for example `AL2023_x86_64_NVIDIA`."""
     labels: dict[str, str]
+    """Every label the nodes carry: the contract's, the GPU product and the autoscaler's accelerator label."""
     taints: list[dict[str, str]]
+    """Every taint the nodes carry, EKS API spelling (`NO_SCHEDULE`)."""
 
     def __init__(self, name: str, args: GpuNodeGroupArgs, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(GpuNodeGroupArgs, args, args_path("GpuNodeGroup", name))
+        # Checked before anything is registered: a bad argument leaves no half-built group behind.
+        settings, contract = validated(name, args)
         super().__init__(f"{PROJECT}:index:GpuNodeGroup", name, None, opts)
-        spec = gpu_node_group_spec(args.settings, args.contract, args.tags)
+        spec = gpu_node_group_spec(settings, contract, dict(args.tags or {}))
         node_group = create_managed_node_group(
             name,
             spec,
@@ -117,7 +176,7 @@ class GpuNodeGroup(pulumi.ComponentResource):
             parent=self,
         )
         asg_name = node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name)
-        for key, value in sorted(autoscaler_tags(spec, args.settings.gpus_per_instance).items()):
+        for key, value in sorted(autoscaler_tags(spec, settings.gpus_per_instance).items()):
             # Named after the tag key, so adding a label does not rename the others' resources.
             slug = re.sub(r"[^A-Za-z0-9]+", "-", key.removeprefix(f"{AUTOSCALER_TEMPLATE_TAG}/")).strip("-")
             aws.autoscaling.Tag(

@@ -102,6 +102,7 @@ class NodeRole(pulumi.ComponentResource):
 
     arn: pulumi.Output[str]
     name: pulumi.Output[str]
+    role: aws.iam.Role
 
     def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None):
         super().__init__(f"{PROJECT}:index:NodeRole", name, None, opts)
@@ -130,7 +131,8 @@ class NodeRole(pulumi.ComponentResource):
             lambda values: values[0]
         )
         self.name = role.name
-        self.register_outputs({"arn": self.arn, "name": self.name})
+        self.role = role
+        self.register_outputs({"arn": self.arn, "name": self.name, "role": self.role})
 
 
 def create_managed_node_group(

@@ -5,18 +5,26 @@ instance type, so the offline plan and the placement tools can render the same m
 component only hands them to Pulumi.
 """
 
-from __future__ import annotations
-
 import json
 import math
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from components import gpu_catalog, versions, vllm_api_key
+from components.component_args import (
+    PlacementArgs,
+    Validation,
+    args_path,
+    check_object_name,
+    coerce,
+    placement_contract,
+    section_data,
+    unknown_values,
+)
 from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
 from components.labels import (
     DNS_EGRESS,
@@ -28,7 +36,7 @@ from components.labels import (
     standard_labels,
 )
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT, VllmSettings
+from components.settings import PROJECT, GpuNodeGroupSettings, VllmSettings
 from placement.pools import eks_allocatable
 from placement.quantity import parse_quantity
 
@@ -78,49 +86,171 @@ CHECKOV_SKIPS = {
 }
 
 
-@dataclass(frozen=True)
-class VllmServerArgs:
-    """Inputs of `VllmServer`."""
+@dataclass(frozen=True, kw_only=True)
+class ModelCacheArgs:
+    """Where vLLM caches model weights."""
 
-    settings: VllmSettings
-    """The `vllm` section of the stack config. Required."""
-    contract: PlacementContract
-    """The GPU placement contract: nodeSelector, tolerations and node affinity come from it. Required."""
-    instance: gpu_catalog.InstanceType
-    """The smallest GPU instance type of the node group; CPU and memory are sized to fit it. Required."""
-    require_node_affinity: bool = False
-    """Add the contract's required node-affinity term (`gpuPlacement.requireNodeAffinity`). Default false."""
-    hf_token: pulumi.Input[str] | None = None
-    """Hugging Face token, mounted as a file from a Secret; kept secret. Default none (no Secret)."""
-    api_key: pulumi.Input[str] | None = None
-    """Key clients must send, given to vLLM as `VLLM_API_KEY` from a Secret; kept secret. Default none (no key)."""
+    type: str | None = None
+    """`emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim, one replica only). Default
+    `emptyDir`."""
+    size: str | None = None
+    """Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
+    storage_class: str | None = None
+    """Storage class of the claim. Default: the cluster's default class."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class VllmServerArgs:
+    """Inputs of `VllmServer`. Fields without `Input` must be plain values: they shape the pod spec and the
+    objects' names, and are checked when the component is constructed, with the rules of the stack config's
+    `vllm` section."""
+
+    model: str | None = None
+    """Hugging Face model id. Default `Qwen/Qwen2.5-7B-Instruct` (ungated, fits one 24 GB GPU)."""
+    served_model_name: str | None = None
+    """Model name clients send in requests. Default: the model id."""
+    image: str | None = None
+    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z` (or a digest). Default in `components/versions.py`."""
+    instance_types: list[str] | None = None
+    """GPU instance types of the node pool the server runs on; CPU and memory are sized to fit the smallest.
+    Default `g5.xlarge`."""
+    placement: PlacementArgs | None = None
+    """The GPU placement contract: nodeSelector, tolerations and node affinity come from it. Default: label
+    `GPU=true`, taint `GPU=true:NoSchedule`."""
+    require_gpu_product: str | None = None
+    """Also require this `nvidia.com/gpu.product` (for example `NVIDIA-A10G`), to pick one pool among several.
+    Default: not required."""
+    tensor_parallel_size: int | None = None
+    """GPUs per replica, at most the GPUs per instance. Default 1."""
+    max_model_len: int | None = None
+    """Context length in tokens. Default 8192."""
+    gpu_memory_utilization: float | None = None
+    """Share of GPU memory vLLM may use, 0 < x <= 1. Default 0.9."""
+    replicas: int | None = None
+    """Server replicas. Default 1."""
+    extra_args: list[str] | None = None
+    """More vLLM flags, appended after the ones built from these args. Default none."""
+    model_cache: ModelCacheArgs | None = None
+    """Model weight cache. Default an emptyDir of 100Gi."""
+    startup_timeout_seconds: int | None = None
+    """Time allowed to download and load the weights before the pod restarts, at least 60. Default 1800."""
+    shutdown_timeout_seconds: int | None = None
+    """Time vLLM gives in-flight requests on shutdown, 0-3600. Default 30."""
+    name: str | None = None
+    """Name of the server's Deployment, Service, ServiceAccount, PodDisruptionBudget and NetworkPolicy (the
+    Secrets and the claim add a suffix); two servers in one namespace need two names. Default: the component
+    name."""
+    namespace: str | None = None
+    """Namespace of the server, not a system namespace. Default: the component name."""
+    create_namespace: bool | None = None
+    """Create the namespace, labelled for the restricted Pod Security Standard. Default true; set false for all
+    but one of the servers sharing a namespace (and let them depend on that one)."""
+    allowed_client_namespaces: list[str] | None = None
+    """Namespaces whose pods may call the server. Default: only the server's namespace."""
+    allowed_client_pod_labels: dict[str, str] | None = None
+    """Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
     metrics_namespace: str | None = None
     """Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none."""
-    pod_annotations: dict[str, str] = field(default_factory=dict)
+    pod_annotations: dict[str, str] | None = None
     """Annotations of the server pods, such as `prometheus.io/scrape`. Default none."""
+    hf_token: pulumi.Input[str] | None = None
+    """Hugging Face token for gated models, mounted as a file from a Secret; kept secret. Default none."""
+    api_key: pulumi.Input[str] | None = None
+    """Key clients must send, given to vLLM as `VLLM_API_KEY` from a Secret; kept secret. Default none (no
+    key)."""
+
+
+# Args fields that are fields of the `vllm` settings section, under the same names.
+_SETTINGS_FIELDS = (
+    "model",
+    "served_model_name",
+    "image",
+    "require_gpu_product",
+    "tensor_parallel_size",
+    "max_model_len",
+    "gpu_memory_utilization",
+    "replicas",
+    "extra_args",
+    "model_cache",
+    "startup_timeout_seconds",
+    "shutdown_timeout_seconds",
+    "namespace",
+    "allowed_client_namespaces",
+    "allowed_client_pod_labels",
+)
+_PLAIN_FIELDS = (
+    *_SETTINGS_FIELDS,
+    "instance_types",
+    "placement",
+    "name",
+    "create_namespace",
+    "metrics_namespace",
+    "pod_annotations",
+)
+
+
+@dataclass(frozen=True)
+class ServerPlan:
+    """What `VllmServerArgs` resolve to once checked."""
+
+    settings: VllmSettings
+    contract: PlacementContract
+    instance: gpu_catalog.InstanceType
+    require_node_affinity: bool
+    object_name: str
+
+
+def validated(name: str, args: VllmServerArgs) -> ServerPlan:
+    """The server's settings, contract, sizing instance and object name from `args`; raises `ConfigError` naming
+    every bad argument."""
+    where = args_path("VllmServer", name)
+    validation = Validation(where)
+    validation.add(unknown_values(args, where, _PLAIN_FIELDS))
+    validation.done()
+    settings = validation.section(VllmSettings, {"namespace": name, **section_data(args, _SETTINGS_FIELDS)})
+    pool = validation.section(GpuNodeGroupSettings, section_data(args, ("instance_types",)))
+    contract, require_node_affinity = placement_contract(args.placement, validation)
+    object_name = args.name or name
+    validation.add(check_object_name(object_name, f"{where}.name"))
+    validation.done()
+    return ServerPlan(settings, contract, pool.smallest_instance, require_node_affinity, object_name)
 
 
 class VllmServer(pulumi.ComponentResource):
     """vLLM serving one model on the GPU nodes, behind a ClusterIP Service and a NetworkPolicy."""
 
     namespace: pulumi.Output[str]
+    """Namespace of the server."""
     service_name: pulumi.Output[str]
+    """Name of the ClusterIP Service."""
     service_dns_name: pulumi.Output[str]
+    """Cluster DNS name of the Service (`<service>.<namespace>.svc.cluster.local`)."""
     service_port: pulumi.Output[int]
+    """Port of the Service (OpenAI-compatible HTTP API and `/metrics`)."""
     model: pulumi.Output[str]
+    """Model name clients send in requests."""
     try_command: pulumi.Output[str]
+    """A shell line that port-forwards the Service and sends one chat request."""
 
-    def __init__(self, name: str, args: VllmServerArgs, opts: pulumi.ResourceOptions | None = None):
+    def __init__(self, name: str, args: VllmServerArgs | None = None, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(VllmServerArgs, args or VllmServerArgs(), args_path("VllmServer", name))
+        # Checked before anything is registered.
+        plan = validated(name, args)
         super().__init__(f"{PROJECT}:index:VllmServer", name, None, opts)
-        settings = args.settings
+        settings = plan.settings
         has_token = args.hf_token is not None
         has_api_key = args.api_key is not None
 
-        ns_manifest = namespace(name, settings)
-        ns = k8s.core.v1.Namespace(
-            f"{name}-ns", metadata=ns_manifest["metadata"], opts=pulumi.ResourceOptions(parent=self)
-        )
-        in_namespace = pulumi.ResourceOptions(parent=self, depends_on=[ns])
+        namespace_needs: list[pulumi.Resource] = []
+        self.namespace = pulumi.Output.from_input(settings.namespace)
+        if args.create_namespace is not False:
+            ns_manifest = namespace(name, settings)
+            ns = k8s.core.v1.Namespace(
+                f"{name}-ns", metadata=ns_manifest["metadata"], opts=pulumi.ResourceOptions(parent=self)
+            )
+            namespace_needs.append(ns)
+            self.namespace = ns.metadata.apply(lambda metadata: metadata.name)
+        in_namespace = pulumi.ResourceOptions(parent=self, depends_on=namespace_needs)
 
         account = service_account(name, settings)
         account_resource = k8s.core.v1.ServiceAccount(
@@ -129,7 +259,7 @@ class VllmServer(pulumi.ComponentResource):
             automount_service_account_token=account["automountServiceAccountToken"],
             opts=in_namespace,
         )
-        pod_needs = [ns, account_resource]
+        pod_needs = [*namespace_needs, account_resource]
         if has_token:
             secret = token_secret(name, settings)
             pod_needs.append(
@@ -163,12 +293,12 @@ class VllmServer(pulumi.ComponentResource):
         manifest = deployment(
             name,
             settings,
-            args.contract,
-            args.instance,
-            require_node_affinity=args.require_node_affinity,
+            plan.contract,
+            plan.instance,
+            require_node_affinity=plan.require_node_affinity,
             has_token=has_token,
             has_api_key=has_api_key,
-            pod_annotations=args.pod_annotations,
+            pod_annotations=dict(args.pod_annotations or {}),
         )
         timeout = rollout_timeout(settings)
         k8s.apps.v1.Deployment(
@@ -192,7 +322,6 @@ class VllmServer(pulumi.ComponentResource):
             f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=in_namespace
         )
 
-        self.namespace = ns.metadata.apply(lambda metadata: metadata.name)
         self.service_name = svc.metadata.apply(lambda metadata: metadata.name)
         self.service_dns_name = pulumi.Output.all(self.service_name, self.namespace).apply(
             lambda parts: service_dns_name(parts[1], parts[0])

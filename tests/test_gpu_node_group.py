@@ -13,17 +13,16 @@ NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 TAG = "aws:autoscaling/tag:Tag"
 PRODUCT_TAG = f"k8s.io/cluster-autoscaler/node-template/label/{NVIDIA_GPU_PRODUCT_LABEL}"
 
-# A program using the component API the README shows: one contract (built from a g5 stack's settings,
-# so it names NVIDIA-A10G) shared by an A10G group and an L40S group.
+# A program using the component API the README shows: one contract shared by an A10G group and an L40S group.
 PROGRAM = textwrap.dedent("""
+    from components.component_args import PlacementArgs
     from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
-    from components.settings import GpuNodeGroupSettings, parse_settings
 
-    contract = parse_settings({"gpuNodeGroup": {"instanceTypes": ["g5.xlarge"]}}).contract
+    placement = PlacementArgs()
     for name, types in (("a10g", ["g5.xlarge"]), ("l40s", ["g6e.xlarge"])):
         GpuNodeGroup(name, GpuNodeGroupArgs(cluster_name="ml", node_role_arn="arn:aws:iam::123456789012:role/n",
-                                            subnet_ids=["subnet-0123456789abcdef0"], contract=contract,
-                                            settings=GpuNodeGroupSettings(instance_types=types)))
+                                            subnet_ids=["subnet-0123456789abcdef0"], placement=placement,
+                                            instance_types=types))
 """)
 
 

@@ -1,0 +1,310 @@
+"""What the components' public args have in common: the placement contract as plain inputs, and how args
+become validated settings.
+
+Each component's args class (`GpuNodeGroupArgs`, `VllmServerArgs`, ...) is a keyword-only dataclass of
+plain inputs: strings, numbers, booleans, lists, maps of strings and nested args classes, so that Pulumi's
+schema analyzer (`pulumi.provider.experimental.analyzer`) can describe it to other languages. A field left
+`None` takes the default its docstring names. Fields annotated without `pulumi.Input` must be plain values
+known when the component is constructed: they shape resources (instance types, sizes, names), so they are
+validated then, with the rules and messages of the stack settings (`components.settings`), each problem
+named by its argument path (`GpuNodeGroup(gpu-a).args.instanceTypes[0]`), before any resource is
+registered.
+
+This module does not use `from __future__ import annotations`: the analyzer reads the annotations at run
+time and cannot follow annotations kept as strings.
+"""
+
+import dataclasses
+import inspect
+import re
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic.alias_generators import to_camel
+
+from components.contract import PlacementContract, Taint
+from components.settings import (
+    ConfigError,
+    ConfigProblem,
+    GpuNodeGroupSettings,
+    GpuPlacementSettings,
+)
+
+try:
+    from components.settings import validate_section
+except ImportError:  # TEMPORARY until the settings package lands
+
+    def validate_section(model, data, *, where):
+        from pydantic import ValidationError
+
+        from components.settings import _problems_from
+
+        try:
+            section = model.model_validate(dict(data))
+        except ValidationError as error:
+            raise ConfigError(
+                [ConfigProblem(p.key, p.message, None) for p in _problems_from(error, where, model)]
+            ) from None
+        problems = [ConfigProblem(p.key, p.message, None) for p in section.problems(where)]
+        if problems:
+            raise ConfigError(problems)
+        return section
+
+
+def _config_error(problems, subject):
+    try:
+        return ConfigError(problems, subject=subject)
+    except TypeError:  # TEMPORARY
+        return ConfigError(problems)
+
+
+# A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
+# ending with a letter or digit, at most 63 characters (Kubernetes docs, "Object Names and IDs", RFC 1035
+# Label Names); the other objects' names (RFC 1123 subdomains) accept every such name.
+_RFC1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TaintArgs:
+    """A node taint in Kubernetes spelling."""
+
+    key: str
+    """Taint key, 1-63 characters with an optional DNS-subdomain prefix. Required."""
+    value: str | None = None
+    """Taint value, 0-63 characters. Default empty."""
+    effect: str | None = None
+    """`NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PlacementArgs:
+    """The GPU placement contract: the label GPU workloads select and the taints that keep other pods off GPU
+    nodes. Give the same value to the GPU node group and to every GPU workload (device plugin, DCGM exporter,
+    vLLM server). Every field is plain: it shapes the node group and the pod specs."""
+
+    label_key: str | None = None
+    """Label that GPU workloads select, outside the kubernetes.io and k8s.io namespaces. Default `GPU`."""
+    label_value: str | None = None
+    """Value of that label, 1-63 characters. Default `true`."""
+    taint_key: str | None = None
+    """Key of the taint that repels other pods. Default `GPU`."""
+    taint_value: str | None = None
+    """Value of that taint, 0-63 characters. Default `true`."""
+    taint_effect: str | None = None
+    """`NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
+    require_node_affinity: bool | None = None
+    """Also give GPU workloads a required node-affinity term on the label. Default false."""
+    extra_labels: dict[str, str] | None = None
+    """Labels the GPU nodes carry besides the contract label. Default none."""
+    extra_taints: list[TaintArgs] | None = None
+    """Taints the GPU nodes carry besides the contract taint, Kubernetes spelling; GPU workloads tolerate
+    them. Default none."""
+
+
+_PLACEMENT_FIELDS = ("label_key", "label_value", "taint_key", "taint_value", "taint_effect", "require_node_affinity")
+_NODE_EXTRA_FIELDS = ("extra_labels", "extra_taints")
+
+
+def args_path(component: str, name: str) -> str:
+    """How problems name a component's args: `GpuNodeGroup(gpu-a).args`."""
+    return f"{component}({name}).args"
+
+
+def coerce(cls: type, value: Any, where: str = "args") -> Any:
+    """`value` as an instance of the args dataclass `cls`: itself, or built from a mapping of its field names.
+
+    A component hosted in a Pulumi package (the schema path) receives its args as a mapping of Python field
+    names, nested args as nested mappings; a Python program passes the dataclass. Both become the dataclass.
+    """
+    if value is None or isinstance(value, cls):
+        return value
+    if not isinstance(value, Mapping):
+        raise _config_error(
+            [_problem(where, f"{type(value).__name__} value; allowed: {cls.__name__} or a mapping of its fields")],
+            where,
+        )
+    # The annotations as written (this module's args classes keep none as strings); `typing.get_type_hints`
+    # would try to resolve `pulumi.Input`'s own forward reference to `Output`.
+    hints = {field.name: field.type for field in dataclasses.fields(cls)}
+    names = set(hints)
+    unknown = sorted(set(value) - names)
+    if unknown:
+        raise _config_error(
+            [
+                _problem(f"{where}.{to_camel(key)}", f"unknown argument; allowed: {_camel_list(names)}")
+                for key in unknown
+            ],
+            where,
+        )
+    built = {key: _coerce_value(hints[key], item, f"{where}.{to_camel(key)}") for key, item in value.items()}
+    return cls(**built)
+
+
+def _coerce_value(annotation: Any, value: Any, where: str) -> Any:
+    nested = _args_class(annotation)
+    if nested is None or value is None:
+        return value
+    if _is_list(annotation) and isinstance(value, list):
+        return [coerce(nested, item, f"{where}[{index}]") for index, item in enumerate(value)]
+    return coerce(nested, value, where)
+
+
+def _args_class(annotation: Any) -> type | None:
+    """The args dataclass inside `annotation` (`Optional[X]`, `list[X]`), if any."""
+    if dataclasses.is_dataclass(annotation):
+        return annotation
+    for argument in typing.get_args(annotation):
+        found = _args_class(argument)
+        if found is not None:
+            return found
+    return None
+
+
+def _is_list(annotation: Any) -> bool:
+    if typing.get_origin(annotation) is list:
+        return True
+    return any(_is_list(argument) for argument in typing.get_args(annotation))
+
+
+def section_data(args: Any, fields: tuple[str, ...], renamed: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The `fields` of `args` that are set, as a settings section's camelCase mapping (nested args as mappings).
+
+    `renamed` maps an args field to the section's field where their names differ.
+    """
+    data = {}
+    for name in fields:
+        value = getattr(args, name)
+        if value is not None:
+            data[to_camel((renamed or {}).get(name, name))] = _plain(value)
+    return data
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            to_camel(field.name): _plain(item)
+            for field in dataclasses.fields(value)
+            if (item := getattr(value, field.name)) is not None
+        }
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def unknown_values(args: Any, where: str, fields: tuple[str, ...]) -> list[ConfigProblem]:
+    """Plain fields given an Output or an awaitable: their value is not known at construction, so it can
+    neither be checked nor shape the resources."""
+    problems = []
+    for name in fields:
+        value = getattr(args, name)
+        if _is_unknown(value):
+            problems.append(
+                _problem(
+                    f"{where}.{to_camel(name)}",
+                    "an Output or awaitable; allowed: a plain value known when the component is constructed "
+                    "(it shapes the resources)",
+                )
+            )
+    return problems
+
+
+def _is_unknown(value: Any) -> bool:
+    import pulumi
+
+    if isinstance(value, pulumi.Output) or inspect.isawaitable(value):
+        return True
+    if isinstance(value, list | tuple):
+        return any(_is_unknown(item) for item in value)
+    if isinstance(value, dict):
+        return any(_is_unknown(item) for item in value.values())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_is_unknown(getattr(value, field.name)) for field in dataclasses.fields(value))
+    return False
+
+
+def _problem(key: str, message: str) -> ConfigProblem:
+    return ConfigProblem(key, message, namespace=None)
+
+
+def _camel_list(names) -> str:
+    return ", ".join(sorted(to_camel(name) for name in names))
+
+
+class Validation:
+    """Collects the problems of several sections of one component's args, raised together by `done`."""
+
+    def __init__(self, where: str):
+        self.where = where
+        self.problems: list[ConfigProblem] = []
+
+    def section(self, model: type, data: Mapping[str, Any], at: str = "") -> Any:
+        """`data` validated as `model`, its problems named under `where` (and `at` inside it); None if bad."""
+        try:
+            return validate_section(model, data, where=f"{self.where}.{at}" if at else self.where)
+        except ConfigError as error:
+            self.problems.extend(error.problems)
+            return None
+
+    def add(self, problems: list[ConfigProblem]) -> None:
+        self.problems.extend(problems)
+
+    def done(self) -> None:
+        if self.problems:
+            raise _config_error(self.problems, self.where)
+
+
+def check_object_name(name: str, key: str) -> list[ConfigProblem]:
+    """A Kubernetes object name that is also a valid Service name (an RFC 1035 label)."""
+    if _RFC1035_LABEL.match(name):
+        return []
+    return [
+        _problem(
+            key,
+            f"invalid name {name!r}; allowed: 1-63 lowercase letters, digits or '-', starting with a letter and "
+            "ending with a letter or digit (a Kubernetes Service name); pass the name explicitly when the "
+            "component name is not one",
+        )
+    ]
+
+
+def placement_contract(placement: PlacementArgs | None, validation: Validation, at: str = "placement"):
+    """The placement contract of `placement` (the default contract when None), and whether workloads must also
+    carry a required node-affinity term; validated into `validation` (None, False when invalid)."""
+    placement = placement or PlacementArgs()
+    rules = validation.section(GpuPlacementSettings, section_data(placement, _PLACEMENT_FIELDS), at)
+    extras = validation.section(GpuNodeGroupSettings, section_data(placement, _NODE_EXTRA_FIELDS), at)
+    if rules is None or extras is None:
+        return None, False
+    contract = PlacementContract(
+        label_key=rules.label_key,
+        label_value=rules.label_value,
+        taint=Taint(rules.taint_key, rules.taint_value, rules.taint_effect),
+        extra_labels=dict(extras.extra_labels),
+        extra_taints=tuple(taint.to_taint() for taint in extras.extra_taints),
+    )
+    return contract, rules.require_node_affinity
+
+
+def placement_args(contract: PlacementContract, require_node_affinity: bool = False) -> PlacementArgs:
+    """The args form of a placement contract (for programs that start from the stack settings)."""
+    return PlacementArgs(
+        label_key=contract.label_key,
+        label_value=contract.label_value,
+        taint_key=contract.taint.key,
+        taint_value=contract.taint.value,
+        taint_effect=contract.taint.effect,
+        require_node_affinity=require_node_affinity,
+        extra_labels=dict(contract.extra_labels),
+        extra_taints=[TaintArgs(key=t.key, value=t.value, effect=t.effect) for t in contract.extra_taints],
+    )
+
+
+def args_from_settings(cls: type, section: Any, **values: Any) -> Any:
+    """`cls` with the fields of a settings section (a pydantic model) it shares, plus `values`: how a program
+    that reads the stack config hands a section to a component."""
+    names = {field.name for field in dataclasses.fields(cls)}
+    shared = {key: value for key, value in section.model_dump().items() if key in names and key not in values}
+    return coerce(cls, {**shared, **values}, cls.__name__)

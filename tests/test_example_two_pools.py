@@ -82,11 +82,12 @@ def test_each_server_requires_its_pools_gpu_product(example_run, suffix):
 
 
 def test_one_device_plugin_and_one_exporter_serve_both_pools(example_run):
-    daemonsets = [
+    daemonsets = sorted(
         resource.inputs["metadata"]["name"] for resource in example_run.of_type("kubernetes:apps/v1:DaemonSet")
-    ]
+    )
 
-    assert sorted(daemonsets) == ["dcgm-exporter", "nvidia-device-plugin"]
+    assert len(daemonsets) == 2
+    assert "dcgm-exporter" in daemonsets[0] and "device-plugin" in daemonsets[1]
 
 
 def test_plan_exits_0_with_every_verdict_holding(example_plan):
@@ -100,7 +101,7 @@ def test_plan_exits_0_with_every_verdict_holding(example_plan):
 @pytest.mark.parametrize("suffix", POOLS)
 def test_plan_places_each_server_only_on_its_own_pool(example_plan, suffix):
     _, report = example_plan
-    rows = [row for row in report["matrix"] if row["workload"] == f"vllm-{suffix}/vllm-server"]
+    rows = [row for row in report["matrix"] if row["workload"].startswith(f"vllm-{suffix}/")]
 
     assert {row["pool"] for row in rows} == {f"two-pools-dev-{name}" for name in ("system", *POOLS)}
     assert [row["pool"] for row in rows if row["lands"]] == [f"two-pools-dev-{suffix}"]
@@ -112,6 +113,6 @@ def test_plan_keeps_each_server_off_the_other_pool_by_its_product(example_plan):
         [row] = [
             row
             for row in report["matrix"]
-            if row["workload"] == f"vllm-{suffix}/vllm-server" and row["pool"] == f"two-pools-dev-{other}"
+            if row["workload"].startswith(f"vllm-{suffix}/") and row["pool"] == f"two-pools-dev-{other}"
         ]
         assert any(f"{PRODUCT_LABEL} In [{POOLS[suffix][1]}]" in reason for reason in row["reasons"]), row

@@ -22,45 +22,46 @@ if str(CHECKOUT) not in sys.path:
 
 import pulumi  # noqa: E402 the checkout goes on the path first
 
-from components import gpu_catalog  # noqa: E402
 from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs  # noqa: E402
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs  # noqa: E402
+from components.component_args import PlacementArgs  # noqa: E402
 from components.contract import PlacementContract  # noqa: E402
 from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs  # noqa: E402
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs  # noqa: E402
+from components.gpu_catalog import gpu_instance_type  # noqa: E402
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs  # noqa: E402
 from components.network import Network, NetworkArgs  # noqa: E402
-from components.settings import (  # noqa: E402
-    ClusterSettings,
-    GpuNodeGroupSettings,
-    NetworkSettings,
-    VllmSettings,
-)
+from components.settings import NetworkSettings  # noqa: E402
+from components.versions import DEFAULT_KUBERNETES_VERSION  # noqa: E402
 from components.vllm_server import VllmServer, VllmServerArgs  # noqa: E402
 
-# One pool per GPU model: (pool suffix, instance type, model, vLLM context length).
+# One pool per GPU model: (pool suffix, instance type, model).
 POOLS = (
-    ("l4", "g6.xlarge", "Qwen/Qwen2.5-1.5B-Instruct", 8192),
-    ("l40s", "g6e.xlarge", "Qwen/Qwen2.5-14B-Instruct", 8192),
+    ("l4", "g6.xlarge", "Qwen/Qwen2.5-1.5B-Instruct"),
+    ("l40s", "g6e.xlarge", "Qwen/Qwen2.5-14B-Instruct"),
 )
 
 name = pulumi.Config().get("clusterName") or "two-pools"
 tags = {"app.kubernetes.io/part-of": pulumi.get_project(), "pulumi:stack": pulumi.get_stack()}
-# The default contract: label GPU=true, taint GPU=true:NoSchedule, on every GPU pool.
-contract = PlacementContract()
-gpu_types = [instance_type for _, instance_type, _, _ in POOLS]
+# One contract for every GPU pool and every GPU workload: label GPU=true, taint GPU=true:NoSchedule (the
+# defaults, written out).
+placement = PlacementArgs(label_key="GPU", label_value="true", taint_key="GPU", taint_value="true")
+gpu_types = [instance_type for _, instance_type, _ in POOLS]
 
 network = Network(
     f"{name}-network", NetworkArgs(settings=NetworkSettings(), name_tag=name, gpu_instance_types=gpu_types, tags=tags)
 )
-cluster_settings = ClusterSettings(name=name)
 cluster = EksCluster(
     name,
     EksClusterArgs(
-        cluster=cluster_settings,
-        gpu_contract=contract,
+        version=DEFAULT_KUBERNETES_VERSION,
+        gpu_placement=placement,
         pod_identity_agent=True,
-        network=ClusterNetwork(network.vpc_id, network.private_subnet_ids, network.public_subnet_ids),
+        network=ClusterNetwork(
+            vpc_id=network.vpc_id,
+            private_subnet_ids=network.private_subnet_ids,
+            public_subnet_ids=network.public_subnet_ids,
+        ),
         tags=tags,
     ),
 )
@@ -71,49 +72,51 @@ ClusterAutoscaler(
     f"{name}-autoscaler",
     ClusterAutoscalerArgs(
         cluster_name=name,
-        cluster_version=cluster_settings.version,
+        cluster_version=DEFAULT_KUBERNETES_VERSION,
         eks_cluster_name=cluster.cluster_name,
         tags=tags,
         pod_identity_agent=cluster.pod_identity_agent,
     ),
     opts=pulumi.ResourceOptions(providers=[cluster.provider]),
 )
-NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(contract=contract), opts=on_cluster)
+NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(placement=placement), opts=on_cluster)
 # GPU metrics from every node of both pools, scraped only from the `monitoring` namespace.
 DcgmExporter(
-    f"{name}-dcgm-exporter", DcgmExporterArgs(contract=contract, monitoring_namespace="monitoring"), opts=on_cluster
+    f"{name}-dcgm-exporter",
+    DcgmExporterArgs(contract=PlacementContract(), monitoring_namespace="monitoring"),
+    opts=on_cluster,
 )
 
-for suffix, instance_type, model, max_model_len in POOLS:
-    pool_settings = GpuNodeGroupSettings(instance_types=[instance_type], min_size=0, desired_size=1, max_size=2)
+for suffix, instance_type, model in POOLS:
     pool = GpuNodeGroup(
         f"{name}-{suffix}",
         GpuNodeGroupArgs(
             cluster_name=cluster.cluster_name,
             node_role_arn=cluster.node_role_arn,
             subnet_ids=network.gpu_subnet_ids,
-            contract=contract,
-            settings=pool_settings,
+            instance_types=[instance_type],
+            min_size=0,
+            desired_size=1,
+            max_size=2,
+            placement=placement,
             tags=tags,
         ),
     )
+    # The product label this pool's nodes carry (`nvidia.com/gpu.product`), and no other pool's.
+    product = gpu_instance_type(instance_type).gpu_product
     server = VllmServer(
         f"{name}-vllm-{suffix}",
         VllmServerArgs(
-            settings=VllmSettings(
-                namespace=f"vllm-{suffix}",
-                model=model,
-                max_model_len=max_model_len,
-                # Required node affinity on the product label this pool's nodes carry, and no other pool's.
-                require_gpu_product=pool_settings.gpu_product,
-            ),
-            contract=contract,
-            instance=gpu_catalog.gpu_instance_type(instance_type),
+            model=model,
+            instance_types=[instance_type],
+            placement=placement,
+            require_gpu_product=product,
+            namespace=f"vllm-{suffix}",
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[pool]),
     )
     pulumi.export(f"{suffix}NodeGroup", pool.node_group_name)
-    pulumi.export(f"{suffix}GpuProduct", pool_settings.gpu_product)
+    pulumi.export(f"{suffix}GpuProduct", product)
     pulumi.export(f"{suffix}Service", server.service_dns_name)
 
 pulumi.export("clusterName", cluster.cluster_name)

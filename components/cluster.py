@@ -218,8 +218,8 @@ class EksCluster(pulumi.ComponentResource):
     control_plane_security_group_id: pulumi.Output[str]
     """The additional security group pulumi-eks creates for the control plane (`clusterSecurityGroupId`)."""
 
-    def __init__(self, name: str, args: EksClusterArgs | None = None, opts: pulumi.ResourceOptions | None = None):
-        args = coerce(EksClusterArgs, args or EksClusterArgs(), args_path("EksCluster", name))
+    def __init__(self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(EksClusterArgs, args, args_path("EksCluster", name))
         # Checked before anything is registered.
         settings, system_settings, gpu_contract = validated(name, args)
         super().__init__(f"{PROJECT}:index:EksCluster", name, None, opts)
@@ -282,8 +282,12 @@ class EksCluster(pulumi.ComponentResource):
         self.control_plane_security_group_id = eks_cluster.cluster_security_group_id
         # EKS puts managed nodes whose launch template names no security group in the cluster security group
         # it creates (EKS user guide, "Customize managed nodes with launch templates"; cloudposse/
-        # terraform-aws-eks-cluster#139). pulumi-eks's own output is its additional group, not this one.
-        self.cluster_security_group_id = eks_cluster.eks_cluster.apply(_eks_security_group_id)
+        # terraform-aws-eks-cluster#139). pulumi-eks's `clusterSecurityGroupId` is its additional group, not
+        # this one, so it is read back from the cluster (DescribeCluster `resourcesVpcConfig`) once it exists.
+        described = aws.eks.get_cluster_output(
+            name=self.cluster_name, opts=pulumi.InvokeOutputOptions(parent=self, depends_on=[eks_cluster])
+        )
+        self.cluster_security_group_id = described.vpc_config.cluster_security_group_id
         self.subnet_ids = pulumi.Output.from_input(nodes_subnet_ids)
 
         system_group = create_managed_node_group(
@@ -377,10 +381,3 @@ class EksCluster(pulumi.ComponentResource):
             opts=invoke,
         )
         return default_vpc.id, subnets.ids
-
-
-def _eks_security_group_id(cluster: aws.eks.Cluster | None) -> pulumi.Output[str] | None:
-    """The cluster security group EKS created, from the cluster's VPC config (None before the cluster exists)."""
-    if not isinstance(cluster, aws.eks.Cluster):
-        return None
-    return cluster.vpc_config.apply(lambda config: config.cluster_security_group_id if config else None)

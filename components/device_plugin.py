@@ -99,7 +99,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
     """Namespace of the plugin's objects."""
 
     def __init__(self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None):
-        args = coerce(NvidiaDevicePluginArgs, args or NvidiaDevicePluginArgs(), args_path("NvidiaDevicePlugin", name))
+        args = coerce(NvidiaDevicePluginArgs, args, args_path("NvidiaDevicePlugin", name))
         # Checked before anything is registered.
         contract, version, object_name, namespace = validated(name, args)
         super().__init__(f"{PROJECT}:index:NvidiaDevicePlugin", name, None, opts)

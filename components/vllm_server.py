@@ -232,8 +232,8 @@ class VllmServer(pulumi.ComponentResource):
     try_command: pulumi.Output[str]
     """A shell line that port-forwards the Service and sends one chat request."""
 
-    def __init__(self, name: str, args: VllmServerArgs | None = None, opts: pulumi.ResourceOptions | None = None):
-        args = coerce(VllmServerArgs, args or VllmServerArgs(), args_path("VllmServer", name))
+    def __init__(self, name: str, args: VllmServerArgs, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(VllmServerArgs, args, args_path("VllmServer", name))
         # Checked before anything is registered.
         plan = validated(name, args)
         super().__init__(f"{PROJECT}:index:VllmServer", name, None, opts)

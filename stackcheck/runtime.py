@@ -33,6 +33,8 @@ MOCK_ZONES = (
     ("us-west-2c", "usw2-az3"),
     ("us-west-2d", "usw2-az4"),
 )
+# The security group EKS creates for a cluster, as DescribeCluster reports it.
+MOCK_EKS_VPC_CONFIG = {"clusterSecurityGroupId": "sg-0eks0000000000000"}
 MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
 
 
@@ -66,6 +68,9 @@ class ProgramRun:
     """Provider functions and component methods the program called: (token, arguments)."""
     outputs: dict[str, Any] = field(default_factory=dict)
     secret_outputs: set[str] = field(default_factory=set)
+    component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """What each component registered as its outputs (`register_outputs`), by URN; secrets unwrapped, a
+    resource as its URN or id (the mocks take no resource references)."""
 
     def of_type(self, type_token: str) -> list[RegisteredResource]:
         return [resource for resource in self.resources if resource.type == type_token]
@@ -120,6 +125,12 @@ class _Monitor(pulumi_mocks.MockMonitor):
         args = rpc.deserialize_properties(request.args)
         result = self.mocks.call(pulumi.runtime.MockCallArgs(token=request.tok, args=args, provider=request.provider))
         return provider_pb2.CallResponse(**{"return": _sync_await(rpc.serialize_properties(result, {}))})
+
+    def RegisterResourceOutputs(self, request):  # noqa: N802 gRPC method name
+        _ensure_event_loop()
+        outputs, _ = rpc.deserialize_properties_unwrap_secrets(request.outputs)
+        self.recording.run.component_outputs[request.urn] = dict(outputs)
+        return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request):  # noqa: N802 gRPC method name
         self.recording.current_parent = request.parent or None
@@ -179,6 +190,8 @@ class RecordingMocks(pulumi.runtime.Mocks):
             return {"result": json.dumps(kubeconfig)}
         if args.token == "aws:ec2/getVpc:getVpc":
             return {"id": MOCK_VPC_ID, "cidrBlock": "172.31.0.0/16", "default": True}
+        if args.token == "aws:eks/getCluster:getCluster":
+            return {"id": args.args.get("name"), "name": args.args.get("name"), "vpcConfig": MOCK_EKS_VPC_CONFIG}
         if args.token in self.call_answers:
             return self.call_answers[args.token]
         if args.token == "aws:index/getAvailabilityZones:getAvailabilityZones":

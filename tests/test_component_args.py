@@ -1,0 +1,199 @@
+"""The components' public args: what Pulumi's schema analyzer reads from them, how bad args fail (naming the
+argument, before anything is registered), and the outputs each component registers."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import textwrap
+
+import pytest
+from pulumi.provider.experimental.component import ComponentProvider
+from pulumi.provider.experimental.util import camel_case
+
+from components.cluster import EksCluster
+from components.device_plugin import NvidiaDevicePlugin
+from components.gpu_node_group import GpuNodeGroup
+from components.settings import PROJECT, ConfigError
+from components.vllm_server import VllmServer
+from stackcheck.runtime import ProgramRun, run_program
+
+COMPONENTS = (EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer)
+
+
+def schema_of(component) -> dict:
+    return json.loads(ComponentProvider([component], PROJECT).schema)
+
+
+@pytest.mark.parametrize("component", COMPONENTS, ids=lambda c: c.__name__)
+def test_the_analyzer_describes_every_input_and_output_with_its_default(component):
+    schema = schema_of(component)
+    resource = schema["resources"][f"{PROJECT}:index:{component.__name__}"]
+    assert resource["isComponent"] is True
+    inputs = resource["inputProperties"]
+    assert inputs, "no inputs inferred"
+    for name, spec in inputs.items():
+        text = spec.get("description", "")
+        assert "Default" in text or "Required" in text, f"{name} does not state its default: {text!r}"
+    for name, spec in resource["properties"].items():
+        assert spec.get("description"), f"output {name} has no description"
+        assert "type" in spec or "$ref" in spec, f"output {name} has no type"
+    # Nested args are named types of the package, described field by field too.
+    for type_name, spec in schema.get("types", {}).items():
+        for name, field in spec["properties"].items():
+            assert "Default" in field.get("description", "") or "Required" in field.get("description", ""), (
+                f"{type_name}.{name}"
+            )
+
+
+def test_fields_that_shape_resources_are_plain_in_the_schema_and_outputs_may_be_computed():
+    inputs = schema_of(GpuNodeGroup)["resources"][f"{PROJECT}:index:GpuNodeGroup"]["inputProperties"]
+    # Known at construction: validated then, and they decide the node group's shape.
+    assert all(inputs[name].get("plain") for name in ("instanceTypes", "minSize", "maxSize", "placement"))
+    # Made elsewhere in the same program: may be Outputs.
+    assert not any(inputs[name].get("plain") for name in ("clusterName", "nodeRoleArn", "subnetIds"))
+    assert "clusterName" in schema_of(GpuNodeGroup)["resources"][f"{PROJECT}:index:GpuNodeGroup"]["requiredInputs"]
+
+
+def test_the_cluster_exposes_the_eks_cluster_its_provider_the_node_role_and_security_groups():
+    outputs = schema_of(EksCluster)["resources"][f"{PROJECT}:index:EksCluster"]["properties"]
+    assert outputs["eksCluster"]["$ref"].endswith("#/resources/eks:index:Cluster")
+    assert outputs["provider"]["$ref"].endswith("#/resources/pulumi:providers:kubernetes")
+    assert outputs["nodeRole"]["$ref"].endswith("#/resources/aws:iam%2Frole:Role")
+    assert outputs["clusterSecurityGroupId"]["type"] == "string"
+    assert outputs["controlPlaneSecurityGroupId"]["type"] == "string"
+
+
+def run_components(tmp_path, source: str, run: ProgramRun | None = None) -> ProgramRun:
+    program = tmp_path / "__main__.py"
+    program.write_text(textwrap.dedent(source))
+    return run_program(program, {}, project=PROJECT, stack="test", run=run)
+
+
+BAD_ARGS = {
+    "GpuNodeGroup": (
+        """
+        from components.component_args import PlacementArgs, TaintArgs
+        from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+
+        GpuNodeGroup("gpu-a", GpuNodeGroupArgs(
+            cluster_name="ml", node_role_arn="arn:aws:iam::123456789012:role/n", subnet_ids=["subnet-0123456789abcdef0"],
+            instance_types=["g5"], disk_size=20,
+            placement=PlacementArgs(taint_effect="NO_SCHEDULE", extra_taints=[TaintArgs(key="a b")]),
+        ))
+        """,
+        [
+            "GpuNodeGroup(gpu-a).args.instanceTypes",
+            "GpuNodeGroup(gpu-a).args.diskSize",
+            "GpuNodeGroup(gpu-a).args.placement.taintEffect",
+            "GpuNodeGroup(gpu-a).args.placement.extraTaints",
+        ],
+    ),
+    "VllmServer": (
+        """
+        from components.vllm_server import ModelCacheArgs, VllmServer, VllmServerArgs
+
+        VllmServer("chat", VllmServerArgs(
+            image="vllm/vllm-openai:latest", gpu_memory_utilization=1.5, namespace="kube-system",
+            model_cache=ModelCacheArgs(type="pvc"), replicas=2,
+        ))
+        """,
+        [
+            "VllmServer(chat).args.image",
+            "VllmServer(chat).args.gpuMemoryUtilization",
+            "VllmServer(chat).args.namespace",
+        ],
+    ),
+    "NvidiaDevicePlugin": (
+        """
+        from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+
+        NvidiaDevicePlugin("plugin", NvidiaDevicePluginArgs(version="latest", name="Plugin_1"))
+        """,
+        ["NvidiaDevicePlugin(plugin).args.version", "NvidiaDevicePlugin(plugin).args.name"],
+    ),
+    "EksCluster": (
+        """
+        from components.cluster import EksCluster, EksClusterArgs, SystemNodeGroupArgs
+
+        EksCluster("ml", EksClusterArgs(version="1.20", public_access_cidrs=["10.0.0.0/33"],
+                                        system_node_group=SystemNodeGroupArgs(instance_types=["g5.xlarge"])))
+        """,
+        [
+            "EksCluster(ml).args.version",
+            "EksCluster(ml).args.publicAccessCidrs",
+            "EksCluster(ml).args.systemNodeGroup.instanceTypes",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("component", sorted(BAD_ARGS))
+def test_bad_args_fail_naming_every_argument_before_anything_is_registered(tmp_path, component):
+    source, keys = BAD_ARGS[component]
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_components(tmp_path, source, run)
+    message = str(raised.value)
+    for key in keys:
+        assert key in message, f"{key} missing from:\n{message}"
+    assert len(raised.value.problems) >= len(keys)
+    assert run.resources == [], [resource.name for resource in run.resources]
+
+
+def test_an_output_where_a_plain_value_is_needed_is_named_as_such(tmp_path):
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_components(
+            tmp_path,
+            """
+            import pulumi
+            from components.vllm_server import VllmServer, VllmServerArgs
+
+            VllmServer("chat", VllmServerArgs(model=pulumi.Output.from_input("Qwen/Qwen2.5-7B-Instruct")))
+            """,
+            run,
+        )
+    assert "VllmServer(chat).args.model: an Output or awaitable; allowed: a plain value" in str(raised.value)
+    assert run.resources == []
+
+
+def test_args_given_as_a_mapping_as_a_package_host_passes_them_are_checked_the_same_way(tmp_path):
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_components(
+            tmp_path,
+            """
+            from components.device_plugin import NvidiaDevicePlugin
+
+            NvidiaDevicePlugin("plugin", {"placement": {"label_key": "kubernetes.io/gpu"}, "versoin": "v1"})
+            """,
+            run,
+        )
+    assert "NvidiaDevicePlugin(plugin).args.versoin: unknown argument" in str(raised.value)
+    assert run.resources == []
+
+
+def test_every_documented_output_is_registered_with_its_type(dev_run):
+    """What the dev stack's components register as outputs: every output the schema lists, of its type."""
+    types = {"string": str, "integer": (int, float), "array": list, "object": dict}
+    by_component = {}
+    for urn, outputs in dev_run.component_outputs.items():
+        by_component[urn.split("::")[-2].rsplit(":", 1)[-1]] = outputs
+    for component in COMPONENTS:
+        declared = schema_of(component)["resources"][f"{PROJECT}:index:{component.__name__}"]["properties"]
+        registered = by_component[component.__name__]
+        names = {name: python for name, python in _python_names(component).items()}
+        assert set(registered) == set(names.values()), component.__name__
+        for schema_name, spec in declared.items():
+            value = registered[names[schema_name]]
+            assert value is not None, f"{component.__name__}.{schema_name}"
+            if "type" in spec:
+                assert isinstance(value, types[spec["type"]]), f"{component.__name__}.{schema_name}: {value!r}"
+            else:  # a resource: registered as its URN or id (the mocks take no resource references)
+                assert isinstance(value, str) and value, f"{component.__name__}.{schema_name}"
+
+
+def _python_names(component) -> dict[str, str]:
+    """Schema name -> attribute name of a component's outputs, as the analyzer maps them."""
+    return {camel_case(name): name for name in inspect.get_annotations(component) if not name.startswith("_")}

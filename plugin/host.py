@@ -35,27 +35,17 @@ def package_metadata(pyproject: Path = PYPROJECT) -> tuple[str, str]:
 def components() -> list[type]:
     """The components the package hosts, in the order the schema lists them.
 
-    Imported here, not at module level, so that reading the name and version does not load the SDKs.
+    Those whose args are plain, typed inputs the analyzer can describe to every language. `Network`,
+    `ClusterAutoscaler`, `DcgmExporter` and `PrometheusMonitors` still take Python-only values (settings
+    models, a Pulumi resource) and are used from Python only. Imported here, not at module level, so that
+    reading the name and version does not load the SDKs.
     """
     from components.cluster import EksCluster
-    from components.cluster_autoscaler import ClusterAutoscaler
-    from components.dcgm_exporter import DcgmExporter
     from components.device_plugin import NvidiaDevicePlugin
     from components.gpu_node_group import GpuNodeGroup
-    from components.monitoring import PrometheusMonitors
-    from components.network import Network
     from components.vllm_server import VllmServer
 
-    return [
-        Network,
-        EksCluster,
-        GpuNodeGroup,
-        NvidiaDevicePlugin,
-        VllmServer,
-        ClusterAutoscaler,
-        DcgmExporter,
-        PrometheusMonitors,
-    ]
+    return [EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer]
 
 
 class SchemaError(Exception):

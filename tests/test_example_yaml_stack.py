@@ -1,0 +1,292 @@
+"""examples/yaml-stack: a Pulumi YAML program using the component package, checked against the committed schema.
+
+No YAML runtime runs here; what the schema decides is checked instead: every resource type of the package
+exists, every property it is given is an input of that type (nested objects and list items too), every
+required input is given, values have the schema's primitive types, and inputs the schema marks plain, which
+"do not accept eventual values" (pulumi/pulumi pkg/codegen/schema/pulumi.json, `plain`), get no other
+resource's outputs.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pulumi_kubernetes
+import pytest
+import yaml
+
+from plugin import host
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "yaml-stack"
+# `${name}` or `${name.property...}`: Pulumi YAML's interpolation of config values, variables and outputs.
+REFERENCE = re.compile(r"\$\{([A-Za-z0-9_-]+)[^}]*\}")
+# Pulumi YAML takes a resource option's provider only from a resource the program declares, never from an
+# output (pulumi/pulumi-yaml v1.38.1, pkg/pulumiyaml/run.go, evaluateResourceValuedOption: "resource cannot
+# be an output"), so the program declares the Kubernetes provider itself, from the cluster's kubeconfig.
+KUBERNETES_PROVIDER = "pulumi:providers:kubernetes"
+PRIMITIVES = {"string": str, "integer": int, "number": (int, float), "boolean": bool}
+
+
+@pytest.fixture(scope="module")
+def program() -> dict[str, Any]:
+    return yaml.safe_load((EXAMPLE / "Pulumi.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    return json.loads(host.SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def problems_of(program: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """Every way the program's use of the package disagrees with the schema, one line each."""
+    package = schema["name"]
+    resources = program.get("resources") or {}
+    variables = program.get("variables") or {}
+    found = []
+    for name, resource in resources.items():
+        token = resource.get("type", "")
+        properties = _resolved(resource.get("properties") or {}, variables)
+        if token == KUBERNETES_PROVIDER:
+            found += _kubernetes_provider_problems(name, properties)
+            continue
+        spec = schema["resources"].get(token)
+        if spec is None:
+            found.append(f"{name}: type {token!r} is not a resource of the {package} schema")
+            continue
+        found += _object_problems(
+            f"{name}",
+            properties,
+            spec.get("inputProperties") or {},
+            spec.get("requiredInputs") or [],
+            schema,
+            set(resources),
+        )
+    return found
+
+
+def _object_problems(
+    where: str, given: Any, properties: dict, required: list[str], schema: dict, resources: set[str]
+) -> list[str]:
+    if _reference(given):
+        return []  # a whole object from a config value or variable: its shape is that value's
+    if not isinstance(given, dict):
+        return [f"{where}: {given!r} is not an object"]
+    found = [f"{where}: required input {key!r} is missing" for key in required if key not in given]
+    for key, value in given.items():
+        spec = properties.get(key)
+        if spec is None:
+            found.append(f"{where}.{key}: not an input; inputs: {', '.join(sorted(properties))}")
+        else:
+            found += _value_problems(f"{where}.{key}", value, spec, schema, resources)
+    return found
+
+
+def _value_problems(where: str, value: Any, spec: dict, schema: dict, resources: set[str]) -> list[str]:
+    outputs = sorted({name for name in _referenced(value) if name in resources})
+    if spec.get("plain") and outputs and not _is_object(spec, schema):
+        return [f"{where}: plain input (no eventual values) given outputs of {', '.join(outputs)}"]
+    if _reference(value):
+        return []
+    ref = spec.get("$ref", "")
+    if ref.startswith("#/types/"):
+        type_spec = schema["types"][ref.removeprefix("#/types/")]
+        if "enum" in type_spec:
+            allowed = [member["value"] for member in type_spec["enum"]]
+            return [] if value in allowed else [f"{where}: {value!r} is not one of {allowed}"]
+        return _object_problems(
+            where, value, type_spec.get("properties") or {}, type_spec.get("required") or [], schema, resources
+        )
+    kind = spec.get("type")
+    if kind == "array":
+        if not isinstance(value, list):
+            return [f"{where}: {value!r} is not a list"]
+        return [
+            problem
+            for index, item in enumerate(value)
+            for problem in _value_problems(f"{where}[{index}]", item, spec["items"], schema, resources)
+        ]
+    if kind == "object":
+        if not isinstance(value, dict):
+            return [f"{where}: {value!r} is not a map"]
+        item_spec = spec.get("additionalProperties") or {}
+        return [
+            problem
+            for key, item in value.items()
+            for problem in _value_problems(f"{where}.{key}", item, item_spec, schema, resources)
+        ]
+    expected = PRIMITIVES.get(kind)
+    if expected and (not isinstance(value, expected) or (kind != "boolean" and isinstance(value, bool))):
+        return [f"{where}: {value!r} is not a {kind}"]
+    return []
+
+
+def _resolved(value: Any, variables: dict[str, Any]) -> Any:
+    """`value` with each whole-value `${variable}` replaced by the variable's value, so its shape is checked."""
+    if isinstance(value, str):
+        match = re.fullmatch(r"\$\{([A-Za-z0-9_-]+)\}", value)
+        if match and match.group(1) in variables:
+            return _resolved(variables[match.group(1)], variables)
+        return value
+    if isinstance(value, dict):
+        return {key: _resolved(item, variables) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_resolved(item, variables) for item in value]
+    return value
+
+
+def _is_object(spec: dict, schema: dict) -> bool:
+    ref = spec.get("$ref", "")
+    return ref.startswith("#/types/") and "enum" not in schema["types"][ref.removeprefix("#/types/")]
+
+
+def _reference(value: Any) -> bool:
+    return isinstance(value, str) and REFERENCE.fullmatch(value) is not None
+
+
+def _referenced(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return set(REFERENCE.findall(value))
+    if isinstance(value, dict):
+        return {name for item in value.values() for name in _referenced(item)}
+    if isinstance(value, list):
+        return {name for item in value for name in _referenced(item)}
+    return set()
+
+
+def _kubernetes_provider_problems(name: str, properties: dict) -> list[str]:
+    # The inputs of the pinned pulumi-kubernetes provider, from its Python SDK (snake_case there).
+    known = {re.sub(r"_([a-z])", lambda match: match.group(1).upper(), key) for key in _provider_inputs()}
+    return [f"{name}.{key}: not an input of {KUBERNETES_PROVIDER}" for key in properties if key not in known]
+
+
+def _provider_inputs() -> list[str]:
+    return [
+        key for key in inspect.signature(pulumi_kubernetes.ProviderArgs.__init__).parameters if not key.startswith("_")
+    ]
+
+
+def test_program_is_pulumi_yaml_with_the_package_from_this_checkout(program):
+    assert program["runtime"] == "yaml"
+    source = program["packages"]["eks-gpu-inference"]
+    assert (EXAMPLE / source / "PulumiPlugin.yaml").is_file()
+
+
+def test_every_resource_type_property_and_required_input_agrees_with_the_schema(program, schema):
+    assert problems_of(program, schema) == []
+
+
+def test_the_program_uses_the_cluster_node_group_device_plugin_and_vllm_server(program, schema):
+    used = {resource["type"] for resource in program["resources"].values()}
+
+    for component in ("EksCluster", "GpuNodeGroup", "NvidiaDevicePlugin", "VllmServer"):
+        assert f"{schema['name']}:index:{component}" in used
+
+
+def test_outputs_read_only_outputs_the_schema_declares(program, schema):
+    resources = program["resources"]
+    unknown = []
+    for value in _strings(program.get("outputs") or {}):
+        for match in re.finditer(r"\$\{([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)", value):
+            name, prop = match.groups()
+            spec = schema["resources"].get(resources.get(name, {}).get("type", ""))
+            if spec is not None and prop not in spec["properties"]:
+                unknown.append(f"{name}.{prop}")
+
+    assert program.get("outputs")
+    assert unknown == []
+
+
+def _strings(value: Any):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+# The checker itself: each kind of mistake a YAML program can make is found.
+CHECKER_SCHEMA = {
+    "name": "pkg",
+    "resources": {
+        "pkg:index:Thing": {
+            "inputProperties": {
+                "name": {"type": "string", "plain": True},
+                "size": {"type": "integer"},
+                "inner": {"$ref": "#/types/pkg:index:Inner", "plain": True},
+                "tags": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+            "requiredInputs": ["size"],
+            "properties": {"id": {"type": "string"}},
+        }
+    },
+    "types": {
+        "pkg:index:Inner": {
+            "type": "object",
+            "properties": {"vpcId": {"type": "string"}, "count": {"type": "integer", "plain": True}},
+            "required": ["vpcId"],
+        }
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("resource", "problem"),
+    [
+        ({"type": "pkg:index:Nope"}, "a: type 'pkg:index:Nope' is not a resource of the pkg schema"),
+        ({"type": "pkg:index:Thing", "properties": {}}, "a: required input 'size' is missing"),
+        ({"type": "pkg:index:Thing", "properties": {"size": 1, "colour": "red"}}, "a.colour: not an input;"),
+        ({"type": "pkg:index:Thing", "properties": {"size": "big"}}, "a.size: 'big' is not a integer"),
+        ({"type": "pkg:index:Thing", "properties": {"size": 1, "inner": {}}}, "a.inner: required input 'vpcId'"),
+        (
+            {"type": "pkg:index:Thing", "properties": {"size": 1, "inner": {"vpcId": "v", "count": "${b.id}"}}},
+            "a.inner.count: plain input (no eventual values) given outputs of b",
+        ),
+        ({"type": "pkg:index:Thing", "properties": {"size": 1, "name": "${b.id}"}}, "a.name: plain input"),
+        ({"type": "pkg:index:Thing", "properties": {"size": 1, "tags": {"k": 3}}}, "a.tags.k: 3 is not a string"),
+    ],
+)
+def test_checker_finds_each_kind_of_mistake(resource, problem):
+    program = {"resources": {"a": resource, "b": {"type": "pkg:index:Thing", "properties": {"size": 2}}}}
+
+    found = problems_of(program, CHECKER_SCHEMA)
+
+    assert len(found) == 1 and found[0].startswith(problem), found
+
+
+def test_checker_accepts_outputs_in_eventual_inputs_and_config_in_plain_ones():
+    program = {
+        "resources": {
+            "a": {
+                "type": "pkg:index:Thing",
+                "properties": {"size": "${b.id}", "name": "${clusterName}", "inner": {"vpcId": "${b.id}"}},
+            },
+            "b": {"type": "pkg:index:Thing", "properties": {"size": 2}},
+        }
+    }
+
+    assert problems_of(program, CHECKER_SCHEMA) == []
+
+
+def test_checker_checks_the_values_of_variables_where_they_are_used():
+    program = {
+        "variables": {"inner": {"vpcId": "v", "colour": "red"}},
+        "resources": {"a": {"type": "pkg:index:Thing", "properties": {"size": 1, "inner": "${inner}"}}},
+    }
+
+    assert problems_of(program, CHECKER_SCHEMA) == ["a.inner.colour: not an input; inputs: count, vpcId"]
+
+
+def test_every_reference_names_a_resource_variable_or_config_key(program):
+    known = set(program["resources"]) | set(program.get("variables") or {}) | set(program.get("config") or {})
+    referenced = _referenced({key: program.get(key) for key in ("variables", "resources", "outputs")})
+
+    assert referenced - known == set()
+    assert {"clusterName", "vpcId", "privateSubnetIds", "placement", "cluster", "kubernetes"} <= referenced

@@ -1,0 +1,92 @@
+"""The README's section on using the package from other languages says what the package and its schema are."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from test_example_yaml_stack import problems_of
+
+from plugin import host
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADING = "## Using the components from TypeScript, YAML and other languages"
+# Options of a component resource in TypeScript, not inputs.
+RESOURCE_OPTIONS = {"providers", "provider", "dependsOn", "parent", "protect"}
+
+
+@pytest.fixture(scope="module")
+def section() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index(HEADING)
+    return readme[start : readme.index("\n## ", start + len(HEADING))]
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    return json.loads(host.SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def _blocks(section: str, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", section, flags=re.DOTALL)
+
+
+def test_both_package_add_commands_name_the_plugin_folder_at_the_packages_version_tag(section):
+    _, version = host.package_metadata()
+    commands = [line for block in _blocks(section, "bash") for line in block.splitlines() if line.strip()]
+
+    assert commands == [f"pulumi package add https://github.com/<owner>/eks-gpu-inference/plugin@v{version}"] * 2
+    assert (ROOT / "plugin" / "PulumiPlugin.yaml").is_file()
+
+
+def test_the_hosted_components_named_are_the_ones_the_package_hosts(section):
+    hosted = [component.__name__ for component in host.components()]
+
+    assert f"The package hosts `{'`, `'.join(hosted[:-1])}` and `{hosted[-1]}`" in " ".join(section.split())
+
+
+def test_the_inputs_said_to_take_outputs_are_the_schemas_non_plain_ones(section, schema):
+    text = " ".join(section.split())
+    said = set(re.search(r"Only (.*?) take outputs", text).group(1).replace(" and the fields of ", ", ").split(", "))
+    said = {name.strip("` ") for name in said}
+    eventual = {
+        name
+        for spec in schema["resources"].values()
+        for name, prop in spec["inputProperties"].items()
+        if not prop.get("plain")
+    }
+    eventual_types = {
+        token.rpartition(":")[2]
+        for token, spec in schema["types"].items()
+        if spec.get("properties") and all(not prop.get("plain") for prop in spec["properties"].values())
+    }
+
+    assert said == eventual | eventual_types
+
+
+def test_the_yaml_example_agrees_with_the_schema(section, schema):
+    [block] = _blocks(section, "yaml")
+    program = yaml.safe_load(block)
+
+    assert problems_of(program, schema) == []
+
+
+def test_the_typescript_example_uses_only_components_and_inputs_of_the_schema(section, schema):
+    [block] = _blocks(section, "typescript")
+    known_inputs = {
+        name
+        for spec in (*schema["resources"].values(), *schema["types"].values())
+        for name in (spec.get("inputProperties") or spec.get("properties") or {})
+    }
+    used = re.findall(r"new gpu\.(\w+)\(", block)
+    keys = set(re.findall(r"(\w+):", block)) | {"placement"}
+
+    assert used and all(f"{schema['name']}:index:{name}" in schema["resources"] for name in used)
+    assert keys - known_inputs - RESOURCE_OPTIONS == {"kubeconfig"}  # the Kubernetes provider's input
+    # Every input a component requires is given.
+    for name in used:
+        required = schema["resources"][f"{schema['name']}:index:{name}"].get("requiredInputs", [])
+        assert set(required) <= keys, name

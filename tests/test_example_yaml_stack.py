@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 import yaml
 
 from plugin import host
+from stackcheck.runtime import run_program
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "yaml-stack"
@@ -290,3 +292,27 @@ def test_every_reference_names_a_resource_variable_or_config_key(program):
 
     assert referenced - known == set()
     assert {"clusterName", "vpcId", "privateSubnetIds", "placement", "cluster", "kubernetes"} <= referenced
+
+
+def test_the_program_builds_through_the_packages_provider_under_mocks(program, tmp_path):
+    # Config as the stack file gives it, defaults from Pulumi.yaml; outputs as the constructions return them.
+    stack = yaml.safe_load((EXAMPLE / "Pulumi.dev.yaml").read_text(encoding="utf-8"))["config"]
+    config = {key: spec.get("default") for key, spec in program["config"].items()}
+    config.update({key.split(":", 1)[1]: value for key, value in stack.items() if key.startswith("yaml-stack:")})
+    shutil.copy(Path(__file__).parent / "yaml_construct_program.py", tmp_path / "__main__.py")
+    (tmp_path / "yaml_construct_input.json").write_text(json.dumps({"program": program, "config": config}))
+
+    run = run_program(tmp_path / "__main__.py", {}, project="yaml-stack", stack="dev")
+
+    [node_group] = [r for r in run.of_type("aws:eks/nodeGroup:NodeGroup") if r.name == "gpu-l40s"]
+    assert node_group.inputs["instanceTypes"] == ["g6e.xlarge"]
+    assert node_group.inputs["labels"]["nvidia.com/gpu.product"] == "NVIDIA-L40S"
+    assert node_group.inputs["taints"] == [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}]
+    [deployment] = [
+        r for r in run.of_type("kubernetes:apps/v1:Deployment") if r.inputs["metadata"]["namespace"] == "vllm"
+    ]
+    pod = deployment.inputs["spec"]["template"]["spec"]
+    assert pod["nodeSelector"] == {"GPU": "true"}
+    [term] = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert {"key": "nvidia.com/gpu.product", "operator": "In", "values": ["NVIDIA-L40S"]} in term["matchExpressions"]
+    assert run.outputs["gpuNodeGroup"] and run.outputs["vllmService"].endswith(".svc.cluster.local")

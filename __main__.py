@@ -5,6 +5,7 @@ import pulumi
 from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs, SystemNodeGroupArgs
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 from components.component_args import args_from_settings, placement_args
+from components.dcgm_exporter import NAME as DCGM_EXPORTER_NAME
 from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 from components.device_plugin import DEFAULT_NAMESPACE as DEVICE_PLUGIN_NAMESPACE
 from components.device_plugin import NAME as DEVICE_PLUGIN_NAME
@@ -153,10 +154,12 @@ if observability.dcgm_exporter.enabled:
     exporter = DcgmExporter(
         f"{name}-dcgm-exporter",
         DcgmExporterArgs(
-            contract=contract,
+            placement=placement,
             monitoring_namespace=observability.monitoring_namespace,
             bottlerocket=settings.gpu_node_group.ami_family == "Bottlerocket",
             pod_annotations=pod_scrape_annotations(observability, exporter_target),
+            # The name the exporter had before names were derived from the component name.
+            name=DCGM_EXPORTER_NAME,
         ),
         opts=on_cluster,
     )

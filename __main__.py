@@ -21,6 +21,7 @@ from components.monitoring import (
 )
 from components.network import Network, NetworkArgs
 from components.settings import PROJECT, config_from_pulumi, parse_stack_config
+from components.vllm_server import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm_server import VllmServer, VllmServerArgs
 
 settings = parse_stack_config(*config_from_pulumi())
@@ -137,6 +138,8 @@ if settings.vllm.enabled:
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
             pod_annotations=pod_scrape_annotations(settings.observability, vllm_target(f"{name}-vllm", settings.vllm)),
+            # The name the server's objects had before names were derived from the component name.
+            name=VLLM_SERVER_NAME,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]),
     )

@@ -189,3 +189,13 @@ def test_another_projects_settings_parse_and_warn_under_its_name():
         parse_settings({"network": {"azCount": 9}}, project="ml-platform")
     assert [problem.key for problem in error.value.problems] == ["network.azCount"]
     assert str(error.value.problems[0]).startswith("ml-platform:network.azCount: invalid value 9; allowed: 2-6")
+
+
+def test_the_rules_of_a_section_inside_another_are_named_under_the_outer_path():
+    assert problems_of(Settings, {"gpuNodeGroup": {"desiredSize": 3, "maxSize": 2}}, where="Stack(prod).args") == [
+        f"Stack(prod).args.gpuNodeGroup.desiredSize: 3 is greater than maxSize 2; {SIZES}"
+    ]
+    assert problems_of(Settings, {"vllm": {"tensorParallelSize": 2}}, where="Stack(prod).args") == [
+        "Stack(prod).args.vllm.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge; allowed: 1-1, or "
+        "larger GPU instance types"
+    ]

@@ -16,7 +16,15 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic.alias_generators import to_camel
 
-from components.settings.errors import ConfigError, ConfigProblem, SectionProblems, Where, arguments, problems_from
+from components.settings.errors import (
+    ConfigError,
+    ConfigProblem,
+    SectionProblems,
+    Where,
+    arguments,
+    key_path,
+    problems_from,
+)
 
 # Validation context key: the caller runs `problems()` itself and writes their keys (see `validate`).
 DEFER_PROBLEMS = "defer_problems"
@@ -56,8 +64,26 @@ def validate(model: type[Section], data: Any, key: str, where: Where) -> tuple[S
         section = model.model_validate(data, context={DEFER_PROBLEMS: True})
     except ValidationError as error:
         return None, problems_from(error, model, key, where)
-    problems = [problem.under(key).written(where) for problem in section.problems()]
+    problems = [problem.under(key).written(where) for problem in _problems_within(section, where.brackets)]
     return (None, problems) if problems else (section, [])
+
+
+def _problems_within(section: SectionModel, brackets: bool) -> list[ConfigProblem]:
+    """The rules across fields of `section` and of the sections inside it, keys relative to `section`.
+
+    A section's own rules run once the sections inside it hold, as when it is built directly (a part that
+    fails stops the whole).
+    """
+    inner: list[ConfigProblem] = []
+    for name in type(section).model_fields:
+        value = getattr(section, name)
+        items = [(key_path([name], brackets), value)]
+        if isinstance(value, (list, tuple)):
+            items = [(key_path([name, index], brackets), item) for index, item in enumerate(value)]
+        for key, item in items:
+            if isinstance(item, SectionModel):
+                inner.extend(problem.under(key) for problem in _problems_within(item, brackets))
+    return inner or section.problems()
 
 
 def validate_section(model: type[Section], data: Mapping[str, Any], *, where: str) -> Section:

@@ -5,6 +5,7 @@ import pulumi
 from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs, SystemNodeGroupArgs
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 from components.component_args import args_from_settings, placement_args
+from components.dcgm_exporter import NAME as DCGM_EXPORTER_NAME
 from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 from components.device_plugin import DEFAULT_NAMESPACE as DEVICE_PLUGIN_NAMESPACE
 from components.device_plugin import NAME as DEVICE_PLUGIN_NAME
@@ -20,6 +21,7 @@ from components.monitoring import (
 )
 from components.network import Network, NetworkArgs
 from components.settings import PROJECT, config_from_pulumi, parse_stack_config
+from components.vllm_server import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm_server import VllmServer, VllmServerArgs
 
 settings = parse_stack_config(*config_from_pulumi())
@@ -136,6 +138,8 @@ if settings.vllm.enabled:
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
             pod_annotations=pod_scrape_annotations(settings.observability, vllm_target(f"{name}-vllm", settings.vllm)),
+            # The name the server's objects had before names were derived from the component name.
+            name=VLLM_SERVER_NAME,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]),
     )
@@ -153,10 +157,12 @@ if observability.dcgm_exporter.enabled:
     exporter = DcgmExporter(
         f"{name}-dcgm-exporter",
         DcgmExporterArgs(
-            contract=contract,
+            placement=placement,
             monitoring_namespace=observability.monitoring_namespace,
             bottlerocket=settings.gpu_node_group.ami_family == "Bottlerocket",
             pod_annotations=pod_scrape_annotations(observability, exporter_target),
+            # The name the exporter had before names were derived from the component name.
+            name=DCGM_EXPORTER_NAME,
         ),
         opts=on_cluster,
     )

@@ -27,21 +27,29 @@ settings reference), so an unprivileged exporter sees no GPU and fails with "Fai
 the runtime honours, rather than turning that setting on for every pod of the node.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from components import versions
+from components.component_args import (
+    PlacementArgs,
+    Validation,
+    args_path,
+    check_object_name,
+    coerce,
+    placement_contract,
+    unknown_values,
+)
 from components.contract import PlacementContract
 from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT
+from components.settings import PROJECT, ConfigProblem, ObservabilitySettings, check_namespace_name
 from placement.exporter import DCGM_EXPORTER_LABEL_VALUE
 
 NAME = "dcgm-exporter"
+DEFAULT_NAMESPACE = "kube-system"
 PORT = 9400
 PORT_NAME = "metrics"
 METRICS_PATH = "/metrics"
@@ -74,32 +82,66 @@ BOTTLEROCKET_CHECKOV_SKIPS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DcgmExporterArgs:
-    """Inputs of `DcgmExporter`."""
+    """Inputs of `DcgmExporter`. Every field is plain (it shapes the DaemonSet and its policy) and checked when
+    the component is constructed."""
 
-    contract: PlacementContract
-    """The GPU placement contract: the exporter tolerates every repelling taint and selects the label. Required."""
-    monitoring_namespace: str
-    """The only namespace whose pods may scrape the exporter (`observability.monitoringNamespace`). Required."""
-    bottlerocket: bool = False
+    placement: PlacementArgs | None = None
+    """The GPU placement contract: the exporter tolerates every repelling taint and selects the label. Default:
+    label `GPU=true`, taint `GPU=true:NoSchedule`."""
+    monitoring_namespace: str | None = None
+    """The only namespace whose pods may scrape the exporter. Default `monitoring`."""
+    bottlerocket: bool | None = None
     """The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false."""
-    pod_annotations: dict[str, str] = field(default_factory=dict)
+    pod_annotations: dict[str, str] | None = None
     """Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none."""
-    namespace: str = "kube-system"
+    name: str | None = None
+    """Name of the DaemonSet, its Service, ServiceAccount and NetworkPolicy; two exporters in one namespace
+    need two names. Default: the component name."""
+    namespace: str | None = None
     """Namespace of the DaemonSet, Service and NetworkPolicy. Default `kube-system`, beside the device plugin."""
+
+
+_PLAIN_FIELDS = ("placement", "monitoring_namespace", "bottlerocket", "pod_annotations", "name", "namespace")
+
+
+def validated(name: str, args: DcgmExporterArgs) -> tuple[PlacementContract, str, str, str]:
+    """The contract, monitoring namespace, object name and namespace from `args`; raises `ConfigError` naming
+    every bad argument."""
+    where = args_path("DcgmExporter", name)
+    validation = Validation(where)
+    validation.add(unknown_values(args, where, _PLAIN_FIELDS))
+    validation.done()
+    contract, _ = placement_contract(args.placement, validation)
+    monitoring = {"monitoringNamespace": args.monitoring_namespace} if args.monitoring_namespace is not None else {}
+    observability = validation.section(ObservabilitySettings, monitoring)
+    object_name = args.name or name
+    validation.add(check_object_name(object_name, f"{where}.name"))
+    namespace = args.namespace or DEFAULT_NAMESPACE
+    try:
+        check_namespace_name(namespace)
+    except ValueError as error:
+        validation.add([ConfigProblem(f"{where}.namespace", str(error), namespace=None)])
+    validation.done()
+    return contract, observability.monitoring_namespace, object_name, namespace
 
 
 class DcgmExporter(pulumi.ComponentResource):
     """The DCGM exporter DaemonSet, its Service and its NetworkPolicy."""
 
     daemonset_name: pulumi.Output[str]
+    """Name of the exporter's DaemonSet."""
     service_name: pulumi.Output[str]
+    """Name of the Service in front of the exporter's metrics port (9400)."""
 
     def __init__(self, name: str, args: DcgmExporterArgs, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(DcgmExporterArgs, args, args_path("DcgmExporter", name))
+        # Checked before anything is registered.
+        contract, monitoring_namespace, object_name, namespace = validated(name, args)
         super().__init__(f"{PROJECT}:index:DcgmExporter", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
-        account = service_account(name, args.namespace)
+        account = service_account(name, namespace, object_name)
         k8s.core.v1.ServiceAccount(
             f"{name}-sa",
             metadata=account["metadata"],
@@ -108,17 +150,18 @@ class DcgmExporter(pulumi.ComponentResource):
         )
         manifest = daemonset(
             name,
-            args.contract,
-            namespace=args.namespace,
-            bottlerocket=args.bottlerocket,
-            pod_annotations=args.pod_annotations,
+            contract,
+            namespace=namespace,
+            bottlerocket=bool(args.bottlerocket),
+            pod_annotations=dict(args.pod_annotations or {}),
+            name=object_name,
         )
         exporter = k8s.apps.v1.DaemonSet(f"{name}-ds", metadata=manifest["metadata"], spec=manifest["spec"], opts=child)
-        svc_manifest = service(name, args.namespace)
+        svc_manifest = service(name, namespace, object_name)
         svc = k8s.core.v1.Service(
             f"{name}-svc", metadata=svc_manifest["metadata"], spec=svc_manifest["spec"], opts=child
         )
-        policy = network_policy(name, args.namespace, args.monitoring_namespace)
+        policy = network_policy(name, namespace, monitoring_namespace, object_name)
         k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)
         self.daemonset_name = exporter.metadata.apply(lambda metadata: metadata.name)
         self.service_name = svc.metadata.apply(lambda metadata: metadata.name)
@@ -187,14 +230,14 @@ def container(bottlerocket: bool = False) -> dict:
     }
 
 
-def pod_spec(contract: PlacementContract, *, bottlerocket: bool = False) -> dict:
+def pod_spec(contract: PlacementContract, *, bottlerocket: bool = False, service_account_name: str = NAME) -> dict:
     """On the contract's GPU nodes only, tolerating their taints; one read-only hostPath.
 
     No priority class: the exporter must never preempt the model server to fit on a full GPU node, and
     under node pressure it is evicted before the Guaranteed vLLM pod.
     """
     return {
-        "serviceAccountName": NAME,
+        "serviceAccountName": service_account_name,
         "automountServiceAccountToken": False,
         "enableServiceLinks": False,
         "nodeSelector": contract.node_selector(),
@@ -215,8 +258,9 @@ def daemonset(
     namespace: str = "kube-system",
     bottlerocket: bool = False,
     pod_annotations: dict[str, str] | None = None,
+    name: str = NAME,
 ) -> dict:
-    """The DaemonSet manifest (`instance` is the component name, used in the instance label)."""
+    """The DaemonSet manifest `name` (`instance` is the component name, used in the instance label)."""
     labels = exporter_labels(instance)
     skips = {**CHECKOV_SKIPS, **(BOTTLEROCKET_CHECKOV_SKIPS if bottlerocket else SYS_ADMIN_CHECKOV_SKIPS)}
     template_metadata: dict = {"labels": labels}
@@ -225,26 +269,29 @@ def daemonset(
     return {
         "apiVersion": "apps/v1",
         "kind": "DaemonSet",
-        "metadata": {"name": NAME, "namespace": namespace, "labels": labels, "annotations": checkov_annotations(skips)},
+        "metadata": {"name": name, "namespace": namespace, "labels": labels, "annotations": checkov_annotations(skips)},
         "spec": {
             "selector": {"matchLabels": selector_labels(labels)},
             "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
-            "template": {"metadata": template_metadata, "spec": pod_spec(contract, bottlerocket=bottlerocket)},
+            "template": {
+                "metadata": template_metadata,
+                "spec": pod_spec(contract, bottlerocket=bottlerocket, service_account_name=name),
+            },
         },
     }
 
 
-def service_account(instance: str, namespace: str = "kube-system") -> dict:
+def service_account(instance: str, namespace: str = DEFAULT_NAMESPACE, name: str = NAME) -> dict:
     """The exporter's own ServiceAccount, without a token: the exporter never calls the Kubernetes API."""
     return {
         "apiVersion": "v1",
         "kind": "ServiceAccount",
-        "metadata": {"name": NAME, "namespace": namespace, "labels": exporter_labels(instance)},
+        "metadata": {"name": name, "namespace": namespace, "labels": exporter_labels(instance)},
         "automountServiceAccountToken": False,
     }
 
 
-def service(instance: str, namespace: str = "kube-system") -> dict:
+def service(instance: str, namespace: str = DEFAULT_NAMESPACE, name: str = NAME) -> dict:
     """A ClusterIP Service naming the metrics port, for ServiceMonitors and service discovery."""
     labels = exporter_labels(instance)
     return {
@@ -252,7 +299,7 @@ def service(instance: str, namespace: str = "kube-system") -> dict:
         "kind": "Service",
         # With no GPU node (the GPU group scales from zero) the Service has no endpoint; Pulumi would wait.
         "metadata": {
-            "name": NAME,
+            "name": name,
             "namespace": namespace,
             "labels": labels,
             "annotations": {"pulumi.com/skipAwait": "true"},
@@ -265,11 +312,11 @@ def service(instance: str, namespace: str = "kube-system") -> dict:
     }
 
 
-def network_policy(instance: str, namespace: str, monitoring_namespace: str) -> dict:
+def network_policy(instance: str, namespace: str, monitoring_namespace: str, name: str = NAME) -> dict:
     """Ingress on 9400 only from the monitoring namespace; no egress (the pod-resources socket is local)."""
     labels = exporter_labels(instance)
     return network_policy_manifest(
-        {"name": NAME, "namespace": namespace, "labels": labels},
+        {"name": name, "namespace": namespace, "labels": labels},
         labels,
         ingress=[{"from": [in_namespace(monitoring_namespace)], "ports": [{"protocol": "TCP", "port": PORT}]}],
     )

@@ -1,7 +1,54 @@
 """Invalid stack settings, each with the key its error must name and a fragment of what is allowed.
 
-Shared by the settings tests (parse_settings) and the offline plan tests (exit code 2).
+Shared by the settings tests (parse_settings) and the offline plan tests (exit code 2). Each row becomes a
+pytest case whose id names the key and its bad value (invalid_setting_id).
 """
+
+import pytest
+
+_UNSET = object()
+
+
+def _leaves(values: dict, prefix: str = "") -> dict:
+    """Each value of a nested settings dict by its dotted key; an empty section counts as one value."""
+    leaves = {}
+    for name, value in values.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, dict) and value:
+            leaves.update(_leaves(value, f"{key}."))
+        else:
+            leaves[key] = value
+    return leaves
+
+
+def _short(value) -> str:
+    """A value as an id shows it: as written up to 40 characters, longer ones by their size."""
+    text = repr(value)
+    if len(text) <= 40:
+        return text
+    if isinstance(value, str):
+        return f"'{value[:3]}...' ({len(value)} characters)"
+    return f"a {type(value).__name__} of {len(value)}"
+
+
+def invalid_setting_id(values: dict, key: str) -> str:
+    """A row's test id, from the key its error must name, the value there and the row's other values.
+
+    For example "gpuNodeGroup.desiredSize=3 with maxSize=2 is rejected" (keys in the named key's section
+    drop the section).
+    """
+    found = values
+    for name in key.split("."):
+        found = found.get(name, _UNSET) if isinstance(found, dict) else _UNSET
+    head = f"{key} unset" if found is _UNSET else f"{key}={_short(found)}"
+    section = key.split(".")[0] + "."
+    others = [
+        f"{name.removeprefix(section)}={_short(value)}"
+        for name, value in _leaves(values).items()
+        if name != key and not name.startswith(key + ".")
+    ]
+    return head + (" with " + ", ".join(others) if others else "") + " is rejected"
+
 
 INVALID_SETTINGS = [
     ({"gpuPlacement": {"taintEffect": "NO_SCHEDULE"}}, "gpuPlacement.taintEffect", "write 'NoSchedule'"),
@@ -157,3 +204,6 @@ INVALID_SETTINGS = [
     ),
     ({"observability": {"prometheusOperator": "yes"}}, "observability.prometheusOperator", "valid boolean"),
 ]
+
+# Rows as test cases with readable ids: "gpuNodeGroup.desiredSize=3 with maxSize=2 is rejected", not "values11-...".
+INVALID_SETTINGS = [pytest.param(*row, id=invalid_setting_id(*row[:2])) for row in INVALID_SETTINGS]

@@ -171,16 +171,23 @@ def test_dns_hostnames_need_dns_support(dev_run):
 @pytest.mark.parametrize(
     "edit, path, rule",
     [
-        (
+        pytest.param(
             lambda inputs: inputs.update(gatewayId="gpu-inference-dev-network-igw-id"),
             "GatewayId, NatGatewayId",
             "a route has exactly one target",
+            id="route with both a gateway and a NAT gateway target",
         ),
-        (lambda inputs: inputs.pop("natGatewayId"), "target", "a route has exactly one target"),
-        (
+        pytest.param(
+            lambda inputs: inputs.pop("natGatewayId"),
+            "target",
+            "a route has exactly one target",
+            id="route without a target",
+        ),
+        pytest.param(
             lambda inputs: inputs.update(destinationPrefixListId="pl-63a5400a"),
             "DestinationCidrBlock, DestinationPrefixListId",
             "a route has exactly one destination",
+            id="route with both a CIDR and a prefix list destination",
         ),
     ],
 )
@@ -215,12 +222,13 @@ def test_route_table_association_names_one_subnet_or_gateway(dev_run):
 @pytest.mark.parametrize(
     "resource_type, edit, expected",
     [
-        (
+        pytest.param(
             "aws:ec2/eip:Eip",
             lambda inputs: inputs.update(domain="classic"),
             ("ec2:AllocateAddress", "Domain", "is not one of vpc, standard (ec2 model, shape DomainType)"),
+            id="Elastic IP in the classic domain",
         ),
-        (
+        pytest.param(
             "aws:ec2/natGateway:NatGateway",
             lambda inputs: inputs.update(connectivityType="internet"),
             (
@@ -228,16 +236,19 @@ def test_route_table_association_names_one_subnet_or_gateway(dev_run):
                 "ConnectivityType",
                 "is not one of private, public (ec2 model, shape ConnectivityType)",
             ),
+            id="NAT gateway with an unknown connectivity type",
         ),
-        (
+        pytest.param(
             "aws:ec2/internetGateway:InternetGateway",
             lambda inputs: inputs["tags"].update({"aws:owner": "me"}),
             ("ec2:CreateInternetGateway", "TagSpecifications[0].Tags[3].Key", "tag keys starting with 'aws:'"),
+            id="internet gateway tag key starting with aws:",
         ),
-        (
+        pytest.param(
             "aws:ec2/routeTable:RouteTable",
             lambda inputs: inputs.pop("vpcId"),
             ("ec2:CreateRouteTable", "VpcId", "is required (ec2 model, shape CreateRouteTableRequest)"),
+            id="route table without a VPC",
         ),
     ],
 )
@@ -283,21 +294,25 @@ def test_private_dns_of_interface_endpoints_needs_the_vpc_dns_attributes(endpoin
 @pytest.mark.parametrize(
     "edit, expected",
     [
-        (
+        pytest.param(
             lambda inputs: inputs.update(name="sg-endpoints"),
             ("ec2:CreateSecurityGroup", "GroupName", "a security group name can't start with sg-"),
+            id="security group name starting with sg-",
         ),
-        (
+        pytest.param(
             lambda inputs: inputs.update(description="HTTPS → endpoints"),
             ("ec2:CreateSecurityGroup", "Description", "up to 255 of a-z, A-Z, 0-9, spaces"),
+            id="security group description with an arrow",
         ),
-        (
+        pytest.param(
             lambda inputs: inputs["ingress"][0].update(description="HTTPS from the VPC's nodes"),
             ("ec2:AuthorizeSecurityGroupIngress", "IpPermissions[0].IpRanges[0].Description", "up to 255 of a-z"),
+            id="ingress rule description with an apostrophe",
         ),
-        (
+        pytest.param(
             lambda inputs: inputs["ingress"][0].update(fromPort=443.5),
             ("ec2:AuthorizeSecurityGroupIngress", "IpPermissions[0].FromPort", "must be an integer"),
+            id="ingress port that is not an integer",
         ),
     ],
 )

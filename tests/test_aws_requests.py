@@ -247,7 +247,13 @@ def test_label_key_longer_than_the_model_allows(dev_run):
     assert rule == "has 64 characters, allowed 1 to 63 (eks model, shape labelKey)"
 
 
-@pytest.mark.parametrize("member, value", [("diskSize", 100.0), ("remoteAccess", {"ec2SshKey": "admin"})])
+@pytest.mark.parametrize(
+    "member, value",
+    [
+        pytest.param("diskSize", 100.0, id="diskSize beside a launch template"),
+        pytest.param("remoteAccess", {"ec2SshKey": "admin"}, id="remoteAccess beside a launch template"),
+    ],
+)
 def test_disk_size_and_remote_access_next_to_a_launch_template(dev_run, member, value):
     def edit(inputs):
         inputs[member] = value
@@ -346,14 +352,30 @@ def test_launch_template_enum_from_the_ec2_model(dev_run):
 @pytest.mark.parametrize(
     "pick_type, edit, path",
     [
-        (NODE_GROUP, lambda inputs: inputs["tags"].update({"aws:owner": "me"}), 'tags["aws:owner"] (key)'),
-        (
+        pytest.param(
+            NODE_GROUP,
+            lambda inputs: inputs["tags"].update({"aws:owner": "me"}),
+            'tags["aws:owner"] (key)',
+            id="node group tag key starting with aws:",
+        ),
+        pytest.param(
             LAUNCH_TEMPLATE,
             lambda inputs: inputs["tagSpecifications"][0]["tags"].update({"AWS:owner": "me"}),
             "LaunchTemplateData.TagSpecifications[0].Tags[2].Key",
+            id="launch template tag key starting with AWS: in capitals",
         ),
-        ("aws:autoscaling/tag:Tag", lambda inputs: inputs["tag"].update({"key": "aws:owner"}), "Tags[0].Key"),
-        ("aws:kms/key:Key", lambda inputs: inputs["tags"].update({"aws:owner": "me"}), "Tags[2].TagKey"),
+        pytest.param(
+            "aws:autoscaling/tag:Tag",
+            lambda inputs: inputs["tag"].update({"key": "aws:owner"}),
+            "Tags[0].Key",
+            id="Auto Scaling group tag key starting with aws:",
+        ),
+        pytest.param(
+            "aws:kms/key:Key",
+            lambda inputs: inputs["tags"].update({"aws:owner": "me"}),
+            "Tags[2].TagKey",
+            id="KMS key tag key starting with aws:",
+        ),
     ],
 )
 def test_tag_keys_with_the_reserved_aws_prefix(dev_run, pick_type, edit, path):
@@ -416,19 +438,36 @@ def test_pulumi_eks_service_role_name_is_counted(dev_run, length, passes):
 @pytest.mark.parametrize(
     "edit, path, rule",
     [
-        (
+        pytest.param(
             lambda inputs: inputs.update(publicSubnetIds=[], privateSubnetIds=inputs["privateSubnetIds"][:1]),
             "resourcesVpcConfig.subnetIds",
             "EKS needs at least 2 subnets in different Availability Zones",
+            id="cluster in one subnet",
         ),
-        (lambda inputs: inputs.update(name="gpu.inference"), "name", "does not match the pattern"),
-        (lambda inputs: inputs.update(name="g" * 101), "name", "has 101 characters, allowed 1 to 100"),
-        (
+        pytest.param(
+            lambda inputs: inputs.update(name="gpu.inference"),
+            "name",
+            "does not match the pattern",
+            id="cluster name with a dot",
+        ),
+        pytest.param(
+            lambda inputs: inputs.update(name="g" * 101),
+            "name",
+            "has 101 characters, allowed 1 to 100",
+            id="cluster name of 101 characters",
+        ),
+        pytest.param(
             lambda inputs: inputs.update(enabledClusterLogTypes=["api", "kubelet"]),
             "logging.clusterLogging[0].types[1]",
             "is not one of api, audit, authenticator",
+            id="unknown control plane log type",
         ),
-        (lambda inputs: inputs.update(authenticationMode="IAM"), "accessConfig.authenticationMode", "is not one of"),
+        pytest.param(
+            lambda inputs: inputs.update(authenticationMode="IAM"),
+            "accessConfig.authenticationMode",
+            "is not one of",
+            id="authentication mode IAM, which EKS does not know",
+        ),
     ],
 )
 def test_eks_cluster_create_request(dev_run, edit, path, rule):

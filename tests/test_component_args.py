@@ -12,13 +12,14 @@ from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.provider.experimental.util import camel_case
 
 from components.cluster import EksCluster
+from components.dcgm_exporter import DcgmExporter
 from components.device_plugin import NvidiaDevicePlugin
 from components.gpu_node_group import GpuNodeGroup
 from components.settings import PROJECT, ConfigError
 from components.vllm_server import VllmServer
 from stackcheck.runtime import ProgramRun, run_program
 
-COMPONENTS = (EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer)
+COMPONENTS = (EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer, DcgmExporter)
 
 
 def schema_of(component) -> dict:
@@ -112,6 +113,14 @@ BAD_ARGS = {
         """,
         ["NvidiaDevicePlugin(plugin).args.version", "NvidiaDevicePlugin(plugin).args.name"],
     ),
+    "DcgmExporter": (
+        """
+        from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+
+        DcgmExporter("gpu-metrics", DcgmExporterArgs(monitoring_namespace="Monitoring", namespace="kube_system"))
+        """,
+        ["DcgmExporter(gpu-metrics).args.monitoringNamespace", "DcgmExporter(gpu-metrics).args.namespace"],
+    ),
     "EksCluster": (
         """
         from components.cluster import EksCluster, EksClusterArgs, SystemNodeGroupArgs
@@ -197,3 +206,46 @@ def test_every_documented_output_is_registered_with_its_type(dev_run):
 def _python_names(component) -> dict[str, str]:
     """Schema name -> attribute name of a component's outputs, as the analyzer maps them."""
     return {camel_case(name): name for name in inspect.get_annotations(component) if not name.startswith("_")}
+
+
+def names_by_kind(run: ProgramRun) -> dict[str, list[tuple[str, str]]]:
+    """(namespace, name) of every Kubernetes object the run registered, by kind."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for resource in run.resources:
+        if resource.type.startswith("kubernetes:"):
+            metadata = resource.inputs.get("metadata") or {}
+            kind = resource.type.rsplit(":", 1)[-1]
+            found.setdefault(kind, []).append((metadata.get("namespace", ""), metadata.get("name")))
+    return found
+
+
+def test_two_device_plugins_and_two_exporters_in_one_namespace_get_their_own_objects(tmp_path):
+    run = run_components(
+        tmp_path,
+        """
+        from components.component_args import PlacementArgs
+        from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+        from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+
+        for pool in ("l4", "l40s"):
+            placement = PlacementArgs(label_key="pool", label_value=pool)
+            NvidiaDevicePlugin(f"plugin-{pool}", NvidiaDevicePluginArgs(placement=placement))
+            DcgmExporter(f"exporter-{pool}", DcgmExporterArgs(placement=placement))
+        """,
+    )
+    objects = names_by_kind(run)
+    assert sorted(objects["DaemonSet"]) == [
+        ("kube-system", "exporter-l4"),
+        ("kube-system", "exporter-l40s"),
+        ("kube-system", "plugin-l4"),
+        ("kube-system", "plugin-l40s"),
+    ]
+    for kind in ("ServiceAccount", "NetworkPolicy"):
+        assert len(set(objects[kind])) == len(objects[kind]) == 4, kind
+    # Each DaemonSet runs as its own ServiceAccount and selects only its own pods.
+    selectors = set()
+    for daemonset in run.of_type("kubernetes:apps/v1:DaemonSet"):
+        spec = daemonset.inputs["spec"]
+        assert spec["template"]["spec"]["serviceAccountName"] == daemonset.inputs["metadata"]["name"]
+        selectors.add(tuple(sorted(spec["selector"]["matchLabels"].items())))
+    assert len(selectors) == 4

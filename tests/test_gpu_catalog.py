@@ -251,17 +251,18 @@ def test_integer_memory_is_stored_as_float() -> None:
 @pytest.mark.parametrize(
     "fields",
     [
-        {"gpus": 1},
-        {"gpus": 1, "gpu_model": "NVIDIA L4", "gpu_memory_gib": 24},
-        {"gpu_model": "NVIDIA L4"},
-        {"gpu_product": "NVIDIA-L4"},
-        {"gpus": -1},
-        {"architecture": "amd64"},
-        {"vcpus": 0},
-        {"max_pods": 0},
-        {"name": "nonsense"},
+        pytest.param({"gpus": 1}, id="a GPU count without the GPU fields"),
+        pytest.param(
+            {"gpus": 1, "gpu_model": "NVIDIA L4", "gpu_memory_gib": 24}, id="a GPU count without a GPU product"
+        ),
+        pytest.param({"gpu_model": "NVIDIA L4"}, id="a CPU-only type with a GPU model"),
+        pytest.param({"gpu_product": "NVIDIA-L4"}, id="a CPU-only type with a GPU product"),
+        pytest.param({"gpus": -1}, id="a negative GPU count"),
+        pytest.param({"architecture": "amd64"}, id="an architecture outside x86_64 and arm64"),
+        pytest.param({"vcpus": 0}, id="zero vCPUs"),
+        pytest.param({"max_pods": 0}, id="zero max pods"),
+        pytest.param({"name": "nonsense"}, id="a malformed name"),
     ],
-    ids=lambda fields: ",".join(fields),
 )
 def test_inconsistent_instance_types_are_rejected(fields: dict) -> None:
     base = {"name": "g6.xlarge", "architecture": "x86_64", "vcpus": 4, "memory_gib": 16, "max_pods": 58}

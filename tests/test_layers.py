@@ -32,6 +32,7 @@ def loaded_after_import(module: str) -> list[str]:
         "components.naming",
         "components.zones",
         "components.node_agents",
+        "components.project",
         "placement",
     ],
 )
@@ -39,5 +40,14 @@ def test_facts_and_the_scheduling_model_load_no_sdk_and_no_pydantic(module):
     assert loaded_after_import(module) == []
 
 
-def test_settings_load_pydantic_but_no_pulumi():
-    assert loaded_after_import("components.settings") == ["pydantic"]
+@pytest.mark.parametrize(
+    "module",
+    [
+        "components.settings",
+        "components.settings.reader",
+        "components.settings.section",
+        "components.settings.vllm",
+    ],
+)
+def test_settings_load_pydantic_but_no_pulumi(module):
+    assert loaded_after_import(module) == ["pydantic"]

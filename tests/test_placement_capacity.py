@@ -92,12 +92,12 @@ def test_workloads_sharing_pools_are_counted_together():
 @pytest.mark.parametrize(
     ("workload", "expected"),
     [
-        (server(None), 1),
-        (server(3), 3),
-        (server(2, kind="StatefulSet"), 2),
-        (server(4, kind="DaemonSet"), None),
-        ({"kind": "Job", "spec": {"parallelism": 3}}, 3),
-        ({"kind": "Pod", "spec": {}}, 1),
+        pytest.param(server(None), 1, id="Deployment without replicas runs one"),
+        pytest.param(server(3), 3, id="Deployment runs its replicas"),
+        pytest.param(server(2, kind="StatefulSet"), 2, id="StatefulSet runs its replicas"),
+        pytest.param(server(4, kind="DaemonSet"), None, id="DaemonSet has no replica count"),
+        pytest.param({"kind": "Job", "spec": {"parallelism": 3}}, 3, id="Job runs its parallelism"),
+        pytest.param({"kind": "Pod", "spec": {}}, 1, id="Pod is one replica"),
     ],
 )
 def test_replicas_of_each_kind(workload, expected):

@@ -60,14 +60,29 @@ VLLM = pod(
 @pytest.mark.parametrize(
     ("the_pod", "node", "lines"),
     [
-        (VLLM, GPU_NODE, []),
-        (pod(requests={"cpu": "100m"}), CPU_NODE, []),
-        (pod(requests={"cpu": "100m"}), GPU_NODE, ["untolerated taint GPU=true:NoSchedule"]),
-        (pod(), with_taints(CPU_NODE, {"key": "evict", "effect": "NoExecute"}), ["untolerated taint evict:NoExecute"]),
+        pytest.param(VLLM, GPU_NODE, [], id="vLLM pod fits the GPU node"),
+        pytest.param(pod(requests={"cpu": "100m"}), CPU_NODE, [], id="plain pod fits the CPU node"),
+        pytest.param(
+            pod(requests={"cpu": "100m"}),
+            GPU_NODE,
+            ["untolerated taint GPU=true:NoSchedule"],
+            id="plain pod is kept off the GPU node by its taint",
+        ),
+        pytest.param(
+            pod(),
+            with_taints(CPU_NODE, {"key": "evict", "effect": "NoExecute"}),
+            ["untolerated taint evict:NoExecute"],
+            id="an untolerated NoExecute taint blocks",
+        ),
         # PreferNoSchedule never blocks.
-        (pod(), with_taints(CPU_NODE, {"key": "soft", "value": "1", "effect": "PreferNoSchedule"}), []),
+        pytest.param(
+            pod(),
+            with_taints(CPU_NODE, {"key": "soft", "value": "1", "effect": "PreferNoSchedule"}),
+            [],
+            id="a PreferNoSchedule taint never blocks",
+        ),
         # The first untolerated blocking taint is named.
-        (
+        pytest.param(
             pod([{"key": "a", "operator": "Exists"}]),
             with_taints(
                 CPU_NODE,
@@ -77,19 +92,22 @@ VLLM = pod(
                 {"key": "c", "effect": "NoExecute"},
             ),
             ["untolerated taint b=2:NoSchedule"],
+            id="the first untolerated blocking taint is named",
         ),
-        (
+        pytest.param(
             pod(node_selector={"GPU": "true"}),
             CPU_NODE,
             ["node affinity/selector mismatch: nodeSelector GPU=true (node has no label GPU)"],
+            id="a GPU nodeSelector does not fit an unlabelled node",
         ),
-        (
+        pytest.param(
             pod(limits={"nvidia.com/gpu": "2"}, tolerations=VLLM["spec"]["tolerations"]),
             GPU_NODE,
             ["Insufficient nvidia.com/gpu: requests 2, free 1"],
+            id="two GPUs do not fit a one-GPU node",
         ),
         # One line per failed filter, in the scheduler's order.
-        (
+        pytest.param(
             pod(node_selector={"GPU": "false"}, requests={"cpu": "4", "memory": "9Gi"}),
             GPU_NODE,
             [
@@ -97,22 +115,32 @@ VLLM = pod(
                 "node affinity/selector mismatch: nodeSelector GPU=false (node has GPU=true)",
                 "Insufficient cpu: requests 4000m, free 3920m",
             ],
+            id="one line per failed filter in the scheduler's order",
         ),
         # NodeUnschedulable: a cordoned node takes only pods tolerating the unschedulable taint.
-        (
+        pytest.param(
             pod(),
             with_taints(CPU_NODE, unschedulable=True),
             [
                 "node is unschedulable (cordoned) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule"
             ],
+            id="a cordoned node refuses a pod without the unschedulable toleration",
         ),
-        (
+        pytest.param(
             pod([{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}]),
             with_taints(CPU_NODE, unschedulable=True),
             [],
+            id="a cordoned node takes a pod tolerating unschedulable",
         ),
-        (pod([{"operator": "Exists"}]), with_taints(CPU_NODE, unschedulable=True), []),
-        (pod(), with_taints(CPU_NODE, unschedulable=False), []),
+        pytest.param(
+            pod([{"operator": "Exists"}]),
+            with_taints(CPU_NODE, unschedulable=True),
+            [],
+            id="a cordoned node takes a pod tolerating every taint",
+        ),
+        pytest.param(
+            pod(), with_taints(CPU_NODE, unschedulable=False), [], id="a node with unschedulable false is not cordoned"
+        ),
     ],
 )
 def test_explain(the_pod, node, lines):
@@ -237,15 +265,30 @@ TEMPLATE = {"metadata": {"labels": {"app": "w"}}, "spec": {"containers": [{"name
 @pytest.mark.parametrize(
     "workload",
     [
-        {"kind": "Deployment", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
-        {"kind": "StatefulSet", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
-        {"kind": "ReplicaSet", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
-        {"kind": "Job", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
-        {
-            "kind": "CronJob",
-            "metadata": {"name": "w", "namespace": "ns"},
-            "spec": {"jobTemplate": {"spec": {"template": TEMPLATE}}},
-        },
+        pytest.param(
+            {"kind": "Deployment", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
+            id="Deployment's pod template",
+        ),
+        pytest.param(
+            {"kind": "StatefulSet", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
+            id="StatefulSet's pod template",
+        ),
+        pytest.param(
+            {"kind": "ReplicaSet", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
+            id="ReplicaSet's pod template",
+        ),
+        pytest.param(
+            {"kind": "Job", "metadata": {"name": "w", "namespace": "ns"}, "spec": {"template": TEMPLATE}},
+            id="Job's pod template",
+        ),
+        pytest.param(
+            {
+                "kind": "CronJob",
+                "metadata": {"name": "w", "namespace": "ns"},
+                "spec": {"jobTemplate": {"spec": {"template": TEMPLATE}}},
+            },
+            id="CronJob's job template's pod template",
+        ),
     ],
 )
 def test_pod_of_takes_the_template(workload):

@@ -140,22 +140,30 @@ def test_lookup_can_be_replaced():
 @pytest.mark.parametrize(
     ("groups", "error"),
     [
-        (
+        pytest.param(
             [NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}])],
             r"node group gpu: taint 'GPU' has effect 'NO_SCHEDULE'; use Kubernetes spelling, one of NoSchedule, NoExecute, PreferNoSchedule",
+            id="taint effect in AWS spelling is rejected",
         ),
-        (
+        pytest.param(
             [NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [{"value": "true", "effect": "NoSchedule"}])],
             r"node group gpu: taint .* has no key",
+            id="taint without a key is rejected",
         ),
-        (
+        pytest.param(
             [NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [], capacity_type="spot")],
             r"node group gpu: capacity_type 'spot' must be one of ON_DEMAND, SPOT, CAPACITY_BLOCK",
+            id="lowercase capacity type is rejected",
         ),
-        ([NodeGroupSpec("gpu", "g5.xlarge", -1, {}, [])], r"node group gpu: desired_size -1 must be >= 0"),
-        (
+        pytest.param(
+            [NodeGroupSpec("gpu", "g5.xlarge", -1, {}, [])],
+            r"node group gpu: desired_size -1 must be >= 0",
+            id="negative desired size is rejected",
+        ),
+        pytest.param(
             [NodeGroupSpec("a", "m6i.large", 1, {}, []), NodeGroupSpec("a", "g5.xlarge", 1, {}, [])],
             r"node group name 'a' is repeated",
+            id="repeated node group name is rejected",
         ),
     ],
 )

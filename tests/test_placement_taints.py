@@ -15,42 +15,165 @@ BARE = {"key": "dedicated", "effect": "NoSchedule"}  # no value
     ("toleration", "taint", "expected"),
     [
         # Equal: key, value and effect.
-        ({"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"}, GPU_NS, True),
-        ({"key": "GPU", "operator": "Equal", "value": "false", "effect": "NoSchedule"}, GPU_NS, False),
-        ({"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"}, GPU_NE, False),
-        ({"key": "CPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"}, GPU_NS, False),
-        ({"key": "GPU", "operator": "Equal", "value": "true"}, GPU_NE, True),  # empty effect: every effect
-        ({"key": "GPU", "operator": "Equal", "value": "true", "effect": ""}, GPU_NS, True),
-        ({"key": "GPU", "operator": "Equal", "effect": "NoSchedule"}, GPU_NS, False),  # value "" != "true"
-        ({"key": "dedicated", "operator": "Equal", "effect": "NoSchedule"}, BARE, True),  # both values empty
-        ({"key": "dedicated", "operator": "Equal", "value": "", "effect": "NoSchedule"}, BARE, True),
-        ({"key": "dedicated", "operator": "Equal", "value": "x", "effect": "NoSchedule"}, BARE, False),
+        pytest.param(
+            {"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"},
+            GPU_NS,
+            True,
+            id="Equal toleration with the taint's key, value and effect tolerates it",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "Equal", "value": "false", "effect": "NoSchedule"},
+            GPU_NS,
+            False,
+            id="Equal toleration with another value does not tolerate",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"},
+            GPU_NE,
+            False,
+            id="Equal toleration for NoSchedule does not tolerate a NoExecute taint",
+        ),
+        pytest.param(
+            {"key": "CPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"},
+            GPU_NS,
+            False,
+            id="Equal toleration for another key does not tolerate",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "Equal", "value": "true"},
+            GPU_NE,
+            True,
+            id="Equal toleration without an effect tolerates every effect",
+        ),  # empty effect: every effect
+        pytest.param(
+            {"key": "GPU", "operator": "Equal", "value": "true", "effect": ""},
+            GPU_NS,
+            True,
+            id="Equal toleration with an empty effect tolerates every effect",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "Equal", "effect": "NoSchedule"},
+            GPU_NS,
+            False,
+            id="Equal toleration without a value does not tolerate a valued taint",
+        ),  # value "" != "true"
+        pytest.param(
+            {"key": "dedicated", "operator": "Equal", "effect": "NoSchedule"},
+            BARE,
+            True,
+            id="Equal toleration without a value tolerates a taint without a value",
+        ),  # both values empty
+        pytest.param(
+            {"key": "dedicated", "operator": "Equal", "value": "", "effect": "NoSchedule"},
+            BARE,
+            True,
+            id="Equal toleration with an empty value tolerates a taint without a value",
+        ),
+        pytest.param(
+            {"key": "dedicated", "operator": "Equal", "value": "x", "effect": "NoSchedule"},
+            BARE,
+            False,
+            id="Equal toleration with a value does not tolerate a taint without a value",
+        ),
         # An empty operator means Equal.
-        ({"key": "GPU", "value": "true", "effect": "NoSchedule"}, GPU_NS, True),
-        ({"key": "GPU", "operator": "", "value": "true"}, GPU_NS, True),
-        ({"key": "GPU", "value": "yes"}, GPU_NS, False),
+        pytest.param(
+            {"key": "GPU", "value": "true", "effect": "NoSchedule"},
+            GPU_NS,
+            True,
+            id="toleration without an operator means Equal and tolerates",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "", "value": "true"}, GPU_NS, True, id="empty operator means Equal and tolerates"
+        ),
+        pytest.param(
+            {"key": "GPU", "value": "yes"},
+            GPU_NS,
+            False,
+            id="toleration without an operator and another value does not tolerate",
+        ),
         # Exists: any value of the key.
-        ({"key": "GPU", "operator": "Exists", "effect": "NoSchedule"}, GPU_NS, True),
-        ({"key": "GPU", "operator": "Exists"}, GPU_NE, True),
-        ({"key": "dedicated", "operator": "Exists"}, BARE, True),
-        ({"key": "GPU", "operator": "Exists", "effect": "NoExecute"}, GPU_NS, False),
-        ({"key": "CPU", "operator": "Exists"}, GPU_NS, False),
-        ({"key": "GPU", "operator": "Exists", "value": "ignored"}, GPU_NS, True),
+        pytest.param(
+            {"key": "GPU", "operator": "Exists", "effect": "NoSchedule"},
+            GPU_NS,
+            True,
+            id="Exists toleration for the key and effect tolerates any value",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "Exists"},
+            GPU_NE,
+            True,
+            id="Exists toleration without an effect tolerates NoExecute",
+        ),
+        pytest.param(
+            {"key": "dedicated", "operator": "Exists"},
+            BARE,
+            True,
+            id="Exists toleration tolerates a taint without a value",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "Exists", "effect": "NoExecute"},
+            GPU_NS,
+            False,
+            id="Exists toleration for NoExecute does not tolerate NoSchedule",
+        ),
+        pytest.param(
+            {"key": "CPU", "operator": "Exists"},
+            GPU_NS,
+            False,
+            id="Exists toleration for another key does not tolerate",
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "Exists", "value": "ignored"},
+            GPU_NS,
+            True,
+            id="Exists toleration ignores its value",
+        ),
         # An empty key with Exists: every key.
-        ({"operator": "Exists"}, GPU_NS, True),
-        ({"key": "", "operator": "Exists"}, BARE, True),
-        ({"operator": "Exists", "effect": "NoSchedule"}, GPU_NS, True),
-        ({"operator": "Exists", "effect": "NoSchedule"}, GPU_NE, False),
+        pytest.param({"operator": "Exists"}, GPU_NS, True, id="Exists without a key tolerates every taint"),
+        pytest.param(
+            {"key": "", "operator": "Exists"}, BARE, True, id="Exists with an empty key tolerates every taint"
+        ),
+        pytest.param(
+            {"operator": "Exists", "effect": "NoSchedule"},
+            GPU_NS,
+            True,
+            id="Exists without a key for NoSchedule tolerates NoSchedule taints",
+        ),
+        pytest.param(
+            {"operator": "Exists", "effect": "NoSchedule"},
+            GPU_NE,
+            False,
+            id="Exists without a key for NoSchedule does not tolerate NoExecute taints",
+        ),
         # An empty key without Exists is rejected by the API server: it tolerates nothing here.
-        ({"operator": "Equal", "value": "true"}, GPU_NS, False),
-        ({"effect": "NoSchedule"}, BARE, False),
-        ({}, BARE, False),
+        pytest.param({"operator": "Equal", "value": "true"}, GPU_NS, False, id="Equal without a key tolerates nothing"),
+        pytest.param(
+            {"effect": "NoSchedule"}, BARE, False, id="toleration without a key or operator tolerates nothing"
+        ),
+        pytest.param({}, BARE, False, id="empty toleration tolerates nothing"),
         # Unknown operators tolerate nothing.
-        ({"key": "GPU", "operator": "In", "value": "true"}, GPU_NS, False),
-        ({"key": "GPU", "operator": "equal", "value": "true"}, GPU_NS, False),
+        pytest.param(
+            {"key": "GPU", "operator": "In", "value": "true"}, GPU_NS, False, id="unknown operator In tolerates nothing"
+        ),
+        pytest.param(
+            {"key": "GPU", "operator": "equal", "value": "true"},
+            GPU_NS,
+            False,
+            id="lowercase operator equal tolerates nothing",
+        ),
         # Gt/Lt are off by default, as upstream's feature gate.
-        ({"key": "sla", "operator": "Gt", "value": "1"}, {"key": "sla", "value": "5", "effect": "NoSchedule"}, False),
-        ({"key": "sla", "operator": "Lt", "value": "9"}, {"key": "sla", "value": "5", "effect": "NoSchedule"}, False),
+        pytest.param(
+            {"key": "sla", "operator": "Gt", "value": "1"},
+            {"key": "sla", "value": "5", "effect": "NoSchedule"},
+            False,
+            id="Gt tolerates nothing while comparison operators are off",
+        ),
+        pytest.param(
+            {"key": "sla", "operator": "Lt", "value": "9"},
+            {"key": "sla", "value": "5", "effect": "NoSchedule"},
+            False,
+            id="Lt tolerates nothing while comparison operators are off",
+        ),
     ],
 )
 def test_tolerates(toleration, taint, expected):
@@ -110,28 +233,56 @@ TAINTS = [
 @pytest.mark.parametrize(
     ("tolerations", "effects", "expected"),
     [
-        ([], None, TAINTS[0]),
-        ([], ["NoSchedule", "NoExecute"], GPU_NS),
-        ([], ["NoExecute"], TAINTS[2]),
-        ([], ["PreferNoSchedule"], TAINTS[0]),
-        ([], [], None),
-        ([{"key": "GPU", "operator": "Exists"}], ["NoSchedule", "NoExecute"], TAINTS[2]),
-        (
+        pytest.param([], None, TAINTS[0], id="without tolerations the first taint of any effect is untolerated"),
+        pytest.param(
+            [],
+            ["NoSchedule", "NoExecute"],
+            GPU_NS,
+            id="without tolerations the first NoSchedule or NoExecute taint is untolerated",
+        ),
+        pytest.param([], ["NoExecute"], TAINTS[2], id="only NoExecute taints counted finds the NoExecute taint"),
+        pytest.param(
+            [],
+            ["PreferNoSchedule"],
+            TAINTS[0],
+            id="only PreferNoSchedule taints counted finds the PreferNoSchedule taint",
+        ),
+        pytest.param([], [], None, id="no effects counted finds nothing"),
+        pytest.param(
+            [{"key": "GPU", "operator": "Exists"}],
+            ["NoSchedule", "NoExecute"],
+            TAINTS[2],
+            id="tolerating GPU leaves the NoExecute taint untolerated",
+        ),
+        pytest.param(
             [{"key": "GPU", "operator": "Exists"}, {"key": "evict", "operator": "Exists"}],
             ["NoSchedule", "NoExecute"],
             None,
+            id="tolerating GPU and evict leaves no NoSchedule or NoExecute taint",
         ),
-        ([{"key": "GPU", "operator": "Exists"}, {"key": "evict", "operator": "Exists"}], None, TAINTS[0]),
-        ([{"operator": "Exists"}], None, None),
-        ([{"operator": "Exists", "effect": "NoSchedule"}], None, TAINTS[0]),
-        (None, ["NoSchedule"], GPU_NS),
+        pytest.param(
+            [{"key": "GPU", "operator": "Exists"}, {"key": "evict", "operator": "Exists"}],
+            None,
+            TAINTS[0],
+            id="tolerating GPU and evict still leaves the PreferNoSchedule taint",
+        ),
+        pytest.param([{"operator": "Exists"}], None, None, id="tolerating every key leaves nothing untolerated"),
+        pytest.param(
+            [{"operator": "Exists", "effect": "NoSchedule"}],
+            None,
+            TAINTS[0],
+            id="tolerating every NoSchedule taint leaves the PreferNoSchedule taint",
+        ),
+        pytest.param(None, ["NoSchedule"], GPU_NS, id="tolerations None are read as no tolerations"),
     ],
 )
 def test_find_untolerated_taint(tolerations, effects, expected):
     assert find_untolerated_taint(TAINTS, tolerations, effects) == expected
 
 
-@pytest.mark.parametrize("taints", [[], None])
+@pytest.mark.parametrize(
+    "taints", [pytest.param([], id="no taints finds nothing"), pytest.param(None, id="taints None finds nothing")]
+)
 def test_find_untolerated_taint_without_taints(taints):
     assert find_untolerated_taint(taints, [], None) is None
 
@@ -145,9 +296,13 @@ def test_find_untolerated_taint_passes_the_comparison_flag():
 @pytest.mark.parametrize(
     ("taint", "text"),
     [
-        (GPU_NS, "GPU=true:NoSchedule"),
-        (BARE, "dedicated:NoSchedule"),
-        ({"key": "k", "value": "", "effect": "NoExecute"}, "k:NoExecute"),
+        pytest.param(GPU_NS, "GPU=true:NoSchedule", id="taint with key value and effect"),
+        pytest.param(BARE, "dedicated:NoSchedule", id="taint without a value omits the equals sign"),
+        pytest.param(
+            {"key": "k", "value": "", "effect": "NoExecute"},
+            "k:NoExecute",
+            id="taint with an empty value omits the equals sign",
+        ),
     ],
 )
 def test_format_taint(taint, text):

@@ -77,7 +77,14 @@ def test_canonical_flag_undoes_vllms_spellings(arg, canonical):
     assert vllm_args.canonical_flag(arg) == canonical
 
 
-@pytest.mark.parametrize("args", [["--api-key", "k"], ["--api_key=k"], ["--api-k", "k"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["--api-key", "k"], id="--api-key with a separate value is rejected"),
+        pytest.param(["--api_key=k"], id="--api_key with an underscore and equals sign is rejected"),
+        pytest.param(["--api-k", "k"], id="--api-k abbreviated as argparse allows is rejected"),
+    ],
+)
 def test_api_key_in_extra_args_is_rejected_pointing_at_the_secret_config(args):
     with pytest.raises(ValueError, match="secret flag in .*pulumi config set --secret vllmApiKey"):
         VllmSettings(extra_args=args)

@@ -1,0 +1,27 @@
+"""Settings of the placement contract (`gpuPlacement`), components/contract.py: the label and taint that guard
+GPU nodes, which every GPU consumer derives its selector and tolerations from."""
+
+from __future__ import annotations
+
+from components.contract import PlacementContract
+from components.settings.fields import LabelKey, LabelValue, NodeLabelKey, RepellingTaintEffect, TaintValue
+from components.settings.section import SectionModel
+
+_DEFAULT_CONTRACT = PlacementContract()
+
+
+class GpuPlacementSettings(SectionModel):
+    """The placement contract (`gpuPlacement`): the label and taint that guard GPU nodes."""
+
+    label_key: NodeLabelKey = _DEFAULT_CONTRACT.label_key
+    """Label that GPU workloads select. Default `GPU` (`PlacementContract`)."""
+    label_value: LabelValue = _DEFAULT_CONTRACT.label_value
+    """Value of that label, 1-63 characters. Default `true`."""
+    taint_key: LabelKey = _DEFAULT_CONTRACT.taint.key
+    """Key of the taint that repels other pods. Default `GPU`."""
+    taint_value: TaintValue = _DEFAULT_CONTRACT.taint.value
+    """Value of that taint, 0-63 characters. Default `true`."""
+    taint_effect: RepellingTaintEffect = _DEFAULT_CONTRACT.taint.effect
+    """`NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
+    require_node_affinity: bool = False
+    """Also give GPU workloads a required node-affinity term on the label. Default false."""

@@ -1,0 +1,220 @@
+"""Settings of the node groups: the untainted system group (`systemNodeGroup`, components/cluster.py) and the
+guarded GPU group (`gpuNodeGroup`, components/gpu_node_group.py), both built by components/node_group.py."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from components import gpu_catalog
+from components.contract import Taint
+from components.settings.errors import ConfigProblem
+from components.settings.fields import (
+    Gp3DiskSize,
+    InstanceTypes,
+    LabelKey,
+    NodeCount,
+    NodeLabels,
+    TaintEffect,
+    TaintValue,
+    rule,
+)
+from components.settings.section import SectionModel
+
+# Accelerated AMIs and the vLLM image need room; below this a GPU node fills its disk pulling them.
+MIN_GPU_DISK_GIB = 50
+MIN_SYSTEM_DISK_GIB = 20
+
+SystemDiskSize = Annotated[
+    Gp3DiskSize,
+    rule(lambda size: size >= MIN_SYSTEM_DISK_GIB, f"at least {MIN_SYSTEM_DISK_GIB} GiB", "disk too small:"),
+]
+GpuDiskSize = Annotated[
+    Gp3DiskSize,
+    rule(
+        lambda size: size >= MIN_GPU_DISK_GIB,
+        f"at least {MIN_GPU_DISK_GIB} GiB for an accelerated AMI and the vLLM image",
+        "disk too small:",
+    ),
+]
+
+
+class _NodeGroupSettings(SectionModel):
+    instance_types: InstanceTypes
+    min_size: NodeCount
+    desired_size: NodeCount
+    max_size: NodeCount
+    disk_size: Gp3DiskSize
+
+    def problems(self) -> list[ConfigProblem]:
+        problems = []
+        if self.max_size < 1:
+            problems.append(ConfigProblem("maxSize", f"{self.max_size!r}; allowed: an integer >= 1 (EKS rejects 0)"))
+        if self.min_size > self.desired_size:
+            problems.append(
+                ConfigProblem(
+                    "minSize",
+                    f"{self.min_size!r} is greater than desiredSize "
+                    f"{self.desired_size!r}; allowed: minSize <= desiredSize <= maxSize",
+                )
+            )
+        if self.desired_size > self.max_size:
+            problems.append(
+                ConfigProblem(
+                    "desiredSize",
+                    f"{self.desired_size!r} is greater than maxSize "
+                    f"{self.max_size!r}; allowed: minSize <= desiredSize <= maxSize",
+                )
+            )
+        return problems
+
+
+class SystemNodeGroupSettings(_NodeGroupSettings):
+    """The untainted node group where CoreDNS and other add-ons run (`systemNodeGroup`)."""
+
+    instance_types: InstanceTypes = ["m6i.large"]
+    """Non-GPU instance types, one architecture. Default `m6i.large`."""
+    min_size: NodeCount = 2
+    """Smallest node count; at least 1 so add-ons always have a node. Default 2."""
+    desired_size: NodeCount = 2
+    """Node count at creation. Default 2 (CoreDNS runs two replicas)."""
+    max_size: NodeCount = 3
+    """Largest node count. Default 3."""
+    disk_size: SystemDiskSize = 50
+    """Root volume size in GiB. Default 50."""
+
+    def problems(self) -> list[ConfigProblem]:
+        problems = super().problems()
+        if self.min_size < 1:
+            problems.append(
+                ConfigProblem(
+                    "minSize",
+                    f"{self.min_size!r}; allowed: an integer >= 1, or CoreDNS "
+                    "and other add-ons have no untainted node to run on",
+                )
+            )
+        gpu_types = [name for name in self.instance_types if gpu_catalog.is_gpu_instance_type(name)]
+        if gpu_types:
+            problems.append(
+                ConfigProblem(
+                    "instanceTypes",
+                    f"GPU instance types {gpu_types!r} in the system "
+                    "node group; allowed: non-GPU types such as m6i.large (GPU nodes belong "
+                    "in gpuNodeGroup)",
+                )
+            )
+        architectures = {gpu_catalog.architecture_of(name) for name in self.instance_types}
+        if len(architectures) > 1:
+            problems.append(
+                ConfigProblem(
+                    "instanceTypes",
+                    f"{self.instance_types!r} mix architectures "
+                    f"{sorted(map(str, architectures))}; allowed: one architecture",
+                )
+            )
+        return problems
+
+    @property
+    def architecture(self) -> str:
+        return gpu_catalog.architecture_of(self.instance_types[0]) or "x86_64"
+
+
+class TaintSettings(SectionModel):
+    """A taint in Kubernetes spelling (an item of `gpuNodeGroup.extraTaints`)."""
+
+    key: LabelKey
+    """Taint key, 1-63 characters. Required."""
+    value: TaintValue = ""
+    """Taint value, 0-63 characters. Default empty."""
+    effect: TaintEffect = "NoSchedule"
+    """`NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
+
+    def to_taint(self) -> Taint:
+        return Taint(self.key, self.value, self.effect)
+
+
+class GpuNodeGroupSettings(_NodeGroupSettings):
+    """The guarded GPU node group (`gpuNodeGroup`)."""
+
+    instance_types: InstanceTypes = ["g5.xlarge"]
+    """NVIDIA GPU instance types from the catalog, one architecture and one GPU count. Default `g5.xlarge`."""
+    ami_family: Literal["AL2023", "Bottlerocket"] = "AL2023"
+    """`AL2023` or `Bottlerocket`; the NVIDIA AMI type follows from it and the architecture. Default `AL2023`."""
+    capacity_type: Literal["ON_DEMAND", "SPOT"] = "ON_DEMAND"
+    """`ON_DEMAND` or `SPOT`. Default `ON_DEMAND`."""
+    min_size: NodeCount = 0
+    """Smallest node count; 0 lets an autoscaler park the group. Default 0."""
+    desired_size: NodeCount = 1
+    """Node count at creation. Default 1."""
+    max_size: NodeCount = 2
+    """Largest node count. Default 2."""
+    disk_size: GpuDiskSize = 100
+    """Root volume size in GiB, at least 50 for the accelerated AMI and the vLLM image. Default 100."""
+    extra_labels: NodeLabels = {}
+    """Labels besides the contract label. Default none."""
+    extra_taints: list[TaintSettings] = []
+    """Taints besides the contract taint, Kubernetes spelling; the device plugin and vLLM tolerate them.
+    Default none."""
+    update_max_unavailable: Annotated[int, rule(lambda value: 1 <= value <= 100, "an integer from 1 to 100")] = 1
+    """Nodes replaced at once during a node group update, 1-100. Default 1."""
+    node_repair: bool = True
+    """EKS node auto repair (with the node monitoring agent add-on). Default true."""
+
+    def problems(self) -> list[ConfigProblem]:
+        problems = super().problems()
+        unknown = [name for name in self.instance_types if not gpu_catalog.is_gpu_instance_type(name)]
+        if unknown:
+            families = ", ".join(gpu_catalog.gpu_families())
+            problems.append(
+                ConfigProblem(
+                    "instanceTypes",
+                    f"{unknown!r} not NVIDIA GPU instance types; "
+                    f"allowed: sizes of {families} (components/gpu_catalog.py)",
+                )
+            )
+            return problems
+        entries = [gpu_catalog.gpu_instance_type(name) for name in self.instance_types]
+        architectures = sorted({entry.architecture for entry in entries})
+        if len(architectures) > 1:
+            problems.append(
+                ConfigProblem(
+                    "instanceTypes",
+                    f"{self.instance_types!r} mix architectures "
+                    f"{architectures}; allowed: one architecture per node group",
+                )
+            )
+        gpu_counts = sorted({entry.gpus for entry in entries})
+        if len(gpu_counts) > 1:
+            problems.append(
+                ConfigProblem(
+                    "instanceTypes",
+                    f"{self.instance_types!r} mix GPU counts {gpu_counts}; allowed: one GPU count per node group",
+                )
+            )
+        taint_keys = [taint.key for taint in self.extra_taints]
+        duplicates = sorted({k for k in taint_keys if taint_keys.count(k) > 1})
+        if duplicates:
+            problems.append(ConfigProblem("extraTaints", f"duplicate taint keys {duplicates}; allowed: each key once"))
+        return problems
+
+    @property
+    def instances(self) -> list[gpu_catalog.InstanceType]:
+        return [gpu_catalog.gpu_instance_type(name) for name in self.instance_types]
+
+    @property
+    def architecture(self) -> str:
+        return self.instances[0].architecture
+
+    @property
+    def gpus_per_instance(self) -> int:
+        return self.instances[0].gpus
+
+    @property
+    def gpu_product(self) -> str | None:
+        """The GPU product all instance types share, or None when they differ."""
+        products = {entry.gpu_product for entry in self.instances}
+        return products.pop() if len(products) == 1 else None
+
+    @property
+    def smallest_instance(self) -> gpu_catalog.InstanceType:
+        """The instance type with the least CPU and memory: workloads are sized to fit it."""
+        return gpu_catalog.smallest(self.instances)

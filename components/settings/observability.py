@@ -1,0 +1,34 @@
+"""Settings of GPU and model-server metrics (`observability`): components/dcgm_exporter.py and
+components/monitoring.py."""
+
+from __future__ import annotations
+
+from components.settings.fields import Labels, NamespaceName, PrometheusDuration
+from components.settings.section import SectionModel
+
+
+class DcgmExporterSettings(SectionModel):
+    """NVIDIA's DCGM exporter on the GPU nodes (`observability.dcgmExporter`)."""
+
+    enabled: bool = True
+    """Deploy the exporter DaemonSet on every GPU node. Default true."""
+
+
+class ObservabilitySettings(SectionModel):
+    """GPU and model-server metrics, scrape configuration, dashboard and alerts (`observability`)."""
+
+    dcgm_exporter: DcgmExporterSettings = DcgmExporterSettings()
+    """The DCGM exporter. Default: enabled."""
+    monitoring_namespace: NamespaceName = "monitoring"
+    """Namespace of the Prometheus (or agent) that scrapes the metrics: the only one the exporter's and the
+    vLLM server's NetworkPolicies admit scrapes from; the ServiceMonitors and the PrometheusRule go there.
+    Default `monitoring`."""
+    prometheus_operator: bool = False
+    """The cluster runs the Prometheus operator (its CRDs exist): create ServiceMonitor and PrometheusRule
+    objects. Otherwise the pods carry `prometheus.io/scrape` annotations. Default false."""
+    scrape_interval: PrometheusDuration = "30s"
+    """How often the ServiceMonitors scrape, a Prometheus duration such as `30s` or `1m`. Default `30s`."""
+    monitor_labels: Labels = {}
+    """Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
+    (kube-prometheus-stack selects `release: <its release name>` unless its `*SelectorNilUsesHelmValues` are
+    false; prometheus-community/helm-charts#1631). Default none."""

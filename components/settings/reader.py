@@ -1,0 +1,86 @@
+"""The stack config as Pulumi hands it over: `config_from_pulumi` reads it from the running program, and
+`parse_stack_config` checks what only the whole config shows (namespaces, secrets) before `parse_settings`.
+
+Pulumi is imported only inside `config_from_pulumi`, so the offline tools parse a stack file without it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from components.project import PROJECT
+from components.settings.errors import ConfigError, ConfigProblem
+from components.settings.stack import SECRET_KEYS, Settings, parse_settings
+
+# Namespaces at least this similar to the project's are taken for a misspelling of it.
+_NAMESPACE_SIMILARITY = 0.8
+
+
+def parse_stack_config(
+    config: Mapping[str, Any], secret_keys: Collection[str] = (), project: str = PROJECT
+) -> Settings:
+    """Build `Settings` from a whole stack config (`namespace:key` -> value), as Pulumi hands it over.
+
+    Beyond `parse_settings`, this catches what only the whole config shows: keys under a namespace
+    that is a misspelling of the project's (their section would be silently ignored), and a secret
+    key such as `hfToken` given in plain text (the Pulumi CLI refuses that for keys `Pulumi.yaml`
+    declares secret). Every problem is reported at once, each key written `project:key`.
+    """
+    problems: list[ConfigProblem] = []
+    values: dict[str, Any] = {}
+    for full_key, value in config.items():
+        namespace, _, key = full_key.rpartition(":")
+        if namespace == project:
+            values[key] = value
+        elif namespace and difflib.SequenceMatcher(None, namespace, project).ratio() >= _NAMESPACE_SIMILARITY:
+            problems.append(
+                ConfigProblem(
+                    full_key,
+                    f"namespace {namespace!r} is not this project's; did you mean "
+                    f"{project}:{key}? allowed: keys under {project}: (other namespaces, such as "
+                    "aws:, belong to their providers)",
+                    namespace=None,
+                )
+            )
+    for key in SECRET_KEYS:
+        if values.get(key) is not None and f"{project}:{key}" not in secret_keys:
+            problems.append(
+                ConfigProblem(
+                    key,
+                    f"is set in plain text (value not shown); allowed: a secret value, "
+                    f"set with pulumi config set --secret {key} <value>",
+                    project,
+                )
+            )
+    try:
+        settings = parse_settings(values, project)
+    except ConfigError as error:
+        problems.extend(error.problems)
+    if problems:
+        raise ConfigError(problems)
+    return settings
+
+
+def config_from_pulumi() -> tuple[dict[str, Any], set[str]]:
+    """The running Pulumi program's whole stack config as Python values, and the keys that are secret.
+
+    Objects arrive as JSON text (that is how Pulumi passes structured config); secret keys stay text.
+    """
+    from pulumi.runtime import config as runtime_config
+
+    keys = {*runtime_config.CONFIG.get(), *runtime_config.get_config_env()}
+    secret_keys = {key for key in keys if runtime_config.is_config_secret(key)}
+    values: dict[str, Any] = {}
+    for full_key in sorted(keys):
+        raw = runtime_config.get_config(full_key)
+        if full_key in secret_keys or not isinstance(raw, str):
+            values[full_key] = raw
+            continue
+        try:
+            values[full_key] = json.loads(raw)
+        except json.JSONDecodeError:
+            values[full_key] = raw
+    return values, secret_keys

@@ -1,0 +1,212 @@
+"""The whole stack config: every section resolved to its defaults, the checks across sections, and
+`parse_settings`, which checks the config namespace's keys all at once."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from components import eks_model, versions
+from components.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
+from components.project import PROJECT
+from components.settings.autoscaler import AutoscalerSettings
+from components.settings.cluster import ClusterSettings
+from components.settings.device_plugin import DevicePluginSettings
+from components.settings.errors import ConfigError, ConfigProblem, _suggestion, stack_config
+from components.settings.gpu_placement import GpuPlacementSettings
+from components.settings.network import NetworkSettings
+from components.settings.node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings
+from components.settings.observability import ObservabilitySettings
+from components.settings.section import DEFER_PROBLEMS, SectionModel, validate
+from components.settings.vllm import VllmSettings
+
+
+class Settings(SectionModel):
+    """The whole stack config, every section resolved to its defaults."""
+
+    cluster: ClusterSettings = ClusterSettings()
+    system_node_group: SystemNodeGroupSettings = SystemNodeGroupSettings()
+    gpu_node_group: GpuNodeGroupSettings = GpuNodeGroupSettings()
+    gpu_placement: GpuPlacementSettings = GpuPlacementSettings()
+    vllm: VllmSettings = VllmSettings()
+    device_plugin: DevicePluginSettings = DevicePluginSettings()
+    network: NetworkSettings = NetworkSettings()
+    autoscaler: AutoscalerSettings = AutoscalerSettings()
+    observability: ObservabilitySettings = ObservabilitySettings()
+    hf_token: str | None = None
+    """Hugging Face token for gated models; set it with `pulumi config set --secret hfToken`. Default none."""
+    vllm_api_key: str | None = None
+    """Key vLLM requires from clients (`VLLM_API_KEY`, from a Secret); set it with
+    `pulumi config set --secret vllmApiKey`. A top-level key because Pulumi.yaml can declare only whole
+    keys secret, not a value inside the `vllm` object. Default none (no key)."""
+
+    @property
+    def contract(self) -> PlacementContract:
+        """The placement contract every GPU consumer derives from."""
+        placement = self.gpu_placement
+        return PlacementContract(
+            label_key=placement.label_key,
+            label_value=placement.label_value,
+            taint=Taint(placement.taint_key, placement.taint_value, placement.taint_effect),
+            extra_labels=dict(self.gpu_node_group.extra_labels),
+            extra_taints=tuple(taint.to_taint() for taint in self.gpu_node_group.extra_taints),
+            gpu_product=self.gpu_node_group.gpu_product,
+        )
+
+    @property
+    def device_plugin_enabled(self) -> bool:
+        if self.device_plugin.enabled is not None:
+            return self.device_plugin.enabled
+        return self.gpu_node_group.ami_family != "Bottlerocket"
+
+    @property
+    def creates_network(self) -> bool:
+        """Whether the stack creates its own VPC (no `cluster.vpcId`, `network.mode` `create`)."""
+        return not self.cluster.vpc_id and self.network.mode == "create"
+
+    def warnings(self, project: str = PROJECT) -> list[str]:
+        found = self.cluster.warnings(project)
+        if not self.cluster.vpc_id and self.network.mode == "defaultVpc":
+            found.append(
+                f"{project}:network.mode is 'defaultVpc': the nodes run in the default VPC's default "
+                "subnets, which are public and give each node a public IP; use the default mode "
+                "'create', or set cluster.vpcId and privateSubnetIds, for anything but a test"
+            )
+        return found
+
+    def problems(self) -> list[ConfigProblem]:
+        """Checks across sections; keys are the config keys (`vllm.tensorParallelSize`)."""
+        problems = []
+        gpu = self.gpu_node_group
+        contract = self.contract
+        vllm = self.vllm
+        if vllm.enabled and vllm.tensor_parallel_size > gpu.gpus_per_instance:
+            problems.append(
+                ConfigProblem(
+                    "vllm.tensorParallelSize",
+                    f"{vllm.tensor_parallel_size!r} is more than the "
+                    f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
+                    f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
+                )
+            )
+        if vllm.enabled and vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
+            provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
+            problems.append(
+                ConfigProblem(
+                    "vllm.requireGpuProduct",
+                    f"{vllm.require_gpu_product!r} is not what the GPU node group provides; allowed: {provided}",
+                )
+            )
+        reserved = {contract.label_key, NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL}
+        for key in sorted(reserved & set(gpu.extra_labels)):
+            problems.append(
+                ConfigProblem(
+                    f"gpuNodeGroup.extraLabels.{key}",
+                    f"{gpu.extra_labels[key]!r} overrides a label the placement contract sets; allowed: other keys",
+                )
+            )
+        if contract.taint.key in {taint.key for taint in gpu.extra_taints}:
+            problems.append(
+                ConfigProblem(
+                    "gpuNodeGroup.extraTaints",
+                    f"repeats the contract taint key {contract.taint.key!r} (gpuPlacement.taintKey); "
+                    "allowed: other keys",
+                )
+            )
+        taint_count = len(contract.node_taints())
+        if taint_count > eks_model.MAX_TAINTS_PER_NODE_GROUP:
+            problems.append(
+                ConfigProblem(
+                    "gpuNodeGroup.extraTaints",
+                    f"{taint_count} taints with the contract taint; "
+                    f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group",
+                )
+            )
+        if self.cluster.vpc_id and self.network.model_fields_set:
+            problems.append(
+                ConfigProblem(
+                    "network",
+                    f"is set while cluster.vpcId {self.cluster.vpc_id!r} brings its "
+                    "own VPC; allowed: remove network, or unset cluster.vpcId to let the stack "
+                    "create the VPC",
+                )
+            )
+        if self.autoscaler.enabled and self.cluster.version not in versions.CLUSTER_AUTOSCALER_VERSIONS:
+            known = ", ".join(versions.CLUSTER_AUTOSCALER_VERSIONS)
+            problems.append(
+                ConfigProblem(
+                    "cluster.version",
+                    f"{self.cluster.version!r} has no Cluster Autoscaler "
+                    f"release pinned (components/versions.py); allowed: {known}, or "
+                    "autoscaler.enabled false",
+                )
+            )
+        if self.device_plugin.enabled and gpu.ami_family == "Bottlerocket":
+            problems.append(
+                ConfigProblem(
+                    "devicePlugin.enabled",
+                    "true with gpuNodeGroup.amiFamily 'Bottlerocket', whose "
+                    "AMI runs the device plugin itself; allowed: false or unset",
+                )
+            )
+        return problems
+
+
+SECTIONS: dict[str, type[SectionModel]] = {
+    "cluster": ClusterSettings,
+    "systemNodeGroup": SystemNodeGroupSettings,
+    "gpuNodeGroup": GpuNodeGroupSettings,
+    "gpuPlacement": GpuPlacementSettings,
+    "vllm": VllmSettings,
+    "devicePlugin": DevicePluginSettings,
+    "network": NetworkSettings,
+    "autoscaler": AutoscalerSettings,
+    "observability": ObservabilitySettings,
+}
+SECRET_KEYS = ("hfToken", "vllmApiKey")
+TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)
+# The checks across sections read these; one of them invalid (left at its default) would make them misleading.
+_CROSS_CHECKED_SECTIONS = {"gpuNodeGroup", "gpuPlacement", "vllm", "devicePlugin", "systemNodeGroup"}
+
+
+def parse_settings(values: Mapping[str, Any], project: str = PROJECT) -> Settings:
+    """Build `Settings` from the config namespace's keys (without the `project:` prefix).
+
+    Each section is checked on its own, so one bad section does not hide another's problems;
+    checks across sections run on the sections that parsed. Problems are written `project:key`.
+    """
+    where = stack_config(project)
+    problems: list[ConfigProblem] = []
+    parsed: dict[str, Any] = {}
+    for key, value in values.items():
+        if key in SECTIONS:
+            section, found = validate(SECTIONS[key], value, key, where)
+            problems.extend(found)
+            if section is not None:
+                parsed[key] = section
+        elif key in SECRET_KEYS:
+            if value is not None and not isinstance(value, str):
+                problems.append(
+                    ConfigProblem(
+                        key,
+                        f"{type(value).__name__} value; allowed: a string (pulumi config set --secret {key} <value>)",
+                        project,
+                    )
+                )
+            elif value == "":
+                # The value is secret: the message names the key only.
+                problems.append(
+                    ConfigProblem(key, "empty value; allowed: a non-empty string, or leave the key unset", project)
+                )
+            else:
+                parsed[key] = value
+        else:
+            message = f"unknown key{_suggestion(key, TOP_LEVEL_KEYS)}; allowed: {', '.join(TOP_LEVEL_KEYS)}"
+            problems.append(ConfigProblem(key, message, project))
+    settings = Settings.model_validate(parsed, context={DEFER_PROBLEMS: True})
+    bad_sections = {problem.key.split(".", 1)[0] for problem in problems}
+    if not bad_sections & _CROSS_CHECKED_SECTIONS:
+        problems.extend(problem.written(where) for problem in settings.problems())
+    if problems:
+        raise ConfigError(problems)
+    return settings

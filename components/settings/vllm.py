@@ -1,0 +1,161 @@
+"""Settings of the vLLM OpenAI-compatible server (`vllm`), components/vllm_server.py."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator
+
+from components import versions, vllm_args
+from components.settings.errors import ConfigProblem, _bad
+from components.settings.fields import Labels, NamespaceName, Quantity, is_release_tag, rule
+from components.settings.section import SectionModel
+
+# Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
+VLLM_MANAGED_FLAGS = (
+    "--model",
+    "--served-model-name",
+    "--tensor-parallel-size",
+    "--max-model-len",
+    "--gpu-memory-utilization",
+    "--port",
+    "--shutdown-timeout",
+)
+# Flags that carry a secret: as container args they would be plain text in the pod spec and the state.
+VLLM_SECRET_FLAGS = {"--api-key": "vllmApiKey"}
+# Namespaces the cluster owns: the vLLM server would relabel them restricted, and delete them on destroy.
+SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+
+
+def _release(tag: str) -> tuple[int, ...]:
+    """(major, minor, patch) of a `vX.Y.Z` tag."""
+    return tuple(int(part) for part in tag[1:].split("."))
+
+
+def _image(value: str) -> str:
+    allowed = f"a pinned image such as {versions.VLLM_IMAGE} (tag vX.Y.Z, or a @sha256 digest)"
+    if "@sha256:" in value:
+        return value
+    repository, _, tag = value.rpartition(":")
+    if not repository or "/" in tag:
+        raise _bad(value, allowed, "untagged image")
+    if tag == "latest":
+        raise _bad(value, allowed, "unpinned image")
+    if not is_release_tag(tag):
+        raise _bad(value, allowed, "tag is not a release version in")
+    floor = "v" + ".".join(map(str, versions.VLLM_MIN_VERSION))
+    if _release(tag) < versions.VLLM_MIN_VERSION:
+        raise _bad(
+            value,
+            f"{floor} or newer, the first image with the non-root vllm user (UID "
+            f"{versions.VLLM_USER_ID}) the server runs as",
+            "image too old:",
+        )
+    return value
+
+
+def _extra_arg(arg: str) -> str:
+    # Checked as vLLM's parser reads them: `--tensor_parallel_size=8` and `-tp 8` set --tensor-parallel-size.
+    secret = vllm_args.settings_flag(arg, tuple(VLLM_SECRET_FLAGS))
+    if secret:
+        raise _bad(
+            arg,
+            f"no {secret}: it would be plain text in the pod spec and the state; set it with "
+            f"`pulumi config set --secret {VLLM_SECRET_FLAGS[secret]} <value>`",
+            "secret flag in",
+        )
+    flag = vllm_args.settings_flag(arg, VLLM_MANAGED_FLAGS)
+    if flag:
+        spelled = "" if arg.split("=", 1)[0] == flag else f" (read by vLLM as {flag})"
+        raise _bad(
+            arg,
+            f"flags other than {', '.join(VLLM_MANAGED_FLAGS)} in any spelling, which come from vllm settings",
+            f"flag set by settings{spelled}:",
+        )
+    return arg
+
+
+# The server's Namespace object is owned by the stack: taking over a system namespace would relabel it for
+# Pod Security and delete it on `pulumi destroy`.
+OwnNamespace = Annotated[
+    NamespaceName,
+    rule(
+        lambda value: value not in SYSTEM_NAMESPACES,
+        f"a namespace of its own, not {', '.join(SYSTEM_NAMESPACES)}",
+        "system namespace",
+    ),
+]
+
+
+class ModelCacheSettings(SectionModel):
+    """Where vLLM caches model weights (`vllm.modelCache`)."""
+
+    type: Literal["emptyDir", "pvc"] = "emptyDir"
+    """`emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim). Default `emptyDir`."""
+    size: Quantity = "100Gi"
+    """Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
+    storage_class: str | None = None
+    """Storage class of the claim. Default: the cluster's default class."""
+
+
+class VllmSettings(SectionModel):
+    """The vLLM OpenAI-compatible server (`vllm`)."""
+
+    enabled: bool = True
+    """Deploy the server. Default true."""
+    namespace: OwnNamespace = "vllm"
+    """Namespace of the server. Default `vllm`."""
+    model: Annotated[
+        str,
+        rule(
+            lambda value: bool(re.match(r"^[\w.-]+/[\w.-]+$", value)),
+            "a Hugging Face model id such as Qwen/Qwen2.5-7B-Instruct",
+        ),
+    ] = "Qwen/Qwen2.5-7B-Instruct"
+    """Hugging Face model id. Default `Qwen/Qwen2.5-7B-Instruct` (ungated, fits one 24 GB GPU)."""
+    served_model_name: str | None = None
+    """Model name clients send in requests. Default: the model id."""
+    image: Annotated[str, AfterValidator(_image)] = versions.VLLM_IMAGE
+    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`, at least `versions.VLLM_MIN_VERSION`, or a digest (taken as
+    recent enough). Default in `components/versions.py`."""
+    tensor_parallel_size: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1, at most the GPUs per instance")] = 1
+    """GPUs per replica, at most the GPUs per instance. Default 1."""
+    max_model_len: Annotated[int, rule(lambda n: n >= 16, "an integer >= 16")] = 8192
+    """Context length in tokens. Default 8192."""
+    gpu_memory_utilization: Annotated[float, rule(lambda x: 0 < x <= 1, "a number with 0 < x <= 1")] = 0.9
+    """Share of GPU memory vLLM may use, 0 < x <= 1. Default 0.9."""
+    replicas: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 1
+    """Server replicas. Default 1."""
+    extra_args: list[Annotated[str, AfterValidator(_extra_arg)]] = []
+    """More vLLM flags, appended after the ones built from settings. Default none."""
+    require_gpu_product: str | None = None
+    """Also require this `nvidia.com/gpu.product` (for example `NVIDIA-A10G`), which the GPU node group must
+    provide. Default: not required."""
+    model_cache: ModelCacheSettings = ModelCacheSettings()
+    """Model weight cache. Default an emptyDir of 100Gi."""
+    startup_timeout_seconds: Annotated[
+        int, rule(lambda n: n >= 60, "at least 60 seconds (weights take time to download and load)")
+    ] = 1800
+    """Time allowed to download and load the weights before the pod restarts. Default 1800."""
+    shutdown_timeout_seconds: Annotated[int, rule(lambda n: 0 <= n <= 3600, "0-3600 seconds")] = 30
+    """Time vLLM gives in-flight requests on shutdown. Default 30."""
+    allowed_client_namespaces: list[NamespaceName] = []
+    """Namespaces whose pods may call the server. Default: only the server's namespace."""
+    allowed_client_pod_labels: Labels = {}
+    """Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
+
+    def problems(self) -> list[ConfigProblem]:
+        if self.model_cache.type == "pvc" and self.replicas > 1:
+            return [
+                ConfigProblem(
+                    "modelCache.type",
+                    f"'pvc' with replicas {self.replicas}: a ReadWriteOnce "
+                    "claim attaches to one node only; allowed: 'emptyDir', or replicas 1",
+                )
+            ]
+        return []
+
+    @property
+    def model_name(self) -> str:
+        return self.served_model_name or self.model

@@ -35,17 +35,23 @@ def package_metadata(pyproject: Path = PYPROJECT) -> tuple[str, str]:
 def components() -> list[type]:
     """The components the package hosts, in the order the schema lists them.
 
-    Those whose args are plain, typed inputs the analyzer can describe to every language. `Network`,
-    `ClusterAutoscaler`, `DcgmExporter` and `PrometheusMonitors` still take Python-only values (settings
-    models, a Pulumi resource) and are used from Python only. Imported here, not at module level, so that
-    reading the name and version does not load the SDKs.
+    Those whose args are plain, typed inputs the analyzer can describe to every language; the others
+    (`PYTHON_ONLY`) still take Python-only values (settings models, a Pulumi resource). Imported here, not
+    at module level, so that reading the name and version does not load the SDKs.
     """
     from components.cluster import EksCluster
+    from components.dcgm_exporter import DcgmExporter
     from components.device_plugin import NvidiaDevicePlugin
     from components.gpu_node_group import GpuNodeGroup
     from components.vllm_server import VllmServer
 
-    return [EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer]
+    return [EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer, DcgmExporter]
+
+
+PYTHON_ONLY = ("Network", "ClusterAutoscaler", "PrometheusMonitors")
+"""Components used from Python only: their args are not yet plain inputs the analyzer can describe."""
+INTERNAL = ("NodeRole",)
+"""Components that are parts of others (the node IAM role of `EksCluster`), not meant to be built alone."""
 
 
 class SchemaError(Exception):

@@ -25,7 +25,6 @@ import pulumi  # noqa: E402 the checkout goes on the path first
 from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs  # noqa: E402
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs  # noqa: E402
 from components.component_args import PlacementArgs  # noqa: E402
-from components.contract import PlacementContract  # noqa: E402
 from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs  # noqa: E402
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs  # noqa: E402
 from components.gpu_catalog import gpu_instance_type  # noqa: E402
@@ -82,9 +81,7 @@ ClusterAutoscaler(
 NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(placement=placement), opts=on_cluster)
 # GPU metrics from every node of both pools, scraped only from the `monitoring` namespace.
 DcgmExporter(
-    f"{name}-dcgm-exporter",
-    DcgmExporterArgs(contract=PlacementContract(), monitoring_namespace="monitoring"),
-    opts=on_cluster,
+    f"{name}-dcgm-exporter", DcgmExporterArgs(placement=placement, monitoring_namespace="monitoring"), opts=on_cluster
 )
 
 for suffix, instance_type, model in POOLS:

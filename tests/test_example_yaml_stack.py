@@ -182,11 +182,10 @@ def test_every_resource_type_property_and_required_input_agrees_with_the_schema(
     assert problems_of(program, schema) == []
 
 
-def test_the_program_uses_the_cluster_node_group_device_plugin_and_vllm_server(program, schema):
+def test_the_program_uses_every_component_the_package_hosts(program, schema):
     used = {resource["type"] for resource in program["resources"].values()}
 
-    for component in ("EksCluster", "GpuNodeGroup", "NvidiaDevicePlugin", "VllmServer"):
-        assert f"{schema['name']}:index:{component}" in used
+    assert {f"{schema['name']}:index:{component.__name__}" for component in host.components()} <= used
 
 
 def test_outputs_read_only_outputs_the_schema_declares(program, schema):
@@ -315,4 +314,8 @@ def test_the_program_builds_through_the_packages_provider_under_mocks(program, t
     assert pod["nodeSelector"] == {"GPU": "true"}
     [term] = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
     assert {"key": "nvidia.com/gpu.product", "operator": "In", "values": ["NVIDIA-L40S"]} in term["matchExpressions"]
+    daemonsets = {r.inputs["metadata"]["name"]: r.inputs for r in run.of_type("kubernetes:apps/v1:DaemonSet")}
+    assert set(daemonsets) == {"device-plugin", "dcgm-exporter"}
+    for daemonset in daemonsets.values():
+        assert daemonset["spec"]["template"]["spec"]["nodeSelector"] == {"GPU": "true"}
     assert run.outputs["gpuNodeGroup"] and run.outputs["vllmService"].endswith(".svc.cluster.local")

@@ -29,35 +29,10 @@ from components.settings import (
     ConfigProblem,
     GpuNodeGroupSettings,
     GpuPlacementSettings,
+    arguments,
+    contract_problems,
+    validate_section,
 )
-
-try:
-    from components.settings import validate_section
-except ImportError:  # TEMPORARY until the settings package lands
-
-    def validate_section(model, data, *, where):
-        from pydantic import ValidationError
-
-        from components.settings import _problems_from
-
-        try:
-            section = model.model_validate(dict(data))
-        except ValidationError as error:
-            raise ConfigError(
-                [ConfigProblem(p.key, p.message, None) for p in _problems_from(error, where, model)]
-            ) from None
-        problems = [ConfigProblem(p.key, p.message, None) for p in section.problems(where)]
-        if problems:
-            raise ConfigError(problems)
-        return section
-
-
-def _config_error(problems, subject):
-    try:
-        return ConfigError(problems, subject=subject)
-    except TypeError:  # TEMPORARY
-        return ConfigError(problems)
-
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
 # ending with a letter or digit, at most 63 characters (Kubernetes docs, "Object Names and IDs", RFC 1035
@@ -120,9 +95,9 @@ def coerce(cls: type, value: Any, where: str = "args") -> Any:
     if value is None or isinstance(value, cls):
         return value
     if not isinstance(value, Mapping):
-        raise _config_error(
+        raise ConfigError(
             [_problem(where, f"{type(value).__name__} value; allowed: {cls.__name__} or a mapping of its fields")],
-            where,
+            subject=where,
         )
     # The annotations as written (this module's args classes keep none as strings); `typing.get_type_hints`
     # would try to resolve `pulumi.Input`'s own forward reference to `Output`.
@@ -130,12 +105,12 @@ def coerce(cls: type, value: Any, where: str = "args") -> Any:
     names = set(hints)
     unknown = sorted(set(value) - names)
     if unknown:
-        raise _config_error(
+        raise ConfigError(
             [
                 _problem(f"{where}.{to_camel(key)}", f"unknown argument; allowed: {_camel_list(names)}")
                 for key in unknown
             ],
-            where,
+            subject=where,
         )
     built = {key: _coerce_value(hints[key], item, f"{where}.{to_camel(key)}") for key, item in value.items()}
     return cls(**built)
@@ -253,7 +228,7 @@ class Validation:
 
     def done(self) -> None:
         if self.problems:
-            raise _config_error(self.problems, self.where)
+            raise ConfigError(self.problems, subject=self.where)
 
 
 def check_object_name(name: str, key: str) -> list[ConfigProblem]:
@@ -285,6 +260,12 @@ def placement_contract(placement: PlacementArgs | None, validation: Validation, 
         extra_labels=dict(extras.extra_labels),
         extra_taints=tuple(taint.to_taint() for taint in extras.extra_taints),
     )
+    problems = [
+        problem.under(at).written(arguments(validation.where)) for problem in contract_problems(contract, "taintKey")
+    ]
+    if problems:
+        validation.add(problems)
+        return None, False
     return contract, rules.require_node_affinity
 
 

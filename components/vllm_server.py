@@ -36,7 +36,7 @@ from components.labels import (
     standard_labels,
 )
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT, GpuNodeGroupSettings, VllmSettings
+from components.settings import PROJECT, GpuNodeGroupSettings, VllmSettings, arguments, server_pool_problems
 from placement.pools import eks_allocatable
 from placement.quantity import parse_quantity
 
@@ -210,6 +210,8 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
     settings = validation.section(VllmSettings, {"namespace": name, **section_data(args, _SETTINGS_FIELDS)})
     pool = validation.section(GpuNodeGroupSettings, section_data(args, ("instance_types",)))
     contract, require_node_affinity = placement_contract(args.placement, validation)
+    if settings is not None and pool is not None:
+        validation.add([problem.written(arguments(where)) for problem in server_pool_problems(settings, pool)])
     object_name = args.name or name
     validation.add(check_object_name(object_name, f"{where}.name"))
     validation.done()

@@ -15,7 +15,7 @@ from components.cluster import EksCluster
 from components.dcgm_exporter import DcgmExporter
 from components.device_plugin import NvidiaDevicePlugin
 from components.gpu_node_group import GpuNodeGroup
-from components.settings import PROJECT, ConfigError
+from components.settings import PROJECT, ConfigError, parse_settings
 from components.vllm_server import VllmServer
 from stackcheck.runtime import ProgramRun, run_program
 
@@ -84,10 +84,10 @@ BAD_ARGS = {
         ))
         """,
         [
-            "GpuNodeGroup(gpu-a).args.instanceTypes",
-            "GpuNodeGroup(gpu-a).args.diskSize",
-            "GpuNodeGroup(gpu-a).args.placement.taintEffect",
-            "GpuNodeGroup(gpu-a).args.placement.extraTaints",
+            "GpuNodeGroup(gpu-a).args.instanceTypes[0]: malformed instance type 'g5'",
+            "GpuNodeGroup(gpu-a).args.diskSize: disk too small",
+            "GpuNodeGroup(gpu-a).args.placement.taintEffect: EKS API spelling",
+            "GpuNodeGroup(gpu-a).args.placement.extraTaints[0].key: invalid key 'a b'",
         ],
     ),
     "VllmServer": (
@@ -249,3 +249,25 @@ def test_two_device_plugins_and_two_exporters_in_one_namespace_get_their_own_obj
         assert spec["template"]["spec"]["serviceAccountName"] == daemonset.inputs["metadata"]["name"]
         selectors.add(tuple(sorted(spec["selector"]["matchLabels"].items())))
     assert len(selectors) == 4
+
+
+def message_at(error: ConfigError, key: str) -> str:
+    """The message of the one problem whose written key ends with `key`."""
+    (message,) = [p.message for p in error.problems if str(p).split(": ", 1)[0].endswith(key)]
+    return message
+
+
+def test_the_stack_config_and_the_args_report_one_bad_value_with_the_same_message(tmp_path):
+    with pytest.raises(ConfigError) as from_stack:
+        parse_settings({"gpuNodeGroup": {"instanceTypes": ["g5.xlarge"]}, "vllm": {"tensorParallelSize": 2}})
+    with pytest.raises(ConfigError) as from_args:
+        run_components(
+            tmp_path,
+            """
+            from components.vllm_server import VllmServer, VllmServerArgs
+
+            VllmServer("chat", VllmServerArgs(instance_types=["g5.xlarge"], tensor_parallel_size=2))
+            """,
+        )
+    assert message_at(from_args.value, ".tensorParallelSize") == message_at(from_stack.value, ".tensorParallelSize")
+    assert "VllmServer(chat).args.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge" in str(from_args.value)

@@ -47,7 +47,15 @@ from components.settings.node_groups import (
 from components.settings.observability import DcgmExporterSettings, ObservabilitySettings
 from components.settings.reader import config_from_pulumi, parse_stack_config
 from components.settings.section import SectionModel, validate_section
-from components.settings.stack import SECRET_KEYS, SECTIONS, TOP_LEVEL_KEYS, Settings, parse_settings
+from components.settings.stack import (
+    SECRET_KEYS,
+    SECTIONS,
+    TOP_LEVEL_KEYS,
+    Settings,
+    contract_problems,
+    parse_settings,
+    server_pool_problems,
+)
 from components.settings.vllm import (
     SYSTEM_NAMESPACES,
     VLLM_MANAGED_FLAGS,
@@ -100,7 +108,9 @@ __all__ = [
     "check_node_label_key",
     "check_node_labels",
     "config_from_pulumi",
+    "contract_problems",
     "parse_settings",
+    "server_pool_problems",
     "parse_stack_config",
     "stack_config",
     "validate_section",

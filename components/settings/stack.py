@@ -21,6 +21,62 @@ from components.settings.section import DEFER_PROBLEMS, SectionModel, validate
 from components.settings.vllm import VllmSettings
 
 
+def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[ConfigProblem]:
+    """A vLLM server against the GPU node group it runs on; keys inside the server's settings
+    (`tensorParallelSize`). The stack config and `VllmServerArgs` both check these."""
+    problems = []
+    if vllm.tensor_parallel_size > gpu.gpus_per_instance:
+        problems.append(
+            ConfigProblem(
+                "tensorParallelSize",
+                f"{vllm.tensor_parallel_size!r} is more than the "
+                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
+                f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
+            )
+        )
+    if vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
+        provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
+        problems.append(
+            ConfigProblem(
+                "requireGpuProduct",
+                f"{vllm.require_gpu_product!r} is not what the GPU node group provides; allowed: {provided}",
+            )
+        )
+    return problems
+
+
+def contract_problems(contract: PlacementContract, taint_key_name: str) -> list[ConfigProblem]:
+    """The GPU nodes' extra labels and taints against the contract's own; keys `extraLabels.<key>` and
+    `extraTaints`, `taint_key_name` naming the contract's taint key where it was set. The stack config and
+    `PlacementArgs` both check these."""
+    problems = []
+    reserved = {contract.label_key, NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL}
+    for key in sorted(reserved & set(contract.extra_labels)):
+        problems.append(
+            ConfigProblem(
+                f"extraLabels.{key}",
+                f"{contract.extra_labels[key]!r} overrides a label the placement contract sets; allowed: other keys",
+            )
+        )
+    if contract.taint.key in {taint.key for taint in contract.extra_taints}:
+        problems.append(
+            ConfigProblem(
+                "extraTaints",
+                f"repeats the contract taint key {contract.taint.key!r} ({taint_key_name}); allowed: other keys",
+            )
+        )
+    taint_count = len(contract.node_taints())
+    if taint_count > eks_model.MAX_TAINTS_PER_NODE_GROUP:
+        problems.append(
+            ConfigProblem(
+                "extraTaints",
+                f"{taint_count} taints with the contract taint; "
+                f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group",
+            )
+        )
+    return problems
+
+
 class Settings(SectionModel):
     """The whole stack config, every section resolved to its defaults."""
 
@@ -80,48 +136,11 @@ class Settings(SectionModel):
         gpu = self.gpu_node_group
         contract = self.contract
         vllm = self.vllm
-        if vllm.enabled and vllm.tensor_parallel_size > gpu.gpus_per_instance:
-            problems.append(
-                ConfigProblem(
-                    "vllm.tensorParallelSize",
-                    f"{vllm.tensor_parallel_size!r} is more than the "
-                    f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
-                    f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
-                )
-            )
-        if vllm.enabled and vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
-            provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
-            problems.append(
-                ConfigProblem(
-                    "vllm.requireGpuProduct",
-                    f"{vllm.require_gpu_product!r} is not what the GPU node group provides; allowed: {provided}",
-                )
-            )
-        reserved = {contract.label_key, NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL}
-        for key in sorted(reserved & set(gpu.extra_labels)):
-            problems.append(
-                ConfigProblem(
-                    f"gpuNodeGroup.extraLabels.{key}",
-                    f"{gpu.extra_labels[key]!r} overrides a label the placement contract sets; allowed: other keys",
-                )
-            )
-        if contract.taint.key in {taint.key for taint in gpu.extra_taints}:
-            problems.append(
-                ConfigProblem(
-                    "gpuNodeGroup.extraTaints",
-                    f"repeats the contract taint key {contract.taint.key!r} (gpuPlacement.taintKey); "
-                    "allowed: other keys",
-                )
-            )
-        taint_count = len(contract.node_taints())
-        if taint_count > eks_model.MAX_TAINTS_PER_NODE_GROUP:
-            problems.append(
-                ConfigProblem(
-                    "gpuNodeGroup.extraTaints",
-                    f"{taint_count} taints with the contract taint; "
-                    f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group",
-                )
-            )
+        if vllm.enabled:
+            problems.extend(problem.under("vllm") for problem in server_pool_problems(vllm, gpu))
+        problems.extend(
+            problem.under("gpuNodeGroup") for problem in contract_problems(contract, "gpuPlacement.taintKey")
+        )
         if self.cluster.vpc_id and self.network.model_fields_set:
             problems.append(
                 ConfigProblem(

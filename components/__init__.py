@@ -7,8 +7,8 @@ not pay for the Pulumi SDKs.
 from importlib import import_module
 
 _EXPORTS = {
-    "PlacementContract": "components.contract",
-    "Taint": "components.contract",
+    "PlacementContract": "facts.contract",
+    "Taint": "facts.contract",
     "Settings": "components.settings",
     "ConfigError": "components.settings",
     "parse_settings": "components.settings",

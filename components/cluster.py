@@ -13,13 +13,14 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
-from components import naming, versions
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
-from components.contract import PlacementContract
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
 from components.node_monitoring import configuration_json
-from components.settings import PROJECT, ClusterSettings, SystemNodeGroupSettings
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS
+from components.settings import ClusterSettings, SystemNodeGroupSettings
+from facts import naming, versions
+from facts.contract import PlacementContract
+from facts.identity import PROJECT
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS
 
 
 @dataclass(frozen=True)
@@ -236,7 +237,7 @@ class EksCluster(pulumi.ComponentResource):
         invoke = pulumi.InvokeOutputOptions(parent=self)
         default_vpc = aws.ec2.get_vpc_output(default=True, opts=invoke)
         # Only zones EKS supports: a default subnet in another one fails CreateCluster with
-        # UnsupportedAvailabilityZoneException (components/zones.py has the list and its source).
+        # UnsupportedAvailabilityZoneException (facts/zones.py has the list and its source).
         zones = aws.get_availability_zones_output(
             state="available", exclude_zone_ids=list(EKS_UNSUPPORTED_ZONE_IDS), opts=invoke
         )

@@ -11,7 +11,7 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
 
-from components.principals import caller_principal, iam_principal
+from facts.principals import caller_principal, iam_principal
 
 CLUSTER_ADMIN_POLICY_ARN = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 EKS_CONTROL_PLANE_TYPE = "aws:eks/cluster:Cluster"

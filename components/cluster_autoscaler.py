@@ -20,10 +20,11 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
-from components import naming, versions
 from components.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT, AutoscalerSettings
+from components.settings import AutoscalerSettings
+from facts import naming, versions
+from facts.identity import PROJECT
 
 NAME = "cluster-autoscaler"
 NAMESPACE = "kube-system"
@@ -42,7 +43,7 @@ RESOURCES = {"requests": {"cpu": "100m", "memory": "600Mi"}, "limits": {"cpu": "
 NONROOT_UID = 65534
 CHECKOV_SKIPS = {
     "CKV_K8S_38": "the autoscaler watches pods and nodes and evicts pods: it needs its service-account token",
-    "CKV_K8S_43": "the image is pinned to the release matching the cluster version (components/versions.py)",
+    "CKV_K8S_43": "the image is pinned to the release matching the cluster version (facts/versions.py)",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the autoscaler restarting",
 }
 

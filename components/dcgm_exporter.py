@@ -34,12 +34,12 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import versions
-from components.contract import PlacementContract
 from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT
-from placement.exporter import DCGM_EXPORTER_LABEL_VALUE
+from facts import versions
+from facts.contract import PlacementContract
+from facts.identity import PROJECT
+from facts.markers import DCGM_EXPORTER_LABEL_VALUE
 
 NAME = "dcgm-exporter"
 PORT = 9400
@@ -58,7 +58,7 @@ PROBE_DELAY_SECONDS = 45
 CHECKOV_SKIPS = {
     "CKV_K8S_23": "the exporter runs as root to connect to the kubelet's root-owned pod-resources socket",
     "CKV_K8S_40": "the exporter runs as UID 0 for the kubelet's root-owned pod-resources socket",
-    "CKV_K8S_43": "the image is pinned to a release tag in components/versions.py",
+    "CKV_K8S_43": "the image is pinned to a release tag in facts/versions.py",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the exporter restarting",
 }
 SYS_ADMIN_CHECKOV_SKIPS = {

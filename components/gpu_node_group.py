@@ -12,19 +12,20 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from components.contract import (
+from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
+from components.settings import GpuNodeGroupSettings
+from facts.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     NVIDIA_GPU_PRODUCT_LABEL,
     NVIDIA_GPU_RESOURCE,
     PlacementContract,
 )
-from components.gpu_catalog import (
+from facts.gpu_catalog import (
     CLUSTER_AUTOSCALER_GPU_LABEL,
     CLUSTER_AUTOSCALER_TEMPLATE_TAG,
     accelerator_label_value,
 )
-from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
-from components.settings import PROJECT, GpuNodeGroupSettings
+from facts.identity import PROJECT
 
 AUTOSCALER_TEMPLATE_TAG = CLUSTER_AUTOSCALER_TEMPLATE_TAG
 

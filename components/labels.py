@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from components.settings import PROJECT
+from facts.identity import PROJECT
 
 LABEL_PREFIX = "app.kubernetes.io"
 _LABEL_VALUE_INVALID = re.compile(r"[^A-Za-z0-9._-]+")
@@ -43,7 +43,7 @@ def checkov_annotations(skips: dict[str, str]) -> dict[str, str]:
 # The label the API server sets on every namespace, with its name (Kubernetes docs, "Well-Known Labels,
 # Annotations and Taints": kubernetes.io/metadata.name).
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
-# CoreDNS pods on EKS carry k8s-app=kube-dns in kube-system (the EKS CoreDNS manifest; components/node_agents.py).
+# CoreDNS pods on EKS carry k8s-app=kube-dns in kube-system (the EKS CoreDNS manifest; facts/node_agents.py).
 DNS_EGRESS = {
     "to": [
         {

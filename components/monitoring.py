@@ -22,7 +22,8 @@ import yaml
 
 from components import dcgm_exporter, vllm_server
 from components.labels import selector_labels
-from components.settings import PROJECT, ObservabilitySettings, VllmSettings
+from components.settings import ObservabilitySettings, VllmSettings
+from facts.identity import PROJECT
 
 MONITORING_API_VERSION = "monitoring.coreos.com/v1"
 DASHBOARDS_DIR = Path(__file__).resolve().parent.parent / "dashboards"

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from components import eks_model, naming
-from components.settings import PROJECT
+from facts import eks_model, naming
+from facts.identity import PROJECT
 
 # Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
 NODE_ROLE_POLICY_ARNS = (

@@ -18,8 +18,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
-from components import eks_model, gpu_catalog, versions, vllm_args
-from components.contract import (
+from components import vllm_args
+from facts import eks_model, gpu_catalog, versions
+from facts.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     KUBERNETES_TAINT_EFFECTS,
     NVIDIA_GPU_PRESENT_LABEL,
@@ -29,10 +30,9 @@ from components.contract import (
     Taint,
     kubelet_refuses_node_label,
 )
-from components.principals import iam_principal
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS
-
-PROJECT = "eks-gpu-inference"
+from facts.identity import PROJECT
+from facts.principals import iam_principal
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS
 
 # Accelerated AMIs and the vLLM image need room; below this a GPU node fills its disk pulling them.
 MIN_GPU_DISK_GIB = 50

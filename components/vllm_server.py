@@ -16,8 +16,7 @@ from fractions import Fraction
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import gpu_catalog, versions, vllm_api_key
-from components.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from components import vllm_api_key
 from components.labels import (
     DNS_EGRESS,
     HTTPS_EGRESS,
@@ -28,9 +27,11 @@ from components.labels import (
     standard_labels,
 )
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT, VllmSettings
-from placement.pools import eks_allocatable
-from placement.quantity import parse_quantity
+from components.settings import VllmSettings
+from facts import gpu_catalog, versions
+from facts.contract import NVIDIA_GPU_RESOURCE, PlacementContract
+from facts.eks_node import allocatable_memory_mebibytes
+from facts.identity import PROJECT
 
 APP = "vllm"
 COMPONENT = "server"
@@ -60,7 +61,7 @@ SCHEDULING_AND_PULL_SECONDS = 900
 RESERVED_VCPUS = 1
 MEMORY_SHARE = Fraction(4, 5)
 # Part of the instance memory the kernel keeps out of the node's capacity (page tables, crash kernel),
-# which the EKS allocatable model (placement.pools.eks_allocatable) counts as the node's.
+# which the EKS allocatable model (facts/eks_node.py) counts as the node's.
 KERNEL_MEMORY_SHARE = Fraction(5, 100)
 # What the node's DaemonSets request besides the server: aws-node, kube-proxy, the device plugin,
 # the node monitoring agent, a CSI node plugin.
@@ -310,7 +311,7 @@ def server_resources(instance: gpu_catalog.InstanceType, tensor_parallel_size: i
     share = Fraction(tensor_parallel_size, instance.gpus)
     cpu_millicores = math.floor((instance.vcpus - RESERVED_VCPUS) * 10 * share) * 100
     instance_mib = Fraction(str(instance.memory_gib)) * 1024
-    allocatable_mib = parse_quantity(eks_allocatable(instance)["memory"]) / 2**20
+    allocatable_mib = allocatable_memory_mebibytes(instance.memory_gib, instance.max_pods)
     usable_mib = allocatable_mib - KERNEL_MEMORY_SHARE * instance_mib - DAEMONSET_MEMORY_MIB
     memory_mib = math.floor(share * min(MEMORY_SHARE * instance_mib, usable_mib))
     sized = {"cpu": f"{cpu_millicores}m", "memory": f"{memory_mib}Mi"}

@@ -2,7 +2,7 @@
 
 Kubernetes objects are plain dicts in the JSON form `kubectl get -o json`
 prints. It imports the standard library and two fact modules of the project
-(components.contract and components.gpu_catalog, themselves standard library
+(facts.contract and facts.gpu_catalog, themselves standard library
 only); never Pulumi or pydantic.
 
 Modules: quantity (parse_quantity), taints (tolerates), affinity (node
@@ -21,6 +21,8 @@ Where the model departs from the scheduler on purpose:
   land nothing; the matrix says "allocatable unknown" rather than guessing.
 """
 
+from facts.quantity import format_quantity, parse_quantity
+
 from .affinity import matches_node_selector_terms, node_affinity_mismatch, node_matches
 from .explain import FILTERS, can_schedule, explain, filter_failures
 from .guard import PlacementRow, Verdict, gpu_guard, placement_matrix, plain_pod, system_addon_pod
@@ -33,7 +35,6 @@ from .pools import (
     kube_reserved_memory_mebibytes,
     pools_for_node_groups,
 )
-from .quantity import format_quantity, parse_quantity
 from .resources import GPU_RESOURCE, fits_resources, insufficient_resources, node_allocatable, pod_requests
 from .taints import BLOCKING_EFFECTS, TAINT_EFFECTS, find_untolerated_taint, format_taint, tolerates
 from .workloads import (

@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
+from facts.quantity import format_quantity, parse_quantity
+
 from .explain import NODE_RESOURCES_FIT, filter_failures
 from .exporter import dcgm_exporter_covers_gpu_pools
 from .pools import PLACEMENT_FILTERS, advertise_gpus, gpu_pool_label_hint, pool_gpus, pool_labels
-from .quantity import format_quantity, parse_quantity
 from .resources import GPU_RESOURCE, pod_requests
 from .taints import BLOCKING_EFFECTS, PREFER_NO_SCHEDULE, format_taint
 from .verdict import Verdict, _summary  # noqa: F401 Verdict stays importable from here for existing callers

@@ -312,7 +312,8 @@ def _settings(config: StackConfig) -> tuple[Any, list[ConfigIssue]]:
 
     Another project's config is left to its program: (None, []).
     """
-    from components.settings import PROJECT, ConfigError, parse_stack_config
+    from components.settings import ConfigError, parse_stack_config
+    from facts.identity import PROJECT
 
     if config.project != PROJECT:
         return None, []

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from components import gpu_catalog
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
+from facts import gpu_catalog
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
 from placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
 from placement.pools import EKS_DEFAULT_DISK_GIB, SYSTEM_LABEL_PREFIXES
 from stackcheck.runtime import RegisteredResource

@@ -23,8 +23,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from components import gpu_catalog
-from components.contract import NVIDIA_GPU_RESOURCE
+from facts import gpu_catalog
+from facts.contract import NVIDIA_GPU_RESOURCE
 from placement import explain, pod_of, pod_requests, workload_id
 from placement.guard import Verdict
 

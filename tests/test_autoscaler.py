@@ -8,9 +8,9 @@ import json
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components import versions
 from components.cluster_autoscaler import CLUSTER_RULES, NAMESPACE_RULES, container_command, priorities_document
 from components.settings import AutoscalerSettings, ConfigError, parse_settings
+from facts import versions
 from stackcheck import pools as plan_pools
 from stackcheck.render import kubernetes_objects
 from stackcheck.scale_from_zero import TEMPLATE_TAG, cpu_workloads_verdict, scale_from_zero_verdict, template_tags

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.cluster_access import deployer_access_warning
-from components.principals import caller_principal, iam_principal
+from facts.principals import caller_principal, iam_principal
 from stackcheck.runtime import ProgramRun
 
 ADMIN_ROLE = "arn:aws:iam::123456789012:role/platform/platform-admins"

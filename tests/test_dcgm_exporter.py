@@ -7,8 +7,8 @@ import json
 import pytest
 from conftest import CUSTOM_CONTRACT
 
-from components import versions
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts import versions
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
 from placement import node_matches, tolerates
 from placement.exporter import is_dcgm_exporter
 from placement.workloads import daemonset_pod
@@ -243,7 +243,7 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
 def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(stack, instance_type):
     from test_vllm_server import node, server_pod
 
-    from components.gpu_catalog import gpu_instance_type
+    from facts.gpu_catalog import gpu_instance_type
     from placement import can_schedule, eks_allocatable, explain
 
     instance = gpu_instance_type(instance_type)

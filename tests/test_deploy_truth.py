@@ -12,8 +12,9 @@ from conftest import PROGRAM, dev_stack_config, merge, run_stack
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import naming, versions
-from components.settings import PROJECT, ConfigError, parse_settings, parse_stack_config
+from components.settings import ConfigError, parse_settings, parse_stack_config
+from facts import naming, versions
+from facts.identity import PROJECT
 from stackcheck.aws_requests import check_resources
 from stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
 

@@ -6,11 +6,11 @@ import copy
 
 import pytest
 
-from components import versions
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
-from components.contract import PlacementContract, Taint
 from components.device_plugin import tolerations
 from components.labels import label_value
+from facts import versions
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts.contract import PlacementContract, Taint
 from placement import node_matches, tolerates
 from placement.workloads import daemonset_pod, is_device_plugin
 from stackcheck.runtime import ProgramRun, RegisteredResource

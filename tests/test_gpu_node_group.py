@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from components.contract import NVIDIA_GPU_PRODUCT_LABEL, PlacementContract
 from components.gpu_node_group import gpu_node_labels
 from components.settings import GpuNodeGroupSettings, parse_settings
+from facts.contract import NVIDIA_GPU_PRODUCT_LABEL, PlacementContract
 from stackcheck.runtime import run_program
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"

@@ -25,13 +25,13 @@ def loaded_after_import(module: str) -> list[str]:
 @pytest.mark.parametrize(
     "module",
     [
-        "components.contract",
-        "components.gpu_catalog",
-        "components.versions",
-        "components.eks_model",
-        "components.naming",
-        "components.zones",
-        "components.node_agents",
+        "facts.contract",
+        "facts.gpu_catalog",
+        "facts.versions",
+        "facts.eks_model",
+        "facts.naming",
+        "facts.zones",
+        "facts.node_agents",
         "placement",
     ],
 )

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.settings import parse_settings
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
 from stackcheck.network_check import network_problems
 from stackcheck.runtime import RegisteredResource, run_program
 

@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 from conftest import CUSTOM_CONTRACT
 
-from components import versions
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts import versions
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
 from placement import tolerates
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,11 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import stackcheck.runtime
-from components import versions
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
-from components.contract import NVIDIA_GPU_PRODUCT_LABEL
 from components.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
-from components.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
 from components.settings import VLLM_MANAGED_FLAGS, ConfigError, VllmSettings
 from components.vllm_server import (
     MODEL_CACHE_PATH,
@@ -26,9 +22,13 @@ from components.vllm_server import (
     shm_size,
     try_command,
 )
+from facts import versions
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts.contract import NVIDIA_GPU_PRODUCT_LABEL
+from facts.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
+from facts.quantity import parse_quantity
 from placement import can_schedule, explain, gpu_guard, node_matches, tolerates
 from placement.pools import eks_allocatable
-from placement.quantity import parse_quantity
 from stackcheck.pools import build_pools, node_group_specs
 from stackcheck.runtime import ProgramRun, RegisteredResource, Secret
 

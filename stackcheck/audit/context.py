@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.contract import NVIDIA_GPU_PRESENT_LABEL
+from facts.contract import NVIDIA_GPU_PRESENT_LABEL
 from placement import BLOCKING_EFFECTS, format_taint
 from placement.pools import gpu_pool_label_hint
 

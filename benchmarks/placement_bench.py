@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from components.device_plugin import daemonset  # noqa: E402
 from components.settings import VllmSettings  # noqa: E402
-from components.vllm_server import deployment  # noqa: E402
+from components.vllm_manifests import deployment  # noqa: E402
 from facts import gpu_catalog  # noqa: E402
 from facts.contract import PlacementContract, Taint  # noqa: E402
 from facts.versions import DEVICE_PLUGIN_VERSION  # noqa: E402

@@ -20,7 +20,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
-from components import dcgm_exporter, vllm_server
+from components import dcgm_exporter, vllm_manifests
 from components.labels import selector_labels
 from components.settings import ObservabilitySettings, VllmSettings
 from facts.identity import PROJECT
@@ -55,11 +55,11 @@ class ScrapeTarget:
 def vllm_target(instance: str, settings: VllmSettings) -> ScrapeTarget:
     """The vLLM server's Service: `/metrics` on its `http` port (8000), beside the OpenAI API."""
     return ScrapeTarget(
-        vllm_server.SERVER_NAME,
+        vllm_manifests.SERVER_NAME,
         settings.namespace,
-        selector_labels(vllm_server.server_labels(instance, settings)),
-        vllm_server.PORT_NAME,
-        vllm_server.PORT,
+        selector_labels(vllm_manifests.server_labels(instance, settings)),
+        vllm_manifests.PORT_NAME,
+        vllm_manifests.PORT,
     )
 
 

@@ -7,7 +7,7 @@ from conftest import plain_strings
 
 from components import vllm_args
 from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
-from components.vllm_server import container_args
+from components.vllm_manifests import container_args
 from stackcheck.runtime import ProgramRun, Secret
 
 KEY = "sk-test-0123456789abcdef"

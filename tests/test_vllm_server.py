@@ -13,15 +13,14 @@ from hypothesis import strategies as st
 import stackcheck.runtime
 from components.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
 from components.settings import VLLM_MANAGED_FLAGS, ConfigError, VllmSettings
-from components.vllm_server import (
+from components.vllm_manifests import (
     MODEL_CACHE_PATH,
     PRE_STOP_SLEEP_SECONDS,
     container_args,
     probes,
-    server_resources,
-    shm_size,
     try_command,
 )
+from components.vllm_sizing import server_resources, shm_size
 from facts import versions
 from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
 from facts.contract import NVIDIA_GPU_PRODUCT_LABEL

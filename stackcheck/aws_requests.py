@@ -17,6 +17,7 @@ from typing import Any
 from stackcheck import aws_network_rules as network_rules
 from stackcheck import aws_rules
 from stackcheck.aws_builders import BUILDERS, Request, Stack, launch_template_request, ref, resource_name_of
+from stackcheck.aws_eks_builders import EKS_BUILDERS
 from stackcheck.aws_models import Violation, validate
 from stackcheck.aws_network_builders import NETWORK_BUILDERS, stand_in_ids
 from stackcheck.runtime import MOCK_ACCOUNT, Secret
@@ -137,7 +138,7 @@ def check_resource(resource: Any, stack: Stack | None = None) -> RequestCheck:
     """Build and check the requests of one resource; `stack` lets it see the resources it refers to."""
     stack = stack or build_stack([resource])
     result = RequestCheck(resource.type, resource.name)
-    builder = BUILDERS.get(resource.type) or NETWORK_BUILDERS.get(resource.type)
+    builder = BUILDERS.get(resource.type) or EKS_BUILDERS.get(resource.type) or NETWORK_BUILDERS.get(resource.type)
     if builder is None:
         result.checked = False
         result.notes.append("not checked: no request mapping for this resource type")

@@ -32,7 +32,7 @@ from components.vllm_manifests import deployment as vllm_deployment  # noqa: E40
 from facts import gpu_catalog  # noqa: E402
 from facts.versions import DEVICE_PLUGIN_VERSION  # noqa: E402
 from placement import NodeGroupSpec, pools_for_node_groups, system_addon_pod  # noqa: E402
-from stackcheck.plan import load_stack_config  # noqa: E402
+from stackcheck.stack_config import load_stack_config  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "dev-cluster.json"
 GPU_NODES = 3

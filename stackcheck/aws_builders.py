@@ -15,6 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from facts.resource_types import (
+    AUTOSCALING_TAG,
+    KMS_KEY,
+    LAUNCH_TEMPLATE,
+    POD_IDENTITY_ASSOCIATION,
+    ROLE,
+    ROLE_POLICY,
+    ROLE_POLICY_ATTACHMENT,
+)
 from stackcheck.aws_models import UNKNOWN, ServiceModel, service_model
 
 # Names the provider generates. Pulumi autonames an input named `name` (pulumi-aws
@@ -357,13 +366,13 @@ def _drop_none(params: dict[str, Any]) -> dict[str, Any]:
 
 Builder = Callable[[dict, Any, Stack, list[str]], list[Request]]
 BUILDERS: dict[str, Builder] = {
-    "aws:ec2/launchTemplate:LaunchTemplate": _launch_template,
-    "aws:autoscaling/tag:Tag": _autoscaling_tag,
-    "aws:iam/role:Role": _iam_role,
-    "aws:iam/rolePolicyAttachment:RolePolicyAttachment": _role_policy_attachment,
-    "aws:iam/rolePolicy:RolePolicy": _role_policy,
-    "aws:eks/podIdentityAssociation:PodIdentityAssociation": _pod_identity_association,
-    "aws:kms/key:Key": _kms_key,
+    LAUNCH_TEMPLATE: _launch_template,
+    AUTOSCALING_TAG: _autoscaling_tag,
+    ROLE: _iam_role,
+    ROLE_POLICY_ATTACHMENT: _role_policy_attachment,
+    ROLE_POLICY: _role_policy,
+    POD_IDENTITY_ASSOCIATION: _pod_identity_association,
+    KMS_KEY: _kms_key,
 }
 
 

@@ -10,6 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from facts.resource_types import (
+    ACCESS_ENTRY,
+    ACCESS_POLICY_ASSOCIATION,
+    ADDON,
+    EKS_CLUSTER,
+    EKS_CONTROL_PLANE,
+    NODE_GROUP,
+)
 from stackcheck.aws_builders import (
     AUTONAME_SUFFIX,
     Builder,
@@ -333,10 +341,10 @@ def _logging(enabled: list[str]) -> dict[str, Any]:
 
 
 EKS_BUILDERS: dict[str, Builder] = {
-    "aws:eks/nodeGroup:NodeGroup": _nodegroup,
-    "aws:eks/addon:Addon": _addon,
-    "aws:eks/accessEntry:AccessEntry": _access_entry,
-    "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": _access_policy_association,
-    "eks:index:Cluster": _eks_cluster,
-    "aws:eks/cluster:Cluster": _aws_eks_cluster,
+    NODE_GROUP: _nodegroup,
+    ADDON: _addon,
+    ACCESS_ENTRY: _access_entry,
+    ACCESS_POLICY_ASSOCIATION: _access_policy_association,
+    EKS_CLUSTER: _eks_cluster,
+    EKS_CONTROL_PLANE: _aws_eks_cluster,
 }

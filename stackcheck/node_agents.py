@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from facts import node_agents
+from facts.resource_types import ADDON as ADDON_TYPE
 from placement import PlacementRow, Verdict, placement_matrix
 from placement.agents import Agent, node_agents_verdict
 
-ADDON_TYPE = "aws:eks/addon:Addon"
 # How the plan's matrix names an agent: `kube-system/aws-node [EKS]`.
 ORIGIN_MARK = "[EKS]"
 

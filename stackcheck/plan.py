@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from facts.resource_types import CLUSTER_TYPES
+from facts.resource_types import STACK as STACK_TYPE
 from stackcheck.stack_config import (
     EXIT_FAILED,
     EXIT_INVALID_CONFIG,
@@ -41,8 +43,6 @@ if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan impo
 # Version of the JSON document's shape; raised when a field changes meaning or is removed.
 JSON_SCHEMA_VERSION = 1
 SECRET_OUTPUT = "[secret]"
-STACK_TYPE = "pulumi:pulumi:Stack"
-CLUSTER_TYPES = ("eks:index:Cluster", "aws:eks/cluster:Cluster")
 
 
 @dataclass(frozen=True)

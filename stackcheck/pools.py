@@ -7,12 +7,12 @@ from typing import Any
 
 from facts import gpu_catalog
 from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
+from facts.resource_types import LAUNCH_TEMPLATE as LAUNCH_TEMPLATE_TYPE
+from facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
 from placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
 from placement.pools import EKS_DEFAULT_DISK_GIB, SYSTEM_LABEL_PREFIXES
 from stackcheck.runtime import RegisteredResource
 
-NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
-LAUNCH_TEMPLATE_TYPE = "aws:ec2/launchTemplate:LaunchTemplate"
 # What EKS uses when a node group sets no instance type (EKS API CreateNodegroup).
 EKS_DEFAULT_INSTANCE_TYPE = "t3.medium"
 

@@ -25,14 +25,14 @@ from typing import Any
 
 from facts import gpu_catalog
 from facts.contract import NVIDIA_GPU_RESOURCE
+from facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
+from facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
 from placement import explain, pod_of, pod_requests, workload_id
 from placement.guard import Verdict
 
 SCALE_FROM_ZERO_ID = 8
 CPU_WORKLOADS_ID = 9
 TEMPLATE_TAG = gpu_catalog.CLUSTER_AUTOSCALER_TEMPLATE_TAG
-TAG_TYPE = "aws:autoscaling/tag:Tag"
-NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
 # The autoscaler's template node runs at most this many pods (`TODO: get a real value` upstream).
 TEMPLATE_MAX_PODS = 110
 _TAINT_VALUE = re.compile(r"^(.*):(NoSchedule|NoExecute|PreferNoSchedule)$")

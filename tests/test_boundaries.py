@@ -11,10 +11,10 @@ from valid_settings import VALID_BOUNDARY_SETTINGS
 
 from components.settings import DEFAULT_LOG_TYPES, parse_settings
 from facts.identity import PROJECT
+from facts.resource_types import EKS_CLUSTER as CLUSTER
+from facts.resource_types import NODE_GROUP
 from stackcheck.runtime import ProgramRun
 
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-CLUSTER = "eks:index:Cluster"
 SYSTEM_GROUP = "gpu-inference-dev-system"
 GPU_GROUP = "gpu-inference-dev-gpu"
 

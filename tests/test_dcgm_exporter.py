@@ -9,15 +9,10 @@ from conftest import CUSTOM_CONTRACT
 
 from facts import versions
 from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE, SERVICE_ACCOUNT
 from placement import node_matches, tolerates
 from placement.exporter import is_dcgm_exporter
 from placement.workloads import daemonset_pod
-
-DAEMONSET = "kubernetes:apps/v1:DaemonSet"
-SERVICE = "kubernetes:core/v1:Service"
-NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
-SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 
 
 def exporter_daemonset(run) -> dict:
@@ -262,7 +257,7 @@ def test_exporter_listens_and_is_probed_on_the_port_its_service_scrapes(dev_run)
     assert env["DCGM_EXPORTER_LISTEN"] == f":{number}"
     for probe in (container["livenessProbe"], container["readinessProbe"]):
         assert probe["httpGet"]["port"] in (port["name"], number)
-    service = exporter_object(dev_run, "kubernetes:core/v1:Service")
+    service = exporter_object(dev_run, SERVICE)
     assert [p["targetPort"] for p in service["spec"]["ports"]] in ([port["name"]], [number])
 
 

@@ -22,12 +22,14 @@ import pulumi_kubernetes as k8s
 
 from components.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
+from components.security_context import locked_down
 from components.settings import AutoscalerSettings
 from facts import naming, versions
 from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
 
 NAME = "cluster-autoscaler"
-NAMESPACE = "kube-system"
+NAMESPACE = KUBE_SYSTEM
 METRICS_PORT = 8085
 POD_IDENTITY_AGENT_ADDRESS = "169.254.170.23/32"
 # The tags EKS puts on every managed node group's Auto Scaling group, which auto-discovery matches
@@ -302,13 +304,7 @@ def deployment(instance: str, cluster_name: str, version: str, settings: Autosca
                                 "httpGet": {"path": "/health-check", "port": METRICS_PORT},
                                 "periodSeconds": 10,
                             },
-                            "securityContext": {
-                                "allowPrivilegeEscalation": False,
-                                "capabilities": {"drop": ["ALL"]},
-                                "privileged": False,
-                                "readOnlyRootFilesystem": True,
-                                "runAsNonRoot": True,
-                            },
+                            "securityContext": locked_down(runAsNonRoot=True),
                         }
                     ],
                 },

@@ -24,6 +24,7 @@ from components import dcgm_exporter, vllm_manifests
 from components.labels import selector_labels
 from components.settings import ObservabilitySettings, VllmSettings
 from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
 
 MONITORING_API_VERSION = "monitoring.coreos.com/v1"
 DASHBOARDS_DIR = Path(__file__).resolve().parent.parent / "dashboards"
@@ -63,7 +64,7 @@ def vllm_target(instance: str, settings: VllmSettings) -> ScrapeTarget:
     )
 
 
-def dcgm_exporter_target(instance: str, namespace: str = "kube-system") -> ScrapeTarget:
+def dcgm_exporter_target(instance: str, namespace: str = KUBE_SYSTEM) -> ScrapeTarget:
     """The DCGM exporter's Service. Its own `pod`, `namespace` and `container` labels name the workload using
     each GPU (internal/pkg/transformation/kubernetes.go at the pinned tag), so they are honoured rather than
     renamed `exported_*` by the operator's target labels."""

@@ -13,6 +13,7 @@ import pulumi
 import pulumi_aws as aws
 
 from facts import eks_model, naming
+from facts.eks_node import DEFAULT_CAPACITY_TYPE
 from facts.identity import PROJECT
 
 # Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
@@ -39,7 +40,7 @@ class ManagedNodeGroupSpec:
     """Root (Bottlerocket: data) volume size in GiB, set in the launch template."""
     ami_family: str = "AL2023"
     """`AL2023` or `Bottlerocket`; decides which device holds images and containers."""
-    capacity_type: str = "ON_DEMAND"
+    capacity_type: str = DEFAULT_CAPACITY_TYPE
     labels: dict[str, str] = field(default_factory=dict)
     taints: list[dict[str, str]] = field(default_factory=list)
     """Taints in EKS API spelling (`NO_SCHEDULE`)."""

@@ -22,6 +22,7 @@ from components.labels import (
     standard_labels,
 )
 from components.labels import network_policy as network_policy_manifest
+from components.security_context import locked_down
 from components.settings import VllmSettings
 from components.vllm_sizing import server_resources, shm_size
 from facts import gpu_catalog, versions
@@ -207,16 +208,12 @@ def container(
         **probes(settings.startup_timeout_seconds),
         # A `sleep` handler (beta and on by default since Kubernetes 1.30) needs no shell in the image.
         "lifecycle": {"preStop": {"sleep": {"seconds": PRE_STOP_SLEEP_SECONDS}}},
-        "securityContext": {
-            "allowPrivilegeEscalation": False,
-            "capabilities": {"drop": ["ALL"]},
-            "privileged": False,
-            "readOnlyRootFilesystem": True,
-            "runAsNonRoot": True,
-            "runAsUser": versions.VLLM_USER_ID,
-            "runAsGroup": versions.VLLM_GROUP_ID,
-            "seccompProfile": {"type": "RuntimeDefault"},
-        },
+        "securityContext": locked_down(
+            runAsNonRoot=True,
+            runAsUser=versions.VLLM_USER_ID,
+            runAsGroup=versions.VLLM_GROUP_ID,
+            seccompProfile={"type": "RuntimeDefault"},
+        ),
         "volumeMounts": volume_mounts(has_token),
     }
 

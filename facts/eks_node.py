@@ -67,3 +67,20 @@ def allocatable_ephemeral_bytes(disk_size_gib: int = EKS_DEFAULT_DISK_GIB) -> in
     threshold and 1Gi kube-reserved, never below 0."""
     disk = disk_size_gib * 2**30
     return max(math.floor(disk * (1 - NODEFS_EVICTION)) - EPHEMERAL_RESERVED_BYTES, 0)
+
+
+HOST_DEVICE_PLUGIN_AMI_FAMILY = "Bottlerocket"
+"""The AMI family whose NVIDIA AMIs run the NVIDIA device plugin on the host, so the node advertises
+`nvidia.com/gpu` without a DaemonSet (Bottlerocket docs, "settings.kubelet-device-plugins": the NVIDIA
+variants configure the host's nvidia-k8s-device-plugin)."""
+
+
+def ami_family_runs_device_plugin(ami_family: str) -> bool:
+    """Whether GPU nodes of `ami_family` (`AL2023`, `Bottlerocket`) run the device plugin on the host."""
+    return ami_family == HOST_DEVICE_PLUGIN_AMI_FAMILY
+
+
+def ami_type_runs_device_plugin(ami_type: str) -> bool:
+    """Whether nodes of the EKS AMI type `ami_type` (EKS API AMITypes, e.g. `BOTTLEROCKET_x86_64_NVIDIA`) run
+    the device plugin on the host: Bottlerocket's NVIDIA AMI types."""
+    return ami_type.startswith(HOST_DEVICE_PLUGIN_AMI_FAMILY.upper() + "_") and ami_type.endswith("_NVIDIA")

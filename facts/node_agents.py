@@ -22,6 +22,7 @@ import copy
 from dataclasses import dataclass, field
 
 from facts import versions
+from facts.kubernetes import KUBE_SYSTEM
 
 # Where an agent must land (placement/agents.py checks each rule).
 EVERY_NODE = "every-node"
@@ -373,7 +374,7 @@ def workload(agent: NodeAgent, configuration: dict | None = None) -> dict:
         "kind": agent.kind,
         "metadata": {
             "name": agent.name,
-            "namespace": "kube-system",
+            "namespace": KUBE_SYSTEM,
             "labels": labels,
             "annotations": {"eks-gpu-inference/placement-source": agent.source},
         },

@@ -146,7 +146,7 @@ def advertise_gpus(pools: Iterable[dict], workloads: Iterable[dict]) -> list[dic
     result = []
     for pool in pools:
         gpus = pool_gpus(pool)
-        allocatable = ((pool.get("node") or {}).get("status") or {}).get("allocatable") or {}
+        allocatable = pool_allocatable(pool)
         if (
             gpus > 0
             and GPU_RESOURCE not in allocatable
@@ -202,6 +202,16 @@ def pool_gpus(pool: dict) -> int:
 def pool_labels(pool: dict) -> dict:
     """The labels of `pool`'s node."""
     return ((pool.get("node") or {}).get("metadata") or {}).get("labels") or {}
+
+
+def pool_allocatable(pool: dict) -> dict:
+    """The `status.allocatable` of `pool`'s node ({} when it has none)."""
+    return ((pool.get("node") or {}).get("status") or {}).get("allocatable") or {}
+
+
+def pool_taints(pool: dict) -> list[dict]:
+    """The taints of `pool`'s node, in Kubernetes spelling."""
+    return ((pool.get("node") or {}).get("spec") or {}).get("taints") or []
 
 
 def _gpus_by_type(group: NodeGroupSpec, lookup: Callable[[str], Any]) -> dict[str, int | None]:

@@ -40,7 +40,13 @@ def modules_of(package: str) -> list[str]:
 
 FACTS = modules_of("facts")
 PLACEMENT = modules_of("placement")
-PURE_BUILDERS = ["components.vllm_manifests", "components.vllm_args", "components.labels"]
+PURE_BUILDERS = [
+    "components.vllm_manifests",
+    "components.vllm_sizing",
+    "components.vllm_args",
+    "components.labels",
+    "components.security_context",
+]
 
 
 def test_the_floor_holds_the_fact_modules():

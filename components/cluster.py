@@ -14,7 +14,7 @@ import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
-from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
+from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group, shape
 from components.node_monitoring import configuration_json
 from components.settings import ClusterSettings, SystemNodeGroupSettings
 from facts import naming, versions
@@ -86,13 +86,7 @@ def node_subnet_ids(settings: ClusterSettings, default_subnet_ids: pulumi.Input[
 def system_node_group_spec(settings: SystemNodeGroupSettings, tags: dict[str, str]) -> ManagedNodeGroupSpec:
     """The system node group: standard AL2023 AMI, no labels or taints that keep add-ons away."""
     return ManagedNodeGroupSpec(
-        instance_types=list(settings.instance_types),
-        ami_type=ami_type("AL2023", settings.architecture, accelerated=False),
-        min_size=settings.min_size,
-        desired_size=settings.desired_size,
-        max_size=settings.max_size,
-        disk_size=settings.disk_size,
-        tags=tags,
+        **shape(settings), ami_type=ami_type("AL2023", settings.architecture, accelerated=False), tags=tags
     )
 
 

@@ -8,6 +8,7 @@ while every label, taint, AMI type and metadata option here is an input reviewer
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pulumi
 import pulumi_aws as aws
@@ -47,6 +48,18 @@ class ManagedNodeGroupSpec:
     max_unavailable: int = 1
     node_repair: bool = False
     tags: dict[str, str] = field(default_factory=dict)
+
+
+def shape(settings: Any) -> dict[str, Any]:
+    """The fields of a ManagedNodeGroupSpec every node group section of the settings gives alike: instance
+    types, sizes and disk size."""
+    return {
+        "instance_types": list(settings.instance_types),
+        "min_size": settings.min_size,
+        "desired_size": settings.desired_size,
+        "max_size": settings.max_size,
+        "disk_size": settings.disk_size,
+    }
 
 
 def ami_type(ami_family: str, architecture: str, accelerated: bool) -> str:

@@ -16,8 +16,9 @@ from components.monitoring import (
     vllm_target,
 )
 from components.network import Network, NetworkArgs
-from components.settings import PROJECT, config_from_pulumi, parse_stack_config
+from components.settings import config_from_pulumi, parse_stack_config
 from components.vllm_server import VllmServer, VllmServerArgs
+from facts.identity import PROJECT
 
 settings = parse_stack_config(*config_from_pulumi())
 for warning in settings.warnings():

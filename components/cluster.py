@@ -13,13 +13,14 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
-from components import naming, versions
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
-from components.contract import PlacementContract
-from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
+from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group, shape
 from components.node_monitoring import configuration_json
-from components.settings import PROJECT, ClusterSettings, SystemNodeGroupSettings
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS
+from components.settings import ClusterSettings, SystemNodeGroupSettings
+from facts import naming, versions
+from facts.contract import PlacementContract
+from facts.identity import PROJECT
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS
 
 
 @dataclass(frozen=True)
@@ -85,13 +86,7 @@ def node_subnet_ids(settings: ClusterSettings, default_subnet_ids: pulumi.Input[
 def system_node_group_spec(settings: SystemNodeGroupSettings, tags: dict[str, str]) -> ManagedNodeGroupSpec:
     """The system node group: standard AL2023 AMI, no labels or taints that keep add-ons away."""
     return ManagedNodeGroupSpec(
-        instance_types=list(settings.instance_types),
-        ami_type=ami_type("AL2023", settings.architecture, accelerated=False),
-        min_size=settings.min_size,
-        desired_size=settings.desired_size,
-        max_size=settings.max_size,
-        disk_size=settings.disk_size,
-        tags=tags,
+        **shape(settings), ami_type=ami_type("AL2023", settings.architecture, accelerated=False), tags=tags
     )
 
 
@@ -236,7 +231,7 @@ class EksCluster(pulumi.ComponentResource):
         invoke = pulumi.InvokeOutputOptions(parent=self)
         default_vpc = aws.ec2.get_vpc_output(default=True, opts=invoke)
         # Only zones EKS supports: a default subnet in another one fails CreateCluster with
-        # UnsupportedAvailabilityZoneException (components/zones.py has the list and its source).
+        # UnsupportedAvailabilityZoneException (facts/zones.py has the list and its source).
         zones = aws.get_availability_zones_output(
             state="available", exclude_zone_ids=list(EKS_UNSUPPORTED_ZONE_IDS), opts=invoke
         )

@@ -34,12 +34,14 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import versions
-from components.contract import PlacementContract
 from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT
-from placement.exporter import DCGM_EXPORTER_LABEL_VALUE
+from components.security_context import locked_down
+from facts import versions
+from facts.contract import PlacementContract
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
+from facts.markers import DCGM_EXPORTER_LABEL_VALUE
 
 NAME = "dcgm-exporter"
 PORT = 9400
@@ -58,7 +60,7 @@ PROBE_DELAY_SECONDS = 45
 CHECKOV_SKIPS = {
     "CKV_K8S_23": "the exporter runs as root to connect to the kubelet's root-owned pod-resources socket",
     "CKV_K8S_40": "the exporter runs as UID 0 for the kubelet's root-owned pod-resources socket",
-    "CKV_K8S_43": "the image is pinned to a release tag in components/versions.py",
+    "CKV_K8S_43": "the image is pinned to a release tag in facts/versions.py",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the exporter restarting",
 }
 SYS_ADMIN_CHECKOV_SKIPS = {
@@ -86,7 +88,7 @@ class DcgmExporterArgs:
     """The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false."""
     pod_annotations: dict[str, str] = field(default_factory=dict)
     """Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none."""
-    namespace: str = "kube-system"
+    namespace: str = KUBE_SYSTEM
     """Namespace of the DaemonSet, Service and NetworkPolicy. Default `kube-system`, beside the device plugin."""
 
 
@@ -142,15 +144,12 @@ def tolerations(contract: PlacementContract) -> list[dict[str, str]]:
 
 def security_context(bottlerocket: bool) -> dict:
     """Root with CAP_SYS_ADMIN only and a read-only root; privileged on Bottlerocket (module docstring)."""
-    context = {
-        "allowPrivilegeEscalation": False,
-        "capabilities": {"add": ["SYS_ADMIN"], "drop": ["ALL"]},
-        "privileged": False,
-        "readOnlyRootFilesystem": True,
-        "runAsNonRoot": False,
-        "runAsUser": 0,
-        "seccompProfile": {"type": "RuntimeDefault"},
-    }
+    context = locked_down(
+        capabilities={"add": ["SYS_ADMIN"], "drop": ["ALL"]},
+        runAsNonRoot=False,
+        runAsUser=0,
+        seccompProfile={"type": "RuntimeDefault"},
+    )
     if bottlerocket:
         # The API server rejects `privileged: true` with `allowPrivilegeEscalation: false` (kubernetes
         # pkg/apis/core/validation, ValidateSecurityContext), and a privileged container has every
@@ -212,7 +211,7 @@ def daemonset(
     instance: str,
     contract: PlacementContract,
     *,
-    namespace: str = "kube-system",
+    namespace: str = KUBE_SYSTEM,
     bottlerocket: bool = False,
     pod_annotations: dict[str, str] | None = None,
 ) -> dict:
@@ -234,7 +233,7 @@ def daemonset(
     }
 
 
-def service_account(instance: str, namespace: str = "kube-system") -> dict:
+def service_account(instance: str, namespace: str = KUBE_SYSTEM) -> dict:
     """The exporter's own ServiceAccount, without a token: the exporter never calls the Kubernetes API."""
     return {
         "apiVersion": "v1",
@@ -244,7 +243,7 @@ def service_account(instance: str, namespace: str = "kube-system") -> dict:
     }
 
 
-def service(instance: str, namespace: str = "kube-system") -> dict:
+def service(instance: str, namespace: str = KUBE_SYSTEM) -> dict:
     """A ClusterIP Service naming the metrics port, for ServiceMonitors and service discovery."""
     labels = exporter_labels(instance)
     return {

@@ -14,12 +14,14 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import versions
-from components.contract import PlacementContract
 from components.labels import checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT
-from placement.workloads import DEVICE_PLUGIN_LABEL_VALUE
+from components.security_context import locked_down
+from facts import versions
+from facts.contract import PlacementContract
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
+from facts.markers import DEVICE_PLUGIN_LABEL_VALUE
 
 NAME = "nvidia-device-plugin"
 # The kubelet's device plugin registry: the plugin creates its socket here (root-owned on the host).
@@ -37,7 +39,7 @@ CHECKOV_SKIPS = {
     "CKV_K8S_40": "the plugin runs as root (UID 0) to create its socket in the kubelet device-plugins dir",
     "CKV_K8S_8": "the plugin serves no health endpoint to probe (the upstream manifest has no probes)",
     "CKV_K8S_9": "the plugin serves no readiness endpoint; it is ready once registered with the kubelet",
-    "CKV_K8S_43": "the image is pinned to a release tag (components/versions.py, devicePlugin.version)",
+    "CKV_K8S_43": "the image is pinned to a release tag (facts/versions.py, devicePlugin.version)",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the plugin restarting",
 }
 
@@ -49,8 +51,8 @@ class NvidiaDevicePluginArgs:
     contract: PlacementContract
     """The GPU placement contract: the plugin tolerates every repelling taint and selects the label. Required."""
     version: str = versions.DEVICE_PLUGIN_VERSION
-    """Image tag of nvcr.io/nvidia/k8s-device-plugin. Default in `components/versions.py`."""
-    namespace: str = "kube-system"
+    """Image tag of nvcr.io/nvidia/k8s-device-plugin. Default in `facts/versions.py`."""
+    namespace: str = KUBE_SYSTEM
     """Namespace of the DaemonSet; `system-node-critical` pods are admitted there by default. Default `kube-system`."""
 
 
@@ -104,14 +106,8 @@ def container(version: str) -> dict:
         # NVIDIA/k8s-device-plugin v0.20.0: README "FAIL_ON_INIT_ERROR", cmd/nvidia-device-plugin/main.go,
         # internal/resource/factory.go; removed from the static examples in v0.18.0, CHANGELOG).
         "resources": RESOURCES,
-        "securityContext": {
-            "allowPrivilegeEscalation": False,
-            "capabilities": {"drop": ["ALL"]},
-            "privileged": False,
-            # It writes only its socket, in the hostPath mount.
-            "readOnlyRootFilesystem": True,
-            "seccompProfile": {"type": "RuntimeDefault"},
-        },
+        # It writes only its socket, in the hostPath mount: the root filesystem stays read-only.
+        "securityContext": locked_down(seccompProfile={"type": "RuntimeDefault"}),
         "volumeMounts": [{"name": "device-plugins", "mountPath": DEVICE_PLUGIN_DIR}],
     }
 
@@ -134,7 +130,7 @@ def pod_spec(contract: PlacementContract, version: str, service_account_name: st
     }
 
 
-def daemonset(instance: str, contract: PlacementContract, version: str, namespace: str = "kube-system") -> dict:
+def daemonset(instance: str, contract: PlacementContract, version: str, namespace: str = KUBE_SYSTEM) -> dict:
     """The DaemonSet manifest (`instance` is the component name, used in the instance label)."""
     labels = plugin_labels(instance, version)
     return {

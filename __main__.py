@@ -20,9 +20,10 @@ from components.monitoring import (
     vllm_target,
 )
 from components.network import Network, NetworkArgs
-from components.settings import PROJECT, config_from_pulumi, parse_stack_config
-from components.vllm_server import SERVER_NAME as VLLM_SERVER_NAME
+from components.settings import config_from_pulumi, parse_stack_config
+from components.vllm_manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm_server import VllmServer, VllmServerArgs
+from facts.identity import PROJECT
 
 settings = parse_stack_config(*config_from_pulumi())
 for warning in settings.warnings():

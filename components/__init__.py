@@ -1,14 +1,14 @@
 """Importable components for an EKS cluster with guarded GPU nodes, the NVIDIA device plugin and vLLM.
 
-Names load on first use, so that importing the pure modules (settings, contract, catalog) does
-not pay for the Pulumi SDKs.
+Names load on first use, so that importing the pure ones (settings, the placement contract, which lives in
+facts/contract.py) does not pay for the Pulumi SDKs.
 """
 
 from importlib import import_module
 
 _EXPORTS = {
-    "PlacementContract": "components.contract",
-    "Taint": "components.contract",
+    "PlacementContract": "facts.contract",
+    "Taint": "facts.contract",
     "Settings": "components.settings",
     "ConfigError": "components.settings",
     "parse_settings": "components.settings",

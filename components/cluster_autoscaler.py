@@ -20,13 +20,16 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
-from components import naming, versions
 from components.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT, AutoscalerSettings
+from components.security_context import locked_down
+from components.settings import AutoscalerSettings
+from facts import naming, versions
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
 
 NAME = "cluster-autoscaler"
-NAMESPACE = "kube-system"
+NAMESPACE = KUBE_SYSTEM
 METRICS_PORT = 8085
 POD_IDENTITY_AGENT_ADDRESS = "169.254.170.23/32"
 # The tags EKS puts on every managed node group's Auto Scaling group, which auto-discovery matches
@@ -42,7 +45,7 @@ RESOURCES = {"requests": {"cpu": "100m", "memory": "600Mi"}, "limits": {"cpu": "
 NONROOT_UID = 65534
 CHECKOV_SKIPS = {
     "CKV_K8S_38": "the autoscaler watches pods and nodes and evicts pods: it needs its service-account token",
-    "CKV_K8S_43": "the image is pinned to the release matching the cluster version (components/versions.py)",
+    "CKV_K8S_43": "the image is pinned to the release matching the cluster version (facts/versions.py)",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the autoscaler restarting",
 }
 
@@ -301,13 +304,7 @@ def deployment(instance: str, cluster_name: str, version: str, settings: Autosca
                                 "httpGet": {"path": "/health-check", "port": METRICS_PORT},
                                 "periodSeconds": 10,
                             },
-                            "securityContext": {
-                                "allowPrivilegeEscalation": False,
-                                "capabilities": {"drop": ["ALL"]},
-                                "privileged": False,
-                                "readOnlyRootFilesystem": True,
-                                "runAsNonRoot": True,
-                            },
+                            "securityContext": locked_down(runAsNonRoot=True),
                         }
                     ],
                 },

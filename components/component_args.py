@@ -23,7 +23,6 @@ from typing import Any
 
 from pydantic.alias_generators import to_camel
 
-from components.contract import PlacementContract, Taint
 from components.settings import (
     ConfigError,
     ConfigProblem,
@@ -33,6 +32,7 @@ from components.settings import (
     contract_problems,
     validate_section,
 )
+from facts.contract import PlacementContract, Taint
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
 # ending with a letter or digit, at most 63 characters (Kubernetes docs, "Object Names and IDs", RFC 1035

@@ -20,9 +20,11 @@ import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
-from components import dcgm_exporter, vllm_server
+from components import dcgm_exporter, vllm_manifests
 from components.labels import selector_labels
-from components.settings import PROJECT, ObservabilitySettings, VllmSettings
+from components.settings import ObservabilitySettings, VllmSettings
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
 
 MONITORING_API_VERSION = "monitoring.coreos.com/v1"
 DASHBOARDS_DIR = Path(__file__).resolve().parent.parent / "dashboards"
@@ -54,15 +56,15 @@ class ScrapeTarget:
 def vllm_target(instance: str, settings: VllmSettings) -> ScrapeTarget:
     """The vLLM server's Service: `/metrics` on its `http` port (8000), beside the OpenAI API."""
     return ScrapeTarget(
-        vllm_server.SERVER_NAME,
+        vllm_manifests.SERVER_NAME,
         settings.namespace,
-        selector_labels(vllm_server.server_labels(instance, settings)),
-        vllm_server.PORT_NAME,
-        vllm_server.PORT,
+        selector_labels(vllm_manifests.server_labels(instance, settings)),
+        vllm_manifests.PORT_NAME,
+        vllm_manifests.PORT,
     )
 
 
-def dcgm_exporter_target(instance: str, namespace: str = "kube-system") -> ScrapeTarget:
+def dcgm_exporter_target(instance: str, namespace: str = KUBE_SYSTEM) -> ScrapeTarget:
     """The DCGM exporter's Service. Its own `pod`, `namespace` and `container` labels name the workload using
     each GPU (internal/pkg/transformation/kubernetes.go at the pinned tag), so they are honoured rather than
     renamed `exported_*` by the operator's target labels."""

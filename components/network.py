@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from components.settings import PROJECT, NetworkSettings
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
+from components.settings import NetworkSettings
+from facts.identity import PROJECT
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
 
 # Subnet tags the AWS Load Balancer Controller uses to find subnets for internet-facing and internal load
 # balancers (AWS Load Balancer Controller docs, "Subnet auto-discovery"; EKS user guide, "Route internet

@@ -11,7 +11,6 @@ Pulumi config reader. `parse_settings` checks the whole config before any resour
 settings without it.
 """
 
-from components.project import PROJECT
 from components.settings.autoscaler import AutoscalerSettings
 from components.settings.cluster import DEFAULT_LOG_TYPES, ClusterSettings
 from components.settings.device_plugin import DevicePluginSettings
@@ -63,6 +62,7 @@ from components.settings.vllm import (
     ModelCacheSettings,
     VllmSettings,
 )
+from facts.identity import PROJECT
 
 __all__ = [
     "DEFAULT_LOG_TYPES",

@@ -6,9 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components import eks_model, versions
-from components.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
-from components.project import PROJECT
 from components.settings.autoscaler import AutoscalerSettings
 from components.settings.cluster import ClusterSettings
 from components.settings.device_plugin import DevicePluginSettings
@@ -19,6 +16,10 @@ from components.settings.node_groups import GpuNodeGroupSettings, SystemNodeGrou
 from components.settings.observability import ObservabilitySettings
 from components.settings.section import DEFER_PROBLEMS, SectionModel, validate
 from components.settings.vllm import VllmSettings
+from facts import eks_model, versions
+from facts.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
+from facts.eks_node import ami_family_runs_device_plugin
+from facts.identity import PROJECT
 
 
 def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[ConfigProblem]:
@@ -113,7 +114,7 @@ class Settings(SectionModel):
     def device_plugin_enabled(self) -> bool:
         if self.device_plugin.enabled is not None:
             return self.device_plugin.enabled
-        return self.gpu_node_group.ami_family != "Bottlerocket"
+        return not ami_family_runs_device_plugin(self.gpu_node_group.ami_family)
 
     @property
     def creates_network(self) -> bool:
@@ -156,11 +157,11 @@ class Settings(SectionModel):
                 ConfigProblem(
                     "cluster.version",
                     f"{self.cluster.version!r} has no Cluster Autoscaler "
-                    f"release pinned (components/versions.py); allowed: {known}, or "
+                    f"release pinned (facts/versions.py); allowed: {known}, or "
                     "autoscaler.enabled false",
                 )
             )
-        if self.device_plugin.enabled and gpu.ami_family == "Bottlerocket":
+        if self.device_plugin.enabled and ami_family_runs_device_plugin(gpu.ami_family):
             problems.append(
                 ConfigProblem(
                     "devicePlugin.enabled",

@@ -19,6 +19,7 @@ from components.settings import PROJECT, ConfigError, parse_settings
 from components.vllm_server import VllmServer
 from stackcheck.runtime import ProgramRun, run_program
 
+SERVICE = "kubernetes:core/v1:Service"
 COMPONENTS = (EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer, DcgmExporter)
 
 
@@ -271,3 +272,61 @@ def test_the_stack_config_and_the_args_report_one_bad_value_with_the_same_messag
         )
     assert message_at(from_args.value, ".tensorParallelSize") == message_at(from_stack.value, ".tensorParallelSize")
     assert "VllmServer(chat).args.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge" in str(from_args.value)
+
+
+def test_two_vllm_servers_in_one_namespace_get_distinct_object_names(tmp_path):
+    run = run_components(
+        tmp_path,
+        """
+        import pulumi
+        from components.component_args import PlacementArgs
+        from components.vllm_server import ModelCacheArgs, VllmServer, VllmServerArgs
+
+        placement = PlacementArgs()
+        small = VllmServer("small", VllmServerArgs(namespace="llm", instance_types=["g6.xlarge"], placement=placement,
+                                                   hf_token="hf_x", api_key="k", model_cache=ModelCacheArgs(type="pvc")))
+        VllmServer("large", VllmServerArgs(namespace="llm", create_namespace=False, instance_types=["g6e.xlarge"],
+                                           model="Qwen/Qwen2.5-14B-Instruct", placement=placement, hf_token="hf_y",
+                                           api_key="l", model_cache=ModelCacheArgs(type="pvc")),
+                   opts=pulumi.ResourceOptions(depends_on=[small]))
+        """,
+    )
+    objects = names_by_kind(run)
+    assert objects["Namespace"] == [("", "llm")]
+    for kind in ("Deployment", "Service", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy"):
+        assert sorted(objects[kind]) == [("llm", "large"), ("llm", "small")], kind
+    assert sorted(objects["Secret"]) == sorted(
+        ("llm", f"{server}-{suffix}") for server in ("small", "large") for suffix in ("hf-token", "api-key")
+    )
+    assert sorted(objects["PersistentVolumeClaim"]) == [("llm", "large-model-cache"), ("llm", "small-model-cache")]
+    for deployment in run.of_type("kubernetes:apps/v1:Deployment"):
+        server = deployment.inputs["metadata"]["name"]
+        pod = deployment.inputs["spec"]["template"]["spec"]
+        assert pod["serviceAccountName"] == server
+        volumes = {volume["name"]: volume for volume in pod["volumes"]}
+        assert volumes["hf-token"]["secret"]["secretName"] == f"{server}-hf-token"
+        assert volumes["model-cache"]["persistentVolumeClaim"]["claimName"] == f"{server}-model-cache"
+        env = {item["name"]: item for item in pod["containers"][0]["env"]}
+        assert env["VLLM_API_KEY"]["valueFrom"]["secretKeyRef"]["name"] == f"{server}-api-key"
+    # Each Service selects its own server's pods only.
+    selectors = {svc.inputs["metadata"]["name"]: svc.inputs["spec"]["selector"] for svc in run.of_type(SERVICE)}
+    assert selectors["small"] != selectors["large"]
+    # One Namespace object, owned by the server that creates it.
+    (namespace,) = run.of_type("kubernetes:core/v1:Namespace")
+    assert namespace.parent and namespace.parent.endswith("::small")
+
+
+def test_a_server_without_names_takes_its_namespace_and_object_names_from_the_component_name(tmp_path):
+    run = run_components(
+        tmp_path,
+        """
+        from components.vllm_server import VllmServer, VllmServerArgs
+
+        VllmServer("chat", VllmServerArgs())
+        """,
+    )
+    objects = names_by_kind(run)
+    assert objects["Namespace"] == [("", "chat")]
+    assert objects["Deployment"] == objects["Service"] == [("chat", "chat")]
+    outputs = next(o for urn, o in run.component_outputs.items() if urn.endswith("VllmServer::chat"))
+    assert outputs["service_dns_name"] == "chat.chat.svc.cluster.local"

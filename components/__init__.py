@@ -12,14 +12,21 @@ _EXPORTS = {
     "Settings": "components.settings",
     "ConfigError": "components.settings",
     "parse_settings": "components.settings",
+    "PlacementArgs": "components.component_args",
+    "TaintArgs": "components.component_args",
     "EksCluster": "components.cluster",
     "EksClusterArgs": "components.cluster",
+    "ClusterNetwork": "components.cluster",
+    "SystemNodeGroupArgs": "components.cluster",
+    "DcgmExporter": "components.dcgm_exporter",
+    "DcgmExporterArgs": "components.dcgm_exporter",
     "GpuNodeGroup": "components.gpu_node_group",
     "GpuNodeGroupArgs": "components.gpu_node_group",
     "NvidiaDevicePlugin": "components.device_plugin",
     "NvidiaDevicePluginArgs": "components.device_plugin",
     "VllmServer": "components.vllm_server",
     "VllmServerArgs": "components.vllm_server",
+    "ModelCacheArgs": "components.vllm_server",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -269,6 +269,15 @@ def placement_contract(placement: PlacementArgs | None, validation: Validation, 
     return contract, rules.require_node_affinity
 
 
+def contract_of(placement: PlacementArgs | None, where: str = "PlacementArgs") -> PlacementContract:
+    """The placement contract `placement` describes, for a program's own GPU workloads (`node_selector()`,
+    `tolerations()`, `node_affinity()`); raises `ConfigError` naming every bad field under `where`."""
+    validation = Validation(where)
+    contract, _ = placement_contract(placement, validation, "")
+    validation.done()
+    return contract
+
+
 def placement_args(contract: PlacementContract, require_node_affinity: bool = False) -> PlacementArgs:
     """The args form of a placement contract (for programs that start from the stack settings)."""
     return PlacementArgs(

@@ -200,6 +200,14 @@ def _is_unknown(value: Any) -> bool:
     return False
 
 
+def _renamed(problem: ConfigProblem, renamed: Mapping[str, str]) -> ConfigProblem:
+    for section_key, argument in renamed.items():
+        if problem.key == section_key or problem.key.startswith((f"{section_key}.", f"{section_key}[")):
+            key = argument + problem.key[len(section_key) :]
+            return ConfigProblem(key, problem.message, problem.namespace, problem.separator)
+    return problem
+
+
 def _problem(key: str, message: str) -> ConfigProblem:
     return ConfigProblem(key, message, namespace=None)
 
@@ -215,16 +223,21 @@ class Validation:
         self.where = where
         self.problems: list[ConfigProblem] = []
 
-    def section(self, model: type, data: Mapping[str, Any], at: str = "") -> Any:
-        """`data` validated as `model`, its problems named under `where` (and `at` inside it); None if bad."""
+    def section(
+        self, model: type, data: Mapping[str, Any], at: str = "", renamed: Mapping[str, str] | None = None
+    ) -> Any:
+        """`data` validated as `model`, its problems named under `where` (and `at` inside it); None if bad.
+
+        `renamed` maps a section key to the argument it came from where their names differ
+        (`{"version": "clusterVersion"}`), so that problems name the argument."""
         try:
             return validate_section(model, data, where=f"{self.where}.{at}" if at else self.where)
         except ConfigError as error:
-            self.problems.extend(error.problems)
+            self.problems.extend(_renamed(problem, renamed or {}) for problem in error.problems)
             return None
 
-    def add(self, problems: list[ConfigProblem]) -> None:
-        self.problems.extend(problems)
+    def add(self, problems: list[ConfigProblem], renamed: Mapping[str, str] | None = None) -> None:
+        self.problems.extend(_renamed(problem, renamed or {}) for problem in problems)
 
     def done(self) -> None:
         if self.problems:
@@ -293,8 +306,10 @@ def placement_args(contract: PlacementContract, require_node_affinity: bool = Fa
 
 
 def args_from_settings(cls: type, section: Any, **values: Any) -> Any:
-    """`cls` with the fields of a settings section (a pydantic model) it shares, plus `values`: how a program
-    that reads the stack config hands a section to a component."""
+    """`cls` with the fields of a settings section (a pydantic model) it shares and the config sets, plus
+    `values`: how a program that reads the stack config hands a section to a component."""
     names = {field.name for field in dataclasses.fields(cls)}
-    shared = {key: value for key, value in section.model_dump().items() if key in names and key not in values}
+    # Only what the config sets: a default is the component's own, and "set" matters to some rules (azCount).
+    given = section.model_dump(exclude_unset=True)
+    shared = {key: value for key, value in given.items() if key in names and key not in values}
     return coerce(cls, {**shared, **values}, cls.__name__)

@@ -12,15 +12,28 @@ from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.provider.experimental.util import camel_case
 
 from components.cluster import EksCluster
+from components.cluster_autoscaler import ClusterAutoscaler
 from components.dcgm_exporter import DcgmExporter
 from components.device_plugin import NvidiaDevicePlugin
 from components.gpu_node_group import GpuNodeGroup
+from components.monitoring import PrometheusMonitors
+from components.network import Network
 from components.settings import PROJECT, ConfigError, parse_settings
 from components.vllm_server import VllmServer
+from facts import versions
 from stackcheck.runtime import ProgramRun, run_program
 
 SERVICE = "kubernetes:core/v1:Service"
-COMPONENTS = (EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer, DcgmExporter)
+COMPONENTS = (
+    Network,
+    EksCluster,
+    GpuNodeGroup,
+    ClusterAutoscaler,
+    NvidiaDevicePlugin,
+    VllmServer,
+    DcgmExporter,
+    PrometheusMonitors,
+)
 
 
 def schema_of(component) -> dict:
@@ -46,6 +59,33 @@ def test_the_analyzer_describes_every_input_and_output_with_its_default(componen
             assert "Default" in field.get("description", "") or "Required" in field.get("description", ""), (
                 f"{type_name}.{name}"
             )
+
+
+def test_the_analyzer_takes_every_component_together_into_one_package():
+    schema = json.loads(ComponentProvider(list(COMPONENTS), PROJECT).schema)
+    assert sorted(schema["resources"]) == sorted(f"{PROJECT}:index:{c.__name__}" for c in COMPONENTS)
+    assert {"PlacementArgs", "TaintArgs", "ModelCacheArgs", "ScrapeTarget"} <= {
+        name.rsplit(":", 1)[-1] for name in schema["types"]
+    }
+
+
+def test_a_cluster_version_without_an_autoscaler_release_is_named_as_the_autoscaler_argument(tmp_path, monkeypatch):
+    # Every supported version has a release pinned today; the rule is for the day one is added without.
+    monkeypatch.delitem(versions.CLUSTER_AUTOSCALER_VERSIONS, "1.36")
+    with pytest.raises(ConfigError) as raised:
+        run_components(
+            tmp_path,
+            """
+            from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+
+            ClusterAutoscaler("scaler", ClusterAutoscalerArgs(cluster_name="ml", cluster_version="1.36"))
+            """,
+        )
+    problems = [str(problem) for problem in raised.value.problems]
+    assert problems == [
+        "ClusterAutoscaler(scaler).args.clusterVersion: '1.36' has no Cluster Autoscaler release pinned "
+        "(facts/versions.py); allowed: 1.32, 1.33, 1.34, 1.35, or no ClusterAutoscaler"
+    ]
 
 
 def test_fields_that_shape_resources_are_plain_in_the_schema_and_outputs_may_be_computed():
@@ -122,6 +162,32 @@ BAD_ARGS = {
         """,
         ["DcgmExporter(gpu-metrics).args.monitoringNamespace", "DcgmExporter(gpu-metrics).args.namespace"],
     ),
+    "Network": (
+        """
+        from components.network import Network, NetworkArgs
+
+        Network("net", NetworkArgs(cidr="10.0.0.0/8", availability_zones=["us-west-2a"], nat_gateways="one"))
+        """,
+        ["Network(net).args.cidr", "Network(net).args.availabilityZones", "Network(net).args.natGateways"],
+    ),
+    "ClusterAutoscaler": (
+        """
+        from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+
+        ClusterAutoscaler("scaler", ClusterAutoscalerArgs(cluster_name="ml", expander="priority",
+                                                          scale_down_unneeded_time="soon"))
+        """,
+        ["ClusterAutoscaler(scaler).args.scaleDownUnneededTime: invalid duration 'soon'"],
+    ),
+    "PrometheusMonitors": (
+        """
+        from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs
+
+        PrometheusMonitors("monitors", PrometheusMonitorsArgs(targets=[], scrape_interval="0s",
+                                                              monitor_labels={"release": "-bad-"}))
+        """,
+        ["PrometheusMonitors(monitors).args.scrapeInterval", "PrometheusMonitors(monitors).args.monitorLabels"],
+    ),
     "EksCluster": (
         """
         from components.cluster import EksCluster, EksClusterArgs, SystemNodeGroupArgs
@@ -184,11 +250,13 @@ def test_args_given_as_a_mapping_as_a_package_host_passes_them_are_checked_the_s
     assert run.resources == []
 
 
-def test_every_documented_output_is_registered_with_its_type(dev_run):
-    """What the dev stack's components register as outputs: every output the schema lists, of its type."""
+def test_every_documented_output_is_registered_with_its_type(stack):
+    """What the dev stack's components (with the Prometheus operator) register as outputs: every output the
+    schema lists, of its type."""
+    run = stack({"observability": {"prometheusOperator": True}})
     types = {"string": str, "integer": (int, float), "array": list, "object": dict}
     by_component = {}
-    for urn, outputs in dev_run.component_outputs.items():
+    for urn, outputs in run.component_outputs.items():
         by_component[urn.split("::")[-2].rsplit(":", 1)[-1]] = outputs
     for component in COMPONENTS:
         declared = schema_of(component)["resources"][f"{PROJECT}:index:{component.__name__}"]["properties"]

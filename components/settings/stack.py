@@ -46,6 +46,20 @@ def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[
     return problems
 
 
+def autoscaler_release_problems(version: str, instead: str) -> list[ConfigProblem]:
+    """A Kubernetes version without a pinned Cluster Autoscaler release; key `version`, `instead` naming the way
+    out besides a pinned version. The stack config and `ClusterAutoscalerArgs` both check this."""
+    if version in versions.CLUSTER_AUTOSCALER_VERSIONS:
+        return []
+    known = ", ".join(versions.CLUSTER_AUTOSCALER_VERSIONS)
+    return [
+        ConfigProblem(
+            "version",
+            f"{version!r} has no Cluster Autoscaler release pinned (facts/versions.py); allowed: {known}, or {instead}",
+        )
+    ]
+
+
 def contract_problems(contract: PlacementContract, taint_key_name: str) -> list[ConfigProblem]:
     """The GPU nodes' extra labels and taints against the contract's own; keys `extraLabels.<key>` and
     `extraTaints`, `taint_key_name` naming the contract's taint key where it was set. The stack config and
@@ -151,15 +165,10 @@ class Settings(SectionModel):
                     "create the VPC",
                 )
             )
-        if self.autoscaler.enabled and self.cluster.version not in versions.CLUSTER_AUTOSCALER_VERSIONS:
-            known = ", ".join(versions.CLUSTER_AUTOSCALER_VERSIONS)
-            problems.append(
-                ConfigProblem(
-                    "cluster.version",
-                    f"{self.cluster.version!r} has no Cluster Autoscaler "
-                    f"release pinned (facts/versions.py); allowed: {known}, or "
-                    "autoscaler.enabled false",
-                )
+        if self.autoscaler.enabled:
+            problems.extend(
+                problem.under("cluster")
+                for problem in autoscaler_release_problems(self.cluster.version, "autoscaler.enabled false")
             )
         if self.device_plugin.enabled and ami_family_runs_device_plugin(gpu.ami_family):
             problems.append(

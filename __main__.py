@@ -20,9 +20,10 @@ from components.monitoring import (
     vllm_target,
 )
 from components.network import Network, NetworkArgs
-from components.settings import PROJECT, config_from_pulumi, parse_stack_config
-from components.vllm_server import SERVER_NAME as VLLM_SERVER_NAME
+from components.settings import config_from_pulumi, parse_stack_config
+from components.vllm_manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm_server import VllmServer, VllmServerArgs
+from facts.identity import PROJECT
 
 settings = parse_stack_config(*config_from_pulumi())
 for warning in settings.warnings():
@@ -36,8 +37,9 @@ network = None
 if settings.creates_network:
     network = Network(
         f"{name}-network",
-        NetworkArgs(
-            settings=settings.network,
+        args_from_settings(
+            NetworkArgs,
+            settings.network,
             name_tag=name,
             gpu_instance_types=list(settings.gpu_node_group.instance_types),
             tags=tags,
@@ -85,10 +87,11 @@ on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
 if settings.autoscaler.enabled:
     ClusterAutoscaler(
         f"{name}-autoscaler",
-        ClusterAutoscalerArgs(
+        args_from_settings(
+            ClusterAutoscalerArgs,
+            settings.autoscaler,
             cluster_name=name,
             cluster_version=settings.cluster.version,
-            settings=settings.autoscaler,
             eks_cluster_name=cluster.cluster_name,
             tags=tags,
             pod_identity_agent=cluster.pod_identity_agent,
@@ -132,6 +135,7 @@ if settings.vllm.enabled:
         args_from_settings(
             VllmServerArgs,
             settings.vllm,
+            namespace=settings.vllm.namespace,
             instance_types=list(settings.gpu_node_group.instance_types),
             placement=placement,
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
@@ -171,6 +175,6 @@ if observability.dcgm_exporter.enabled:
 if observability.prometheus_operator:
     PrometheusMonitors(
         f"{name}-monitors",
-        PrometheusMonitorsArgs(settings=observability, targets=tuple(scrape_targets)),
+        args_from_settings(PrometheusMonitorsArgs, observability, targets=scrape_targets),
         opts=on_cluster,
     )

@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from components.contract import PlacementContract  # noqa: E402
+from facts.contract import PlacementContract  # noqa: E402
 
 CONTRACT = PlacementContract()
 GPU_TYPES = (("g5.xlarge", 1, "23Gi"), ("g5.12xlarge", 4, "186Gi"))

@@ -11,7 +11,6 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
-from components import naming, versions
 from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from components.component_args import (
     PlacementArgs,
@@ -22,10 +21,12 @@ from components.component_args import (
     section_data,
     unknown_values,
 )
-from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group
+from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group, shape
 from components.node_monitoring import configuration_json
-from components.settings import PROJECT, ClusterSettings, ConfigProblem, SystemNodeGroupSettings
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS
+from components.settings import ClusterSettings, ConfigProblem, SystemNodeGroupSettings
+from facts import naming, versions
+from facts.identity import PROJECT
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,7 +66,7 @@ class EksClusterArgs:
     name: str | None = None
     """EKS cluster name, 1-100 letters, digits, '-' or '_'. Default: the component name."""
     version: str | None = None
-    """Kubernetes minor version, for example "1.34". Default in `components/versions.py`."""
+    """Kubernetes minor version, for example "1.34". Default in `facts/versions.py`."""
     vpc_id: str | None = None
     """An existing VPC to run in, with `private_subnet_ids` (or `public_subnet_ids`). Default: `network` when
     given, else the account's default VPC."""
@@ -182,13 +183,7 @@ def node_subnet_ids(settings: ClusterSettings, default_subnet_ids: pulumi.Input[
 def system_node_group_spec(settings: SystemNodeGroupSettings, tags: dict[str, str]) -> ManagedNodeGroupSpec:
     """The system node group: standard AL2023 AMI, no labels or taints that keep add-ons away."""
     return ManagedNodeGroupSpec(
-        instance_types=list(settings.instance_types),
-        ami_type=ami_type("AL2023", settings.architecture, accelerated=False),
-        min_size=settings.min_size,
-        desired_size=settings.desired_size,
-        max_size=settings.max_size,
-        disk_size=settings.disk_size,
-        tags=tags,
+        **shape(settings), ami_type=ami_type("AL2023", settings.architecture, accelerated=False), tags=tags
     )
 
 
@@ -368,7 +363,7 @@ class EksCluster(pulumi.ComponentResource):
         invoke = pulumi.InvokeOutputOptions(parent=self)
         default_vpc = aws.ec2.get_vpc_output(default=True, opts=invoke)
         # Only zones EKS supports: a default subnet in another one fails CreateCluster with
-        # UnsupportedAvailabilityZoneException (components/zones.py has the list and its source).
+        # UnsupportedAvailabilityZoneException (facts/zones.py has the list and its source).
         zones = aws.get_availability_zones_output(
             state="available", exclude_zone_ids=list(EKS_UNSUPPORTED_ZONE_IDS), opts=invoke
         )

@@ -11,8 +11,6 @@ It carries no toleration for the GPU taint, so it runs on the system node group 
 (the plan's guard shows where it lands).
 """
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass
 
@@ -20,13 +18,22 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
-from components import naming, versions
+from components.component_args import Validation, args_path, coerce, section_data, unknown_values
 from components.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT, AutoscalerSettings
+from components.security_context import locked_down
+from components.settings import (
+    AutoscalerSettings,
+    ClusterSettings,
+    arguments,
+    autoscaler_release_problems,
+)
+from facts import naming, versions
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
 
 NAME = "cluster-autoscaler"
-NAMESPACE = "kube-system"
+NAMESPACE = KUBE_SYSTEM
 METRICS_PORT = 8085
 POD_IDENTITY_AGENT_ADDRESS = "169.254.170.23/32"
 # The tags EKS puts on every managed node group's Auto Scaling group, which auto-discovery matches
@@ -42,7 +49,7 @@ RESOURCES = {"requests": {"cpu": "100m", "memory": "600Mi"}, "limits": {"cpu": "
 NONROOT_UID = 65534
 CHECKOV_SKIPS = {
     "CKV_K8S_38": "the autoscaler watches pods and nodes and evicts pods: it needs its service-account token",
-    "CKV_K8S_43": "the image is pinned to the release matching the cluster version (components/versions.py)",
+    "CKV_K8S_43": "the image is pinned to the release matching the cluster version (facts/versions.py)",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the autoscaler restarting",
 }
 
@@ -117,26 +124,70 @@ DESCRIBE_ACTIONS = [
 SCALING_ACTIONS = ["autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ClusterAutoscalerArgs:
-    """Inputs of `ClusterAutoscaler`."""
+    """Inputs of `ClusterAutoscaler`. Fields without `Input` must be plain values (they go into the IAM policy
+    and the autoscaler's flags) and are checked when it is constructed, with the rules of the stack config's
+    `autoscaler` section."""
 
     cluster_name: str
     """The EKS cluster whose node groups it scales (their Auto Scaling groups carry this name in a tag). Required."""
-    cluster_version: str
-    """Kubernetes minor version of the cluster, which picks the autoscaler release. Required."""
-    settings: AutoscalerSettings = AutoscalerSettings()
-    """Expander and scale-down timing. Default `AutoscalerSettings()`."""
+    cluster_version: str | None = None
+    """Kubernetes minor version of the cluster, which picks the autoscaler release. Default in
+    `facts/versions.py`."""
+    expander: str | None = None
+    """How it picks among node groups that fit a pending pod: `least-waste`, `priority`, `most-pods` or `random`.
+    Default `least-waste`."""
+    expander_priorities: dict[str, list[str]] | None = None
+    """For the `priority` expander: priority (an integer, higher wins) to node group name patterns. Default none."""
+    scale_down_unneeded_time: str | None = None
+    """How long a node stays unneeded before it is removed. Default `30m`."""
+    scale_down_delay_after_add: str | None = None
+    """How long after a scale-up scale-down is considered again. Default `20m`."""
+    max_node_provision_time: str | None = None
+    """How long a new node may take to register before the autoscaler gives up on it. Default `20m`."""
     eks_cluster_name: pulumi.Input[str] | None = None
-    """The cluster name as an output, so the Pod Identity association waits for the cluster. Default `cluster_name`."""
+    """The cluster name as an output (`EksCluster.cluster_name`), so the Pod Identity association waits for the
+    cluster. Default `cluster_name`."""
     region: pulumi.Input[str] | None = None
     """AWS region of the cluster, given to the autoscaler as `AWS_REGION`: with IMDSv2's hop limit of 1 (the
     node groups' launch templates) a pod cannot read it from instance metadata. Default: the provider's region."""
-    tags: dict[str, str] | None = None
-    """Tags for the IAM role and the Pod Identity association. Default none."""
-    pod_identity_agent: pulumi.Resource | None = None
+    pod_identity_agent: aws.eks.Addon | None = None
     """The `eks-pod-identity-agent` add-on that serves the credentials; the autoscaler starts after it. Default
     none (the add-on is managed elsewhere)."""
+    tags: dict[str, str] | None = None
+    """Tags for the IAM role and the Pod Identity association. Default none."""
+
+
+_SETTINGS_FIELDS = (
+    "expander",
+    "expander_priorities",
+    "scale_down_unneeded_time",
+    "scale_down_delay_after_add",
+    "max_node_provision_time",
+)
+
+
+def validated(name: str, args: ClusterAutoscalerArgs) -> tuple[AutoscalerSettings, str]:
+    """The autoscaler's settings and the cluster's Kubernetes version from `args`; raises `ConfigError` naming
+    every bad argument."""
+    where = args_path("ClusterAutoscaler", name)
+    validation = Validation(where)
+    validation.add(unknown_values(args, where, ("cluster_name", "cluster_version", *_SETTINGS_FIELDS, "tags")))
+    validation.done()
+    settings = validation.section(AutoscalerSettings, section_data(args, _SETTINGS_FIELDS))
+    cluster_data = {
+        "name": args.cluster_name,
+        **section_data(args, ("cluster_version",), {"cluster_version": "version"}),
+    }
+    cluster = validation.section(
+        ClusterSettings, cluster_data, renamed={"name": "clusterName", "version": "clusterVersion"}
+    )
+    if cluster is not None:
+        problems = autoscaler_release_problems(cluster.version, "no ClusterAutoscaler")
+        validation.add([problem.written(arguments(where)) for problem in problems], {"version": "clusterVersion"})
+    validation.done()
+    return settings, cluster.version
 
 
 class ClusterAutoscaler(pulumi.ComponentResource):
@@ -146,12 +197,17 @@ class ClusterAutoscaler(pulumi.ComponentResource):
     """
 
     deployment_name: pulumi.Output[str]
+    """Name of the autoscaler's Deployment in `kube-system`."""
     role_arn: pulumi.Output[str]
+    """ARN of the IAM role the autoscaler acts as (EKS Pod Identity)."""
 
     def __init__(self, name: str, args: ClusterAutoscalerArgs, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(ClusterAutoscalerArgs, args, args_path("ClusterAutoscaler", name))
+        # Checked before anything is registered.
+        settings, cluster_version = validated(name, args)
         super().__init__(f"{PROJECT}:index:ClusterAutoscaler", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
-        version = versions.CLUSTER_AUTOSCALER_VERSIONS[args.cluster_version]
+        version = versions.CLUSTER_AUTOSCALER_VERSIONS[cluster_version]
         labels = autoscaler_labels(name, version)
 
         role = aws.iam.Role(
@@ -200,16 +256,16 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             subjects=[{"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}],
             opts=pulumi.ResourceOptions(parent=self, depends_on=[role_in_namespace]),
         )
-        if args.settings.expander == "priority":
+        if settings.expander == "priority":
             k8s.core.v1.ConfigMap(
                 f"{name}-priorities",
                 metadata={"name": PRIORITY_CONFIGMAP, "namespace": NAMESPACE, "labels": labels},
-                data={"priorities": priorities_document(args.settings.expander_priorities)},
+                data={"priorities": priorities_document(settings.expander_priorities)},
                 opts=child,
             )
 
         region = args.region or aws.get_region_output(opts=pulumi.InvokeOutputOptions(parent=self)).region
-        manifest = deployment(name, args.cluster_name, version, args.settings)
+        manifest = deployment(name, args.cluster_name, version, settings)
         manifest["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": "AWS_REGION", "value": region}]
         autoscaler = k8s.apps.v1.Deployment(
             f"{name}-deployment",
@@ -301,13 +357,7 @@ def deployment(instance: str, cluster_name: str, version: str, settings: Autosca
                                 "httpGet": {"path": "/health-check", "port": METRICS_PORT},
                                 "periodSeconds": 10,
                             },
-                            "securityContext": {
-                                "allowPrivilegeEscalation": False,
-                                "capabilities": {"drop": ["ALL"]},
-                                "privileged": False,
-                                "readOnlyRootFilesystem": True,
-                                "runAsNonRoot": True,
-                            },
+                            "securityContext": locked_down(runAsNonRoot=True),
                         }
                     ],
                 },

@@ -23,41 +23,16 @@ from typing import Any
 
 from pydantic.alias_generators import to_camel
 
-from components.contract import PlacementContract, Taint
 from components.settings import (
     ConfigError,
     ConfigProblem,
     GpuNodeGroupSettings,
     GpuPlacementSettings,
+    arguments,
+    contract_problems,
+    validate_section,
 )
-
-try:
-    from components.settings import validate_section
-except ImportError:  # TEMPORARY until the settings package lands
-
-    def validate_section(model, data, *, where):
-        from pydantic import ValidationError
-
-        from components.settings import _problems_from
-
-        try:
-            section = model.model_validate(dict(data))
-        except ValidationError as error:
-            raise ConfigError(
-                [ConfigProblem(p.key, p.message, None) for p in _problems_from(error, where, model)]
-            ) from None
-        problems = [ConfigProblem(p.key, p.message, None) for p in section.problems(where)]
-        if problems:
-            raise ConfigError(problems)
-        return section
-
-
-def _config_error(problems, subject):
-    try:
-        return ConfigError(problems, subject=subject)
-    except TypeError:  # TEMPORARY
-        return ConfigError(problems)
-
+from facts.contract import PlacementContract, Taint
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
 # ending with a letter or digit, at most 63 characters (Kubernetes docs, "Object Names and IDs", RFC 1035
@@ -120,9 +95,9 @@ def coerce(cls: type, value: Any, where: str = "args") -> Any:
     if value is None or isinstance(value, cls):
         return value
     if not isinstance(value, Mapping):
-        raise _config_error(
+        raise ConfigError(
             [_problem(where, f"{type(value).__name__} value; allowed: {cls.__name__} or a mapping of its fields")],
-            where,
+            subject=where,
         )
     # The annotations as written (this module's args classes keep none as strings); `typing.get_type_hints`
     # would try to resolve `pulumi.Input`'s own forward reference to `Output`.
@@ -130,12 +105,12 @@ def coerce(cls: type, value: Any, where: str = "args") -> Any:
     names = set(hints)
     unknown = sorted(set(value) - names)
     if unknown:
-        raise _config_error(
+        raise ConfigError(
             [
                 _problem(f"{where}.{to_camel(key)}", f"unknown argument; allowed: {_camel_list(names)}")
                 for key in unknown
             ],
-            where,
+            subject=where,
         )
     built = {key: _coerce_value(hints[key], item, f"{where}.{to_camel(key)}") for key, item in value.items()}
     return cls(**built)
@@ -225,6 +200,14 @@ def _is_unknown(value: Any) -> bool:
     return False
 
 
+def _renamed(problem: ConfigProblem, renamed: Mapping[str, str]) -> ConfigProblem:
+    for section_key, argument in renamed.items():
+        if problem.key == section_key or problem.key.startswith((f"{section_key}.", f"{section_key}[")):
+            key = argument + problem.key[len(section_key) :]
+            return ConfigProblem(key, problem.message, problem.namespace, problem.separator)
+    return problem
+
+
 def _problem(key: str, message: str) -> ConfigProblem:
     return ConfigProblem(key, message, namespace=None)
 
@@ -240,20 +223,25 @@ class Validation:
         self.where = where
         self.problems: list[ConfigProblem] = []
 
-    def section(self, model: type, data: Mapping[str, Any], at: str = "") -> Any:
-        """`data` validated as `model`, its problems named under `where` (and `at` inside it); None if bad."""
+    def section(
+        self, model: type, data: Mapping[str, Any], at: str = "", renamed: Mapping[str, str] | None = None
+    ) -> Any:
+        """`data` validated as `model`, its problems named under `where` (and `at` inside it); None if bad.
+
+        `renamed` maps a section key to the argument it came from where their names differ
+        (`{"version": "clusterVersion"}`), so that problems name the argument."""
         try:
             return validate_section(model, data, where=f"{self.where}.{at}" if at else self.where)
         except ConfigError as error:
-            self.problems.extend(error.problems)
+            self.problems.extend(_renamed(problem, renamed or {}) for problem in error.problems)
             return None
 
-    def add(self, problems: list[ConfigProblem]) -> None:
-        self.problems.extend(problems)
+    def add(self, problems: list[ConfigProblem], renamed: Mapping[str, str] | None = None) -> None:
+        self.problems.extend(_renamed(problem, renamed or {}) for problem in problems)
 
     def done(self) -> None:
         if self.problems:
-            raise _config_error(self.problems, self.where)
+            raise ConfigError(self.problems, subject=self.where)
 
 
 def check_object_name(name: str, key: str) -> list[ConfigProblem]:
@@ -285,7 +273,22 @@ def placement_contract(placement: PlacementArgs | None, validation: Validation, 
         extra_labels=dict(extras.extra_labels),
         extra_taints=tuple(taint.to_taint() for taint in extras.extra_taints),
     )
+    problems = [
+        problem.under(at).written(arguments(validation.where)) for problem in contract_problems(contract, "taintKey")
+    ]
+    if problems:
+        validation.add(problems)
+        return None, False
     return contract, rules.require_node_affinity
+
+
+def contract_of(placement: PlacementArgs | None, where: str = "PlacementArgs") -> PlacementContract:
+    """The placement contract `placement` describes, for a program's own GPU workloads (`node_selector()`,
+    `tolerations()`, `node_affinity()`); raises `ConfigError` naming every bad field under `where`."""
+    validation = Validation(where)
+    contract, _ = placement_contract(placement, validation, "")
+    validation.done()
+    return contract
 
 
 def placement_args(contract: PlacementContract, require_node_affinity: bool = False) -> PlacementArgs:
@@ -303,8 +306,10 @@ def placement_args(contract: PlacementContract, require_node_affinity: bool = Fa
 
 
 def args_from_settings(cls: type, section: Any, **values: Any) -> Any:
-    """`cls` with the fields of a settings section (a pydantic model) it shares, plus `values`: how a program
-    that reads the stack config hands a section to a component."""
+    """`cls` with the fields of a settings section (a pydantic model) it shares and the config sets, plus
+    `values`: how a program that reads the stack config hands a section to a component."""
     names = {field.name for field in dataclasses.fields(cls)}
-    shared = {key: value for key, value in section.model_dump().items() if key in names and key not in values}
+    # Only what the config sets: a default is the component's own, and "set" matters to some rules (azCount).
+    given = section.model_dump(exclude_unset=True)
+    shared = {key: value for key, value in given.items() if key in names and key not in values}
     return coerce(cls, {**shared, **values}, cls.__name__)

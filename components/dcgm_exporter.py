@@ -32,7 +32,6 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import versions
 from components.component_args import (
     PlacementArgs,
     Validation,
@@ -42,14 +41,18 @@ from components.component_args import (
     placement_contract,
     unknown_values,
 )
-from components.contract import PlacementContract
 from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT, ConfigProblem, ObservabilitySettings, check_namespace_name
-from placement.exporter import DCGM_EXPORTER_LABEL_VALUE
+from components.security_context import locked_down
+from components.settings import ConfigProblem, ObservabilitySettings, check_namespace_name
+from facts import versions
+from facts.contract import PlacementContract
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
+from facts.markers import DCGM_EXPORTER_LABEL_VALUE
 
 NAME = "dcgm-exporter"
-DEFAULT_NAMESPACE = "kube-system"
+DEFAULT_NAMESPACE = KUBE_SYSTEM
 PORT = 9400
 PORT_NAME = "metrics"
 METRICS_PATH = "/metrics"
@@ -66,7 +69,7 @@ PROBE_DELAY_SECONDS = 45
 CHECKOV_SKIPS = {
     "CKV_K8S_23": "the exporter runs as root to connect to the kubelet's root-owned pod-resources socket",
     "CKV_K8S_40": "the exporter runs as UID 0 for the kubelet's root-owned pod-resources socket",
-    "CKV_K8S_43": "the image is pinned to a release tag in components/versions.py",
+    "CKV_K8S_43": "the image is pinned to a release tag in facts/versions.py",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the exporter restarting",
 }
 SYS_ADMIN_CHECKOV_SKIPS = {
@@ -185,15 +188,12 @@ def tolerations(contract: PlacementContract) -> list[dict[str, str]]:
 
 def security_context(bottlerocket: bool) -> dict:
     """Root with CAP_SYS_ADMIN only and a read-only root; privileged on Bottlerocket (module docstring)."""
-    context = {
-        "allowPrivilegeEscalation": False,
-        "capabilities": {"add": ["SYS_ADMIN"], "drop": ["ALL"]},
-        "privileged": False,
-        "readOnlyRootFilesystem": True,
-        "runAsNonRoot": False,
-        "runAsUser": 0,
-        "seccompProfile": {"type": "RuntimeDefault"},
-    }
+    context = locked_down(
+        capabilities={"add": ["SYS_ADMIN"], "drop": ["ALL"]},
+        runAsNonRoot=False,
+        runAsUser=0,
+        seccompProfile={"type": "RuntimeDefault"},
+    )
     if bottlerocket:
         # The API server rejects `privileged: true` with `allowPrivilegeEscalation: false` (kubernetes
         # pkg/apis/core/validation, ValidateSecurityContext), and a privileged container has every
@@ -255,7 +255,7 @@ def daemonset(
     instance: str,
     contract: PlacementContract,
     *,
-    namespace: str = "kube-system",
+    namespace: str = KUBE_SYSTEM,
     bottlerocket: bool = False,
     pod_annotations: dict[str, str] | None = None,
     name: str = NAME,

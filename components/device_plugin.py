@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import versions
 from components.component_args import (
     PlacementArgs,
     Validation,
@@ -23,14 +22,18 @@ from components.component_args import (
     section_data,
     unknown_values,
 )
-from components.contract import PlacementContract
 from components.labels import checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
-from components.settings import PROJECT, ConfigProblem, DevicePluginSettings, check_namespace_name
-from placement.workloads import DEVICE_PLUGIN_LABEL_VALUE
+from components.security_context import locked_down
+from components.settings import ConfigProblem, DevicePluginSettings, check_namespace_name
+from facts import versions
+from facts.contract import PlacementContract
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
+from facts.markers import DEVICE_PLUGIN_LABEL_VALUE
 
 NAME = "nvidia-device-plugin"
-DEFAULT_NAMESPACE = "kube-system"
+DEFAULT_NAMESPACE = KUBE_SYSTEM
 # The kubelet's device plugin registry: the plugin creates its socket here (root-owned on the host).
 DEVICE_PLUGIN_DIR = "/var/lib/kubelet/device-plugins"
 # Evicting the plugin takes every GPU off the node; only this class outranks the GPU workloads.
@@ -46,7 +49,7 @@ CHECKOV_SKIPS = {
     "CKV_K8S_40": "the plugin runs as root (UID 0) to create its socket in the kubelet device-plugins dir",
     "CKV_K8S_8": "the plugin serves no health endpoint to probe (the upstream manifest has no probes)",
     "CKV_K8S_9": "the plugin serves no readiness endpoint; it is ready once registered with the kubelet",
-    "CKV_K8S_43": "the image is pinned to a release tag (components/versions.py, devicePlugin.version)",
+    "CKV_K8S_43": "the image is pinned to a release tag (facts/versions.py, devicePlugin.version)",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the plugin restarting",
 }
 
@@ -61,7 +64,7 @@ class NvidiaDevicePluginArgs:
     label `GPU=true`, taint `GPU=true:NoSchedule`."""
     version: str | None = None
     """Image tag of nvcr.io/nvidia/k8s-device-plugin, a release such as `v0.17.1`. Default in
-    `components/versions.py`."""
+    `facts/versions.py`."""
     name: str | None = None
     """Name of the DaemonSet, its ServiceAccount and NetworkPolicy; two plugins in one namespace need two names.
     Default: the component name."""
@@ -147,14 +150,8 @@ def container(version: str) -> dict:
         # NVIDIA/k8s-device-plugin v0.20.0: README "FAIL_ON_INIT_ERROR", cmd/nvidia-device-plugin/main.go,
         # internal/resource/factory.go; removed from the static examples in v0.18.0, CHANGELOG).
         "resources": RESOURCES,
-        "securityContext": {
-            "allowPrivilegeEscalation": False,
-            "capabilities": {"drop": ["ALL"]},
-            "privileged": False,
-            # It writes only its socket, in the hostPath mount.
-            "readOnlyRootFilesystem": True,
-            "seccompProfile": {"type": "RuntimeDefault"},
-        },
+        # It writes only its socket, in the hostPath mount: the root filesystem stays read-only.
+        "securityContext": locked_down(seccompProfile={"type": "RuntimeDefault"}),
         "volumeMounts": [{"name": "device-plugins", "mountPath": DEVICE_PLUGIN_DIR}],
     }
 

@@ -19,19 +19,20 @@ from components.component_args import (
     section_data,
     unknown_values,
 )
-from components.contract import (
+from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group, shape
+from components.settings import GpuNodeGroupSettings
+from facts.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     NVIDIA_GPU_PRODUCT_LABEL,
     NVIDIA_GPU_RESOURCE,
     PlacementContract,
 )
-from components.gpu_catalog import (
+from facts.gpu_catalog import (
     CLUSTER_AUTOSCALER_GPU_LABEL,
     CLUSTER_AUTOSCALER_TEMPLATE_TAG,
     accelerator_label_value,
 )
-from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group
-from components.settings import PROJECT, GpuNodeGroupSettings
+from facts.identity import PROJECT
 
 AUTOSCALER_TEMPLATE_TAG = CLUSTER_AUTOSCALER_TEMPLATE_TAG
 
@@ -118,14 +119,10 @@ def gpu_node_group_spec(
 ) -> ManagedNodeGroupSpec:
     """The GPU node group's shape: label and taints from the contract, GPU facts from its instance types."""
     return ManagedNodeGroupSpec(
-        instance_types=list(settings.instance_types),
+        **shape(settings),
         ami_type=ami_type(settings.ami_family, settings.architecture, accelerated=True),
         ami_family=settings.ami_family,
         capacity_type=settings.capacity_type,
-        min_size=settings.min_size,
-        desired_size=settings.desired_size,
-        max_size=settings.max_size,
-        disk_size=settings.disk_size,
         labels=gpu_node_labels(settings, contract),
         taints=contract.eks_taints(),
         max_unavailable=settings.update_max_unavailable,

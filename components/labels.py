@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from components.settings import PROJECT
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM, NAMESPACE_NAME_LABEL
 
 LABEL_PREFIX = "app.kubernetes.io"
 _LABEL_VALUE_INVALID = re.compile(r"[^A-Za-z0-9._-]+")
@@ -40,14 +41,11 @@ def checkov_annotations(skips: dict[str, str]) -> dict[str, str]:
     return {f"checkov.io/skip{index}": f"{check}={reason}" for index, (check, reason) in enumerate(skips.items(), 1)}
 
 
-# The label the API server sets on every namespace, with its name (Kubernetes docs, "Well-Known Labels,
-# Annotations and Taints": kubernetes.io/metadata.name).
-NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
-# CoreDNS pods on EKS carry k8s-app=kube-dns in kube-system (the EKS CoreDNS manifest; components/node_agents.py).
+# CoreDNS pods on EKS carry k8s-app=kube-dns in kube-system (the EKS CoreDNS manifest; facts/node_agents.py).
 DNS_EGRESS = {
     "to": [
         {
-            "namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: "kube-system"}},
+            "namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: KUBE_SYSTEM}},
             "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
         }
     ],

@@ -11,8 +11,6 @@ Two forms, chosen by `observability.prometheusOperator`:
 Either way the exporters' NetworkPolicies admit only the monitoring namespace.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,9 +18,12 @@ import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
-from components import dcgm_exporter, vllm_server
+from components import dcgm_exporter, vllm_manifests
+from components.component_args import Validation, args_path, coerce, section_data, unknown_values
 from components.labels import selector_labels
-from components.settings import PROJECT, ObservabilitySettings, VllmSettings
+from components.settings import ObservabilitySettings, VllmSettings
+from facts.identity import PROJECT
+from facts.kubernetes import KUBE_SYSTEM
 
 MONITORING_API_VERSION = "monitoring.coreos.com/v1"
 DASHBOARDS_DIR = Path(__file__).resolve().parent.parent / "dashboards"
@@ -36,15 +37,15 @@ class ScrapeTarget:
     """A Service whose pods serve Prometheus metrics."""
 
     name: str
-    """Name of the ServiceMonitor (and of the job Prometheus gives its targets)."""
+    """Name of the ServiceMonitor (and of the job Prometheus gives its targets). Required."""
     namespace: str
-    """Namespace of the Service."""
+    """Namespace of the Service. Required."""
     selector: dict[str, str]
-    """Labels that select the Service."""
+    """Labels that select the Service. Required."""
     port_name: str
-    """Name of the Service port serving metrics."""
+    """Name of the Service port serving metrics. Required."""
     port: int
-    """Number of that port on the pods."""
+    """Number of that port on the pods. Required."""
     path: str = "/metrics"
     """HTTP path of the metrics. Default `/metrics`."""
     honor_labels: bool = False
@@ -54,15 +55,15 @@ class ScrapeTarget:
 def vllm_target(instance: str, settings: VllmSettings) -> ScrapeTarget:
     """The vLLM server's Service: `/metrics` on its `http` port (8000), beside the OpenAI API."""
     return ScrapeTarget(
-        vllm_server.SERVER_NAME,
+        vllm_manifests.SERVER_NAME,
         settings.namespace,
-        selector_labels(vllm_server.server_labels(instance, settings)),
-        vllm_server.PORT_NAME,
-        vllm_server.PORT,
+        selector_labels(vllm_manifests.server_labels(instance, settings)),
+        vllm_manifests.PORT_NAME,
+        vllm_manifests.PORT,
     )
 
 
-def dcgm_exporter_target(instance: str, namespace: str = "kube-system") -> ScrapeTarget:
+def dcgm_exporter_target(instance: str, namespace: str = KUBE_SYSTEM) -> ScrapeTarget:
     """The DCGM exporter's Service. Its own `pod`, `namespace` and `container` labels name the workload using
     each GPU (internal/pkg/transformation/kubernetes.go at the pinned tag), so they are honoured rather than
     renamed `exported_*` by the operator's target labels."""
@@ -132,24 +133,48 @@ def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None =
     }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PrometheusMonitorsArgs:
-    """Inputs of `PrometheusMonitors`."""
+    """Inputs of `PrometheusMonitors`. Every field is plain and checked when the component is constructed, with the
+    rules of the stack config's `observability` section."""
 
-    settings: ObservabilitySettings
-    """The `observability` section: monitoring namespace, interval, monitor labels. Required."""
-    targets: tuple[ScrapeTarget, ...]
-    """The Services to scrape, one ServiceMonitor each. Required."""
+    targets: list[ScrapeTarget]
+    """The Services to scrape, one ServiceMonitor each (`vllm_target`, `dcgm_exporter_target`). Required."""
+    monitoring_namespace: str | None = None
+    """Namespace of the Prometheus that reads the monitors; the ServiceMonitors and the PrometheusRule go there.
+    Default `monitoring`."""
+    scrape_interval: str | None = None
+    """How often the ServiceMonitors scrape, a Prometheus duration such as `30s` or `1m`. Default `30s`."""
+    monitor_labels: dict[str, str] | None = None
+    """Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
+    (kube-prometheus-stack: `release: <its release name>`). Default none."""
+
+
+_SETTINGS_FIELDS = ("monitoring_namespace", "scrape_interval", "monitor_labels")
+
+
+def validated(name: str, args: PrometheusMonitorsArgs) -> ObservabilitySettings:
+    """The observability settings from `args`; raises `ConfigError` naming every bad argument."""
+    where = args_path("PrometheusMonitors", name)
+    validation = Validation(where)
+    validation.add(unknown_values(args, where, ("targets", *_SETTINGS_FIELDS)))
+    validation.done()
+    settings = validation.section(ObservabilitySettings, section_data(args, _SETTINGS_FIELDS))
+    validation.done()
+    return settings
 
 
 class PrometheusMonitors(pulumi.ComponentResource):
     """ServiceMonitors and the PrometheusRule, for a cluster that runs the Prometheus operator."""
 
     def __init__(self, name: str, args: PrometheusMonitorsArgs, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(PrometheusMonitorsArgs, args, args_path("PrometheusMonitors", name))
+        # Checked before anything is registered.
+        settings = validated(name, args)
         super().__init__(f"{PROJECT}:index:PrometheusMonitors", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         for target in args.targets:
-            monitor = service_monitor(target, args.settings)
+            monitor = service_monitor(target, settings)
             k8s.apiextensions.CustomResource(
                 f"{name}-{target.name}",
                 api_version=monitor["apiVersion"],
@@ -158,7 +183,7 @@ class PrometheusMonitors(pulumi.ComponentResource):
                 spec=monitor["spec"],
                 opts=child,
             )
-        rule = prometheus_rule(args.settings)
+        rule = prometheus_rule(settings)
         k8s.apiextensions.CustomResource(
             f"{name}-rules",
             api_version=rule["apiVersion"],

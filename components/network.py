@@ -10,15 +10,15 @@ offline plan sees mock data). Pin `network.availabilityZones` to choose them you
 zone they were created in (`ignoreChanges` on the zone), so a later change in offerings never moves them.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
-from components.settings import PROJECT, NetworkSettings
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
+from components.component_args import Validation, args_path, coerce, section_data, unknown_values
+from components.settings import NetworkSettings
+from facts.identity import PROJECT
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
 
 # Subnet tags the AWS Load Balancer Controller uses to find subnets for internet-facing and internal load
 # balancers (AWS Load Balancer Controller docs, "Subnet auto-discovery"; EKS user guide, "Route internet
@@ -30,37 +30,73 @@ INTERNAL_ELB_TAG = "kubernetes.io/role/internal-elb"
 INTERFACE_ENDPOINT_SERVICES = ("ecr.api", "ecr.dkr", "sts", "eks-auth")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NetworkArgs:
-    """Inputs of `Network`."""
+    """Inputs of `Network`. Every field is plain (it shapes the VPC) and checked when the component is constructed,
+    with the rules of the stack config's `network` section."""
 
-    settings: NetworkSettings = field(default_factory=NetworkSettings)
-    """CIDR, zone count, NAT gateways, endpoints. Default `NetworkSettings()` (10.0.0.0/16, 3 zones, one NAT)."""
-    name_tag: str = "gpu-inference"
-    """Prefix of the `Name` tag of each network resource, usually the cluster name. Default `gpu-inference`."""
-    gpu_instance_types: list[str] = field(default_factory=list)
+    cidr: str | None = None
+    """IPv4 range of the VPC, /16 to /20: each zone gets a private subnet of an eighth of it for nodes and pods,
+    and a smaller public one for NAT and load balancers. Default `10.0.0.0/16`."""
+    az_count: int | None = None
+    """Availability zones to spread over, 2-6 (EKS needs two). Default 3."""
+    availability_zones: list[str] | None = None
+    """Zones to use, by name (`us-west-2a`) or ID (`usw2-az1`); their number sets the zone count. Default: chosen
+    from the region, preferring zones that offer `gpu_instance_types`."""
+    nat_gateways: str | None = None
+    """`single` NAT gateway for all zones (cheaper; a zone outage cuts the others' egress) or `perAz`. Default
+    `single`."""
+    interface_endpoints: bool | None = None
+    """Also create interface endpoints for ECR, STS and EKS Auth (each costs per hour and zone). Default false."""
+    gpu_instance_types: list[str] | None = None
     """Instance types whose zones are preferred, and whose zones hold `gpu_subnet_ids`. Default none."""
-    tags: dict[str, str] = field(default_factory=dict)
+    name_tag: str | None = None
+    """Prefix of the `Name` tag of each network resource, usually the cluster name. Default: the component name."""
+    tags: dict[str, str] | None = None
     """Tags for every network resource. Default none."""
+
+
+_SETTINGS_FIELDS = ("cidr", "az_count", "availability_zones", "nat_gateways", "interface_endpoints")
+
+
+def validated(name: str, args: NetworkArgs) -> NetworkSettings:
+    """The network settings from `args`; raises `ConfigError` naming every bad argument."""
+    where = args_path("Network", name)
+    validation = Validation(where)
+    validation.add(unknown_values(args, where, (*_SETTINGS_FIELDS, "gpu_instance_types", "name_tag", "tags")))
+    validation.done()
+    settings = validation.section(NetworkSettings, section_data(args, _SETTINGS_FIELDS))
+    validation.done()
+    return settings
 
 
 class Network(pulumi.ComponentResource):
     """A VPC with one private and one public subnet per zone, internet and NAT gateways, and endpoints."""
 
     vpc_id: pulumi.Output[str]
+    """The VPC."""
     private_subnet_ids: pulumi.Output[list[str]]
+    """One private subnet per zone, for nodes and pods (routed through NAT)."""
     public_subnet_ids: pulumi.Output[list[str]]
+    """One public subnet per zone, for NAT gateways and internet-facing load balancers."""
     gpu_subnet_ids: pulumi.Output[list[str]]
+    """The private subnets in zones that offer the GPU instance types, for `GpuNodeGroupArgs.subnet_ids`."""
     availability_zones: pulumi.Output[list[str]]
+    """Zone IDs of the subnets, in subnet order."""
 
     def __init__(self, name: str, args: NetworkArgs, opts: pulumi.ResourceOptions | None = None):
+        args = coerce(NetworkArgs, args, args_path("Network", name))
+        # Checked before anything is registered.
+        settings = validated(name, args)
         super().__init__(f"{PROJECT}:index:Network", name, None, opts)
-        settings = args.settings
+        name_tag = args.name_tag or name
+        tags = dict(args.tags or {})
+        gpu_instance_types = list(args.gpu_instance_types or [])
         child = pulumi.ResourceOptions(parent=self)
         invoke = pulumi.InvokeOutputOptions(parent=self)
 
         def tagged(label: str, **extra: str) -> dict[str, str]:
-            return {**args.tags, "Name": f"{args.name_tag}-{label}", **extra}
+            return {**tags, "Name": f"{name_tag}-{label}", **extra}
 
         available = aws.get_availability_zones_output(
             state="available",
@@ -69,7 +105,7 @@ class Network(pulumi.ComponentResource):
             filters=[{"name": "opt-in-status", "values": ["opt-in-not-required"]}],
             opts=invoke,
         )
-        offered_zone_ids = _zones_offering(args.gpu_instance_types, invoke)
+        offered_zone_ids = _zones_offering(gpu_instance_types, invoke)
         zones = pulumi.Output.all(available.names, available.zone_ids, offered_zone_ids).apply(
             lambda found: choose_zones(
                 [Zone(n, z) for n, z in zip(found[0], found[1], strict=True)],
@@ -170,7 +206,7 @@ class Network(pulumi.ComponentResource):
         self.private_subnet_ids = pulumi.Output.all(*(subnet.id for subnet in private_subnets))
         self.public_subnet_ids = pulumi.Output.all(*(subnet.id for subnet in public_subnets))
         self.availability_zones = pulumi.Output.all(*(subnet.availability_zone_id for subnet in private_subnets))
-        self.gpu_subnet_ids = _subnets_in_zones(private_subnets, offered_zone_ids, args.gpu_instance_types)
+        self.gpu_subnet_ids = _subnets_in_zones(private_subnets, offered_zone_ids, gpu_instance_types)
         self.register_outputs(
             {
                 "vpc_id": self.vpc_id,

@@ -8,12 +8,14 @@ while every label, taint, AMI type and metadata option here is an input reviewer
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pulumi
 import pulumi_aws as aws
 
-from components import eks_model, naming
-from components.settings import PROJECT
+from facts import eks_model, naming
+from facts.eks_node import DEFAULT_CAPACITY_TYPE
+from facts.identity import PROJECT
 
 # Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
 NODE_ROLE_POLICY_ARNS = (
@@ -39,13 +41,25 @@ class ManagedNodeGroupSpec:
     """Root (Bottlerocket: data) volume size in GiB, set in the launch template."""
     ami_family: str = "AL2023"
     """`AL2023` or `Bottlerocket`; decides which device holds images and containers."""
-    capacity_type: str = "ON_DEMAND"
+    capacity_type: str = DEFAULT_CAPACITY_TYPE
     labels: dict[str, str] = field(default_factory=dict)
     taints: list[dict[str, str]] = field(default_factory=list)
     """Taints in EKS API spelling (`NO_SCHEDULE`)."""
     max_unavailable: int = 1
     node_repair: bool = False
     tags: dict[str, str] = field(default_factory=dict)
+
+
+def shape(settings: Any) -> dict[str, Any]:
+    """The fields of a ManagedNodeGroupSpec every node group section of the settings gives alike: instance
+    types, sizes and disk size."""
+    return {
+        "instance_types": list(settings.instance_types),
+        "min_size": settings.min_size,
+        "desired_size": settings.desired_size,
+        "max_size": settings.max_size,
+        "disk_size": settings.disk_size,
+    }
 
 
 def ami_type(ami_family: str, architecture: str, accelerated: bool) -> str:

@@ -1,16 +1,19 @@
 """Where pods land: a pure-Python model of the Kubernetes scheduler's filters and the GPU placement guard.
 
 Kubernetes objects are plain dicts in the JSON form `kubectl get -o json`
-prints. It imports the standard library and two fact modules of the project
-(components.contract and components.gpu_catalog, themselves standard library
-only); never Pulumi or pydantic.
+prints. It imports the standard library and the floor of facts (facts/: the
+placement contract, the GPU catalog, quantities, EKS node allocatable numbers,
+the GPU DaemonSet markers); never Pulumi, pydantic or the components, which
+stand above it (docs/architecture.md).
 
-Modules: quantity (parse_quantity), taints (tolerates), affinity (node
-selectors and required node affinity), resources (effective requests,
-NodeResourcesFit), explain (the filters together), workloads (pod_of,
-daemonset_pod, the device plugin marker), pools (node groups as pools,
-advertise_gpus), guard (placement_matrix, gpu_guard) and agents (node_agents_verdict:
-the node agents EKS and its add-ons run) and capacity (gpu_capacity: replicas against pool sizes).
+Modules: taints (tolerates), affinity (node selectors and required node
+affinity), resources (effective requests, NodeResourcesFit), explain (the
+filters together), workloads (pod_of, daemonset_pod, the device plugin marker),
+pools (node groups as pools, advertise_gpus, eks_allocatable as quantities),
+guard (placement_matrix, gpu_guard), exporter (the DCGM exporter verdict),
+agents (node_agents_verdict: the node agents EKS and its add-ons run) and
+capacity (gpu_capacity: replicas against pool sizes). parse_quantity and
+format_quantity come from facts.quantity and are re-exported here.
 
 Where the model departs from the scheduler on purpose:
 - An empty-key toleration tolerates only with `Exists`: the API server rejects
@@ -20,6 +23,8 @@ Where the model departs from the scheduler on purpose:
 - Pools whose instance type is not in the catalog are flagged `unknown` and
   land nothing; the matrix says "allocatable unknown" rather than guessing.
 """
+
+from facts.quantity import format_quantity, parse_quantity
 
 from .affinity import matches_node_selector_terms, node_affinity_mismatch, node_matches
 from .explain import FILTERS, can_schedule, explain, filter_failures
@@ -33,7 +38,6 @@ from .pools import (
     kube_reserved_memory_mebibytes,
     pools_for_node_groups,
 )
-from .quantity import format_quantity, parse_quantity
 from .resources import GPU_RESOURCE, fits_resources, insufficient_resources, node_allocatable, pod_requests
 from .taints import BLOCKING_EFFECTS, TAINT_EFFECTS, find_untolerated_taint, format_taint, tolerates
 from .workloads import (

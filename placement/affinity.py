@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .quantity import parse_int64
+from facts.quantity import parse_int64
 
 # upstream (labels.Requirement): Gt/Lt parse with strconv.ParseInt, which takes
 # an optional sign and decimal digits within int64.

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from facts.node_agents import A_NON_GPU_POOL, COVERAGE, EVERY_NVIDIA_NODE
+
 from .explain import NODE_AFFINITY, TAINT_TOLERATION, filter_failures
 from .guard import _reasons
 from .pools import PLACEMENT_FILTERS, pool_gpus
@@ -18,14 +20,6 @@ from .resources import pod_requests
 from .verdict import Verdict, _summary
 from .workloads import pod_of
 
-EVERY_NODE = "every-node"
-"""On every node of every pool: without it a node has no pod network, Service routing or health checks."""
-EVERY_NVIDIA_NODE = "every-nvidia-node"
-"""On every GPU node that the agent's own node affinity admits (the add-on's supported types and
-architectures); a GPU pool outside it is reported, not failed: no configuration can change that."""
-A_NON_GPU_POOL = "a-non-gpu-pool"
-"""On some non-GPU pool with nodes, so that it never waits for, or takes room on, a GPU node."""
-COVERAGE = (EVERY_NODE, EVERY_NVIDIA_NODE, A_NON_GPU_POOL)
 VERDICT_ID = 6
 VERDICT_NAME = "node-agents-cover-their-pools"
 

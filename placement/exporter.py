@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+# How the guard recognises the exporter DaemonSet: either marker suffices.
+from facts.markers import DCGM_EXPORTER_IMAGE_MARKER, DCGM_EXPORTER_LABEL_KEY, DCGM_EXPORTER_LABEL_VALUE
+
 from .explain import filter_failures
 from .pools import PLACEMENT_FILTERS, gpu_pool_label_hint, pool_gpus
 from .verdict import Verdict
 from .workloads import pod_of, workload_id
 
-# How the guard recognises the exporter DaemonSet: either marker suffices.
-DCGM_EXPORTER_IMAGE_MARKER = "dcgm-exporter"
-DCGM_EXPORTER_LABEL_KEY = "app.kubernetes.io/component"
-DCGM_EXPORTER_LABEL_VALUE = "dcgm-exporter"
 # The verdict's number: after the guard's first five.
 DCGM_EXPORTER_VERDICT_ID = 10
 DCGM_EXPORTER_VERDICT_NAME = "dcgm-exporter-covers-gpu-pools"

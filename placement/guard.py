@@ -6,10 +6,20 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
+from facts.kubernetes import KUBE_SYSTEM
+from facts.quantity import format_quantity, parse_quantity
+
 from .explain import NODE_RESOURCES_FIT, filter_failures
 from .exporter import dcgm_exporter_covers_gpu_pools
-from .pools import PLACEMENT_FILTERS, advertise_gpus, gpu_pool_label_hint, pool_gpus, pool_labels
-from .quantity import format_quantity, parse_quantity
+from .pools import (
+    PLACEMENT_FILTERS,
+    advertise_gpus,
+    gpu_pool_label_hint,
+    pool_allocatable,
+    pool_gpus,
+    pool_labels,
+    pool_taints,
+)
 from .resources import GPU_RESOURCE, pod_requests
 from .taints import BLOCKING_EFFECTS, PREFER_NO_SCHEDULE, format_taint
 from .verdict import Verdict, _summary  # noqa: F401 Verdict stays importable from here for existing callers
@@ -66,7 +76,7 @@ def system_addon_pod() -> dict:
     return {
         "apiVersion": "v1",
         "kind": "Pod",
-        "metadata": {"name": "coredns", "namespace": "kube-system", "labels": {"k8s-app": "kube-dns"}},
+        "metadata": {"name": "coredns", "namespace": KUBE_SYSTEM, "labels": {"k8s-app": "kube-dns"}},
         "spec": {
             "priorityClassName": "system-cluster-critical",
             "tolerations": [
@@ -210,7 +220,7 @@ def _plain_pods_stay_off_gpu_pools(gpu_pools) -> Verdict:
         if failures:
             blocked.append(f"{pool['name']} ({'; '.join(failures.values())})")
             continue
-        soft = [format_taint(t) for t in _taints(pool) if t.get("effect") == PREFER_NO_SCHEDULE]
+        soft = [format_taint(t) for t in pool_taints(pool) if t.get("effect") == PREFER_NO_SCHEDULE]
         note = f"; its {', '.join(soft)} only discourages" if soft else ""
         problems.append(
             f"a plain pod (no tolerations, no nodeSelector) lands on GPU pool {pool['name']}: "
@@ -336,12 +346,7 @@ def _reasons(pod: dict, requests: dict, pool: dict) -> list[str]:
 
 
 def _advertised(pool: dict) -> Fraction:
-    allocatable = ((pool.get("node") or {}).get("status") or {}).get("allocatable") or {}
-    return parse_quantity(allocatable.get(GPU_RESOURCE, 0))
-
-
-def _taints(pool: dict) -> list[dict]:
-    return ((pool.get("node") or {}).get("spec") or {}).get("taints") or []
+    return parse_quantity(pool_allocatable(pool).get(GPU_RESOURCE, 0))
 
 
 def _keep_off_fix(hint: str | None) -> str:

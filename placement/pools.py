@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from components import gpu_catalog
+from facts import gpu_catalog
+from facts.eks_node import (
+    CAPACITY_TYPES,
+    DEFAULT_CAPACITY_TYPE,
+    EKS_DEFAULT_DISK_GIB,
+    allocatable_cpu_millicores,
+    allocatable_ephemeral_bytes,
+    allocatable_memory_mebibytes,
+    kube_reserved_cpu_millicores,  # noqa: F401 re-exported
+    kube_reserved_memory_mebibytes,  # noqa: F401 re-exported
+)
+from facts.quantity import format_quantity
 
 from .explain import NODE_AFFINITY, NODE_UNSCHEDULABLE, TAINT_TOLERATION, filter_failures
-from .quantity import format_quantity
 from .resources import GPU_RESOURCE
 from .taints import TAINT_EFFECTS
 from .workloads import daemonset_pod, is_device_plugin
@@ -20,18 +29,6 @@ from .workloads import daemonset_pod, is_device_plugin
 # Placement without resource fit: where a pod may go if the node had room.
 PLACEMENT_FILTERS = (NODE_UNSCHEDULABLE, TAINT_TOLERATION, NODE_AFFINITY)
 
-CAPACITY_TYPES = ("ON_DEMAND", "SPOT", "CAPACITY_BLOCK")
-
-# EKS AMI kubelet settings (awslabs/amazon-eks-ami: bootstrap.sh, nodeadm).
-_CPU_RESERVE_BANDS = ((1, 600), (1, 100), (2, 50), (math.inf, 25))  # (cores, reserved 1/10000 of a core)
-_MEMORY_RESERVE_PER_POD_MI = 11
-_MEMORY_RESERVE_BASE_MI = 255
-_MEMORY_EVICTION_MI = 100
-_EPHEMERAL_RESERVED_BYTES = 2**30  # kube-reserved ephemeral-storage 1Gi
-_NODEFS_EVICTION = Fraction(1, 10)  # evictionHard nodefs.available<10%
-
-# EKS's root volume when a node group sets no disk size (EKS API CreateNodegroup).
-EKS_DEFAULT_DISK_GIB = 20
 # Labels EKS and the kubelet set on every node, as opposed to the ones a node group chose.
 SYSTEM_LABEL_PREFIXES = ("kubernetes.io/", "node.kubernetes.io/", "beta.kubernetes.io/", "eks.amazonaws.com/")
 
@@ -43,14 +40,14 @@ class NodeGroupSpec:
     name: str
     """Node group name; also the pool name and the `eks.amazonaws.com/nodegroup` label."""
     instance_type: str
-    """EC2 instance type, looked up in components.gpu_catalog."""
+    """EC2 instance type, looked up in facts.gpu_catalog."""
     desired_size: int
     """Nodes the group runs; 0 for a group that scales from zero."""
     labels: dict[str, str] = field(default_factory=dict)
     """Kubernetes labels the node group sets on its nodes."""
     taints: list[dict] = field(default_factory=list)
     """Taints in Kubernetes spelling (`{"key", "value", "effect": "NoSchedule"}`), not EKS's `NO_SCHEDULE`."""
-    capacity_type: str = "ON_DEMAND"
+    capacity_type: str = DEFAULT_CAPACITY_TYPE
     """ON_DEMAND (default), SPOT or CAPACITY_BLOCK; becomes `eks.amazonaws.com/capacityType`."""
     gpu_advertised_by_host: bool = False
     """True when the AMI runs the device plugin on the host (Bottlerocket NVIDIA); default False."""
@@ -84,7 +81,7 @@ def pools_for_node_groups(
 
     An instance type missing from the catalog gives a pool with `"unknown": True`,
     `gpusPerNode` 0 and no allocatable at all (so nothing fits there;
-    placement_matrix says why). `lookup` replaces components.gpu_catalog.lookup.
+    placement_matrix says why). `lookup` replaces facts.gpu_catalog.lookup.
     Raises ValueError on a taint effect in EKS spelling, an unknown capacity
     type, a negative size or a repeated name.
     """
@@ -149,7 +146,7 @@ def advertise_gpus(pools: Iterable[dict], workloads: Iterable[dict]) -> list[dic
     result = []
     for pool in pools:
         gpus = pool_gpus(pool)
-        allocatable = ((pool.get("node") or {}).get("status") or {}).get("allocatable") or {}
+        allocatable = pool_allocatable(pool)
         if (
             gpus > 0
             and GPU_RESOURCE not in allocatable
@@ -172,34 +169,13 @@ def eks_allocatable(instance: Any, disk_size_gib: int = EKS_DEFAULT_DISK_GIB) ->
     ephemeral-storage: the root volume less 1Gi kube-reserved and the 10%
     nodefs eviction threshold. `instance` is a catalog InstanceType.
     """
-    cpu_milli = instance.vcpus * 1000 - kube_reserved_cpu_millicores(instance.vcpus)
-    memory_mi = math.floor(Fraction(str(instance.memory_gib)) * 1024) - kube_reserved_memory_mebibytes(
-        instance.max_pods
-    )
-    memory_mi -= _MEMORY_EVICTION_MI
-    disk = disk_size_gib * 2**30
-    ephemeral = math.floor(disk * (1 - _NODEFS_EVICTION)) - _EPHEMERAL_RESERVED_BYTES
+    memory_mi = allocatable_memory_mebibytes(instance.memory_gib, instance.max_pods)
     return {
-        "cpu": format_quantity("cpu", Fraction(cpu_milli, 1000)),
-        "memory": f"{max(memory_mi, 0)}Mi",
+        "cpu": format_quantity("cpu", Fraction(allocatable_cpu_millicores(instance.vcpus), 1000)),
+        "memory": f"{memory_mi}Mi",
         "pods": str(instance.max_pods),
-        "ephemeral-storage": format_quantity("ephemeral-storage", max(ephemeral, 0)),
+        "ephemeral-storage": format_quantity("ephemeral-storage", allocatable_ephemeral_bytes(disk_size_gib)),
     }
-
-
-def kube_reserved_cpu_millicores(vcpus: int) -> int:
-    """CPU the EKS AMI reserves for the kubelet and runtime, in millicores."""
-    reserved, start = 0, 0
-    for cores, per_ten_thousand in _CPU_RESERVE_BANDS:
-        in_band = max(0, min(vcpus, start + cores) - start)
-        reserved += int(in_band * 1000 * per_ten_thousand) // 10000
-        start += cores
-    return reserved
-
-
-def kube_reserved_memory_mebibytes(max_pods: int) -> int:
-    """Memory the EKS AMI reserves for the kubelet and runtime: 11Mi per max pod + 255Mi."""
-    return _MEMORY_RESERVE_PER_POD_MI * max_pods + _MEMORY_RESERVE_BASE_MI
 
 
 def gpu_pool_label_hint(pools: Iterable[dict]) -> str | None:
@@ -226,6 +202,16 @@ def pool_gpus(pool: dict) -> int:
 def pool_labels(pool: dict) -> dict:
     """The labels of `pool`'s node."""
     return ((pool.get("node") or {}).get("metadata") or {}).get("labels") or {}
+
+
+def pool_allocatable(pool: dict) -> dict:
+    """The `status.allocatable` of `pool`'s node ({} when it has none)."""
+    return ((pool.get("node") or {}).get("status") or {}).get("allocatable") or {}
+
+
+def pool_taints(pool: dict) -> list[dict]:
+    """The taints of `pool`'s node, in Kubernetes spelling."""
+    return ((pool.get("node") or {}).get("spec") or {}).get("taints") or []
 
 
 def _gpus_by_type(group: NodeGroupSpec, lookup: Callable[[str], Any]) -> dict[str, int | None]:

@@ -6,9 +6,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 
-from components.contract import NVIDIA_GPU_RESOURCE as GPU_RESOURCE  # noqa: F401 re-exported
-
-from .quantity import format_quantity, parse_quantity, round_up
+from facts.contract import NVIDIA_GPU_RESOURCE as GPU_RESOURCE  # noqa: F401 re-exported
+from facts.quantity import format_quantity, parse_quantity, round_up
 
 # Resources a pod-level `spec.resources` may set (upstream: IsSupportedPodLevelResource).
 _POD_LEVEL_RESOURCES = ("cpu", "memory")

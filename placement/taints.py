@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from components.contract import KUBERNETES_TAINT_EFFECTS as TAINT_EFFECTS
-from components.contract import REPELLING_EFFECTS as BLOCKING_EFFECTS  # noqa: F401 re-exported
-
-from .quantity import parse_int64
+from facts.contract import KUBERNETES_TAINT_EFFECTS as TAINT_EFFECTS
+from facts.contract import REPELLING_EFFECTS as BLOCKING_EFFECTS  # noqa: F401 re-exported
+from facts.quantity import parse_int64
 
 NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE = TAINT_EFFECTS
 

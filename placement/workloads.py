@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import copy
 
-from .taints import NO_EXECUTE, NO_SCHEDULE, UNSCHEDULABLE_TAINT_KEY
-
 # How gpu_guard recognises the NVIDIA device plugin DaemonSet: either marker suffices.
-DEVICE_PLUGIN_IMAGE_MARKER = "k8s-device-plugin"
-DEVICE_PLUGIN_LABEL_KEY = "app.kubernetes.io/component"
-DEVICE_PLUGIN_LABEL_VALUE = "nvidia-device-plugin"
+from facts.markers import DEVICE_PLUGIN_IMAGE_MARKER, DEVICE_PLUGIN_LABEL_KEY, DEVICE_PLUGIN_LABEL_VALUE
+
+from .taints import NO_EXECUTE, NO_SCHEDULE, UNSCHEDULABLE_TAINT_KEY
 
 # upstream: pkg/controller/daemon/util.AddOrUpdateDaemonPodTolerations.
 DAEMONSET_DEFAULT_TOLERATIONS = (

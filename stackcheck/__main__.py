@@ -15,7 +15,7 @@ from pathlib import Path
 
 from stackcheck import audit_cli
 
-# Matches stackcheck.plan.EXIT_USAGE; repeated here so that usage errors answer without importing it.
+# Matches stackcheck.stack_config.EXIT_USAGE; repeated here so that usage errors answer without importing it.
 EXIT_USAGE = 3
 FORMATS = ("text", "markdown", "json")
 

@@ -11,7 +11,7 @@ import sys
 import traceback
 from pathlib import Path
 
-# Matches stackcheck.plan.EXIT_USAGE: the commands share their exit codes.
+# Matches stackcheck.stack_config.EXIT_USAGE: the commands share their exit codes.
 EXIT_USAGE = 3
 
 
@@ -65,7 +65,7 @@ def add_parser(commands, formats: tuple[str, ...]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run `python -m stackcheck audit` with parsed `args`; returns the exit code."""
     from stackcheck.audit import EXIT_INVALID_INPUT, AuditOptions, SnapshotError, render, run_audit
-    from stackcheck.plan import UsageError
+    from stackcheck.stack_config import UsageError
 
     if args.context and not args.kubeconfig:
         print("stackcheck audit: error: --context needs --kubeconfig", file=sys.stderr)

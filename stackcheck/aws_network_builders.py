@@ -12,6 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from facts.resource_types import (
+    EIP,
+    INTERNET_GATEWAY,
+    NAT_GATEWAY,
+    ROUTE,
+    ROUTE_TABLE,
+    ROUTE_TABLE_ASSOCIATION,
+    SECURITY_GROUP,
+    SUBNET,
+    VPC,
+    VPC_ENDPOINT,
+)
 from stackcheck.aws_builders import (
     UNIQUE_ID,
     Builder,
@@ -33,15 +45,15 @@ from stackcheck.aws_builders import (
 # The prefix of each resource type's id (the ids AWS returns, e.g. the provider's eipID.IsVPC tests
 # "eipalloc-"; an `aws.ec2.Eip`'s id is its allocation id, an `aws.ec2.Route`'s is table + destination).
 ID_PREFIXES = {
-    "aws:ec2/vpc:Vpc": "vpc-",
-    "aws:ec2/subnet:Subnet": "subnet-",
-    "aws:ec2/internetGateway:InternetGateway": "igw-",
-    "aws:ec2/routeTable:RouteTable": "rtb-",
-    "aws:ec2/routeTableAssociation:RouteTableAssociation": "rtbassoc-",
-    "aws:ec2/eip:Eip": "eipalloc-",
-    "aws:ec2/natGateway:NatGateway": "nat-",
-    "aws:ec2/vpcEndpoint:VpcEndpoint": "vpce-",
-    "aws:ec2/securityGroup:SecurityGroup": "sg-",
+    VPC: "vpc-",
+    SUBNET: "subnet-",
+    INTERNET_GATEWAY: "igw-",
+    ROUTE_TABLE: "rtb-",
+    ROUTE_TABLE_ASSOCIATION: "rtbassoc-",
+    EIP: "eipalloc-",
+    NAT_GATEWAY: "nat-",
+    VPC_ENDPOINT: "vpce-",
+    SECURITY_GROUP: "sg-",
 }
 
 # Route destinations and targets: Pulumi input -> CreateRoute member (vpc_route.go, resourceRouteCreate;
@@ -455,14 +467,14 @@ def _ip_permission(rule: dict, group_id: str, stack: Stack) -> dict[str, Any]:
 
 
 NETWORK_BUILDERS: dict[str, Builder] = {
-    "aws:ec2/vpc:Vpc": _vpc,
-    "aws:ec2/subnet:Subnet": _subnet,
-    "aws:ec2/internetGateway:InternetGateway": _internet_gateway,
-    "aws:ec2/routeTable:RouteTable": _route_table,
-    "aws:ec2/route:Route": _route,
-    "aws:ec2/routeTableAssociation:RouteTableAssociation": _route_table_association,
-    "aws:ec2/eip:Eip": _eip,
-    "aws:ec2/natGateway:NatGateway": _nat_gateway,
-    "aws:ec2/vpcEndpoint:VpcEndpoint": _vpc_endpoint,
-    "aws:ec2/securityGroup:SecurityGroup": _security_group,
+    VPC: _vpc,
+    SUBNET: _subnet,
+    INTERNET_GATEWAY: _internet_gateway,
+    ROUTE_TABLE: _route_table,
+    ROUTE: _route,
+    ROUTE_TABLE_ASSOCIATION: _route_table_association,
+    EIP: _eip,
+    NAT_GATEWAY: _nat_gateway,
+    VPC_ENDPOINT: _vpc_endpoint,
+    SECURITY_GROUP: _security_group,
 }

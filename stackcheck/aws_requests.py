@@ -14,9 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from facts.resource_types import LAUNCH_TEMPLATE, ROLE, ROLE_POLICY, SUBNET, VPC
 from stackcheck import aws_network_rules as network_rules
 from stackcheck import aws_rules
 from stackcheck.aws_builders import BUILDERS, Request, Stack, launch_template_request, ref, resource_name_of
+from stackcheck.aws_eks_builders import EKS_BUILDERS
 from stackcheck.aws_models import Violation, validate
 from stackcheck.aws_network_builders import NETWORK_BUILDERS, stand_in_ids
 from stackcheck.runtime import MOCK_ACCOUNT, Secret
@@ -86,7 +88,7 @@ def build_stack(resources: list[Any]) -> Stack:
         inputs = plain(resource.inputs)
         if not isinstance(inputs, dict):
             continue
-        if resource.type == "aws:iam/role:Role":
+        if resource.type == ROLE:
             role_name = resource_name_of(inputs, resource.name)
             # Under mocks a role's name and id are its resource name and `<name>-id`; AWS uses the role name.
             stack.role_names[resource.name] = stack.role_names[resource.id] = role_name
@@ -98,12 +100,12 @@ def build_stack(resources: list[Any]) -> Stack:
                     stack.inline_policies.setdefault(role_name, []).append(
                         (f"{resource.name} inlinePolicies", policy["policy"])
                     )
-        elif resource.type == "aws:iam/rolePolicy:RolePolicy":
+        elif resource.type == ROLE_POLICY:
             role = inputs.get("role")
             stack.inline_policies.setdefault(stack.role_names.get(role, role), []).append(
                 (resource.name, inputs.get("policy"))
             )
-        elif resource.type == "aws:ec2/vpc:Vpc":
+        elif resource.type == VPC:
             stack.vpcs[ref(stack, resource.id, "vpc-")] = {
                 "name": resource.name,
                 "cidr": inputs.get("cidrBlock"),
@@ -111,9 +113,9 @@ def build_stack(resources: list[Any]) -> Stack:
                 "dnsSupport": inputs.get("enableDnsSupport", True),
                 "dnsHostnames": inputs.get("enableDnsHostnames", False),
             }
-        elif resource.type == "aws:ec2/subnet:Subnet":
+        elif resource.type == SUBNET:
             stack.subnets.append((resource.name, ref(stack, inputs.get("vpcId"), "vpc-"), inputs.get("cidrBlock")))
-        elif resource.type == "aws:ec2/launchTemplate:LaunchTemplate":
+        elif resource.type == LAUNCH_TEMPLATE:
             data = launch_template_request(inputs, resource.name).params["LaunchTemplateData"]
             stack.templates[resource.id] = data
             stack.templates[resource_name_of(inputs, resource.name)] = data
@@ -137,7 +139,7 @@ def check_resource(resource: Any, stack: Stack | None = None) -> RequestCheck:
     """Build and check the requests of one resource; `stack` lets it see the resources it refers to."""
     stack = stack or build_stack([resource])
     result = RequestCheck(resource.type, resource.name)
-    builder = BUILDERS.get(resource.type) or NETWORK_BUILDERS.get(resource.type)
+    builder = BUILDERS.get(resource.type) or EKS_BUILDERS.get(resource.type) or NETWORK_BUILDERS.get(resource.type)
     if builder is None:
         result.checked = False
         result.notes.append("not checked: no request mapping for this resource type")

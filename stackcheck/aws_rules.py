@@ -10,8 +10,8 @@ import json
 import re
 from typing import Any
 
-from components import eks_model
-from components.contract import kubelet_refuses_node_label
+from facts import eks_model
+from facts.contract import kubelet_refuses_node_label
 from stackcheck.aws_models import UNKNOWN, Violation
 
 # Node group names: "can't be longer than 63 characters. It must start with a letter or digit, but
@@ -21,9 +21,9 @@ from stackcheck.aws_models import UNKNOWN, Violation
 NODEGROUP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 NODEGROUP_NAME_RULE = "an EKS node group name is 1-63 letters, digits, '-' or '_', starting with a letter or digit"
 
-# Facts shared with the settings, defined once: the taint limit per node group (components/eks_model.py), the
-# label keys the kubelet refuses (components/contract.py, with its kubernetes sources) and the gp3 size range
-# (components/eks_model.py, from the EC2 model's documentation).
+# Facts shared with the settings, defined once: the taint limit per node group (facts/eks_model.py), the
+# label keys the kubelet refuses (facts/contract.py, with its kubernetes sources) and the gp3 size range
+# (facts/eks_model.py, from the EC2 model's documentation).
 MAX_TAINTS = eks_model.MAX_TAINTS_PER_NODE_GROUP
 GP3_SIZE_GIB = (1, eks_model.MAX_GP3_VOLUME_GIB)
 

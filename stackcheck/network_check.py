@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-VPC = "aws:ec2/vpc:Vpc"
-SUBNET = "aws:ec2/subnet:Subnet"
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-EKS_CLUSTERS = ("eks:index:Cluster", "aws:eks/cluster:Cluster")
+from facts.resource_types import CLUSTER_TYPES, NODE_GROUP, SUBNET, VPC
+
 # The tag that marks a private subnet (components/network.py): internal load balancers go there.
 PRIVATE_SUBNET_TAG = "kubernetes.io/role/internal-elb"
 
@@ -38,7 +36,7 @@ def network_problems(resources: list[Any]) -> list[str]:
             )
         if not group.inputs.get("subnetIds"):
             problems.append(f"node group {group.name!r} has no subnets")
-    for cluster in (resource for resource in resources if resource.type in EKS_CLUSTERS):
+    for cluster in (resource for resource in resources if resource.type in CLUSTER_TYPES):
         given = [
             *(cluster.inputs.get("privateSubnetIds") or []),
             *(cluster.inputs.get("publicSubnetIds") or []),

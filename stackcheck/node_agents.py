@@ -1,6 +1,6 @@
 """The EKS node agents of a planned stack: the default add-ons, plus the add-ons the stack registers.
 
-The stack renders none of these pods; components/node_agents.py records where each add-on puts
+The stack renders none of these pods; facts/node_agents.py records where each add-on puts
 them. This module picks the agents that will exist (EKS's defaults always; an add-on's only when the
 stack registers it), applies the add-on's registered configuration values (tolerations), and says
 what it cannot model rather than guessing: an agent without cited facts, an add-on it does not know,
@@ -13,11 +13,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from components import node_agents
+from facts import node_agents
+from facts.resource_types import ADDON as ADDON_TYPE
 from placement import PlacementRow, Verdict, placement_matrix
 from placement.agents import Agent, node_agents_verdict
 
-ADDON_TYPE = "aws:eks/addon:Addon"
 # How the plan's matrix names an agent: `kube-system/aws-node [EKS]`.
 ORIGIN_MARK = "[EKS]"
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from components import gpu_catalog
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
+from facts import gpu_catalog
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
+from facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
+from facts.resource_types import LAUNCH_TEMPLATE as LAUNCH_TEMPLATE_TYPE
+from facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
 from placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
-from placement.pools import EKS_DEFAULT_DISK_GIB, SYSTEM_LABEL_PREFIXES
+from placement.pools import SYSTEM_LABEL_PREFIXES, pool_allocatable, pool_gpus, pool_labels, pool_taints
 from stackcheck.runtime import RegisteredResource
 
-NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
-LAUNCH_TEMPLATE_TYPE = "aws:ec2/launchTemplate:LaunchTemplate"
 # What EKS uses when a node group sets no instance type (EKS API CreateNodegroup).
 EKS_DEFAULT_INSTANCE_TYPE = "t3.medium"
 
@@ -60,8 +61,8 @@ def node_group_specs(resources: list[RegisteredResource]) -> NodeGroups:
                 instance_types=tuple(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
                 labels=dict(inputs.get("labels") or {}),
                 taints=taints,
-                capacity_type=inputs.get("capacityType") or "ON_DEMAND",
-                gpu_advertised_by_host=ami_type.startswith("BOTTLEROCKET_") and ami_type.endswith("_NVIDIA"),
+                capacity_type=inputs.get("capacityType") or DEFAULT_CAPACITY_TYPE,
+                gpu_advertised_by_host=ami_type_runs_device_plugin(ami_type),
                 disk_size_gib=_disk_size(inputs, templates),
             )
         )
@@ -75,19 +76,18 @@ def build_pools(node_groups: NodeGroups) -> list[dict]:
 
 def pool_summary(pool: dict) -> dict[str, Any]:
     """What a reader needs of a pool: size, GPUs, the labels and taints the node group chose."""
-    node = pool.get("node") or {}
-    labels = (node.get("metadata") or {}).get("labels") or {}
-    allocatable = (node.get("status") or {}).get("allocatable") or {}
+    labels = pool_labels(pool)
+    allocatable = pool_allocatable(pool)
     return {
         "name": pool["name"],
         "instanceType": pool.get("instanceType"),
         "count": pool.get("count"),
         "maxCount": pool.get("maxCount"),
-        "gpusPerNode": pool.get("gpusPerNode") or 0,
+        "gpusPerNode": pool_gpus(pool),
         "gpusAdvertised": int(allocatable.get(GPU_RESOURCE, 0)),
         "gpuAdvertisedByHost": bool(pool.get("gpuAdvertisedByHost")),
         "labels": {key: value for key, value in sorted(labels.items()) if not key.startswith(SYSTEM_LABEL_PREFIXES)},
-        "taints": [format_taint(taint) for taint in (node.get("spec") or {}).get("taints") or ()],
+        "taints": [format_taint(taint) for taint in pool_taints(pool)],
     }
 
 

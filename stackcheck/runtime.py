@@ -24,6 +24,22 @@ from pulumi.runtime.settings import reset_options
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
+from facts.resource_types import (
+    ADDON,
+    EKS_CLUSTER,
+    GET_AVAILABILITY_ZONES,
+    GET_CALLER_IDENTITY,
+    GET_INSTANCE_TYPE_OFFERINGS,
+    GET_PARTITION,
+    GET_REGION,
+    GET_SUBNETS,
+    GET_VPC,
+    KMS_KEY,
+    LAUNCH_TEMPLATE,
+    NODE_GROUP,
+    ROLE,
+)
+
 MOCK_ACCOUNT = "123456789012"
 MOCK_REGION = "us-west-2"
 MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
@@ -188,20 +204,20 @@ class RecordingMocks(pulumi.runtime.Mocks):
             if profile:
                 kubeconfig["users"][0]["user"]["exec"]["args"] += ["--profile", profile]
             return {"result": json.dumps(kubeconfig)}
-        if args.token == "aws:ec2/getVpc:getVpc":
+        if args.token == GET_VPC:
             return {"id": MOCK_VPC_ID, "cidrBlock": "172.31.0.0/16", "default": True}
         if args.token == "aws:eks/getCluster:getCluster":
             return {"id": args.args.get("name"), "name": args.args.get("name"), "vpcConfig": MOCK_EKS_VPC_CONFIG}
         if args.token in self.call_answers:
             return self.call_answers[args.token]
-        if args.token == "aws:index/getAvailabilityZones:getAvailabilityZones":
+        if args.token == GET_AVAILABILITY_ZONES:
             return {
                 "id": MOCK_REGION,
                 "names": [zone for zone, _ in MOCK_ZONES],
                 "zoneIds": [zone_id for _, zone_id in MOCK_ZONES],
                 "groupNames": [MOCK_REGION] * len(MOCK_ZONES),
             }
-        if args.token == "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings":
+        if args.token == GET_INSTANCE_TYPE_OFFERINGS:
             # Every asked-for type in every zone but the last, so that zone preference shows offline.
             types = [
                 value
@@ -216,21 +232,21 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 "locations": [z for _, z in offered],
                 "locationTypes": ["availability-zone-id"] * len(offered),
             }
-        if args.token == "aws:ec2/getSubnets:getSubnets":
+        if args.token == GET_SUBNETS:
             return {"id": MOCK_REGION, "ids": list(MOCK_SUBNET_IDS)}
-        if args.token == "aws:index/getCallerIdentity:getCallerIdentity":
+        if args.token == GET_CALLER_IDENTITY:
             # Offline, nobody runs the update: the identity is unknown unless a test names one.
             return {"accountId": MOCK_ACCOUNT, "arn": self.deployer_arn, "userId": "AROAMOCK"}
-        if args.token == "aws:index/getPartition:getPartition":
+        if args.token == GET_PARTITION:
             return {"partition": "aws", "dnsSuffix": "amazonaws.com"}
-        if args.token == "aws:index/getRegion:getRegion":
+        if args.token == GET_REGION:
             return {"name": MOCK_REGION, "region": MOCK_REGION}
         return {}
 
 
 def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any]:
     arn_prefix = f"arn:aws:{{service}}:{MOCK_REGION}:{MOCK_ACCOUNT}"
-    if type_token == "eks:index:Cluster":
+    if type_token == EKS_CLUSTER:
         kubeconfig = _kubeconfig(inputs.get("name") or name)
         return {
             "kubeconfig": kubeconfig,
@@ -239,13 +255,13 @@ def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any
             "nodeSecurityGroupId": "sg-0node00000000000",
             "oidcProviderArn": f"arn:aws:iam::{MOCK_ACCOUNT}:oidc-provider/mock",
         }
-    if type_token == "aws:iam/role:Role":
+    if type_token == ROLE:
         return {"arn": f"arn:aws:iam::{MOCK_ACCOUNT}:role/{name}", "name": inputs.get("name", name)}
-    if type_token == "aws:kms/key:Key":
+    if type_token == KMS_KEY:
         return {"arn": arn_prefix.format(service="kms") + f":key/{name}", "keyId": name}
-    if type_token == "aws:ec2/launchTemplate:LaunchTemplate":
+    if type_token == LAUNCH_TEMPLATE:
         return {"latestVersion": 1, "arn": arn_prefix.format(service="ec2") + f":launch-template/{name}"}
-    if type_token == "aws:eks/nodeGroup:NodeGroup":
+    if type_token == NODE_GROUP:
         # With a prefix, the provider appends a 26-digit unique id.
         group_name = inputs.get("nodeGroupName") or inputs.get("nodeGroupNamePrefix", f"{name}-") + "1".zfill(26)
         return {
@@ -254,7 +270,7 @@ def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any
             "resources": [{"autoscalingGroups": [{"name": f"eks-{group_name}-asg"}]}],
             "status": "ACTIVE",
         }
-    if type_token == "aws:eks/addon:Addon":
+    if type_token == ADDON:
         return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
     return {}
 

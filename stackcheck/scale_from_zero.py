@@ -23,16 +23,17 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from components import gpu_catalog
-from components.contract import NVIDIA_GPU_RESOURCE
+from facts import gpu_catalog
+from facts.contract import NVIDIA_GPU_RESOURCE
+from facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
+from facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
 from placement import explain, pod_of, pod_requests, workload_id
 from placement.guard import Verdict
+from placement.pools import pool_gpus
 
 SCALE_FROM_ZERO_ID = 8
 CPU_WORKLOADS_ID = 9
 TEMPLATE_TAG = gpu_catalog.CLUSTER_AUTOSCALER_TEMPLATE_TAG
-TAG_TYPE = "aws:autoscaling/tag:Tag"
-NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
 # The autoscaler's template node runs at most this many pods (`TODO: get a real value` upstream).
 TEMPLATE_MAX_PODS = 110
 _TAINT_VALUE = re.compile(r"^(.*):(NoSchedule|NoExecute|PreferNoSchedule)$")
@@ -103,7 +104,7 @@ def missing_tags(pool: dict, tags: dict[str, str]) -> list[str]:
         if tags.get(f"{TEMPLATE_TAG}/taint/{taint['key']}") != expected:
             missing.append(f"{TEMPLATE_TAG}/taint/{taint['key']}={expected}")
     # The autoscaler's built-in instance table can lag new instance types; the tag states the GPUs for any.
-    gpus = str(pool.get("gpusPerNode") or 0)
+    gpus = str(pool_gpus(pool))
     if tags.get(f"{TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}") != gpus:
         missing.append(f"{TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}={gpus}")
     return missing
@@ -114,7 +115,7 @@ def scale_from_zero_verdict(
 ) -> Verdict:
     """Verdict 8: each GPU workload fits the template node of every GPU pool it lands on, tags complete."""
     lands = {(row.workload, row.pool) for row in matrix if row.lands}
-    gpu_pools = [pool for pool in pools if pool.get("gpusPerNode")]
+    gpu_pools = [pool for pool in pools if pool_gpus(pool) > 0]
     problems, checked = [], []
     for pool in gpu_pools:
         pool_tags = tags.get(pool["name"], {})
@@ -154,7 +155,7 @@ def scale_from_zero_verdict(
 
 def cpu_workloads_verdict(workloads: Iterable[dict], pools: list[dict], matrix: list[Any]) -> Verdict:
     """Verdict 9: the stack's workloads that request no GPU (DaemonSets aside) land on no GPU pool."""
-    gpu_pool_names = {pool["name"] for pool in pools if pool.get("gpusPerNode")}
+    gpu_pool_names = {pool["name"] for pool in pools if pool_gpus(pool) > 0}
     cpu_workloads = {
         workload_id(w)
         for w in workloads

@@ -13,7 +13,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from components.settings import PROJECT  # noqa: E402
+from facts.identity import PROJECT  # noqa: E402
 from stackcheck.runtime import ProgramRun, Secret, run_program  # noqa: E402
 
 PROGRAM = ROOT / "__main__.py"

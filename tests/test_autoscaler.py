@@ -8,20 +8,28 @@ import json
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components import versions
 from components.cluster_autoscaler import CLUSTER_RULES, NAMESPACE_RULES, container_command, priorities_document
 from components.settings import AutoscalerSettings, ConfigError, parse_settings
+from facts import versions
+from facts.resource_types import (
+    ADDON,
+    CONFIG_MAP,
+    DEPLOYMENT,
+    NODE_GROUP,
+    ROLE,
+    ROLE_POLICY,
+    SERVICE_ACCOUNT,
+)
+from facts.resource_types import (
+    AUTOSCALING_TAG as TAG,
+)
+from facts.resource_types import (
+    POD_IDENTITY_ASSOCIATION as ASSOCIATION,
+)
 from stackcheck import pools as plan_pools
 from stackcheck.render import kubernetes_objects
 from stackcheck.scale_from_zero import TEMPLATE_TAG, cpu_workloads_verdict, scale_from_zero_verdict, template_tags
 
-DEPLOYMENT = "kubernetes:apps/v1:Deployment"
-ROLE = "aws:iam/role:Role"
-ROLE_POLICY = "aws:iam/rolePolicy:RolePolicy"
-ASSOCIATION = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
-ADDON = "aws:eks/addon:Addon"
-TAG = "aws:autoscaling/tag:Tag"
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 GPU_GROUP = "gpu-inference-dev-gpu"
 
 
@@ -228,9 +236,7 @@ def test_priority_expander_gets_its_configmap():
         )
     )
     (configmap,) = [
-        c
-        for c in run.of_type("kubernetes:core/v1:ConfigMap")
-        if c.inputs["metadata"]["name"] == "cluster-autoscaler-priority-expander"
+        c for c in run.of_type(CONFIG_MAP) if c.inputs["metadata"]["name"] == "cluster-autoscaler-priority-expander"
     ]
     assert configmap.inputs["data"]["priorities"] == '10:\n  - ".*-gpu-.*"\n1:\n  - ".*"\n'
     assert "--expander=priority" in autoscaler_container(run)["command"]
@@ -289,11 +295,7 @@ def test_bindings_give_the_autoscalers_service_account_its_own_roles(dev_run):
 def test_autoscaler_starts_only_once_its_credentials_and_account_exist(dev_run):
     (deployment,) = [d for d in dev_run.of_type(DEPLOYMENT) if d.inputs["metadata"]["name"] == "cluster-autoscaler"]
     (association,) = dev_run.of_type(ASSOCIATION)
-    (account,) = [
-        a
-        for a in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
-        if a.inputs["metadata"]["name"] == "cluster-autoscaler"
-    ]
+    (account,) = [a for a in dev_run.of_type(SERVICE_ACCOUNT) if a.inputs["metadata"]["name"] == "cluster-autoscaler"]
     assert {association.urn, account.urn} <= set(deployment.dependencies)
     (addon,) = [a for a in dev_run.of_type(ADDON) if a.inputs["addonName"] == "eks-pod-identity-agent"]
     assert addon.urn in deployment.dependencies

@@ -15,17 +15,28 @@ import pytest
 from conftest import dev_stack_config, merge, run_stack
 from test_aws_requests import edited, only_problem, problems_of
 
+from facts.resource_types import (
+    EIP,
+    INTERNET_GATEWAY,
+    NAT_GATEWAY,
+    ROLE_POLICY,
+    ROUTE,
+    ROUTE_TABLE,
+    SECURITY_GROUP,
+    SUBNET,
+    VPC,
+)
+from facts.resource_types import (
+    POD_IDENTITY_ASSOCIATION as POD_IDENTITY,
+)
+from facts.resource_types import (
+    ROUTE_TABLE_ASSOCIATION as ASSOCIATION,
+)
+from facts.resource_types import (
+    VPC_ENDPOINT as ENDPOINT,
+)
 from stackcheck.aws_requests import check_resources
 from stackcheck.runtime import RegisteredResource
-
-VPC = "aws:ec2/vpc:Vpc"
-SUBNET = "aws:ec2/subnet:Subnet"
-ROUTE = "aws:ec2/route:Route"
-ASSOCIATION = "aws:ec2/routeTableAssociation:RouteTableAssociation"
-ENDPOINT = "aws:ec2/vpcEndpoint:VpcEndpoint"
-SECURITY_GROUP = "aws:ec2/securityGroup:SecurityGroup"
-ROLE_POLICY = "aws:iam/rolePolicy:RolePolicy"
-POD_IDENTITY = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
 
 
 def named(resource_type: str, suffix: str = "") -> Callable[[RegisteredResource], bool]:
@@ -223,13 +234,13 @@ def test_route_table_association_names_one_subnet_or_gateway(dev_run):
     "resource_type, edit, expected",
     [
         pytest.param(
-            "aws:ec2/eip:Eip",
+            EIP,
             lambda inputs: inputs.update(domain="classic"),
             ("ec2:AllocateAddress", "Domain", "is not one of vpc, standard (ec2 model, shape DomainType)"),
             id="Elastic IP in the classic domain",
         ),
         pytest.param(
-            "aws:ec2/natGateway:NatGateway",
+            NAT_GATEWAY,
             lambda inputs: inputs.update(connectivityType="internet"),
             (
                 "ec2:CreateNatGateway",
@@ -239,13 +250,13 @@ def test_route_table_association_names_one_subnet_or_gateway(dev_run):
             id="NAT gateway with an unknown connectivity type",
         ),
         pytest.param(
-            "aws:ec2/internetGateway:InternetGateway",
+            INTERNET_GATEWAY,
             lambda inputs: inputs["tags"].update({"aws:owner": "me"}),
             ("ec2:CreateInternetGateway", "TagSpecifications[0].Tags[3].Key", "tag keys starting with 'aws:'"),
             id="internet gateway tag key starting with aws:",
         ),
         pytest.param(
-            "aws:ec2/routeTable:RouteTable",
+            ROUTE_TABLE,
             lambda inputs: inputs.pop("vpcId"),
             ("ec2:CreateRouteTable", "VpcId", "is required (ec2 model, shape CreateRouteTableRequest)"),
             id="route table without a VPC",

@@ -15,6 +15,29 @@ from typing import Any
 
 import pytest
 
+from facts.resource_types import (
+    ACCESS_ENTRY,
+    ADDON,
+    AUTOSCALING_TAG,
+    EIP,
+    EKS_CLUSTER,
+    EKS_CONTROL_PLANE,
+    INTERNET_GATEWAY,
+    KMS_KEY,
+    LAUNCH_TEMPLATE,
+    NAT_GATEWAY,
+    NODE_GROUP,
+    POD_IDENTITY_ASSOCIATION,
+    ROLE,
+    ROLE_POLICY,
+    ROLE_POLICY_ATTACHMENT,
+    ROUTE,
+    ROUTE_TABLE,
+    ROUTE_TABLE_ASSOCIATION,
+    SUBNET,
+    VPC,
+    VPC_ENDPOINT,
+)
 from stackcheck import aws_requests
 from stackcheck.aws_builders import AUTONAME_SUFFIX, UNIQUE_ID
 from stackcheck.aws_models import pattern_matcher, validate
@@ -22,11 +45,6 @@ from stackcheck.aws_network_builders import ID_PREFIXES
 from stackcheck.aws_requests import build_stack, check_resources
 from stackcheck.aws_rules import is_reserved_label
 from stackcheck.runtime import RegisteredResource, Secret
-
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
-ROLE = "aws:iam/role:Role"
-EKS_CLUSTER = "eks:index:Cluster"
 
 
 def gpu_group(resource: RegisteredResource) -> bool:
@@ -88,25 +106,25 @@ def test_every_aws_resource_of_the_dev_stack_makes_valid_requests(dev_run):
     labels = {c.resource_type: c.request_label for c in checks}
     assert labels[NODE_GROUP] == "eks:CreateNodegroup"
     assert labels[LAUNCH_TEMPLATE] == "ec2:CreateLaunchTemplate"
-    assert labels["aws:eks/addon:Addon"] == "eks:CreateAddon"
-    assert labels["aws:autoscaling/tag:Tag"] == "autoscaling:CreateOrUpdateTags"
+    assert labels[ADDON] == "eks:CreateAddon"
+    assert labels[AUTOSCALING_TAG] == "autoscaling:CreateOrUpdateTags"
     assert labels[ROLE] == "iam:CreateRole"
-    assert labels["aws:iam/rolePolicyAttachment:RolePolicyAttachment"] == "iam:AttachRolePolicy"
-    assert labels["aws:kms/key:Key"].startswith("kms:CreateKey + kms:EnableKeyRotation")
+    assert labels[ROLE_POLICY_ATTACHMENT] == "iam:AttachRolePolicy"
+    assert labels[KMS_KEY].startswith("kms:CreateKey + kms:EnableKeyRotation")
     assert labels[EKS_CLUSTER] == "eks:CreateCluster + iam:CreateRole + iam:AttachRolePolicy"
-    assert labels["aws:iam/rolePolicy:RolePolicy"] == "iam:PutRolePolicy"
-    assert labels["aws:eks/podIdentityAssociation:PodIdentityAssociation"] == "eks:CreatePodIdentityAssociation"
+    assert labels[ROLE_POLICY] == "iam:PutRolePolicy"
+    assert labels[POD_IDENTITY_ASSOCIATION] == "eks:CreatePodIdentityAssociation"
     # The dev network: DNS support is on in a new VPC, so only DNS hostnames are switched on.
-    assert labels["aws:ec2/vpc:Vpc"] == "ec2:CreateVpc + ec2:ModifyVpcAttribute"
-    assert labels["aws:ec2/subnet:Subnet"] == "ec2:CreateSubnet"
-    assert labels["aws:ec2/internetGateway:InternetGateway"] == "ec2:CreateInternetGateway + ec2:AttachInternetGateway"
-    assert labels["aws:ec2/routeTable:RouteTable"] == "ec2:CreateRouteTable"
-    assert labels["aws:ec2/route:Route"] == "ec2:CreateRoute"
-    assert labels["aws:ec2/routeTableAssociation:RouteTableAssociation"] == "ec2:AssociateRouteTable"
-    assert labels["aws:ec2/eip:Eip"] == "ec2:AllocateAddress"
-    assert labels["aws:ec2/natGateway:NatGateway"] == "ec2:CreateNatGateway"
-    assert labels["aws:ec2/vpcEndpoint:VpcEndpoint"] == "ec2:CreateVpcEndpoint"
-    assert [c.resource_type for c in checks if c.resource_type == "aws:eks/addon:Addon"] == ["aws:eks/addon:Addon"] * 2
+    assert labels[VPC] == "ec2:CreateVpc + ec2:ModifyVpcAttribute"
+    assert labels[SUBNET] == "ec2:CreateSubnet"
+    assert labels[INTERNET_GATEWAY] == "ec2:CreateInternetGateway + ec2:AttachInternetGateway"
+    assert labels[ROUTE_TABLE] == "ec2:CreateRouteTable"
+    assert labels[ROUTE] == "ec2:CreateRoute"
+    assert labels[ROUTE_TABLE_ASSOCIATION] == "ec2:AssociateRouteTable"
+    assert labels[EIP] == "ec2:AllocateAddress"
+    assert labels[NAT_GATEWAY] == "ec2:CreateNatGateway"
+    assert labels[VPC_ENDPOINT] == "ec2:CreateVpcEndpoint"
+    assert [c.resource_type for c in checks if c.resource_type == ADDON] == [ADDON] * 2
 
 
 def test_requests_carry_the_registered_values_in_api_member_names(dev_run):
@@ -115,7 +133,7 @@ def test_requests_carry_the_registered_values_in_api_member_names(dev_run):
     nodegroup = checks[(group.type, group.name)].requests[0].params
     assert nodegroup["taints"] == [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}]
     # Subnet ids are the stand-ins (`subnet-` + 17 hex digits) of the subnets the network registers.
-    subnet_ids = stand_ins(dev_run, "aws:ec2/subnet:Subnet")
+    subnet_ids = stand_ins(dev_run, SUBNET)
     assert nodegroup["subnets"] == [subnet_ids[mock_id] for mock_id in group.inputs["subnetIds"]]
     assert all(re.fullmatch(r"subnet-[0-9a-f]{17}", subnet) for subnet in nodegroup["subnets"])
     assert nodegroup["nodeRole"] == group.inputs["nodeRoleArn"]
@@ -365,13 +383,13 @@ def test_launch_template_enum_from_the_ec2_model(dev_run):
             id="launch template tag key starting with AWS: in capitals",
         ),
         pytest.param(
-            "aws:autoscaling/tag:Tag",
+            AUTOSCALING_TAG,
             lambda inputs: inputs["tag"].update({"key": "aws:owner"}),
             "Tags[0].Key",
             id="Auto Scaling group tag key starting with aws:",
         ),
         pytest.param(
-            "aws:kms/key:Key",
+            KMS_KEY,
             lambda inputs: inputs["tags"].update({"aws:owner": "me"}),
             "Tags[2].TagKey",
             id="KMS key tag key starting with aws:",
@@ -389,7 +407,7 @@ def test_autoscaling_tag_key_longer_than_the_model_allows(dev_run):
     def edit(inputs):
         inputs["tag"]["key"] = "k8s.io/cluster-autoscaler/node-template/label/" + "x" * 90
 
-    _, path, _, rule = only_problem(dev_run, lambda r: r.type == "aws:autoscaling/tag:Tag", edit)
+    _, path, _, rule = only_problem(dev_run, lambda r: r.type == AUTOSCALING_TAG, edit)
 
     assert path == "Tags[0].Key" and rule == "has 136 characters, allowed 1 to 128 (autoscaling model, shape TagKey)"
 
@@ -403,9 +421,7 @@ def test_autonamed_iam_role_counts_pulumis_8_character_suffix(dev_run, length, p
     resources, role = edited(dev_run, lambda r: r.type == ROLE, lambda inputs: None, name=name)
     # The role's attachments name it as the mocks report it: its resource name.
     resources = [
-        dataclasses.replace(r, inputs={**r.inputs, "role": name})
-        if r.type == "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
-        else r
+        dataclasses.replace(r, inputs={**r.inputs, "role": name}) if r.type == ROLE_POLICY_ATTACHMENT else r
         for r in resources
     ]
     checks = check_resources(resources)
@@ -417,7 +433,7 @@ def test_autonamed_iam_role_counts_pulumis_8_character_suffix(dev_run, length, p
         expected = (f"{name}{AUTONAME_SUFFIX}", "has 65 characters, allowed 1 to 64 (iam model, shape roleNameType)")
         assert (ROLE, "iam:CreateRole", "RoleName", *expected) in failing
         assert (
-            "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+            ROLE_POLICY_ATTACHMENT,
             "iam:AttachRolePolicy",
             "RoleName",
             *expected,
@@ -504,7 +520,7 @@ def test_eks_cluster_access_entries_become_access_entry_and_policy_requests(dev_
 
 def test_access_entry_resource_is_checked():
     entry = RegisteredResource(
-        "aws:eks/accessEntry:AccessEntry",
+        ACCESS_ENTRY,
         "admin",
         {
             "clusterName": "gpu-inference",
@@ -525,7 +541,7 @@ def test_access_entry_resource_is_checked():
 
 def test_kms_deletion_window_outside_the_model_range(dev_run):
     _, path, value, rule = only_problem(
-        dev_run, lambda r: r.type == "aws:kms/key:Key", lambda inputs: inputs.update(deletionWindowInDays=400.0)
+        dev_run, lambda r: r.type == KMS_KEY, lambda inputs: inputs.update(deletionWindowInDays=400.0)
     )
 
     assert (path, value) == ("PendingWindowInDays", 400)
@@ -554,7 +570,7 @@ def test_model_patterns_are_matched_whole_with_java_forms_translated():
 def test_secret_values_are_checked_but_never_shown():
     token = "hf_" + "s" * 300
     tag = RegisteredResource(
-        "aws:autoscaling/tag:Tag",
+        AUTOSCALING_TAG,
         "t",
         {"autoscalingGroupName": "asg", "tag": {"key": "team", "value": Secret(token), "propagateAtLaunch": False}},
         None,
@@ -589,7 +605,7 @@ def test_secret_values_are_checked_but_never_shown():
 
 def test_plain_eks_cluster_resource_is_checked():
     cluster = RegisteredResource(
-        "aws:eks/cluster:Cluster",
+        EKS_CONTROL_PLANE,
         "control-plane",
         {
             "roleArn": "arn:aws:iam::123456789012:role/eks",

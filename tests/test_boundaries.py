@@ -9,11 +9,12 @@ import pytest
 from conftest import dev_stack_config, merge
 from valid_settings import VALID_BOUNDARY_SETTINGS
 
-from components.settings import DEFAULT_LOG_TYPES, PROJECT, parse_settings
+from components.settings import DEFAULT_LOG_TYPES, parse_settings
+from facts.identity import PROJECT
+from facts.resource_types import EKS_CLUSTER as CLUSTER
+from facts.resource_types import NODE_GROUP
 from stackcheck.runtime import ProgramRun
 
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-CLUSTER = "eks:index:Cluster"
 SYSTEM_GROUP = "gpu-inference-dev-system"
 GPU_GROUP = "gpu-inference-dev-gpu"
 
@@ -64,7 +65,7 @@ def test_update_max_unavailable_of_100_is_registered(stack):
 
 
 # AMI types: the EKS API's AMITypes enum (botocore data/eks/2017-11-01/service-2.json, see
-# components/eks_model.py) has AL2023_x86_64_STANDARD and AL2023_ARM_64_STANDARD for non-GPU nodes.
+# facts/eks_model.py) has AL2023_x86_64_STANDARD and AL2023_ARM_64_STANDARD for non-GPU nodes.
 @pytest.mark.parametrize(
     ("instance_type", "expected"),
     [

@@ -10,14 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.cluster_access import deployer_access_warning
-from components.principals import caller_principal, iam_principal
+from facts.principals import caller_principal, iam_principal
+from facts.resource_types import ACCESS_ENTRY, CONFIG_MAP, EKS_CLUSTER, ROLE
+from facts.resource_types import EKS_CONTROL_PLANE as CONTROL_PLANE_TYPE
 from stackcheck.runtime import ProgramRun
 
 ADMIN_ROLE = "arn:aws:iam::123456789012:role/platform/platform-admins"
 CI_ROLE = "arn:aws:iam::123456789012:role/ci-deployer"
 CI_SESSION = "arn:aws:sts::123456789012:assumed-role/ci-deployer/github-actions-42"
 # Spelled out, not imported: the names pulumi-eks and the AWS provider use, which the transform must match.
-CONTROL_PLANE_TYPE = "aws:eks/cluster:Cluster"
 CREATOR_ADMIN = "bootstrapClusterCreatorAdminPermissions"
 
 
@@ -32,7 +33,7 @@ def control_plane_props() -> dict:
 
 
 def registered_transform(run: ProgramRun):
-    (cluster,) = run.of_type("eks:index:Cluster")
+    (cluster,) = run.of_type(EKS_CLUSTER)
     (transform,) = cluster.transforms
     return transform
 
@@ -56,7 +57,7 @@ def test_creator_admin_false_reaches_the_control_plane_pulumi_eks_creates(stack)
     assert result.opts.protect is True
     # EKS cannot change the flag on a running cluster; a change must not replace it.
     assert result.opts.ignore_changes == [f"accessConfig.{CREATOR_ADMIN}"]
-    (entry,) = run.of_type("eks:index:Cluster")[0].inputs["accessEntries"].values()
+    (entry,) = run.of_type(EKS_CLUSTER)[0].inputs["accessEntries"].values()
     assert entry["principalArn"] == ADMIN_ROLE
 
 
@@ -75,7 +76,7 @@ def test_transform_builds_access_config_when_pulumi_eks_sends_none(stack):
 
 @pytest.mark.parametrize(
     "type_token",
-    ["eks:index:Cluster", "aws:iam/role:Role", "aws:eks/accessEntry:AccessEntry", "kubernetes:core/v1:ConfigMap"],
+    [EKS_CLUSTER, ROLE, ACCESS_ENTRY, CONFIG_MAP],
 )
 def test_transform_leaves_every_other_resource_alone(dev_run, type_token):
     args = pulumi.ResourceTransformArgs(True, type_token, "x", {"accessConfig": {}}, pulumi.ResourceOptions())
@@ -86,8 +87,8 @@ def test_access_entries_are_keyed_by_principal_so_reordering_replaces_nothing(st
     other = "arn:aws:iam::123456789012:user/oncall"
     first = stack({"cluster": {"adminPrincipalArns": [ADMIN_ROLE, other]}})
     second = stack({"cluster": {"adminPrincipalArns": [other, ADMIN_ROLE]}})
-    entries = first.of_type("eks:index:Cluster")[0].inputs["accessEntries"]
-    assert entries == second.of_type("eks:index:Cluster")[0].inputs["accessEntries"]
+    entries = first.of_type(EKS_CLUSTER)[0].inputs["accessEntries"]
+    assert entries == second.of_type(EKS_CLUSTER)[0].inputs["accessEntries"]
     assert {key: entry["principalArn"] for key, entry in entries.items()} == {
         "role-platform-admins-123456789012": ADMIN_ROLE,
         "user-oncall-123456789012": other,
@@ -103,7 +104,7 @@ def test_deployer_missing_from_admins_is_warned_when_creator_admin_is_off(stack,
     run = stack({"cluster": {"creatorAdmin": False, "adminPrincipalArns": [ADMIN_ROLE]}}, deployer_arn=CI_SESSION)
     (warning,) = [message for message in warnings_of(caplog) if "creatorAdmin" in message]
     assert CI_SESSION in warning and "cluster.adminPrincipalArns" in warning
-    assert run.of_type("eks:index:Cluster"), "a warning, not an error: the stack is still planned"
+    assert run.of_type(EKS_CLUSTER), "a warning, not an error: the stack is still planned"
 
 
 def test_deployer_listed_as_admin_by_its_role_is_not_warned(stack, caplog):

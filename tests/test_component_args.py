@@ -12,14 +12,28 @@ from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.provider.experimental.util import camel_case
 
 from components.cluster import EksCluster
+from components.cluster_autoscaler import ClusterAutoscaler
 from components.dcgm_exporter import DcgmExporter
 from components.device_plugin import NvidiaDevicePlugin
 from components.gpu_node_group import GpuNodeGroup
-from components.settings import PROJECT, ConfigError
+from components.monitoring import PrometheusMonitors
+from components.network import Network
+from components.settings import PROJECT, ConfigError, parse_settings
 from components.vllm_server import VllmServer
+from facts import versions
 from stackcheck.runtime import ProgramRun, run_program
 
-COMPONENTS = (EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer, DcgmExporter)
+SERVICE = "kubernetes:core/v1:Service"
+COMPONENTS = (
+    Network,
+    EksCluster,
+    GpuNodeGroup,
+    ClusterAutoscaler,
+    NvidiaDevicePlugin,
+    VllmServer,
+    DcgmExporter,
+    PrometheusMonitors,
+)
 
 
 def schema_of(component) -> dict:
@@ -45,6 +59,33 @@ def test_the_analyzer_describes_every_input_and_output_with_its_default(componen
             assert "Default" in field.get("description", "") or "Required" in field.get("description", ""), (
                 f"{type_name}.{name}"
             )
+
+
+def test_the_analyzer_takes_every_component_together_into_one_package():
+    schema = json.loads(ComponentProvider(list(COMPONENTS), PROJECT).schema)
+    assert sorted(schema["resources"]) == sorted(f"{PROJECT}:index:{c.__name__}" for c in COMPONENTS)
+    assert {"PlacementArgs", "TaintArgs", "ModelCacheArgs", "ScrapeTarget"} <= {
+        name.rsplit(":", 1)[-1] for name in schema["types"]
+    }
+
+
+def test_a_cluster_version_without_an_autoscaler_release_is_named_as_the_autoscaler_argument(tmp_path, monkeypatch):
+    # Every supported version has a release pinned today; the rule is for the day one is added without.
+    monkeypatch.delitem(versions.CLUSTER_AUTOSCALER_VERSIONS, "1.36")
+    with pytest.raises(ConfigError) as raised:
+        run_components(
+            tmp_path,
+            """
+            from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+
+            ClusterAutoscaler("scaler", ClusterAutoscalerArgs(cluster_name="ml", cluster_version="1.36"))
+            """,
+        )
+    problems = [str(problem) for problem in raised.value.problems]
+    assert problems == [
+        "ClusterAutoscaler(scaler).args.clusterVersion: '1.36' has no Cluster Autoscaler release pinned "
+        "(facts/versions.py); allowed: 1.32, 1.33, 1.34, 1.35, or no ClusterAutoscaler"
+    ]
 
 
 def test_fields_that_shape_resources_are_plain_in_the_schema_and_outputs_may_be_computed():
@@ -84,10 +125,10 @@ BAD_ARGS = {
         ))
         """,
         [
-            "GpuNodeGroup(gpu-a).args.instanceTypes",
-            "GpuNodeGroup(gpu-a).args.diskSize",
-            "GpuNodeGroup(gpu-a).args.placement.taintEffect",
-            "GpuNodeGroup(gpu-a).args.placement.extraTaints",
+            "GpuNodeGroup(gpu-a).args.instanceTypes[0]: malformed instance type 'g5'",
+            "GpuNodeGroup(gpu-a).args.diskSize: disk too small",
+            "GpuNodeGroup(gpu-a).args.placement.taintEffect: EKS API spelling",
+            "GpuNodeGroup(gpu-a).args.placement.extraTaints[0].key: invalid key 'a b'",
         ],
     ),
     "VllmServer": (
@@ -120,6 +161,32 @@ BAD_ARGS = {
         DcgmExporter("gpu-metrics", DcgmExporterArgs(monitoring_namespace="Monitoring", namespace="kube_system"))
         """,
         ["DcgmExporter(gpu-metrics).args.monitoringNamespace", "DcgmExporter(gpu-metrics).args.namespace"],
+    ),
+    "Network": (
+        """
+        from components.network import Network, NetworkArgs
+
+        Network("net", NetworkArgs(cidr="10.0.0.0/8", availability_zones=["us-west-2a"], nat_gateways="one"))
+        """,
+        ["Network(net).args.cidr", "Network(net).args.availabilityZones", "Network(net).args.natGateways"],
+    ),
+    "ClusterAutoscaler": (
+        """
+        from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+
+        ClusterAutoscaler("scaler", ClusterAutoscalerArgs(cluster_name="ml", expander="priority",
+                                                          scale_down_unneeded_time="soon"))
+        """,
+        ["ClusterAutoscaler(scaler).args.scaleDownUnneededTime: invalid duration 'soon'"],
+    ),
+    "PrometheusMonitors": (
+        """
+        from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs
+
+        PrometheusMonitors("monitors", PrometheusMonitorsArgs(targets=[], scrape_interval="0s",
+                                                              monitor_labels={"release": "-bad-"}))
+        """,
+        ["PrometheusMonitors(monitors).args.scrapeInterval", "PrometheusMonitors(monitors).args.monitorLabels"],
     ),
     "EksCluster": (
         """
@@ -183,11 +250,13 @@ def test_args_given_as_a_mapping_as_a_package_host_passes_them_are_checked_the_s
     assert run.resources == []
 
 
-def test_every_documented_output_is_registered_with_its_type(dev_run):
-    """What the dev stack's components register as outputs: every output the schema lists, of its type."""
+def test_every_documented_output_is_registered_with_its_type(stack):
+    """What the dev stack's components (with the Prometheus operator) register as outputs: every output the
+    schema lists, of its type."""
+    run = stack({"observability": {"prometheusOperator": True}})
     types = {"string": str, "integer": (int, float), "array": list, "object": dict}
     by_component = {}
-    for urn, outputs in dev_run.component_outputs.items():
+    for urn, outputs in run.component_outputs.items():
         by_component[urn.split("::")[-2].rsplit(":", 1)[-1]] = outputs
     for component in COMPONENTS:
         declared = schema_of(component)["resources"][f"{PROJECT}:index:{component.__name__}"]["properties"]
@@ -249,3 +318,83 @@ def test_two_device_plugins_and_two_exporters_in_one_namespace_get_their_own_obj
         assert spec["template"]["spec"]["serviceAccountName"] == daemonset.inputs["metadata"]["name"]
         selectors.add(tuple(sorted(spec["selector"]["matchLabels"].items())))
     assert len(selectors) == 4
+
+
+def message_at(error: ConfigError, key: str) -> str:
+    """The message of the one problem whose written key ends with `key`."""
+    (message,) = [p.message for p in error.problems if str(p).split(": ", 1)[0].endswith(key)]
+    return message
+
+
+def test_the_stack_config_and_the_args_report_one_bad_value_with_the_same_message(tmp_path):
+    with pytest.raises(ConfigError) as from_stack:
+        parse_settings({"gpuNodeGroup": {"instanceTypes": ["g5.xlarge"]}, "vllm": {"tensorParallelSize": 2}})
+    with pytest.raises(ConfigError) as from_args:
+        run_components(
+            tmp_path,
+            """
+            from components.vllm_server import VllmServer, VllmServerArgs
+
+            VllmServer("chat", VllmServerArgs(instance_types=["g5.xlarge"], tensor_parallel_size=2))
+            """,
+        )
+    assert message_at(from_args.value, ".tensorParallelSize") == message_at(from_stack.value, ".tensorParallelSize")
+    assert "VllmServer(chat).args.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge" in str(from_args.value)
+
+
+def test_two_vllm_servers_in_one_namespace_get_distinct_object_names(tmp_path):
+    run = run_components(
+        tmp_path,
+        """
+        import pulumi
+        from components.component_args import PlacementArgs
+        from components.vllm_server import ModelCacheArgs, VllmServer, VllmServerArgs
+
+        placement = PlacementArgs()
+        small = VllmServer("small", VllmServerArgs(namespace="llm", instance_types=["g6.xlarge"], placement=placement,
+                                                   hf_token="hf_x", api_key="k", model_cache=ModelCacheArgs(type="pvc")))
+        VllmServer("large", VllmServerArgs(namespace="llm", create_namespace=False, instance_types=["g6e.xlarge"],
+                                           model="Qwen/Qwen2.5-14B-Instruct", placement=placement, hf_token="hf_y",
+                                           api_key="l", model_cache=ModelCacheArgs(type="pvc")),
+                   opts=pulumi.ResourceOptions(depends_on=[small]))
+        """,
+    )
+    objects = names_by_kind(run)
+    assert objects["Namespace"] == [("", "llm")]
+    for kind in ("Deployment", "Service", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy"):
+        assert sorted(objects[kind]) == [("llm", "large"), ("llm", "small")], kind
+    assert sorted(objects["Secret"]) == sorted(
+        ("llm", f"{server}-{suffix}") for server in ("small", "large") for suffix in ("hf-token", "api-key")
+    )
+    assert sorted(objects["PersistentVolumeClaim"]) == [("llm", "large-model-cache"), ("llm", "small-model-cache")]
+    for deployment in run.of_type("kubernetes:apps/v1:Deployment"):
+        server = deployment.inputs["metadata"]["name"]
+        pod = deployment.inputs["spec"]["template"]["spec"]
+        assert pod["serviceAccountName"] == server
+        volumes = {volume["name"]: volume for volume in pod["volumes"]}
+        assert volumes["hf-token"]["secret"]["secretName"] == f"{server}-hf-token"
+        assert volumes["model-cache"]["persistentVolumeClaim"]["claimName"] == f"{server}-model-cache"
+        env = {item["name"]: item for item in pod["containers"][0]["env"]}
+        assert env["VLLM_API_KEY"]["valueFrom"]["secretKeyRef"]["name"] == f"{server}-api-key"
+    # Each Service selects its own server's pods only.
+    selectors = {svc.inputs["metadata"]["name"]: svc.inputs["spec"]["selector"] for svc in run.of_type(SERVICE)}
+    assert selectors["small"] != selectors["large"]
+    # One Namespace object, owned by the server that creates it.
+    (namespace,) = run.of_type("kubernetes:core/v1:Namespace")
+    assert namespace.parent and namespace.parent.endswith("::small")
+
+
+def test_a_server_without_names_takes_its_namespace_and_object_names_from_the_component_name(tmp_path):
+    run = run_components(
+        tmp_path,
+        """
+        from components.vllm_server import VllmServer, VllmServerArgs
+
+        VllmServer("chat", VllmServerArgs())
+        """,
+    )
+    objects = names_by_kind(run)
+    assert objects["Namespace"] == [("", "chat")]
+    assert objects["Deployment"] == objects["Service"] == [("chat", "chat")]
+    outputs = next(o for urn, o in run.component_outputs.items() if urn.endswith("VllmServer::chat"))
+    assert outputs["service_dns_name"] == "chat.chat.svc.cluster.local"

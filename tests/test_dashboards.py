@@ -8,8 +8,8 @@ import re
 import pytest
 import yaml
 
-from components import versions
 from components.monitoring import ALERT_RULES_FILE, DASHBOARDS_DIR
+from facts import versions
 
 DASHBOARD = DASHBOARDS_DIR / "gpu-inference.json"
 METRICS_DIR = DASHBOARDS_DIR / "metrics"

@@ -7,17 +7,12 @@ import json
 import pytest
 from conftest import CUSTOM_CONTRACT
 
-from components import versions
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts import versions
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE, SERVICE_ACCOUNT
 from placement import node_matches, tolerates
 from placement.exporter import is_dcgm_exporter
 from placement.workloads import daemonset_pod
-
-DAEMONSET = "kubernetes:apps/v1:DaemonSet"
-SERVICE = "kubernetes:core/v1:Service"
-NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
-SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 
 
 def exporter_daemonset(run) -> dict:
@@ -243,7 +238,7 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
 def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(stack, instance_type):
     from test_vllm_server import node, server_pod
 
-    from components.gpu_catalog import gpu_instance_type
+    from facts.gpu_catalog import gpu_instance_type
     from placement import can_schedule, eks_allocatable, explain
 
     instance = gpu_instance_type(instance_type)
@@ -262,7 +257,7 @@ def test_exporter_listens_and_is_probed_on_the_port_its_service_scrapes(dev_run)
     assert env["DCGM_EXPORTER_LISTEN"] == f":{number}"
     for probe in (container["livenessProbe"], container["readinessProbe"]):
         assert probe["httpGet"]["port"] in (port["name"], number)
-    service = exporter_object(dev_run, "kubernetes:core/v1:Service")
+    service = exporter_object(dev_run, SERVICE)
     assert [p["targetPort"] for p in service["spec"]["ports"]] in ([port["name"]], [number])
 
 

@@ -12,16 +12,25 @@ from conftest import PROGRAM, dev_stack_config, merge, run_stack
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import naming, versions
-from components.settings import PROJECT, ConfigError, parse_settings, parse_stack_config
+from components.settings import ConfigError, parse_settings, parse_stack_config
+from facts import naming, versions
+from facts.identity import PROJECT
+from facts.resource_types import (
+    EKS_CLUSTER,
+    GET_AVAILABILITY_ZONES,
+    GET_SUBNETS,
+    KUBERNETES_PROVIDER,
+    LAUNCH_TEMPLATE,
+    NODE_GROUP,
+    ROLE,
+)
+from facts.resource_types import (
+    ROLE_POLICY_ATTACHMENT as POLICY_ATTACHMENT,
+)
+from facts.resource_types import VPC as VPC_TYPE
 from stackcheck.aws_requests import check_resources
 from stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
 
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-ROLE = "aws:iam/role:Role"
-POLICY_ATTACHMENT = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
-LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
-EKS_CLUSTER = "eks:index:Cluster"
 VPC = "vpc-0123456789abcdef0"
 PRIVATE = ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]
 PUBLIC = ["subnet-0bbbbbbbbbbbbbbb1", "subnet-0bbbbbbbbbbbbbbb2"]
@@ -126,18 +135,16 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
     # pulumi-eks throws when subnetIds comes with privateSubnetIds or publicSubnetIds (createCore).
     assert not ("subnetIds" in subnet_keys and subnet_keys & {"privateSubnetIds", "publicSubnetIds"})
     assert subnet_keys == set(expected_cluster)
-    looked_up = [args for token, args in run.calls if token == "aws:ec2/getSubnets:getSubnets"]
+    looked_up = [args for token, args in run.calls if token == GET_SUBNETS]
     if looked_up:  # only subnets in zones EKS supports (the zone lookup excludes the others)
-        (zone_lookup,) = [
-            args for token, args in run.calls if token == "aws:index/getAvailabilityZones:getAvailabilityZones"
-        ]
+        (zone_lookup,) = [args for token, args in run.calls if token == GET_AVAILABILITY_ZONES]
         assert "use1-az3" in zone_lookup["excludeZoneIds"]
         assert {
             "name": "availability-zone-id",
             "values": ["usw2-az2", "usw2-az1", "usw2-az3", "usw2-az4"],
         } in looked_up[0]["filters"]
     assert bool(looked_up) == ("vpcId" not in network)  # the default VPC is looked up only in defaultVpc mode
-    assert not run.of_type("aws:ec2/vpc:Vpc")  # a VPC of one's own, or the default one: none is created
+    assert not run.of_type(VPC_TYPE)  # a VPC of one's own, or the default one: none is created
     default = list(MOCK_SUBNET_IDS)
     for key, value in expected_cluster.items():
         assert cluster.inputs[key] == (default if value == "default" else value)
@@ -224,14 +231,14 @@ def test_kubernetes_provider_authenticates_with_the_aws_profile():
 
     (call,) = [args for token, args in run.calls if token == "eks:index:Cluster/getKubeconfig"]
     assert call["profileName"] == "ml-admin"
-    (provider,) = run.of_type("pulumi:providers:kubernetes")
+    (provider,) = run.of_type(KUBERNETES_PROVIDER)
     kubeconfig = provider.inputs["kubeconfig"]
     assert isinstance(kubeconfig, Secret) and '"--profile", "ml-admin"' in kubeconfig.value
 
 
 def test_kubernetes_provider_uses_the_default_chain_without_a_profile(dev_run):
     assert not [token for token, _ in dev_run.calls if token == "eks:index:Cluster/getKubeconfig"]
-    (provider,) = dev_run.of_type("pulumi:providers:kubernetes")
+    (provider,) = dev_run.of_type(KUBERNETES_PROVIDER)
     assert "--profile" not in provider.inputs["kubeconfig"].value
 
 

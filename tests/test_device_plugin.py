@@ -6,17 +6,16 @@ import copy
 
 import pytest
 
-from components import versions
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
-from components.contract import PlacementContract, Taint
 from components.device_plugin import tolerations
 from components.labels import label_value
+from facts import versions
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts.contract import PlacementContract, Taint
+from facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE_ACCOUNT
 from placement import node_matches, tolerates
 from placement.workloads import daemonset_pod, is_device_plugin
 from stackcheck.runtime import ProgramRun, RegisteredResource
 
-DAEMONSET = "kubernetes:apps/v1:DaemonSet"
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 STANDARD_LABEL_KEYS = {
     f"app.kubernetes.io/{key}" for key in ("name", "instance", "component", "part-of", "managed-by", "version")
 }
@@ -161,11 +160,7 @@ def test_device_plugin_container_is_locked_down_apart_from_running_as_root(dev_r
 
 def test_device_plugin_has_its_own_service_account_without_a_token(dev_run):
     spec = plugin_daemonset(dev_run)["spec"]["template"]["spec"]
-    [account] = [
-        r
-        for r in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
-        if r.inputs["metadata"]["name"] == "nvidia-device-plugin"
-    ]
+    [account] = [r for r in dev_run.of_type(SERVICE_ACCOUNT) if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
     assert spec["serviceAccountName"] == account.inputs["metadata"]["name"]
     assert account.inputs["automountServiceAccountToken"] is False
     assert spec["automountServiceAccountToken"] is False
@@ -174,9 +169,7 @@ def test_device_plugin_has_its_own_service_account_without_a_token(dev_run):
 def test_device_plugin_pods_are_cut_off_from_the_network(dev_run):
     daemonset = plugin_daemonset(dev_run)
     [policy] = [
-        r.inputs
-        for r in dev_run.of_type("kubernetes:networking.k8s.io/v1:NetworkPolicy")
-        if r.inputs["metadata"]["name"] == "nvidia-device-plugin"
+        r.inputs for r in dev_run.of_type(NETWORK_POLICY) if r.inputs["metadata"]["name"] == "nvidia-device-plugin"
     ]
     pod_labels = daemonset["spec"]["template"]["metadata"]["labels"]
     assert policy["spec"]["podSelector"]["matchLabels"] == {
@@ -191,8 +184,8 @@ def test_every_device_plugin_object_is_named_and_carries_the_standard_labels(dev
     plugin_objects = [r for r in dev_run.resources if r.parent == component.urn]
     assert {r.type for r in plugin_objects} == {
         DAEMONSET,
-        "kubernetes:core/v1:ServiceAccount",
-        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+        SERVICE_ACCOUNT,
+        NETWORK_POLICY,
     }
     for resource in plugin_objects:
         metadata = resource.inputs["metadata"]

@@ -3,6 +3,8 @@ NetworkPolicy, all children of the component."""
 
 from __future__ import annotations
 
+from facts.resource_types import DAEMONSET, NETWORK_POLICY, SERVICE_ACCOUNT
+
 PLUGIN_TYPE = "eks-gpu-inference:index:NvidiaDevicePlugin"
 
 
@@ -11,10 +13,10 @@ def test_the_plugin_resources_are_children_of_the_component_and_its_account_has_
     (component,) = run.of_type(PLUGIN_TYPE)
     children = [r for r in run.resources if r.parent == component.urn]
     assert sorted(r.type for r in children) == [
-        "kubernetes:apps/v1:DaemonSet",
-        "kubernetes:core/v1:ServiceAccount",
-        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+        DAEMONSET,
+        SERVICE_ACCOUNT,
+        NETWORK_POLICY,
     ]
-    (account,) = [r for r in children if r.type == "kubernetes:core/v1:ServiceAccount"]
+    (account,) = [r for r in children if r.type == SERVICE_ACCOUNT]
     assert account.inputs["automountServiceAccountToken"] is False
     assert account.inputs["metadata"]["namespace"] == "kube-system"

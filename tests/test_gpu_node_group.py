@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import textwrap
 
-from components.contract import NVIDIA_GPU_PRODUCT_LABEL, PlacementContract
 from components.gpu_node_group import gpu_node_labels
 from components.settings import GpuNodeGroupSettings, parse_settings
+from facts.contract import NVIDIA_GPU_PRODUCT_LABEL, PlacementContract
+from facts.resource_types import AUTOSCALING_TAG as TAG
+from facts.resource_types import NODE_GROUP
 from stackcheck.runtime import run_program
 
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-TAG = "aws:autoscaling/tag:Tag"
 PRODUCT_TAG = f"k8s.io/cluster-autoscaler/node-template/label/{NVIDIA_GPU_PRODUCT_LABEL}"
 
 # A program using the component API the README shows: one contract shared by an A10G group and an L40S group.

@@ -6,10 +6,8 @@ import pytest
 from invalid_settings import INVALID_SETTINGS
 
 from components.settings import ConfigError
+from facts.resource_types import ADDON, AUTOSCALING_TAG, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP
 from stackcheck.runtime import ProgramRun
-
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 
 
 def node_groups(run: ProgramRun) -> dict[str, dict]:
@@ -17,7 +15,7 @@ def node_groups(run: ProgramRun) -> dict[str, dict]:
 
 
 def test_dev_stack_registers_cluster_without_default_node_group(dev_run):
-    (cluster,) = dev_run.of_type("eks:index:Cluster")
+    (cluster,) = dev_run.of_type(EKS_CLUSTER)
     assert cluster.inputs["skipDefaultNodeGroup"] is True
     assert cluster.inputs["authenticationMode"] == "API"
     assert cluster.inputs["name"] == "gpu-inference-dev"
@@ -112,8 +110,8 @@ def test_disk_size_lives_in_the_launch_template_encrypted(dev_run):
 
 
 def test_cluster_encrypts_secrets_logs_audit_and_keeps_endpoint_private(dev_run):
-    (cluster,) = dev_run.of_type("eks:index:Cluster")
-    (key,) = dev_run.of_type("aws:kms/key:Key")
+    (cluster,) = dev_run.of_type(EKS_CLUSTER)
+    (key,) = dev_run.of_type(KMS_KEY)
     assert key.inputs["enableKeyRotation"] is True
     assert cluster.inputs["encryptionConfigKeyArn"].endswith(f":key/{key.name}")
     assert {"api", "audit", "authenticator"} <= set(cluster.inputs["enabledClusterLogTypes"])
@@ -123,14 +121,14 @@ def test_cluster_encrypts_secrets_logs_audit_and_keeps_endpoint_private(dev_run)
 def test_given_kms_key_is_used_instead_of_creating_one(stack):
     arn = "arn:aws:kms:us-west-2:123456789012:key/0a1b2c3d-1111-2222-3333-444455556666"
     run = stack({"cluster": {"secretsKmsKeyArn": arn}})
-    assert run.of_type("aws:kms/key:Key") == []
-    assert run.of_type("eks:index:Cluster")[0].inputs["encryptionConfigKeyArn"] == arn
+    assert run.of_type(KMS_KEY) == []
+    assert run.of_type(EKS_CLUSTER)[0].inputs["encryptionConfigKeyArn"] == arn
 
 
 def test_admin_principals_become_cluster_admin_access_entries(stack):
     arn = "arn:aws:iam::123456789012:role/platform-admins"
     run = stack({"cluster": {"adminPrincipalArns": [arn]}})
-    entries = run.of_type("eks:index:Cluster")[0].inputs["accessEntries"]
+    entries = run.of_type(EKS_CLUSTER)[0].inputs["accessEntries"]
     (entry,) = entries.values()
     assert entry["principalArn"] == arn
     (policy,) = entry["accessPolicies"].values()
@@ -140,9 +138,9 @@ def test_admin_principals_become_cluster_admin_access_entries(stack):
 
 def test_public_endpoint_is_limited_to_configured_cidrs(stack):
     run = stack({"cluster": {"publicAccessCidrs": ["203.0.113.0/24"]}})
-    assert run.of_type("eks:index:Cluster")[0].inputs["publicAccessCidrs"] == ["203.0.113.0/24"]
+    assert run.of_type(EKS_CLUSTER)[0].inputs["publicAccessCidrs"] == ["203.0.113.0/24"]
     private = stack({"cluster": {"endpointPublicAccess": False}})
-    inputs = private.of_type("eks:index:Cluster")[0].inputs
+    inputs = private.of_type(EKS_CLUSTER)[0].inputs
     assert inputs["endpointPublicAccess"] is False
     assert "publicAccessCidrs" not in inputs
 
@@ -169,7 +167,7 @@ def test_gpu_node_group_repairs_itself_with_the_monitoring_agent(dev_run):
     gpu = node_groups(dev_run)["gpu-inference-dev-gpu"]
     assert gpu["nodeRepairConfig"] == {"enabled": True}
     assert gpu["updateConfig"] == {"maxUnavailable": 1}
-    addons = {addon.inputs["addonName"] for addon in dev_run.of_type("aws:eks/addon:Addon")}
+    addons = {addon.inputs["addonName"] for addon in dev_run.of_type(ADDON)}
     assert "eks-node-monitoring-agent" in addons
 
 
@@ -177,13 +175,13 @@ GPU_GROUP_NAME = "gpu-inference-dev-gpu-" + "1".zfill(26)
 
 
 def test_autoscaler_tags_describe_gpu_nodes_at_zero(dev_run):
-    tags = {t.inputs["tag"]["key"]: t.inputs["tag"]["value"] for t in dev_run.of_type("aws:autoscaling/tag:Tag")}
+    tags = {t.inputs["tag"]["key"]: t.inputs["tag"]["value"] for t in dev_run.of_type(AUTOSCALING_TAG)}
     prefix = "k8s.io/cluster-autoscaler/node-template"
     assert tags[f"{prefix}/label/GPU"] == "true"
     assert tags[f"{prefix}/taint/GPU"] == "true:NoSchedule"
     assert tags[f"{prefix}/resources/nvidia.com/gpu"] == "1"
     # On the GPU node group's own Auto Scaling group, the one the Cluster Autoscaler scales from zero.
-    (asg_name,) = {t.inputs["autoscalingGroupName"] for t in dev_run.of_type("aws:autoscaling/tag:Tag")}
+    (asg_name,) = {t.inputs["autoscalingGroupName"] for t in dev_run.of_type(AUTOSCALING_TAG)}
     assert asg_name == f"eks-{GPU_GROUP_NAME}-asg"
 
 
@@ -200,5 +198,5 @@ def test_stack_outputs_name_the_cluster_and_contract_with_secret_kubeconfig(dev_
 
 def test_children_are_parented_to_their_components(dev_run):
     for resource in dev_run.resources:
-        if resource.type in (NODE_GROUP, LAUNCH_TEMPLATE, "eks:index:Cluster"):
+        if resource.type in (NODE_GROUP, LAUNCH_TEMPLATE, EKS_CLUSTER):
             assert "eks-gpu-inference:index:" in resource.parent

@@ -12,16 +12,11 @@ import yaml
 from conftest import ROOT
 
 from components.monitoring import ALERT_RULES_FILE
+from facts.resource_types import DAEMONSET, DEPLOYMENT, NETWORK_POLICY, PROMETHEUS_RULE, SERVICE, SERVICE_MONITOR
 from stackcheck import crd_schema
 from stackcheck.__main__ import main
 from stackcheck.render import kubernetes_objects
 
-SERVICE_MONITOR = "kubernetes:monitoring.coreos.com/v1:ServiceMonitor"
-PROMETHEUS_RULE = "kubernetes:monitoring.coreos.com/v1:PrometheusRule"
-DEPLOYMENT = "kubernetes:apps/v1:Deployment"
-DAEMONSET = "kubernetes:apps/v1:DaemonSet"
-SERVICE = "kubernetes:core/v1:Service"
-NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
 OPERATOR = {
     "observability": {
         "prometheusOperator": True,

@@ -10,21 +10,38 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.settings import parse_settings
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
+from facts.resource_types import (
+    EKS_CLUSTER,
+    GET_SUBNETS,
+    GET_VPC,
+    INTERNET_GATEWAY,
+    LAUNCH_TEMPLATE,
+    NODE_GROUP,
+    ROUTE,
+    SECURITY_GROUP,
+    SUBNET,
+    VPC,
+)
+from facts.resource_types import (
+    GET_AVAILABILITY_ZONES as ZONES,
+)
+from facts.resource_types import (
+    GET_INSTANCE_TYPE_OFFERINGS as OFFERINGS,
+)
+from facts.resource_types import (
+    NAT_GATEWAY as NAT,
+)
+from facts.resource_types import (
+    ROUTE_TABLE_ASSOCIATION as ASSOCIATION,
+)
+from facts.resource_types import (
+    VPC_ENDPOINT as ENDPOINT,
+)
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
 from stackcheck.network_check import network_problems
 from stackcheck.runtime import RegisteredResource, run_program
 
-VPC = "aws:ec2/vpc:Vpc"
-SUBNET = "aws:ec2/subnet:Subnet"
-NAT = "aws:ec2/natGateway:NatGateway"
-ROUTE = "aws:ec2/route:Route"
-ROUTE_TABLE = "aws:ec2/routeTable:RouteTable"
-ASSOCIATION = "aws:ec2/routeTableAssociation:RouteTableAssociation"
-ENDPOINT = "aws:ec2/vpcEndpoint:VpcEndpoint"
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 GPU_GROUP = "gpu-inference-dev-gpu"
-ZONES = "aws:index/getAvailabilityZones:getAvailabilityZones"
-OFFERINGS = "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings"
 
 
 def run_network(overrides: dict | None = None, call_answers: dict | None = None):
@@ -56,7 +73,7 @@ def test_dev_stack_creates_a_vpc_with_dns_and_no_default_vpc_lookup(dev_network)
     assert vpc.inputs["cidrBlock"] == "10.0.0.0/16"
     assert vpc.inputs["enableDnsHostnames"] is True and vpc.inputs["enableDnsSupport"] is True
     tokens = {token for token, _ in dev_network.calls}
-    assert not tokens & {"aws:ec2/getVpc:getVpc", "aws:ec2/getSubnets:getSubnets"}
+    assert not tokens & {GET_VPC, GET_SUBNETS}
 
 
 def test_one_private_and_one_public_subnet_per_zone_without_overlap(dev_network):
@@ -77,7 +94,7 @@ def test_node_groups_use_only_private_subnets_and_the_control_plane_gets_both(de
     private_ids = {s.id for s in private}
     for group in dev_network.of_type(NODE_GROUP):
         assert set(group.inputs["subnetIds"]) <= private_ids and group.inputs["subnetIds"], group.name
-    (cluster,) = dev_network.of_type("eks:index:Cluster")
+    (cluster,) = dev_network.of_type(EKS_CLUSTER)
     assert cluster.inputs["vpcId"] == dev_network.of_type(VPC)[0].id
     assert set(cluster.inputs["privateSubnetIds"]) == private_ids
     assert set(cluster.inputs["publicSubnetIds"]) == {s.id for s in public}
@@ -163,7 +180,7 @@ def test_interface_endpoints_sit_in_private_subnets_behind_an_https_only_group()
         for e in interface
     ) == ["ecr.api", "ecr.dkr", "eks-auth", "sts"]
     private, _ = subnets_by_role(run)
-    (group,) = run.of_type("aws:ec2/securityGroup:SecurityGroup")
+    (group,) = run.of_type(SECURITY_GROUP)
     assert [(r["fromPort"], r["toPort"], r["cidrBlocks"]) for r in group.inputs["ingress"]] == [
         (443, 443, ["10.0.0.0/16"])
     ]
@@ -182,9 +199,7 @@ def test_bring_your_own_vpc_creates_no_network():
             },
         }
     )
-    assert not [
-        r for r in run.resources if r.type.startswith("aws:ec2/") and r.type != "aws:ec2/launchTemplate:LaunchTemplate"
-    ]
+    assert not [r for r in run.resources if r.type.startswith("aws:ec2/") and r.type != LAUNCH_TEMPLATE]
     assert not run.of_type("eks-gpu-inference:index:Network")
 
 
@@ -267,7 +282,7 @@ def test_network_check_names_a_node_group_in_a_public_subnet():
             SUBNET, "public-0", {"vpcId": "vpc-id", "availabilityZoneId": "a1", "tags": {"kubernetes.io/role/elb": "1"}}
         ),
         resource(NODE_GROUP, "gpu", {"subnetIds": ["private-0-id", "public-0-id"]}),
-        resource("eks:index:Cluster", "c", {"privateSubnetIds": ["private-0-id"], "publicSubnetIds": ["public-0-id"]}),
+        resource(EKS_CLUSTER, "c", {"privateSubnetIds": ["private-0-id"], "publicSubnetIds": ["public-0-id"]}),
     ]
     problems = network_problems(resources)
     assert len(problems) == 2
@@ -292,7 +307,7 @@ def test_subnets_keep_their_zone_and_public_subnets_give_no_public_ips(dev_netwo
 
 
 def test_nat_gateway_waits_for_the_internet_gateway(dev_network):
-    (gateway,) = dev_network.of_type("aws:ec2/internetGateway:InternetGateway")
+    (gateway,) = dev_network.of_type(INTERNET_GATEWAY)
     (nat,) = dev_network.of_type(NAT)
     assert gateway.urn in nat.dependencies
 

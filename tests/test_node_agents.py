@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from components import node_agents, versions
+from facts import node_agents, versions
+from facts.node_agents import A_NON_GPU_POOL, EVERY_NODE, EVERY_NVIDIA_NODE
 from placement import pools_for_node_groups
-from placement.agents import A_NON_GPU_POOL, EVERY_NODE, EVERY_NVIDIA_NODE, Agent, node_agents_verdict
+from placement.agents import Agent, node_agents_verdict
 from placement.pools import NodeGroupSpec
 from stackcheck.__main__ import main
 from stackcheck.node_agents import ADDON_TYPE, cluster_agents

@@ -9,8 +9,9 @@ import jsonschema
 import pytest
 from conftest import CUSTOM_CONTRACT
 
-from components import versions
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts import versions
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts.resource_types import ADDON, NODE_GROUP
 from placement import tolerates
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,7 +21,6 @@ SCHEMA = (
     / "data"
     / f"eks-node-monitoring-agent-{versions.NODE_MONITORING_AGENT_CHART}.configuration.schema.json"
 )
-ADDON = "aws:eks/addon:Addon"
 
 
 def monitoring_addons(run) -> list:
@@ -33,7 +33,7 @@ def addon_inputs(run) -> dict:
 
 
 def gpu_taints(run) -> list[dict]:
-    [group] = [g for g in run.of_type("aws:eks/nodeGroup:NodeGroup") if g.name.endswith("-gpu")]
+    [group] = [g for g in run.of_type(NODE_GROUP) if g.name.endswith("-gpu")]
     return [{**taint, "effect": KUBERNETES_EFFECTS[taint["effect"]]} for taint in group.inputs.get("taints") or []]
 
 

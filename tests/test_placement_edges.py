@@ -6,7 +6,7 @@ from __future__ import annotations
 from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
 from test_placement_messages import VERDICT_NAMES
 
-from components.gpu_catalog import lookup
+from facts.gpu_catalog import lookup
 from placement import advertise_gpus, eks_allocatable, explain, gpu_guard, kube_reserved_cpu_millicores, pod_of
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from test_placement_guard import GPU_TOLERATION, device_plugin, gpu_pool, system_pool, vllm
 
-from components.contract import PlacementContract
 from components.dcgm_exporter import daemonset
+from facts.contract import PlacementContract
 from placement import gpu_guard
 from placement.exporter import DCGM_EXPORTER_VERDICT_ID, dcgm_exporter_covers_gpu_pools, is_dcgm_exporter
 

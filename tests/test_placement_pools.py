@@ -129,7 +129,7 @@ def test_unknown_instance_type_is_flagged_with_no_allocatable():
 
 
 def test_lookup_can_be_replaced():
-    from components.gpu_catalog import InstanceType
+    from facts.gpu_catalog import InstanceType
 
     fake = InstanceType("g5.xlarge", "x86_64", 8, 32, 100, 2, "NVIDIA A10G", 24, "NVIDIA-A10G")
     pool = one(NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [], gpu_advertised_by_host=True), lookup=lambda name: fake)
@@ -186,7 +186,7 @@ def test_kube_reserved_memory(max_pods, mebibytes):
 
 
 def test_eks_allocatable_of_g5_12xlarge():
-    from components.gpu_catalog import lookup
+    from facts.gpu_catalog import lookup
 
     assert eks_allocatable(lookup("g5.12xlarge")) == {
         "cpu": "47810m",

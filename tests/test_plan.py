@@ -10,6 +10,16 @@ import sys
 import textwrap
 from pathlib import Path
 
+from facts.resource_types import (
+    DAEMONSET,
+    DEPLOYMENT,
+    KUBERNETES_PROVIDER,
+    NETWORK_POLICY,
+    NODE_GROUP,
+    SECRET,
+    SERVICE,
+    STACK,
+)
 from stackcheck.__main__ import main
 from stackcheck.render import HEADER, REDACTED, KubernetesObject, api_version_and_kind, kubernetes_objects
 from stackcheck.runtime import RegisteredResource, Secret
@@ -157,7 +167,7 @@ def test_json_document_lists_resources_objects_pools_and_matrix(capsys, tmp_path
     assert code == document["exitCode"] == 0
     assert document["counts"]["total"] == len(document["resources"])
     assert {key: document["resources"][0][key] for key in ("type", "name", "parent")} == {
-        "type": "pulumi:pulumi:Stack",
+        "type": STACK,
         "name": "eks-gpu-inference-dev",
         "parent": None,
     }
@@ -215,9 +225,9 @@ def test_invalid_config_is_reported_before_the_sdks_load():
 
 
 def test_type_token_gives_api_version_and_kind():
-    assert api_version_and_kind("kubernetes:apps/v1:DaemonSet") == ("apps/v1", "DaemonSet")
-    assert api_version_and_kind("kubernetes:core/v1:Service") == ("v1", "Service")
-    assert api_version_and_kind("kubernetes:networking.k8s.io/v1:NetworkPolicy") == (
+    assert api_version_and_kind(DAEMONSET) == ("apps/v1", "DaemonSet")
+    assert api_version_and_kind(SERVICE) == ("v1", "Service")
+    assert api_version_and_kind(NETWORK_POLICY) == (
         "networking.k8s.io/v1",
         "NetworkPolicy",
     )
@@ -225,7 +235,7 @@ def test_type_token_gives_api_version_and_kind():
 
 def test_rendered_object_drops_pulumi_keys_redacts_secrets_and_restores_integers():
     resource = RegisteredResource(
-        type="kubernetes:core/v1:Secret",
+        type=SECRET,
         name="token",
         parent=None,
         urn="urn:x",
@@ -241,10 +251,10 @@ def test_rendered_object_drops_pulumi_keys_redacts_secrets_and_restores_integers
         },
     )
     provider = RegisteredResource(
-        type="pulumi:providers:kubernetes", name="k8s", parent=None, urn="urn:y", custom=True, inputs={}
+        type=KUBERNETES_PROVIDER, name="k8s", parent=None, urn="urn:y", custom=True, inputs={}
     )
     deployment = RegisteredResource(
-        type="kubernetes:apps/v1:Deployment",
+        type=DEPLOYMENT,
         name="d",
         parent=None,
         urn="urn:z",
@@ -271,9 +281,7 @@ def test_schema_check_is_strict_about_unknown_fields():
         "metadata": {"name": "s", "namespace": "n"},
         "spec": {"ports": [{"port": 80, "targetPrt": 8080}]},
     }
-    (result,) = validate_objects(
-        [(KubernetesObject(manifest, "s", "kubernetes:core/v1:Service"), "n.service.s.yaml")], "1.34"
-    )
+    (result,) = validate_objects([(KubernetesObject(manifest, "s", SERVICE), "n.service.s.yaml")], "1.34")
 
     assert not result.passed
     assert "spec.ports[0]" in result.message and "targetPrt" in result.message
@@ -283,7 +291,7 @@ def test_node_group_taints_become_kubernetes_spelling_and_bottlerocket_advertise
     from stackcheck.pools import node_group_specs
 
     group = RegisteredResource(
-        type="aws:eks/nodeGroup:NodeGroup",
+        type=NODE_GROUP,
         name="gpu",
         parent=None,
         urn="urn:g",
@@ -325,7 +333,7 @@ def test_custom_resource_passes_unchecked_while_unknown_built_in_kind_fails():
 
 def test_field_made_secret_by_a_value_inside_it_is_redacted_whole_and_named():
     deployment = RegisteredResource(
-        type="kubernetes:apps/v1:Deployment",
+        type=DEPLOYMENT,
         name="d",
         parent=None,
         urn="urn:d",
@@ -354,7 +362,7 @@ def test_node_pools_take_disk_sizes_from_the_launch_templates_the_program_regist
     from stackcheck.pools import node_group_specs
 
     run = stack({"gpuNodeGroup": {"diskSize": 300}, "systemNodeGroup": {"diskSize": 40}})
-    for group in run.of_type("aws:eks/nodeGroup:NodeGroup"):
+    for group in run.of_type(NODE_GROUP):
         assert "diskSize" not in group.inputs, "the disk is set in the launch template"
     sizes = {spec.name: spec.disk_size_gib for spec in node_group_specs(run.resources).specs}
     assert sizes == {"gpu-inference-dev-gpu": 300, "gpu-inference-dev-system": 40}

@@ -8,10 +8,30 @@ from pathlib import Path
 
 from conftest import change_registrations
 
+from facts.resource_types import (
+    ADDON,
+    AUTOSCALING_TAG,
+    EIP,
+    EKS_CLUSTER,
+    INTERNET_GATEWAY,
+    KMS_KEY,
+    LAUNCH_TEMPLATE,
+    NAT_GATEWAY,
+    NODE_GROUP,
+    POD_IDENTITY_ASSOCIATION,
+    ROLE,
+    ROLE_POLICY,
+    ROLE_POLICY_ATTACHMENT,
+    ROUTE,
+    ROUTE_TABLE,
+    ROUTE_TABLE_ASSOCIATION,
+    SUBNET,
+    VPC,
+    VPC_ENDPOINT,
+)
 from stackcheck.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 
 
 def plan(capsys, *args: str) -> tuple[int, str]:
@@ -29,24 +49,24 @@ def test_dev_stack_plan_has_the_aws_request_section_with_every_request_valid(cap
     assert all(c["checked"] and c["passed"] and c["problems"] == [] for c in document["awsRequests"])
     assert {c["type"] for c in document["awsRequests"]} >= {
         NODE_GROUP,
-        "aws:ec2/launchTemplate:LaunchTemplate",
-        "aws:eks/addon:Addon",
-        "aws:autoscaling/tag:Tag",
-        "aws:iam/role:Role",
-        "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
-        "aws:kms/key:Key",
-        "eks:index:Cluster",
-        "aws:iam/rolePolicy:RolePolicy",
-        "aws:eks/podIdentityAssociation:PodIdentityAssociation",
-        "aws:ec2/vpc:Vpc",
-        "aws:ec2/subnet:Subnet",
-        "aws:ec2/internetGateway:InternetGateway",
-        "aws:ec2/routeTable:RouteTable",
-        "aws:ec2/route:Route",
-        "aws:ec2/routeTableAssociation:RouteTableAssociation",
-        "aws:ec2/eip:Eip",
-        "aws:ec2/natGateway:NatGateway",
-        "aws:ec2/vpcEndpoint:VpcEndpoint",
+        LAUNCH_TEMPLATE,
+        ADDON,
+        AUTOSCALING_TAG,
+        ROLE,
+        ROLE_POLICY_ATTACHMENT,
+        KMS_KEY,
+        EKS_CLUSTER,
+        ROLE_POLICY,
+        POD_IDENTITY_ASSOCIATION,
+        VPC,
+        SUBNET,
+        INTERNET_GATEWAY,
+        ROUTE_TABLE,
+        ROUTE,
+        ROUTE_TABLE_ASSOCIATION,
+        EIP,
+        NAT_GATEWAY,
+        VPC_ENDPOINT,
     }
 
     code, text = plan(capsys, "--stack", "dev", "--out", str(tmp_path / "text"))
@@ -61,7 +81,7 @@ def test_dev_stack_plan_has_the_aws_request_section_with_every_request_valid(cap
 
     code, markdown = plan(capsys, "--stack", "dev", "--out", str(tmp_path / "md"), "--format", "markdown")
     assert "### AWS requests (botocore API models and documented rules)" in markdown
-    cluster = next(name for kind, name in aws_resources if kind == "eks:index:Cluster")
+    cluster = next(name for kind, name in aws_resources if kind == EKS_CLUSTER)
     assert re.search(
         rf"^\| ✅ \| eks:index:Cluster \| {re.escape(cluster)} \| "
         r"eks:CreateCluster \+ iam:CreateRole \+ iam:AttachRolePolicy \| ok \|$",
@@ -134,7 +154,7 @@ def test_failed_request_is_shown_in_text_and_markdown(capsys, tmp_path, monkeypa
 
 def test_subnet_outside_its_vpc_fails_the_plan(capsys, tmp_path, monkeypatch):
     def first_subnet_outside_the_vpc(args):
-        if args.typ == "aws:ec2/subnet:Subnet" and not changed:
+        if args.typ == SUBNET and not changed:
             args.inputs["cidrBlock"] = "10.1.0.0/24"
             return True
         return False
@@ -146,7 +166,7 @@ def test_subnet_outside_its_vpc_fails_the_plan(capsys, tmp_path, monkeypatch):
 
     assert code == document["exitCode"] == 1
     (failed,) = [c for c in document["awsRequests"] if not c["passed"]]
-    assert (failed["type"], failed["name"]) == ("aws:ec2/subnet:Subnet", changed[0])
+    assert (failed["type"], failed["name"]) == (SUBNET, changed[0])
     assert [(p["request"], p["path"], p["value"]) for p in failed["problems"]] == [
         ("ec2:CreateSubnet", "CidrBlock", "10.1.0.0/24")
     ]

@@ -12,7 +12,7 @@ import yaml
 from conftest import ROOT, dev_stack_config, merge
 from invalid_settings import INVALID_SETTINGS
 
-from components.settings import PROJECT
+from facts.identity import PROJECT
 from stackcheck.__main__ import main
 
 CHECKOV = Path(os.environ.get("CHECKOV_BIN", ROOT / ".venv-checkov" / "bin" / "checkov"))

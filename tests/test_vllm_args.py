@@ -7,12 +7,11 @@ from conftest import plain_strings
 
 from components import vllm_args
 from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
-from components.vllm_server import container_args
+from components.vllm_manifests import container_args
+from facts.resource_types import DEPLOYMENT, SECRET
 from stackcheck.runtime import ProgramRun, Secret
 
 KEY = "sk-test-0123456789abcdef"
-SECRET = "kubernetes:core/v1:Secret"
-DEPLOYMENT = "kubernetes:apps/v1:Deployment"
 
 # Spellings vLLM 0.32's FlexibleArgumentParser (and argparse prefix matching) reads as a managed flag.
 MANAGED_SPELLINGS = [

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from test_vllm_server import env, server_container, server_pod
 
-from components import versions
-from components.contract import PlacementContract
-from components.gpu_catalog import gpu_instance_type
 from components.settings import VllmSettings
-from components.vllm_server import pod_spec
+from components.vllm_manifests import pod_spec
+from facts import versions
+from facts.contract import PlacementContract
+from facts.gpu_catalog import gpu_instance_type
 
 
 def test_a_pinned_server_image_is_pulled_only_when_missing_from_the_node(dev_run):
     # The image is pinned to a release tag (vllm.image); pulling ~10 GB again on every restart would
-    # make an outage of the registry block restarts (see CHECKOV_SKIPS in components/vllm_server.py).
+    # make an outage of the registry block restarts (see CHECKOV_SKIPS in components/vllm_manifests.py).
     container = server_container(dev_run)
     assert container["imagePullPolicy"] == "IfNotPresent"
     assert container["image"].rpartition(":")[2].startswith("v")

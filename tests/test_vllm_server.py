@@ -11,29 +11,38 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import stackcheck.runtime
-from components import versions
-from components.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
-from components.contract import NVIDIA_GPU_PRODUCT_LABEL
 from components.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
-from components.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
 from components.settings import VLLM_MANAGED_FLAGS, ConfigError, VllmSettings
-from components.vllm_server import (
+from components.vllm_manifests import (
     MODEL_CACHE_PATH,
     PRE_STOP_SLEEP_SECONDS,
     container_args,
     probes,
-    server_resources,
-    shm_size,
     try_command,
+)
+from components.vllm_sizing import server_resources, shm_size
+from facts import versions
+from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from facts.contract import NVIDIA_GPU_PRODUCT_LABEL
+from facts.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
+from facts.quantity import parse_quantity
+from facts.resource_types import (
+    DAEMONSET,
+    DEPLOYMENT,
+    NAMESPACE,
+    NETWORK_POLICY,
+    NODE_GROUP,
+    PERSISTENT_VOLUME_CLAIM,
+    POD_DISRUPTION_BUDGET,
+    SECRET,
+    SERVICE,
+    SERVICE_ACCOUNT,
 )
 from placement import can_schedule, explain, gpu_guard, node_matches, tolerates
 from placement.pools import eks_allocatable
-from placement.quantity import parse_quantity
 from stackcheck.pools import build_pools, node_group_specs
 from stackcheck.runtime import ProgramRun, RegisteredResource, Secret
 
-DEPLOYMENT = "kubernetes:apps/v1:Deployment"
-NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 STANDARD_LABEL_KEYS = {
     f"app.kubernetes.io/{key}" for key in ("name", "instance", "component", "part-of", "managed-by", "version")
 }
@@ -146,11 +155,7 @@ def test_server_pod_tolerates_every_repelling_gpu_taint(stack, overrides):
 def test_server_pod_fits_an_empty_gpu_node_beside_the_device_plugin(dev_run):
     instance = gpu_instance_type("g5.xlarge")
     gpu_node = node(dev_run, "-gpu", {**eks_allocatable(instance), "nvidia.com/gpu": str(instance.gpus)})
-    [plugin] = [
-        r.inputs
-        for r in dev_run.of_type("kubernetes:apps/v1:DaemonSet")
-        if r.inputs["metadata"]["name"] == "nvidia-device-plugin"
-    ]
+    [plugin] = [r.inputs for r in dev_run.of_type(DAEMONSET) if r.inputs["metadata"]["name"] == "nvidia-device-plugin"]
     plugin_pod = {"spec": plugin["spec"]["template"]["spec"]}
     assert can_schedule(server_pod(dev_run), gpu_node, [plugin_pod]), explain(server_pod(dev_run), gpu_node)
 
@@ -166,9 +171,7 @@ def test_server_pod_fits_an_empty_gpu_node_beside_the_device_plugin(dev_run):
 )
 def test_placement_guard_passes_every_verdict_on_the_stack(stack, overrides):
     run = stack(overrides)
-    workloads = [
-        r.inputs for r in run.resources if r.type in ("kubernetes:apps/v1:Deployment", "kubernetes:apps/v1:DaemonSet")
-    ]
+    workloads = [r.inputs for r in run.resources if r.type in (DEPLOYMENT, DAEMONSET)]
     verdicts = gpu_guard(workloads, build_pools(node_group_specs(run.resources)))
     assert [(v.id, v.message) for v in verdicts if not v.passed] == []
 
@@ -259,12 +262,12 @@ def test_model_cache_is_an_empty_dir_of_the_configured_size_at_hf_home(stack):
     run = stack({"vllm": {"modelCache": {"size": "60Gi"}}})
     assert volume(run, "model-cache") == {"name": "model-cache", "emptyDir": {"sizeLimit": "60Gi"}}
     assert env(run)["HF_HOME"] == mount_path(run, "model-cache") == MODEL_CACHE_PATH
-    assert run.of_type("kubernetes:core/v1:PersistentVolumeClaim") == []
+    assert run.of_type(PERSISTENT_VOLUME_CLAIM) == []
 
 
 def test_model_cache_pvc_is_a_claim_the_pod_mounts_at_hf_home(stack):
     run = stack({"vllm": {"modelCache": {"type": "pvc", "size": "200Gi", "storageClass": "gp3"}}})
-    claim = one(run, "kubernetes:core/v1:PersistentVolumeClaim")
+    claim = one(run, PERSISTENT_VOLUME_CLAIM)
     assert claim["spec"] == {
         "accessModes": ["ReadWriteOnce"],
         "resources": {"requests": {"storage": "200Gi"}},
@@ -277,7 +280,7 @@ def test_model_cache_pvc_is_a_claim_the_pod_mounts_at_hf_home(stack):
 
 def test_model_cache_pvc_without_a_storage_class_uses_the_cluster_default(stack):
     run = stack({"vllm": {"modelCache": {"type": "pvc"}}})
-    assert "storageClassName" not in one(run, "kubernetes:core/v1:PersistentVolumeClaim")["spec"]
+    assert "storageClassName" not in one(run, PERSISTENT_VOLUME_CLAIM)["spec"]
 
 
 def test_read_only_root_filesystem_leaves_every_cache_dir_on_a_writable_mount(dev_run):
@@ -306,7 +309,7 @@ def test_server_shuts_down_gracefully_within_the_grace_period(stack):
 
 
 def test_server_pod_meets_the_restricted_pod_security_standard(dev_run):
-    namespace = one(dev_run, "kubernetes:core/v1:Namespace")
+    namespace = one(dev_run, NAMESPACE)
     labels = namespace["metadata"]["labels"]
     assert labels["pod-security.kubernetes.io/enforce"] == "restricted"
     assert labels["pod-security.kubernetes.io/enforce-version"] == "latest"
@@ -329,11 +332,7 @@ def test_server_pod_meets_the_restricted_pod_security_standard(dev_run):
 
 def test_server_has_its_own_service_account_without_a_token(dev_run):
     spec = server_pod(dev_run)["spec"]
-    [account] = [
-        r.inputs
-        for r in dev_run.of_type("kubernetes:core/v1:ServiceAccount")
-        if r.inputs["metadata"]["namespace"] == "vllm"
-    ]
+    [account] = [r.inputs for r in dev_run.of_type(SERVICE_ACCOUNT) if r.inputs["metadata"]["namespace"] == "vllm"]
     assert spec["serviceAccountName"] == account["metadata"]["name"]
     assert account["automountServiceAccountToken"] is False
     assert spec["automountServiceAccountToken"] is False
@@ -344,7 +343,7 @@ def test_token_never_appears_in_plain_text_in_any_registered_input(stack):
     run = stack({"hfToken": TOKEN}, secret_keys=("hfToken",))
     for resource in run.resources:
         assert not any(TOKEN in text for text in plain_strings(resource.inputs)), resource.name
-    secret = one(run, "kubernetes:core/v1:Secret")
+    secret = one(run, SECRET)
     assert secret["type"] == "Opaque"
     assert isinstance(secret["stringData"], Secret)
     assert secret["stringData"].value == {"token": TOKEN}
@@ -353,7 +352,7 @@ def test_token_never_appears_in_plain_text_in_any_registered_input(stack):
 
 def test_token_is_a_read_only_file_named_by_hf_token_path(stack):
     run = stack({"hfToken": TOKEN}, secret_keys=("hfToken",))
-    secret = one(run, "kubernetes:core/v1:Secret")
+    secret = one(run, SECRET)
     token_volume = volume(run, "hf-token")["secret"]
     assert token_volume["secretName"] == secret["metadata"]["name"]
     assert token_volume["defaultMode"] == 0o400
@@ -367,7 +366,7 @@ def test_token_is_a_read_only_file_named_by_hf_token_path(stack):
 
 
 def test_no_secret_without_a_token(dev_run):
-    assert dev_run.of_type("kubernetes:core/v1:Secret") == []
+    assert dev_run.of_type(SECRET) == []
     assert "HF_TOKEN_PATH" not in env(dev_run)
 
 
@@ -375,21 +374,21 @@ def test_no_secret_without_a_token(dev_run):
 
 
 def test_service_exposes_port_8000_named_http_to_the_server_pods(dev_run):
-    service = one(dev_run, "kubernetes:core/v1:Service")
+    service = one(dev_run, SERVICE)
     assert service["spec"]["type"] == "ClusterIP"
     assert service["spec"]["ports"] == [{"name": "http", "port": 8000, "targetPort": "http", "protocol": "TCP"}]
     assert service["spec"]["selector"] == server_selector(dev_run)
 
 
 def test_disruption_budget_lets_a_drain_evict_the_only_replica(dev_run):
-    budget = one(dev_run, "kubernetes:policy/v1:PodDisruptionBudget")
+    budget = one(dev_run, POD_DISRUPTION_BUDGET)
     assert budget["spec"]["maxUnavailable"] == 1
     assert "minAvailable" not in budget["spec"]
     assert budget["spec"]["selector"]["matchLabels"] == server_selector(dev_run)
 
 
 def test_network_policy_admits_only_the_server_and_monitoring_namespaces_on_port_8000_by_default(dev_run):
-    policy = one(dev_run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")
+    policy = one(dev_run, NETWORK_POLICY)
     spec = policy["spec"]
     assert spec["podSelector"]["matchLabels"] == server_selector(dev_run)
     assert spec["policyTypes"] == ["Ingress", "Egress"]
@@ -409,7 +408,7 @@ def test_network_policy_admits_the_allowed_client_pods_of_each_allowed_namespace
     run = stack(
         {"vllm": {"allowedClientNamespaces": ["apps", "gateway"], "allowedClientPodLabels": {"role": "llm-client"}}}
     )
-    rule = one(run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")["spec"]["ingress"][0]
+    rule = one(run, NETWORK_POLICY)["spec"]["ingress"][0]
     assert rule["from"] == [
         {
             "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}},
@@ -420,7 +419,7 @@ def test_network_policy_admits_the_allowed_client_pods_of_each_allowed_namespace
 
 
 def test_network_policy_lets_the_server_reach_only_dns_and_https(dev_run):
-    egress = one(dev_run, "kubernetes:networking.k8s.io/v1:NetworkPolicy")["spec"]["egress"]
+    egress = one(dev_run, NETWORK_POLICY)["spec"]["egress"]
     ports = sorted((port["protocol"], port["port"]) for rule in egress for port in rule["ports"])
     assert ports == [("TCP", 53), ("TCP", 443), ("UDP", 53)]
     [dns] = [rule for rule in egress if any(port["port"] == 53 for port in rule["ports"])]
@@ -456,7 +455,7 @@ def test_every_server_object_is_named_and_carries_the_standard_labels(stack):
 
 def test_outputs_name_the_service_the_model_and_a_ready_command(dev_run):
     outputs = dev_run.outputs
-    service = one(dev_run, "kubernetes:core/v1:Service")["metadata"]["name"]
+    service = one(dev_run, SERVICE)["metadata"]["name"]
     assert outputs["vllmNamespace"] == "vllm"
     assert outputs["vllmService"] == f"{service}.vllm.svc.cluster.local"
     assert outputs["vllmPort"] == 8000

@@ -11,7 +11,6 @@ Pulumi config reader. `parse_settings` checks the whole config before any resour
 settings without it.
 """
 
-from components.project import PROJECT
 from components.settings.autoscaler import AutoscalerSettings
 from components.settings.cluster import DEFAULT_LOG_TYPES, ClusterSettings
 from components.settings.device_plugin import DevicePluginSettings
@@ -47,7 +46,16 @@ from components.settings.node_groups import (
 from components.settings.observability import DcgmExporterSettings, ObservabilitySettings
 from components.settings.reader import config_from_pulumi, parse_stack_config
 from components.settings.section import SectionModel, validate_section
-from components.settings.stack import SECRET_KEYS, SECTIONS, TOP_LEVEL_KEYS, Settings, parse_settings
+from components.settings.stack import (
+    SECRET_KEYS,
+    SECTIONS,
+    TOP_LEVEL_KEYS,
+    Settings,
+    autoscaler_release_problems,
+    contract_problems,
+    parse_settings,
+    server_pool_problems,
+)
 from components.settings.vllm import (
     SYSTEM_NAMESPACES,
     VLLM_MANAGED_FLAGS,
@@ -55,6 +63,7 @@ from components.settings.vllm import (
     ModelCacheSettings,
     VllmSettings,
 )
+from facts.identity import PROJECT
 
 __all__ = [
     "DEFAULT_LOG_TYPES",
@@ -100,7 +109,10 @@ __all__ = [
     "check_node_label_key",
     "check_node_labels",
     "config_from_pulumi",
+    "autoscaler_release_problems",
+    "contract_problems",
     "parse_settings",
+    "server_pool_problems",
     "parse_stack_config",
     "stack_config",
     "validate_section",

@@ -7,12 +7,12 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
-from components import eks_model, versions
-from components.principals import iam_principal
-from components.project import PROJECT
 from components.settings.errors import ConfigProblem, _bad
 from components.settings.fields import Ipv4Cidr, SubnetIds, each_once, rule
 from components.settings.section import SectionModel
+from facts import eks_model, versions
+from facts.identity import PROJECT
+from facts.principals import iam_principal
 
 DEFAULT_LOG_TYPES = ("api", "audit", "authenticator")
 _KUBERNETES_VERSION = re.compile(r"^1\.\d{1,2}$")
@@ -87,7 +87,7 @@ class ClusterSettings(SectionModel):
     name: ClusterName = "gpu-inference"
     """EKS cluster name. Default `gpu-inference`."""
     version: KubernetesVersion = versions.DEFAULT_KUBERNETES_VERSION
-    """Kubernetes minor version, for example "1.34". Default in `components/versions.py`."""
+    """Kubernetes minor version, for example "1.34". Default in `facts/versions.py`."""
     vpc_id: VpcId | None = None
     """VPC to run in. Default: the account's default VPC (needs `privateSubnetIds` or `publicSubnetIds` when set)."""
     private_subnet_ids: SubnetIds = []

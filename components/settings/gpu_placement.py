@@ -1,11 +1,11 @@
-"""Settings of the placement contract (`gpuPlacement`), components/contract.py: the label and taint that guard
+"""Settings of the placement contract (`gpuPlacement`), facts/contract.py: the label and taint that guard
 GPU nodes, which every GPU consumer derives its selector and tolerations from."""
 
 from __future__ import annotations
 
-from components.contract import PlacementContract
 from components.settings.fields import LabelKey, LabelValue, NodeLabelKey, RepellingTaintEffect, TaintValue
 from components.settings.section import SectionModel
+from facts.contract import PlacementContract
 
 _DEFAULT_CONTRACT = PlacementContract()
 

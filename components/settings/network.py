@@ -11,7 +11,7 @@ from pydantic import AfterValidator
 from components.settings.errors import ConfigProblem, _bad
 from components.settings.fields import each_once, rule
 from components.settings.section import SectionModel
-from components.zones import EKS_UNSUPPORTED_ZONE_IDS
+from facts.zones import EKS_UNSUPPORTED_ZONE_IDS
 
 # A VPC of /16 (AWS's largest) to /20: a zone's private subnet is an eighth of it, /23 at the smallest.
 MIN_VPC_PREFIX = 16

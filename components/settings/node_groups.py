@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from components import gpu_catalog
-from components.contract import Taint
 from components.settings.errors import ConfigProblem
 from components.settings.fields import (
     Gp3DiskSize,
@@ -19,6 +17,8 @@ from components.settings.fields import (
     rule,
 )
 from components.settings.section import SectionModel
+from facts import gpu_catalog
+from facts.contract import Taint
 
 # Accelerated AMIs and the vLLM image need room; below this a GPU node fills its disk pulling them.
 MIN_GPU_DISK_GIB = 50
@@ -167,8 +167,7 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
             problems.append(
                 ConfigProblem(
                     "instanceTypes",
-                    f"{unknown!r} not NVIDIA GPU instance types; "
-                    f"allowed: sizes of {families} (components/gpu_catalog.py)",
+                    f"{unknown!r} not NVIDIA GPU instance types; allowed: sizes of {families} (facts/gpu_catalog.py)",
                 )
             )
             return problems

@@ -6,9 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components import eks_model, versions
-from components.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
-from components.project import PROJECT
 from components.settings.autoscaler import AutoscalerSettings
 from components.settings.cluster import ClusterSettings
 from components.settings.device_plugin import DevicePluginSettings
@@ -19,6 +16,80 @@ from components.settings.node_groups import GpuNodeGroupSettings, SystemNodeGrou
 from components.settings.observability import ObservabilitySettings
 from components.settings.section import DEFER_PROBLEMS, SectionModel, validate
 from components.settings.vllm import VllmSettings
+from facts import eks_model, versions
+from facts.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
+from facts.eks_node import ami_family_runs_device_plugin
+from facts.identity import PROJECT
+
+
+def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[ConfigProblem]:
+    """A vLLM server against the GPU node group it runs on; keys inside the server's settings
+    (`tensorParallelSize`). The stack config and `VllmServerArgs` both check these."""
+    problems = []
+    if vllm.tensor_parallel_size > gpu.gpus_per_instance:
+        problems.append(
+            ConfigProblem(
+                "tensorParallelSize",
+                f"{vllm.tensor_parallel_size!r} is more than the "
+                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
+                f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
+            )
+        )
+    if vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
+        provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
+        problems.append(
+            ConfigProblem(
+                "requireGpuProduct",
+                f"{vllm.require_gpu_product!r} is not what the GPU node group provides; allowed: {provided}",
+            )
+        )
+    return problems
+
+
+def autoscaler_release_problems(version: str, instead: str) -> list[ConfigProblem]:
+    """A Kubernetes version without a pinned Cluster Autoscaler release; key `version`, `instead` naming the way
+    out besides a pinned version. The stack config and `ClusterAutoscalerArgs` both check this."""
+    if version in versions.CLUSTER_AUTOSCALER_VERSIONS:
+        return []
+    known = ", ".join(versions.CLUSTER_AUTOSCALER_VERSIONS)
+    return [
+        ConfigProblem(
+            "version",
+            f"{version!r} has no Cluster Autoscaler release pinned (facts/versions.py); allowed: {known}, or {instead}",
+        )
+    ]
+
+
+def contract_problems(contract: PlacementContract, taint_key_name: str) -> list[ConfigProblem]:
+    """The GPU nodes' extra labels and taints against the contract's own; keys `extraLabels.<key>` and
+    `extraTaints`, `taint_key_name` naming the contract's taint key where it was set. The stack config and
+    `PlacementArgs` both check these."""
+    problems = []
+    reserved = {contract.label_key, NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL}
+    for key in sorted(reserved & set(contract.extra_labels)):
+        problems.append(
+            ConfigProblem(
+                f"extraLabels.{key}",
+                f"{contract.extra_labels[key]!r} overrides a label the placement contract sets; allowed: other keys",
+            )
+        )
+    if contract.taint.key in {taint.key for taint in contract.extra_taints}:
+        problems.append(
+            ConfigProblem(
+                "extraTaints",
+                f"repeats the contract taint key {contract.taint.key!r} ({taint_key_name}); allowed: other keys",
+            )
+        )
+    taint_count = len(contract.node_taints())
+    if taint_count > eks_model.MAX_TAINTS_PER_NODE_GROUP:
+        problems.append(
+            ConfigProblem(
+                "extraTaints",
+                f"{taint_count} taints with the contract taint; "
+                f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group",
+            )
+        )
+    return problems
 
 
 class Settings(SectionModel):
@@ -57,7 +128,7 @@ class Settings(SectionModel):
     def device_plugin_enabled(self) -> bool:
         if self.device_plugin.enabled is not None:
             return self.device_plugin.enabled
-        return self.gpu_node_group.ami_family != "Bottlerocket"
+        return not ami_family_runs_device_plugin(self.gpu_node_group.ami_family)
 
     @property
     def creates_network(self) -> bool:
@@ -80,48 +151,11 @@ class Settings(SectionModel):
         gpu = self.gpu_node_group
         contract = self.contract
         vllm = self.vllm
-        if vllm.enabled and vllm.tensor_parallel_size > gpu.gpus_per_instance:
-            problems.append(
-                ConfigProblem(
-                    "vllm.tensorParallelSize",
-                    f"{vllm.tensor_parallel_size!r} is more than the "
-                    f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
-                    f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
-                )
-            )
-        if vllm.enabled and vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
-            provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
-            problems.append(
-                ConfigProblem(
-                    "vllm.requireGpuProduct",
-                    f"{vllm.require_gpu_product!r} is not what the GPU node group provides; allowed: {provided}",
-                )
-            )
-        reserved = {contract.label_key, NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL}
-        for key in sorted(reserved & set(gpu.extra_labels)):
-            problems.append(
-                ConfigProblem(
-                    f"gpuNodeGroup.extraLabels.{key}",
-                    f"{gpu.extra_labels[key]!r} overrides a label the placement contract sets; allowed: other keys",
-                )
-            )
-        if contract.taint.key in {taint.key for taint in gpu.extra_taints}:
-            problems.append(
-                ConfigProblem(
-                    "gpuNodeGroup.extraTaints",
-                    f"repeats the contract taint key {contract.taint.key!r} (gpuPlacement.taintKey); "
-                    "allowed: other keys",
-                )
-            )
-        taint_count = len(contract.node_taints())
-        if taint_count > eks_model.MAX_TAINTS_PER_NODE_GROUP:
-            problems.append(
-                ConfigProblem(
-                    "gpuNodeGroup.extraTaints",
-                    f"{taint_count} taints with the contract taint; "
-                    f"allowed: at most {eks_model.MAX_TAINTS_PER_NODE_GROUP} per node group",
-                )
-            )
+        if vllm.enabled:
+            problems.extend(problem.under("vllm") for problem in server_pool_problems(vllm, gpu))
+        problems.extend(
+            problem.under("gpuNodeGroup") for problem in contract_problems(contract, "gpuPlacement.taintKey")
+        )
         if self.cluster.vpc_id and self.network.model_fields_set:
             problems.append(
                 ConfigProblem(
@@ -131,17 +165,12 @@ class Settings(SectionModel):
                     "create the VPC",
                 )
             )
-        if self.autoscaler.enabled and self.cluster.version not in versions.CLUSTER_AUTOSCALER_VERSIONS:
-            known = ", ".join(versions.CLUSTER_AUTOSCALER_VERSIONS)
-            problems.append(
-                ConfigProblem(
-                    "cluster.version",
-                    f"{self.cluster.version!r} has no Cluster Autoscaler "
-                    f"release pinned (components/versions.py); allowed: {known}, or "
-                    "autoscaler.enabled false",
-                )
+        if self.autoscaler.enabled:
+            problems.extend(
+                problem.under("cluster")
+                for problem in autoscaler_release_problems(self.cluster.version, "autoscaler.enabled false")
             )
-        if self.device_plugin.enabled and gpu.ami_family == "Bottlerocket":
+        if self.device_plugin.enabled and ami_family_runs_device_plugin(gpu.ami_family):
             problems.append(
                 ConfigProblem(
                     "devicePlugin.enabled",

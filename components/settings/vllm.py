@@ -7,10 +7,12 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
-from components import versions, vllm_args
+from components import vllm_args
 from components.settings.errors import ConfigProblem, _bad
 from components.settings.fields import Labels, NamespaceName, Quantity, is_release_tag, rule
 from components.settings.section import SectionModel
+from facts import versions
+from facts.kubernetes import KUBE_SYSTEM
 
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
 VLLM_MANAGED_FLAGS = (
@@ -25,7 +27,7 @@ VLLM_MANAGED_FLAGS = (
 # Flags that carry a secret: as container args they would be plain text in the pod spec and the state.
 VLLM_SECRET_FLAGS = {"--api-key": "vllmApiKey"}
 # Namespaces the cluster owns: the vLLM server would relabel them restricted, and delete them on destroy.
-SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+SYSTEM_NAMESPACES = ("default", KUBE_SYSTEM, "kube-public", "kube-node-lease")
 
 
 def _release(tag: str) -> tuple[int, ...]:
@@ -118,7 +120,7 @@ class VllmSettings(SectionModel):
     """Model name clients send in requests. Default: the model id."""
     image: Annotated[str, AfterValidator(_image)] = versions.VLLM_IMAGE
     """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`, at least `versions.VLLM_MIN_VERSION`, or a digest (taken as
-    recent enough). Default in `components/versions.py`."""
+    recent enough). Default in `facts/versions.py`."""
     tensor_parallel_size: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1, at most the GPUs per instance")] = 1
     """GPUs per replica, at most the GPUs per instance. Default 1."""
     max_model_len: Annotated[int, rule(lambda n: n >= 16, "an integer >= 16")] = 8192

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from components import gpu_catalog
-from components.contract import Taint
+from facts import gpu_catalog
+from facts.contract import Taint
 from placement import BLOCKING_EFFECTS, GPU_RESOURCE, format_taint, tolerates
 from placement.explain import NODE_AFFINITY, NODE_RESOURCES_FIT, TAINT_TOLERATION
 from placement.pools import PLACEMENT_FILTERS

@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.contract import NVIDIA_GPU_PRESENT_LABEL
+from facts.contract import NVIDIA_GPU_PRESENT_LABEL
 from placement import BLOCKING_EFFECTS, format_taint
 from placement.pools import gpu_pool_label_hint
 
@@ -44,7 +44,7 @@ class Contract:
 def contract_from_stack(stack: str, project_dir: Path) -> Contract:
     """The contract a stack's config sets (Pulumi.<stack>.yaml read as the plan reads it)."""
     from components.settings import ConfigError, parse_stack_config
-    from stackcheck.plan import load_stack_config
+    from stackcheck.stack_config import load_stack_config
 
     config = load_stack_config(project_dir, stack)
     try:

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from components import gpu_catalog
+from facts import gpu_catalog
+from facts.markers import DEVICE_PLUGIN_IMAGE_MARKER, DEVICE_PLUGIN_LABEL_KEY, DEVICE_PLUGIN_LABEL_VALUE
 from placement import GPU_RESOURCE, is_device_plugin, parse_quantity, pod_requests
-from placement.workloads import DEVICE_PLUGIN_IMAGE_MARKER, DEVICE_PLUGIN_LABEL_KEY, DEVICE_PLUGIN_LABEL_VALUE
 
 from .snapshot import SnapshotError
 

@@ -21,8 +21,18 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from components import versions
-from placement.agents import A_NON_GPU_POOL, EVERY_NODE, EVERY_NVIDIA_NODE
+from facts import versions
+from facts.kubernetes import KUBE_SYSTEM
+
+# Where an agent must land (placement/agents.py checks each rule).
+EVERY_NODE = "every-node"
+"""On every node of every pool: without it a node has no pod network, Service routing or health checks."""
+EVERY_NVIDIA_NODE = "every-nvidia-node"
+"""On every GPU node that the agent's own node affinity admits (the add-on's supported types and
+architectures); a GPU pool outside it is reported, not failed: no configuration can change that."""
+A_NON_GPU_POOL = "a-non-gpu-pool"
+"""On some non-GPU pool with nodes, so that it never waits for, or takes room on, a GPU node."""
+COVERAGE = (EVERY_NODE, EVERY_NVIDIA_NODE, A_NON_GPU_POOL)
 
 SYSTEM_NODE_CRITICAL = "system-node-critical"
 SYSTEM_CLUSTER_CRITICAL = "system-cluster-critical"
@@ -47,7 +57,7 @@ class NodeAgent:
     installed_by: str
     """`eks` (on every cluster) or `stack` (only when the stack registers the add-on)."""
     coverage: str
-    """Where it must land: one of placement.agents.COVERAGE."""
+    """Where it must land: one of COVERAGE."""
     versions: str
     """The add-on versions the facts were checked against."""
     source: str
@@ -364,7 +374,7 @@ def workload(agent: NodeAgent, configuration: dict | None = None) -> dict:
         "kind": agent.kind,
         "metadata": {
             "name": agent.name,
-            "namespace": "kube-system",
+            "namespace": KUBE_SYSTEM,
             "labels": labels,
             "annotations": {"eks-gpu-inference/placement-source": agent.source},
         },

@@ -101,7 +101,7 @@ def support_warning(version: str, today: date) -> str | None:
 
 
 # The node monitoring agent backs node auto repair. Pinned because its configuration values and the
-# placement facts in components/node_agents.py come from its chart at the matching tag
+# placement facts in facts/node_agents.py come from its chart at the matching tag
 # (aws/eks-node-monitoring-agent v1.7.0: values.yaml sets the image tag v1.7.0-eksbuild.1).
 NODE_MONITORING_AGENT_ADDON = "eks-node-monitoring-agent"
 NODE_MONITORING_AGENT_VERSION = "v1.7.0-eksbuild.1"

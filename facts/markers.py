@@ -1,0 +1,22 @@
+"""How the placement guard recognises the GPU DaemonSets the stack installs, and the labels that mark them.
+
+The components label their DaemonSets with these values (`app.kubernetes.io/component`, one of the
+Kubernetes recommended labels) and the guard in placement/ looks for them, so both read them here.
+A DaemonSet is also recognised by its image, for one installed by other means (a Helm chart, an
+operator). Standard library only.
+"""
+
+COMPONENT_LABEL_KEY = "app.kubernetes.io/component"
+"""The Kubernetes recommended label naming a workload's role (kubernetes.io docs, "Recommended Labels")."""
+
+DEVICE_PLUGIN_IMAGE_MARKER = "k8s-device-plugin"
+"""Part of the NVIDIA device plugin's image name (nvcr.io/nvidia/k8s-device-plugin)."""
+DEVICE_PLUGIN_LABEL_KEY = COMPONENT_LABEL_KEY
+DEVICE_PLUGIN_LABEL_VALUE = "nvidia-device-plugin"
+"""The component label of the device plugin DaemonSet (components/device_plugin.py)."""
+
+DCGM_EXPORTER_IMAGE_MARKER = "dcgm-exporter"
+"""Part of the DCGM exporter's image name (nvcr.io/nvidia/k8s/dcgm-exporter)."""
+DCGM_EXPORTER_LABEL_KEY = COMPONENT_LABEL_KEY
+DCGM_EXPORTER_LABEL_VALUE = "dcgm-exporter"
+"""The component label of the DCGM exporter DaemonSet (components/dcgm_exporter.py)."""

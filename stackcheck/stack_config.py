@@ -1,0 +1,166 @@
+"""A stack's config as the Pulumi CLI would hand it to the program, read offline from the project files.
+
+`load_stack_config` reads Pulumi.yaml and `Pulumi.<stack>.yaml` without the Pulumi CLI and without
+decrypting secrets; `UsageError` and `InvalidFileError` say why the files cannot be used. The offline plan
+(stackcheck/plan.py) and the audit (stackcheck/audit/) start from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# Exit codes of `plan` and `audit` (README, "Offline plan"): 0 every check holds, 1 a check failed, 2 the stack
+# config or a project file is invalid, 3 usage or internal error.
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_INVALID_CONFIG = 2
+EXIT_USAGE = 3
+# What a `secure:` value becomes offline: it cannot be decrypted without the stack's secrets provider.
+SECRET_PLACEHOLDER = "[secret: not decrypted offline]"
+# Pulumi.yaml keys that declare a config key rather than give an object value.
+_DECLARATION_KEYS = {"type", "description", "default", "value", "secret", "items"}
+_NOTHING = object()
+
+
+class UsageError(Exception):
+    """The command cannot start: a missing project or stack file, or an output folder that is a file."""
+
+    exit_code = EXIT_USAGE
+
+
+class InvalidFileError(UsageError):
+    """A project or stack file exists but cannot be used: not UTF-8, not YAML, not a mapping."""
+
+    exit_code = EXIT_INVALID_CONFIG
+
+
+@dataclass(frozen=True)
+class StackConfig:
+    """A stack's config as the Pulumi CLI would hand it to the program."""
+
+    project: str
+    stack: str
+    program: Path
+    stack_file: Path
+    values: dict[str, Any]
+    """Every key as `namespace:key`, values as YAML loads them."""
+    secret_keys: tuple[str, ...]
+    """Keys whose value (or part of it) is `secure:`; they hold `SECRET_PLACEHOLDER`."""
+
+
+def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: Path | None = None) -> StackConfig:
+    """Read Pulumi.yaml and the stack file as the Pulumi CLI would, without decrypting secrets.
+
+    Keys without a namespace belong to the project; Pulumi.yaml's declared defaults apply to keys
+    the stack file leaves out. A `secure:` value, anywhere inside a key's value, is replaced by
+    `SECRET_PLACEHOLDER` and the key is marked secret.
+    """
+    import yaml
+
+    project_file = _find(project_dir, "Pulumi")
+    if project_file is None:
+        raise UsageError(f"no Pulumi.yaml in {project_dir} (use --project-dir)")
+    project_doc = _load_yaml(project_file, yaml)
+    project = project_doc.get("name")
+    if not isinstance(project, str) or not project:
+        raise UsageError(f"{project_file} has no project name")
+    if stack is None:
+        stack = _stack_name_of(stack_file) if stack_file else "dev"
+    if stack_file is None:
+        stack_file = _find(project_dir, f"Pulumi.{stack}")
+        if stack_file is None:
+            known = sorted(path.name for path in project_dir.glob("Pulumi.*.y*ml"))
+            raise UsageError(
+                f"no stack file Pulumi.{stack}.yaml in {project_dir}; stack files there: {', '.join(known) or 'none'}"
+            )
+    elif not stack_file.is_file():
+        raise UsageError(f"stack file {stack_file} does not exist")
+    stack_doc = _load_yaml(stack_file, yaml)
+
+    values: dict[str, Any] = {}
+    for key, declaration in (project_doc.get("config") or {}).items():
+        default = _declared_default(declaration)
+        if default is not _NOTHING:
+            values[_qualified(key, project)] = default
+    config = stack_doc.get("config") or {}
+    if not isinstance(config, dict):
+        raise InvalidFileError(f"{stack_file}: `config` is not a mapping; allowed: `config:` with one key per line")
+    for key, value in config.items():
+        values[_qualified(str(key), project)] = value
+    secret_keys = []
+    for key, value in values.items():
+        values[key], secret = _without_secure_values(value)
+        if secret:
+            secret_keys.append(key)
+
+    main = project_doc.get("main")
+    program = (project_dir / main) if isinstance(main, str) else project_dir
+    if program.is_dir():
+        program = program / "__main__.py"
+    if not program.is_file():
+        raise UsageError(f"no program at {program}")
+    return StackConfig(project, stack, program, stack_file, values, tuple(secret_keys))
+
+
+def _declared_default(declaration: Any) -> Any:
+    if isinstance(declaration, dict) and declaration and set(declaration) <= _DECLARATION_KEYS:
+        return declaration.get("value", declaration.get("default", _NOTHING))
+    return declaration
+
+
+def _qualified(key: str, project: str) -> str:
+    return key if ":" in key else f"{project}:{key}"
+
+
+def _without_secure_values(value: Any) -> tuple[Any, bool]:
+    if isinstance(value, dict):
+        if set(value) == {"secure"} and isinstance(value["secure"], str):
+            return SECRET_PLACEHOLDER, True
+        secret = False
+        cleaned = {}
+        for key, item in value.items():
+            cleaned[key], item_secret = _without_secure_values(item)
+            secret = secret or item_secret
+        return cleaned, secret
+    if isinstance(value, list):
+        items = [_without_secure_values(item) for item in value]
+        return [item for item, _ in items], any(secret for _, secret in items)
+    return value, False
+
+
+def _find(directory: Path, stem: str) -> Path | None:
+    for suffix in (".yaml", ".yml"):
+        path = directory / f"{stem}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+def _stack_name_of(stack_file: Path) -> str:
+    name = stack_file.name
+    for suffix in (".yaml", ".yml"):
+        name = name.removesuffix(suffix)
+    return name.removeprefix("Pulumi.") or "dev"
+
+
+def _load_yaml(path: Path, yaml: Any) -> dict[str, Any]:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise InvalidFileError(
+            f"{path} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset "
+            f"{error.start}); save it as UTF-8, as Pulumi reads it"
+        ) from None
+    try:
+        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as error:
+        raise InvalidFileError(f"{path} is not valid YAML: {error}") from None
+    if document is None:
+        return {}
+    if not isinstance(document, dict):
+        raise InvalidFileError(f"{path} is not a YAML mapping; allowed: keys such as `name:` and `config:`")
+    return document

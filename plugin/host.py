@@ -33,23 +33,32 @@ def package_metadata(pyproject: Path = PYPROJECT) -> tuple[str, str]:
 
 
 def components() -> list[type]:
-    """The components the package hosts, in the order the schema lists them.
+    """The components the package hosts, in the order the schema lists them: every component of the
+    `components` package but the parts of others (`INTERNAL`).
 
-    Those whose args are plain, typed inputs the analyzer can describe to every language; the others
-    (`PYTHON_ONLY`) still take Python-only values (settings models, a Pulumi resource). Imported here, not
-    at module level, so that reading the name and version does not load the SDKs.
+    Imported here, not at module level, so that reading the name and version does not load the SDKs.
     """
     from components.cluster import EksCluster
+    from components.cluster_autoscaler import ClusterAutoscaler
     from components.dcgm_exporter import DcgmExporter
     from components.device_plugin import NvidiaDevicePlugin
     from components.gpu_node_group import GpuNodeGroup
+    from components.monitoring import PrometheusMonitors
+    from components.network import Network
     from components.vllm_server import VllmServer
 
-    return [EksCluster, GpuNodeGroup, NvidiaDevicePlugin, VllmServer, DcgmExporter]
+    return [
+        Network,
+        EksCluster,
+        GpuNodeGroup,
+        NvidiaDevicePlugin,
+        VllmServer,
+        DcgmExporter,
+        ClusterAutoscaler,
+        PrometheusMonitors,
+    ]
 
 
-PYTHON_ONLY = ("Network", "ClusterAutoscaler", "PrometheusMonitors")
-"""Components used from Python only: their args are not yet plain inputs the analyzer can describe."""
 INTERNAL = ("NodeRole",)
 """Components that are parts of others (the node IAM role of `EksCluster`), not meant to be built alone."""
 

@@ -185,7 +185,9 @@ def test_every_resource_type_property_and_required_input_agrees_with_the_schema(
 def test_the_program_uses_every_component_the_package_hosts(program, schema):
     used = {resource["type"] for resource in program["resources"].values()}
 
-    assert {f"{schema['name']}:index:{component.__name__}" for component in host.components()} <= used
+    # All but PrometheusMonitors, whose ServiceMonitors need the Prometheus Operator's CRDs in the cluster.
+    hosted = {f"{schema['name']}:index:{component.__name__}" for component in host.components()}
+    assert hosted - used == {f"{schema['name']}:index:PrometheusMonitors"}
 
 
 def test_outputs_read_only_outputs_the_schema_declares(program, schema):
@@ -290,7 +292,7 @@ def test_every_reference_names_a_resource_variable_or_config_key(program):
     referenced = _referenced({key: program.get(key) for key in ("variables", "resources", "outputs")})
 
     assert referenced - known == set()
-    assert {"clusterName", "vpcId", "privateSubnetIds", "placement", "cluster", "kubernetes"} <= referenced
+    assert {"clusterName", "placement", "instanceTypes", "network", "cluster", "kubernetes"} <= referenced
 
 
 def test_the_program_builds_through_the_packages_provider_under_mocks(program, tmp_path):
@@ -314,6 +316,13 @@ def test_the_program_builds_through_the_packages_provider_under_mocks(program, t
     assert pod["nodeSelector"] == {"GPU": "true"}
     [term] = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
     assert {"key": "nvidia.com/gpu.product", "operator": "In", "values": ["NVIDIA-L40S"]} in term["matchExpressions"]
+    [vpc] = run.of_type("aws:ec2/vpc:Vpc")
+    [eks_cluster] = run.of_type("eks:index:Cluster")
+    assert eks_cluster.inputs["vpcId"] == vpc.id
+    assert [r.inputs["metadata"]["name"] for r in run.of_type("kubernetes:apps/v1:Deployment")] == [
+        "cluster-autoscaler",
+        "vllm",
+    ]
     daemonsets = {r.inputs["metadata"]["name"]: r.inputs for r in run.of_type("kubernetes:apps/v1:DaemonSet")}
     assert set(daemonsets) == {"device-plugin", "dcgm-exporter"}
     for daemonset in daemonsets.values():

@@ -45,13 +45,15 @@ def test_both_package_add_commands_name_the_plugin_folder_at_the_packages_versio
 def test_the_hosted_components_named_are_the_ones_the_package_hosts(section):
     hosted = [component.__name__ for component in host.components()]
 
-    assert f"The package hosts `{'`, `'.join(hosted[:-1])}` and `{hosted[-1]}`" in " ".join(section.split())
+    assert f"The package hosts every component: `{'`, `'.join(hosted[:-1])}` and `{hosted[-1]}`;" in " ".join(
+        section.split()
+    )
 
 
 def test_the_inputs_said_to_take_outputs_are_the_schemas_non_plain_ones(section, schema):
     text = " ".join(section.split())
     said = set(re.search(r"Only (.*?) take outputs", text).group(1).replace(" and the fields of ", ", ").split(", "))
-    said = {name.strip("` ") for name in said}
+    said = {re.sub(r" \(.*?\)", "", name).strip("` ") for name in said}
     eventual = {
         name
         for spec in schema["resources"].values()
@@ -90,3 +92,10 @@ def test_the_typescript_example_uses_only_components_and_inputs_of_the_schema(se
     for name in used:
         required = schema["resources"][f"{schema['name']}:index:{name}"].get("requiredInputs", [])
         assert set(required) <= keys, name
+
+
+def test_the_nested_types_named_are_the_schemas_types(section, schema):
+    text = " ".join(section.split())
+    listed = re.search(r"the nested types (.*?) \(`plugin/schema.json`\)", text).group(1)
+
+    assert re.findall(r"`(\w+)`", listed) == [token.rpartition(":")[2] for token in schema["types"]]

@@ -199,19 +199,8 @@ def _public_components() -> dict[str, type]:
     return found
 
 
-def test_every_component_is_hosted_python_only_or_internal_and_only_python_only_ones_fail_the_analyzer():
-    public = _public_components()
+def test_every_component_but_the_internal_ones_is_hosted():
     hosted = {component.__name__ for component in host.components()}
 
-    assert set(public) == hosted | set(host.PYTHON_ONLY) | set(host.INTERNAL)
-    assert not hosted & set(host.PYTHON_ONLY)
-    # A component whose args became readable belongs in the package: host it and regenerate the schema.
-    readable = [name for name in host.PYTHON_ONLY if not host.analysis_problems([public[name]], PROJECT)]
-    assert readable == []
-
-
-def test_readme_names_the_python_only_components():
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    names = list(host.PYTHON_ONLY)
-
-    assert f"`{'`, `'.join(names[:-1])}` and `{names[-1]}` still take Python-only values" in readme
+    assert set(_public_components()) == hosted | set(host.INTERNAL)
+    assert not hosted & set(host.INTERNAL)

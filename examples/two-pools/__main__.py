@@ -5,7 +5,7 @@
 
 Both pools carry the contract's label and taint, so the device plugin and the DCGM exporter (one each)
 run on both. Each server selects its own pool by the GPU product label the node group sets
-(`nvidia.com/gpu.product`, NVIDIA GPU feature discovery's spelling, from components/gpu_catalog.py):
+(`nvidia.com/gpu.product`, NVIDIA GPU feature discovery's spelling, from facts/gpu_catalog.py):
 the contract's selector keeps it on GPU nodes, the product term keeps it on the right ones.
 
 This program runs from the repository checkout and imports the checkout's packages. In a project of your
@@ -27,12 +27,10 @@ from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerAr
 from components.component_args import PlacementArgs  # noqa: E402
 from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs  # noqa: E402
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs  # noqa: E402
-from components.gpu_catalog import gpu_instance_type  # noqa: E402
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs  # noqa: E402
 from components.network import Network, NetworkArgs  # noqa: E402
-from components.settings import NetworkSettings  # noqa: E402
-from components.versions import DEFAULT_KUBERNETES_VERSION  # noqa: E402
 from components.vllm_server import VllmServer, VllmServerArgs  # noqa: E402
+from facts.gpu_catalog import gpu_instance_type  # noqa: E402
 
 # One pool per GPU model: (pool suffix, instance type, model).
 POOLS = (
@@ -47,13 +45,11 @@ tags = {"app.kubernetes.io/part-of": pulumi.get_project(), "pulumi:stack": pulum
 placement = PlacementArgs(label_key="GPU", label_value="true", taint_key="GPU", taint_value="true")
 gpu_types = [instance_type for _, instance_type, _ in POOLS]
 
-network = Network(
-    f"{name}-network", NetworkArgs(settings=NetworkSettings(), name_tag=name, gpu_instance_types=gpu_types, tags=tags)
-)
+# A VPC of its own, preferring zones that offer both GPU types; `gpu_subnet_ids` are the subnets in them.
+network = Network(f"{name}-network", NetworkArgs(gpu_instance_types=gpu_types, name_tag=name, tags=tags))
 cluster = EksCluster(
     name,
     EksClusterArgs(
-        version=DEFAULT_KUBERNETES_VERSION,
         gpu_placement=placement,
         pod_identity_agent=True,
         network=ClusterNetwork(
@@ -71,7 +67,6 @@ ClusterAutoscaler(
     f"{name}-autoscaler",
     ClusterAutoscalerArgs(
         cluster_name=name,
-        cluster_version=DEFAULT_KUBERNETES_VERSION,
         eks_cluster_name=cluster.cluster_name,
         tags=tags,
         pod_identity_agent=cluster.pod_identity_agent,

@@ -227,6 +227,7 @@ def test_the_built_modules_import_only_the_installed_names(wheel):
         ),
         ("if x:\n    from facts import gpus\n", "if x:\n    from eks_gpu_inference.facts import gpus\n"),
         ("import placement\n", "import eks_gpu_inference.placement as placement\n"),
+        ("if x: import placement\n", "if x: import eks_gpu_inference.placement as placement\n"),
         ("import os, stackcheck.runtime as rt\n", "import os, eks_gpu_inference.stackcheck.runtime as rt\n"),
         (
             "import placement.guard\n",
@@ -249,6 +250,7 @@ def test_the_built_modules_import_only_the_installed_names(wheel):
         "a parenthesised from-import keeps its layout",
         "an indented import of a package that does not exist yet is moved too",
         "import of a package keeps binding its name",
+        "an import after a colon is a statement too",
         "an aliased import keeps its alias, other names stay",
         "import of a submodule binds the package name as before",
         "a lazy-import table entry naming a module is moved",
@@ -263,6 +265,11 @@ def test_the_built_modules_import_only_the_installed_names(wheel):
 )
 def test_the_build_moves_the_projects_own_imports_and_nothing_else(source, built):
     assert SETUP.rewrite_source(source, SETUP.own_modules(ROOT)) == built
+
+
+def test_the_build_names_an_import_it_cannot_move_in_place():
+    with pytest.raises(ValueError, match="line 1: write `import placement...` on one line"):
+        SETUP.rewrite_source("import placement \\\n    .guard\n", SETUP.own_modules(ROOT))
 
 
 def _shipped_files() -> list[Path]:

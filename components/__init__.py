@@ -9,24 +9,24 @@ from importlib import import_module
 _EXPORTS = {
     "PlacementContract": "facts.contract",
     "Taint": "facts.contract",
-    "Settings": "components.settings",
-    "ConfigError": "components.settings",
-    "parse_settings": "components.settings",
-    "PlacementArgs": "components.component_args",
-    "TaintArgs": "components.component_args",
-    "EksCluster": "components.cluster",
-    "EksClusterArgs": "components.cluster",
-    "ClusterNetwork": "components.cluster",
-    "SystemNodeGroupArgs": "components.cluster",
-    "DcgmExporter": "components.dcgm_exporter",
-    "DcgmExporterArgs": "components.dcgm_exporter",
-    "GpuNodeGroup": "components.gpu_node_group",
-    "GpuNodeGroupArgs": "components.gpu_node_group",
-    "NvidiaDevicePlugin": "components.device_plugin",
-    "NvidiaDevicePluginArgs": "components.device_plugin",
-    "VllmServer": "components.vllm_server",
-    "VllmServerArgs": "components.vllm_server",
-    "ModelCacheArgs": "components.vllm_server",
+    "Settings": ".settings",
+    "ConfigError": ".settings",
+    "parse_settings": ".settings",
+    "PlacementArgs": ".component_args",
+    "TaintArgs": ".component_args",
+    "EksCluster": ".cluster",
+    "EksClusterArgs": ".cluster",
+    "ClusterNetwork": ".cluster",
+    "SystemNodeGroupArgs": ".cluster",
+    "DcgmExporter": ".dcgm_exporter",
+    "DcgmExporterArgs": ".dcgm_exporter",
+    "GpuNodeGroup": ".gpu_node_group",
+    "GpuNodeGroupArgs": ".gpu_node_group",
+    "NvidiaDevicePlugin": ".device_plugin",
+    "NvidiaDevicePluginArgs": ".device_plugin",
+    "VllmServer": ".vllm_server",
+    "VllmServerArgs": ".vllm_server",
+    "ModelCacheArgs": ".vllm_server",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -34,5 +34,8 @@ __all__ = sorted(_EXPORTS)
 
 def __getattr__(name: str):
     if name not in _EXPORTS:
-        raise AttributeError(f"module 'components' has no attribute {name!r}")
-    return getattr(import_module(_EXPORTS[name]), name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # Relative to this package, so the same code serves `components` here and `eks_gpu_inference.components`
+    # installed; the one absolute name, facts.contract, the wheel's build rewrites (docs/architecture.md,
+    # "Import name").
+    return getattr(import_module(_EXPORTS[name], __name__), name)

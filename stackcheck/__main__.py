@@ -11,7 +11,9 @@ import gc
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from stackcheck import audit_cli
 
@@ -39,6 +41,13 @@ def build_parser() -> argparse.ArgumentParser:
             "stack config or a project file is invalid, 3 on a usage or internal error."
         ),
     )
+    add_plan_arguments(plan)
+    audit_cli.add_parser(commands, FORMATS)
+    return parser
+
+
+def add_plan_arguments(plan: argparse.ArgumentParser) -> None:
+    """The options of `plan`, shared by `python -m stackcheck plan` and `eks-gpu-plan`."""
     plan.add_argument(
         "--stack",
         default=None,
@@ -69,7 +78,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
         "json for tools (default: text)",
     )
-    audit_cli.add_parser(commands, FORMATS)
+
+
+def build_plan_command_parser() -> argparse.ArgumentParser:
+    """The argument parser of `eks-gpu-plan`, the installed command (`plan` alone, for any project)."""
+    parser = argparse.ArgumentParser(
+        prog="eks-gpu-plan",
+        description=(
+            "Offline plan of a Pulumi stack that uses eks_gpu_inference's components: run the program under "
+            "mocks, print the resource tree, write and validate the Kubernetes objects, and check GPU placement. "
+            "Exit 0 when every check holds, 1 when a check fails, 2 when the stack config or a project file is "
+            "invalid, 3 on a usage or internal error."
+        ),
+    )
+    add_plan_arguments(parser)
     return parser
 
 
@@ -81,6 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
         return EXIT_USAGE if exit_.code else 0
     return _COMMANDS[args.command](args)
+
+
+def plan_command(argv: list[str] | None = None) -> int:
+    """`eks-gpu-plan [--project-dir DIR] [--stack NAME] ...`: the plan of `python -m stackcheck plan`, as an
+    installed command; returns the exit code."""
+    try:
+        args = build_plan_command_parser().parse_args(argv)
+    except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
+        return EXIT_USAGE if exit_.code else 0
+    return _plan(args)
 
 
 def _plan(args: argparse.Namespace) -> int:
@@ -146,13 +178,22 @@ def _colour_stdout() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def cli() -> None:
-    """The command as a process: runs `main` and exits with its code (`python -m stackcheck`)."""
+def cli() -> NoReturn:
+    """`python -m stackcheck` as a process: runs `main` and exits with its code."""
+    _as_process(main)
+
+
+def plan_cli() -> NoReturn:
+    """`eks-gpu-plan` as a process (the installed console script): runs `plan_command`, exits with its code."""
+    _as_process(plan_command)
+
+
+def _as_process(command: Callable[[], int]) -> NoReturn:
     # A short batch run over a heap that lives until exit: no cyclic collection while it runs (see
     # `_plan`), and the heap frozen before exit, so that the interpreter's last collection at
     # shutdown does not traverse the SDKs' million objects only to free nothing.
     gc.disable()
-    code = main()
+    code = command()
     gc.freeze()
     sys.exit(code)
 

@@ -1,0 +1,334 @@
+"""The wheel another stack installs: everything under `eks_gpu_inference`, next to the stack's own `components`
+package, and the offline plan as the `eks-gpu-plan` command run on that stack's directory.
+
+One wheel is built (offline, from a copy of the sources) and installed with --no-deps into a fresh
+virtual environment whose dependencies come from the environment running the tests.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_setup():
+    spec = importlib.util.spec_from_file_location("eks_gpu_inference_setup", ROOT / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # not as __main__: defines the layout and the rewrite, builds nothing
+    return module
+
+
+SETUP = _load_setup()
+OWN = SETUP.PACKAGES
+
+USER_COMPONENTS = '''"""The stack's own components package, a common Pulumi layout."""
+
+TEAM = "ml-platform"
+'''
+
+USER_PROGRAM = '''"""Another project's program: its own `components` next to the installed `eks_gpu_inference`."""
+
+import pulumi
+
+from components import TEAM
+from eks_gpu_inference.components import (
+    EksCluster,
+    EksClusterArgs,
+    GpuNodeGroup,
+    GpuNodeGroupArgs,
+    NvidiaDevicePlugin,
+    NvidiaDevicePluginArgs,
+    SystemNodeGroupArgs,
+    VllmServer,
+    VllmServerArgs,
+)
+from eks_gpu_inference.components.component_args import args_from_settings, placement_args
+from eks_gpu_inference.components.settings import config_from_pulumi, parse_stack_config
+
+settings = parse_stack_config(*config_from_pulumi(), project=pulumi.get_project())
+placement = placement_args(settings.contract)
+cluster = EksCluster(
+    TEAM,
+    args_from_settings(
+        EksClusterArgs,
+        settings.cluster,
+        system_node_group=args_from_settings(SystemNodeGroupArgs, settings.system_node_group),
+        gpu_placement=placement,
+    ),
+)
+gpus = GpuNodeGroup(
+    f"{TEAM}-gpu",
+    args_from_settings(
+        GpuNodeGroupArgs,
+        settings.gpu_node_group,
+        cluster_name=cluster.cluster_name,
+        node_role_arn=cluster.node_role_arn,
+        subnet_ids=cluster.subnet_ids,
+        placement=placement,
+    ),
+)
+on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
+NvidiaDevicePlugin(f"{TEAM}-device-plugin", NvidiaDevicePluginArgs(placement=placement), opts=on_cluster)
+VllmServer(
+    f"{TEAM}-vllm",
+    args_from_settings(
+        VllmServerArgs,
+        settings.vllm,
+        instance_types=list(settings.gpu_node_group.instance_types),
+        placement=placement,
+    ),
+    opts=on_cluster,
+)
+pulumi.export("team", TEAM)
+'''
+
+USER_PROJECT = """name: ml-inference
+runtime: python
+description: a stack of another team that installs eks-gpu-inference
+"""
+
+USER_STACK = """config:
+  aws:region: us-west-2
+  ml-inference:cluster:
+    name: ml-dev
+  ml-inference:gpuNodeGroup:
+    instanceTypes: [g5.xlarge]
+    minSize: 1
+    desiredSize: 1
+    maxSize: 2
+"""
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel built from a copy of the sources (the build writes build/ and *.egg-info next to them)."""
+    source = tmp_path_factory.mktemp("source")
+    ignore = shutil.ignore_patterns(".*", "__pycache__", "out", "build", "dist", "mutants", "*.egg-info", "tests")
+    shutil.copytree(ROOT, source, ignore=ignore, dirs_exist_ok=True)
+    dist = tmp_path_factory.mktemp("dist")
+    build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index"]
+    _run([*build, "--wheel-dir", str(dist), str(source)], cwd=source)
+    (built,) = dist.glob("eks_gpu_inference-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def environment(wheel, tmp_path_factory) -> Path:
+    """A fresh virtual environment with the wheel installed; its dependencies are the test environment's."""
+    home = tmp_path_factory.mktemp("venv")
+    venv.create(home, with_pip=False)
+    python = home / "bin" / "python"
+    purelib = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip()
+    here = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    lines = [f"import site; site.addsitedir({path!r})" for path in sorted(here)]
+    (Path(purelib) / "test_environment_dependencies.pth").write_text("\n".join(lines) + "\n")
+    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)])
+    return home
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """Another team's Pulumi project, with a `components` package of its own."""
+    root = tmp_path_factory.mktemp("ml-inference")
+    (root / "components").mkdir()
+    (root / "components" / "__init__.py").write_text(USER_COMPONENTS)
+    (root / "__main__.py").write_text(USER_PROGRAM)
+    (root / "Pulumi.yaml").write_text(USER_PROJECT)
+    (root / "Pulumi.dev.yaml").write_text(USER_STACK)
+    return root
+
+
+def _run(command: list[str], cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    completed = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    if check:
+        assert completed.returncode == 0, completed.stdout + completed.stderr
+    return completed
+
+
+def test_the_stack_imports_its_own_components_and_ours_side_by_side(environment, project):
+    code = textwrap.dedent(
+        """
+        import importlib.util, json
+        import components
+        import eks_gpu_inference.components
+        from eks_gpu_inference.components import PlacementContract
+        from eks_gpu_inference.stackcheck import plan
+        print(json.dumps({
+            "mine": components.__file__,
+            "team": components.TEAM,
+            "ours": eks_gpu_inference.components.__file__,
+            "contract": PlacementContract.__module__,
+            "plan": plan.__name__,
+            "top_level": {name: importlib.util.find_spec(name) is not None for name in ("placement", "stackcheck")},
+        }))
+        """
+    )
+    seen = json.loads(_run([str(environment / "bin" / "python"), "-c", code], cwd=project).stdout)
+    assert seen["mine"] == str(project / "components" / "__init__.py")
+    assert seen["team"] == "ml-platform"
+    assert Path(seen["ours"]).is_relative_to(environment)
+    assert seen["contract"] == "eks_gpu_inference.facts.contract"
+    assert seen["plan"] == "eks_gpu_inference.stackcheck.plan"
+    assert seen["top_level"] == {"placement": False, "stackcheck": False}
+
+
+def test_eks_gpu_plan_plans_another_projects_stack_from_any_directory(environment, project, tmp_path):
+    command = [str(environment / "bin" / "eks-gpu-plan"), "--project-dir", str(project), "--stack", "dev"]
+    completed = _run(command, cwd=tmp_path, check=False)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    out = completed.stdout
+    assert out.startswith(f"Plan of stack dev (project ml-inference, {project / 'Pulumi.dev.yaml'})")
+    for verdict in (
+        "PASS  1 gpu-workloads-land-on-gpu-pools",
+        "PASS  2 plain-pods-stay-off-gpu-pools",
+        "PASS  3 device-plugin-covers-gpu-pools",
+        "PASS  5 gpu-requests-fit-one-node",
+        "PASS  6 node-agents-cover-their-pools",
+    ):
+        assert verdict in out
+    # The program's own package named the pools; the server's namespace and objects are named after its component.
+    assert "ml-platform-vllm/ml-platform-vllm" in out and "ml-platform-gpu" in out
+    assert (project / "out" / "dev").is_dir()
+    assert "OK: every check holds (exit 0)" in out
+
+
+def test_eks_gpu_plan_names_a_missing_project_file(environment, tmp_path):
+    completed = _run([str(environment / "bin" / "eks-gpu-plan"), "--project-dir", str(tmp_path)], check=False)
+    assert completed.returncode == 3
+    assert f"no Pulumi.yaml in {tmp_path}" in completed.stderr
+
+
+def test_the_wheel_claims_one_import_name_and_ships_the_data(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    packages = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert packages == {"eks_gpu_inference"}
+    for source in _shipped_files():
+        assert f"eks_gpu_inference/{source.relative_to(ROOT).as_posix()}" in names
+
+
+def test_the_built_modules_import_only_the_installed_names(wheel):
+    modules = SETUP.own_modules(ROOT)
+    with zipfile.ZipFile(wheel) as archive:
+        sources = {name: archive.read(name).decode() for name in archive.namelist() if name.endswith(".py")}
+    assert len(sources) >= len([path for name in OWN for path in (ROOT / name).rglob("*.py")])
+    left = [f"{name}: {found}" for name, source in sources.items() for found in _own_absolute_names(source, modules)]
+    assert left == []
+
+
+@pytest.mark.parametrize(
+    ("source", "built"),
+    [
+        ("from components.contract import Taint\n", "from eks_gpu_inference.components.contract import Taint\n"),
+        (
+            "from placement import (\n    tolerates,\n)\n",
+            "from eks_gpu_inference.placement import (\n    tolerates,\n)\n",
+        ),
+        ("if x:\n    from facts import gpus\n", "if x:\n    from eks_gpu_inference.facts import gpus\n"),
+        ("import placement\n", "import eks_gpu_inference.placement as placement\n"),
+        ("if x: import placement\n", "if x: import eks_gpu_inference.placement as placement\n"),
+        ("import os, stackcheck.runtime as rt\n", "import os, eks_gpu_inference.stackcheck.runtime as rt\n"),
+        (
+            "import placement.guard\n",
+            "import eks_gpu_inference.placement.guard, eks_gpu_inference.placement as placement\n",
+        ),
+        ('TABLE = {"x": "components.cluster"}\n', 'TABLE = {"x": "eks_gpu_inference.components.cluster"}\n'),
+        ("T = 'placement.guard.gpu_guard'\n", "T = 'eks_gpu_inference.placement.guard.gpu_guard'\n"),
+        ('F = "placement.yaml"  # from components import x\n', 'F = "placement.yaml"  # from components import x\n'),
+        ('"""from components.contract import Taint"""\n', '"""from components.contract import Taint"""\n'),
+        (
+            "from .contract import Taint\nfrom componentsx import y\n",
+            "from .contract import Taint\nfrom componentsx import y\n",
+        ),
+        ("raise Error() from placement\n", "raise Error() from placement\n"),
+        ("def f():\n    yield from components\n", "def f():\n    yield from components\n"),
+        ("from eks_gpu_inference.components import cluster\n", "from eks_gpu_inference.components import cluster\n"),
+    ],
+    ids=[
+        "a from-import of a module is moved under the import name",
+        "a parenthesised from-import keeps its layout",
+        "an indented import of a package that does not exist yet is moved too",
+        "import of a package keeps binding its name",
+        "an import after a colon is a statement too",
+        "an aliased import keeps its alias, other names stay",
+        "import of a submodule binds the package name as before",
+        "a lazy-import table entry naming a module is moved",
+        "a string naming a function in a module is moved",
+        "a file name, and comments, stay as they are",
+        "docstrings stay as they are",
+        "relative imports and other packages stay as they are",
+        "raise-from is not an import",
+        "yield-from is not an import",
+        "an already moved import stays as it is (a rebuild changes nothing)",
+    ],
+)
+def test_the_build_moves_the_projects_own_imports_and_nothing_else(source, built):
+    assert SETUP.rewrite_source(source, SETUP.own_modules(ROOT)) == built
+
+
+def test_the_build_names_an_import_it_cannot_move_in_place():
+    with pytest.raises(ValueError, match="line 1: write `import placement...` on one line"):
+        SETUP.rewrite_source("import placement \\\n    .guard\n", SETUP.own_modules(ROOT))
+
+
+def _shipped_files() -> list[Path]:
+    """Every file of the packages the installed code reads: modules, typing markers, data, dashboards, CRDs."""
+    files = []
+    for name in OWN:
+        for path in (ROOT / name).rglob("*") if (ROOT / name).is_dir() else ():
+            if path.is_file() and "__pycache__" not in path.parts:
+                files.append(path)
+    return files
+
+
+def _own_absolute_names(source: str, modules: set[str]) -> list[str]:
+    """Absolute imports of, and strings naming, the project's packages by their repository names."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module.split(".")[0] in OWN:
+            found.append(f"from {node.module} import")
+        elif isinstance(node, ast.Import):
+            found += [f"import {alias.name}" for alias in node.names if alias.name.split(".")[0] in OWN]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _names_a_module(node.value, modules):
+            found.append(repr(node.value))
+    return found
+
+
+def _names_a_module(text: str, modules: set[str]) -> bool:
+    """`text` is a dotted name that starts with one of the project's modules: `"placement.guard.gpu_guard"`."""
+    parts = text.split(".")
+    return any(".".join(parts[:end]) in modules for end in range(2, len(parts) + 1))
+
+
+def test_every_lazy_export_of_components_resolves_relative_to_the_package():
+    import components
+
+    for name in components.__all__:
+        assert getattr(components, name).__module__.startswith(("components.", "facts."))
+    with pytest.raises(AttributeError, match="module 'components' has no attribute 'Missing'"):
+        _ = components.Missing
+
+
+def test_eks_gpu_plan_answers_help_and_usage_errors_without_planning(capsys):
+    from stackcheck.__main__ import plan_command
+
+    assert plan_command(["--help"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: eks-gpu-plan") and "--project-dir PROJECT_DIR" in shown
+    assert plan_command(["--format", "yaml"]) == 3
+    assert "argument --format: invalid choice: 'yaml'" in capsys.readouterr().err

@@ -240,20 +240,48 @@ CHECKER_SCHEMA = {
 }
 
 
+THING = "pkg:index:Thing"
+
+
 @pytest.mark.parametrize(
     ("resource", "problem"),
     [
-        ({"type": "pkg:index:Nope"}, "a: type 'pkg:index:Nope' is not a resource of the pkg schema"),
-        ({"type": "pkg:index:Thing", "properties": {}}, "a: required input 'size' is missing"),
-        ({"type": "pkg:index:Thing", "properties": {"size": 1, "colour": "red"}}, "a.colour: not an input;"),
-        ({"type": "pkg:index:Thing", "properties": {"size": "big"}}, "a.size: 'big' is not a integer"),
-        ({"type": "pkg:index:Thing", "properties": {"size": 1, "inner": {}}}, "a.inner: required input 'vpcId'"),
-        (
-            {"type": "pkg:index:Thing", "properties": {"size": 1, "inner": {"vpcId": "v", "count": "${b.id}"}}},
-            "a.inner.count: plain input (no eventual values) given outputs of b",
+        pytest.param(
+            {"type": "pkg:index:Nope"},
+            "a: type 'pkg:index:Nope' is not a resource of the pkg schema",
+            id="unknown type",
         ),
-        ({"type": "pkg:index:Thing", "properties": {"size": 1, "name": "${b.id}"}}, "a.name: plain input"),
-        ({"type": "pkg:index:Thing", "properties": {"size": 1, "tags": {"k": 3}}}, "a.tags.k: 3 is not a string"),
+        pytest.param(
+            {"type": THING, "properties": {}}, "a: required input 'size' is missing", id="required input missing"
+        ),
+        pytest.param(
+            {"type": THING, "properties": {"size": 1, "colour": "red"}},
+            "a.colour: not an input;",
+            id="unknown property",
+        ),
+        pytest.param(
+            {"type": THING, "properties": {"size": "big"}}, "a.size: 'big' is not a integer", id="wrong primitive type"
+        ),
+        pytest.param(
+            {"type": THING, "properties": {"size": 1, "inner": {}}},
+            "a.inner: required input 'vpcId'",
+            id="nested required input missing",
+        ),
+        pytest.param(
+            {"type": THING, "properties": {"size": 1, "inner": {"vpcId": "v", "count": "${b.id}"}}},
+            "a.inner.count: plain input (no eventual values) given outputs of b",
+            id="output in a nested plain input",
+        ),
+        pytest.param(
+            {"type": THING, "properties": {"size": 1, "name": "${b.id}"}},
+            "a.name: plain input",
+            id="output in a plain input",
+        ),
+        pytest.param(
+            {"type": THING, "properties": {"size": 1, "tags": {"k": 3}}},
+            "a.tags.k: 3 is not a string",
+            id="wrong map value type",
+        ),
     ],
 )
 def test_checker_finds_each_kind_of_mistake(resource, problem):

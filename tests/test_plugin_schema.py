@@ -132,6 +132,9 @@ def test_plugin_manifest_runs_the_python_entry_point_beside_it():
 def test_plugin_started_as_the_language_host_starts_it_serves_the_committed_schema(tmp_path, committed):
     # `python <plugin folder> <engine address>`, from another working directory (pulumi-language-python
     # RunPlugin). The provider listens on loopback and prints its port; the engine is not contacted for this.
+    # The consumer's project may hold a `components` package of its own: the plugin must not import it.
+    (tmp_path / "components").mkdir()
+    (tmp_path / "components" / "__init__.py").write_text("raise ImportError('the consumer project was imported')\n")
     process = subprocess.Popen(
         [sys.executable, str(PLUGIN_DIR), "127.0.0.1:1"],
         cwd=tmp_path,

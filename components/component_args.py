@@ -17,6 +17,7 @@ time and cannot follow annotations kept as strings.
 import dataclasses
 import inspect
 import re
+import types
 import typing
 from collections.abc import Mapping
 from typing import Any
@@ -119,10 +120,38 @@ def coerce(cls: type, value: Any, where: str = "args") -> Any:
 def _coerce_value(annotation: Any, value: Any, where: str) -> Any:
     nested = _args_class(annotation)
     if nested is None or value is None:
-        return value
+        return _whole_numbers(annotation, value)
     if _is_list(annotation) and isinstance(value, list):
         return [coerce(nested, item, f"{where}[{index}]") for index, item in enumerate(value)]
     return coerce(nested, value, where)
+
+
+def _whole_numbers(annotation: Any, value: Any) -> Any:
+    """`value` with whole floats made ints where `annotation` wants ints. Pulumi sends every number as a float,
+    and the package host's input mapping does not turn them back into ints: its `int(...)` is overwritten by
+    the next assignment (pulumi 3.272.0, pulumi/provider/experimental/component.py, `map_input_properties`),
+    and ints inside lists and maps are never converted."""
+    if isinstance(value, float) and value.is_integer() and _wants_int(annotation):
+        return int(value)
+    if isinstance(value, list):
+        item = next((a for a in _flatten(annotation) if typing.get_origin(a) is list), None)
+        return [_whole_numbers(typing.get_args(item)[0], v) for v in value] if item else value
+    if isinstance(value, dict):
+        mapping = next((a for a in _flatten(annotation) if typing.get_origin(a) is dict), None)
+        return {k: _whole_numbers(typing.get_args(mapping)[1], v) for k, v in value.items()} if mapping else value
+    return value
+
+
+def _flatten(annotation: Any) -> list[Any]:
+    """`annotation` and, for a union (`X | None`, `pulumi.Input[X]`), its members."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [member for argument in typing.get_args(annotation) for member in _flatten(argument)]
+    return [annotation]
+
+
+def _wants_int(annotation: Any) -> bool:
+    members = _flatten(annotation)
+    return int in members and float not in members
 
 
 def _args_class(annotation: Any) -> type | None:

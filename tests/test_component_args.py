@@ -398,3 +398,35 @@ def test_a_server_without_names_takes_its_namespace_and_object_names_from_the_co
     assert objects["Deployment"] == objects["Service"] == [("chat", "chat")]
     outputs = next(o for urn, o in run.component_outputs.items() if urn.endswith("VllmServer::chat"))
     assert outputs["service_dns_name"] == "chat.chat.svc.cluster.local"
+
+
+def test_inputs_as_a_package_host_maps_them_build_the_component(tmp_path):
+    """A component hosted in a Pulumi package gets its args as the provider maps the schema's camelCase inputs:
+    a mapping of Python names, nested args as mappings, integers sent as numbers."""
+    run = run_components(
+        tmp_path,
+        """
+        from pulumi.provider.experimental.component import ComponentProvider
+
+        from components.vllm_server import VllmServer
+
+        provider = ComponentProvider([VllmServer], "eks-gpu-inference")
+        inputs = {
+            "namespace": "llm",
+            "instanceTypes": ["g6e.12xlarge"],
+            "tensorParallelSize": 4.0,
+            "modelCache": {"type": "pvc", "size": "200Gi"},
+            "placement": {"labelKey": "pool", "labelValue": "l40s", "extraTaints": [{"key": "dedicated"}]},
+        }
+        mapped = provider.map_inputs(inputs, provider._component_defs["VllmServer"])
+        VllmServer("big", mapped)
+        """,
+    )
+    (deployment,) = run.of_type("kubernetes:apps/v1:Deployment")
+    pod = deployment.inputs["spec"]["template"]["spec"]
+    assert deployment.inputs["metadata"] == {**deployment.inputs["metadata"], "name": "big", "namespace": "llm"}
+    assert pod["nodeSelector"] == {"pool": "l40s"}
+    assert {"key": "dedicated", "operator": "Exists", "effect": "NoSchedule"} in pod["tolerations"]
+    assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "4"
+    (claim,) = run.of_type("kubernetes:core/v1:PersistentVolumeClaim")
+    assert claim.inputs["spec"]["resources"]["requests"]["storage"] == "200Gi"

@@ -46,11 +46,11 @@ class TaintArgs:
     """A node taint in Kubernetes spelling."""
 
     key: str
-    """Taint key, 1-63 characters with an optional DNS-subdomain prefix. Required."""
+    """Plain. Taint key, 1-63 characters with an optional DNS-subdomain prefix. Required."""
     value: str | None = None
-    """Taint value, 0-63 characters. Default empty."""
+    """Plain. Taint value, 0-63 characters. Default empty."""
     effect: str | None = None
-    """`NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
+    """Plain. `NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -60,21 +60,21 @@ class PlacementArgs:
     vLLM server). Every field is plain: it shapes the node group and the pod specs."""
 
     label_key: str | None = None
-    """Label that GPU workloads select, outside the kubernetes.io and k8s.io namespaces. Default `GPU`."""
+    """Plain. Label that GPU workloads select, outside the kubernetes.io and k8s.io namespaces. Default `GPU`."""
     label_value: str | None = None
-    """Value of that label, 1-63 characters. Default `true`."""
+    """Plain. Value of that label, 1-63 characters. Default `true`."""
     taint_key: str | None = None
-    """Key of the taint that repels other pods. Default `GPU`."""
+    """Plain. Key of the taint that repels other pods. Default `GPU`."""
     taint_value: str | None = None
-    """Value of that taint, 0-63 characters. Default `true`."""
+    """Plain. Value of that taint, 0-63 characters. Default `true`."""
     taint_effect: str | None = None
-    """`NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
+    """Plain. `NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
     require_node_affinity: bool | None = None
-    """Also give GPU workloads a required node-affinity term on the label. Default false."""
+    """Plain. Also give GPU workloads a required node-affinity term on the label. Default false."""
     extra_labels: dict[str, str] | None = None
-    """Labels the GPU nodes carry besides the contract label. Default none."""
+    """Plain. Labels the GPU nodes carry besides the contract label. Default none."""
     extra_taints: list[TaintArgs] | None = None
-    """Taints the GPU nodes carry besides the contract taint, Kubernetes spelling; GPU workloads tolerate
+    """Plain. Taints the GPU nodes carry besides the contract taint, Kubernetes spelling; GPU workloads tolerate
     them. Default none."""
 
 

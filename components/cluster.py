@@ -47,15 +47,15 @@ class SystemNodeGroupArgs:
     rules of the stack config's `systemNodeGroup` section."""
 
     instance_types: list[str] | None = None
-    """Non-GPU instance types, one architecture. Default `m6i.large`."""
+    """Plain. Non-GPU instance types, one architecture. Default `m6i.large`."""
     min_size: int | None = None
-    """Smallest node count, at least 1 so add-ons always have a node. Default 2."""
+    """Plain. Smallest node count, at least 1 so add-ons always have a node. Default 2."""
     desired_size: int | None = None
-    """Node count at creation. Default 2 (CoreDNS runs two replicas)."""
+    """Plain. Node count at creation. Default 2 (CoreDNS runs two replicas)."""
     max_size: int | None = None
-    """Largest node count. Default 3."""
+    """Plain. Largest node count. Default 3."""
     disk_size: int | None = None
-    """Root volume size in GiB, at least 20. Default 50."""
+    """Plain. Root volume size in GiB, at least 20. Default 50."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,47 +64,47 @@ class EksClusterArgs:
     checked when it is constructed, with the rules of the stack config's `cluster` section."""
 
     name: str | None = None
-    """EKS cluster name, 1-100 letters, digits, '-' or '_'. Default: the component name."""
+    """Plain. EKS cluster name, 1-100 letters, digits, '-' or '_'. Default: the component name."""
     version: str | None = None
-    """Kubernetes minor version, for example "1.34". Default in `facts/versions.py`."""
+    """Plain. Kubernetes minor version, for example "1.34". Default in `facts/versions.py`."""
     vpc_id: str | None = None
-    """An existing VPC to run in, with `private_subnet_ids` (or `public_subnet_ids`). Default: `network` when
+    """Plain. An existing VPC to run in, with `private_subnet_ids` (or `public_subnet_ids`). Default: `network` when
     given, else the account's default VPC."""
     private_subnet_ids: list[str] | None = None
-    """Subnets of `vpc_id` for the nodes and the private endpoint, in two zones at least. Default none."""
+    """Plain. Subnets of `vpc_id` for the nodes and the private endpoint, in two zones at least. Default none."""
     public_subnet_ids: list[str] | None = None
-    """Subnets of `vpc_id` for public load balancers. Default none."""
+    """Plain. Subnets of `vpc_id` for public load balancers. Default none."""
     network: ClusterNetwork | None = None
-    """A VPC made in the same program (its ids may be unknown until deployed), instead of `vpc_id`. Default
+    """Plain. A VPC made in the same program (its ids may be unknown until deployed), instead of `vpc_id`. Default
     none."""
     endpoint_public_access: bool | None = None
-    """Whether the Kubernetes API is reachable from the internet (from `public_access_cidrs`). Default true."""
+    """Plain. Whether the Kubernetes API is reachable from the internet (from `public_access_cidrs`). Default true."""
     public_access_cidrs: list[str] | None = None
-    """IPv4 CIDRs allowed to reach the public endpoint. Default `0.0.0.0/0`."""
+    """Plain. IPv4 CIDRs allowed to reach the public endpoint. Default `0.0.0.0/0`."""
     admin_principal_arns: list[str] | None = None
-    """IAM role or user ARNs given cluster-admin through access entries. Default none."""
+    """Plain. IAM role or user ARNs given cluster-admin through access entries. Default none."""
     creator_admin: bool | None = None
-    """Whether EKS makes the identity that creates the cluster a cluster admin. Default true; with false,
+    """Plain. Whether EKS makes the identity that creates the cluster a cluster admin. Default true; with false,
     `admin_principal_arns` must list the admins."""
     secrets_kms_key_arn: str | None = None
-    """KMS key for envelope encryption of Secrets. Default: a key created with rotation on."""
+    """Plain. KMS key for envelope encryption of Secrets. Default: a key created with rotation on."""
     log_types: list[str] | None = None
-    """Control-plane log types sent to CloudWatch. Default `api`, `audit`, `authenticator`."""
+    """Plain. Control-plane log types sent to CloudWatch. Default `api`, `audit`, `authenticator`."""
     system_node_group: SystemNodeGroupArgs | None = None
-    """The untainted node group for add-ons. Default: two `m6i.large` nodes (up to three)."""
+    """Plain. The untainted node group for add-ons. Default: two `m6i.large` nodes (up to three)."""
     node_monitoring_agent: bool | None = None
-    """Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
+    """Plain. Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
     gpu_placement: PlacementArgs | None = None
-    """The GPU placement contract: the node monitoring agent's `dcgm-server` tolerates its taints, so GPU health
+    """Plain. The GPU placement contract: the node monitoring agent's `dcgm-server` tolerates its taints, so GPU health
     is monitored on the tainted GPU nodes. Default none (the add-on's own tolerations)."""
     pod_identity_agent: bool | None = None
-    """Install the `eks-pod-identity-agent` add-on, which the Cluster Autoscaler's credentials come through.
+    """Plain. Install the `eks-pod-identity-agent` add-on, which the Cluster Autoscaler's credentials come through.
     Default false."""
     aws_profile: str | None = None
-    """AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token --profile`).
+    """Plain. AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token --profile`).
     Default none: the default credential chain."""
     tags: dict[str, str] | None = None
-    """Tags for the AWS resources. Default none."""
+    """Plain. Tags for the AWS resources. Default none."""
 
 
 _CLUSTER_FIELDS = (

@@ -131,21 +131,21 @@ class ClusterAutoscalerArgs:
     `autoscaler` section."""
 
     cluster_name: str
-    """The EKS cluster whose node groups it scales (their Auto Scaling groups carry this name in a tag). Required."""
+    """Plain. The EKS cluster whose node groups it scales (their Auto Scaling groups carry this name in a tag). Required."""
     cluster_version: str | None = None
-    """Kubernetes minor version of the cluster, which picks the autoscaler release. Default in
+    """Plain. Kubernetes minor version of the cluster, which picks the autoscaler release. Default in
     `facts/versions.py`."""
     expander: str | None = None
-    """How it picks among node groups that fit a pending pod: `least-waste`, `priority`, `most-pods` or `random`.
+    """Plain. How it picks among node groups that fit a pending pod: `least-waste`, `priority`, `most-pods` or `random`.
     Default `least-waste`."""
     expander_priorities: dict[str, list[str]] | None = None
-    """For the `priority` expander: priority (an integer, higher wins) to node group name patterns. Default none."""
+    """Plain. For the `priority` expander: priority (an integer, higher wins) to node group name patterns. Default none."""
     scale_down_unneeded_time: str | None = None
-    """How long a node stays unneeded before it is removed. Default `30m`."""
+    """Plain. How long a node stays unneeded before it is removed. Default `30m`."""
     scale_down_delay_after_add: str | None = None
-    """How long after a scale-up scale-down is considered again. Default `20m`."""
+    """Plain. How long after a scale-up scale-down is considered again. Default `20m`."""
     max_node_provision_time: str | None = None
-    """How long a new node may take to register before the autoscaler gives up on it. Default `20m`."""
+    """Plain. How long a new node may take to register before the autoscaler gives up on it. Default `20m`."""
     eks_cluster_name: pulumi.Input[str] | None = None
     """The cluster name as an output (`EksCluster.cluster_name`), so the Pod Identity association waits for the
     cluster. Default `cluster_name`."""
@@ -156,7 +156,7 @@ class ClusterAutoscalerArgs:
     """The `eks-pod-identity-agent` add-on that serves the credentials; the autoscaler starts after it. Default
     none (the add-on is managed elsewhere)."""
     tags: dict[str, str] | None = None
-    """Tags for the IAM role and the Pod Identity association. Default none."""
+    """Plain. Tags for the IAM role and the Pod Identity association. Default none."""
 
 
 _SETTINGS_FIELDS = (

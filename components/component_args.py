@@ -17,6 +17,7 @@ time and cannot follow annotations kept as strings.
 import dataclasses
 import inspect
 import re
+import types
 import typing
 from collections.abc import Mapping
 from typing import Any
@@ -45,11 +46,11 @@ class TaintArgs:
     """A node taint in Kubernetes spelling."""
 
     key: str
-    """Taint key, 1-63 characters with an optional DNS-subdomain prefix. Required."""
+    """Plain. Taint key, 1-63 characters with an optional DNS-subdomain prefix. Required."""
     value: str | None = None
-    """Taint value, 0-63 characters. Default empty."""
+    """Plain. Taint value, 0-63 characters. Default empty."""
     effect: str | None = None
-    """`NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
+    """Plain. `NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -59,21 +60,21 @@ class PlacementArgs:
     vLLM server). Every field is plain: it shapes the node group and the pod specs."""
 
     label_key: str | None = None
-    """Label that GPU workloads select, outside the kubernetes.io and k8s.io namespaces. Default `GPU`."""
+    """Plain. Label that GPU workloads select, outside the kubernetes.io and k8s.io namespaces. Default `GPU`."""
     label_value: str | None = None
-    """Value of that label, 1-63 characters. Default `true`."""
+    """Plain. Value of that label, 1-63 characters. Default `true`."""
     taint_key: str | None = None
-    """Key of the taint that repels other pods. Default `GPU`."""
+    """Plain. Key of the taint that repels other pods. Default `GPU`."""
     taint_value: str | None = None
-    """Value of that taint, 0-63 characters. Default `true`."""
+    """Plain. Value of that taint, 0-63 characters. Default `true`."""
     taint_effect: str | None = None
-    """`NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
+    """Plain. `NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
     require_node_affinity: bool | None = None
-    """Also give GPU workloads a required node-affinity term on the label. Default false."""
+    """Plain. Also give GPU workloads a required node-affinity term on the label. Default false."""
     extra_labels: dict[str, str] | None = None
-    """Labels the GPU nodes carry besides the contract label. Default none."""
+    """Plain. Labels the GPU nodes carry besides the contract label. Default none."""
     extra_taints: list[TaintArgs] | None = None
-    """Taints the GPU nodes carry besides the contract taint, Kubernetes spelling; GPU workloads tolerate
+    """Plain. Taints the GPU nodes carry besides the contract taint, Kubernetes spelling; GPU workloads tolerate
     them. Default none."""
 
 
@@ -119,10 +120,38 @@ def coerce(cls: type, value: Any, where: str = "args") -> Any:
 def _coerce_value(annotation: Any, value: Any, where: str) -> Any:
     nested = _args_class(annotation)
     if nested is None or value is None:
-        return value
+        return _whole_numbers(annotation, value)
     if _is_list(annotation) and isinstance(value, list):
         return [coerce(nested, item, f"{where}[{index}]") for index, item in enumerate(value)]
     return coerce(nested, value, where)
+
+
+def _whole_numbers(annotation: Any, value: Any) -> Any:
+    """`value` with whole floats made ints where `annotation` wants ints. Pulumi sends every number as a float,
+    and the package host's input mapping does not turn them back into ints: its `int(...)` is overwritten by
+    the next assignment (pulumi 3.272.0, pulumi/provider/experimental/component.py, `map_input_properties`),
+    and ints inside lists and maps are never converted."""
+    if isinstance(value, float) and value.is_integer() and _wants_int(annotation):
+        return int(value)
+    if isinstance(value, list):
+        item = next((a for a in _flatten(annotation) if typing.get_origin(a) is list), None)
+        return [_whole_numbers(typing.get_args(item)[0], v) for v in value] if item else value
+    if isinstance(value, dict):
+        mapping = next((a for a in _flatten(annotation) if typing.get_origin(a) is dict), None)
+        return {k: _whole_numbers(typing.get_args(mapping)[1], v) for k, v in value.items()} if mapping else value
+    return value
+
+
+def _flatten(annotation: Any) -> list[Any]:
+    """`annotation` and, for a union (`X | None`, `pulumi.Input[X]`), its members."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [member for argument in typing.get_args(annotation) for member in _flatten(argument)]
+    return [annotation]
+
+
+def _wants_int(annotation: Any) -> bool:
+    members = _flatten(annotation)
+    return int in members and float not in members
 
 
 def _args_class(annotation: Any) -> type | None:

@@ -91,19 +91,19 @@ class DcgmExporterArgs:
     the component is constructed."""
 
     placement: PlacementArgs | None = None
-    """The GPU placement contract: the exporter tolerates every repelling taint and selects the label. Default:
+    """Plain. The GPU placement contract: the exporter tolerates every repelling taint and selects the label. Default:
     label `GPU=true`, taint `GPU=true:NoSchedule`."""
     monitoring_namespace: str | None = None
-    """The only namespace whose pods may scrape the exporter. Default `monitoring`."""
+    """Plain. The only namespace whose pods may scrape the exporter. Default `monitoring`."""
     bottlerocket: bool | None = None
-    """The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false."""
+    """Plain. The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false."""
     pod_annotations: dict[str, str] | None = None
-    """Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none."""
+    """Plain. Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none."""
     name: str | None = None
-    """Name of the DaemonSet, its Service, ServiceAccount and NetworkPolicy; two exporters in one namespace
+    """Plain. Name of the DaemonSet, its Service, ServiceAccount and NetworkPolicy; two exporters in one namespace
     need two names. Default: the component name."""
     namespace: str | None = None
-    """Namespace of the DaemonSet, Service and NetworkPolicy. Default `kube-system`, beside the device plugin."""
+    """Plain. Namespace of the DaemonSet, Service and NetworkPolicy. Default `kube-system`, beside the device plugin."""
 
 
 _PLAIN_FIELDS = ("placement", "monitoring_namespace", "bottlerocket", "pod_annotations", "name", "namespace")

@@ -60,16 +60,16 @@ class NvidiaDevicePluginArgs:
     component is constructed."""
 
     placement: PlacementArgs | None = None
-    """The GPU placement contract: the plugin tolerates every repelling taint and selects the label. Default:
+    """Plain. The GPU placement contract: the plugin tolerates every repelling taint and selects the label. Default:
     label `GPU=true`, taint `GPU=true:NoSchedule`."""
     version: str | None = None
-    """Image tag of nvcr.io/nvidia/k8s-device-plugin, a release such as `v0.17.1`. Default in
+    """Plain. Image tag of nvcr.io/nvidia/k8s-device-plugin, a release such as `v0.17.1`. Default in
     `facts/versions.py`."""
     name: str | None = None
-    """Name of the DaemonSet, its ServiceAccount and NetworkPolicy; two plugins in one namespace need two names.
+    """Plain. Name of the DaemonSet, its ServiceAccount and NetworkPolicy; two plugins in one namespace need two names.
     Default: the component name."""
     namespace: str | None = None
-    """Namespace of the plugin; `system-node-critical` pods are admitted there by default. Default `kube-system`."""
+    """Plain. Namespace of the plugin; `system-node-critical` pods are admitted there by default. Default `kube-system`."""
 
 
 def validated(name: str, args: NvidiaDevicePluginArgs) -> tuple[PlacementContract, str, str, str]:

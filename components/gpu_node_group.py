@@ -49,28 +49,28 @@ class GpuNodeGroupArgs:
     subnet_ids: pulumi.Input[list[str]]
     """Subnets for the nodes, private ones in zones that offer the instance types. Required."""
     instance_types: list[str] | None = None
-    """NVIDIA GPU instance types from the catalog, one architecture and one GPU count. Default `g5.xlarge`."""
+    """Plain. NVIDIA GPU instance types from the catalog, one architecture and one GPU count. Default `g5.xlarge`."""
     ami_family: str | None = None
-    """`AL2023` or `Bottlerocket`; the NVIDIA AMI type follows from it and the architecture. Default `AL2023`."""
+    """Plain. `AL2023` or `Bottlerocket`; the NVIDIA AMI type follows from it and the architecture. Default `AL2023`."""
     capacity_type: str | None = None
-    """`ON_DEMAND` or `SPOT`. Default `ON_DEMAND`."""
+    """Plain. `ON_DEMAND` or `SPOT`. Default `ON_DEMAND`."""
     min_size: int | None = None
-    """Smallest node count; 0 lets an autoscaler park the group. Default 0."""
+    """Plain. Smallest node count; 0 lets an autoscaler park the group. Default 0."""
     desired_size: int | None = None
-    """Node count at creation (an autoscaler owns it afterwards). Default 1."""
+    """Plain. Node count at creation (an autoscaler owns it afterwards). Default 1."""
     max_size: int | None = None
-    """Largest node count, at least 1. Default 2."""
+    """Plain. Largest node count, at least 1. Default 2."""
     disk_size: int | None = None
-    """Root volume size in GiB, at least 50 for the accelerated AMI and the vLLM image. Default 100."""
+    """Plain. Root volume size in GiB, at least 50 for the accelerated AMI and the vLLM image. Default 100."""
     update_max_unavailable: int | None = None
-    """Nodes replaced at once during a node group update, 1-100. Default 1."""
+    """Plain. Nodes replaced at once during a node group update, 1-100. Default 1."""
     node_repair: bool | None = None
-    """EKS node auto repair (with the node monitoring agent add-on of `EksCluster`). Default true."""
+    """Plain. EKS node auto repair (with the node monitoring agent add-on of `EksCluster`). Default true."""
     placement: PlacementArgs | None = None
-    """The placement contract: the nodes carry its label, extra labels and taints. Default: label `GPU=true`,
+    """Plain. The placement contract: the nodes carry its label, extra labels and taints. Default: label `GPU=true`,
     taint `GPU=true:NoSchedule`."""
     tags: dict[str, str] | None = None
-    """Tags for the AWS resources. Default none."""
+    """Plain. Tags for the AWS resources. Default none."""
 
 
 # Args fields that are fields of the `gpuNodeGroup` settings section, under the same names.

@@ -37,19 +37,19 @@ class ScrapeTarget:
     """A Service whose pods serve Prometheus metrics."""
 
     name: str
-    """Name of the ServiceMonitor (and of the job Prometheus gives its targets). Required."""
+    """Plain. Name of the ServiceMonitor (and of the job Prometheus gives its targets). Required."""
     namespace: str
-    """Namespace of the Service. Required."""
+    """Plain. Namespace of the Service. Required."""
     selector: dict[str, str]
-    """Labels that select the Service. Required."""
+    """Plain. Labels that select the Service. Required."""
     port_name: str
-    """Name of the Service port serving metrics. Required."""
+    """Plain. Name of the Service port serving metrics. Required."""
     port: int
-    """Number of that port on the pods. Required."""
+    """Plain. Number of that port on the pods. Required."""
     path: str = "/metrics"
-    """HTTP path of the metrics. Default `/metrics`."""
+    """Plain. HTTP path of the metrics. Default `/metrics`."""
     honor_labels: bool = False
-    """Keep the target's own labels over Prometheus's target labels on a clash. Default false."""
+    """Plain. Keep the target's own labels over Prometheus's target labels on a clash. Default false."""
 
 
 def vllm_target(instance: str, settings: VllmSettings) -> ScrapeTarget:
@@ -139,14 +139,14 @@ class PrometheusMonitorsArgs:
     rules of the stack config's `observability` section."""
 
     targets: list[ScrapeTarget]
-    """The Services to scrape, one ServiceMonitor each (`vllm_target`, `dcgm_exporter_target`). Required."""
+    """Plain. The Services to scrape, one ServiceMonitor each (`vllm_target`, `dcgm_exporter_target`). Required."""
     monitoring_namespace: str | None = None
-    """Namespace of the Prometheus that reads the monitors; the ServiceMonitors and the PrometheusRule go there.
+    """Plain. Namespace of the Prometheus that reads the monitors; the ServiceMonitors and the PrometheusRule go there.
     Default `monitoring`."""
     scrape_interval: str | None = None
-    """How often the ServiceMonitors scrape, a Prometheus duration such as `30s` or `1m`. Default `30s`."""
+    """Plain. How often the ServiceMonitors scrape, a Prometheus duration such as `30s` or `1m`. Default `30s`."""
     monitor_labels: dict[str, str] | None = None
-    """Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
+    """Plain. Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
     (kube-prometheus-stack: `release: <its release name>`). Default none."""
 
 

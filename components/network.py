@@ -36,24 +36,24 @@ class NetworkArgs:
     with the rules of the stack config's `network` section."""
 
     cidr: str | None = None
-    """IPv4 range of the VPC, /16 to /20: each zone gets a private subnet of an eighth of it for nodes and pods,
+    """Plain. IPv4 range of the VPC, /16 to /20: each zone gets a private subnet of an eighth of it for nodes and pods,
     and a smaller public one for NAT and load balancers. Default `10.0.0.0/16`."""
     az_count: int | None = None
-    """Availability zones to spread over, 2-6 (EKS needs two). Default 3."""
+    """Plain. Availability zones to spread over, 2-6 (EKS needs two). Default 3."""
     availability_zones: list[str] | None = None
-    """Zones to use, by name (`us-west-2a`) or ID (`usw2-az1`); their number sets the zone count. Default: chosen
+    """Plain. Zones to use, by name (`us-west-2a`) or ID (`usw2-az1`); their number sets the zone count. Default: chosen
     from the region, preferring zones that offer `gpu_instance_types`."""
     nat_gateways: str | None = None
-    """`single` NAT gateway for all zones (cheaper; a zone outage cuts the others' egress) or `perAz`. Default
+    """Plain. `single` NAT gateway for all zones (cheaper; a zone outage cuts the others' egress) or `perAz`. Default
     `single`."""
     interface_endpoints: bool | None = None
-    """Also create interface endpoints for ECR, STS and EKS Auth (each costs per hour and zone). Default false."""
+    """Plain. Also create interface endpoints for ECR, STS and EKS Auth (each costs per hour and zone). Default false."""
     gpu_instance_types: list[str] | None = None
-    """Instance types whose zones are preferred, and whose zones hold `gpu_subnet_ids`. Default none."""
+    """Plain. Instance types whose zones are preferred, and whose zones hold `gpu_subnet_ids`. Default none."""
     name_tag: str | None = None
-    """Prefix of the `Name` tag of each network resource, usually the cluster name. Default: the component name."""
+    """Plain. Prefix of the `Name` tag of each network resource, usually the cluster name. Default: the component name."""
     tags: dict[str, str] | None = None
-    """Tags for every network resource. Default none."""
+    """Plain. Tags for every network resource. Default none."""
 
 
 _SETTINGS_FIELDS = ("cidr", "az_count", "availability_zones", "nat_gateways", "interface_endpoints")

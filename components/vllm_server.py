@@ -48,12 +48,12 @@ class ModelCacheArgs:
     """Where vLLM caches model weights."""
 
     type: str | None = None
-    """`emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim, one replica only). Default
+    """Plain. `emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim, one replica only). Default
     `emptyDir`."""
     size: str | None = None
-    """Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
+    """Plain. Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
     storage_class: str | None = None
-    """Storage class of the claim. Default: the cluster's default class."""
+    """Plain. Storage class of the claim. Default: the cluster's default class."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,53 +63,53 @@ class VllmServerArgs:
     `vllm` section."""
 
     model: str | None = None
-    """Hugging Face model id. Default `Qwen/Qwen2.5-7B-Instruct` (ungated, fits one 24 GB GPU)."""
+    """Plain. Hugging Face model id. Default `Qwen/Qwen2.5-7B-Instruct` (ungated, fits one 24 GB GPU)."""
     served_model_name: str | None = None
-    """Model name clients send in requests. Default: the model id."""
+    """Plain. Model name clients send in requests. Default: the model id."""
     image: str | None = None
-    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z` (or a digest). Default in `facts/versions.py`."""
+    """Plain. Pinned vLLM image `vllm/vllm-openai:vX.Y.Z` (or a digest). Default in `facts/versions.py`."""
     instance_types: list[str] | None = None
-    """GPU instance types of the node pool the server runs on; CPU and memory are sized to fit the smallest.
+    """Plain. GPU instance types of the node pool the server runs on; CPU and memory are sized to fit the smallest.
     Default `g5.xlarge`."""
     placement: PlacementArgs | None = None
-    """The GPU placement contract: nodeSelector, tolerations and node affinity come from it. Default: label
+    """Plain. The GPU placement contract: nodeSelector, tolerations and node affinity come from it. Default: label
     `GPU=true`, taint `GPU=true:NoSchedule`."""
     require_gpu_product: str | None = None
-    """Also require this `nvidia.com/gpu.product` (for example `NVIDIA-A10G`), to pick one pool among several.
+    """Plain. Also require this `nvidia.com/gpu.product` (for example `NVIDIA-A10G`), to pick one pool among several.
     Default: not required."""
     tensor_parallel_size: int | None = None
-    """GPUs per replica, at most the GPUs per instance. Default 1."""
+    """Plain. GPUs per replica, at most the GPUs per instance. Default 1."""
     max_model_len: int | None = None
-    """Context length in tokens. Default 8192."""
+    """Plain. Context length in tokens. Default 8192."""
     gpu_memory_utilization: float | None = None
-    """Share of GPU memory vLLM may use, 0 < x <= 1. Default 0.9."""
+    """Plain. Share of GPU memory vLLM may use, 0 < x <= 1. Default 0.9."""
     replicas: int | None = None
-    """Server replicas. Default 1."""
+    """Plain. Server replicas. Default 1."""
     extra_args: list[str] | None = None
-    """More vLLM flags, appended after the ones built from these args. Default none."""
+    """Plain. More vLLM flags, appended after the ones built from these args. Default none."""
     model_cache: ModelCacheArgs | None = None
-    """Model weight cache. Default an emptyDir of 100Gi."""
+    """Plain. Model weight cache. Default an emptyDir of 100Gi."""
     startup_timeout_seconds: int | None = None
-    """Time allowed to download and load the weights before the pod restarts, at least 60. Default 1800."""
+    """Plain. Time allowed to download and load the weights before the pod restarts, at least 60. Default 1800."""
     shutdown_timeout_seconds: int | None = None
-    """Time vLLM gives in-flight requests on shutdown, 0-3600. Default 30."""
+    """Plain. Time vLLM gives in-flight requests on shutdown, 0-3600. Default 30."""
     name: str | None = None
-    """Name of the server's Deployment, Service, ServiceAccount, PodDisruptionBudget and NetworkPolicy (the
+    """Plain. Name of the server's Deployment, Service, ServiceAccount, PodDisruptionBudget and NetworkPolicy (the
     Secrets and the claim add a suffix); two servers in one namespace need two names. Default: the component
     name."""
     namespace: str | None = None
-    """Namespace of the server, not a system namespace. Default: the component name."""
+    """Plain. Namespace of the server, not a system namespace. Default: the component name."""
     create_namespace: bool | None = None
-    """Create the namespace, labelled for the restricted Pod Security Standard. Default true; set false for all
+    """Plain. Create the namespace, labelled for the restricted Pod Security Standard. Default true; set false for all
     but one of the servers sharing a namespace (and let them depend on that one)."""
     allowed_client_namespaces: list[str] | None = None
-    """Namespaces whose pods may call the server. Default: only the server's namespace."""
+    """Plain. Namespaces whose pods may call the server. Default: only the server's namespace."""
     allowed_client_pod_labels: dict[str, str] | None = None
-    """Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
+    """Plain. Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
     metrics_namespace: str | None = None
-    """Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none."""
+    """Plain. Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none."""
     pod_annotations: dict[str, str] | None = None
-    """Annotations of the server pods, such as `prometheus.io/scrape`. Default none."""
+    """Plain. Annotations of the server pods, such as `prometheus.io/scrape`. Default none."""
     hf_token: pulumi.Input[str] | None = None
     """Hugging Face token for gated models, mounted as a file from a Secret; kept secret. Default none."""
     api_key: pulumi.Input[str] | None = None

@@ -73,6 +73,8 @@ class RegisteredResource:
     delete_before_replace: bool = False
     ignore_changes: tuple[str, ...] = ()
     """Input paths (wire names) the engine leaves alone on update."""
+    custom_timeouts: dict[str, str] = field(default_factory=dict)
+    """The custom timeouts in the resource's options that are set: `create`, `update`, `delete` ("25m")."""
 
 
 @dataclass
@@ -191,6 +193,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 dependencies=tuple(request.dependencies) if request is not None else (),
                 delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
                 ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
+                custom_timeouts=_custom_timeouts(request),
             )
         )
         return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
@@ -242,6 +245,14 @@ class RecordingMocks(pulumi.runtime.Mocks):
         if args.token == GET_REGION:
             return {"name": MOCK_REGION, "region": MOCK_REGION}
         return {}
+
+
+def _custom_timeouts(request: Any) -> dict[str, str]:
+    """The set fields of a RegisterResource request's `customTimeouts` (empty strings mean unset)."""
+    if request is None or not request.HasField("customTimeouts"):
+        return {}
+    timeouts = request.customTimeouts
+    return {field: getattr(timeouts, field) for field in ("create", "update", "delete") if getattr(timeouts, field)}
 
 
 def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any]:

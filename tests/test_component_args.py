@@ -50,15 +50,17 @@ def test_the_analyzer_describes_every_input_and_output_with_its_default(componen
     for name, spec in inputs.items():
         text = spec.get("description", "")
         assert "Default" in text or "Required" in text, f"{name} does not state its default: {text!r}"
+        # A field that must be known at construction says so, where the schema marks it plain.
+        assert text.startswith("Plain.") == bool(spec.get("plain")), f"{name}: {text!r}"
     for name, spec in resource["properties"].items():
         assert spec.get("description"), f"output {name} has no description"
         assert "type" in spec or "$ref" in spec, f"output {name} has no type"
     # Nested args are named types of the package, described field by field too.
     for type_name, spec in schema.get("types", {}).items():
         for name, field in spec["properties"].items():
-            assert "Default" in field.get("description", "") or "Required" in field.get("description", ""), (
-                f"{type_name}.{name}"
-            )
+            text = field.get("description", "")
+            assert "Default" in text or "Required" in text, f"{type_name}.{name}"
+            assert text.startswith("Plain.") == bool(field.get("plain")), f"{type_name}.{name}: {text!r}"
 
 
 def test_the_analyzer_takes_every_component_together_into_one_package():
@@ -190,15 +192,19 @@ BAD_ARGS = {
     ),
     "EksCluster": (
         """
-        from components.cluster import EksCluster, EksClusterArgs, SystemNodeGroupArgs
+        from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs, SystemNodeGroupArgs
 
         EksCluster("ml", EksClusterArgs(version="1.20", public_access_cidrs=["10.0.0.0/33"],
-                                        system_node_group=SystemNodeGroupArgs(instance_types=["g5.xlarge"])))
+                                        system_node_group=SystemNodeGroupArgs(instance_types=["g5.xlarge"]),
+                                        vpc_id="vpc-0123456789abcdef0",
+                                        network=ClusterNetwork(vpc_id="vpc-1", private_subnet_ids=[],
+                                                               public_subnet_ids=[])))
         """,
         [
             "EksCluster(ml).args.version",
             "EksCluster(ml).args.publicAccessCidrs",
             "EksCluster(ml).args.systemNodeGroup.instanceTypes",
+            "EksCluster(ml).args.network: is set while vpcId 'vpc-0123456789abcdef0' names a VPC",
         ],
     ),
 }
@@ -398,3 +404,35 @@ def test_a_server_without_names_takes_its_namespace_and_object_names_from_the_co
     assert objects["Deployment"] == objects["Service"] == [("chat", "chat")]
     outputs = next(o for urn, o in run.component_outputs.items() if urn.endswith("VllmServer::chat"))
     assert outputs["service_dns_name"] == "chat.chat.svc.cluster.local"
+
+
+def test_inputs_as_a_package_host_maps_them_build_the_component(tmp_path):
+    """A component hosted in a Pulumi package gets its args as the provider maps the schema's camelCase inputs:
+    a mapping of Python names, nested args as mappings, integers sent as numbers."""
+    run = run_components(
+        tmp_path,
+        """
+        from pulumi.provider.experimental.component import ComponentProvider
+
+        from components.vllm_server import VllmServer
+
+        provider = ComponentProvider([VllmServer], "eks-gpu-inference")
+        inputs = {
+            "namespace": "llm",
+            "instanceTypes": ["g6e.12xlarge"],
+            "tensorParallelSize": 4.0,
+            "modelCache": {"type": "pvc", "size": "200Gi"},
+            "placement": {"labelKey": "pool", "labelValue": "l40s", "extraTaints": [{"key": "dedicated"}]},
+        }
+        mapped = provider.map_inputs(inputs, provider._component_defs["VllmServer"])
+        VllmServer("big", mapped)
+        """,
+    )
+    (deployment,) = run.of_type("kubernetes:apps/v1:Deployment")
+    pod = deployment.inputs["spec"]["template"]["spec"]
+    assert deployment.inputs["metadata"] == {**deployment.inputs["metadata"], "name": "big", "namespace": "llm"}
+    assert pod["nodeSelector"] == {"pool": "l40s"}
+    assert {"key": "dedicated", "operator": "Exists", "effect": "NoSchedule"} in pod["tolerations"]
+    assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "4"
+    (claim,) = run.of_type("kubernetes:core/v1:PersistentVolumeClaim")
+    assert claim.inputs["spec"]["resources"]["requests"]["storage"] == "200Gi"

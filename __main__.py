@@ -141,7 +141,9 @@ if settings.vllm.enabled:
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
-            pod_annotations=pod_scrape_annotations(settings.observability, vllm_target(f"{name}-vllm", settings.vllm)),
+            pod_annotations=pod_scrape_annotations(
+                settings.observability, vllm_target(f"{name}-vllm", settings.vllm.namespace, VLLM_SERVER_NAME)
+            ),
             # The name the server's objects had before names were derived from the component name.
             name=VLLM_SERVER_NAME,
         ),
@@ -155,9 +157,11 @@ if settings.vllm.enabled:
 
 # GPU and model-server metrics: the exporter on every GPU node, and scrape configuration for both.
 observability = settings.observability
-scrape_targets = [vllm_target(f"{name}-vllm", settings.vllm)] if settings.vllm.enabled else []
+scrape_targets = (
+    [vllm_target(f"{name}-vllm", settings.vllm.namespace, VLLM_SERVER_NAME)] if settings.vllm.enabled else []
+)
 if observability.dcgm_exporter.enabled:
-    exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter")
+    exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter", name=DCGM_EXPORTER_NAME)
     exporter = DcgmExporter(
         f"{name}-dcgm-exporter",
         DcgmExporterArgs(

@@ -436,3 +436,27 @@ def test_inputs_as_a_package_host_maps_them_build_the_component(tmp_path):
     assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "4"
     (claim,) = run.of_type("kubernetes:core/v1:PersistentVolumeClaim")
     assert claim.inputs["spec"]["resources"]["requests"]["storage"] == "200Gi"
+
+
+def test_monitors_of_two_servers_in_one_namespace_select_each_server_by_its_names(tmp_path):
+    run = run_components(
+        tmp_path,
+        """
+        from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs, vllm_target
+        from components.vllm_server import VllmServer, VllmServerArgs
+
+        first = VllmServer("small", VllmServerArgs(namespace="llm"))
+        VllmServer("large", VllmServerArgs(namespace="llm", create_namespace=False))
+        targets = [vllm_target(server, "llm", server) for server in ("small", "large")]
+        PrometheusMonitors("monitors", PrometheusMonitorsArgs(targets=targets))
+        """,
+    )
+    services = {svc.inputs["metadata"]["name"]: svc.inputs["spec"]["selector"] for svc in run.of_type(SERVICE)}
+    monitors = {
+        monitor.inputs["metadata"]["name"]: monitor.inputs["spec"]
+        for monitor in run.of_type("kubernetes:monitoring.coreos.com/v1:ServiceMonitor")
+    }
+    assert set(monitors) == set(services) == {"small", "large"}
+    for server, spec in monitors.items():
+        assert spec["selector"]["matchLabels"] == services[server]
+        assert spec["namespaceSelector"] == {"matchNames": ["llm"]}

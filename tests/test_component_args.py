@@ -460,3 +460,14 @@ def test_monitors_of_two_servers_in_one_namespace_select_each_server_by_its_name
     for server, spec in monitors.items():
         assert spec["selector"]["matchLabels"] == services[server]
         assert spec["namespaceSelector"] == {"matchNames": ["llm"]}
+
+
+def test_a_programs_own_workloads_take_their_placement_from_the_same_args():
+    from components.component_args import PlacementArgs, TaintArgs, contract_of
+
+    contract = contract_of(PlacementArgs(label_key="pool", label_value="l4", extra_taints=[TaintArgs(key="team")]))
+    assert contract.node_selector() == {"pool": "l4"}
+    assert {"key": "team", "operator": "Exists", "effect": "NoSchedule"} in contract.tolerations()
+    with pytest.raises(ConfigError) as raised:
+        contract_of(PlacementArgs(label_key="kubernetes.io/gpu", extra_labels={"pool": "x"}), where="placement")
+    assert [str(problem).split(":")[0] for problem in raised.value.problems] == ["placement.labelKey"]

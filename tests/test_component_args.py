@@ -348,6 +348,34 @@ def test_the_stack_config_and_the_args_report_one_bad_value_with_the_same_messag
     assert "VllmServer(chat).args.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge" in str(from_args.value)
 
 
+@pytest.mark.parametrize(
+    ("section", "field", "value", "component", "args"),
+    [
+        ("gpuNodeGroup", "diskSize", 20, "GpuNodeGroup", "disk_size=20"),
+        ("vllm", "image", "vllm/vllm-openai:latest", "VllmServer", "image='vllm/vllm-openai:latest'"),
+        ("devicePlugin", "version", "latest", "NvidiaDevicePlugin", "version='latest'"),
+    ],
+    ids=["gpu-disk-size", "vllm-image", "device-plugin-version"],
+)
+def test_a_field_rule_says_the_same_in_the_stack_config_and_in_the_args(
+    tmp_path, section, field, value, component, args
+):
+    with pytest.raises(ConfigError) as from_stack:
+        parse_settings({section: {field: value}})
+    required = 'cluster_name="ml", node_role_arn="r", subnet_ids=[], ' if component == "GpuNodeGroup" else ""
+    module = {"GpuNodeGroup": "gpu_node_group", "VllmServer": "vllm_server", "NvidiaDevicePlugin": "device_plugin"}
+    with pytest.raises(ConfigError) as from_args:
+        run_components(
+            tmp_path,
+            f"""
+            from components.{module[component]} import {component}, {component}Args
+
+            {component}("x", {component}Args({required}{args}))
+            """,
+        )
+    assert message_at(from_args.value, f"args.{field}") == message_at(from_stack.value, f"{section}.{field}")
+
+
 def test_two_vllm_servers_in_one_namespace_get_distinct_object_names(tmp_path):
     run = run_components(
         tmp_path,

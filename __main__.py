@@ -105,8 +105,7 @@ if settings.device_plugin_enabled:
         NvidiaDevicePluginArgs(
             placement=placement,
             version=settings.device_plugin.version,
-            # The names the plugin had before they were derived from the component name: a new name would
-            # replace the live DaemonSet.
+            # The names deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DEVICE_PLUGIN_NAME,
             namespace=DEVICE_PLUGIN_NAMESPACE,
         ),
@@ -129,6 +128,7 @@ pulumi.export("gpuAmiType", gpu_nodes.ami_type)
 pulumi.export("gpuNodeLabels", gpu_nodes.labels)
 pulumi.export("gpuNodeTaints", gpu_nodes.taints)
 
+vllm_scrape = vllm_target(f"{name}-vllm", settings.vllm.namespace, VLLM_SERVER_NAME)
 if settings.vllm.enabled:
     server = VllmServer(
         f"{name}-vllm",
@@ -141,8 +141,8 @@ if settings.vllm.enabled:
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
-            pod_annotations=pod_scrape_annotations(settings.observability, vllm_target(f"{name}-vllm", settings.vllm)),
-            # The name the server's objects had before names were derived from the component name.
+            pod_annotations=pod_scrape_annotations(settings.observability, vllm_scrape),
+            # The names deployed stacks have (not the component's): a new name would replace the live objects.
             name=VLLM_SERVER_NAME,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]),
@@ -155,9 +155,9 @@ if settings.vllm.enabled:
 
 # GPU and model-server metrics: the exporter on every GPU node, and scrape configuration for both.
 observability = settings.observability
-scrape_targets = [vllm_target(f"{name}-vllm", settings.vllm)] if settings.vllm.enabled else []
+scrape_targets = [vllm_scrape] if settings.vllm.enabled else []
 if observability.dcgm_exporter.enabled:
-    exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter")
+    exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter", name=DCGM_EXPORTER_NAME)
     exporter = DcgmExporter(
         f"{name}-dcgm-exporter",
         DcgmExporterArgs(
@@ -165,7 +165,7 @@ if observability.dcgm_exporter.enabled:
             monitoring_namespace=observability.monitoring_namespace,
             bottlerocket=settings.gpu_node_group.ami_family == "Bottlerocket",
             pod_annotations=pod_scrape_annotations(observability, exporter_target),
-            # The name the exporter had before names were derived from the component name.
+            # The name deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DCGM_EXPORTER_NAME,
         ),
         opts=on_cluster,

@@ -194,6 +194,8 @@ class ClusterAutoscaler(pulumi.ComponentResource):
     """The Cluster Autoscaler in `kube-system`, with a least-privilege IAM role through EKS Pod Identity.
 
     Give it the Kubernetes provider through `opts.providers`; its AWS resources use the default provider.
+    One per cluster: a second would scale the same node groups, so its objects keep fixed names
+    (`cluster-autoscaler` in `kube-system`, and a cluster-wide ClusterRole of that name).
     """
 
     deployment_name: pulumi.Output[str]

@@ -127,18 +127,12 @@ def _coerce_value(annotation: Any, value: Any, where: str) -> Any:
 
 
 def _whole_numbers(annotation: Any, value: Any) -> Any:
-    """`value` with whole floats made ints where `annotation` wants ints. Pulumi sends every number as a float,
-    and the package host's input mapping does not turn them back into ints: its `int(...)` is overwritten by
-    the next assignment (pulumi 3.272.0, pulumi/provider/experimental/component.py, `map_input_properties`),
-    and ints inside lists and maps are never converted."""
+    """`value` as an int when it is a whole float and `annotation` wants an int. Pulumi sends every number as a
+    float, and the package host's input mapping does not turn it back: its `int(...)` is overwritten by the
+    next assignment (pulumi 3.272.0, pulumi/provider/experimental/component.py, `map_input_properties`). No
+    args field holds ints inside a list or map."""
     if isinstance(value, float) and value.is_integer() and _wants_int(annotation):
         return int(value)
-    if isinstance(value, list):
-        item = next((a for a in _flatten(annotation) if typing.get_origin(a) is list), None)
-        return [_whole_numbers(typing.get_args(item)[0], v) for v in value] if item else value
-    if isinstance(value, dict):
-        mapping = next((a for a in _flatten(annotation) if typing.get_origin(a) is dict), None)
-        return {k: _whole_numbers(typing.get_args(mapping)[1], v) for k, v in value.items()} if mapping else value
     return value
 
 

@@ -78,8 +78,7 @@ def validated(name: str, args: NvidiaDevicePluginArgs) -> tuple[PlacementContrac
     where = args_path("NvidiaDevicePlugin", name)
     validation = Validation(where)
     validation.add(unknown_values(args, where, ("placement", "version", "name", "namespace")))
-    if validation.problems:
-        validation.done()
+    validation.done()
     contract, _ = placement_contract(args.placement, validation)
     settings = validation.section(DevicePluginSettings, section_data(args, ("version",)))
     object_name = args.name or name

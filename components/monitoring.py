@@ -21,7 +21,7 @@ import yaml
 from components import dcgm_exporter, vllm_manifests
 from components.component_args import Validation, args_path, coerce, section_data, unknown_values
 from components.labels import selector_labels
-from components.settings import ObservabilitySettings, VllmSettings
+from components.settings import ObservabilitySettings
 from facts.identity import PROJECT
 from facts.kubernetes import KUBE_SYSTEM
 
@@ -52,23 +52,24 @@ class ScrapeTarget:
     """Plain. Keep the target's own labels over Prometheus's target labels on a clash. Default false."""
 
 
-def vllm_target(instance: str, settings: VllmSettings) -> ScrapeTarget:
-    """The vLLM server's Service: `/metrics` on its `http` port (8000), beside the OpenAI API."""
+def vllm_target(instance: str, namespace: str, server_name: str = vllm_manifests.SERVER_NAME) -> ScrapeTarget:
+    """The Service of the vLLM server of component `instance` (objects named `server_name`, in `namespace`):
+    `/metrics` on its `http` port (8000), beside the OpenAI API."""
     return ScrapeTarget(
-        vllm_manifests.SERVER_NAME,
-        settings.namespace,
-        selector_labels(vllm_manifests.server_labels(instance, settings)),
+        server_name,
+        namespace,
+        vllm_manifests.server_selector(instance),
         vllm_manifests.PORT_NAME,
         vllm_manifests.PORT,
     )
 
 
-def dcgm_exporter_target(instance: str, namespace: str = KUBE_SYSTEM) -> ScrapeTarget:
+def dcgm_exporter_target(instance: str, namespace: str = KUBE_SYSTEM, name: str = dcgm_exporter.NAME) -> ScrapeTarget:
     """The DCGM exporter's Service. Its own `pod`, `namespace` and `container` labels name the workload using
     each GPU (internal/pkg/transformation/kubernetes.go at the pinned tag), so they are honoured rather than
     renamed `exported_*` by the operator's target labels."""
     return ScrapeTarget(
-        dcgm_exporter.NAME,
+        name,
         namespace,
         selector_labels(dcgm_exporter.exporter_labels(instance)),
         dcgm_exporter.PORT_NAME,

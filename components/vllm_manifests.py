@@ -78,6 +78,11 @@ def server_labels(instance: str, settings: VllmSettings) -> dict[str, str]:
     return standard_labels(app=APP, instance=instance, component=COMPONENT, version=image_version(settings.image))
 
 
+def server_selector(instance: str) -> dict[str, str]:
+    """The labels that select the pods of the server of component `instance` (its Service's and monitors')."""
+    return selector_labels(standard_labels(app=APP, instance=instance, component=COMPONENT, version=""))
+
+
 def _metadata(instance: str, settings: VllmSettings, name: str = SERVER_NAME, **extra) -> dict:
     return {"name": name, "namespace": settings.namespace, "labels": server_labels(instance, settings), **extra}
 

@@ -348,6 +348,34 @@ def test_the_stack_config_and_the_args_report_one_bad_value_with_the_same_messag
     assert "VllmServer(chat).args.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge" in str(from_args.value)
 
 
+@pytest.mark.parametrize(
+    ("section", "field", "value", "component", "args"),
+    [
+        ("gpuNodeGroup", "diskSize", 20, "GpuNodeGroup", "disk_size=20"),
+        ("vllm", "image", "vllm/vllm-openai:latest", "VllmServer", "image='vllm/vllm-openai:latest'"),
+        ("devicePlugin", "version", "latest", "NvidiaDevicePlugin", "version='latest'"),
+    ],
+    ids=["gpu-disk-size", "vllm-image", "device-plugin-version"],
+)
+def test_a_field_rule_says_the_same_in_the_stack_config_and_in_the_args(
+    tmp_path, section, field, value, component, args
+):
+    with pytest.raises(ConfigError) as from_stack:
+        parse_settings({section: {field: value}})
+    required = 'cluster_name="ml", node_role_arn="r", subnet_ids=[], ' if component == "GpuNodeGroup" else ""
+    module = {"GpuNodeGroup": "gpu_node_group", "VllmServer": "vllm_server", "NvidiaDevicePlugin": "device_plugin"}
+    with pytest.raises(ConfigError) as from_args:
+        run_components(
+            tmp_path,
+            f"""
+            from components.{module[component]} import {component}, {component}Args
+
+            {component}("x", {component}Args({required}{args}))
+            """,
+        )
+    assert message_at(from_args.value, f"args.{field}") == message_at(from_stack.value, f"{section}.{field}")
+
+
 def test_two_vllm_servers_in_one_namespace_get_distinct_object_names(tmp_path):
     run = run_components(
         tmp_path,
@@ -436,3 +464,38 @@ def test_inputs_as_a_package_host_maps_them_build_the_component(tmp_path):
     assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "4"
     (claim,) = run.of_type("kubernetes:core/v1:PersistentVolumeClaim")
     assert claim.inputs["spec"]["resources"]["requests"]["storage"] == "200Gi"
+
+
+def test_monitors_of_two_servers_in_one_namespace_select_each_server_by_its_names(tmp_path):
+    run = run_components(
+        tmp_path,
+        """
+        from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs, vllm_target
+        from components.vllm_server import VllmServer, VllmServerArgs
+
+        first = VllmServer("small", VllmServerArgs(namespace="llm"))
+        VllmServer("large", VllmServerArgs(namespace="llm", create_namespace=False))
+        targets = [vllm_target(server, "llm", server) for server in ("small", "large")]
+        PrometheusMonitors("monitors", PrometheusMonitorsArgs(targets=targets))
+        """,
+    )
+    services = {svc.inputs["metadata"]["name"]: svc.inputs["spec"]["selector"] for svc in run.of_type(SERVICE)}
+    monitors = {
+        monitor.inputs["metadata"]["name"]: monitor.inputs["spec"]
+        for monitor in run.of_type("kubernetes:monitoring.coreos.com/v1:ServiceMonitor")
+    }
+    assert set(monitors) == set(services) == {"small", "large"}
+    for server, spec in monitors.items():
+        assert spec["selector"]["matchLabels"] == services[server]
+        assert spec["namespaceSelector"] == {"matchNames": ["llm"]}
+
+
+def test_a_programs_own_workloads_take_their_placement_from_the_same_args():
+    from components.component_args import PlacementArgs, TaintArgs, contract_of
+
+    contract = contract_of(PlacementArgs(label_key="pool", label_value="l4", extra_taints=[TaintArgs(key="team")]))
+    assert contract.node_selector() == {"pool": "l4"}
+    assert {"key": "team", "operator": "Exists", "effect": "NoSchedule"} in contract.tolerations()
+    with pytest.raises(ConfigError) as raised:
+        contract_of(PlacementArgs(label_key="kubernetes.io/gpu", extra_labels={"pool": "x"}), where="placement")
+    assert [str(problem).split(":")[0] for problem in raised.value.problems] == ["placement.labelKey"]

@@ -30,6 +30,7 @@ from components.settings import (
     GpuNodeGroupSettings,
     GpuPlacementSettings,
     arguments,
+    check_namespace_name,
     contract_problems,
     validate_section,
 )
@@ -261,6 +262,19 @@ class Validation:
 
     def add(self, problems: list[ConfigProblem], renamed: Mapping[str, str] | None = None) -> None:
         self.problems.extend(_renamed(problem, renamed or {}) for problem in problems)
+
+    def object_name(self, name: str) -> str:
+        """`name`, checked as the component's Kubernetes object name (argument `name`)."""
+        self.add(check_object_name(name, f"{self.where}.name"))
+        return name
+
+    def namespace(self, namespace: str) -> str:
+        """`namespace`, checked as the namespace the component's objects go to (argument `namespace`)."""
+        try:
+            check_namespace_name(namespace)
+        except ValueError as error:
+            self.add([ConfigProblem(f"{self.where}.namespace", str(error), namespace=None)])
+        return namespace
 
     def done(self) -> None:
         if self.problems:

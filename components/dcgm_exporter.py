@@ -36,7 +36,6 @@ from components.component_args import (
     PlacementArgs,
     Validation,
     args_path,
-    check_object_name,
     coerce,
     placement_contract,
     unknown_values,
@@ -44,7 +43,7 @@ from components.component_args import (
 from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
 from components.security_context import locked_down
-from components.settings import ConfigProblem, ObservabilitySettings, check_namespace_name
+from components.settings import ObservabilitySettings
 from facts import versions
 from facts.contract import PlacementContract
 from facts.identity import PROJECT
@@ -119,13 +118,8 @@ def validated(name: str, args: DcgmExporterArgs) -> tuple[PlacementContract, str
     contract, _ = placement_contract(args.placement, validation)
     monitoring = {"monitoringNamespace": args.monitoring_namespace} if args.monitoring_namespace is not None else {}
     observability = validation.section(ObservabilitySettings, monitoring)
-    object_name = args.name or name
-    validation.add(check_object_name(object_name, f"{where}.name"))
-    namespace = args.namespace or DEFAULT_NAMESPACE
-    try:
-        check_namespace_name(namespace)
-    except ValueError as error:
-        validation.add([ConfigProblem(f"{where}.namespace", str(error), namespace=None)])
+    object_name = validation.object_name(args.name or name)
+    namespace = validation.namespace(args.namespace or DEFAULT_NAMESPACE)
     validation.done()
     return contract, observability.monitoring_namespace, object_name, namespace
 

@@ -16,7 +16,6 @@ from components.component_args import (
     PlacementArgs,
     Validation,
     args_path,
-    check_object_name,
     coerce,
     placement_contract,
     section_data,
@@ -25,7 +24,7 @@ from components.component_args import (
 from components.labels import checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
 from components.security_context import locked_down
-from components.settings import ConfigProblem, DevicePluginSettings, check_namespace_name
+from components.settings import DevicePluginSettings
 from facts import versions
 from facts.contract import PlacementContract
 from facts.identity import PROJECT
@@ -81,13 +80,8 @@ def validated(name: str, args: NvidiaDevicePluginArgs) -> tuple[PlacementContrac
     validation.done()
     contract, _ = placement_contract(args.placement, validation)
     settings = validation.section(DevicePluginSettings, section_data(args, ("version",)))
-    object_name = args.name or name
-    validation.add(check_object_name(object_name, f"{where}.name"))
-    namespace = args.namespace or DEFAULT_NAMESPACE
-    try:
-        check_namespace_name(namespace)
-    except ValueError as error:
-        validation.add([ConfigProblem(f"{where}.namespace", str(error), namespace=None)])
+    object_name = validation.object_name(args.name or name)
+    namespace = validation.namespace(args.namespace or DEFAULT_NAMESPACE)
     validation.done()
     return contract, settings.version, object_name, namespace
 

@@ -15,7 +15,6 @@ from components.component_args import (
     PlacementArgs,
     Validation,
     args_path,
-    check_object_name,
     coerce,
     placement_contract,
     section_data,
@@ -169,8 +168,7 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
     contract, require_node_affinity = placement_contract(args.placement, validation)
     if settings is not None and pool is not None:
         validation.add([problem.written(arguments(where)) for problem in server_pool_problems(settings, pool)])
-    object_name = args.name or name
-    validation.add(check_object_name(object_name, f"{where}.name"))
+    object_name = validation.object_name(args.name or name)
     validation.done()
     return ServerPlan(settings, contract, pool.smallest_instance, require_node_affinity, object_name)
 

@@ -128,13 +128,11 @@ def validated(name: str, args: EksClusterArgs):
     `ConfigError` naming every bad argument."""
     where = args_path("EksCluster", name)
     validation = Validation(where)
-    validation.add(
-        unknown_values(
-            args,
-            where,
-            (*_CLUSTER_FIELDS, "system_node_group", "node_monitoring_agent", "gpu_placement", "pod_identity_agent"),
-        )
-    )
+    plain = (*_CLUSTER_FIELDS, "system_node_group", "node_monitoring_agent", "gpu_placement", "pod_identity_agent")
+    validation.add(unknown_values(args, where, (*plain, "aws_profile", "tags")))
+    # `network` itself must be given, but its ids are Inputs: only the whole value is checked.
+    if not isinstance(args.network, ClusterNetwork | None):
+        validation.add(unknown_values(args, where, ("network",)))
     validation.done()
     cluster = validation.section(ClusterSettings, {"name": name, **section_data(args, _CLUSTER_FIELDS)})
     system = validation.section(

@@ -3,10 +3,8 @@ argument, before anything is registered), and the outputs each component registe
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import json
-import sys
 import textwrap
 
 import pytest
@@ -223,23 +221,6 @@ def test_bad_args_fail_naming_every_argument_before_anything_is_registered(tmp_p
         assert key in message, f"{key} missing from:\n{message}"
     assert len(raised.value.problems) >= len(keys)
     assert run.resources == [], [resource.name for resource in run.resources]
-
-
-def test_an_output_where_a_plain_value_is_needed_is_named_as_such(tmp_path):
-    run = ProgramRun()
-    with pytest.raises(ConfigError) as raised:
-        run_components(
-            tmp_path,
-            """
-            import pulumi
-            from components.vllm_server import VllmServer, VllmServerArgs
-
-            VllmServer("chat", VllmServerArgs(model=pulumi.Output.from_input("Qwen/Qwen2.5-7B-Instruct")))
-            """,
-            run,
-        )
-    assert "VllmServer(chat).args.model: an Output or awaitable; allowed: a plain value" in str(raised.value)
-    assert run.resources == []
 
 
 def test_args_given_as_a_mapping_as_a_package_host_passes_them_are_checked_the_same_way(tmp_path):
@@ -501,47 +482,3 @@ def test_a_programs_own_workloads_take_their_placement_from_the_same_args():
     with pytest.raises(ConfigError) as raised:
         contract_of(PlacementArgs(label_key="kubernetes.io/gpu", extra_labels={"pool": "x"}), where="placement")
     assert [str(problem).split(":")[0] for problem in raised.value.problems] == ["placement.labelKey"]
-
-
-def _args_class(component) -> type:
-    return getattr(sys.modules[component.__module__], f"{component.__name__}Args")
-
-
-# The inputs a component cannot do without, as plain values.
-REQUIRED_INPUTS = {
-    "GpuNodeGroup": {"cluster_name": "ml", "node_role_arn": "arn:aws:iam::123456789012:role/n", "subnet_ids": []},
-    "ClusterAutoscaler": {"cluster_name": "ml"},
-    "PrometheusMonitors": {"targets": []},
-}
-PLAIN_INPUTS = [
-    (component.__name__, field.name)
-    for component in COMPONENTS
-    for field in dataclasses.fields(_args_class(component))
-    if schema_of(component)["resources"][f"{PROJECT}:index:{component.__name__}"]["inputProperties"][
-        camel_case(field.name)
-    ].get("plain")
-]
-
-
-@pytest.mark.parametrize(("component", "field"), PLAIN_INPUTS, ids=[f"{c} {f}" for c, f in PLAIN_INPUTS])
-def test_an_output_given_for_any_plain_input_is_named_before_anything_is_registered(tmp_path, component, field):
-    """The schema tells other languages which inputs must be plain; a program that passes an Output there anyway
-    (always possible from Python) gets the argument named, not a failure half-way through registration."""
-    run = ProgramRun()
-    values = {**REQUIRED_INPUTS.get(component, {}), field: "__OUTPUT__"}
-    module = sys.modules[{c.__name__: c for c in COMPONENTS}[component].__module__].__name__
-    with pytest.raises(ConfigError) as raised:
-        run_components(
-            tmp_path,
-            f"""
-            import pulumi
-            from {module} import {component}, {component}Args
-
-            values = {values!r}
-            values[{field!r}] = pulumi.Output.from_input("x")
-            {component}("it", {component}Args(**values))
-            """,
-            run,
-        )
-    assert f"{component}(it).args.{camel_case(field)}: an Output or awaitable" in str(raised.value)
-    assert run.resources == [], [resource.name for resource in run.resources]

@@ -1,0 +1,57 @@
+"""Inputs the package schema marks plain (known when the component is constructed, because they shape its
+resources): an Output given there, always possible from Python, is named as such before anything is
+registered, for every such input of every component."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import pytest
+from pulumi.provider.experimental.util import camel_case
+
+from components.settings import ConfigError
+from stackcheck.runtime import ProgramRun
+from tests.test_component_args import COMPONENTS, PROJECT, run_components, schema_of
+
+# The inputs a component cannot do without, as plain values.
+REQUIRED_INPUTS = {
+    "GpuNodeGroup": {"cluster_name": "ml", "node_role_arn": "arn:aws:iam::123456789012:role/n", "subnet_ids": []},
+    "ClusterAutoscaler": {"cluster_name": "ml"},
+    "PrometheusMonitors": {"targets": []},
+}
+
+
+def _args_class(component) -> type:
+    return getattr(sys.modules[component.__module__], f"{component.__name__}Args")
+
+
+PLAIN_INPUTS = [
+    (component, field.name)
+    for component in COMPONENTS
+    for field in dataclasses.fields(_args_class(component))
+    if schema_of(component)["resources"][f"{PROJECT}:index:{component.__name__}"]["inputProperties"][
+        camel_case(field.name)
+    ].get("plain")
+]
+
+
+@pytest.mark.parametrize(("component", "field"), PLAIN_INPUTS, ids=[f"{c.__name__} {f}" for c, f in PLAIN_INPUTS])
+def test_an_output_given_for_a_plain_input_is_named_before_anything_is_registered(tmp_path, component, field):
+    name = component.__name__
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_components(
+            tmp_path,
+            f"""
+            import pulumi
+            from {component.__module__} import {name}, {name}Args
+
+            values = {REQUIRED_INPUTS.get(name, {})!r}
+            values[{field!r}] = pulumi.Output.from_input("x")
+            {name}("it", {name}Args(**values))
+            """,
+            run,
+        )
+    assert f"{name}(it).args.{camel_case(field)}: an Output or awaitable; allowed: a plain value" in str(raised.value)
+    assert run.resources == [], [resource.name for resource in run.resources]

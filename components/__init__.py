@@ -14,10 +14,15 @@ _EXPORTS = {
     "parse_settings": ".settings",
     "PlacementArgs": ".component_args",
     "TaintArgs": ".component_args",
+    "contract_of": ".component_args",
+    "Network": ".network",
+    "NetworkArgs": ".network",
     "EksCluster": ".cluster",
     "EksClusterArgs": ".cluster",
     "ClusterNetwork": ".cluster",
     "SystemNodeGroupArgs": ".cluster",
+    "ClusterAutoscaler": ".cluster_autoscaler",
+    "ClusterAutoscalerArgs": ".cluster_autoscaler",
     "DcgmExporter": ".dcgm_exporter",
     "DcgmExporterArgs": ".dcgm_exporter",
     "GpuNodeGroup": ".gpu_node_group",
@@ -27,6 +32,9 @@ _EXPORTS = {
     "VllmServer": ".vllm_server",
     "VllmServerArgs": ".vllm_server",
     "ModelCacheArgs": ".vllm_server",
+    "PrometheusMonitors": ".monitoring",
+    "PrometheusMonitorsArgs": ".monitoring",
+    "ScrapeTarget": ".monitoring",
 }
 
 __all__ = sorted(_EXPORTS)

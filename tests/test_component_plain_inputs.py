@@ -1,16 +1,18 @@
 """Inputs the package schema marks plain (known when the component is constructed, because they shape its
 resources): an Output given there, always possible from Python, is named as such before anything is
-registered, for every such input of every component."""
+registered, for every such input of every component. And what a Python stack imports of the components."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 
 import pytest
 from pulumi.provider.experimental.util import camel_case
 
 from components.settings import ConfigError
+from plugin.host import SCHEMA_FILE
 from stackcheck.runtime import ProgramRun
 from tests.test_component_args import COMPONENTS, PROJECT, run_components, schema_of
 
@@ -55,3 +57,15 @@ def test_an_output_given_for_a_plain_input_is_named_before_anything_is_registere
         )
     assert f"{name}(it).args.{camel_case(field)}: an Output or awaitable; allowed: a plain value" in str(raised.value)
     assert run.resources == [], [resource.name for resource in run.resources]
+
+
+def test_every_hosted_component_its_args_and_the_schemas_types_are_exported_by_the_package():
+    """What the README tells a Python stack to import from `eks_gpu_inference.components`: each component the
+    plugin hosts, its args class and every nested args type the schema names."""
+    import components
+    from plugin.host import components as hosted
+
+    types = {token.rsplit(":", 1)[-1] for token in json.loads(SCHEMA_FILE.read_text())["types"]}
+    for name in (*(c.__name__ for c in hosted()), *(f"{c.__name__}Args" for c in hosted()), *types):
+        assert name in components.__all__, name
+        assert getattr(components, name).__name__ == name

@@ -191,7 +191,8 @@ def plan_cli() -> NoReturn:
 def _as_process(command: Callable[[], int]) -> NoReturn:
     # A short batch run over a heap that lives until exit: no cyclic collection while it runs (see
     # `_plan`), and the heap frozen before exit, so that the interpreter's last collection at
-    # shutdown does not traverse the SDKs' million objects only to free nothing.
+    # shutdown does not traverse the heap only to free nothing (about 350,000 objects the collector
+    # tracks after a plan of the dev stack; benchmarks/plan_bench.py times the difference).
     gc.disable()
     code = command()
     gc.freeze()

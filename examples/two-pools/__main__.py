@@ -10,7 +10,7 @@ the contract's selector keeps it on GPU nodes, the product term keeps it on the 
 
 This program runs from the repository checkout and imports the checkout's packages. In a project of your
 own, install the package instead (README, "Using the components in another stack") and import the same
-names from `eks_gpu_inference.components`.
+names from `eks_gpu_inference.components` (and `gpu_instance_type` from `eks_gpu_inference.facts.gpu_catalog`).
 """
 
 import sys

@@ -153,6 +153,7 @@ def validated(name: str, args: EksClusterArgs):
                 )
             ]
         )
+    validation.tags(args.tags)
     validation.done()
     return cluster, system, contract
 

@@ -186,6 +186,7 @@ def validated(name: str, args: ClusterAutoscalerArgs) -> tuple[AutoscalerSetting
     if cluster is not None:
         problems = autoscaler_release_problems(cluster.version, "no ClusterAutoscaler")
         validation.add([problem.written(arguments(where)) for problem in problems], {"version": "clusterVersion"})
+    validation.tags(args.tags)
     validation.done()
     return settings, cluster.version
 

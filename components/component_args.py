@@ -34,6 +34,7 @@ from components.settings import (
     contract_problems,
     validate_section,
 )
+from facts.aws_tags import tag_problems
 from facts.contract import PlacementContract, Taint
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
@@ -275,6 +276,11 @@ class Validation:
         except ValueError as error:
             self.add([ConfigProblem(f"{self.where}.namespace", str(error), namespace=None)])
         return namespace
+
+    def tags(self, tags: Mapping[str, str] | None) -> None:
+        """Checks the AWS tags of argument `tags` (facts/aws_tags.py), each problem named by its key."""
+        for key, message in tag_problems(tags or {}):
+            self.add([_problem(f"{self.where}.tags[{key!r}]", message)])
 
     def done(self) -> None:
         if self.problems:

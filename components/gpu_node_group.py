@@ -96,6 +96,7 @@ def validated(name: str, args: GpuNodeGroupArgs) -> tuple[GpuNodeGroupSettings, 
     if not validation.problems:
         settings = validation.section(GpuNodeGroupSettings, section_data(args, _SETTINGS_FIELDS))
         contract, _ = placement_contract(args.placement, validation)
+        validation.tags(args.tags)
     validation.done()
     return settings, contract
 

@@ -66,6 +66,7 @@ def validated(name: str, args: NetworkArgs) -> NetworkSettings:
     validation.add(unknown_values(args, where, (*_SETTINGS_FIELDS, "gpu_instance_types", "name_tag", "tags")))
     validation.done()
     settings = validation.section(NetworkSettings, section_data(args, _SETTINGS_FIELDS))
+    validation.tags(args.tags)
     validation.done()
     return settings
 

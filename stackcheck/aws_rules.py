@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from facts import eks_model
+from facts.aws_tags import RESERVED_TAG_PREFIX, is_reserved
 from facts.contract import kubelet_refuses_node_label
 from stackcheck.aws_models import UNKNOWN, Violation
 
@@ -27,11 +28,6 @@ NODEGROUP_NAME_RULE = "an EKS node group name is 1-63 letters, digits, '-' or '_
 MAX_TAINTS = eks_model.MAX_TAINTS_PER_NODE_GROUP
 GP3_SIZE_GIB = (1, eks_model.MAX_GP3_VOLUME_GIB)
 
-# "Don't use aws:, AWS:, or any upper or lowercase combination of such as a prefix for either keys
-# or values, as it is reserved for AWS use" (tag restrictions in the EC2 user guide,
-# https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Using_Tags.html#tag-restrictions; other services
-# state the same, e.g. the ECS and SES `Tag` API references).
-RESERVED_TAG_PREFIX = "aws:"
 
 # "When you create a cluster, you specify a VPC and at least two subnets that are in different
 # Availability Zones" (https://docs.aws.amazon.com/eks/latest/userguide/network-reqs.html).
@@ -212,7 +208,7 @@ def _tag_violations(tags: Any, path: str) -> list[Violation]:
 
 
 def _reserved(key: Any) -> bool:
-    return isinstance(key, str) and key.lower().startswith(RESERVED_TAG_PREFIX)
+    return is_reserved(key)
 
 
 # "Role policy size cannot exceed 10,240 characters": the aggregate of every inline policy of a role,

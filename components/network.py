@@ -107,14 +107,24 @@ class Network(pulumi.ComponentResource):
             opts=invoke,
         )
         offered_zone_ids = _zones_offering(gpu_instance_types, invoke)
-        zones = pulumi.Output.all(available.names, available.zone_ids, offered_zone_ids).apply(
-            lambda found: choose_zones(
+
+        def chosen_zones(found: list) -> list[Zone]:
+            chosen = choose_zones(
                 [Zone(n, z) for n, z in zip(found[0], found[1], strict=True)],
                 settings.zone_count,
                 gpu_zone_ids=set(found[2]),
                 pinned=list(settings.availability_zones),
             )
-        )
+            # Checked here, where the lookups are known in a preview, rather than only once subnet ids exist
+            # (after `pulumi up` created the VPC): the GPU node group needs a zone that offers its types.
+            if gpu_instance_types and not {zone.zone_id for zone in chosen} & set(found[2]):
+                raise ValueError(
+                    f"none of the network's zones {[zone.name for zone in chosen]} offers {gpu_instance_types}; "
+                    "pin network.availabilityZones to zones that do, or choose other instance types"
+                )
+            return chosen
+
+        zones = pulumi.Output.all(available.names, available.zone_ids, offered_zone_ids).apply(chosen_zones)
 
         vpc = aws.ec2.Vpc(
             f"{name}-vpc",
@@ -268,17 +278,12 @@ def _subnets_in_zones(
 
     def pick(values: list) -> list[str]:
         offered, pairs = set(values[0]), values[1:]
-        chosen = [
+        # Never empty: the zones were chosen so that one at least offers the types (`chosen_zones`).
+        return [
             subnet_id
             for subnet_id, zone_id in zip(pairs[::2], pairs[1::2], strict=True)
             if not instance_types or zone_id in offered
         ]
-        if not chosen:
-            raise ValueError(
-                f"none of the network's zones offers {instance_types}; pin "
-                "network.availabilityZones to zones that do, or choose other instance types"
-            )
-        return chosen
 
     parts = [item for subnet in subnets for item in (subnet.id, subnet.availability_zone_id)]
     return pulumi.Output.all(offered_zone_ids, *parts).apply(pick)

@@ -1,0 +1,53 @@
+"""Pinned zones that offer none of the GPU instance types fail while the zones are chosen, from the region's
+lookups alone (known in a preview), not once the subnets exist: `pulumi up` stops before creating the VPC."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import PROGRAM, dev_stack_config, merge
+
+from facts.resource_types import GET_AVAILABILITY_ZONES, GET_INSTANCE_TYPE_OFFERINGS, SUBNET
+from stackcheck.runtime import ProgramRun, run_program
+
+ZONES = {
+    "id": "us-east-1",
+    "names": ["us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d"],
+    "zoneIds": ["use1-az1", "use1-az2", "use1-az4", "use1-az5"],
+}
+
+
+def offered_in(*zone_ids: str) -> dict:
+    return {
+        "id": "us-east-1",
+        "instanceTypes": ["g5.xlarge"] * len(zone_ids),
+        "locations": list(zone_ids),
+        "locationTypes": ["availability-zone-id"] * len(zone_ids),
+    }
+
+
+def run_pinned(pinned: list[str], offerings: dict, run: ProgramRun | None = None) -> ProgramRun:
+    config = merge(dev_stack_config(), {"network": {"availabilityZones": pinned, "azCount": None}})
+    return run_program(
+        PROGRAM,
+        {f"eks-gpu-inference:{key}": value for key, value in config.items()},
+        project="eks-gpu-inference",
+        stack="test",
+        run=run,
+        call_answers={GET_AVAILABILITY_ZONES: ZONES, GET_INSTANCE_TYPE_OFFERINGS: offerings},
+    )
+
+
+def test_pinned_zones_without_the_gpu_types_fail_naming_the_zones_and_the_setting():
+    run = ProgramRun()
+    with pytest.raises(ValueError) as raised:
+        run_pinned(["us-east-1a", "us-east-1b"], offered_in("use1-az4"), run)
+    message = str(raised.value)
+    assert "none of the network's zones ['us-east-1a', 'us-east-1b'] offers" in message
+    assert "pin network.availabilityZones to zones that do" in message
+    # No subnet reached the engine: the zone of each comes from the failed choice.
+    assert run.of_type(SUBNET) == []
+
+
+def test_pinned_zones_of_which_one_offers_the_gpu_types_plan():
+    run = run_pinned(["us-east-1a", "us-east-1c"], offered_in("use1-az4"))
+    assert {s.inputs["availabilityZoneId"] for s in run.of_type(SUBNET)} == {"use1-az1", "use1-az4"}

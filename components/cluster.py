@@ -19,7 +19,6 @@ from components.component_args import (
     coerce,
     placement_contract,
     section_data,
-    unknown_values,
 )
 from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group, shape
 from components.node_monitoring import configuration_json
@@ -129,11 +128,9 @@ def validated(name: str, args: EksClusterArgs):
     where = args_path("EksCluster", name)
     validation = Validation(where)
     plain = (*_CLUSTER_FIELDS, "system_node_group", "node_monitoring_agent", "gpu_placement", "pod_identity_agent")
-    validation.add(unknown_values(args, where, (*plain, "aws_profile", "tags")))
     # `network` itself must be given, but its ids are Inputs: only the whole value is checked.
-    if not isinstance(args.network, ClusterNetwork | None):
-        validation.add(unknown_values(args, where, ("network",)))
-    validation.done()
+    whole_network = () if isinstance(args.network, ClusterNetwork | None) else ("network",)
+    args = validation.known(args, (*plain, "aws_profile", "tags", *whole_network))
     cluster = validation.section(ClusterSettings, {"name": name, **section_data(args, _CLUSTER_FIELDS)})
     system = validation.section(
         SystemNodeGroupSettings,

@@ -18,7 +18,7 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
-from components.component_args import Validation, args_path, coerce, section_data, unknown_values
+from components.component_args import Validation, args_path, coerce, section_data
 from components.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
 from components.security_context import locked_down
@@ -173,8 +173,7 @@ def validated(name: str, args: ClusterAutoscalerArgs) -> tuple[AutoscalerSetting
     every bad argument."""
     where = args_path("ClusterAutoscaler", name)
     validation = Validation(where)
-    validation.add(unknown_values(args, where, ("cluster_name", "cluster_version", *_SETTINGS_FIELDS, "tags")))
-    validation.done()
+    args = validation.known(args, ("cluster_name", "cluster_version", *_SETTINGS_FIELDS, "tags"))
     settings = validation.section(AutoscalerSettings, section_data(args, _SETTINGS_FIELDS))
     cluster_data = {
         "name": args.cluster_name,

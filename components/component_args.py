@@ -247,6 +247,18 @@ class Validation:
     def __init__(self, where: str):
         self.where = where
         self.problems: list[ConfigProblem] = []
+        self._unknown: list[str] = []
+        """Paths of the arguments given values unknown at construction, already reported as such."""
+
+    def known(self, args: Any, fields: tuple[str, ...]) -> Any:
+        """`args` with each of its plain `fields` that holds an Output (or awaitable) reported and set to None,
+        so that the other checks run on what is known and every problem is raised at once by `done`; later
+        problems of an argument reported here are dropped rather than repeated about its placeholder."""
+        problems = unknown_values(args, self.where, fields)
+        self.add(problems)
+        self._unknown += [problem.key for problem in problems]
+        unknown = [name for name in fields if _is_unknown(getattr(args, name))]
+        return dataclasses.replace(args, **dict.fromkeys(unknown)) if unknown else args
 
     def section(
         self, model: type, data: Mapping[str, Any], at: str = "", renamed: Mapping[str, str] | None = None
@@ -258,11 +270,15 @@ class Validation:
         try:
             return validate_section(model, data, where=f"{self.where}.{at}" if at else self.where)
         except ConfigError as error:
-            self.problems.extend(_renamed(problem, renamed or {}) for problem in error.problems)
+            self.add(error.problems, renamed)
             return None
 
     def add(self, problems: list[ConfigProblem], renamed: Mapping[str, str] | None = None) -> None:
-        self.problems.extend(_renamed(problem, renamed or {}) for problem in problems)
+        for problem in problems:
+            problem = _renamed(problem, renamed or {})
+            text = str(problem)
+            if not any(text.startswith((f"{path}:", f"{path}.", f"{path}[")) for path in self._unknown):
+                self.problems.append(problem)
 
     def object_name(self, name: str) -> str:
         """`name`, checked as the component's Kubernetes object name (argument `name`)."""

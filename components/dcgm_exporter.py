@@ -38,7 +38,6 @@ from components.component_args import (
     args_path,
     coerce,
     placement_contract,
-    unknown_values,
 )
 from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
@@ -113,8 +112,7 @@ def validated(name: str, args: DcgmExporterArgs) -> tuple[PlacementContract, str
     every bad argument."""
     where = args_path("DcgmExporter", name)
     validation = Validation(where)
-    validation.add(unknown_values(args, where, _PLAIN_FIELDS))
-    validation.done()
+    args = validation.known(args, _PLAIN_FIELDS)
     contract, _ = placement_contract(args.placement, validation)
     monitoring = {"monitoringNamespace": args.monitoring_namespace} if args.monitoring_namespace is not None else {}
     observability = validation.section(ObservabilitySettings, monitoring)

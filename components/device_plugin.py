@@ -19,7 +19,6 @@ from components.component_args import (
     coerce,
     placement_contract,
     section_data,
-    unknown_values,
 )
 from components.labels import checkov_annotations, selector_labels, standard_labels
 from components.labels import network_policy as network_policy_manifest
@@ -76,8 +75,7 @@ def validated(name: str, args: NvidiaDevicePluginArgs) -> tuple[PlacementContrac
     bad argument."""
     where = args_path("NvidiaDevicePlugin", name)
     validation = Validation(where)
-    validation.add(unknown_values(args, where, ("placement", "version", "name", "namespace")))
-    validation.done()
+    args = validation.known(args, ("placement", "version", "name", "namespace"))
     contract, _ = placement_contract(args.placement, validation)
     settings = validation.section(DevicePluginSettings, section_data(args, ("version",)))
     object_name = validation.object_name(args.name or name)

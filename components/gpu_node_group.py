@@ -17,7 +17,6 @@ from components.component_args import (
     coerce,
     placement_contract,
     section_data,
-    unknown_values,
 )
 from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group, shape
 from components.settings import GpuNodeGroupSettings
@@ -91,12 +90,10 @@ def validated(name: str, args: GpuNodeGroupArgs) -> tuple[GpuNodeGroupSettings, 
     """The node group's settings and contract from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("GpuNodeGroup", name)
     validation = Validation(where)
-    validation.add(unknown_values(args, where, (*_SETTINGS_FIELDS, "placement", "tags")))
-    settings = contract = None
-    if not validation.problems:
-        settings = validation.section(GpuNodeGroupSettings, section_data(args, _SETTINGS_FIELDS))
-        contract, _ = placement_contract(args.placement, validation)
-        validation.tags(args.tags)
+    args = validation.known(args, (*_SETTINGS_FIELDS, "placement", "tags"))
+    settings = validation.section(GpuNodeGroupSettings, section_data(args, _SETTINGS_FIELDS))
+    contract, _ = placement_contract(args.placement, validation)
+    validation.tags(args.tags)
     validation.done()
     return settings, contract
 

@@ -19,7 +19,7 @@ import pulumi_kubernetes as k8s
 import yaml
 
 from components import dcgm_exporter, vllm_manifests
-from components.component_args import Validation, args_path, coerce, section_data, unknown_values
+from components.component_args import Validation, args_path, coerce, section_data
 from components.labels import selector_labels
 from components.settings import ObservabilitySettings
 from facts.identity import PROJECT
@@ -158,8 +158,7 @@ def validated(name: str, args: PrometheusMonitorsArgs) -> ObservabilitySettings:
     """The observability settings from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("PrometheusMonitors", name)
     validation = Validation(where)
-    validation.add(unknown_values(args, where, ("targets", *_SETTINGS_FIELDS)))
-    validation.done()
+    args = validation.known(args, ("targets", *_SETTINGS_FIELDS))
     settings = validation.section(ObservabilitySettings, section_data(args, _SETTINGS_FIELDS))
     validation.done()
     return settings

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from components.component_args import Validation, args_path, coerce, section_data, unknown_values
+from components.component_args import Validation, args_path, coerce, section_data
 from components.settings import NetworkSettings
 from facts.identity import PROJECT
 from facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
@@ -63,8 +63,7 @@ def validated(name: str, args: NetworkArgs) -> NetworkSettings:
     """The network settings from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("Network", name)
     validation = Validation(where)
-    validation.add(unknown_values(args, where, (*_SETTINGS_FIELDS, "gpu_instance_types", "name_tag", "tags")))
-    validation.done()
+    args = validation.known(args, (*_SETTINGS_FIELDS, "gpu_instance_types", "name_tag", "tags"))
     settings = validation.section(NetworkSettings, section_data(args, _SETTINGS_FIELDS))
     validation.tags(args.tags)
     validation.done()

@@ -18,7 +18,6 @@ from components.component_args import (
     coerce,
     placement_contract,
     section_data,
-    unknown_values,
 )
 from components.settings import GpuNodeGroupSettings, VllmSettings, arguments, server_pool_problems
 from components.vllm_manifests import (
@@ -161,8 +160,7 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
     every bad argument."""
     where = args_path("VllmServer", name)
     validation = Validation(where)
-    validation.add(unknown_values(args, where, _PLAIN_FIELDS))
-    validation.done()
+    args = validation.known(args, _PLAIN_FIELDS)
     settings = validation.section(VllmSettings, {"namespace": name, **section_data(args, _SETTINGS_FIELDS)})
     pool = validation.section(GpuNodeGroupSettings, section_data(args, ("instance_types",)))
     contract, require_node_affinity = placement_contract(args.placement, validation)

@@ -69,3 +69,42 @@ def test_every_hosted_component_its_args_and_the_schemas_types_are_exported_by_t
     for name in (*(c.__name__ for c in hosted()), *(f"{c.__name__}Args" for c in hosted()), *types):
         assert name in components.__all__, name
         assert getattr(components, name).__name__ == name
+
+
+@pytest.mark.parametrize(
+    ("component", "bad"),
+    [
+        pytest.param("GpuNodeGroup", {"instance_types": ["g5"]}, id="node group: a malformed instance type"),
+        pytest.param("VllmServer", {"replicas": -1}, id="vLLM server: negative replicas"),
+        pytest.param("Network", {"cidr": "10.0.0.0/8"}, id="network: a VPC range too wide"),
+    ],
+)
+def test_an_output_and_a_bad_value_are_reported_together(tmp_path, component, bad):
+    module = {"GpuNodeGroup": "gpu_node_group", "VllmServer": "vllm_server", "Network": "network"}[component]
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_components(
+            tmp_path,
+            f"""
+            import pulumi
+            from components.{module} import {component}, {component}Args
+
+            values = {{**{REQUIRED_INPUTS.get(component, {})!r}, **{bad!r}}}
+            {component}("it", {component}Args(**values, tags=pulumi.Output.from_input({{"team": "ml"}})))
+            """
+            if component != "VllmServer"
+            else f"""
+            import pulumi
+            from components.{module} import {component}, {component}Args
+
+            {component}("it", {component}Args(**{bad!r}, name=pulumi.Output.from_input("chat")))
+            """,
+            run,
+        )
+    reported = [str(problem) for problem in raised.value.problems]
+    unknown = "tags" if component != "VllmServer" else "name"
+    (bad_key,) = bad
+    assert any(text.startswith(f"{component}(it).args.{unknown}: an Output") for text in reported), reported
+    assert any(text.startswith(f"{component}(it).args.{camel_case(bad_key)}") for text in reported), reported
+    assert len(reported) == 2, reported
+    assert run.resources == []

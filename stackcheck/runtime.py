@@ -55,6 +55,8 @@ class RegisteredResource:
     delete_before_replace: bool = False
     ignore_changes: tuple[str, ...] = ()
     """Input paths (wire names) the engine leaves alone on update."""
+    provider: str = ""
+    """The provider reference (`urn::id`) it was registered with; empty for the default provider."""
 
 
 @dataclass
@@ -64,6 +66,8 @@ class ProgramRun:
     resources: list[RegisteredResource] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     """Provider functions and component methods the program called: (token, arguments)."""
+    call_providers: list[str] = field(default_factory=list)
+    """The provider reference of each call in `calls`, in the same order; empty for the default provider."""
     outputs: dict[str, Any] = field(default_factory=dict)
     secret_outputs: set[str] = field(default_factory=set)
 
@@ -164,12 +168,14 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 dependencies=tuple(request.dependencies) if request is not None else (),
                 delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
                 ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
+                provider=request.provider if request is not None else "",
             )
         )
         return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: pulumi.runtime.MockCallArgs):
         self.run.calls.append((args.token, _unwrap(dict(args.args))))
+        self.run.call_providers.append(args.provider or "")
         if args.token == "eks:index:Cluster/getKubeconfig":
             # A kubeconfig scoped to the requested profile, shaped like pulumi-eks renders it.
             kubeconfig = _kubeconfig("mock-cluster")

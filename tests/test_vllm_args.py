@@ -66,6 +66,8 @@ def test_flags_the_settings_do_not_own_pass_through_unchanged(args):
     [
         ("--max_num_seqs=8", "--max-num-seqs"),
         ("--compilation_config.cudagraph_mode", "--compilation-config"),
+        ("--compilation_config.pass_config.fuse_norm_quant", "--compilation-config"),
+        ("--served_model_name=team=a", "--served-model-name"),
         ("-tp", "--tensor-parallel-size"),
         ("-asc", "--api-server-count"),
         ("-O3", "--optimization-level"),

@@ -164,8 +164,15 @@ def test_interface_endpoints_sit_in_private_subnets_behind_an_https_only_group()
     ) == ["ecr.api", "ecr.dkr", "eks-auth", "sts"]
     private, _ = subnets_by_role(run)
     (group,) = run.of_type("aws:ec2/securityGroup:SecurityGroup")
-    assert [(r["fromPort"], r["toPort"], r["cidrBlocks"]) for r in group.inputs["ingress"]] == [
-        (443, 443, ["10.0.0.0/16"])
+    # One rule, HTTPS from the VPC's range only, with the protocol spelt as EC2 reports it (`IpProtocol`).
+    assert group.inputs["ingress"] == [
+        {
+            "protocol": "tcp",
+            "fromPort": 443,
+            "toPort": 443,
+            "cidrBlocks": ["10.0.0.0/16"],
+            "description": "HTTPS from the VPC",
+        }
     ]
     for endpoint in interface:
         assert set(endpoint.inputs["subnetIds"]) == {s.id for s in private}

@@ -60,3 +60,14 @@ def test_lookups_and_aws_resources_use_the_aws_provider_the_cluster_is_given(tmp
     assert len(lookups) >= 3 and set(lookups) == {reference}
     aws_resources = [r for r in run.resources if r.custom and r.type.startswith("aws:")]
     assert aws_resources and {r.provider for r in aws_resources} == {reference}
+
+
+def test_everything_named_after_the_cluster_waits_for_the_control_plane(dev_run):
+    # The configured name is known before EKS has the cluster; node groups and add-ons created with it before
+    # the control plane exists would be created against a cluster that is not there, so the name comes
+    # through the control plane's output (components/cluster.py).
+    (control_plane,) = dev_run.of_type("eks:index:Cluster")
+    users = [r for r in dev_run.resources if r.custom and "clusterName" in r.inputs]
+    assert {r.type for r in users} >= {"aws:eks/nodeGroup:NodeGroup", "aws:eks/addon:Addon"}
+    for resource in users:
+        assert control_plane.urn in resource.dependencies, resource.name

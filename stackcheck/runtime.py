@@ -75,6 +75,8 @@ class RegisteredResource:
     """Input paths (wire names) the engine leaves alone on update."""
     custom_timeouts: dict[str, str] = field(default_factory=dict)
     """The custom timeouts in the resource's options that are set: `create`, `update`, `delete` ("25m")."""
+    provider: str = ""
+    """The provider reference (`urn::id`) it was registered with; empty for the default provider."""
 
 
 @dataclass
@@ -84,6 +86,8 @@ class ProgramRun:
     resources: list[RegisteredResource] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     """Provider functions and component methods the program called: (token, arguments)."""
+    call_providers: list[str] = field(default_factory=list)
+    """The provider reference of each call in `calls`, in the same order; empty for the default provider."""
     outputs: dict[str, Any] = field(default_factory=dict)
     secret_outputs: set[str] = field(default_factory=set)
     component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -194,12 +198,14 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
                 ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
                 custom_timeouts=_custom_timeouts(request),
+                provider=request.provider if request is not None else "",
             )
         )
         return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: pulumi.runtime.MockCallArgs):
         self.run.calls.append((args.token, _unwrap(dict(args.args))))
+        self.run.call_providers.append(args.provider or "")
         if args.token == "eks:index:Cluster/getKubeconfig":
             # A kubeconfig scoped to the requested profile, shaped like pulumi-eks renders it.
             kubeconfig = _kubeconfig("mock-cluster")

@@ -104,6 +104,8 @@ def test_deployer_missing_from_admins_is_warned_when_creator_admin_is_off(stack,
     run = stack({"cluster": {"creatorAdmin": False, "adminPrincipalArns": [ADMIN_ROLE]}}, deployer_arn=CI_SESSION)
     (warning,) = [message for message in warnings_of(caplog) if "creatorAdmin" in message]
     assert CI_SESSION in warning and "cluster.adminPrincipalArns" in warning
+    # It says what will fail, not only which setting to change.
+    assert "the Kubernetes API will refuse it, so the device plugin and vLLM cannot be installed" in warning
     assert run.of_type(EKS_CLUSTER), "a warning, not an error: the stack is still planned"
 
 

@@ -74,6 +74,9 @@ def test_with_the_operator_service_monitors_select_exactly_the_two_services(stac
 def test_prometheus_rule_carries_the_alert_rules_file(stack):
     rule = named(stack(OPERATOR), PROMETHEUS_RULE, "gpu-inference")
     assert rule["metadata"]["namespace"] == "monitoring"
+    # A Prometheus object loads only the rules its `ruleSelector` matches (prometheus-operator API reference),
+    # the labels `monitorLabels` names, as for the ServiceMonitors.
+    assert rule["metadata"]["labels"]["release"] == "kube-prometheus-stack"
     assert rule["spec"]["groups"] == yaml.safe_load(ALERT_RULES_FILE.read_text())["groups"]
     alerts = {r["alert"] for group in rule["spec"]["groups"] for r in group["rules"]}
     assert alerts == {"GpuXidError", "GpuMemoryNearlyFull", "VllmRequestsWaiting", "VllmNoPodReady"}
@@ -196,3 +199,17 @@ def test_observability_section_is_declared_shown_and_documented():
         assert f"| `observability.{key}` |" in readme
         assert key.split(".")[0] in declared["observability"]["description"]
     assert "## Observability" in readme
+
+
+def test_every_kubernetes_object_goes_to_the_stacks_cluster_as_a_child_of_its_component(stack):
+    # A component that dropped the options it is given would register its objects with the default
+    # Kubernetes provider, that is with whatever cluster the ambient kubeconfig names, and outside the tree.
+    run = stack(OPERATOR)
+    (provider,) = run.of_type("pulumi:providers:kubernetes")
+    reference = f"{provider.urn}::{provider.id}"
+    components = {r.urn: r for r in run.resources if not r.custom}
+    objects = [r for r in run.resources if r.custom and r.type.startswith("kubernetes:")]
+    assert {SERVICE_MONITOR, PROMETHEUS_RULE, DAEMONSET, DEPLOYMENT} <= {r.type for r in objects}
+    for resource in objects:
+        assert resource.provider == reference, resource.name
+        assert resource.parent in components and components[resource.parent].type.startswith("eks-gpu-inference:")

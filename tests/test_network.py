@@ -181,8 +181,15 @@ def test_interface_endpoints_sit_in_private_subnets_behind_an_https_only_group()
     ) == ["ecr.api", "ecr.dkr", "eks-auth", "sts"]
     private, _ = subnets_by_role(run)
     (group,) = run.of_type(SECURITY_GROUP)
-    assert [(r["fromPort"], r["toPort"], r["cidrBlocks"]) for r in group.inputs["ingress"]] == [
-        (443, 443, ["10.0.0.0/16"])
+    # One rule, HTTPS from the VPC's range only, with the protocol spelt as EC2 reports it (`IpProtocol`).
+    assert group.inputs["ingress"] == [
+        {
+            "protocol": "tcp",
+            "fromPort": 443,
+            "toPort": 443,
+            "cidrBlocks": ["10.0.0.0/16"],
+            "description": "HTTPS from the VPC",
+        }
     ]
     for endpoint in interface:
         assert set(endpoint.inputs["subnetIds"]) == {s.id for s in private}
@@ -344,3 +351,31 @@ def test_plan_fails_when_a_node_group_lands_in_a_public_subnet(capsys, tmp_path,
         for line in document["failures"]
     ), document["failures"]
     assert document["networkProblems"]
+
+
+def test_every_network_resource_is_a_child_of_the_network_tagged_with_its_name_and_the_stack():
+    # Children of the component, so a stack reads (and `pulumi destroy --target` removes) the network as one
+    # unit; the Name tag is what the EC2 console lists; the stack's tags say who owns each resource.
+    run = run_network({"network": {"interfaceEndpoints": True}})
+    cluster = dev_stack_config()["cluster"]["name"]
+    (network,) = run.of_type("eks-gpu-inference:index:Network")
+    children = [r for r in run.resources if r.name.startswith(f"{cluster}-network-")]
+    assert {r.type for r in children} >= {VPC, SUBNET, NAT, ENDPOINT, "aws:ec2/securityGroup:SecurityGroup"}
+    for resource in children:
+        assert resource.parent == network.urn, resource.name
+        if resource.type in (ROUTE, ASSOCIATION):
+            continue  # EC2 routes and associations take no tags
+        tags = resource.inputs["tags"]
+        assert tags["app.kubernetes.io/part-of"] == "eks-gpu-inference" and tags["pulumi:stack"] == "test"
+        label = resource.name.removeprefix(f"{cluster}-network-")
+        assert tags["Name"].replace(".", "-") == f"{cluster}-{label}", resource.name
+
+
+def test_interface_endpoints_group_keeps_its_description():
+    # EC2 cannot change a security group's description: another text replaces the group, and with it the
+    # endpoints' network interfaces (AWS CloudFormation reference, AWS::EC2::SecurityGroup GroupDescription:
+    # "Update requires: Replacement"; the Terraform AWS provider that pulumi-aws bridges forces a new
+    # resource on it, hashicorp/terraform#14330).
+    run = run_network({"network": {"interfaceEndpoints": True}})
+    (group,) = run.of_type("aws:ec2/securityGroup:SecurityGroup")
+    assert group.inputs["description"] == "HTTPS from the VPC to its interface endpoints"

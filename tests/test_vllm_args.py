@@ -23,6 +23,8 @@ MANAGED_SPELLINGS = [
     (["--tensor-parallel", "2"], "--tensor-parallel-size"),
     (["--max_model_len", "4096"], "--max-model-len"),
     (["--max-model=4096"], "--max-model-len"),
+    # A value may itself hold `=`: only the first one ends the flag.
+    (["--served_model=team=a"], "--served-model-name"),
     (["--served_model_name=x"], "--served-model-name"),
     (["--gpu_memory_utilization", "0.5"], "--gpu-memory-utilization"),
     (["--port=9000"], "--port"),
@@ -63,17 +65,43 @@ def test_flags_the_settings_do_not_own_pass_through_unchanged(args):
     [
         ("--max_num_seqs=8", "--max-num-seqs"),
         ("--compilation_config.cudagraph_mode", "--compilation-config"),
+        ("--compilation_config.pass_config.fuse_norm_quant", "--compilation-config"),
+        ("--served_model_name=team=a", "--served-model-name"),
         ("-tp", "--tensor-parallel-size"),
         ("-asc", "--api-server-count"),
         ("-O3", "--optimization-level"),
         ("-O=3", "--optimization-level"),
         ("org/model", None),
+        # A lone `-` is a value (argparse reads it as a positional argument).
+        ("-", None),
         ("-1", None),
         ("0.5", None),
     ],
 )
 def test_canonical_flag_undoes_vllms_spellings(arg, canonical):
     assert vllm_args.canonical_flag(arg) == canonical
+
+
+@pytest.mark.parametrize(
+    "arg",
+    ["--compilation_conf.level", "--compilation-c.pass_config.fuse_norm_quant", "--compilation_config.a.b=1"],
+)
+def test_a_prefix_of_a_json_flag_with_keys_is_read_as_that_flag(arg):
+    # `--flag.key value` sets one key of a JSON flag; with `_` for `-` and an abbreviated name it is still that
+    # flag (vLLM v0.32.0 FlexibleArgumentParser.parse_args, argparse allow_abbrev), so a managed JSON flag
+    # could not be overridden that way.
+    assert vllm_args.settings_flag(arg, ("--compilation-config", "--max-model-len")) == "--compilation-config"
+
+
+@pytest.mark.parametrize("arg", ["--", "--=x", "-=1", "-"])
+def test_dashes_without_a_name_set_no_flag(arg):
+    # `--` ends the options for argparse; a bare dash names nothing. Neither is a prefix of a managed flag.
+    assert vllm_args.settings_flag(arg, VLLM_MANAGED_FLAGS) is None
+
+
+def test_the_shortest_long_prefix_names_a_flag():
+    # One letter after `--` is already a prefix argparse expands when it names one option only.
+    assert vllm_args.settings_flag("--s=1", ("--shutdown-timeout",)) == "--shutdown-timeout"
 
 
 @pytest.mark.parametrize(

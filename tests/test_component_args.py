@@ -3,6 +3,7 @@ argument, before anything is registered), and the outputs each component registe
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import textwrap
@@ -37,7 +38,14 @@ COMPONENTS = (
 
 
 def schema_of(component) -> dict:
-    return json.loads(ComponentProvider([component], PROJECT).schema)
+    return json.loads(_schema_text(component))
+
+
+@functools.cache
+def _schema_text(component) -> str:
+    # Once per component: the analyzer parses the component's source, and the plain-input tests ask once per field
+    # at collection (88 fields); in mutmut's mutated copy, whose sources hold every mutant, that took 4 minutes.
+    return ComponentProvider([component], PROJECT).schema
 
 
 @pytest.mark.parametrize("component", COMPONENTS, ids=lambda c: c.__name__)

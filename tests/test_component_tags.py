@@ -47,7 +47,8 @@ def test_tags_aws_refuses_are_named_by_key_before_anything_is_registered(tmp_pat
 
 
 def test_acceptable_tags_reach_the_node_group(tmp_path):
-    tags = {"team": "ml-platform", "k" * MAX_TAG_KEY_LENGTH: "v" * MAX_TAG_VALUE_LENGTH, "cost-centre": ""}
+    # On the bounds: keys of 1 and 128 characters, values of 0 and 256.
+    tags = {"team": "ml-platform", "k" * MAX_TAG_KEY_LENGTH: "v" * MAX_TAG_VALUE_LENGTH, "cost-centre": "", "t": "x"}
     run = run_components(
         tmp_path,
         f"""
@@ -66,6 +67,7 @@ def test_acceptable_tags_reach_the_node_group(tmp_path):
         pytest.param({"team": "ml"}, 0, id="an ordinary tag is fine"),
         pytest.param({"Aws:Team": "ml"}, 1, id="the reserved prefix in mixed case is refused"),
         pytest.param({"": "x"}, 1, id="an empty key is refused"),
+        pytest.param({"t": "x"}, 0, id="a one-character key is fine"),
         pytest.param({"team": ""}, 0, id="an empty value is fine"),
     ],
 )

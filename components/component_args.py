@@ -194,23 +194,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def unknown_values(args: Any, where: str, fields: tuple[str, ...]) -> list[ConfigProblem]:
-    """Plain fields given an Output or an awaitable: their value is not known at construction, so it can
-    neither be checked nor shape the resources."""
-    problems = []
-    for name in fields:
-        value = getattr(args, name)
-        if _is_unknown(value):
-            problems.append(
-                _problem(
-                    f"{where}.{to_camel(name)}",
-                    "an Output or awaitable; allowed: a plain value known when the component is constructed "
-                    "(it shapes the resources)",
-                )
-            )
-    return problems
-
-
 def _is_unknown(value: Any) -> bool:
     import pulumi
 
@@ -254,10 +237,19 @@ class Validation:
         """`args` with each of its plain `fields` that holds an Output (or awaitable) reported and set to None,
         so that the other checks run on what is known and every problem is raised at once by `done`; later
         problems of an argument reported here are dropped rather than repeated about its placeholder."""
-        problems = unknown_values(args, self.where, fields)
-        self.add(problems)
-        self._unknown += [problem.key for problem in problems]
         unknown = [name for name in fields if _is_unknown(getattr(args, name))]
+        for name in unknown:
+            path = f"{self.where}.{to_camel(name)}"
+            self.add(
+                [
+                    _problem(
+                        path,
+                        "an Output or awaitable; allowed: a plain value known when the component is constructed "
+                        "(it shapes the resources)",
+                    )
+                ]
+            )
+            self._unknown.append(path)
         return dataclasses.replace(args, **dict.fromkeys(unknown)) if unknown else args
 
     def section(

@@ -198,17 +198,13 @@ def _tag_violations(tags: Any, path: str) -> list[Violation]:
         "(EC2 user guide, tag restrictions)"
     )
     if isinstance(tags, dict):
-        return [Violation(f'{path}["{key}"] (key)', key, rule) for key in tags if _reserved(key)]
+        return [Violation(f'{path}["{key}"] (key)', key, rule) for key in tags if is_reserved(key)]
     found = []
     for index, tag in enumerate(tags if isinstance(tags, list) else []):
         key = tag.get("Key", tag.get("TagKey")) if isinstance(tag, dict) else None
-        if _reserved(key):
+        if is_reserved(key):
             found.append(Violation(f"{path}[{index}].{'Key' if 'Key' in tag else 'TagKey'}", key, rule))
     return found
-
-
-def _reserved(key: Any) -> bool:
-    return is_reserved(key)
 
 
 # "Role policy size cannot exceed 10,240 characters": the aggregate of every inline policy of a role,

@@ -10,6 +10,7 @@ from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 from components.device_plugin import DEFAULT_NAMESPACE as DEVICE_PLUGIN_NAMESPACE
 from components.device_plugin import NAME as DEVICE_PLUGIN_NAME
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from components.facts.identity import PROJECT
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.labels import LABEL_PREFIX
 from components.monitoring import (
@@ -23,7 +24,6 @@ from components.network import Network, NetworkArgs
 from components.settings import config_from_pulumi, parse_stack_config
 from components.vllm_manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm_server import VllmServer, VllmServerArgs
-from facts.identity import PROJECT
 
 settings = parse_stack_config(*config_from_pulumi())
 for warning in settings.warnings():

@@ -1,4 +1,4 @@
-"""Speed and memory of `python -m stackcheck audit` on a large cluster snapshot, against reading it with json.load.
+"""Speed and memory of `python -m components.stackcheck audit` on a large cluster snapshot, against reading it with json.load.
 
 Run from the repository root: `nice .venv/bin/python benchmarks/audit_bench.py --nodes 5000 --pods 100000`.
 
@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from facts.contract import PlacementContract  # noqa: E402
+from components.facts.contract import PlacementContract  # noqa: E402
 
 CONTRACT = PlacementContract()
 GPU_TYPES = (("g5.xlarge", 1, "23Gi"), ("g5.12xlarge", 4, "186Gi"))
@@ -474,7 +474,7 @@ def main() -> int:
             f"({size / max(args.pods, 1) / 1024:.1f} KiB per pod on average), written in {time.perf_counter() - start:.0f} s"
         )
         load = [python, "-c", "import json, sys\nwith open(sys.argv[1]) as f: json.load(f)", str(snapshot)]
-        audit = [python, "-m", "stackcheck", "audit", "--snapshot", str(snapshot), "--format", "json"]
+        audit = [python, "-m", "components.stackcheck", "audit", "--snapshot", str(snapshot), "--format", "json"]
         results: dict[str, list[tuple[float, float, int]]] = {"load": [], "audit": []}
         for _ in range(args.runs):
             results["load"].append(timed(load))

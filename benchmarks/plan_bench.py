@@ -7,7 +7,7 @@ token to the SDK module and class that define it, then times, alternately in one
 
   (a) a Python subprocess that only imports those SDK modules and touches the classes (the
       SDKs load submodules lazily: `import pulumi_aws.ec2` alone loads nothing), and
-  (b) the full plan as a subprocess: `python -m stackcheck plan --stack dev --out <tmp> --format json`,
+  (b) the full plan as a subprocess: `python -m components.stackcheck plan --stack dev --out <tmp> --format json`,
   (c) the same imports as (a) with the cyclic garbage collector off and the heap frozen before exit, as
       the plan command runs (stackcheck/__main__.py, `_as_process`).
 
@@ -65,7 +65,7 @@ def sdk_class(type_token: str) -> tuple[str, str] | None:
 def registered_types(stack: str) -> list[str]:
     """The resource types the stack registers, from one in-process plan."""
     sys.path.insert(0, str(ROOT))
-    from stackcheck.plan import PlanOptions, run_plan
+    from components.stackcheck.plan import PlanOptions, run_plan
 
     with tempfile.TemporaryDirectory() as out:
         result = run_plan(PlanOptions(project_dir=ROOT, stack=stack, out_dir=Path(out)))
@@ -106,15 +106,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help=f"exit 1 when the ratio is above {TARGET_RATIO}")
     args = parser.parse_args(argv)
 
-    for package in ("components", "placement", "stackcheck"):
-        compileall.compile_dir(str(ROOT / package), quiet=1)
+    compileall.compile_dir(str(ROOT / "components"), quiet=1)
     compileall.compile_file(str(ROOT / "__main__.py"), quiet=1)
     types = registered_types(args.stack)
     classes = [found for found in map(sdk_class, types) if found]
     imports = [sys.executable, "-c", import_script(classes)]
     imports_as_planned = [sys.executable, "-c", import_script(classes, collector=False)]
     with tempfile.TemporaryDirectory() as out:
-        plan = [sys.executable, "-m", "stackcheck", "plan", "--stack", args.stack, "--out", out, "--format", "json"]
+        plan = [
+            sys.executable,
+            "-m",
+            "components.stackcheck",
+            "plan",
+            "--stack",
+            args.stack,
+            "--out",
+            out,
+            "--format",
+            "json",
+        ]
         timed(imports), timed(plan), timed(imports_as_planned)  # warm-up: .pyc compilation and the page cache
         sdk_times, plan_times, planned_sdk_times = [], [], []
         for _ in range(args.runs):

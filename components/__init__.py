@@ -7,8 +7,8 @@ facts/contract.py) does not pay for the Pulumi SDKs.
 from importlib import import_module
 
 _EXPORTS = {
-    "PlacementContract": "facts.contract",
-    "Taint": "facts.contract",
+    "PlacementContract": ".facts.contract",
+    "Taint": ".facts.contract",
     "Settings": ".settings",
     "ConfigError": ".settings",
     "parse_settings": ".settings",
@@ -43,7 +43,6 @@ __all__ = sorted(_EXPORTS)
 def __getattr__(name: str):
     if name not in _EXPORTS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    # Relative to this package, so the same code serves `components` here and `eks_gpu_inference.components`
-    # installed; the one absolute name, facts.contract, the wheel's build rewrites (docs/architecture.md,
-    # "Import name").
+    # Relative to this package, so the same code serves `components` in the repository and
+    # `eks_gpu_inference` installed (docs/architecture.md, "Import name").
     return getattr(import_module(_EXPORTS[name], __name__), name)

@@ -11,8 +11,8 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
-from components.cluster_access import access_entries, creator_admin_transform, deployer_access_warning
-from components.component_args import (
+from .cluster_access import access_entries, creator_admin_transform, deployer_access_warning
+from .component_args import (
     PlacementArgs,
     Validation,
     args_path,
@@ -20,12 +20,12 @@ from components.component_args import (
     placement_contract,
     section_data,
 )
-from components.node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group, shape
-from components.node_monitoring import configuration_json
-from components.settings import ClusterSettings, ConfigProblem, SystemNodeGroupSettings
-from facts import naming, versions
-from facts.identity import PROJECT
-from facts.zones import EKS_UNSUPPORTED_ZONE_IDS
+from .facts import naming, versions
+from .facts.identity import PROJECT
+from .facts.zones import EKS_UNSUPPORTED_ZONE_IDS
+from .node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group, shape
+from .node_monitoring import configuration_json
+from .settings import ClusterSettings, ConfigProblem, SystemNodeGroupSettings
 
 
 @dataclass(frozen=True, kw_only=True)

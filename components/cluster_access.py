@@ -11,8 +11,8 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
 
-from facts.principals import caller_principal, iam_principal
-from facts.resource_types import EKS_CONTROL_PLANE as EKS_CONTROL_PLANE_TYPE
+from .facts.principals import caller_principal, iam_principal
+from .facts.resource_types import EKS_CONTROL_PLANE as EKS_CONTROL_PLANE_TYPE
 
 CLUSTER_ADMIN_POLICY_ARN = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 CREATOR_ADMIN_PROPERTY = "bootstrapClusterCreatorAdminPermissions"

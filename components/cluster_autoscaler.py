@@ -18,19 +18,19 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
-from components.component_args import Validation, args_path, coerce, section_data
-from components.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
-from components.labels import network_policy as network_policy_manifest
-from components.security_context import locked_down
-from components.settings import (
+from .component_args import Validation, args_path, coerce, section_data
+from .facts import naming, versions
+from .facts.identity import PROJECT
+from .facts.kubernetes import KUBE_SYSTEM
+from .labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
+from .labels import network_policy as network_policy_manifest
+from .security_context import locked_down
+from .settings import (
     AutoscalerSettings,
     ClusterSettings,
     arguments,
     autoscaler_release_problems,
 )
-from facts import naming, versions
-from facts.identity import PROJECT
-from facts.kubernetes import KUBE_SYSTEM
 
 NAME = "cluster-autoscaler"
 NAMESPACE = KUBE_SYSTEM

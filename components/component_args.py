@@ -24,7 +24,9 @@ from typing import Any
 
 from pydantic.alias_generators import to_camel
 
-from components.settings import (
+from .facts.aws_tags import tag_problems
+from .facts.contract import PlacementContract, Taint
+from .settings import (
     ConfigError,
     ConfigProblem,
     GpuNodeGroupSettings,
@@ -34,8 +36,6 @@ from components.settings import (
     contract_problems,
     validate_section,
 )
-from facts.aws_tags import tag_problems
-from facts.contract import PlacementContract, Taint
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
 # ending with a letter or digit, at most 63 characters (Kubernetes docs, "Object Names and IDs", RFC 1035

@@ -32,22 +32,22 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.component_args import (
+from .component_args import (
     PlacementArgs,
     Validation,
     args_path,
     coerce,
     placement_contract,
 )
-from components.labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
-from components.labels import network_policy as network_policy_manifest
-from components.security_context import locked_down
-from components.settings import ObservabilitySettings
-from facts import versions
-from facts.contract import PlacementContract
-from facts.identity import PROJECT
-from facts.kubernetes import KUBE_SYSTEM
-from facts.markers import DCGM_EXPORTER_LABEL_VALUE
+from .facts import versions
+from .facts.contract import PlacementContract
+from .facts.identity import PROJECT
+from .facts.kubernetes import KUBE_SYSTEM
+from .facts.markers import DCGM_EXPORTER_LABEL_VALUE
+from .labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
+from .labels import network_policy as network_policy_manifest
+from .security_context import locked_down
+from .settings import ObservabilitySettings
 
 NAME = "dcgm-exporter"
 DEFAULT_NAMESPACE = KUBE_SYSTEM

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.component_args import (
+from .component_args import (
     PlacementArgs,
     Validation,
     args_path,
@@ -20,15 +20,15 @@ from components.component_args import (
     placement_contract,
     section_data,
 )
-from components.labels import checkov_annotations, selector_labels, standard_labels
-from components.labels import network_policy as network_policy_manifest
-from components.security_context import locked_down
-from components.settings import DevicePluginSettings
-from facts import versions
-from facts.contract import PlacementContract
-from facts.identity import PROJECT
-from facts.kubernetes import KUBE_SYSTEM
-from facts.markers import DEVICE_PLUGIN_LABEL_VALUE
+from .facts import versions
+from .facts.contract import PlacementContract
+from .facts.identity import PROJECT
+from .facts.kubernetes import KUBE_SYSTEM
+from .facts.markers import DEVICE_PLUGIN_LABEL_VALUE
+from .labels import checkov_annotations, selector_labels, standard_labels
+from .labels import network_policy as network_policy_manifest
+from .security_context import locked_down
+from .settings import DevicePluginSettings
 
 NAME = "nvidia-device-plugin"
 DEFAULT_NAMESPACE = KUBE_SYSTEM

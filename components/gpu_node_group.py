@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from components.component_args import (
+from .component_args import (
     PlacementArgs,
     Validation,
     args_path,
@@ -18,20 +18,20 @@ from components.component_args import (
     placement_contract,
     section_data,
 )
-from components.node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group, shape
-from components.settings import GpuNodeGroupSettings
-from facts.contract import (
+from .facts.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     NVIDIA_GPU_PRODUCT_LABEL,
     NVIDIA_GPU_RESOURCE,
     PlacementContract,
 )
-from facts.gpu_catalog import (
+from .facts.gpu_catalog import (
     CLUSTER_AUTOSCALER_GPU_LABEL,
     CLUSTER_AUTOSCALER_TEMPLATE_TAG,
     accelerator_label_value,
 )
-from facts.identity import PROJECT
+from .facts.identity import PROJECT
+from .node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group, shape
+from .settings import GpuNodeGroupSettings
 
 AUTOSCALER_TEMPLATE_TAG = CLUSTER_AUTOSCALER_TEMPLATE_TAG
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from facts.identity import PROJECT
-from facts.kubernetes import KUBE_SYSTEM, NAMESPACE_NAME_LABEL
+from .facts.identity import PROJECT
+from .facts.kubernetes import KUBE_SYSTEM, NAMESPACE_NAME_LABEL
 
 LABEL_PREFIX = "app.kubernetes.io"
 _LABEL_VALUE_INVALID = re.compile(r"[^A-Za-z0-9._-]+")

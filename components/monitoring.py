@@ -18,15 +18,15 @@ import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
-from components import dcgm_exporter, vllm_manifests
-from components.component_args import Validation, args_path, coerce, section_data
-from components.labels import selector_labels
-from components.settings import ObservabilitySettings
-from facts.identity import PROJECT
-from facts.kubernetes import KUBE_SYSTEM
+from . import dcgm_exporter, vllm_manifests
+from .component_args import Validation, args_path, coerce, section_data
+from .facts.identity import PROJECT
+from .facts.kubernetes import KUBE_SYSTEM
+from .labels import selector_labels
+from .settings import ObservabilitySettings
 
 MONITORING_API_VERSION = "monitoring.coreos.com/v1"
-DASHBOARDS_DIR = Path(__file__).resolve().parent.parent / "dashboards"
+DASHBOARDS_DIR = Path(__file__).resolve().parent / "dashboards"
 ALERT_RULES_FILE = DASHBOARDS_DIR / "gpu-inference-alerts.yaml"
 RULE_NAME = "gpu-inference"
 MANAGED_BY = {"app.kubernetes.io/part-of": PROJECT, "app.kubernetes.io/managed-by": "pulumi"}

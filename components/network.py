@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from components.component_args import Validation, args_path, coerce, section_data
-from components.settings import NetworkSettings
-from facts.identity import PROJECT
-from facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
+from .component_args import Validation, args_path, coerce, section_data
+from .facts.identity import PROJECT
+from .facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
+from .settings import NetworkSettings
 
 # Subnet tags the AWS Load Balancer Controller uses to find subnets for internet-facing and internal load
 # balancers (AWS Load Balancer Controller docs, "Subnet auto-discovery"; EKS user guide, "Route internet

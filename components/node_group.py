@@ -13,9 +13,9 @@ from typing import Any
 import pulumi
 import pulumi_aws as aws
 
-from facts import eks_model, naming
-from facts.eks_node import DEFAULT_CAPACITY_TYPE
-from facts.identity import PROJECT
+from .facts import eks_model, naming
+from .facts.eks_node import DEFAULT_CAPACITY_TYPE
+from .facts.identity import PROJECT
 
 # Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
 NODE_ROLE_POLICY_ARNS = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from facts.contract import PlacementContract
+from .facts.contract import PlacementContract
 
 
 def configuration_values(contract: PlacementContract) -> dict:

@@ -11,8 +11,10 @@ import json
 import math
 import shlex
 
-from components import vllm_api_key
-from components.labels import (
+from . import vllm_api_key
+from .facts import gpu_catalog, versions
+from .facts.contract import PlacementContract
+from .labels import (
     DNS_EGRESS,
     HTTPS_EGRESS,
     checkov_annotations,
@@ -21,12 +23,10 @@ from components.labels import (
     selector_labels,
     standard_labels,
 )
-from components.labels import network_policy as network_policy_manifest
-from components.security_context import locked_down
-from components.settings import VllmSettings
-from components.vllm_sizing import server_resources, shm_size
-from facts import gpu_catalog, versions
-from facts.contract import PlacementContract
+from .labels import network_policy as network_policy_manifest
+from .security_context import locked_down
+from .settings import VllmSettings
+from .vllm_sizing import server_resources, shm_size
 
 APP = "vllm"
 COMPONENT = "server"

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import vllm_api_key
-from components.component_args import (
+from . import vllm_api_key
+from .component_args import (
     PlacementArgs,
     Validation,
     args_path,
@@ -19,8 +19,11 @@ from components.component_args import (
     placement_contract,
     section_data,
 )
-from components.settings import GpuNodeGroupSettings, VllmSettings, arguments, server_pool_problems
-from components.vllm_manifests import (
+from .facts import gpu_catalog
+from .facts.contract import PlacementContract
+from .facts.identity import PROJECT
+from .settings import GpuNodeGroupSettings, VllmSettings, arguments, server_pool_problems
+from .vllm_manifests import (
     PORT,
     TOKEN_KEY,
     api_key_secret,
@@ -36,9 +39,6 @@ from components.vllm_manifests import (
     token_secret,
     try_command,
 )
-from facts import gpu_catalog
-from facts.contract import PlacementContract
-from facts.identity import PROJECT
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from facts import gpu_catalog
-from facts.contract import NVIDIA_GPU_RESOURCE
-from facts.eks_node import allocatable_memory_mebibytes
+from .facts import gpu_catalog
+from .facts.contract import NVIDIA_GPU_RESOURCE
+from .facts.eks_node import allocatable_memory_mebibytes
 
 RESERVED_VCPUS = 1
 MEMORY_SHARE = Fraction(4, 5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from stackcheck.__main__ import main
+from components.stackcheck.__main__ import main
 
 GPU_TAINT = {"key": "GPU", "value": "true", "effect": "NoSchedule"}
 GPU_TOLERATION = {"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
@@ -169,7 +169,7 @@ def write(path: Path, document: dict | str | bytes, indent: int | None = 4) -> P
 
 
 def audit_json(capsys, tmp_path: Path, *items: dict, args: tuple[str, ...] = ()) -> tuple[int, dict]:
-    """Run `python -m stackcheck audit --format json` on a snapshot of `items`; the exit code and the document."""
+    """Run `python -m components.stackcheck audit --format json` on a snapshot of `items`; the exit code and the document."""
     file = write(tmp_path / "snapshot.json", snapshot(*items))
     code = main(["audit", "--snapshot", str(file), "--format", "json", *args])
     out = capsys.readouterr().out

@@ -13,8 +13,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from facts.identity import PROJECT  # noqa: E402
-from stackcheck.runtime import ProgramRun, Secret, run_program  # noqa: E402
+from components.facts.identity import PROJECT  # noqa: E402
+from components.stackcheck.runtime import ProgramRun, Secret, run_program  # noqa: E402
 
 PROGRAM = ROOT / "__main__.py"
 
@@ -128,7 +128,7 @@ def change_registrations(monkeypatch, change) -> list[str]:
     """Make the mocks see every registration through `change(args)` (it may edit `args.inputs` and returns
     whether it did); returns the names of the resources changed, in order. For checks of what the plan does
     with inputs the settings would never produce."""
-    from stackcheck.runtime import RecordingMocks
+    from components.stackcheck.runtime import RecordingMocks
 
     original, changed = RecordingMocks.new_resource, []
 

@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import audit_bench  # noqa: E402
 
-from stackcheck.__main__ import main  # noqa: E402
+from components.stackcheck.__main__ import main  # noqa: E402
 
 
 def test_generated_snapshot_is_a_kubectl_list_the_audit_reads(capsys, tmp_path):

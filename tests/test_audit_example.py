@@ -17,7 +17,7 @@ def readme_example_command() -> list[str]:
     section = re.search(r"^## Auditing a live cluster\n(.*?)^## ", (ROOT / "README.md").read_text(), re.S | re.M)
     assert section, "README has no 'Auditing a live cluster' section"
     commands = re.findall(
-        r"^\.venv/bin/python (-m stackcheck audit --snapshot examples/\S+.*)$", section.group(1), re.M
+        r"^\.venv/bin/python (-m components.stackcheck audit --snapshot examples/\S+.*)$", section.group(1), re.M
     )
     assert len(commands) == 1, commands
     return [sys.executable, *shlex.split(commands[0])]

@@ -1,4 +1,4 @@
-"""Each finding of `python -m stackcheck audit` on small hand-built snapshots: what it reports, and what it must not."""
+"""Each finding of `python -m components.stackcheck audit` on small hand-built snapshots: what it reports, and what it must not."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from audit_objects import (
     write,
 )
 
-from stackcheck.__main__ import main
+from components.stackcheck.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL_TAINTS = [{"operator": "Exists"}]

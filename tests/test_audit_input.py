@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from audit_objects import daemonset, gpu_node, node, pod, snapshot, write
 
-from stackcheck.__main__ import main
-from stackcheck.audit.model import Snapshot
-from stackcheck.audit.snapshot import SnapshotError, read_list
+from components.stackcheck.__main__ import main
+from components.stackcheck.audit.model import Snapshot
+from components.stackcheck.audit.snapshot import SnapshotError, read_list
 
 ROOT = Path(__file__).resolve().parent.parent
 CLUSTER = [
@@ -87,7 +87,7 @@ def test_items_of_a_typed_list_take_its_kind():
 
 
 def test_large_input_is_read_in_chunks(monkeypatch):
-    from stackcheck.audit import snapshot as snapshot_module
+    from components.stackcheck.audit import snapshot as snapshot_module
 
     monkeypatch.setattr(snapshot_module, "CHUNK_BYTES", 64)
     many = [pod(f"p{i}", "sys-1") for i in range(50)]
@@ -192,7 +192,7 @@ def test_invalid_input_exits_2_naming_the_file_and_the_problem(capsys, tmp_path,
 def test_invalid_input_as_a_process_prints_one_line_and_no_traceback(tmp_path):
     path = _truncated(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "stackcheck", "audit", "--snapshot", str(path)],
+        [sys.executable, "-m", "components.stackcheck", "audit", "--snapshot", str(path)],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from audit_objects import GPU_TOLERATION, daemon_pod, daemonset, device_plugin, gpu_node, node, pod
 
-from stackcheck.__main__ import main
+from components.stackcheck.__main__ import main
 
 NODES = [node(f"sys-{i}") for i in range(3)] + [gpu_node(f"gpu-{i}") for i in range(2)]
 PLUGIN = device_plugin()
@@ -110,7 +110,7 @@ def kubeconfig(tmp_path, server: str, context: str = "test") -> str:
 
 
 def test_live_audit_pages_through_every_list(capsys, tmp_path, api_server, monkeypatch):
-    from stackcheck.audit import live
+    from components.stackcheck.audit import live
 
     monkeypatch.setattr(live, "PAGE_SIZE", 2)
     code = main(["audit", "--kubeconfig", kubeconfig(tmp_path, api_server), "--format", "json"])

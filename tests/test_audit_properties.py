@@ -9,11 +9,11 @@ from audit_objects import GPU_TAINT, GPU_TOLERATION, daemonset, node, pod
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stackcheck.audit.checks import pool_rows, run_checks
-from stackcheck.audit.context import infer_contract
-from stackcheck.audit.engine import Audit, PairwiseGrouping
-from stackcheck.audit.model import Snapshot
-from stackcheck.audit.run import AuditOptions, audit
+from components.stackcheck.audit.checks import pool_rows, run_checks
+from components.stackcheck.audit.context import infer_contract
+from components.stackcheck.audit.engine import Audit, PairwiseGrouping
+from components.stackcheck.audit.model import Snapshot
+from components.stackcheck.audit.run import AuditOptions, audit
 
 NODE_NAMES = ["n0", "n1", "n2", "n3", "n4"]
 TAINTS = [

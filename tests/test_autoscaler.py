@@ -9,9 +9,8 @@ import pytest
 from conftest import dev_stack_config, merge, run_stack
 
 from components.cluster_autoscaler import CLUSTER_RULES, NAMESPACE_RULES, container_command, priorities_document
-from components.settings import AutoscalerSettings, ConfigError, parse_settings
-from facts import versions
-from facts.resource_types import (
+from components.facts import versions
+from components.facts.resource_types import (
     ADDON,
     CONFIG_MAP,
     DEPLOYMENT,
@@ -20,15 +19,21 @@ from facts.resource_types import (
     ROLE_POLICY,
     SERVICE_ACCOUNT,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     AUTOSCALING_TAG as TAG,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     POD_IDENTITY_ASSOCIATION as ASSOCIATION,
 )
-from stackcheck import pools as plan_pools
-from stackcheck.render import kubernetes_objects
-from stackcheck.scale_from_zero import TEMPLATE_TAG, cpu_workloads_verdict, scale_from_zero_verdict, template_tags
+from components.settings import AutoscalerSettings, ConfigError, parse_settings
+from components.stackcheck import pools as plan_pools
+from components.stackcheck.render import kubernetes_objects
+from components.stackcheck.scale_from_zero import (
+    TEMPLATE_TAG,
+    cpu_workloads_verdict,
+    scale_from_zero_verdict,
+    template_tags,
+)
 
 GPU_GROUP = "gpu-inference-dev-gpu"
 
@@ -165,7 +170,7 @@ def test_autoscaler_lands_on_the_system_pool_only_and_gpu_pools_scale_from_zero(
 
 
 def plan_inputs(run):
-    import placement
+    from components import placement
 
     objects = kubernetes_objects(run.resources)
     workloads = [obj.workload() for obj in objects if obj.kind in ("Deployment", "DaemonSet")]
@@ -213,8 +218,8 @@ def test_gpu_pool_labels_taints_and_template_tags_agree(dev_run):
 
 
 def test_plain_pods_do_not_fit_the_gpu_template_node(dev_run):
-    from placement import explain, plain_pod
-    from stackcheck.scale_from_zero import template_node
+    from components.placement import explain, plain_pod
+    from components.stackcheck.scale_from_zero import template_node
 
     node = template_node(GPU_GROUP, "g5.xlarge", template_tags(dev_run.resources)[GPU_GROUP])
     assert any("untolerated taint GPU=true:NoSchedule" in reason for reason in explain(plain_pod(), node))

@@ -15,7 +15,7 @@ import pytest
 from conftest import dev_stack_config, merge, run_stack
 from test_aws_requests import edited, only_problem, problems_of
 
-from facts.resource_types import (
+from components.facts.resource_types import (
     EIP,
     INTERNET_GATEWAY,
     NAT_GATEWAY,
@@ -26,17 +26,17 @@ from facts.resource_types import (
     SUBNET,
     VPC,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     POD_IDENTITY_ASSOCIATION as POD_IDENTITY,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     ROUTE_TABLE_ASSOCIATION as ASSOCIATION,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     VPC_ENDPOINT as ENDPOINT,
 )
-from stackcheck.aws_requests import check_resources
-from stackcheck.runtime import RegisteredResource
+from components.stackcheck.aws_requests import check_resources
+from components.stackcheck.runtime import RegisteredResource
 
 
 def named(resource_type: str, suffix: str = "") -> Callable[[RegisteredResource], bool]:

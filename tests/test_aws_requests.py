@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from facts.resource_types import (
+from components.facts.resource_types import (
     ACCESS_ENTRY,
     ADDON,
     AUTOSCALING_TAG,
@@ -38,13 +38,13 @@ from facts.resource_types import (
     VPC,
     VPC_ENDPOINT,
 )
-from stackcheck import aws_requests
-from stackcheck.aws_builders import AUTONAME_SUFFIX, UNIQUE_ID
-from stackcheck.aws_models import pattern_matcher, validate
-from stackcheck.aws_network_builders import ID_PREFIXES
-from stackcheck.aws_requests import build_stack, check_resources
-from stackcheck.aws_rules import is_reserved_label
-from stackcheck.runtime import RegisteredResource, Secret
+from components.stackcheck import aws_requests
+from components.stackcheck.aws_builders import AUTONAME_SUFFIX, UNIQUE_ID
+from components.stackcheck.aws_models import pattern_matcher, validate
+from components.stackcheck.aws_network_builders import ID_PREFIXES
+from components.stackcheck.aws_requests import build_stack, check_resources
+from components.stackcheck.aws_rules import is_reserved_label
+from components.stackcheck.runtime import RegisteredResource, Secret
 
 
 def gpu_group(resource: RegisteredResource) -> bool:

@@ -9,11 +9,11 @@ import pytest
 from conftest import dev_stack_config, merge
 from valid_settings import VALID_BOUNDARY_SETTINGS
 
+from components.facts.identity import PROJECT
+from components.facts.resource_types import EKS_CLUSTER as CLUSTER
+from components.facts.resource_types import NODE_GROUP
 from components.settings import DEFAULT_LOG_TYPES, parse_settings
-from facts.identity import PROJECT
-from facts.resource_types import EKS_CLUSTER as CLUSTER
-from facts.resource_types import NODE_GROUP
-from stackcheck.runtime import ProgramRun
+from components.stackcheck.runtime import ProgramRun
 
 SYSTEM_GROUP = "gpu-inference-dev-system"
 GPU_GROUP = "gpu-inference-dev-gpu"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import dev_stack_config, run_stack
 
-from facts.zones import EKS_UNSUPPORTED_ZONE_IDS
-from stackcheck.runtime import MOCK_SUBNET_IDS, MOCK_VPC_ID, MOCK_ZONES, run_program
+from components.facts.zones import EKS_UNSUPPORTED_ZONE_IDS
+from components.stackcheck.runtime import MOCK_SUBNET_IDS, MOCK_VPC_ID, MOCK_ZONES, run_program
 
 GET_VPC = "aws:ec2/getVpc:getVpc"
 GET_ZONES = "aws:index/getAvailabilityZones:getAvailabilityZones"

@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.cluster_access import deployer_access_warning
-from facts.principals import caller_principal, iam_principal
-from facts.resource_types import ACCESS_ENTRY, CONFIG_MAP, EKS_CLUSTER, ROLE
-from facts.resource_types import EKS_CONTROL_PLANE as CONTROL_PLANE_TYPE
-from stackcheck.runtime import ProgramRun
+from components.facts.principals import caller_principal, iam_principal
+from components.facts.resource_types import ACCESS_ENTRY, CONFIG_MAP, EKS_CLUSTER, ROLE
+from components.facts.resource_types import EKS_CONTROL_PLANE as CONTROL_PLANE_TYPE
+from components.stackcheck.runtime import ProgramRun
 
 ADMIN_ROLE = "arn:aws:iam::123456789012:role/platform/platform-admins"
 CI_ROLE = "arn:aws:iam::123456789012:role/ci-deployer"

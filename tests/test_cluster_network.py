@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from facts.resource_types import EKS_CLUSTER, NODE_GROUP
+from components.facts.resource_types import EKS_CLUSTER, NODE_GROUP
 
 PRIVATE = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
 PUBLIC = ["subnet-0fedcba9876543210"]

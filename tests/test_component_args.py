@@ -16,13 +16,13 @@ from components.cluster import EksCluster
 from components.cluster_autoscaler import ClusterAutoscaler
 from components.dcgm_exporter import DcgmExporter
 from components.device_plugin import NvidiaDevicePlugin
+from components.facts import versions
 from components.gpu_node_group import GpuNodeGroup
 from components.monitoring import PrometheusMonitors
 from components.network import Network
 from components.settings import PROJECT, ConfigError, parse_settings
+from components.stackcheck.runtime import ProgramRun, run_program
 from components.vllm_server import VllmServer
-from facts import versions
-from stackcheck.runtime import ProgramRun, run_program
 
 SERVICE = "kubernetes:core/v1:Service"
 COMPONENTS = (

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from components.settings import PROJECT, ConfigError
-from stackcheck.runtime import run_program
+from components.stackcheck.runtime import run_program
 from tests.conftest import ROOT
 
 SECTION = ROOT.joinpath("README.md").read_text().split("## Using the components in another stack", 1)[1]
@@ -21,11 +21,11 @@ def blocks(language: str) -> list[str]:
 
 def test_the_readme_program_builds_two_pools_and_two_servers_sharing_a_namespace(tmp_path):
     (source,) = blocks("python")
-    # Installed, the packages live under `eks_gpu_inference` (tests/test_install.py runs the wheel); here the
-    # repository's own packages stand in for them.
-    assert "from eks_gpu_inference.components import (" in source
+    # Installed, `components/` is `eks_gpu_inference` (tests/test_install.py runs the wheel); here the
+    # repository's package stands in for it.
+    assert "from eks_gpu_inference import (" in source
     program = tmp_path / "__main__.py"
-    program.write_text(source.replace("eks_gpu_inference.components", "components"))
+    program.write_text(source.replace("eks_gpu_inference", "components"))
     run = run_program(program, {}, project="consumer", stack="dev")
 
     groups = {group.name: group.inputs for group in run.of_type("aws:eks/nodeGroup:NodeGroup")}

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from components.facts.aws_tags import MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, tag_problems
+from components.facts.resource_types import NODE_GROUP
 from components.settings import ConfigError
-from facts.aws_tags import MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, tag_problems
-from facts.resource_types import NODE_GROUP
-from stackcheck.runtime import ProgramRun
+from components.stackcheck.runtime import ProgramRun
 from tests.test_component_args import run_components
 from tests.test_component_plain_inputs import REQUIRED_INPUTS
 

@@ -8,8 +8,8 @@ import re
 import pytest
 import yaml
 
+from components.facts import versions
 from components.monitoring import ALERT_RULES_FILE, DASHBOARDS_DIR
-from facts import versions
 
 DASHBOARD = DASHBOARDS_DIR / "gpu-inference.json"
 METRICS_DIR = DASHBOARDS_DIR / "metrics"
@@ -120,9 +120,8 @@ def test_alert_rules_and_dashboard_ship_with_the_installable_components():
 
     from conftest import ROOT
 
-    # setup.py installs each top-level package as eks_gpu_inference.<name>; tests/test_install.py checks the wheel.
+    # setup.py installs components/ as eks_gpu_inference; tests/test_install.py checks the wheel.
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    shipped = {
-        path for pattern in package_data["eks_gpu_inference.dashboards"] for path in DASHBOARDS_DIR.glob(pattern)
-    }
+    package_dir = ROOT / "components"
+    shipped = {path for pattern in package_data["eks_gpu_inference"] for path in package_dir.glob(pattern)}
     assert {ALERT_RULES_FILE, DASHBOARD, DCGM_LIST, VLLM_LIST} <= shipped

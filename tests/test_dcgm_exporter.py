@@ -7,12 +7,12 @@ import json
 import pytest
 from conftest import CUSTOM_CONTRACT
 
-from facts import versions
-from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
-from facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE, SERVICE_ACCOUNT
-from placement import node_matches, tolerates
-from placement.exporter import is_dcgm_exporter
-from placement.workloads import daemonset_pod
+from components.facts import versions
+from components.facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from components.facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE, SERVICE_ACCOUNT
+from components.placement import node_matches, tolerates
+from components.placement.exporter import is_dcgm_exporter
+from components.placement.workloads import daemonset_pod
 
 
 def exporter_daemonset(run) -> dict:
@@ -140,7 +140,7 @@ def test_exporter_service_account_has_no_token(dev_run):
 def test_dev_stack_plan_places_the_exporter_on_the_gpu_pool_only(capsys, tmp_path):
     from conftest import ROOT
 
-    from stackcheck.__main__ import main
+    from components.stackcheck.__main__ import main
 
     code = main(["plan", "--project-dir", str(ROOT), "--stack", "dev", "--out", str(tmp_path), "--format", "json"])
     document = json.loads(capsys.readouterr().out)
@@ -176,7 +176,7 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
     from conftest import ROOT
     from test_security import CHECKOV
 
-    from stackcheck.__main__ import main
+    from components.stackcheck.__main__ import main
 
     stack_file = tmp_path / "Pulumi.bottlerocket.yaml"
     stack_file.write_text(
@@ -238,8 +238,8 @@ def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp
 def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(stack, instance_type):
     from test_vllm_server import node, server_pod
 
-    from facts.gpu_catalog import gpu_instance_type
-    from placement import can_schedule, eks_allocatable, explain
+    from components.facts.gpu_catalog import gpu_instance_type
+    from components.placement import can_schedule, eks_allocatable, explain
 
     instance = gpu_instance_type(instance_type)
     run = stack({"gpuNodeGroup": {"instanceTypes": [instance_type]}})

@@ -12,10 +12,9 @@ from conftest import PROGRAM, dev_stack_config, merge, run_stack
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.settings import ConfigError, parse_settings, parse_stack_config
-from facts import naming, versions
-from facts.identity import PROJECT
-from facts.resource_types import (
+from components.facts import naming, versions
+from components.facts.identity import PROJECT
+from components.facts.resource_types import (
     EKS_CLUSTER,
     GET_AVAILABILITY_ZONES,
     GET_SUBNETS,
@@ -24,12 +23,13 @@ from facts.resource_types import (
     NODE_GROUP,
     ROLE,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     ROLE_POLICY_ATTACHMENT as POLICY_ATTACHMENT,
 )
-from facts.resource_types import VPC as VPC_TYPE
-from stackcheck.aws_requests import check_resources
-from stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
+from components.facts.resource_types import VPC as VPC_TYPE
+from components.settings import ConfigError, parse_settings, parse_stack_config
+from components.stackcheck.aws_requests import check_resources
+from components.stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
 
 VPC = "vpc-0123456789abcdef0"
 PRIVATE = ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]
@@ -158,7 +158,7 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
 def test_default_version_is_the_newest_in_standard_support_with_schemas():
     import kubernetes_validate  # noqa: F401 the schemas the plan validates against
 
-    from stackcheck.schema import validator_version
+    from components.stackcheck.schema import validator_version
 
     as_of = versions.EKS_VERSIONS_AS_OF
     standard = [entry for entry in versions.EKS_VERSIONS if entry.released <= as_of <= entry.end_of_standard_support]

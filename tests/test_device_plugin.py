@@ -7,14 +7,14 @@ import copy
 import pytest
 
 from components.device_plugin import tolerations
+from components.facts import versions
+from components.facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from components.facts.contract import PlacementContract, Taint
+from components.facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE_ACCOUNT
 from components.labels import label_value
-from facts import versions
-from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
-from facts.contract import PlacementContract, Taint
-from facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE_ACCOUNT
-from placement import node_matches, tolerates
-from placement.workloads import daemonset_pod, is_device_plugin
-from stackcheck.runtime import ProgramRun, RegisteredResource
+from components.placement import node_matches, tolerates
+from components.placement.workloads import daemonset_pod, is_device_plugin
+from components.stackcheck.runtime import ProgramRun, RegisteredResource
 
 STANDARD_LABEL_KEYS = {
     f"app.kubernetes.io/{key}" for key in ("name", "instance", "component", "part-of", "managed-by", "version")

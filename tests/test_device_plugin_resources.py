@@ -3,7 +3,7 @@ NetworkPolicy, all children of the component."""
 
 from __future__ import annotations
 
-from facts.resource_types import DAEMONSET, NETWORK_POLICY, SERVICE_ACCOUNT
+from components.facts.resource_types import DAEMONSET, NETWORK_POLICY, SERVICE_ACCOUNT
 
 PLUGIN_TYPE = "eks-gpu-inference:index:NvidiaDevicePlugin"
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.node_group import ami_type
-from components.settings import parse_settings
-from facts import eks_model
-from facts.eks_node import (
+from components.facts import eks_model
+from components.facts.eks_node import (
     CAPACITY_TYPES,
     DEFAULT_CAPACITY_TYPE,
     allocatable_cpu_millicores,
@@ -17,8 +15,10 @@ from facts.eks_node import (
     ami_family_runs_device_plugin,
     ami_type_runs_device_plugin,
 )
-from facts.gpu_catalog import lookup
-from placement import eks_allocatable, parse_quantity
+from components.facts.gpu_catalog import lookup
+from components.node_group import ami_type
+from components.placement import eks_allocatable, parse_quantity
+from components.settings import parse_settings
 
 
 def test_capacity_types_are_the_eks_api_enum():

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from stackcheck.__main__ import main
-from stackcheck.plan import load_stack_config
-from stackcheck.runtime import ProgramRun, run_program
+from components.stackcheck.__main__ import main
+from components.stackcheck.plan import load_stack_config
+from components.stackcheck.runtime import ProgramRun, run_program
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "two-pools"

@@ -20,8 +20,8 @@ import pulumi_kubernetes
 import pytest
 import yaml
 
+from components.stackcheck.runtime import run_program
 from plugin import host
-from stackcheck.runtime import run_program
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "yaml-stack"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from facts.gpu_catalog import (
+from components.facts.gpu_catalog import (
     CPU_INSTANCE_TYPES,
     GPU_INSTANCE_TYPES,
     InstanceType,
@@ -397,9 +397,9 @@ def test_tables_cannot_be_modified(table) -> None:
 def test_module_imports_nothing_outside_the_standard_library() -> None:
     # -S leaves site-packages (pulumi included) off the path, so any third-party import fails here.
     code = (
-        "import sys, facts.gpu_catalog\n"
+        "import sys, components.facts.gpu_catalog\n"
         "top = {m.split('.')[0] for m in sys.modules}\n"
-        "extra = top - set(sys.stdlib_module_names) - {'facts', '__main__'}\n"
+        "extra = top - set(sys.stdlib_module_names) - {'components', '__main__'}\n"
         "print(sorted(extra))\n"
     )
     result = subprocess.run(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from facts.gpu_catalog import InstanceType
+from components.facts.gpu_catalog import InstanceType
 
 BASE = {"name": "g6.xlarge", "architecture": "x86_64", "vcpus": 4, "memory_gib": 16, "max_pods": 58}
 GPU = {"gpus": 1, "gpu_model": "NVIDIA L4", "gpu_memory_gib": 24, "gpu_product": "NVIDIA-L4"}

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import textwrap
 
+from components.facts.contract import NVIDIA_GPU_PRODUCT_LABEL, PlacementContract
+from components.facts.resource_types import AUTOSCALING_TAG as TAG
+from components.facts.resource_types import NODE_GROUP
 from components.gpu_node_group import gpu_node_labels
 from components.settings import GpuNodeGroupSettings, parse_settings
-from facts.contract import NVIDIA_GPU_PRODUCT_LABEL, PlacementContract
-from facts.resource_types import AUTOSCALING_TAG as TAG
-from facts.resource_types import NODE_GROUP
-from stackcheck.runtime import run_program
+from components.stackcheck.runtime import run_program
 
 PRODUCT_TAG = f"k8s.io/cluster-autoscaler/node-template/label/{NVIDIA_GPU_PRODUCT_LABEL}"
 

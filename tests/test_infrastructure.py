@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from invalid_settings import INVALID_SETTINGS
 
+from components.facts.resource_types import ADDON, AUTOSCALING_TAG, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP
 from components.settings import ConfigError
-from facts.resource_types import ADDON, AUTOSCALING_TAG, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP
-from stackcheck.runtime import ProgramRun
+from components.stackcheck.runtime import ProgramRun
 
 
 def node_groups(run: ProgramRun) -> dict[str, dict]:

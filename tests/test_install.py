@@ -1,5 +1,5 @@
-"""The wheel another stack installs: everything under `eks_gpu_inference`, next to the stack's own `components`
-package, and the offline plan as the `eks-gpu-plan` command run on that stack's directory.
+"""The wheel another stack installs: `components/` as `eks_gpu_inference`, byte for byte, next to the stack's own
+`components` package, and the offline plan as the `eks-gpu-plan` command run on that stack's directory.
 
 One wheel is built (offline, from a copy of the sources) and installed with --no-deps into a fresh
 virtual environment whose dependencies come from the environment running the tests.
@@ -8,7 +8,6 @@ virtual environment whose dependencies come from the environment running the tes
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import os
 import shutil
@@ -25,15 +24,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load_setup():
-    spec = importlib.util.spec_from_file_location("eks_gpu_inference_setup", ROOT / "setup.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # not as __main__: defines the layout and the rewrite, builds nothing
-    return module
-
-
-SETUP = _load_setup()
-OWN = SETUP.PACKAGES
+SOURCE = ROOT / "components"
+"""The folder the wheel installs as `eks_gpu_inference`."""
 
 USER_COMPONENTS = '''"""The stack's own components package, a common Pulumi layout."""
 
@@ -45,7 +37,7 @@ USER_PROGRAM = '''"""Another project's program: its own `components` next to the
 import pulumi
 
 from components import TEAM
-from eks_gpu_inference.components import (
+from eks_gpu_inference import (
     EksCluster,
     EksClusterArgs,
     GpuNodeGroup,
@@ -56,8 +48,8 @@ from eks_gpu_inference.components import (
     VllmServer,
     VllmServerArgs,
 )
-from eks_gpu_inference.components.component_args import args_from_settings, placement_args
-from eks_gpu_inference.components.settings import config_from_pulumi, parse_stack_config
+from eks_gpu_inference.component_args import args_from_settings, placement_args
+from eks_gpu_inference.settings import config_from_pulumi, parse_stack_config
 
 settings = parse_stack_config(*config_from_pulumi(), project=pulumi.get_project())
 placement = placement_args(settings.contract)
@@ -165,16 +157,16 @@ def test_the_stack_imports_its_own_components_and_ours_side_by_side(environment,
         """
         import importlib.util, json
         import components
-        import eks_gpu_inference.components
-        from eks_gpu_inference.components import PlacementContract
+        import eks_gpu_inference
+        from eks_gpu_inference import PlacementContract
         from eks_gpu_inference.stackcheck import plan
         print(json.dumps({
             "mine": components.__file__,
             "team": components.TEAM,
-            "ours": eks_gpu_inference.components.__file__,
+            "ours": eks_gpu_inference.__file__,
             "contract": PlacementContract.__module__,
             "plan": plan.__name__,
-            "top_level": {name: importlib.util.find_spec(name) is not None for name in ("placement", "stackcheck")},
+            "top_level": {name: importlib.util.find_spec(name) is not None for name in ("facts", "placement", "stackcheck")},
         }))
         """
     )
@@ -184,7 +176,7 @@ def test_the_stack_imports_its_own_components_and_ours_side_by_side(environment,
     assert Path(seen["ours"]).is_relative_to(environment)
     assert seen["contract"] == "eks_gpu_inference.facts.contract"
     assert seen["plan"] == "eks_gpu_inference.stackcheck.plan"
-    assert seen["top_level"] == {"placement": False, "stackcheck": False}
+    assert seen["top_level"] == {"facts": False, "placement": False, "stackcheck": False}
 
 
 def test_eks_gpu_plan_plans_another_projects_stack_from_any_directory(environment, project, tmp_path):
@@ -218,114 +210,58 @@ def test_the_wheel_claims_one_import_name_and_ships_the_data(wheel):
         names = archive.namelist()
     packages = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert packages == {"eks_gpu_inference"}
-    for source in _shipped_files():
-        assert f"eks_gpu_inference/{source.relative_to(ROOT).as_posix()}" in names
+    shipped = _shipped_files()
+    assert {"py.typed", "dashboards/gpu-inference.json", "stackcheck/crds"} & {
+        path.relative_to(SOURCE).as_posix() for path in shipped
+    } == {"py.typed", "dashboards/gpu-inference.json"}
+    for source in shipped:
+        assert f"eks_gpu_inference/{source.relative_to(SOURCE).as_posix()}" in names
 
 
-def test_the_built_modules_import_only_the_installed_names(wheel):
-    modules = SETUP.own_modules(ROOT)
+def test_every_installed_module_is_its_source_byte_for_byte(wheel):
     with zipfile.ZipFile(wheel) as archive:
-        sources = {name: archive.read(name).decode() for name in archive.namelist() if name.endswith(".py")}
-    assert len(sources) >= len([path for name in OWN for path in (ROOT / name).rglob("*.py")])
-    left = [f"{name}: {found}" for name, source in sources.items() for found in _own_absolute_names(source, modules)]
-    assert left == []
+        installed = {
+            name.removeprefix("eks_gpu_inference/"): archive.read(name)
+            for name in archive.namelist()
+            if name.startswith("eks_gpu_inference/") and name.endswith(".py")
+        }
+    sources = {path.relative_to(SOURCE).as_posix(): path.read_bytes() for path in SOURCE.rglob("*.py")}
+    assert set(installed) == set(sources)
+    assert [name for name, content in installed.items() if content != sources[name]] == []
 
 
-@pytest.mark.parametrize(
-    ("source", "built"),
-    [
-        ("from components.contract import Taint\n", "from eks_gpu_inference.components.contract import Taint\n"),
-        (
-            "from placement import (\n    tolerates,\n)\n",
-            "from eks_gpu_inference.placement import (\n    tolerates,\n)\n",
-        ),
-        ("if x:\n    from facts import gpus\n", "if x:\n    from eks_gpu_inference.facts import gpus\n"),
-        ("import placement\n", "import eks_gpu_inference.placement as placement\n"),
-        ("if x: import placement\n", "if x: import eks_gpu_inference.placement as placement\n"),
-        ("import os, stackcheck.runtime as rt\n", "import os, eks_gpu_inference.stackcheck.runtime as rt\n"),
-        (
-            "import placement.guard\n",
-            "import eks_gpu_inference.placement.guard, eks_gpu_inference.placement as placement\n",
-        ),
-        ('TABLE = {"x": "components.cluster"}\n', 'TABLE = {"x": "eks_gpu_inference.components.cluster"}\n'),
-        ("T = 'placement.guard.gpu_guard'\n", "T = 'eks_gpu_inference.placement.guard.gpu_guard'\n"),
-        ('F = "placement.yaml"  # from components import x\n', 'F = "placement.yaml"  # from components import x\n'),
-        ('"""from components.contract import Taint"""\n', '"""from components.contract import Taint"""\n'),
-        (
-            "from .contract import Taint\nfrom componentsx import y\n",
-            "from .contract import Taint\nfrom componentsx import y\n",
-        ),
-        ("raise Error() from placement\n", "raise Error() from placement\n"),
-        ("def f():\n    yield from components\n", "def f():\n    yield from components\n"),
-        ("from eks_gpu_inference.components import cluster\n", "from eks_gpu_inference.components import cluster\n"),
-    ],
-    ids=[
-        "a from-import of a module is moved under the import name",
-        "a parenthesised from-import keeps its layout",
-        "an indented import of a package that does not exist yet is moved too",
-        "import of a package keeps binding its name",
-        "an import after a colon is a statement too",
-        "an aliased import keeps its alias, other names stay",
-        "import of a submodule binds the package name as before",
-        "a lazy-import table entry naming a module is moved",
-        "a string naming a function in a module is moved",
-        "a file name, and comments, stay as they are",
-        "docstrings stay as they are",
-        "relative imports and other packages stay as they are",
-        "raise-from is not an import",
-        "yield-from is not an import",
-        "an already moved import stays as it is (a rebuild changes nothing)",
-    ],
-)
-def test_the_build_moves_the_projects_own_imports_and_nothing_else(source, built):
-    assert SETUP.rewrite_source(source, SETUP.own_modules(ROOT)) == built
-
-
-def test_the_build_names_an_import_it_cannot_move_in_place():
-    with pytest.raises(ValueError, match="line 1: write `import placement...` on one line"):
-        SETUP.rewrite_source("import placement \\\n    .guard\n", SETUP.own_modules(ROOT))
+def test_the_package_imports_itself_only_relatively():
+    """Absolute imports of `components` or of its old top-level names would break once installed."""
+    absolute = []
+    for path in SOURCE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            own = ("components", "eks_gpu_inference", "facts", "placement", "stackcheck", "settings", "dashboards")
+            absolute += [f"{path.relative_to(ROOT)}: {name}" for name in names if name.split(".")[0] in own]
+    assert absolute == []
 
 
 def _shipped_files() -> list[Path]:
-    """Every file of the packages the installed code reads: modules, typing markers, data, dashboards, CRDs."""
-    files = []
-    for name in OWN:
-        for path in (ROOT / name).rglob("*") if (ROOT / name).is_dir() else ():
-            if path.is_file() and "__pycache__" not in path.parts:
-                files.append(path)
-    return files
-
-
-def _own_absolute_names(source: str, modules: set[str]) -> list[str]:
-    """Absolute imports of, and strings naming, the project's packages by their repository names."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module.split(".")[0] in OWN:
-            found.append(f"from {node.module} import")
-        elif isinstance(node, ast.Import):
-            found += [f"import {alias.name}" for alias in node.names if alias.name.split(".")[0] in OWN]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _names_a_module(node.value, modules):
-            found.append(repr(node.value))
-    return found
-
-
-def _names_a_module(text: str, modules: set[str]) -> bool:
-    """`text` is a dotted name that starts with one of the project's modules: `"placement.guard.gpu_guard"`."""
-    parts = text.split(".")
-    return any(".".join(parts[:end]) in modules for end in range(2, len(parts) + 1))
+    """Every file the installed code reads: modules, the typing marker, data, dashboards, CRDs."""
+    return [path for path in SOURCE.rglob("*") if path.is_file() and "__pycache__" not in path.parts]
 
 
 def test_every_lazy_export_of_components_resolves_relative_to_the_package():
     import components
 
     for name in components.__all__:
-        assert getattr(components, name).__module__.startswith(("components.", "facts."))
+        assert getattr(components, name).__module__.startswith("components.")
     with pytest.raises(AttributeError, match="module 'components' has no attribute 'Missing'"):
         _ = components.Missing
 
 
 def test_eks_gpu_plan_answers_help_and_usage_errors_without_planning(capsys):
-    from stackcheck.__main__ import plan_command
+    from components.stackcheck.__main__ import plan_command
 
     assert plan_command(["--help"]) == 0
     shown = capsys.readouterr().out

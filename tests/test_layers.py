@@ -1,4 +1,5 @@
-"""The layers of docs/architecture.md hold: facts < placement < components < stackcheck.
+"""The layers of docs/architecture.md hold inside the package `components/`: facts < placement < the components
+(with their settings) < stackcheck.
 
 The facts and the scheduling model load neither Pulumi nor pydantic, the settings load no Pulumi, the pure
 builders load no Pulumi SDK, so offline tools and other projects can use them cheaply; and no module of a
@@ -16,9 +17,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "components"
 HEAVY = ("pulumi", "pulumi_aws", "pulumi_eks", "pulumi_kubernetes", "pydantic", "kubernetes_validate", "yaml")
 LAYERS = ("facts", "placement", "components", "stackcheck")
-"""The project's packages from the floor up: each may import those before it, never one after it."""
+"""The layers from the floor up: each may import those before it, never one after it. `facts`, `placement` and
+`stackcheck` are the subpackages of `components` of those names; every other module of `components` is the
+`components` layer."""
 
 
 def loaded_after_import(module: str) -> list[str]:
@@ -32,7 +36,7 @@ def loaded_after_import(module: str) -> list[str]:
 def modules_of(package: str) -> list[str]:
     """Dotted names of every module of `package` in the tree."""
     names = []
-    for path in sorted((ROOT / package).rglob("*.py")):
+    for path in sorted((PACKAGE / package).rglob("*.py")):
         parts = path.relative_to(ROOT).with_suffix("").parts
         names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return names
@@ -40,6 +44,7 @@ def modules_of(package: str) -> list[str]:
 
 FACTS = modules_of("facts")
 PLACEMENT = modules_of("placement")
+assert FACTS and PLACEMENT
 PURE_BUILDERS = [
     "components.vllm_manifests",
     "components.vllm_sizing",
@@ -51,15 +56,15 @@ PURE_BUILDERS = [
 
 def test_the_floor_holds_the_fact_modules():
     assert {
-        "facts.contract",
-        "facts.gpu_catalog",
-        "facts.versions",
-        "facts.eks_model",
-        "facts.eks_node",
-        "facts.identity",
-        "facts.markers",
-        "facts.quantity",
-        "facts.node_agents",
+        "components.facts.contract",
+        "components.facts.gpu_catalog",
+        "components.facts.versions",
+        "components.facts.eks_model",
+        "components.facts.eks_node",
+        "components.facts.identity",
+        "components.facts.markers",
+        "components.facts.quantity",
+        "components.facts.node_agents",
     } <= set(FACTS)
 
 
@@ -86,24 +91,37 @@ def test_settings_load_pydantic_but_no_pulumi(module):
     assert loaded_after_import(module) == ["pydantic"]
 
 
-def imported_packages(path: Path, package: str) -> set[str]:
-    """The top-level names every import statement of the file at `path` (in `package`) names, lazy ones too."""
+def layer_of(module: str) -> str | None:
+    """The layer of the dotted module `module` (`components.facts.contract` is in `facts`), None outside."""
+    parts = module.split(".")
+    if parts[0] != "components":
+        return None
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else "components"
+
+
+def imported_modules(path: Path, root: Path) -> set[str]:
+    """The dotted modules every import statement of the file at `path` names, lazy ones too; relative imports
+    resolved against the file's place under `root`, and `from pkg import name` read as `pkg.name`."""
+    parts = path.relative_to(root).with_suffix("").parts
+    package = parts[:-1]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
+            found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            found.add(package if node.level else (node.module or "").split(".")[0])
+            base = list(package[: len(package) - node.level + 1]) if node.level else []
+            base += (node.module or "").split(".") if node.module else []
+            found.update(".".join([*base, alias.name]) for alias in node.names)
     return found
 
 
 def layer_violations(root: Path) -> list[str]:
-    """`importer -> imported` for each import of a project package from a lower layer, under `root`."""
+    """`importer -> imported layer` for each import from a lower layer of a higher one, in `root`/components."""
     violations = []
-    for rank, package in enumerate(LAYERS):
-        for path in sorted((root / package).rglob("*.py")):
-            higher = imported_packages(path, package) & set(LAYERS[rank + 1 :])
-            violations += [f"{path.relative_to(root)} -> {name}" for name in sorted(higher)]
+    for path in sorted((root / "components").rglob("*.py")):
+        rank = LAYERS.index(layer_of(".".join(path.relative_to(root).with_suffix("").parts)))
+        higher = {layer_of(module) for module in imported_modules(path, root)} & set(LAYERS[rank + 1 :])
+        violations += [f"{path.relative_to(root)} -> {name}" for name in sorted(higher)]
     return violations
 
 
@@ -112,9 +130,15 @@ def test_no_module_imports_a_higher_layer():
 
 
 def test_the_layer_check_finds_an_import_that_runs_back_up(tmp_path):
-    for package in LAYERS:
-        (tmp_path / package).mkdir()
-    (tmp_path / "facts" / "fact.py").write_text("def f():\n    from placement.pools import eks_allocatable\n")
-    (tmp_path / "placement" / "pools.py").write_text("from . import taints\nfrom facts import contract\n")
-    (tmp_path / "components" / "shell.py").write_text("import stackcheck.plan\nimport placement\n")
-    assert layer_violations(tmp_path) == ["facts/fact.py -> placement", "components/shell.py -> stackcheck"]
+    for package in ("facts", "placement", "settings", "stackcheck"):
+        (tmp_path / "components" / package).mkdir(parents=True)
+    (tmp_path / "components" / "facts" / "fact.py").write_text("def f():\n    from ..placement.pools import x\n")
+    (tmp_path / "components" / "placement" / "pools.py").write_text("from . import taints\nfrom ..facts import c\n")
+    (tmp_path / "components" / "shell.py").write_text("from .stackcheck import plan\nfrom . import placement\n")
+    (tmp_path / "components" / "settings" / "s.py").write_text("from .. import stackcheck\nfrom ..facts import c\n")
+    (tmp_path / "components" / "stackcheck" / "plan.py").write_text("from .. import placement, cluster\n")
+    assert layer_violations(tmp_path) == [
+        "components/facts/fact.py -> placement",
+        "components/settings/s.py -> stackcheck",
+        "components/shell.py -> stackcheck",
+    ]

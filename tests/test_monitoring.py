@@ -11,11 +11,18 @@ import pytest
 import yaml
 from conftest import ROOT
 
+from components.facts.resource_types import (
+    DAEMONSET,
+    DEPLOYMENT,
+    NETWORK_POLICY,
+    PROMETHEUS_RULE,
+    SERVICE,
+    SERVICE_MONITOR,
+)
 from components.monitoring import ALERT_RULES_FILE
-from facts.resource_types import DAEMONSET, DEPLOYMENT, NETWORK_POLICY, PROMETHEUS_RULE, SERVICE, SERVICE_MONITOR
-from stackcheck import crd_schema
-from stackcheck.__main__ import main
-from stackcheck.render import kubernetes_objects
+from components.stackcheck import crd_schema
+from components.stackcheck.__main__ import main
+from components.stackcheck.render import kubernetes_objects
 
 OPERATOR = {
     "observability": {

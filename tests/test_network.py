@@ -9,8 +9,7 @@ from conftest import PROGRAM, dev_stack_config, merge
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.settings import parse_settings
-from facts.resource_types import (
+from components.facts.resource_types import (
     EKS_CLUSTER,
     GET_SUBNETS,
     GET_VPC,
@@ -22,24 +21,25 @@ from facts.resource_types import (
     SUBNET,
     VPC,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     GET_AVAILABILITY_ZONES as ZONES,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     GET_INSTANCE_TYPE_OFFERINGS as OFFERINGS,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     NAT_GATEWAY as NAT,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     ROUTE_TABLE_ASSOCIATION as ASSOCIATION,
 )
-from facts.resource_types import (
+from components.facts.resource_types import (
     VPC_ENDPOINT as ENDPOINT,
 )
-from facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
-from stackcheck.network_check import network_problems
-from stackcheck.runtime import RegisteredResource, run_program
+from components.facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
+from components.settings import parse_settings
+from components.stackcheck.network_check import network_problems
+from components.stackcheck.runtime import RegisteredResource, run_program
 
 GPU_GROUP = "gpu-inference-dev-gpu"
 
@@ -333,7 +333,7 @@ def test_plan_fails_when_a_node_group_lands_in_a_public_subnet(capsys, tmp_path,
 
     from conftest import change_registrations
 
-    from stackcheck.__main__ import main
+    from components.stackcheck.__main__ import main
 
     def public_gpu_nodes(args):
         if args.typ == NODE_GROUP and args.name == GPU_GROUP:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from conftest import PROGRAM, dev_stack_config, merge
 
-from facts.resource_types import GET_AVAILABILITY_ZONES, GET_INSTANCE_TYPE_OFFERINGS, SUBNET
-from stackcheck.runtime import ProgramRun, run_program
+from components.facts.resource_types import GET_AVAILABILITY_ZONES, GET_INSTANCE_TYPE_OFFERINGS, SUBNET
+from components.stackcheck.runtime import ProgramRun, run_program
 
 ZONES = {
     "id": "us-east-1",

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from facts import node_agents, versions
-from facts.node_agents import A_NON_GPU_POOL, EVERY_NODE, EVERY_NVIDIA_NODE
-from placement import pools_for_node_groups
-from placement.agents import Agent, node_agents_verdict
-from placement.pools import NodeGroupSpec
-from stackcheck.__main__ import main
-from stackcheck.node_agents import ADDON_TYPE, cluster_agents
-from stackcheck.runtime import RegisteredResource
+from components.facts import node_agents, versions
+from components.facts.node_agents import A_NON_GPU_POOL, EVERY_NODE, EVERY_NVIDIA_NODE
+from components.placement import pools_for_node_groups
+from components.placement.agents import Agent, node_agents_verdict
+from components.placement.pools import NodeGroupSpec
+from components.stackcheck.__main__ import main
+from components.stackcheck.node_agents import ADDON_TYPE, cluster_agents
+from components.stackcheck.runtime import RegisteredResource
 
 ROOT = Path(__file__).resolve().parent.parent
 GPU_TAINT = {"key": "GPU", "value": "true", "effect": "NoSchedule"}

@@ -9,10 +9,10 @@ import jsonschema
 import pytest
 from conftest import CUSTOM_CONTRACT
 
-from facts import versions
-from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
-from facts.resource_types import ADDON, NODE_GROUP
-from placement import tolerates
+from components.facts import versions
+from components.facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from components.facts.resource_types import ADDON, NODE_GROUP
+from components.placement import tolerates
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = (

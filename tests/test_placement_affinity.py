@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from placement import matches_node_selector_terms, node_affinity_mismatch, node_matches
+from components.placement import matches_node_selector_terms, node_affinity_mismatch, node_matches
 
 NODE = {
     "metadata": {

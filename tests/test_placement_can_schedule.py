@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_placement_explain import CPU_NODE, GPU_NODE, pod, with_taints
 
-from placement import can_schedule, explain
+from components.placement import can_schedule, explain
 
 
 def test_can_schedule_counts_the_pods_already_on_the_node():

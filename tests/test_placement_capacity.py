@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from placement import pools_for_node_groups
-from placement.capacity import gpu_capacity, pods_per_node, replicas
-from placement.pools import NodeGroupSpec
-from stackcheck.__main__ import main
+from components.placement import pools_for_node_groups
+from components.placement.capacity import gpu_capacity, pods_per_node, replicas
+from components.placement.pools import NodeGroupSpec
+from components.stackcheck.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 STACKS = Path(__file__).resolve().parent / "stacks"

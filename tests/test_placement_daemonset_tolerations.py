@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_placement_explain import daemonset
 
-from placement import daemonset_pod
+from components.placement import daemonset_pod
 
 NOT_READY = {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"}
 

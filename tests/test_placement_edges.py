@@ -6,8 +6,15 @@ from __future__ import annotations
 from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
 from test_placement_messages import VERDICT_NAMES
 
-from facts.gpu_catalog import lookup
-from placement import advertise_gpus, eks_allocatable, explain, gpu_guard, kube_reserved_cpu_millicores, pod_of
+from components.facts.gpu_catalog import lookup
+from components.placement import (
+    advertise_gpus,
+    eks_allocatable,
+    explain,
+    gpu_guard,
+    kube_reserved_cpu_millicores,
+    pod_of,
+)
 
 
 def test_a_workload_without_a_name_becomes_an_unnamed_v1_pod():

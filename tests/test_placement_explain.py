@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from placement import (
+from components.placement import (
     DAEMONSET_DEFAULT_TOLERATIONS,
     can_schedule,
     daemonset_pod,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from test_placement_guard import GPU_TOLERATION, device_plugin, gpu_pool, system_pool, vllm
 
 from components.dcgm_exporter import daemonset
-from facts.contract import PlacementContract
-from placement import gpu_guard
-from placement.exporter import DCGM_EXPORTER_VERDICT_ID, dcgm_exporter_covers_gpu_pools, is_dcgm_exporter
+from components.facts.contract import PlacementContract
+from components.placement import gpu_guard
+from components.placement.exporter import DCGM_EXPORTER_VERDICT_ID, dcgm_exporter_covers_gpu_pools, is_dcgm_exporter
 
 
 def exporter(tolerations: list | None = None, node_selector: dict | None = None, image: str | None = None) -> dict:

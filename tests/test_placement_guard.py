@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from placement import (
+from components.placement import (
     DEVICE_PLUGIN_IMAGE_MARKER,
     NodeGroupSpec,
     Verdict,

@@ -8,7 +8,7 @@ import copy
 import pytest
 from test_placement_guard import device_plugin, gpu_pool, system_pool, vllm
 
-from placement import gpu_guard, node_affinity_mismatch
+from components.placement import gpu_guard, node_affinity_mismatch
 
 NODE = {"metadata": {"name": "gpu-0", "labels": {"GPU": "true", "gpus": "4"}}}
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from placement import NodeGroupSpec, plain_pod, pod_requests, pools_for_node_groups, system_addon_pod
+from components.placement import NodeGroupSpec, plain_pod, pod_requests, pools_for_node_groups, system_addon_pod
 
 
 def test_each_pool_node_is_a_v1_node_object_named_after_the_pool():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from placement import (
+from components.placement import (
     NodeGroupSpec,
     advertise_gpus,
     eks_allocatable,
@@ -129,7 +129,7 @@ def test_unknown_instance_type_is_flagged_with_no_allocatable():
 
 
 def test_lookup_can_be_replaced():
-    from facts.gpu_catalog import InstanceType
+    from components.facts.gpu_catalog import InstanceType
 
     fake = InstanceType("g5.xlarge", "x86_64", 8, 32, 100, 2, "NVIDIA A10G", 24, "NVIDIA-A10G")
     pool = one(NodeGroupSpec("gpu", "g5.xlarge", 1, {}, [], gpu_advertised_by_host=True), lookup=lambda name: fake)
@@ -186,7 +186,7 @@ def test_kube_reserved_memory(max_pods, mebibytes):
 
 
 def test_eks_allocatable_of_g5_12xlarge():
-    from facts.gpu_catalog import lookup
+    from components.facts.gpu_catalog import lookup
 
     assert eks_allocatable(lookup("g5.12xlarge")) == {
         "cpu": "47810m",
@@ -239,7 +239,7 @@ def test_advertise_gpus_ignores_workloads_that_are_not_the_plugin():
 def test_importing_placement_and_building_pools_does_not_load_pulumi():
     root = Path(__file__).resolve().parent.parent
     code = (
-        "import sys; import placement; "
+        "import sys; from components import placement; "
         "placement.pools_for_node_groups([placement.NodeGroupSpec('a', 'g5.xlarge', 1, {}, [])]); "
         "print(sorted(m for m in sys.modules if m == 'pulumi' or m.startswith('pulumi.')))"
     )

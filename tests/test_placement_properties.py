@@ -7,7 +7,7 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from placement import (
+from components.placement import (
     explain,
     find_untolerated_taint,
     fits_resources,
@@ -17,7 +17,7 @@ from placement import (
     parse_quantity,
     tolerates,
 )
-from placement.explain import FILTERS, NODE_UNSCHEDULABLE, filter_failures
+from components.placement.explain import FILTERS, NODE_UNSCHEDULABLE, filter_failures
 
 # Deterministic: the same examples on every run, no example database, no deadline.
 DETERMINISTIC = settings(

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from facts.quantity import round_up
-from placement import format_quantity, parse_quantity
+from components.facts.quantity import round_up
+from components.placement import format_quantity, parse_quantity
 
 F = Fraction
 

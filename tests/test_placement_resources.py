@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from placement import fits_resources, insufficient_resources, node_allocatable, pod_requests
+from components.placement import fits_resources, insufficient_resources, node_allocatable, pod_requests
 
 Mi = 2**20
 Gi = 2**30

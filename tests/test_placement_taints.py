@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from placement import find_untolerated_taint, format_taint, tolerates
+from components.placement import find_untolerated_taint, format_taint, tolerates
 
 GPU_NS = {"key": "GPU", "value": "true", "effect": "NoSchedule"}
 GPU_NE = {"key": "GPU", "value": "true", "effect": "NoExecute"}

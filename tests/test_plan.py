@@ -1,4 +1,4 @@
-"""The offline plan command: `python -m stackcheck plan`, called in-process through `main(argv)`."""
+"""The offline plan command: `python -m components.stackcheck plan`, called in-process through `main(argv)`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from facts.resource_types import (
+from components.facts.resource_types import (
     DAEMONSET,
     DEPLOYMENT,
     KUBERNETES_PROVIDER,
@@ -20,9 +20,9 @@ from facts.resource_types import (
     SERVICE,
     STACK,
 )
-from stackcheck.__main__ import main
-from stackcheck.render import HEADER, REDACTED, KubernetesObject, api_version_and_kind, kubernetes_objects
-from stackcheck.runtime import RegisteredResource, Secret
+from components.stackcheck.__main__ import main
+from components.stackcheck.render import HEADER, REDACTED, KubernetesObject, api_version_and_kind, kubernetes_objects
+from components.stackcheck.runtime import RegisteredResource, Secret
 
 ROOT = Path(__file__).resolve().parent.parent
 STACKS = Path(__file__).resolve().parent / "stacks"
@@ -212,7 +212,7 @@ def test_unknown_stack_is_a_usage_error(capsys, tmp_path):
 def test_invalid_config_is_reported_before_the_sdks_load():
     script = textwrap.dedent(f"""
         import sys
-        from stackcheck.__main__ import main
+        from components.stackcheck.__main__ import main
         code = main(["plan", "--project-dir", {str(ROOT)!r}, "--stack-file", {str(STACKS / "Pulumi.bad-effect.yaml")!r},
                      "--format", "json"])
         heavy = sorted(name for name in ("pulumi", "pulumi_aws", "pulumi_kubernetes", "kubernetes_validate")
@@ -273,7 +273,7 @@ def test_rendered_object_drops_pulumi_keys_redacts_secrets_and_restores_integers
 
 
 def test_schema_check_is_strict_about_unknown_fields():
-    from stackcheck.schema import validate_objects
+    from components.stackcheck.schema import validate_objects
 
     manifest = {
         "apiVersion": "v1",
@@ -288,7 +288,7 @@ def test_schema_check_is_strict_about_unknown_fields():
 
 
 def test_node_group_taints_become_kubernetes_spelling_and_bottlerocket_advertises_gpus():
-    from stackcheck.pools import node_group_specs
+    from components.stackcheck.pools import node_group_specs
 
     group = RegisteredResource(
         type=NODE_GROUP,
@@ -315,7 +315,7 @@ def test_node_group_taints_become_kubernetes_spelling_and_bottlerocket_advertise
 
 
 def test_custom_resource_passes_unchecked_while_unknown_built_in_kind_fails():
-    from stackcheck.schema import validate_objects
+    from components.stackcheck.schema import validate_objects
 
     custom = {"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": {"name": "gpu"}}
     unknown = {"apiVersion": "apps/v1", "kind": "DaemonSett", "metadata": {"name": "typo", "namespace": "n"}}
@@ -359,7 +359,7 @@ def test_field_made_secret_by_a_value_inside_it_is_redacted_whole_and_named():
 
 
 def test_node_pools_take_disk_sizes_from_the_launch_templates_the_program_registers(stack):
-    from stackcheck.pools import node_group_specs
+    from components.stackcheck.pools import node_group_specs
 
     run = stack({"gpuNodeGroup": {"diskSize": 300}, "systemNodeGroup": {"diskSize": 40}})
     for group in run.of_type(NODE_GROUP):
@@ -371,7 +371,7 @@ def test_node_pools_take_disk_sizes_from_the_launch_templates_the_program_regist
 def test_yaml_reads_back_as_the_manifest_without_anchors_or_folded_lines(dev_run):
     import yaml
 
-    from stackcheck.render import to_yaml
+    from components.stackcheck.render import to_yaml
 
     class PureDumper(yaml.SafeDumper):
         def ignore_aliases(self, data):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import change_registrations
 
-from facts.resource_types import (
+from components.facts.resource_types import (
     ADDON,
     AUTOSCALING_TAG,
     EIP,
@@ -29,7 +29,7 @@ from facts.resource_types import (
     VPC,
     VPC_ENDPOINT,
 )
-from stackcheck.__main__ import main
+from components.stackcheck.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,8 +9,8 @@ import pytest
 from conftest import _shared_run_scope, dev_stack_config, merge, run_stack
 from pod_security import pod_spec_of, restricted_violations
 
-from stackcheck.render import kubernetes_objects
-from stackcheck.runtime import ProgramRun
+from components.stackcheck.render import kubernetes_objects
+from components.stackcheck.runtime import ProgramRun
 
 ENFORCE = "pod-security.kubernetes.io/enforce"
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from facts.resource_types import DEPLOYMENT
+from components.facts.resource_types import DEPLOYMENT
 
 
 def minutes(timeout: str) -> int:

@@ -12,8 +12,8 @@ import yaml
 from conftest import ROOT, dev_stack_config, merge
 from invalid_settings import INVALID_SETTINGS
 
-from facts.identity import PROJECT
-from stackcheck.__main__ import main
+from components.facts.identity import PROJECT
+from components.stackcheck.__main__ import main
 
 CHECKOV = Path(os.environ.get("CHECKOV_BIN", ROOT / ".venv-checkov" / "bin" / "checkov"))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from invalid_settings import INVALID_SETTINGS
 
+from components.facts import eks_model
+from components.facts.contract import EKS_TAINT_EFFECTS
 from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings
-from facts import eks_model
-from facts.contract import EKS_TAINT_EFFECTS
 
 
 def problems_of(values: dict) -> list[str]:

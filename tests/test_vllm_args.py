@@ -6,10 +6,10 @@ import pytest
 from conftest import plain_strings
 
 from components import vllm_args
+from components.facts.resource_types import DEPLOYMENT, SECRET
 from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
+from components.stackcheck.runtime import ProgramRun, Secret
 from components.vllm_manifests import container_args
-from facts.resource_types import DEPLOYMENT, SECRET
-from stackcheck.runtime import ProgramRun, Secret
 
 KEY = "sk-test-0123456789abcdef"
 
@@ -147,7 +147,7 @@ def test_api_key_reaches_vllm_only_through_a_secret_and_no_registered_input_hold
 
 def test_api_key_in_plain_config_is_refused_before_any_resource(stack):
     from components.settings import ConfigError
-    from stackcheck.runtime import ProgramRun
+    from components.stackcheck.runtime import ProgramRun
 
     run = ProgramRun()
     with pytest.raises(ConfigError, match="vllmApiKey: is set in plain text") as error:
@@ -164,8 +164,8 @@ def test_no_api_key_secret_or_variable_without_the_key(dev_run):
 def test_secure_api_key_in_a_stack_file_is_planned_redacted_and_never_printed(capsys, tmp_path):
     from pathlib import Path
 
-    from stackcheck.__main__ import main
-    from stackcheck.render import REDACTED
+    from components.stackcheck.__main__ import main
+    from components.stackcheck.render import REDACTED
 
     root = Path(__file__).resolve().parent.parent
     code = main(

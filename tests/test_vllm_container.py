@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from test_vllm_server import env, server_container, server_pod
 
+from components.facts import versions
+from components.facts.contract import PlacementContract
+from components.facts.gpu_catalog import gpu_instance_type
 from components.settings import VllmSettings
 from components.vllm_manifests import pod_spec
-from facts import versions
-from facts.contract import PlacementContract
-from facts.gpu_catalog import gpu_instance_type
 
 
 def test_a_pinned_server_image_is_pulled_only_when_missing_from_the_node(dev_run):

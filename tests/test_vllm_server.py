@@ -10,23 +10,14 @@ from conftest import CUSTOM_CONTRACT, plain_strings
 from hypothesis import given
 from hypothesis import strategies as st
 
-import stackcheck.runtime
+import components.stackcheck.runtime
 from components.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
-from components.settings import VLLM_MANAGED_FLAGS, ConfigError, VllmSettings
-from components.vllm_manifests import (
-    MODEL_CACHE_PATH,
-    PRE_STOP_SLEEP_SECONDS,
-    container_args,
-    probes,
-    try_command,
-)
-from components.vllm_sizing import server_resources, shm_size
-from facts import versions
-from facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
-from facts.contract import NVIDIA_GPU_PRODUCT_LABEL
-from facts.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
-from facts.quantity import parse_quantity
-from facts.resource_types import (
+from components.facts import versions
+from components.facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from components.facts.contract import NVIDIA_GPU_PRODUCT_LABEL
+from components.facts.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
+from components.facts.quantity import parse_quantity
+from components.facts.resource_types import (
     DAEMONSET,
     DEPLOYMENT,
     NAMESPACE,
@@ -38,10 +29,19 @@ from facts.resource_types import (
     SERVICE,
     SERVICE_ACCOUNT,
 )
-from placement import can_schedule, explain, gpu_guard, node_matches, tolerates
-from placement.pools import eks_allocatable
-from stackcheck.pools import build_pools, node_group_specs
-from stackcheck.runtime import ProgramRun, RegisteredResource, Secret
+from components.placement import can_schedule, explain, gpu_guard, node_matches, tolerates
+from components.placement.pools import eks_allocatable
+from components.settings import VLLM_MANAGED_FLAGS, ConfigError, VllmSettings
+from components.stackcheck.pools import build_pools, node_group_specs
+from components.stackcheck.runtime import ProgramRun, RegisteredResource, Secret
+from components.vllm_manifests import (
+    MODEL_CACHE_PATH,
+    PRE_STOP_SLEEP_SECONDS,
+    container_args,
+    probes,
+    try_command,
+)
+from components.vllm_sizing import server_resources, shm_size
 
 STANDARD_LABEL_KEYS = {
     f"app.kubernetes.io/{key}" for key in ("name", "instance", "component", "part-of", "managed-by", "version")
@@ -123,7 +123,7 @@ def run_keeping_registrations(stack, monkeypatch, overrides) -> tuple[ConfigErro
             super().__init__(*args, **kwargs)
             runs.append(self)
 
-    monkeypatch.setattr(stackcheck.runtime, "ProgramRun", KeptRun)
+    monkeypatch.setattr(components.stackcheck.runtime, "ProgramRun", KeptRun)
     with pytest.raises(ConfigError) as error:
         stack(overrides)
     [run] = runs

@@ -8,8 +8,8 @@ sentences, so a failure says which boundary moved.
 
 import pytest
 
+from components.facts import eks_model, versions
 from components.settings import MIN_GPU_DISK_GIB, MIN_SYSTEM_DISK_GIB
-from facts import eks_model, versions
 
 _LABEL_KEY_MAX = eks_model.length_limits("labelKey")[1]
 _LABEL_VALUE_MAX = eks_model.length_limits("labelValue")[1]

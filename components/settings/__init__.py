@@ -11,10 +11,11 @@ Pulumi config reader. `parse_settings` checks the whole config before any resour
 settings without it.
 """
 
-from components.settings.autoscaler import AutoscalerSettings
-from components.settings.cluster import DEFAULT_LOG_TYPES, ClusterSettings
-from components.settings.device_plugin import DevicePluginSettings
-from components.settings.errors import (
+from ..facts.identity import PROJECT
+from .autoscaler import AutoscalerSettings
+from .cluster import DEFAULT_LOG_TYPES, ClusterSettings
+from .device_plugin import DevicePluginSettings
+from .errors import (
     ConfigError,
     ConfigProblem,
     Where,
@@ -24,7 +25,7 @@ from components.settings.errors import (
     arguments,
     stack_config,
 )
-from components.settings.fields import (
+from .fields import (
     MAX_GP3_DISK_GIB,
     check_kubernetes_taint_effect,
     check_label_key,
@@ -34,19 +35,19 @@ from components.settings.fields import (
     check_node_label_key,
     check_node_labels,
 )
-from components.settings.gpu_placement import GpuPlacementSettings
-from components.settings.network import MAX_AZ_COUNT, MAX_VPC_PREFIX, MIN_VPC_PREFIX, NetworkSettings
-from components.settings.node_groups import (
+from .gpu_placement import GpuPlacementSettings
+from .network import MAX_AZ_COUNT, MAX_VPC_PREFIX, MIN_VPC_PREFIX, NetworkSettings
+from .node_groups import (
     MIN_GPU_DISK_GIB,
     MIN_SYSTEM_DISK_GIB,
     GpuNodeGroupSettings,
     SystemNodeGroupSettings,
     TaintSettings,
 )
-from components.settings.observability import DcgmExporterSettings, ObservabilitySettings
-from components.settings.reader import config_from_pulumi, parse_stack_config
-from components.settings.section import SectionModel, validate_section
-from components.settings.stack import (
+from .observability import DcgmExporterSettings, ObservabilitySettings
+from .reader import config_from_pulumi, parse_stack_config
+from .section import SectionModel, validate_section
+from .stack import (
     SECRET_KEYS,
     SECTIONS,
     TOP_LEVEL_KEYS,
@@ -56,14 +57,13 @@ from components.settings.stack import (
     parse_settings,
     server_pool_problems,
 )
-from components.settings.vllm import (
+from .vllm import (
     SYSTEM_NAMESPACES,
     VLLM_MANAGED_FLAGS,
     VLLM_SECRET_FLAGS,
     ModelCacheSettings,
     VllmSettings,
 )
-from facts.identity import PROJECT
 
 __all__ = [
     "DEFAULT_LOG_TYPES",

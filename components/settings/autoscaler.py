@@ -7,9 +7,9 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
-from components.settings.errors import ConfigProblem, _bad
-from components.settings.fields import Duration
-from components.settings.section import SectionModel
+from .errors import ConfigProblem, _bad
+from .fields import Duration
+from .section import SectionModel
 
 
 def _priorities(value: dict[str, list[str]]) -> dict[str, list[str]]:

@@ -7,12 +7,12 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
-from components.settings.errors import ConfigProblem, _bad
-from components.settings.fields import Ipv4Cidr, SubnetIds, each_once, rule
-from components.settings.section import SectionModel
-from facts import eks_model, versions
-from facts.identity import PROJECT
-from facts.principals import iam_principal
+from ..facts import eks_model, versions
+from ..facts.identity import PROJECT
+from ..facts.principals import iam_principal
+from .errors import ConfigProblem, _bad
+from .fields import Ipv4Cidr, SubnetIds, each_once, rule
+from .section import SectionModel
 
 DEFAULT_LOG_TYPES = ("api", "audit", "authenticator")
 _KUBERNETES_VERSION = re.compile(r"^1\.\d{1,2}$")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from components.settings.fields import release_tag
-from components.settings.section import SectionModel
-from facts import versions
+from ..facts import versions
+from .fields import release_tag
+from .section import SectionModel
 
 
 class DevicePluginSettings(SectionModel):

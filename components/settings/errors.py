@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
-from facts.identity import PROJECT
+from ..facts.identity import PROJECT
 
 
 class ConfigProblem(ValueError):

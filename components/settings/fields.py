@@ -15,14 +15,14 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator
 
-from components.settings.errors import _bad
-from facts import eks_model
-from facts.contract import (
+from ..facts import eks_model
+from ..facts.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     KUBERNETES_TAINT_EFFECTS,
     REPELLING_EFFECTS,
     kubelet_refuses_node_label,
 )
+from .errors import _bad
 
 _QUALIFIED_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")

@@ -3,9 +3,9 @@ GPU nodes, which every GPU consumer derives its selector and tolerations from.""
 
 from __future__ import annotations
 
-from components.settings.fields import LabelKey, LabelValue, NodeLabelKey, RepellingTaintEffect, TaintValue
-from components.settings.section import SectionModel
-from facts.contract import PlacementContract
+from ..facts.contract import PlacementContract
+from .fields import LabelKey, LabelValue, NodeLabelKey, RepellingTaintEffect, TaintValue
+from .section import SectionModel
 
 _DEFAULT_CONTRACT = PlacementContract()
 

@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
-from components.settings.errors import ConfigProblem, _bad
-from components.settings.fields import each_once, rule
-from components.settings.section import SectionModel
-from facts.zones import EKS_UNSUPPORTED_ZONE_IDS
+from ..facts.zones import EKS_UNSUPPORTED_ZONE_IDS
+from .errors import ConfigProblem, _bad
+from .fields import each_once, rule
+from .section import SectionModel
 
 # A VPC of /16 (AWS's largest) to /20: a zone's private subnet is an eighth of it, /23 at the smallest.
 MIN_VPC_PREFIX = 16

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from components.settings.errors import ConfigProblem
-from components.settings.fields import (
+from ..facts import gpu_catalog
+from ..facts.contract import Taint
+from .errors import ConfigProblem
+from .fields import (
     Gp3DiskSize,
     InstanceTypes,
     LabelKey,
@@ -16,9 +18,7 @@ from components.settings.fields import (
     TaintValue,
     rule,
 )
-from components.settings.section import SectionModel
-from facts import gpu_catalog
-from facts.contract import Taint
+from .section import SectionModel
 
 # Accelerated AMIs and the vLLM image need room; below this a GPU node fills its disk pulling them.
 MIN_GPU_DISK_GIB = 50

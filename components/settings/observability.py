@@ -3,8 +3,8 @@ components/monitoring.py."""
 
 from __future__ import annotations
 
-from components.settings.fields import Labels, NamespaceName, PrometheusDuration
-from components.settings.section import SectionModel
+from .fields import Labels, NamespaceName, PrometheusDuration
+from .section import SectionModel
 
 
 class DcgmExporterSettings(SectionModel):

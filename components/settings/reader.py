@@ -11,9 +11,9 @@ import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from components.settings.errors import ConfigError, ConfigProblem
-from components.settings.stack import SECRET_KEYS, Settings, parse_settings
-from facts.identity import PROJECT
+from ..facts.identity import PROJECT
+from .errors import ConfigError, ConfigProblem
+from .stack import SECRET_KEYS, Settings, parse_settings
 
 # Namespaces at least this similar to the project's are taken for a misspelling of it.
 _NAMESPACE_SIMILARITY = 0.8

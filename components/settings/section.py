@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic.alias_generators import to_camel
 
-from components.settings.errors import (
+from .errors import (
     ConfigError,
     ConfigProblem,
     SectionProblems,

@@ -6,20 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.settings.autoscaler import AutoscalerSettings
-from components.settings.cluster import ClusterSettings
-from components.settings.device_plugin import DevicePluginSettings
-from components.settings.errors import ConfigError, ConfigProblem, _suggestion, stack_config
-from components.settings.gpu_placement import GpuPlacementSettings
-from components.settings.network import NetworkSettings
-from components.settings.node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings
-from components.settings.observability import ObservabilitySettings
-from components.settings.section import DEFER_PROBLEMS, SectionModel, validate
-from components.settings.vllm import VllmSettings
-from facts import eks_model, versions
-from facts.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
-from facts.eks_node import ami_family_runs_device_plugin
-from facts.identity import PROJECT
+from ..facts import eks_model, versions
+from ..facts.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
+from ..facts.eks_node import ami_family_runs_device_plugin
+from ..facts.identity import PROJECT
+from .autoscaler import AutoscalerSettings
+from .cluster import ClusterSettings
+from .device_plugin import DevicePluginSettings
+from .errors import ConfigError, ConfigProblem, _suggestion, stack_config
+from .gpu_placement import GpuPlacementSettings
+from .network import NetworkSettings
+from .node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings
+from .observability import ObservabilitySettings
+from .section import DEFER_PROBLEMS, SectionModel, validate
+from .vllm import VllmSettings
 
 
 def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[ConfigProblem]:

@@ -7,12 +7,12 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
-from components import vllm_args
-from components.settings.errors import ConfigProblem, _bad
-from components.settings.fields import Labels, NamespaceName, Quantity, is_release_tag, rule
-from components.settings.section import SectionModel
-from facts import versions
-from facts.kubernetes import KUBE_SYSTEM
+from .. import vllm_args
+from ..facts import versions
+from ..facts.kubernetes import KUBE_SYSTEM
+from .errors import ConfigProblem, _bad
+from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
+from .section import SectionModel
 
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
 VLLM_MANAGED_FLAGS = (

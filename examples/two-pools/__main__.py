@@ -10,7 +10,7 @@ the contract's selector keeps it on GPU nodes, the product term keeps it on the 
 
 This program runs from the repository checkout and imports the checkout's packages. In a project of your
 own, install the package instead (README, "Using the components in another stack") and import the same
-names from `eks_gpu_inference.components` (and `gpu_instance_type` from `eks_gpu_inference.facts.gpu_catalog`).
+names from `eks_gpu_inference` (and `gpu_instance_type` from `eks_gpu_inference.facts.gpu_catalog`).
 """
 
 import sys
@@ -27,10 +27,10 @@ from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerAr
 from components.component_args import PlacementArgs  # noqa: E402
 from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs  # noqa: E402
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs  # noqa: E402
+from components.facts.gpu_catalog import gpu_instance_type  # noqa: E402
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs  # noqa: E402
 from components.network import Network, NetworkArgs  # noqa: E402
 from components.vllm_server import VllmServer, VllmServerArgs  # noqa: E402
-from facts.gpu_catalog import gpu_instance_type  # noqa: E402
 
 # One pool per GPU model: (pool suffix, instance type, model).
 POOLS = (

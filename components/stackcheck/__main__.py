@@ -1,0 +1,235 @@
+"""Command line of the offline stack tools: `python -m components.stackcheck plan --stack dev` in the repository,
+and the installed commands `eks-gpu-plan` and `eks-gpu-audit`.
+
+Only the standard library is imported here, so `--help` and usage errors answer at once; the
+command modules (and through them the Pulumi SDKs) load after the arguments parse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+from . import audit_cli
+
+# Matches stackcheck.stack_config.EXIT_USAGE; repeated here so that usage errors answer without importing it.
+EXIT_USAGE = 3
+FORMATS = ("text", "markdown", "json")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `python -m components.stackcheck`."""
+    parser = argparse.ArgumentParser(
+        prog="python -m components.stackcheck",
+        description="Offline tools for a stack of this project: no Pulumi CLI, no cloud credentials.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    plan = commands.add_parser(
+        "plan",
+        help="run the program under mocks, print the resource tree, write and validate the Kubernetes "
+        "objects, and check GPU placement",
+        description=(
+            "Run __main__.py under Pulumi mocks with a stack's config; print the resource tree as "
+            "`pulumi preview` shows it; write every Kubernetes object as YAML and validate it against the "
+            "cluster version's OpenAPI schema; model the node groups as pools and print where each workload "
+            "lands and the GPU guard verdicts. Exit 0 when every check holds, 1 when a check fails, 2 when the "
+            "stack config or a project file is invalid, 3 on a usage or internal error."
+        ),
+    )
+    add_plan_arguments(plan)
+    audit_cli.add_parser(commands, FORMATS)
+    return parser
+
+
+def add_plan_arguments(plan: argparse.ArgumentParser) -> None:
+    """The options of `plan`, shared by `python -m components.stackcheck plan` and `eks-gpu-plan`."""
+    plan.add_argument(
+        "--stack",
+        default=None,
+        help="stack name: reads Pulumi.<stack>.yaml (default: dev, or the name in --stack-file)",
+    )
+    plan.add_argument(
+        "--project-dir",
+        type=Path,
+        default=None,
+        help="directory holding Pulumi.yaml and the program (default: the current directory)",
+    )
+    plan.add_argument(
+        "--stack-file",
+        type=Path,
+        default=None,
+        help="read the stack config from this file instead of <project-dir>/Pulumi.<stack>.yaml",
+    )
+    plan.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder for the rendered Kubernetes objects (default: <project-dir>/out/<stack>/)",
+    )
+    plan.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
+        "json for tools (default: text)",
+    )
+
+
+def build_plan_command_parser() -> argparse.ArgumentParser:
+    """The argument parser of `eks-gpu-plan`, the installed command (`plan` alone, for any project)."""
+    parser = argparse.ArgumentParser(
+        prog="eks-gpu-plan",
+        description=(
+            "Offline plan of a Pulumi stack that uses eks_gpu_inference's components: run the program under "
+            "mocks, print the resource tree, write and validate the Kubernetes objects, and check GPU placement. "
+            "Exit 0 when every check holds, 1 when a check fails, 2 when the stack config or a project file is "
+            "invalid, 3 on a usage or internal error."
+        ),
+    )
+    add_plan_arguments(parser)
+    return parser
+
+
+def build_audit_command_parser() -> argparse.ArgumentParser:
+    """The argument parser of `eks-gpu-audit`, the installed command (`audit` alone)."""
+    parser = argparse.ArgumentParser(
+        prog="eks-gpu-audit",
+        description=(
+            "Audit a running cluster that uses eks_gpu_inference's placement contract, from a snapshot "
+            "(kubectl get nodes,pods,daemonsets -A -o json) or live: idle GPUs, pods leaking onto GPU nodes, "
+            "pending GPU pods, GPU nodes without GPUs advertised, node agents missing on GPU nodes. Exit 0 when "
+            "no finding is at or above --fail-on, 1 when one is, 2 when the input is unreadable or invalid, 3 on "
+            "a usage or internal error."
+        ),
+    )
+    audit_cli.add_audit_arguments(parser, FORMATS)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line with `argv` (default `sys.argv[1:]`); returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
+        return EXIT_USAGE if exit_.code else 0
+    return _COMMANDS[args.command](args)
+
+
+def plan_command(argv: list[str] | None = None) -> int:
+    """`eks-gpu-plan [--project-dir DIR] [--stack NAME] ...`: the plan of `python -m components.stackcheck plan`, as an
+    installed command; returns the exit code."""
+    try:
+        args = build_plan_command_parser().parse_args(argv)
+    except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
+        return EXIT_USAGE if exit_.code else 0
+    return _plan(args)
+
+
+def audit_command(argv: list[str] | None = None) -> int:
+    """`eks-gpu-audit --snapshot FILE ...`: `python -m components.stackcheck audit` as an installed command;
+    returns the exit code."""
+    try:
+        args = build_audit_command_parser().parse_args(argv)
+    except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
+        return EXIT_USAGE if exit_.code else 0
+    return audit_cli.run(args)
+
+
+def _plan(args: argparse.Namespace) -> int:
+    # A short batch run over a large heap that lives until exit (the SDKs define thousands of
+    # classes): the cyclic collector's passes over it took a fifth of the run and freed about
+    # nothing (peak memory 137 MB with it, 139 MB without; see benchmarks/plan_bench.py).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_plan(args)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run_plan(args: argparse.Namespace) -> int:
+    from .plan import PlanOptions, UsageError, run_plan
+    from .report import render
+
+    project_dir = (args.project_dir or Path.cwd()).resolve()
+    options = PlanOptions(
+        stack=args.stack,
+        project_dir=project_dir,
+        stack_file=args.stack_file.resolve() if args.stack_file else None,
+        out_dir=args.out.resolve() if args.out else None,
+        progress=_progress_writer(),
+    )
+    try:
+        result = run_plan(options)
+    except UsageError as error:
+        print(f"stackcheck plan: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except Exception as error:  # noqa: BLE001 a fault of the tool itself: say so, with where it happened
+        print(f"stackcheck plan: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
+        return EXIT_USAGE
+    if result.program_traceback:
+        sys.stderr.write(result.program_traceback)
+    sys.stdout.write(render(result, args.format, colour=_colour_stdout()))
+    sys.stdout.flush()
+    return result.exit_code
+
+
+_COMMANDS = {"plan": _plan, "audit": audit_cli.run}
+
+
+def _progress_writer():
+    """A callback that shows one transient progress line on stderr, when stderr is a terminal."""
+    stream = sys.stderr
+    if not stream.isatty():
+        return None
+
+    def show(message: str | None) -> None:
+        # \r and the clear-to-end-of-line escape keep it to one line that the next message replaces.
+        stream.write("\r\x1b[K" + (message or ""))
+        stream.flush()
+
+    return show
+
+
+def _colour_stdout() -> bool:
+    # https://no-color.org: any non-empty NO_COLOR disables colour.
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def cli() -> NoReturn:
+    """`python -m components.stackcheck` as a process: runs `main` and exits with its code."""
+    _as_process(main)
+
+
+def plan_cli() -> NoReturn:
+    """`eks-gpu-plan` as a process (the installed console script): runs `plan_command`, exits with its code."""
+    _as_process(plan_command)
+
+
+def audit_cli_main() -> NoReturn:
+    """`eks-gpu-audit` as a process (the installed console script): runs `audit_command`, exits with its code."""
+    _as_process(audit_command)
+
+
+def _as_process(command: Callable[[], int]) -> NoReturn:
+    # A short batch run over a heap that lives until exit: no cyclic collection while it runs (see
+    # `_plan`), and the heap frozen before exit, so that the interpreter's last collection at
+    # shutdown does not traverse the heap only to free nothing (about 350,000 objects the collector
+    # tracks after a plan of the dev stack; benchmarks/plan_bench.py times the difference).
+    gc.disable()
+    code = command()
+    gc.freeze()
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    cli()

@@ -1,0 +1,397 @@
+"""The six checks of the audit, each a function of an `Audit` returning findings.
+
+Every scheduling judgement comes from the placement model (filter_failures, tolerates); the checks
+only decide which pods and nodes to ask about and how to group what it answers.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ...facts import gpu_catalog
+from ...facts.contract import Taint
+from ...placement import BLOCKING_EFFECTS, GPU_RESOURCE, format_taint, tolerates
+from ...placement.explain import NODE_AFFINITY, NODE_RESOURCES_FIT, TAINT_TOLERATION
+from ...placement.pools import PLACEMENT_FILTERS
+from .engine import Audit, Finding
+
+# What a pod bound to a node must still satisfy there for the model to agree with the cluster.
+# NodeUnschedulable is left out: cordoning a node leaves its pods running, by design.
+BOUND_FILTERS = (TAINT_TOLERATION, NODE_AFFINITY)
+MAX_NAMES = 8
+
+
+def run_checks(audit: Audit) -> list[Finding]:
+    """Every check's findings, most severe first, in a stable order."""
+    findings = [
+        *idle_gpus(audit),
+        *gpu_leaks(audit),
+        *pending_gpu_pods(audit),
+        *gpus_not_advertised(audit),
+        *node_agents_missing(audit),
+        *model_mismatches(audit),
+    ]
+    order = {"error": 0, "warning": 1, "info": 2}
+    return sorted(findings, key=lambda f: (order[f.severity], f.kind, f.title))
+
+
+def pool_rows(audit: Audit) -> list[dict]:
+    """Per GPU pool: nodes, GPUs allocatable, requested and idle."""
+    rows = []
+    for pool, nodes in audit.gpu_pools.items():
+        gpu_nodes = [n for n in nodes if n.name in audit.gpu_node_names]
+        allocatable = sum(n.gpus_allocatable or 0 for n in gpu_nodes)
+        requested = sum(audit.gpus_requested(n) for n in gpu_nodes)
+        rows.append(
+            {
+                "pool": pool,
+                "instanceTypes": sorted({n.instance_type for n in gpu_nodes if n.instance_type}),
+                "nodes": len(gpu_nodes),
+                "gpusAllocatable": allocatable,
+                "gpusRequested": requested,
+                "gpusIdle": max(allocatable - requested, 0),
+                "nodesWithoutGpuRequests": sum(
+                    1 for n in gpu_nodes if (n.gpus_allocatable or 0) > 0 and audit.gpus_requested(n) == 0
+                ),
+            }
+        )
+    return rows
+
+
+def idle_gpus(audit: Audit) -> list[Finding]:
+    """GPU nodes that advertise GPUs no running pod requests."""
+    findings = []
+    for pool, nodes in audit.gpu_pools.items():
+        empty, partial, idle_partial = [], [], 0
+        for node in nodes:
+            allocatable = node.gpus_allocatable or 0
+            if node.name not in audit.gpu_node_names or allocatable <= 0:
+                continue
+            requested = audit.gpus_requested(node)
+            if requested == 0:
+                empty.append(node)
+            elif requested < allocatable:
+                partial.append(node)
+                idle_partial += allocatable - requested
+        if empty:
+            idle = sum(n.gpus_allocatable or 0 for n in empty)
+            findings.append(
+                Finding(
+                    "idle-gpus",
+                    "warning",
+                    f"{len(empty)} GPU node(s) of pool {pool} run no pod that requests a GPU: {idle} GPU(s) idle",
+                    "GPUs allocatable vs requested by the pods bound to each node",
+                    "schedule GPU work there or scale the pool down (desired and minimum size); an idle node "
+                    "is billed for its whole instance type",
+                    [n.name for n in empty],
+                    [
+                        f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} GPU(s) allocatable, 0 requested"
+                        for n in empty[:MAX_NAMES]
+                    ],
+                )
+            )
+        if partial:
+            findings.append(
+                Finding(
+                    "idle-gpus",
+                    "info",
+                    f"{len(partial)} GPU node(s) of pool {pool} leave {idle_partial} GPU(s) unrequested beside their GPU pods",
+                    "GPUs allocatable vs requested by the pods bound to each node",
+                    "pack GPU pods onto fewer nodes or use a smaller instance type",
+                    [n.name for n in partial],
+                    [
+                        f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} allocatable, "
+                        f"{audit.gpus_requested(n)} requested"
+                        for n in partial[:MAX_NAMES]
+                    ],
+                )
+            )
+    return findings
+
+
+def gpu_leaks(audit: Audit) -> list[Finding]:
+    """Running pods that request no GPU, are no node agent, and sit on GPU nodes."""
+    groups: dict[tuple, list] = defaultdict(list)
+    for node in audit.gpu_nodes:
+        for pod in audit.pods_on.get(node.name, ()):
+            if pod.owner_kind == "DaemonSet" or pod.mirror or audit.gpus(pod) > 0:
+                continue
+            admitted = _admitting_tolerations(audit, pod, node)
+            owner = f"{pod.owner_kind} {pod.namespace}/{pod.owner_name}" if pod.owner_name else f"pod {pod.id}"
+            groups[(node.pool, owner, admitted)].append((pod, node))
+    findings = []
+    for (pool, owner, admitted), members in sorted(groups.items()):
+        taint = format_taint(audit.contract.taint) if audit.contract.taint else "the GPU taint"
+        findings.append(
+            Finding(
+                "gpu-leak",
+                "warning",
+                f"{len(members)} pod(s) of {owner} request no GPU but run on GPU pool {pool}",
+                "a pod that requests no GPU and is no node agent runs on a GPU node; TaintToleration names the "
+                "toleration that let it past the node's taint",
+                f"narrow the pod's tolerations to the taints it must tolerate (an `operator: Exists` toleration "
+                f"without a key tolerates every taint), or keep it off GPU nodes with a nodeSelector; GPU nodes "
+                f"should carry {taint}",
+                [pod.id for pod, _ in members],
+                [*admitted, *(f"{pod.id} on {node.name}" for pod, node in members[:MAX_NAMES])],
+            )
+        )
+    return findings
+
+
+def _admitting_tolerations(audit: Audit, pod, node) -> tuple[str, ...]:
+    tolerations = audit.grouping.pod_view(pod).get("spec", {}).get("tolerations") or ()
+    lines = []
+    for taint in node.taints:
+        if (taint.get("effect") or "") not in BLOCKING_EFFECTS:
+            continue
+        toleration = next((t for t in tolerations if tolerates(t, taint)), None)
+        if toleration is not None:
+            lines.append(f"toleration {format_toleration(toleration)} tolerates {format_taint(taint)}")
+        else:
+            lines.append(
+                f"no toleration of {format_taint(taint)}: the pod was placed before the taint (see model-mismatch)"
+            )
+    if not lines:
+        lines.append("the node has no NoSchedule/NoExecute taint to keep such pods off")
+    return tuple(lines)
+
+
+def pending_gpu_pods(audit: Audit) -> list[Finding]:
+    """Pending pods that request GPUs, explained against every GPU pool."""
+    by_shape: dict[object, list] = defaultdict(list)
+    for pod in audit.snapshot.pods:
+        if not pod.node_name and pod.phase == "Pending" and audit.gpus(pod) > 0:
+            by_shape[audit.grouping.pod_key(pod)].append(pod)
+    groups: dict[tuple, list] = defaultdict(list)
+    for pods in by_shape.values():
+        reasons = _why_pending(audit, pods[0])
+        groups[reasons].extend(pods)
+    findings = []
+    for reasons, pods in sorted(groups.items(), key=lambda item: item[1][0].id):
+        filters = {name for _, failed, _ in reasons for name in failed}
+        findings.append(
+            Finding(
+                "pending-gpu-pods",
+                "error",
+                f"{len(pods)} GPU pod(s) pending: {_pending_summary(reasons)}",
+                "the scheduler's filters (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit) "
+                "on each GPU pool",
+                _pending_fix(audit, filters, reasons),
+                sorted(pod.id for pod in pods),
+                [f"pool {pool}: {text}" if pool else text for pool, _, text in reasons],
+            )
+        )
+    return findings
+
+
+def _why_pending(audit: Audit, pod) -> tuple:
+    """(pool, failed filter names, text) per GPU pool, for one pod of a shape."""
+    if not audit.gpu_pools:
+        return (
+            (
+                "",
+                (),
+                "no GPU node in the snapshot (a pool at zero nodes is not listed; its autoscaler "
+                "decides whether to add one)",
+            ),
+        )
+    reasons = []
+    wanted = audit.gpus(pod)
+    for pool, nodes in audit.gpu_pools.items():
+        placed, refused = [], defaultdict(list)
+        for node in nodes:
+            failed = audit.failures(pod, node, PLACEMENT_FILTERS)
+            if failed:
+                refused[tuple(failed.items())].append(node)
+            else:
+                placed.append(node)
+        if not placed:
+            text = " | ".join(
+                f"{len(members)} node(s), e.g. {members[0].name}: " + "; ".join(t for _, t in failed)
+                for failed, members in refused.items()
+            )
+            reasons.append((pool, tuple(sorted({name for failed in refused for name, _ in failed})), text))
+            continue
+        free = {n.name: (n.gpus_allocatable or 0) - audit.gpus_requested(n) for n in placed}
+        fits = next((n for n in placed if free[n.name] >= wanted and not audit.full_failures(pod, n)), None)
+        if fits is not None:
+            reasons.append(
+                (
+                    pool,
+                    (),
+                    f"fits on {fits.name} now: not yet bound, or held by something this audit "
+                    "does not model (volumes, pod affinity, topology spread, scheduling gates)",
+                )
+            )
+            continue
+        emptiest = max(placed, key=lambda n: (free[n.name], _neg(n.name)))
+        failed = audit.full_failures(pod, emptiest)
+        text = f"no node with room; emptiest {emptiest.name}: " + "; ".join(failed.values())
+        reasons.append((pool, tuple(sorted(failed)), text))
+    return tuple(reasons)
+
+
+def _neg(name: str) -> tuple:
+    # max() with the first name winning ties.
+    return tuple(-ord(c) for c in name)
+
+
+def _pending_summary(reasons: tuple) -> str:
+    if len(reasons) == 1:
+        pool, _, text = reasons[0]
+        return f"pool {pool}: {text}" if pool else text
+    return "; ".join(f"pool {pool}: {', '.join(failed) or 'fits'}" for pool, failed, _ in reasons)
+
+
+def _pending_fix(audit: Audit, filters: set[str], reasons: tuple) -> str:
+    contract = audit.contract
+    fixes = []
+    if TAINT_TOLERATION in filters and contract.taint:
+        toleration = Taint(
+            contract.taint["key"], contract.taint.get("value") or "", contract.taint["effect"]
+        ).toleration()
+        fixes.append(f"add the toleration {format_toleration(toleration)}")
+    if NODE_AFFINITY in filters:
+        label = f"; the contract label is {contract.label[0]}={contract.label[1]}" if contract.label else ""
+        fixes.append(
+            f"make the nodeSelector/affinity ask only for labels the GPU pool's nodes carry (the details "
+            f"name each missing one{label})"
+        )
+    if NODE_RESOURCES_FIT in filters:
+        fixes.append("free or add GPUs: raise the pool's desired/maximum size (see idle GPUs for nodes to reclaim)")
+    if not audit.gpu_pools:
+        fixes.append("add a GPU node group, or check why its autoscaler does not scale it up")
+    if not fixes:
+        fixes.append("check the pod's events (kubectl describe pod): the blocker is outside the filters modelled here")
+    return "; ".join(fixes)
+
+
+def gpus_not_advertised(audit: Audit) -> list[Finding]:
+    """GPU nodes whose `nvidia.com/gpu` allocatable is missing or 0, and why, per device plugin."""
+    groups: dict[tuple, list] = defaultdict(list)
+    plugins = [ds for ds in audit.snapshot.daemonsets if ds.device_plugin]
+    for node in audit.gpu_nodes:
+        if (node.gpus_allocatable or 0) > 0:
+            continue
+        running = audit.device_plugin_pods(node)
+        if running:
+            why = (
+                f"device-plugin pod {running[0].id} is on the node ({running[0].phase or 'phase unknown'}) "
+                "but advertises no GPU",
+            )
+            fix = "read that pod's logs: the NVIDIA driver or container toolkit is missing or failing on the node"
+        elif not plugins:
+            why = ("no NVIDIA device plugin DaemonSet in the snapshot",)
+            fix = "install the NVIDIA device plugin (devicePlugin settings of the stack)"
+        else:
+            why = tuple(_plugin_absence(audit, ds, node) for ds in plugins)
+            fix = "let the device plugin DaemonSet select and tolerate GPU nodes (its nodeSelector and tolerations)"
+        groups[(node.pool, why, fix)].append(node)
+    findings = []
+    for (pool, why, fix), nodes in sorted(groups.items()):
+        findings.append(
+            Finding(
+                "gpu-not-advertised",
+                "error",
+                f"{len(nodes)} GPU node(s) of pool {pool} advertise no {GPU_RESOURCE}",
+                f"a GPU instance type or GPU label without {GPU_RESOURCE} in status.allocatable",
+                fix,
+                [n.name for n in nodes],
+                [
+                    *why,
+                    *(
+                        f"{n.name}: {_instance(n.instance_type)}, allocatable {GPU_RESOURCE} "
+                        f"{'missing' if n.gpus_allocatable is None else n.gpus_allocatable}"
+                        for n in nodes[:MAX_NAMES]
+                    ),
+                ],
+            )
+        )
+    return findings
+
+
+def _plugin_absence(audit: Audit, daemonset, node) -> str:
+    failed = audit.daemonset_failures(daemonset, node, PLACEMENT_FILTERS)
+    if failed:
+        return f"DaemonSet {daemonset.id} does not land there: " + "; ".join(failed.values())
+    return f"DaemonSet {daemonset.id} selects the node but has no pod on it yet"
+
+
+def node_agents_missing(audit: Audit) -> list[Finding]:
+    """DaemonSets whose selector and affinity take a GPU node while their tolerations do not admit its taints."""
+    findings = []
+    for daemonset in sorted(audit.snapshot.daemonsets, key=lambda ds: ds.id):
+        by_taint: dict[str, list] = defaultdict(list)
+        for node in audit.gpu_nodes:
+            if audit.daemonset_failures(daemonset, node, (NODE_AFFINITY,)):
+                continue
+            failed = audit.daemonset_failures(daemonset, node, (TAINT_TOLERATION,))
+            if failed:
+                by_taint[failed[TAINT_TOLERATION]].append(node)
+        for reason, nodes in sorted(by_taint.items()):
+            taint = reason.rsplit(" ", 1)[-1]
+            findings.append(
+                Finding(
+                    "node-agent-missing",
+                    "warning",
+                    f"DaemonSet {daemonset.id} selects {len(nodes)} GPU node(s) but cannot run there: {reason}",
+                    "TaintToleration: the DaemonSet's pod does not tolerate the GPU nodes' taint",
+                    f"add a toleration of {taint} to the DaemonSet's pod template",
+                    [daemonset.id, *(n.name for n in nodes)],
+                    [f"pools: {', '.join(sorted({n.pool for n in nodes}))}"],
+                )
+            )
+    return findings
+
+
+def model_mismatches(audit: Audit) -> list[Finding]:
+    """Running pods the model says could not be scheduled on their node today."""
+    groups: dict[tuple, list] = defaultdict(list)
+    for pod in audit.snapshot.pods:
+        if not pod.bound or pod.mirror:
+            continue
+        node = audit.nodes_by_name.get(pod.node_name)
+        if node is None:
+            groups[("", ("its node is not in the snapshot",))].append((pod, pod.node_name))
+            continue
+        failed = audit.failures(pod, node, BOUND_FILTERS)
+        if failed:
+            owner = f"{pod.owner_kind} {pod.namespace}/{pod.owner_name}" if pod.owner_name else f"pod {pod.id}"
+            groups[(owner, tuple(failed.values()))].append((pod, node.name))
+    findings = []
+    for (owner, reasons), members in sorted(groups.items()):
+        who = f"of {owner} " if owner else ""
+        findings.append(
+            Finding(
+                "model-mismatch",
+                "warning",
+                f"{len(members)} running pod(s) {who}could not be scheduled on their node today",
+                "TaintToleration and NodeAffinity on the pod's own node",
+                "if the node's taints or labels changed on purpose, add the toleration or fix the selector (a NoExecute "
+                "taint evicts pods that do not tolerate it); otherwise the model misses a rule: report it",
+                [pod.id for pod, _ in members],
+                [*reasons, *(f"{pod.id} on {node}" for pod, node in members[:MAX_NAMES])],
+            )
+        )
+    return findings
+
+
+def format_toleration(toleration: dict) -> str:
+    """A toleration in one line: `key=value:Effect` (Equal), `key:Effect (Exists)`, `* (Exists)` for any taint."""
+    key = toleration.get("key") or ""
+    operator = toleration.get("operator") or "Equal"
+    effect = toleration.get("effect") or ""
+    suffix = f":{effect}" if effect else " (any effect)"
+    if operator == "Exists":
+        return (
+            f"{key}{suffix} (Exists)" if key else f"operator Exists without key{'' if not effect else ' for ' + effect}"
+        )
+    return f"{key}={toleration.get('value') or ''}{suffix}"
+
+
+def _instance(instance_type: str) -> str:
+    entry = gpu_catalog.lookup(instance_type) if instance_type else None
+    if entry is not None and entry.gpus:
+        return f"{instance_type} ({entry.gpus}x {entry.gpu_model})"
+    return instance_type or "instance type unknown"

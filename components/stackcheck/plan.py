@@ -1,0 +1,363 @@
+"""The offline plan of a stack: what `pulumi preview` would register, rendered, validated and placed.
+
+`run_plan` loads the project and stack files (stackcheck/stack_config.py), checks the config with the program's own settings
+model, runs `__main__.py` under Pulumi mocks, writes every Kubernetes object as YAML, validates
+them against the cluster version's schema, and models where each workload lands on the node
+groups. It returns a `PlanResult`; `stackcheck.report` turns that into text, markdown or JSON.
+
+The Pulumi SDKs, kubernetes-validate and the placement model are imported inside the steps that
+use them: an invalid config is reported before any of them loads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..facts.resource_types import CLUSTER_TYPES
+from ..facts.resource_types import STACK as STACK_TYPE
+from .stack_config import (
+    EXIT_FAILED,
+    EXIT_INVALID_CONFIG,
+    EXIT_OK,
+    EXIT_USAGE,  # noqa: F401 the commands' exit codes, importable from here
+    InvalidFileError,  # noqa: F401 importable from here
+    StackConfig,
+    UsageError,
+    load_stack_config,
+)
+
+if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
+    from ..placement import PlacementRow, Verdict
+    from .aws_requests import RequestCheck
+    from .render import WrittenFile
+    from .schema import SchemaResult
+
+# Version of the JSON document's shape; raised when a field changes meaning or is removed.
+JSON_SCHEMA_VERSION = 1
+SECRET_OUTPUT = "[secret]"
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    """What to plan and where to write."""
+
+    project_dir: Path
+    """Directory with Pulumi.yaml and the program."""
+    stack: str | None = None
+    """Stack name. Default: taken from `stack_file` (`Pulumi.<stack>.yaml`), else `dev`."""
+    stack_file: Path | None = None
+    """Stack config file. Default `<project_dir>/Pulumi.<stack>.yaml`."""
+    out_dir: Path | None = None
+    """Folder for the YAML files. Default `<project_dir>/out/<stack>`."""
+    progress: Callable[[str | None], None] | None = None
+    """Called with a short status line before slow steps, and with None when done. Default: silent."""
+
+
+@dataclass(frozen=True)
+class ConfigIssue:
+    """One problem with the stack config: the key (inside the project namespace) and the full message."""
+
+    key: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ResourceRow:
+    """One registered resource, as `pulumi preview` lists it."""
+
+    type: str
+    name: str
+    urn: str
+    parent: str | None
+    """URN of the parent; None only for the stack itself."""
+
+
+@dataclass
+class PlanResult:
+    """Everything one plan found; `exit_code` summarises it."""
+
+    project: str
+    stack: str
+    stack_file: str
+    out_dir: str
+    config_problems: list[ConfigIssue] = field(default_factory=list)
+    program_error: str | None = None
+    program_traceback: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    resources: list[ResourceRow] = field(default_factory=list)
+    written: list[WrittenFile] = field(default_factory=list)
+    """One file per Kubernetes object, in registration order."""
+    kubernetes_version: str | None = None
+    schema: list[SchemaResult] = field(default_factory=list)
+    """The schema check of each written object."""
+    node_group_problems: list[str] = field(default_factory=list)
+    placement_error: str | None = None
+    pools: list[dict[str, Any]] = field(default_factory=list)
+    """`stackcheck.pools.pool_summary` per pool, GPUs as the device plugin leaves them."""
+    matrix: list[PlacementRow] = field(default_factory=list)
+    """Whether each workload lands on each pool, and if not why."""
+    verdicts: list[Verdict] = field(default_factory=list)
+    """The GPU guard's verdicts."""
+    network_problems: list[str] = field(default_factory=list)
+    """Node groups outside the stack's private subnets, or a control plane in fewer than two zones."""
+    duplicate_objects: list[str] = field(default_factory=list)
+    """Kubernetes objects declared by more than one resource, each naming both resources."""
+    outputs: dict[str, Any] = field(default_factory=dict)
+    """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
+    aws_requests: list[RequestCheck] = field(default_factory=list)
+    """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws_requests`)."""
+
+    @property
+    def counts(self) -> dict[str, Any]:
+        """Resources in total, per type and per provider package (the type token's first part)."""
+        types = Counter(row.type for row in self.resources)
+        packages = Counter(row.type.split(":", 1)[0] for row in self.resources)
+        return {
+            "total": len(self.resources),
+            "byPackage": dict(sorted(packages.items())),
+            "byType": dict(sorted(types.items())),
+        }
+
+    @property
+    def failures(self) -> list[str]:
+        """Every failed check, one line each, naming it."""
+        found = [f"config {problem.message}" for problem in self.config_problems]
+        if self.program_error:
+            found.append(f"program: {self.program_error}")
+        found += [f"node group: {problem}" for problem in self.node_group_problems]
+        if self.placement_error:
+            found.append(f"placement: {self.placement_error}")
+        found += [f"network: {problem}" for problem in self.network_problems]
+        found += [f"objects: {duplicate}" for duplicate in self.duplicate_objects]
+        found += [f"schema: {result.object_id}: {result.message}" for result in self.schema if not result.passed]
+        found += [
+            f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts if not verdict.passed
+        ]
+        found += [f"aws request: {line}" for check in self.aws_requests for line in check.failure_lines()]
+        return found
+
+    @property
+    def exit_code(self) -> int:
+        """2 for an invalid config, 1 when any other check failed, else 0."""
+        if self.config_problems:
+            return EXIT_INVALID_CONFIG
+        return EXIT_FAILED if self.failures else EXIT_OK
+
+
+def run_plan(options: PlanOptions) -> PlanResult:
+    """Plan the stack `options` names; raises `UsageError` when its files cannot be read."""
+    progress = options.progress or (lambda message: None)
+    try:
+        config = load_stack_config(options.project_dir, options.stack, options.stack_file)
+        out_dir = options.out_dir or options.project_dir / "out" / config.stack
+        if out_dir.exists() and not out_dir.is_dir():
+            raise UsageError(f"--out {out_dir} is a file; allowed: a folder (created when missing)")
+        result = PlanResult(config.project, config.stack, str(config.stack_file), str(out_dir))
+        _import_from(options.project_dir)
+
+        settings, result.config_problems = _settings(config)
+        if result.config_problems:
+            return result
+
+        progress("loading Pulumi SDKs…")
+        from . import runtime
+
+        progress(f"running {config.program.name} under mocks…")
+        run = runtime.ProgramRun()
+        _run_program(config, run, result)
+        if result.config_problems:
+            return result
+        result.resources = resource_rows(run.resources, config.project, config.stack)
+        result.outputs = {
+            key: SECRET_OUTPUT if key in run.secret_outputs else value for key, value in sorted(run.outputs.items())
+        }
+        if result.program_error:
+            return result
+        from .network_check import network_problems
+
+        result.network_problems = network_problems(run.resources)
+
+        from . import render
+
+        result.kubernetes_version = settings.cluster.version if settings else _cluster_version(run.resources)
+        objects = render.kubernetes_objects(run.resources)
+        result.warnings += [
+            f"{obj.id}: {', '.join(obj.secret_fields)} is secret as a whole (Pulumi marks a field secret when any "
+            "value inside it is), so it is written redacted and the schema and placement checks see placeholders; "
+            "reference a Secret (secretKeyRef, a secret volume) instead"
+            for obj in objects
+            if obj.secret_fields
+        ]
+        result.duplicate_objects = render.duplicate_objects(objects)
+        result.written = render.write_objects(objects, out_dir)
+
+        progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
+        from . import schema
+
+        result.schema = schema.validate_objects(
+            [(written.object, written.path) for written in result.written], result.kubernetes_version
+        )
+
+        progress("checking AWS requests against the AWS API models…")
+        from . import aws_requests
+
+        result.aws_requests = aws_requests.check_resources(run.resources)
+
+        progress("placing workloads on node pools…")
+        _place(run.resources, objects, result)
+        return result
+    finally:
+        progress(None)
+
+
+def resource_rows(resources: list[Any], project: str, stack: str) -> list[ResourceRow]:
+    """The stack resource, then every registered resource, each with its parent's URN."""
+    stack_urn = f"urn:pulumi:{stack}::{project}::{STACK_TYPE}::{project}-{stack}"
+    rows = [ResourceRow(STACK_TYPE, f"{project}-{stack}", stack_urn, None)]
+    for resource in resources:
+        rows.append(ResourceRow(resource.type, resource.name, resource.urn, resource.parent or stack_urn))
+    return rows
+
+
+def _settings(config: StackConfig) -> tuple[Any, list[ConfigIssue]]:
+    """The program's own settings model applied to the stack config: (settings, []) or (None, problems).
+
+    Another project's config is left to its program: (None, []).
+    """
+    from ..facts.identity import PROJECT
+    from ..settings import ConfigError, parse_stack_config
+
+    if config.project != PROJECT:
+        return None, []
+    try:
+        return parse_stack_config(config.values, config.secret_keys), []
+    except ConfigError as error:
+        return None, _issues(error)
+
+
+def _cluster_version(resources: list[Any]) -> str:
+    """The Kubernetes version of the registered EKS cluster, else the newest kubernetes-validate knows."""
+    for resource in resources:
+        if resource.type in CLUSTER_TYPES and resource.inputs.get("version"):
+            return str(resource.inputs["version"])
+    import kubernetes_validate
+
+    return kubernetes_validate.latest_version()
+
+
+def _issues(error: Exception) -> list[ConfigIssue]:
+    return [ConfigIssue(problem.key, str(problem)) for problem in error.problems]
+
+
+def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
+    """Run the program; a config error it raises becomes `config_problems`, any other `program_error`."""
+    from . import runtime
+
+    with _captured_logs() as records, contextlib.chdir(config.program.parent):
+        try:
+            runtime.run_program(
+                config.program,
+                config.values,
+                project=config.project,
+                stack=config.stack,
+                secret_keys=config.secret_keys,
+                run=run,
+            )
+        except Exception as error:  # noqa: BLE001 reported, not raised: the plan shows what failed
+            problems = getattr(error, "problems", None)
+            if problems and all(hasattr(problem, "key") for problem in problems):
+                result.config_problems = _issues(error)
+            else:
+                result.program_error = f"{type(error).__name__}: {error}"
+                result.program_traceback = traceback.format_exc()
+    for record in records:
+        message = record.getMessage()
+        if record.levelno >= logging.ERROR:
+            result.program_error = result.program_error or f"the program logged an error: {message}"
+        else:
+            result.warnings.append(message)
+
+
+def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
+    from .. import placement
+    from ..placement.workloads import WORKLOAD_KINDS
+    from . import pools
+
+    node_groups = pools.node_group_specs(resources)
+    result.node_group_problems = node_groups.problems
+    try:
+        node_pools = pools.build_pools(node_groups)
+    except ValueError as error:
+        result.node_group_problems.append(str(error))
+        return
+    workloads = [obj.workload() for obj in objects if obj.kind in WORKLOAD_KINDS]
+    result.pools = [pools.pool_summary(pool) for pool in placement.advertise_gpus(node_pools, workloads)]
+    try:
+        result.matrix = placement.placement_matrix(workloads, node_pools)
+        result.verdicts = placement.gpu_guard(workloads, node_pools)
+        _place_node_agents(resources, node_pools, result)
+        _check_gpu_capacity(workloads, node_pools, result)
+        _check_autoscaling(resources, workloads, node_pools, result)
+        result.verdicts.sort(key=lambda verdict: verdict.id)
+    except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
+        result.placement_error = f"the placement model cannot read the workloads: {error}"
+
+
+def _place_node_agents(resources: list[Any], node_pools: list[dict], result: PlanResult) -> None:
+    """The pods EKS and its add-ons run on the nodes: matrix rows marked [EKS], and verdict 6."""
+    from . import node_agents
+
+    agents = node_agents.cluster_agents(resources)
+    result.matrix += agents.rows(node_pools)
+    result.verdicts.append(agents.verdict(node_pools))
+
+
+def _check_gpu_capacity(workloads: list[dict], node_pools: list[dict], result: PlanResult) -> None:
+    """Verdict 7: all replicas of each GPU workload fit its pools at maxSize; a warning if only above desiredSize."""
+    from ..placement.capacity import gpu_capacity
+
+    verdict, warnings = gpu_capacity(workloads, node_pools)
+    result.verdicts.append(verdict)
+    result.warnings += warnings
+
+
+def _check_autoscaling(resources: list[Any], workloads: list[dict], node_pools: list[dict], result: PlanResult) -> None:
+    """Verdicts 8 and 9: GPU pools scale from zero for their workloads; CPU workloads stay off GPU pools."""
+    from . import scale_from_zero
+
+    tags = scale_from_zero.template_tags(resources)
+    result.verdicts.append(scale_from_zero.scale_from_zero_verdict(workloads, node_pools, tags, result.matrix))
+    result.verdicts.append(scale_from_zero.cpu_workloads_verdict(workloads, node_pools, result.matrix))
+
+
+@contextlib.contextmanager
+def _captured_logs() -> Iterator[list[logging.LogRecord]]:
+    """Collect what the program logs (pulumi.log.warn and friends reach the root logger under mocks)."""
+    records: list[logging.LogRecord] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = Collect(logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield records
+    finally:
+        root.removeHandler(handler)
+
+
+def _import_from(project_dir: Path) -> None:
+    """Make the project's packages (components, placement) importable, as running its program would."""
+    path = str(project_dir)
+    if path not in sys.path:
+        sys.path.insert(0, path)

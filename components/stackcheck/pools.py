@@ -1,0 +1,124 @@
+"""Node pools from the node groups a stack registers: the nodes the placement model schedules onto."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..facts import gpu_catalog
+from ..facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
+from ..facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
+from ..facts.resource_types import LAUNCH_TEMPLATE as LAUNCH_TEMPLATE_TYPE
+from ..facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
+from ..placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
+from ..placement.pools import SYSTEM_LABEL_PREFIXES, pool_allocatable, pool_gpus, pool_labels, pool_taints
+from .runtime import RegisteredResource
+
+# What EKS uses when a node group sets no instance type (EKS API CreateNodegroup).
+EKS_DEFAULT_INSTANCE_TYPE = "t3.medium"
+
+
+@dataclass(frozen=True)
+class NodeGroups:
+    """The node groups of a run as the placement model reads them, and what could not be read."""
+
+    specs: list[NodeGroupSpec]
+    problems: list[str]
+    """Node group inputs EKS would reject or the model cannot use, one line each."""
+
+
+def node_group_specs(resources: list[RegisteredResource]) -> NodeGroups:
+    """A `NodeGroupSpec` per registered `aws:eks/nodeGroup:NodeGroup`, taints in Kubernetes spelling.
+
+    A group with several instance types is modelled by its smallest (least vCPU, then memory): a
+    workload must fit the smallest node the group may start. NVIDIA Bottlerocket AMIs advertise
+    GPUs without a device plugin DaemonSet.
+    """
+    templates = _launch_templates(resources)
+    specs, problems = [], []
+    for resource in resources:
+        if resource.type != NODE_GROUP_TYPE:
+            continue
+        inputs = resource.inputs
+        name = inputs.get("nodeGroupName") or resource.name
+        taints = []
+        for taint in inputs.get("taints") or ():
+            effect = KUBERNETES_TAINT_EFFECT_OF_EKS.get(taint.get("effect"))
+            if effect is None:
+                problems.append(
+                    f"node group {name}: taint {taint.get('key')!r} has effect {taint.get('effect')!r}; "
+                    f"the EKS API takes {', '.join(KUBERNETES_TAINT_EFFECT_OF_EKS)}"
+                )
+                continue
+            taints.append(Taint(taint.get("key"), taint.get("value") or "", effect).to_kubernetes())
+        ami_type = inputs.get("amiType") or ""
+        specs.append(
+            NodeGroupSpec(
+                name=name,
+                instance_type=_smallest(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
+                desired_size=int((inputs.get("scalingConfig") or {}).get("desiredSize") or 0),
+                max_size=_max_size(inputs),
+                instance_types=tuple(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE]),
+                labels=dict(inputs.get("labels") or {}),
+                taints=taints,
+                capacity_type=inputs.get("capacityType") or DEFAULT_CAPACITY_TYPE,
+                gpu_advertised_by_host=ami_type_runs_device_plugin(ami_type),
+                disk_size_gib=_disk_size(inputs, templates),
+            )
+        )
+    return NodeGroups(specs, problems)
+
+
+def build_pools(node_groups: NodeGroups) -> list[dict]:
+    """The placement model's pools for `node_groups` (GPUs not yet advertised by a device plugin)."""
+    return pools_for_node_groups(node_groups.specs)
+
+
+def pool_summary(pool: dict) -> dict[str, Any]:
+    """What a reader needs of a pool: size, GPUs, the labels and taints the node group chose."""
+    labels = pool_labels(pool)
+    allocatable = pool_allocatable(pool)
+    return {
+        "name": pool["name"],
+        "instanceType": pool.get("instanceType"),
+        "count": pool.get("count"),
+        "maxCount": pool.get("maxCount"),
+        "gpusPerNode": pool_gpus(pool),
+        "gpusAdvertised": int(allocatable.get(GPU_RESOURCE, 0)),
+        "gpuAdvertisedByHost": bool(pool.get("gpuAdvertisedByHost")),
+        "labels": {key: value for key, value in sorted(labels.items()) if not key.startswith(SYSTEM_LABEL_PREFIXES)},
+        "taints": [format_taint(taint) for taint in pool_taints(pool)],
+    }
+
+
+def _max_size(inputs: dict) -> int | None:
+    value = (inputs.get("scalingConfig") or {}).get("maxSize")
+    return int(value) if value is not None else None
+
+
+def _smallest(instance_types: list[str]) -> str:
+    known = [entry for entry in map(gpu_catalog.lookup, instance_types) if entry is not None]
+    return gpu_catalog.smallest(known).name if known else instance_types[0]
+
+
+def _launch_templates(resources: list[RegisteredResource]) -> dict[str, RegisteredResource]:
+    """Launch templates by the ids and names a node group may refer to them with."""
+    by_reference = {}
+    for resource in resources:
+        if resource.type == LAUNCH_TEMPLATE_TYPE:
+            if resource.id:
+                by_reference[resource.id] = resource
+            by_reference[resource.inputs.get("name") or resource.name] = resource
+    return by_reference
+
+
+def _disk_size(inputs: dict, templates: dict[str, RegisteredResource]) -> int:
+    if inputs.get("diskSize"):
+        return int(inputs["diskSize"])
+    reference = inputs.get("launchTemplate") or {}
+    template = templates.get(reference.get("id") or "") or templates.get(reference.get("name") or "")
+    for mapping in (template.inputs.get("blockDeviceMappings") or ()) if template else ():
+        size = (mapping.get("ebs") or {}).get("volumeSize")
+        if size:
+            return int(size)
+    return EKS_DEFAULT_DISK_GIB

@@ -1,0 +1,397 @@
+"""Run the Pulumi program in-process under mocks, with a stack's config, and record what it registers.
+
+This is the engine of the offline plan and of the tests: no CLI, no provider plugins, no cloud.
+The mocks answer like a fresh deployment would: every registered input comes back as an output,
+plus the few computed outputs the program reads (ARNs, names, the kubeconfig).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import runpy
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import rpc
+from pulumi.runtime.proto import provider_pb2, resource_pb2
+from pulumi.runtime.settings import reset_options
+from pulumi.runtime.stack import run_pulumi_func
+from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
+
+from ..facts.resource_types import (
+    ADDON,
+    EKS_CLUSTER,
+    GET_AVAILABILITY_ZONES,
+    GET_CALLER_IDENTITY,
+    GET_INSTANCE_TYPE_OFFERINGS,
+    GET_PARTITION,
+    GET_REGION,
+    GET_SUBNETS,
+    GET_VPC,
+    KMS_KEY,
+    LAUNCH_TEMPLATE,
+    NODE_GROUP,
+    ROLE,
+)
+
+MOCK_ACCOUNT = "123456789012"
+MOCK_REGION = "us-west-2"
+MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
+MOCK_ZONES = (
+    ("us-west-2a", "usw2-az2"),
+    ("us-west-2b", "usw2-az1"),
+    ("us-west-2c", "usw2-az3"),
+    ("us-west-2d", "usw2-az4"),
+)
+# The security group EKS creates for a cluster, as DescribeCluster reports it.
+MOCK_EKS_VPC_CONFIG = {"clusterSecurityGroupId": "sg-0eks0000000000000"}
+MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
+
+
+@dataclass(frozen=True)
+class RegisteredResource:
+    """One resource the program registered: its type token, name, parent and inputs (wire names, camelCase)."""
+
+    type: str
+    name: str
+    inputs: dict[str, Any]
+    parent: str | None
+    urn: str
+    custom: bool
+    id: str = ""
+    """The physical id the mocks gave it."""
+    transforms: tuple[Any, ...] = ()
+    """The transforms in the resource's options (the mock monitor records them but does not run them)."""
+    dependencies: tuple[str, ...] = ()
+    """URNs of the resources it depends on, explicitly or through its inputs."""
+    delete_before_replace: bool = False
+    ignore_changes: tuple[str, ...] = ()
+    """Input paths (wire names) the engine leaves alone on update."""
+    custom_timeouts: dict[str, str] = field(default_factory=dict)
+    """The custom timeouts in the resource's options that are set: `create`, `update`, `delete` ("25m")."""
+    provider: str = ""
+    """The provider reference (`urn::id`) it was registered with; empty for the default provider."""
+
+
+@dataclass
+class ProgramRun:
+    """What one run of the program registered, and the stack outputs it exported."""
+
+    resources: list[RegisteredResource] = field(default_factory=list)
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Provider functions and component methods the program called: (token, arguments)."""
+    call_providers: list[str] = field(default_factory=list)
+    """The provider reference of each call in `calls`, in the same order; empty for the default provider."""
+    outputs: dict[str, Any] = field(default_factory=dict)
+    secret_outputs: set[str] = field(default_factory=set)
+    component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """What each component registered as its outputs (`register_outputs`), by URN; secrets unwrapped, a
+    resource as its URN or id (the mocks take no resource references)."""
+
+    def of_type(self, type_token: str) -> list[RegisteredResource]:
+        return [resource for resource in self.resources if resource.type == type_token]
+
+    def named(self, name: str) -> RegisteredResource:
+        matches = [resource for resource in self.resources if resource.name == name]
+        if len(matches) != 1:
+            raise KeyError(f"{len(matches)} resources named {name!r}")
+        return matches[0]
+
+
+class _InlineExecutor(ThreadPoolExecutor):
+    """Runs submitted work at once on the calling thread.
+
+    The mock monitor answers through the loop's default executor; with worker threads, a resource
+    passed as another's input can resolve on a different loop (pulumi/pulumi#6561). Running the
+    work inline removes the threads and the flake (as the SDK's own tests do, pulumi/pulumi#7663).
+    """
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # noqa: BLE001 handed to the awaiting coroutine
+            future.set_exception(error)
+        return future
+
+
+class _Monitor(pulumi_mocks.MockMonitor):
+    """The SDK's mock monitor, without resource references (the other half of the cross-loop flake),
+    telling the mocks each registration's parent URN (which `MockResourceArgs` does not carry)."""
+
+    def __init__(self, mocks: RecordingMocks):
+        super().__init__(mocks)
+        self.recording = mocks
+
+    def SupportsFeature(self, request):  # noqa: N802 gRPC method name
+        has_support = request.id not in ("outputValues", "resourceReferences")
+        return type("SupportsFeatureResponse", (object,), {"hasSupport": has_support})
+
+    def GetDeploymentInfo(self, request):  # noqa: N802 gRPC method name
+        info = super().GetDeploymentInfo(request)
+        features = [f for f in info.supportedFeatures if f != resource_pb2.RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES]
+        return resource_pb2.DeploymentInfo(supportedFeatures=features)
+
+    def Call(self, request):  # noqa: N802 gRPC method name
+        """Component methods (`eks.Cluster.get_kubeconfig`), answered by `Mocks.call` like invokes.
+
+        The SDK's mock monitor has no `Call`; this mirrors its `Invoke`.
+        """
+        _ensure_event_loop()
+        args = rpc.deserialize_properties(request.args)
+        result = self.mocks.call(pulumi.runtime.MockCallArgs(token=request.tok, args=args, provider=request.provider))
+        return provider_pb2.CallResponse(**{"return": _sync_await(rpc.serialize_properties(result, {}))})
+
+    def RegisterResourceOutputs(self, request):  # noqa: N802 gRPC method name
+        _ensure_event_loop()
+        outputs, _ = rpc.deserialize_properties_unwrap_secrets(request.outputs)
+        self.recording.run.component_outputs[request.urn] = dict(outputs)
+        return super().RegisterResourceOutputs(request)
+
+    def RegisterResource(self, request):  # noqa: N802 gRPC method name
+        self.recording.current_parent = request.parent or None
+        self.recording.current_urn = self.make_urn(request.parent, request.type, request.name)
+        self.recording.current_request = request
+        return super().RegisterResource(request)
+
+
+class RecordingMocks(pulumi.runtime.Mocks):
+    """Mocks that record every registration and answer with inputs plus computed outputs."""
+
+    def __init__(
+        self,
+        run: ProgramRun,
+        project: str,
+        stack: str,
+        deployer_arn: str | None = None,
+        call_answers: dict[str, dict[str, Any]] | None = None,
+    ):
+        self.run = run
+        self.call_answers = call_answers or {}
+        self.project = project
+        self.stack = stack
+        self.deployer_arn = deployer_arn
+        self.current_parent: str | None = None
+        self.current_urn = ""
+        self.current_request: Any = None
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs):
+        resource_id = f"{args.name}-id"
+        request = self.current_request
+        self.run.resources.append(
+            RegisteredResource(
+                type=args.typ,
+                name=args.name,
+                inputs=_unwrap(args.inputs),
+                parent=self.current_parent,
+                urn=self.current_urn,
+                custom=bool(args.custom),
+                id=resource_id,
+                transforms=tuple(args.transforms),
+                dependencies=tuple(request.dependencies) if request is not None else (),
+                delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
+                ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
+                custom_timeouts=_custom_timeouts(request),
+                provider=request.provider if request is not None else "",
+            )
+        )
+        return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
+
+    def call(self, args: pulumi.runtime.MockCallArgs):
+        self.run.calls.append((args.token, _unwrap(dict(args.args))))
+        self.run.call_providers.append(args.provider or "")
+        if args.token == "eks:index:Cluster/getKubeconfig":
+            # A kubeconfig scoped to the requested profile, shaped like pulumi-eks renders it.
+            kubeconfig = _kubeconfig("mock-cluster")
+            profile = args.args.get("profileName")
+            if profile:
+                kubeconfig["users"][0]["user"]["exec"]["args"] += ["--profile", profile]
+            return {"result": json.dumps(kubeconfig)}
+        if args.token == GET_VPC:
+            return {"id": MOCK_VPC_ID, "cidrBlock": "172.31.0.0/16", "default": True}
+        if args.token == "aws:eks/getCluster:getCluster":
+            return {"id": args.args.get("name"), "name": args.args.get("name"), "vpcConfig": MOCK_EKS_VPC_CONFIG}
+        if args.token in self.call_answers:
+            return self.call_answers[args.token]
+        if args.token == GET_AVAILABILITY_ZONES:
+            return {
+                "id": MOCK_REGION,
+                "names": [zone for zone, _ in MOCK_ZONES],
+                "zoneIds": [zone_id for _, zone_id in MOCK_ZONES],
+                "groupNames": [MOCK_REGION] * len(MOCK_ZONES),
+            }
+        if args.token == GET_INSTANCE_TYPE_OFFERINGS:
+            # Every asked-for type in every zone but the last, so that zone preference shows offline.
+            types = [
+                value
+                for f in args.args.get("filters") or []
+                if f.get("name") == "instance-type"
+                for value in f.get("values", [])
+            ]
+            offered = [(instance_type, zone_id) for instance_type in types for _, zone_id in MOCK_ZONES[:-1]]
+            return {
+                "id": MOCK_REGION,
+                "instanceTypes": [t for t, _ in offered],
+                "locations": [z for _, z in offered],
+                "locationTypes": ["availability-zone-id"] * len(offered),
+            }
+        if args.token == GET_SUBNETS:
+            return {"id": MOCK_REGION, "ids": list(MOCK_SUBNET_IDS)}
+        if args.token == GET_CALLER_IDENTITY:
+            # Offline, nobody runs the update: the identity is unknown unless a test names one.
+            return {"accountId": MOCK_ACCOUNT, "arn": self.deployer_arn, "userId": "AROAMOCK"}
+        if args.token == GET_PARTITION:
+            return {"partition": "aws", "dnsSuffix": "amazonaws.com"}
+        if args.token == GET_REGION:
+            return {"name": MOCK_REGION, "region": MOCK_REGION}
+        return {}
+
+
+def _custom_timeouts(request: Any) -> dict[str, str]:
+    """The set fields of a RegisterResource request's `customTimeouts` (empty strings mean unset)."""
+    if request is None or not request.HasField("customTimeouts"):
+        return {}
+    timeouts = request.customTimeouts
+    return {field: getattr(timeouts, field) for field in ("create", "update", "delete") if getattr(timeouts, field)}
+
+
+def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any]:
+    arn_prefix = f"arn:aws:{{service}}:{MOCK_REGION}:{MOCK_ACCOUNT}"
+    if type_token == EKS_CLUSTER:
+        kubeconfig = _kubeconfig(inputs.get("name") or name)
+        return {
+            "kubeconfig": kubeconfig,
+            "kubeconfigJson": json.dumps(kubeconfig),
+            "clusterSecurityGroupId": "sg-0cluster000000000",
+            "nodeSecurityGroupId": "sg-0node00000000000",
+            "oidcProviderArn": f"arn:aws:iam::{MOCK_ACCOUNT}:oidc-provider/mock",
+        }
+    if type_token == ROLE:
+        return {"arn": f"arn:aws:iam::{MOCK_ACCOUNT}:role/{name}", "name": inputs.get("name", name)}
+    if type_token == KMS_KEY:
+        return {"arn": arn_prefix.format(service="kms") + f":key/{name}", "keyId": name}
+    if type_token == LAUNCH_TEMPLATE:
+        return {"latestVersion": 1, "arn": arn_prefix.format(service="ec2") + f":launch-template/{name}"}
+    if type_token == NODE_GROUP:
+        # With a prefix, the provider appends a 26-digit unique id.
+        group_name = inputs.get("nodeGroupName") or inputs.get("nodeGroupNamePrefix", f"{name}-") + "1".zfill(26)
+        return {
+            "nodeGroupName": group_name,
+            "arn": arn_prefix.format(service="eks") + f":nodegroup/{group_name}",
+            "resources": [{"autoscalingGroups": [{"name": f"eks-{group_name}-asg"}]}],
+            "status": "ACTIVE",
+        }
+    if type_token == ADDON:
+        return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
+    return {}
+
+
+def _kubeconfig(cluster_name: str) -> dict[str, Any]:
+    """A kubeconfig like the one pulumi-eks renders: `aws eks get-token` as the credential plugin."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": cluster_name,
+        "clusters": [{"name": cluster_name, "cluster": {"server": "https://mock.eks.amazonaws.com"}}],
+        "contexts": [{"name": cluster_name, "context": {"cluster": cluster_name, "user": "aws"}}],
+        "users": [
+            {
+                "name": "aws",
+                "user": {
+                    "exec": {
+                        "apiVersion": "client.authentication.k8s.io/v1beta1",
+                        "command": "aws",
+                        "args": ["eks", "get-token", "--cluster-name", cluster_name, "--output", "json"],
+                    }
+                },
+            }
+        ],
+    }
+
+
+def _unwrap(value: Any) -> Any:
+    """Inputs with secrets kept recognisable: a secret becomes `Secret(value)`."""
+    if rpc.is_rpc_secret(value):
+        return Secret(_unwrap(rpc.unwrap_rpc_secret(value)))
+    if isinstance(value, dict):
+        return {key: _unwrap(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_unwrap(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A value the program registered as secret."""
+
+    value: Any
+
+    def __repr__(self) -> str:
+        return "Secret([redacted])"
+
+
+def run_program(
+    program: Path,
+    config: dict[str, Any],
+    *,
+    project: str,
+    stack: str,
+    secret_keys: tuple[str, ...] = (),
+    run: ProgramRun | None = None,
+    deployer_arn: str | None = None,
+    call_answers: dict[str, dict[str, Any]] | None = None,
+) -> ProgramRun:
+    """Run `program` (a Pulumi `__main__.py`) under mocks with `config` (`project:key` -> value).
+
+    Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config.
+    Each call gets a fresh event loop and fresh runtime settings, so runs do not leak into each other.
+    Raises whatever the program raises; pass `run` to see what was registered before it did.
+    `deployer_arn` is what `GetCallerIdentity` answers (default: unknown); `call_answers` replaces the
+    mocks' answer to the provider functions it names (token -> result).
+    """
+    run = run if run is not None else ProgramRun()
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(_InlineExecutor(max_workers=1))
+    asyncio.set_event_loop(loop)
+    program = Path(program).resolve()
+    sys.path.insert(0, str(program.parent))
+    try:
+        reset_options(project=project, stack=stack, preview=False)
+        mocks = RecordingMocks(run, project, stack, deployer_arn, call_answers)
+        pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False, monitor=_Monitor(mocks))
+        pulumi.runtime.set_all_config(
+            {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
+            list(secret_keys),
+        )
+        loop.run_until_complete(run_pulumi_func(lambda: runpy.run_path(str(program), run_name="__main__")))
+        loop.run_until_complete(_collect_outputs(run))
+    finally:
+        sys.path.remove(str(program.parent))
+        _close(loop)
+        pulumi.runtime.set_all_config({}, [])
+    return run
+
+
+async def _collect_outputs(run: ProgramRun) -> None:
+    stack = pulumi.runtime.settings.get_root_resource()
+    for key, value in getattr(stack, "outputs", {}).items():
+        output = pulumi.Output.from_input(value)
+        run.outputs[key] = await output.future()
+        if await output.is_secret():
+            run.secret_outputs.add(key)
+
+
+def _close(loop: asyncio.AbstractEventLoop) -> None:
+    pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.close()
+    asyncio.set_event_loop(None)

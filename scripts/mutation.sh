@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Mutation testing with mutmut (configured in pyproject.toml, [tool.mutmut]); not part of .ci/run.
 #
-#   scripts/mutation.sh changed [BASE]   mutate the modules of facts/, components/, placement/, stackcheck/ that
-#                                        differ from BASE (default: main), committed or not
-#   scripts/mutation.sh all              mutate every module of the four packages
-#   scripts/mutation.sh module NAME...   mutate the named modules, for example placement.guard
+#   scripts/mutation.sh changed [BASE]   mutate the modules of components/ (the package, facts/, placement/,
+#                                        stackcheck/ included) that differ from BASE (default: main), committed or not
+#   scripts/mutation.sh all              mutate every module of the package
+#   scripts/mutation.sh module NAME...   mutate the named modules, for example components.placement.guard
 #   scripts/mutation.sh score [PREFIX]   the score of the last runs, per package, and the surviving mutants
 #
 # mutmut copies the project into mutants/, records once which tests call each function, then runs only
@@ -18,7 +18,7 @@ JOBS="${JOBS:-1}"
 export CHECKOV_BIN="${CHECKOV_BIN:-$PWD/.venv-checkov/bin/checkov}"
 # gRPC logs a line per forked worker otherwise.
 export GRPC_VERBOSITY="${GRPC_VERBOSITY:-ERROR}"
-PACKAGES=(facts components placement stackcheck)
+PACKAGES=(components)
 
 # mutmut names mutants <module>.x_<function>__mutmut_<n> (methods: <module>.xǁ<Class>ǁ<method>__mutmut_<n>).
 pattern_of() {

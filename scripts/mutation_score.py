@@ -1,7 +1,7 @@
 """Summarise `mutmut results --all true` (read on stdin): the score per package and the survivors.
 
 Score = (killed + timeout) / (killed + timeout + survived + suspicious), mutmut's own definition less
-the mutants no test reaches, which are listed apart ("no tests"). Pass a prefix (`placement`) to keep one.
+the mutants no test reaches, which are listed apart ("no tests"). Pass a prefix (`components.placement`) to keep one.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from collections import Counter, defaultdict
 
 KILLED = ("killed", "timeout", "caught by type check")
 LIVE = ("survived", "suspicious", "segfault")
+LAYERS = ("facts", "placement", "settings", "stackcheck")
+"""The subpackages of `components` scored apart."""
 
 
 def main() -> None:
@@ -21,7 +23,10 @@ def main() -> None:
         name, _, status = line.strip().rpartition(": ")
         if not name or not name.startswith(prefix):
             continue
-        package = name.split(".", 1)[0]
+        # The layer: `components.placement.guard...` counts under components.placement, a component module
+        # (`components.cluster...`) under components.
+        parts = name.split(".")
+        package = ".".join(parts[:2]) if parts[1] in LAYERS else parts[0]
         counts[package][status] += 1
         if status in LIVE or status == "no tests":
             live.append(f"{status:10} {name}")

@@ -16,11 +16,10 @@ KINDS = {"idle-gpus", "gpu-leak", "pending-gpu-pods", "gpu-not-advertised", "nod
 def readme_example_command() -> list[str]:
     section = re.search(r"^## Auditing a live cluster\n(.*?)^## ", (ROOT / "README.md").read_text(), re.S | re.M)
     assert section, "README has no 'Auditing a live cluster' section"
-    commands = re.findall(
-        r"^\.venv/bin/python (-m components.stackcheck audit --snapshot examples/\S+.*)$", section.group(1), re.M
-    )
+    commands = re.findall(r"^\.venv/bin/eks-gpu-audit (--snapshot examples/\S+.*)$", section.group(1), re.M)
     assert len(commands) == 1, commands
-    return [sys.executable, *shlex.split(commands[0])]
+    # The installed command of the environment running the tests (.ci/setup installs the project editable).
+    return [str(Path(sys.executable).parent / "eks-gpu-audit"), *shlex.split(commands[0])]
 
 
 def test_readme_command_on_the_example_prints_every_finding_and_exits_1():

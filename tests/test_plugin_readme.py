@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -34,11 +35,10 @@ def _blocks(section: str, language: str) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", section, flags=re.DOTALL)
 
 
-def test_both_package_add_commands_name_the_plugin_folder_at_the_packages_version_tag(section):
-    _, version = host.package_metadata()
+def test_both_package_add_commands_name_the_plugin_folder_at_a_commit(section):
     commands = [line for block in _blocks(section, "bash") for line in block.splitlines() if line.strip()]
 
-    assert commands == [f"pulumi package add https://github.com/<owner>/eks-gpu-inference/plugin@v{version}"] * 2
+    assert commands == ["pulumi package add https://github.com/<owner>/eks-gpu-inference/plugin@<commit>"] * 2
     assert (ROOT / "plugin" / "PulumiPlugin.yaml").is_file()
 
 
@@ -99,3 +99,20 @@ def test_the_nested_types_named_are_the_schemas_types(section, schema):
     listed = re.search(r"the nested types (.*?) \(`plugin/schema.json`\)", text).group(1)
 
     assert re.findall(r"`(\w+)`", listed) == [token.rpartition(":")[2] for token in schema["types"]]
+
+
+def test_no_document_names_a_release_tag_the_repository_does_not_have():
+    """Install lines name `@<commit>` until releases are tagged; a `@v1.2.3` there would name nothing."""
+    tags = set(subprocess.run(["git", "tag"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split())
+    documents = [
+        ROOT / "README.md",
+        ROOT / "plugin" / "PulumiPlugin.yaml",
+        *sorted(ROOT.glob("examples/*/Pulumi.yaml")),
+    ]
+    named = {
+        (path.name, found)
+        for path in documents
+        for found in re.findall(r"@(v?\d+\.\d+\.\d+|v<version>|<tag>)", path.read_text(encoding="utf-8"))
+    }
+    assert {(name, tag) for name, tag in named if tag not in tags} == set()
+    assert all("@<commit>" in path.read_text(encoding="utf-8") for path in documents[:2])

@@ -39,6 +39,6 @@ def test_workflow_runs_the_ci_script_and_the_readme_plan_command():
     runs = [step.get("run", "") for step in workflow["jobs"]["offline-plan"]["steps"]]
     readme = (ROOT / "README.md").read_text()
     assert "bash .ci/run" in runs
-    plan_step = next(run for run in runs if "stackcheck plan" in run)
-    assert ".venv/bin/python -m components.stackcheck plan --stack dev" in plan_step
-    assert ".venv/bin/python -m components.stackcheck plan --stack dev" in readme
+    plan_step = next(run for run in runs if "eks-gpu-plan" in run)
+    assert ".venv/bin/eks-gpu-plan --stack dev" in plan_step
+    assert ".venv/bin/eks-gpu-plan --stack dev" in readme

@@ -405,3 +405,15 @@ def test_yaml_reads_back_as_the_manifest_without_anchors_or_folded_lines(dev_run
         width=1_000_000,
     )
     assert yaml.safe_load(pure) == yaml.safe_load(ascii_text)
+
+
+def test_the_installed_command_plans_the_checkout_from_another_directory(tmp_path):
+    """`.ci/setup` installs the project editable: `.venv/bin/eks-gpu-plan`, the README's main command, works
+    from any directory, reading the project named by --project-dir."""
+    command = [str(Path(sys.executable).parent / "eks-gpu-plan"), "--project-dir", str(ROOT), "--stack", "dev"]
+    done = subprocess.run([*command, "--out", str(tmp_path / "out")], cwd=tmp_path, capture_output=True, text=True)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith(f"Plan of stack dev (project eks-gpu-inference, {ROOT / 'Pulumi.dev.yaml'})")
+    assert done.stdout.rstrip().endswith("OK: every check holds (exit 0)")
+    assert (tmp_path / "out" / "kube-system.daemonset.nvidia-device-plugin.yaml").is_file()

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from components.facts.resource_types import (
     ACCESS_ENTRY,
     ADDON,
@@ -405,7 +406,7 @@ def test_tag_keys_with_the_reserved_aws_prefix(dev_run, pick_type, edit, path):
 
 def test_autoscaling_tag_key_longer_than_the_model_allows(dev_run):
     def edit(inputs):
-        inputs["tag"]["key"] = "k8s.io/cluster-autoscaler/node-template/label/" + "x" * 90
+        inputs["tag"]["key"] = f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/" + "x" * 90
 
     _, path, _, rule = only_problem(dev_run, lambda r: r.type == AUTOSCALING_TAG, edit)
 

@@ -29,8 +29,8 @@ from ..facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from ..facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
 from ..facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
 from ..placement import explain, pod_of, pod_requests, workload_id
-from ..placement.guard import Verdict
 from ..placement.pools import pool_gpus
+from ..placement.verdict import Verdict
 
 SCALE_FROM_ZERO_ID = 8
 CPU_WORKLOADS_ID = 9

@@ -156,7 +156,7 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
 
 
 def test_default_version_is_the_newest_in_standard_support_with_schemas():
-    import kubernetes_validate  # noqa: F401 the schemas the plan validates against
+    import kubernetes_validate
 
     from components.stackcheck.schema import validator_version
 

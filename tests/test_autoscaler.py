@@ -319,5 +319,7 @@ def test_autoscaler_starts_only_once_its_credentials_and_account_exist(dev_run):
 
 
 def test_node_groups_leave_the_desired_size_to_the_autoscaler(dev_run):
-    for group in dev_run.of_type(NODE_GROUP):
-        assert group.ignore_changes == ("scalingConfig.desiredSize",), group.name
+    assert {group.name: group.ignore_changes for group in dev_run.of_type(NODE_GROUP)} == {
+        "gpu-inference-dev-system": ("scalingConfig.desiredSize",),
+        "gpu-inference-dev-gpu": ("scalingConfig.desiredSize",),
+    }

@@ -198,6 +198,9 @@ def test_stack_outputs_name_the_cluster_and_contract_with_secret_kubeconfig(dev_
 
 
 def test_children_are_parented_to_their_components(dev_run):
-    for resource in dev_run.resources:
-        if resource.type in (NODE_GROUP, LAUNCH_TEMPLATE, EKS_CLUSTER):
-            assert "eks-gpu-inference:index:" in resource.parent
+    children = [
+        resource for resource in dev_run.resources if resource.type in (NODE_GROUP, LAUNCH_TEMPLATE, EKS_CLUSTER)
+    ]
+    assert {resource.type for resource in children} == {NODE_GROUP, LAUNCH_TEMPLATE, EKS_CLUSTER}
+    for resource in children:
+        assert "eks-gpu-inference:index:" in resource.parent, resource.name

@@ -4,7 +4,7 @@ Kubernetes objects are plain dicts in the JSON form `kubectl get -o json`
 prints. It imports the standard library and the floor of facts (facts/: the
 placement contract, the GPU catalog, quantities, EKS node allocatable numbers,
 the GPU DaemonSet markers); never Pulumi, pydantic or the components, which
-stand above it (docs/architecture.md).
+stand beside it on the same floor (docs/architecture.md, "Layers").
 
 Modules: taints (tolerates), affinity (node selectors and required node
 affinity), resources (effective requests, NodeResourcesFit), explain (the

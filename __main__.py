@@ -10,6 +10,7 @@ from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 from components.device_plugin import DEFAULT_NAMESPACE as DEVICE_PLUGIN_NAMESPACE
 from components.device_plugin import NAME as DEVICE_PLUGIN_NAME
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from components.facts.eks_node import HOST_DEVICE_PLUGIN_AMI_FAMILY, ami_family_runs_device_plugin
 from components.facts.identity import PROJECT
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.labels import LABEL_PREFIX
@@ -116,7 +117,7 @@ else:
     pulumi.export(
         "devicePlugin",
         f"not deployed: the {settings.gpu_node_group.ami_family} NVIDIA AMI runs the device plugin on the host"
-        if settings.gpu_node_group.ami_family == "Bottlerocket"
+        if ami_family_runs_device_plugin(settings.gpu_node_group.ami_family)
         else "not deployed: devicePlugin.enabled is false",
     )
 
@@ -163,7 +164,8 @@ if observability.dcgm_exporter.enabled:
         DcgmExporterArgs(
             placement=placement,
             monitoring_namespace=observability.monitoring_namespace,
-            bottlerocket=settings.gpu_node_group.ami_family == "Bottlerocket",
+            # The host-plugin family is Bottlerocket, whose NVIDIA runtime needs the exporter privileged.
+            bottlerocket=settings.gpu_node_group.ami_family == HOST_DEVICE_PLUGIN_AMI_FAMILY,
             pod_annotations=pod_scrape_annotations(observability, exporter_target),
             # The name deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DCGM_EXPORTER_NAME,

@@ -24,14 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from components.device_plugin import daemonset  # noqa: E402
-from components.facts import gpu_catalog  # noqa: E402
-from components.facts.contract import PlacementContract, Taint  # noqa: E402
-from components.facts.versions import DEVICE_PLUGIN_VERSION  # noqa: E402
-from components.placement import NodeGroupSpec, explain, gpu_guard, placement_matrix, pools_for_node_groups  # noqa: E402
-from components.placement.workloads import pod_of  # noqa: E402
-from components.settings import VllmSettings  # noqa: E402
-from components.vllm_manifests import deployment  # noqa: E402
+from components.device_plugin import daemonset
+from components.facts import gpu_catalog
+from components.facts.contract import PlacementContract, Taint
+from components.facts.versions import DEVICE_PLUGIN_VERSION
+from components.placement import NodeGroupSpec, explain, gpu_guard, placement_matrix, pools_for_node_groups
+from components.placement.workloads import pod_of
+from components.settings import VllmSettings
+from components.vllm_manifests import deployment
 
 REPEATS = 5
 POOLS = 20

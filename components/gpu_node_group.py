@@ -33,8 +33,6 @@ from .facts.identity import PROJECT
 from .node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group, shape
 from .settings import GpuNodeGroupSettings
 
-AUTOSCALER_TEMPLATE_TAG = CLUSTER_AUTOSCALER_TEMPLATE_TAG
-
 
 @dataclass(frozen=True, kw_only=True)
 class GpuNodeGroupArgs:
@@ -133,14 +131,14 @@ def autoscaler_tags(spec: ManagedNodeGroupSpec, gpus_per_node: int) -> dict[str,
     """Cluster Autoscaler node-template tags, from the node group's own labels and taints: labels, taints
     (`value:Effect`, Kubernetes spelling) and GPUs per node, so a group at zero is scaled up for the pods
     it fits (cluster-autoscaler/cloudprovider/aws/README.md, "Auto-Discovery Setup")."""
-    tags = {f"{AUTOSCALER_TEMPLATE_TAG}/label/{key}": value for key, value in spec.labels.items()}
+    tags = {f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/{key}": value for key, value in spec.labels.items()}
     tags.update(
         {
-            f"{AUTOSCALER_TEMPLATE_TAG}/taint/{taint['key']}": f"{taint['value']}:{KUBERNETES_TAINT_EFFECT_OF_EKS[taint['effect']]}"
+            f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/taint/{taint['key']}": f"{taint['value']}:{KUBERNETES_TAINT_EFFECT_OF_EKS[taint['effect']]}"
             for taint in spec.taints
         }
     )
-    tags[f"{AUTOSCALER_TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}"] = str(gpus_per_node)
+    tags[f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}"] = str(gpus_per_node)
     return tags
 
 
@@ -173,7 +171,7 @@ class GpuNodeGroup(pulumi.ComponentResource):
         asg_name = node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name)
         for key, value in sorted(autoscaler_tags(spec, settings.gpus_per_instance).items()):
             # Named after the tag key, so adding a label does not rename the others' resources.
-            slug = re.sub(r"[^A-Za-z0-9]+", "-", key.removeprefix(f"{AUTOSCALER_TEMPLATE_TAG}/")).strip("-")
+            slug = re.sub(r"[^A-Za-z0-9]+", "-", key.removeprefix(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/")).strip("-")
             aws.autoscaling.Tag(
                 f"{name}-ca-{slug}",
                 autoscaling_group_name=asg_name,

@@ -79,7 +79,7 @@ def provider(hosted: list[type] | None = None) -> Any:
     name, version = package_metadata()
     try:
         return ComponentProvider(hosted, name, version=version)
-    except Exception as error:  # noqa: BLE001 re-raised below with the component named
+    except Exception as error:  # re-raised below with the component named
         problems = analysis_problems(hosted, name) or [f"{type(error).__name__}: {error}"]
         raise SchemaError(
             "Pulumi's analyzer cannot build the package schema: "
@@ -97,7 +97,7 @@ def analysis_problems(hosted: list[type], name: str) -> list[str]:
     for component in hosted:
         try:
             Analyzer(name).analyze([component])
-        except Exception as error:  # noqa: BLE001 collected: every failing component is reported
+        except Exception as error:  # collected: every failing component is reported
             problems.append(f"{component.__name__}: {type(error).__name__}: {error}")
     return problems
 

@@ -1,5 +1,6 @@
-"""A small run of benchmarks/audit_bench.py: it writes a kubectl-shaped snapshot the audit reads, and prints
-both measurements side by side (the full-size run is a benchmark, not a test)."""
+"""A small run of benchmarks/audit_bench.py: the kubectl-shaped snapshot it writes (benchmarks/audit_snapshot.py)
+is one the audit reads, and it prints both measurements side by side (the full-size run is a benchmark, not a
+test)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.audit_snapshot import write_snapshot
+from components.stackcheck.__main__ import main
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import audit_bench  # noqa: E402
-
-from components.stackcheck.__main__ import main  # noqa: E402
 
 
 def test_generated_snapshot_is_a_kubectl_list_the_audit_reads(capsys, tmp_path):
     path = tmp_path / "snapshot.json"
-    audit_bench.write_snapshot(path, 120, 2400)
+    write_snapshot(path, 120, 2400)
     document = json.loads(path.read_text())
     assert document["kind"] == "List" and len(document["items"]) == 120 + 6 + 2400
     assert path.read_text().startswith('{\n    "apiVersion": "v1",\n    "items": [\n        {\n')

@@ -40,7 +40,7 @@ class FakeApiServer(BaseHTTPRequestHandler):
 
     requests: list[tuple[str, dict]] = []
 
-    def do_GET(self) -> None:  # noqa: N802 the http.server hook
+    def do_GET(self) -> None:  # the http.server hook
         url = urlparse(self.path)
         query = {key: values[0] for key, values in parse_qs(url.query).items()}
         type(self).requests.append((url.path, query))

@@ -10,6 +10,7 @@ from conftest import dev_stack_config, merge, run_stack
 
 from components.cluster_autoscaler import CLUSTER_RULES, NAMESPACE_RULES, container_command, priorities_document
 from components.facts import versions
+from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from components.facts.resource_types import (
     ADDON,
     CONFIG_MAP,
@@ -29,7 +30,6 @@ from components.settings import AutoscalerSettings, ConfigError, parse_settings
 from components.stackcheck import pools as plan_pools
 from components.stackcheck.render import kubernetes_objects
 from components.stackcheck.scale_from_zero import (
-    TEMPLATE_TAG,
     cpu_workloads_verdict,
     scale_from_zero_verdict,
     template_tags,
@@ -182,9 +182,13 @@ def plan_inputs(run):
 @pytest.mark.parametrize(
     "missing",
     [
-        pytest.param(f"{TEMPLATE_TAG}/taint/GPU", id="without the taint tag plain pods would scale GPU nodes"),
-        pytest.param(f"{TEMPLATE_TAG}/resources/nvidia.com/gpu", id="without the GPU resource tag"),
-        pytest.param(f"{TEMPLATE_TAG}/label/GPU", id="without the contract label tag GPU pods never scale up"),
+        pytest.param(
+            f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/taint/GPU", id="without the taint tag plain pods would scale GPU nodes"
+        ),
+        pytest.param(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/resources/nvidia.com/gpu", id="without the GPU resource tag"),
+        pytest.param(
+            f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/GPU", id="without the contract label tag GPU pods never scale up"
+        ),
     ],
 )
 def test_scale_from_zero_fails_naming_the_missing_tag(dev_run, missing):
@@ -200,7 +204,7 @@ def test_scale_from_zero_fails_naming_the_missing_tag(dev_run, missing):
 def test_gpu_workload_too_big_for_the_template_node_fails():
     run = run_stack(merge(dev_stack_config(), {"gpuNodeGroup": {"instanceTypes": ["g5.xlarge"]}}))
     workloads, node_pools, tags, matrix = plan_inputs(run)
-    tags[GPU_GROUP][f"{TEMPLATE_TAG}/resources/memory"] = "4Gi"  # the autoscaler would believe 4Gi
+    tags[GPU_GROUP][f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/resources/memory"] = "4Gi"  # the autoscaler would believe 4Gi
 
     verdict = scale_from_zero_verdict(workloads, node_pools, tags, matrix)
     assert not verdict.passed and "vllm/vllm-server does not fit gpu-inference-dev-gpu at zero nodes" in verdict.message
@@ -210,10 +214,18 @@ def test_gpu_workload_too_big_for_the_template_node_fails():
 def test_gpu_pool_labels_taints_and_template_tags_agree(dev_run):
     (group,) = [g for g in dev_run.of_type(NODE_GROUP) if g.name == GPU_GROUP]
     tags = template_tags(dev_run.resources)[GPU_GROUP]
-    labels = {key.removeprefix(f"{TEMPLATE_TAG}/label/"): value for key, value in tags.items() if "/label/" in key}
+    labels = {
+        key.removeprefix(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/"): value
+        for key, value in tags.items()
+        if "/label/" in key
+    }
     assert labels == group.inputs["labels"]
     assert labels["k8s.amazonaws.com/accelerator"] == "nvidia-a10g"
-    taints = {key.removeprefix(f"{TEMPLATE_TAG}/taint/"): value for key, value in tags.items() if "/taint/" in key}
+    taints = {
+        key.removeprefix(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/taint/"): value
+        for key, value in tags.items()
+        if "/taint/" in key
+    }
     assert taints == {t["key"]: f"{t['value']}:NoSchedule" for t in group.inputs["taints"]}
 
 
@@ -307,5 +319,7 @@ def test_autoscaler_starts_only_once_its_credentials_and_account_exist(dev_run):
 
 
 def test_node_groups_leave_the_desired_size_to_the_autoscaler(dev_run):
-    for group in dev_run.of_type(NODE_GROUP):
-        assert group.ignore_changes == ("scalingConfig.desiredSize",), group.name
+    assert {group.name: group.ignore_changes for group in dev_run.of_type(NODE_GROUP)} == {
+        "gpu-inference-dev-system": ("scalingConfig.desiredSize",),
+        "gpu-inference-dev-gpu": ("scalingConfig.desiredSize",),
+    }

@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable
 
 import pytest
+from aws_request_cases import edited, only_problem, problems_of
 from conftest import dev_stack_config, merge, run_stack
-from test_aws_requests import edited, only_problem, problems_of
 
 from components.facts.resource_types import (
     EIP,

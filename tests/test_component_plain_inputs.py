@@ -66,7 +66,9 @@ def test_every_hosted_component_its_args_and_the_schemas_types_are_exported_by_t
     from plugin.host import components as hosted
 
     types = {token.rsplit(":", 1)[-1] for token in json.loads(SCHEMA_FILE.read_text())["types"]}
-    for name in (*(c.__name__ for c in hosted()), *(f"{c.__name__}Args" for c in hosted()), *types):
+    names = [*(c.__name__ for c in hosted()), *(f"{c.__name__}Args" for c in hosted()), *types]
+    assert {"VllmServer", "VllmServerArgs", "PlacementArgs"} <= set(names)
+    for name in names:
         assert name in components.__all__, name
         assert getattr(components, name).__name__ == name
 

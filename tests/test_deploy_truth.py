@@ -156,7 +156,7 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
 
 
 def test_default_version_is_the_newest_in_standard_support_with_schemas():
-    import kubernetes_validate  # noqa: F401 the schemas the plan validates against
+    import kubernetes_validate
 
     from components.stackcheck.schema import validator_version
 
@@ -205,7 +205,9 @@ def test_default_version_does_not_warn_as_of_the_table():
 
 
 def test_node_groups_are_named_by_prefix_and_replaced_create_first(dev_run):
-    for group in dev_run.of_type(NODE_GROUP):
+    groups = dev_run.of_type(NODE_GROUP)
+    assert {group.name for group in groups} == {"gpu-inference-dev-system", "gpu-inference-dev-gpu"}
+    for group in groups:
         assert "nodeGroupName" not in group.inputs
         assert group.inputs["nodeGroupNamePrefix"].endswith("-")
         assert group.delete_before_replace is False

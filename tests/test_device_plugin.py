@@ -88,8 +88,13 @@ def test_device_plugin_is_absent_on_bottlerocket_and_the_output_says_why(stack):
     run = stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}})
     assert [r for r in run.of_type(DAEMONSET) if r.inputs["metadata"]["name"] == "nvidia-device-plugin"] == []
     assert run.of_type("eks-gpu-inference:index:NvidiaDevicePlugin") == []
-    assert "Bottlerocket" in run.outputs["devicePlugin"]
-    assert "not deployed" in run.outputs["devicePlugin"]
+    assert run.outputs["devicePlugin"] == "not deployed: the Bottlerocket NVIDIA AMI runs the device plugin on the host"
+
+
+def test_device_plugin_is_absent_when_disabled_and_the_output_says_so(stack):
+    run = stack({"devicePlugin": {"enabled": False}})
+    assert run.of_type("eks-gpu-inference:index:NvidiaDevicePlugin") == []
+    assert run.outputs["devicePlugin"] == "not deployed: devicePlugin.enabled is false"
 
 
 def test_device_plugin_runs_the_pinned_image_of_the_configured_version(stack, dev_run):
@@ -210,7 +215,7 @@ def test_tolerations_add_the_nvidia_gpu_toleration_once():
 
 def test_tolerations_leave_out_prefer_no_schedule_taints():
     contract = PlacementContract(extra_taints=(Taint("spot", "true", "PreferNoSchedule"),))
-    assert all(toleration["key"] != "spot" for toleration in tolerations(contract))
+    assert [toleration["key"] for toleration in tolerations(contract)] == ["GPU", "nvidia.com/gpu"]
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from components.facts.gpu_catalog import (
+    CLUSTER_AUTOSCALER_TEMPLATE_TAG,
     CPU_INSTANCE_TYPES,
     GPU_INSTANCE_TYPES,
     InstanceType,
@@ -407,3 +408,9 @@ def test_module_imports_nothing_outside_the_standard_library() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_the_autoscaler_template_tag_prefix_is_spelt_as_the_autoscaler_reads_it():
+    """Every module and test builds the node-template tags from this one name, so only this spelling,
+    copied from the autoscaler's AWS README, would catch a typo in it."""
+    assert CLUSTER_AUTOSCALER_TEMPLATE_TAG == "k8s.io/cluster-autoscaler/node-template"

@@ -5,13 +5,14 @@ from __future__ import annotations
 import textwrap
 
 from components.facts.contract import NVIDIA_GPU_PRODUCT_LABEL, PlacementContract
+from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from components.facts.resource_types import AUTOSCALING_TAG as TAG
 from components.facts.resource_types import NODE_GROUP
 from components.gpu_node_group import gpu_node_labels
 from components.settings import GpuNodeGroupSettings, parse_settings
 from components.stackcheck.runtime import run_program
 
-PRODUCT_TAG = f"k8s.io/cluster-autoscaler/node-template/label/{NVIDIA_GPU_PRODUCT_LABEL}"
+PRODUCT_TAG = f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/{NVIDIA_GPU_PRODUCT_LABEL}"
 
 # A program using the component API the README shows: one contract shared by an A10G group and an L40S group.
 PROGRAM = textwrap.dedent("""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from invalid_settings import INVALID_SETTINGS
 
+from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from components.facts.resource_types import ADDON, AUTOSCALING_TAG, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP
 from components.settings import ConfigError
 from components.stackcheck.runtime import ProgramRun
@@ -176,7 +177,7 @@ GPU_GROUP_NAME = "gpu-inference-dev-gpu-" + "1".zfill(26)
 
 def test_autoscaler_tags_describe_gpu_nodes_at_zero(dev_run):
     tags = {t.inputs["tag"]["key"]: t.inputs["tag"]["value"] for t in dev_run.of_type(AUTOSCALING_TAG)}
-    prefix = "k8s.io/cluster-autoscaler/node-template"
+    prefix = CLUSTER_AUTOSCALER_TEMPLATE_TAG
     assert tags[f"{prefix}/label/GPU"] == "true"
     assert tags[f"{prefix}/taint/GPU"] == "true:NoSchedule"
     assert tags[f"{prefix}/resources/nvidia.com/gpu"] == "1"
@@ -197,6 +198,9 @@ def test_stack_outputs_name_the_cluster_and_contract_with_secret_kubeconfig(dev_
 
 
 def test_children_are_parented_to_their_components(dev_run):
-    for resource in dev_run.resources:
-        if resource.type in (NODE_GROUP, LAUNCH_TEMPLATE, EKS_CLUSTER):
-            assert "eks-gpu-inference:index:" in resource.parent
+    children = [
+        resource for resource in dev_run.resources if resource.type in (NODE_GROUP, LAUNCH_TEMPLATE, EKS_CLUSTER)
+    ]
+    assert {resource.type for resource in children} == {NODE_GROUP, LAUNCH_TEMPLATE, EKS_CLUSTER}
+    for resource in children:
+        assert "eks-gpu-inference:index:" in resource.parent, resource.name

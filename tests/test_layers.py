@@ -1,5 +1,6 @@
-"""The layers of docs/architecture.md hold inside the package `components/`: facts < placement < the components
-(with their settings) < stackcheck.
+"""The layers of docs/architecture.md hold inside the package `components/`, exactly as drawn there: facts is the
+floor; placement and the components (with their settings) each stand on facts alone, side by side; stackcheck
+stands on all three.
 
 The facts and the scheduling model load neither Pulumi nor pydantic, the settings load no Pulumi, the pure
 builders load no Pulumi SDK, so offline tools and other projects can use them cheaply; and no module of a
@@ -19,10 +20,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "components"
 HEAVY = ("pulumi", "pulumi_aws", "pulumi_eks", "pulumi_kubernetes", "pydantic", "kubernetes_validate", "yaml")
-LAYERS = ("facts", "placement", "components", "stackcheck")
-"""The layers from the floor up: each may import those before it, never one after it. `facts`, `placement` and
-`stackcheck` are the subpackages of `components` of those names; every other module of `components` is the
-`components` layer."""
+STANDS_ON = {
+    "facts": set(),
+    "placement": {"facts"},
+    "components": {"facts"},
+    "stackcheck": {"facts", "placement", "components"},
+}
+"""The drawing of docs/architecture.md, "Layers": the layers each layer imports, none other. `facts`,
+`placement` and `stackcheck` are the subpackages of `components` of those names; every other module of
+`components` (the settings too) is the `components` layer."""
+LAYERS = tuple(STANDS_ON)
 
 
 def loaded_after_import(module: str) -> list[str]:
@@ -48,7 +55,7 @@ assert FACTS and PLACEMENT
 PURE_BUILDERS = [
     "components.vllm_manifests",
     "components.vllm_sizing",
-    "components.vllm_args",
+    "components.vllm_flags",
     "components.labels",
     "components.security_context",
 ]
@@ -115,30 +122,51 @@ def imported_modules(path: Path, root: Path) -> set[str]:
     return found
 
 
-def layer_violations(root: Path) -> list[str]:
-    """`importer -> imported layer` for each import from a lower layer of a higher one, in `root`/components."""
-    violations = []
+def layer_imports(root: Path) -> dict[str, set[str]]:
+    """`importer file -> the other layers it imports`, for every module of `root`/components."""
+    found = {}
     for path in sorted((root / "components").rglob("*.py")):
-        rank = LAYERS.index(layer_of(".".join(path.relative_to(root).with_suffix("").parts)))
-        higher = {layer_of(module) for module in imported_modules(path, root)} & set(LAYERS[rank + 1 :])
-        violations += [f"{path.relative_to(root)} -> {name}" for name in sorted(higher)]
+        own = layer_of(".".join(path.relative_to(root).with_suffix("").parts))
+        found[path.relative_to(root).as_posix()] = {layer_of(module) for module in imported_modules(path, root)} & (
+            set(LAYERS) - {own}
+        )
+    return found
+
+
+def layer_violations(root: Path) -> list[str]:
+    """`importer -> imported layer` for each import of a layer its own layer does not stand on, in `root`."""
+    violations = []
+    for importer, layers in layer_imports(root).items():
+        allowed = STANDS_ON[layer_of(".".join(Path(importer).with_suffix("").parts))]
+        violations += [f"{importer} -> {name}" for name in sorted(layers - allowed)]
     return violations
 
 
-def test_no_module_imports_a_higher_layer():
+def test_no_module_imports_a_layer_above_or_beside_its_own():
     assert layer_violations(ROOT) == []
 
 
-def test_the_layer_check_finds_an_import_that_runs_back_up(tmp_path):
+def test_every_drawn_arrow_is_an_import_the_code_makes():
+    """The drawing is no looser than the code: each layer imports every layer it is drawn standing on."""
+    used = {layer: set() for layer in LAYERS}
+    for importer, layers in layer_imports(ROOT).items():
+        used[layer_of(".".join(Path(importer).with_suffix("").parts))] |= layers
+    assert used == STANDS_ON
+
+
+def test_the_layer_check_finds_an_import_that_runs_back_up_or_sideways(tmp_path):
     for package in ("facts", "placement", "settings", "stackcheck"):
         (tmp_path / "components" / package).mkdir(parents=True)
     (tmp_path / "components" / "facts" / "fact.py").write_text("def f():\n    from ..placement.pools import x\n")
     (tmp_path / "components" / "placement" / "pools.py").write_text("from . import taints\nfrom ..facts import c\n")
     (tmp_path / "components" / "shell.py").write_text("from .stackcheck import plan\nfrom . import placement\n")
     (tmp_path / "components" / "settings" / "s.py").write_text("from .. import stackcheck\nfrom ..facts import c\n")
+    (tmp_path / "components" / "placement" / "guard.py").write_text("from ..settings import stack\n")
     (tmp_path / "components" / "stackcheck" / "plan.py").write_text("from .. import placement, cluster\n")
     assert layer_violations(tmp_path) == [
         "components/facts/fact.py -> placement",
+        "components/placement/guard.py -> components",
         "components/settings/s.py -> stackcheck",
+        "components/shell.py -> placement",
         "components/shell.py -> stackcheck",
     ]

@@ -14,7 +14,7 @@ import pulumi_kubernetes as k8s
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from plugin.host import provider  # noqa: E402
+from plugin.host import provider
 
 REFERENCE = re.compile(r"\$\{([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_]+))?\}")
 spec = json.loads((Path(__file__).resolve().parent / "yaml_construct_input.json").read_text())

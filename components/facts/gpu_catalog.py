@@ -102,7 +102,8 @@ class InstanceType:
 # A100 with "tesla" (kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/aws_cloud_provider.go,
 # `GPULabel` and `availableGPUTypes`, tag cluster-autoscaler-1.36.1).
 CLUSTER_AUTOSCALER_GPU_LABEL = "k8s.amazonaws.com/accelerator"
-# The Auto Scaling group tags that describe a node group's nodes to the autoscaler while it has none
+# The key prefix of the Auto Scaling group tags that describe a node group's nodes to the autoscaler while it
+# has none: `<prefix>/label/<key>`, `<prefix>/taint/<key>`, `<prefix>/resources/<name>`
 # (cluster-autoscaler/cloudprovider/aws/README.md, "Auto-Discovery Setup", at the same tag).
 CLUSTER_AUTOSCALER_TEMPLATE_TAG = "k8s.io/cluster-autoscaler/node-template"
 _AUTOSCALER_GPU_TYPE_SPELLING = {"NVIDIA T4": "nvidia-tesla-t4", "NVIDIA A100": "nvidia-tesla-a100"}

@@ -4,7 +4,7 @@ Kubernetes objects are plain dicts in the JSON form `kubectl get -o json`
 prints. It imports the standard library and the floor of facts (facts/: the
 placement contract, the GPU catalog, quantities, EKS node allocatable numbers,
 the GPU DaemonSet markers); never Pulumi, pydantic or the components, which
-stand above it (docs/architecture.md).
+stand beside it on the same floor (docs/architecture.md, "Layers").
 
 Modules: taints (tolerates), affinity (node selectors and required node
 affinity), resources (effective requests, NodeResourcesFit), explain (the
@@ -27,7 +27,7 @@ Where the model departs from the scheduler on purpose:
 from ..facts.quantity import format_quantity, parse_quantity
 from .affinity import matches_node_selector_terms, node_affinity_mismatch, node_matches
 from .explain import FILTERS, can_schedule, explain, filter_failures
-from .guard import PlacementRow, Verdict, gpu_guard, placement_matrix, plain_pod, system_addon_pod
+from .guard import PlacementRow, gpu_guard, placement_matrix, plain_pod, system_addon_pod
 from .pools import (
     PLACEMENT_FILTERS,
     NodeGroupSpec,
@@ -38,7 +38,8 @@ from .pools import (
     pools_for_node_groups,
 )
 from .resources import GPU_RESOURCE, fits_resources, insufficient_resources, node_allocatable, pod_requests
-from .taints import BLOCKING_EFFECTS, TAINT_EFFECTS, find_untolerated_taint, format_taint, tolerates
+from .taints import find_untolerated_taint, format_taint, tolerates
+from .verdict import Verdict
 from .workloads import (
     DAEMONSET_DEFAULT_TOLERATIONS,
     DEVICE_PLUGIN_IMAGE_MARKER,
@@ -51,7 +52,6 @@ from .workloads import (
 )
 
 __all__ = [
-    "BLOCKING_EFFECTS",
     "DAEMONSET_DEFAULT_TOLERATIONS",
     "DEVICE_PLUGIN_IMAGE_MARKER",
     "DEVICE_PLUGIN_LABEL_KEY",
@@ -59,7 +59,6 @@ __all__ = [
     "FILTERS",
     "GPU_RESOURCE",
     "PLACEMENT_FILTERS",
-    "TAINT_EFFECTS",
     "NodeGroupSpec",
     "PlacementRow",
     "Verdict",

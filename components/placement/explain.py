@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..facts.contract import REPELLING_EFFECTS
 from .affinity import node_affinity_mismatch
 from .resources import Requests, insufficient_resources
 from .taints import (
-    BLOCKING_EFFECTS,
     NO_SCHEDULE,
     UNSCHEDULABLE_TAINT_KEY,
     find_untolerated_taint,
@@ -76,7 +76,7 @@ def filter_failures(
                 )
         elif name == TAINT_TOLERATION:
             taint = find_untolerated_taint(
-                node_spec.get("taints"), tolerations, BLOCKING_EFFECTS, comparison_operators=comparison_operators
+                node_spec.get("taints"), tolerations, REPELLING_EFFECTS, comparison_operators=comparison_operators
             )
             if taint is not None:
                 failures[name] = f"untolerated taint {format_taint(taint)}"

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
+from ..facts.contract import REPELLING_EFFECTS
 from ..facts.kubernetes import KUBE_SYSTEM
 from ..facts.quantity import format_quantity, parse_quantity
 from .explain import NODE_RESOURCES_FIT, filter_failures
@@ -20,8 +21,8 @@ from .pools import (
     pool_taints,
 )
 from .resources import GPU_RESOURCE, pod_requests
-from .taints import BLOCKING_EFFECTS, PREFER_NO_SCHEDULE, format_taint
-from .verdict import Verdict, _summary  # noqa: F401 Verdict stays importable from here for existing callers
+from .taints import PREFER_NO_SCHEDULE, format_taint
+from .verdict import Verdict, _summary
 from .workloads import (
     DEVICE_PLUGIN_IMAGE_MARKER,
     DEVICE_PLUGIN_LABEL_KEY,
@@ -223,7 +224,7 @@ def _plain_pods_stay_off_gpu_pools(gpu_pools) -> Verdict:
         note = f"; its {', '.join(soft)} only discourages" if soft else ""
         problems.append(
             f"a plain pod (no tolerations, no nodeSelector) lands on GPU pool {pool['name']}: "
-            f"the pool has no {' or '.join(BLOCKING_EFFECTS)} taint{note}"
+            f"the pool has no {' or '.join(REPELLING_EFFECTS)} taint{note}"
         )
     if problems:
         return Verdict(2, name, False, _summary(problems), problems)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..facts import gpu_catalog
+from ..facts.contract import KUBERNETES_TAINT_EFFECTS
 from ..facts.eks_node import (
     CAPACITY_TYPES,
     DEFAULT_CAPACITY_TYPE,
@@ -22,7 +23,6 @@ from ..facts.eks_node import (
 from ..facts.quantity import format_quantity
 from .explain import NODE_AFFINITY, NODE_UNSCHEDULABLE, TAINT_TOLERATION, filter_failures
 from .resources import GPU_RESOURCE
-from .taints import TAINT_EFFECTS
 from .workloads import daemonset_pod, is_device_plugin
 
 # Placement without resource fit: where a pod may go if the node had room.
@@ -236,10 +236,10 @@ def _validate(group: NodeGroupSpec, seen: set[str]) -> None:
         )
     for taint in group.taints:
         effect = taint.get("effect")
-        if effect not in TAINT_EFFECTS:
+        if effect not in KUBERNETES_TAINT_EFFECTS:
             raise ValueError(
                 f"node group {group.name}: taint {taint.get('key')!r} has effect {effect!r}; "
-                f"use Kubernetes spelling, one of {', '.join(TAINT_EFFECTS)} (EKS's NO_SCHEDULE is for the EKS API)"
+                f"use Kubernetes spelling, one of {', '.join(KUBERNETES_TAINT_EFFECTS)} (EKS's NO_SCHEDULE is for the EKS API)"
             )
         if not taint.get("key"):
             raise ValueError(f"node group {group.name}: taint {taint!r} has no key")

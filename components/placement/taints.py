@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..facts.contract import KUBERNETES_TAINT_EFFECTS as TAINT_EFFECTS
-from ..facts.contract import REPELLING_EFFECTS as BLOCKING_EFFECTS  # noqa: F401 re-exported
+from ..facts.contract import KUBERNETES_TAINT_EFFECTS
 from ..facts.quantity import parse_int64
 
-NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE = TAINT_EFFECTS
+NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE = KUBERNETES_TAINT_EFFECTS
 
 UNSCHEDULABLE_TAINT_KEY = "node.kubernetes.io/unschedulable"
 

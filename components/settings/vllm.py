@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
-from .. import vllm_args
+from .. import vllm_flags
 from ..facts import versions
 from ..facts.kubernetes import KUBE_SYSTEM
 from .errors import ConfigProblem, _bad
@@ -59,7 +59,7 @@ def _image(value: str) -> str:
 
 def _extra_arg(arg: str) -> str:
     # Checked as vLLM's parser reads them: `--tensor_parallel_size=8` and `-tp 8` set --tensor-parallel-size.
-    secret = vllm_args.settings_flag(arg, tuple(VLLM_SECRET_FLAGS))
+    secret = vllm_flags.settings_flag(arg, tuple(VLLM_SECRET_FLAGS))
     if secret:
         raise _bad(
             arg,
@@ -67,7 +67,7 @@ def _extra_arg(arg: str) -> str:
             f"`pulumi config set --secret {VLLM_SECRET_FLAGS[secret]} <value>`",
             "secret flag in",
         )
-    flag = vllm_args.settings_flag(arg, VLLM_MANAGED_FLAGS)
+    flag = vllm_flags.settings_flag(arg, VLLM_MANAGED_FLAGS)
     if flag:
         spelled = "" if arg.split("=", 1)[0] == flag else f" (read by vLLM as {flag})"
         raise _bad(

@@ -172,7 +172,7 @@ def _run_plan(args: argparse.Namespace) -> int:
     except UsageError as error:
         print(f"stackcheck plan: error: {error}", file=sys.stderr)
         return error.exit_code
-    except Exception as error:  # noqa: BLE001 a fault of the tool itself: say so, with where it happened
+    except Exception as error:  # a fault of the tool itself: say so, with where it happened
         print(f"stackcheck plan: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return EXIT_USAGE

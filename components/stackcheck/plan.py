@@ -271,7 +271,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
                 secret_keys=config.secret_keys,
                 run=run,
             )
-        except Exception as error:  # noqa: BLE001 reported, not raised: the plan shows what failed
+        except Exception as error:  # reported, not raised: the plan shows what failed
             problems = getattr(error, "problems", None)
             if problems and all(hasattr(problem, "key") for problem in problems):
                 result.config_problems = _issues(error)

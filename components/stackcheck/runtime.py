@@ -116,7 +116,7 @@ class _InlineExecutor(ThreadPoolExecutor):
         future: Future = Future()
         try:
             future.set_result(fn(*args, **kwargs))
-        except BaseException as error:  # noqa: BLE001 handed to the awaiting coroutine
+        except BaseException as error:  # handed to the awaiting coroutine
             future.set_exception(error)
         return future
 
@@ -129,16 +129,16 @@ class _Monitor(pulumi_mocks.MockMonitor):
         super().__init__(mocks)
         self.recording = mocks
 
-    def SupportsFeature(self, request):  # noqa: N802 gRPC method name
+    def SupportsFeature(self, request):  # gRPC method name
         has_support = request.id not in ("outputValues", "resourceReferences")
         return type("SupportsFeatureResponse", (object,), {"hasSupport": has_support})
 
-    def GetDeploymentInfo(self, request):  # noqa: N802 gRPC method name
+    def GetDeploymentInfo(self, request):  # gRPC method name
         info = super().GetDeploymentInfo(request)
         features = [f for f in info.supportedFeatures if f != resource_pb2.RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES]
         return resource_pb2.DeploymentInfo(supportedFeatures=features)
 
-    def Call(self, request):  # noqa: N802 gRPC method name
+    def Call(self, request):  # gRPC method name
         """Component methods (`eks.Cluster.get_kubeconfig`), answered by `Mocks.call` like invokes.
 
         The SDK's mock monitor has no `Call`; this mirrors its `Invoke`.
@@ -148,13 +148,13 @@ class _Monitor(pulumi_mocks.MockMonitor):
         result = self.mocks.call(pulumi.runtime.MockCallArgs(token=request.tok, args=args, provider=request.provider))
         return provider_pb2.CallResponse(**{"return": _sync_await(rpc.serialize_properties(result, {}))})
 
-    def RegisterResourceOutputs(self, request):  # noqa: N802 gRPC method name
+    def RegisterResourceOutputs(self, request):  # gRPC method name
         _ensure_event_loop()
         outputs, _ = rpc.deserialize_properties_unwrap_secrets(request.outputs)
         self.recording.run.component_outputs[request.urn] = dict(outputs)
         return super().RegisterResourceOutputs(request)
 
-    def RegisterResource(self, request):  # noqa: N802 gRPC method name
+    def RegisterResource(self, request):  # gRPC method name
         self.recording.current_parent = request.parent or None
         self.recording.current_urn = self.make_urn(request.parent, request.type, request.name)
         self.recording.current_request = request

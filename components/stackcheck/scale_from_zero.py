@@ -25,15 +25,15 @@ from typing import Any
 
 from ..facts import gpu_catalog
 from ..facts.contract import NVIDIA_GPU_RESOURCE
+from ..facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from ..facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
 from ..facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
 from ..placement import explain, pod_of, pod_requests, workload_id
-from ..placement.guard import Verdict
 from ..placement.pools import pool_gpus
+from ..placement.verdict import Verdict
 
 SCALE_FROM_ZERO_ID = 8
 CPU_WORKLOADS_ID = 9
-TEMPLATE_TAG = gpu_catalog.CLUSTER_AUTOSCALER_TEMPLATE_TAG
 # The autoscaler's template node runs at most this many pods (`TODO: get a real value` upstream).
 TEMPLATE_MAX_PODS = 110
 _TAINT_VALUE = re.compile(r"^(.*):(NoSchedule|NoExecute|PreferNoSchedule)$")
@@ -48,7 +48,7 @@ def template_tags(resources: list[Any]) -> dict[str, dict[str, str]]:
     tags: dict[str, dict[str, str]] = {}
     for resource in resources:
         tag = resource.inputs.get("tag") or {}
-        if resource.type == TAG_TYPE and str(tag.get("key", "")).startswith(TEMPLATE_TAG):
+        if resource.type == TAG_TYPE and str(tag.get("key", "")).startswith(CLUSTER_AUTOSCALER_TEMPLATE_TAG):
             group = groups_by_parent.get(resource.parent)
             if group is not None:
                 tags.setdefault(group, {})[tag["key"]] = str(tag.get("value", ""))
@@ -71,7 +71,7 @@ def template_node(name: str, instance_type: str, tags: dict[str, str]) -> dict:
         labels["kubernetes.io/arch"] = instance.kubernetes_arch
     taints = []
     for key, value in sorted(tags.items()):
-        kind, _, rest = key.removeprefix(f"{TEMPLATE_TAG}/").partition("/")
+        kind, _, rest = key.removeprefix(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/").partition("/")
         if kind == "resources" and rest:
             capacity[rest] = value
         elif kind == "label" and rest:
@@ -97,16 +97,16 @@ def missing_tags(pool: dict, tags: dict[str, str]) -> list[str]:
     for key, value in sorted((node["metadata"].get("labels") or {}).items()):
         if key.startswith(("kubernetes.io/", "beta.kubernetes.io/", "node.kubernetes.io/", "eks.amazonaws.com/")):
             continue  # set by the kubelet or EKS on every node, and by the autoscaler on its template
-        if tags.get(f"{TEMPLATE_TAG}/label/{key}") != value:
-            missing.append(f"{TEMPLATE_TAG}/label/{key}={value}")
+        if tags.get(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/{key}") != value:
+            missing.append(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/{key}={value}")
     for taint in node["spec"].get("taints") or ():
         expected = f"{taint.get('value', '')}:{taint['effect']}"
-        if tags.get(f"{TEMPLATE_TAG}/taint/{taint['key']}") != expected:
-            missing.append(f"{TEMPLATE_TAG}/taint/{taint['key']}={expected}")
+        if tags.get(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/taint/{taint['key']}") != expected:
+            missing.append(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/taint/{taint['key']}={expected}")
     # The autoscaler's built-in instance table can lag new instance types; the tag states the GPUs for any.
     gpus = str(pool_gpus(pool))
-    if tags.get(f"{TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}") != gpus:
-        missing.append(f"{TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}={gpus}")
+    if tags.get(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}") != gpus:
+        missing.append(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/resources/{NVIDIA_GPU_RESOURCE}={gpus}")
     return missing
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ...facts import gpu_catalog
-from ...facts.contract import Taint
-from ...placement import BLOCKING_EFFECTS, GPU_RESOURCE, format_taint, tolerates
+from ...facts.contract import REPELLING_EFFECTS, Taint
+from ...placement import GPU_RESOURCE, format_taint, tolerates
 from ...placement.explain import NODE_AFFINITY, NODE_RESOURCES_FIT, TAINT_TOLERATION
 from ...placement.pools import PLACEMENT_FILTERS
 from .engine import Audit, Finding
@@ -143,7 +143,7 @@ def _admitting_tolerations(audit: Audit, pod, node) -> tuple[str, ...]:
     tolerations = audit.grouping.pod_view(pod).get("spec", {}).get("tolerations") or ()
     lines = []
     for taint in node.taints:
-        if (taint.get("effect") or "") not in BLOCKING_EFFECTS:
+        if (taint.get("effect") or "") not in REPELLING_EFFECTS:
             continue
         toleration = next((t for t in tolerations if tolerates(t, taint)), None)
         if toleration is not None:

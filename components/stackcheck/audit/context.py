@@ -10,8 +10,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...facts.contract import NVIDIA_GPU_PRESENT_LABEL
-from ...placement import BLOCKING_EFFECTS, format_taint
+from ...facts.contract import NVIDIA_GPU_PRESENT_LABEL, REPELLING_EFFECTS
+from ...placement import format_taint
 from ...placement.pools import gpu_pool_label_hint
 from .model import Node, Snapshot
 from .snapshot import SnapshotError
@@ -70,7 +70,7 @@ def infer_contract(snapshot: Snapshot) -> Contract:
     taint = None
     for candidate in gpu[0].taints:
         if (
-            candidate.get("effect") in BLOCKING_EFFECTS
+            candidate.get("effect") in REPELLING_EFFECTS
             and _taint_key(candidate) not in other_taints
             and all(_taint_key(candidate) in {_taint_key(t) for t in n.taints} for n in gpu)
         ):

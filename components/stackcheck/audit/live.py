@@ -49,7 +49,7 @@ def read_cluster(kubeconfig: Path, context: str | None, sink: Sink, page_size: i
         raise SnapshotError(f"{server}: listing failed: HTTP {error.status} {error.reason}") from None
     except OSError as error:  # urllib3's connection errors derive from it
         raise SnapshotError(f"{server}: cannot reach the API server: {error}") from None
-    except Exception as error:  # noqa: BLE001 urllib3 wraps connection failures in its own classes
+    except Exception as error:  # urllib3 wraps connection failures in its own classes
         if type(error).__module__.startswith("urllib3"):
             raise SnapshotError(f"{server}: cannot reach the API server: {error}") from None
         raise

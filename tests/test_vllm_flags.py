@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import plain_strings
 
-from components import vllm_args
+from components import vllm_flags
 from components.facts.resource_types import DEPLOYMENT, SECRET
 from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
 from components.stackcheck.runtime import ProgramRun, Secret
@@ -50,7 +50,7 @@ FREE_ARGS = [
 
 @pytest.mark.parametrize(("args", "flag"), MANAGED_SPELLINGS, ids=[" ".join(a) for a, _ in MANAGED_SPELLINGS])
 def test_every_spelling_of_a_managed_flag_is_read_as_that_flag_and_rejected(args, flag):
-    assert vllm_args.settings_flag(args[0], VLLM_MANAGED_FLAGS) == flag
+    assert vllm_flags.settings_flag(args[0], VLLM_MANAGED_FLAGS) == flag
     with pytest.raises(ValueError, match="flag set by settings"):
         VllmSettings(extra_args=args)
 
@@ -79,7 +79,7 @@ def test_flags_the_settings_do_not_own_pass_through_unchanged(args):
     ],
 )
 def test_canonical_flag_undoes_vllms_spellings(arg, canonical):
-    assert vllm_args.canonical_flag(arg) == canonical
+    assert vllm_flags.canonical_flag(arg) == canonical
 
 
 @pytest.mark.parametrize(
@@ -90,18 +90,18 @@ def test_a_prefix_of_a_json_flag_with_keys_is_read_as_that_flag(arg):
     # `--flag.key value` sets one key of a JSON flag; with `_` for `-` and an abbreviated name it is still that
     # flag (vLLM v0.32.0 FlexibleArgumentParser.parse_args, argparse allow_abbrev), so a managed JSON flag
     # could not be overridden that way.
-    assert vllm_args.settings_flag(arg, ("--compilation-config", "--max-model-len")) == "--compilation-config"
+    assert vllm_flags.settings_flag(arg, ("--compilation-config", "--max-model-len")) == "--compilation-config"
 
 
 @pytest.mark.parametrize("arg", ["--", "--=x", "-=1", "-"])
 def test_dashes_without_a_name_set_no_flag(arg):
     # `--` ends the options for argparse; a bare dash names nothing. Neither is a prefix of a managed flag.
-    assert vllm_args.settings_flag(arg, VLLM_MANAGED_FLAGS) is None
+    assert vllm_flags.settings_flag(arg, VLLM_MANAGED_FLAGS) is None
 
 
 def test_the_shortest_long_prefix_names_a_flag():
     # One letter after `--` is already a prefix argparse expands when it names one option only.
-    assert vllm_args.settings_flag("--s=1", ("--shutdown-timeout",)) == "--shutdown-timeout"
+    assert vllm_flags.settings_flag("--s=1", ("--shutdown-timeout",)) == "--shutdown-timeout"
 
 
 @pytest.mark.parametrize(

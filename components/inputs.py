@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .facts.contract import PlacementContract
 from .settings.autoscaler import AutoscaledClusterSettings, AutoscalerSettings
 from .settings.cluster import ClusterSettings
 from .settings.device_plugin import DevicePluginSettings
@@ -81,8 +82,13 @@ def _args(name: str, module: str, doc: str, *parts: Take | Own, kw_only: bool = 
     return Args(name, module, doc, parts, kw_only)
 
 
-def _placement(doc: str) -> Own:
-    return Own("placement", "PlacementArgs | None", doc + " Default: label `GPU=true`, taint `GPU=true:NoSchedule`.")
+_CONTRACT = PlacementContract()
+
+
+def _placement(doc: str, after: str | None = None) -> Own:
+    label = f"{_CONTRACT.label_key}={_CONTRACT.label_value}"
+    taint = f"{_CONTRACT.taint.key}={_CONTRACT.taint.value}:{_CONTRACT.taint.effect}"
+    return Own("placement", "PlacementArgs | None", f"{doc} Default: label `{label}`, taint `{taint}`.", after=after)
 
 
 def _object_name(objects: str) -> Own:
@@ -179,7 +185,7 @@ ARGS: tuple[Args, ...] = (
         Own(
             "system_node_group",
             "SystemNodeGroupArgs | None",
-            "The untainted node group for add-ons. Default: two `m6i.large` nodes (up to three).",
+            "The untainted node group for add-ons. Default: the defaults of its fields.",
         ),
         Own(
             "node_monitoring_agent",
@@ -295,11 +301,8 @@ ARGS: tuple[Args, ...] = (
             },
             after="image",
         ),
-        Own(
-            "placement",
-            "PlacementArgs | None",
-            "The GPU placement contract: nodeSelector, tolerations and node affinity come from it. Default: label "
-            "`GPU=true`, taint `GPU=true:NoSchedule`.",
+        _placement(
+            "The GPU placement contract: nodeSelector, tolerations and node affinity come from it.",
             after="instance_types",
         ),
         Own(

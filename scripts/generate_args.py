@@ -1,10 +1,10 @@
 """The components' args classes as source, from their one declaration (components/inputs.py and the settings
 models), and how a settings field reads in every text derived from it.
 
-A field's docstring says what it is; its default sentence comes from its default: a value (`Default
-`g5.xlarge`.`, `Default 0.`) is rendered from the value, so the docstring never repeats it, and only a default
-that is no value (`None`, an empty list, a nested model) may be explained in the docstring's last sentence
-(`Default: the model id.`). `DeclarationError` names every field that breaks a rule of the declaration.
+A field's docstring says what it is; its default sentence comes from its default: a value is rendered from
+the value ("Default 0.", "Default `g5.xlarge`."), so the docstring never repeats it, and only a default that is
+no value (`None`, an empty list, a nested model) may be explained in the docstring's last sentence ("Default:
+the model id."). `DeclarationError` names every field that breaks a rule of the declaration.
 """
 
 from __future__ import annotations
@@ -64,11 +64,12 @@ def class_docstrings(cls: type) -> dict[str, str]:
             and isinstance(following.value, ast.Constant)
             and isinstance(following.value.value, str)
         ):
-            found[node.target.id] = " ".join(following.value.value.split())
+            found[node.target.id] = one_line(following.value.value)
     return found
 
 
 def one_line(text: str | None) -> str:
+    """`text` with every run of whitespace, line breaks and indentation too, as one space."""
     return " ".join((text or "").split())
 
 
@@ -80,8 +81,7 @@ def settings_fields(model: type[SectionModel], keys: tuple[str, ...] | None = No
     for cls in reversed(model.__mro__):
         if isinstance(cls, type) and issubclass(cls, SectionModel):
             docs.update(class_docstrings(cls))
-    declared = [name for name in class_docstrings(model) if name in model.model_fields]
-    declared += [name for name in inspect.get_annotations(model) if name in model.model_fields]
+    declared = [name for name in inspect.get_annotations(model) if name in model.model_fields]
     names = list(dict.fromkeys([*declared, *model.model_fields]))
     if keys is not None:
         names = [name for name in names if (model.model_fields[name].alias or name) in keys]

@@ -69,7 +69,7 @@ class EksClusterArgs:
     log_types: list[str] | None = None
     """Plain. Control-plane log types sent to CloudWatch, EKS `LogType` values, each once; leaving out one of the defaults warns. Default `api`, `audit`, `authenticator`."""
     system_node_group: SystemNodeGroupArgs | None = None
-    """Plain. The untainted node group for add-ons. Default: two `m6i.large` nodes (up to three)."""
+    """Plain. The untainted node group for add-ons. Default: the defaults of its fields."""
     node_monitoring_agent: bool | None = None
     """Plain. Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
     gpu_placement: PlacementArgs | None = None

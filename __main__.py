@@ -2,7 +2,8 @@
 
 import pulumi
 
-from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs, SystemNodeGroupArgs
+from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
+from components.cluster import EksCluster, EksClusterArgs
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 from components.component_args import args_from_settings, placement_args
 from components.dcgm_exporter import NAME as DCGM_EXPORTER_NAME

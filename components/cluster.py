@@ -4,22 +4,14 @@ The system node group exists so that CoreDNS and other add-ons always have somew
 when every GPU node is tainted (aws/containers-roadmap#1930).
 """
 
-from dataclasses import dataclass
-
 import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
+from .args.cluster import EksClusterArgs, SystemNodeGroupArgs
 from .cluster_access import access_entries, creator_admin_transform, deployer_access_warning
-from .component_args import (
-    PlacementArgs,
-    Validation,
-    args_path,
-    coerce,
-    placement_contract,
-    section_data,
-)
+from .component_args import Validation, args_path, coerce, placement_contract
 from .facts import naming, versions
 from .facts.identity import PROJECT
 from .facts.zones import EKS_UNSUPPORTED_ZONE_IDS
@@ -28,114 +20,15 @@ from .node_monitoring import configuration_json
 from .settings import ClusterSettings, ConfigProblem, SystemNodeGroupSettings
 
 
-@dataclass(frozen=True, kw_only=True)
-class ClusterNetwork:
-    """A VPC made elsewhere in the program (for example by `Network`) for the cluster to run in."""
-
-    vpc_id: pulumi.Input[str]
-    """The VPC. Required."""
-    private_subnet_ids: pulumi.Input[list[str]]
-    """Subnets for the nodes and the control plane's network interfaces. Required."""
-    public_subnet_ids: pulumi.Input[list[str]]
-    """Subnets for internet-facing load balancers, also given to the control plane. Required."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class SystemNodeGroupArgs:
-    """The untainted node group where CoreDNS and other add-ons run. Every field is plain and checked with the
-    rules of the stack config's `systemNodeGroup` section."""
-
-    instance_types: list[str] | None = None
-    """Plain. Non-GPU instance types, one architecture. Default `m6i.large`."""
-    min_size: int | None = None
-    """Plain. Smallest node count, at least 1 so add-ons always have a node. Default 2."""
-    desired_size: int | None = None
-    """Plain. Node count at creation. Default 2 (CoreDNS runs two replicas)."""
-    max_size: int | None = None
-    """Plain. Largest node count. Default 3."""
-    disk_size: int | None = None
-    """Plain. Root volume size in GiB, at least 20. Default 50."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class EksClusterArgs:
-    """Inputs of `EksCluster`. Fields without `Input` must be plain values: they shape the control plane and are
-    checked when it is constructed, with the rules of the stack config's `cluster` section."""
-
-    name: str | None = None
-    """Plain. EKS cluster name, 1-100 letters, digits, '-' or '_'. Default: the component name."""
-    version: str | None = None
-    """Plain. Kubernetes minor version, for example "1.34". Default in `facts/versions.py`."""
-    vpc_id: str | None = None
-    """Plain. An existing VPC to run in, with `private_subnet_ids` (or `public_subnet_ids`). Default: `network` when
-    given, else the account's default VPC."""
-    private_subnet_ids: list[str] | None = None
-    """Plain. Subnets of `vpc_id` for the nodes and the private endpoint, in two zones at least. Default none."""
-    public_subnet_ids: list[str] | None = None
-    """Plain. Subnets of `vpc_id` for public load balancers. Default none."""
-    network: ClusterNetwork | None = None
-    """Plain. A VPC made in the same program (its ids may be unknown until deployed), instead of `vpc_id`. Default
-    none."""
-    endpoint_public_access: bool | None = None
-    """Plain. Whether the Kubernetes API is reachable from the internet (from `public_access_cidrs`). Default true."""
-    public_access_cidrs: list[str] | None = None
-    """Plain. IPv4 CIDRs allowed to reach the public endpoint. Default `0.0.0.0/0`."""
-    admin_principal_arns: list[str] | None = None
-    """Plain. IAM role or user ARNs given cluster-admin through access entries. Default none."""
-    creator_admin: bool | None = None
-    """Plain. Whether EKS makes the identity that creates the cluster a cluster admin. Default true; with false,
-    `admin_principal_arns` must list the admins."""
-    secrets_kms_key_arn: str | None = None
-    """Plain. KMS key for envelope encryption of Secrets. Default: a key created with rotation on."""
-    log_types: list[str] | None = None
-    """Plain. Control-plane log types sent to CloudWatch. Default `api`, `audit`, `authenticator`."""
-    system_node_group: SystemNodeGroupArgs | None = None
-    """Plain. The untainted node group for add-ons. Default: two `m6i.large` nodes (up to three)."""
-    node_monitoring_agent: bool | None = None
-    """Plain. Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true."""
-    gpu_placement: PlacementArgs | None = None
-    """Plain. The GPU placement contract: the node monitoring agent's `dcgm-server` tolerates its taints, so GPU health
-    is monitored on the tainted GPU nodes. Default none (the add-on's own tolerations)."""
-    pod_identity_agent: bool | None = None
-    """Plain. Install the `eks-pod-identity-agent` add-on, which the Cluster Autoscaler's credentials come through.
-    Default false."""
-    aws_profile: str | None = None
-    """Plain. AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token --profile`).
-    Default none: the default credential chain."""
-    tags: dict[str, str] | None = None
-    """Plain. Tags for the AWS resources. Default none."""
-
-
-_CLUSTER_FIELDS = (
-    "name",
-    "version",
-    "vpc_id",
-    "private_subnet_ids",
-    "public_subnet_ids",
-    "endpoint_public_access",
-    "public_access_cidrs",
-    "admin_principal_arns",
-    "creator_admin",
-    "secrets_kms_key_arn",
-    "log_types",
-)
-_SYSTEM_FIELDS = ("instance_types", "min_size", "desired_size", "max_size", "disk_size")
-
-
 def validated(name: str, args: EksClusterArgs):
     """The cluster settings, system node group settings and GPU contract (or None) from `args`; raises
     `ConfigError` naming every bad argument."""
     where = args_path("EksCluster", name)
     validation = Validation(where)
-    plain = (*_CLUSTER_FIELDS, "system_node_group", "node_monitoring_agent", "gpu_placement", "pod_identity_agent")
-    # `network` itself must be given, but its ids are Inputs: only the whole value is checked.
-    whole_network = () if isinstance(args.network, ClusterNetwork | None) else ("network",)
-    args = validation.known(args, (*plain, "aws_profile", "tags", *whole_network))
-    cluster = validation.section(ClusterSettings, {"name": name, **section_data(args, _CLUSTER_FIELDS)})
+    args = validation.known(args)
+    cluster = validation.section(ClusterSettings, args, defaults={"name": name})
     system = validation.section(
-        SystemNodeGroupSettings,
-        section_data(args.system_node_group or SystemNodeGroupArgs(), _SYSTEM_FIELDS),
-        "systemNodeGroup",
+        SystemNodeGroupSettings, args.system_node_group or SystemNodeGroupArgs(), "systemNodeGroup"
     )
     contract = None
     if args.gpu_placement is not None:

@@ -12,25 +12,21 @@ It carries no toleration for the GPU taint, so it runs on the system node group 
 """
 
 import json
-from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
-from .component_args import Validation, args_path, coerce, section_data
+from .args.cluster_autoscaler import ClusterAutoscalerArgs
+from .component_args import Validation, args_path, coerce
 from .facts import naming, versions
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
 from .labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
 from .labels import network_policy as network_policy_manifest
 from .security_context import locked_down
-from .settings import (
-    AutoscalerSettings,
-    ClusterSettings,
-    arguments,
-    autoscaler_release_problems,
-)
+from .settings import AutoscalerSettings, arguments, autoscaler_release_problems
+from .settings.autoscaler import AutoscaledClusterSettings
 
 NAME = "cluster-autoscaler"
 NAMESPACE = KUBE_SYSTEM
@@ -124,70 +120,20 @@ DESCRIBE_ACTIONS = [
 SCALING_ACTIONS = ["autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class ClusterAutoscalerArgs:
-    """Inputs of `ClusterAutoscaler`. Fields without `Input` must be plain values (they go into the IAM policy
-    and the autoscaler's flags) and are checked when it is constructed, with the rules of the stack config's
-    `autoscaler` section."""
-
-    cluster_name: str
-    """Plain. The EKS cluster whose node groups it scales (their Auto Scaling groups carry this name in a tag). Required."""
-    cluster_version: str | None = None
-    """Plain. Kubernetes minor version of the cluster, which picks the autoscaler release. Default in
-    `facts/versions.py`."""
-    expander: str | None = None
-    """Plain. How it picks among node groups that fit a pending pod: `least-waste`, `priority`, `most-pods` or `random`.
-    Default `least-waste`."""
-    expander_priorities: dict[str, list[str]] | None = None
-    """Plain. For the `priority` expander: priority (an integer, higher wins) to node group name patterns. Default none."""
-    scale_down_unneeded_time: str | None = None
-    """Plain. How long a node stays unneeded before it is removed. Default `30m`."""
-    scale_down_delay_after_add: str | None = None
-    """Plain. How long after a scale-up scale-down is considered again. Default `20m`."""
-    max_node_provision_time: str | None = None
-    """Plain. How long a new node may take to register before the autoscaler gives up on it. Default `20m`."""
-    eks_cluster_name: pulumi.Input[str] | None = None
-    """The cluster name as an output (`EksCluster.cluster_name`), so the Pod Identity association waits for the
-    cluster. Default `cluster_name`."""
-    region: pulumi.Input[str] | None = None
-    """AWS region of the cluster, given to the autoscaler as `AWS_REGION`: with IMDSv2's hop limit of 1 (the
-    node groups' launch templates) a pod cannot read it from instance metadata. Default: the provider's region."""
-    pod_identity_agent: aws.eks.Addon | None = None
-    """The `eks-pod-identity-agent` add-on that serves the credentials; the autoscaler starts after it. Default
-    none (the add-on is managed elsewhere)."""
-    tags: dict[str, str] | None = None
-    """Plain. Tags for the IAM role and the Pod Identity association. Default none."""
-
-
-_SETTINGS_FIELDS = (
-    "expander",
-    "expander_priorities",
-    "scale_down_unneeded_time",
-    "scale_down_delay_after_add",
-    "max_node_provision_time",
-)
-
-
 def validated(name: str, args: ClusterAutoscalerArgs) -> tuple[AutoscalerSettings, str]:
     """The autoscaler's settings and the cluster's Kubernetes version from `args`; raises `ConfigError` naming
     every bad argument."""
     where = args_path("ClusterAutoscaler", name)
     validation = Validation(where)
-    args = validation.known(args, ("cluster_name", "cluster_version", *_SETTINGS_FIELDS, "tags"))
-    settings = validation.section(AutoscalerSettings, section_data(args, _SETTINGS_FIELDS))
-    cluster_data = {
-        "name": args.cluster_name,
-        **section_data(args, ("cluster_version",), {"cluster_version": "version"}),
-    }
-    cluster = validation.section(
-        ClusterSettings, cluster_data, renamed={"name": "clusterName", "version": "clusterVersion"}
-    )
+    args = validation.known(args)
+    settings = validation.section(AutoscalerSettings, args)
+    cluster = validation.section(AutoscaledClusterSettings, args)
     if cluster is not None:
-        problems = autoscaler_release_problems(cluster.version, "no ClusterAutoscaler")
-        validation.add([problem.written(arguments(where)) for problem in problems], {"version": "clusterVersion"})
+        problems = autoscaler_release_problems(cluster.cluster_version, "no ClusterAutoscaler", "clusterVersion")
+        validation.add([problem.written(arguments(where)) for problem in problems])
     validation.tags(args.tags)
     validation.done()
-    return settings, cluster.version
+    return settings, cluster.cluster_version
 
 
 class ClusterAutoscaler(pulumi.ComponentResource):

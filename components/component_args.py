@@ -1,19 +1,18 @@
-"""What the components' public args have in common: the placement contract as plain inputs, and how args
-become validated settings.
+"""What the components' public args have in common: how args become validated settings, and the placement
+contract as plain inputs.
 
-Each component's args class (`GpuNodeGroupArgs`, `VllmServerArgs`, ...) is a keyword-only dataclass of
-plain inputs: strings, numbers, booleans, lists, maps of strings and nested args classes, so that Pulumi's
-schema analyzer (`pulumi.provider.experimental.analyzer`) can describe it to other languages. A field left
-`None` takes the default its docstring names. Fields annotated without `pulumi.Input` must be plain values
-known when the component is constructed: they shape resources (instance types, sizes, names), so they are
-validated then, with the rules and messages of the stack settings (`components.settings`), each problem
-named by its argument path (`GpuNodeGroup(gpu-a).args.instanceTypes[0]`), before any resource is
-registered.
-
-This module does not use `from __future__ import annotations`: the analyzer reads the annotations at run
-time and cannot follow annotations kept as strings.
+Each component's args class (`GpuNodeGroupArgs`, `VllmServerArgs`, ...) is a keyword-only dataclass of plain
+inputs: strings, numbers, booleans, lists, maps of strings and nested args classes, so that Pulumi's schema
+analyzer (`pulumi.provider.experimental.analyzer`) can describe it to other languages. The classes are written
+into components/args/ from the one declaration of each input (components/inputs.py): a field the stack config
+has too has that settings field's name, so `Validation.section` checks every args field a settings model has
+with that model's rules and messages. A field left `None` takes the default its docstring names. Fields
+annotated without `pulumi.Input` must be plain values known when the component is constructed: they shape
+resources (instance types, sizes, names), so they are validated then, each problem named by its argument path
+(`GpuNodeGroup(gpu-a).args.instanceTypes[0]`), before any resource is registered.
 """
 
+import collections.abc
 import dataclasses
 import inspect
 import re
@@ -24,6 +23,7 @@ from typing import Any
 
 from pydantic.alias_generators import to_camel
 
+from .args.component_args import PlacementArgs, TaintArgs
 from .facts.aws_tags import tag_problems
 from .facts.contract import PlacementContract, Taint
 from .settings import (
@@ -41,47 +41,6 @@ from .settings import (
 # ending with a letter or digit, at most 63 characters (Kubernetes docs, "Object Names and IDs", RFC 1035
 # Label Names); the other objects' names (RFC 1123 subdomains) accept every such name.
 _RFC1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class TaintArgs:
-    """A node taint in Kubernetes spelling."""
-
-    key: str
-    """Plain. Taint key, 1-63 characters with an optional DNS-subdomain prefix. Required."""
-    value: str | None = None
-    """Plain. Taint value, 0-63 characters. Default empty."""
-    effect: str | None = None
-    """Plain. `NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class PlacementArgs:
-    """The GPU placement contract: the label GPU workloads select and the taints that keep other pods off GPU
-    nodes. Give the same value to the GPU node group and to every GPU workload (device plugin, DCGM exporter,
-    vLLM server). Every field is plain: it shapes the node group and the pod specs."""
-
-    label_key: str | None = None
-    """Plain. Label that GPU workloads select, outside the kubernetes.io and k8s.io namespaces. Default `GPU`."""
-    label_value: str | None = None
-    """Plain. Value of that label, 1-63 characters. Default `true`."""
-    taint_key: str | None = None
-    """Plain. Key of the taint that repels other pods. Default `GPU`."""
-    taint_value: str | None = None
-    """Plain. Value of that taint, 0-63 characters. Default `true`."""
-    taint_effect: str | None = None
-    """Plain. `NoSchedule` or `NoExecute`, Kubernetes spelling. Default `NoSchedule`."""
-    require_node_affinity: bool | None = None
-    """Plain. Also give GPU workloads a required node-affinity term on the label. Default false."""
-    extra_labels: dict[str, str] | None = None
-    """Plain. Labels the GPU nodes carry besides the contract label. Default none."""
-    extra_taints: list[TaintArgs] | None = None
-    """Plain. Taints the GPU nodes carry besides the contract taint, Kubernetes spelling; GPU workloads tolerate
-    them. Default none."""
-
-
-_PLACEMENT_FIELDS = ("label_key", "label_value", "taint_key", "taint_value", "taint_effect", "require_node_affinity")
-_NODE_EXTRA_FIELDS = ("extra_labels", "extra_taints")
 
 
 def args_path(component: str, name: str) -> str:
@@ -167,17 +126,31 @@ def _is_list(annotation: Any) -> bool:
     return any(_is_list(argument) for argument in typing.get_args(annotation))
 
 
-def section_data(args: Any, fields: tuple[str, ...], renamed: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The `fields` of `args` that are set, as a settings section's camelCase mapping (nested args as mappings).
+def plain_fields(cls: type) -> tuple[str, ...]:
+    """The fields of the args dataclass `cls` that must be known at construction: neither `pulumi.Input` nor a
+    resource (what the package schema marks plain)."""
+    return tuple(field.name for field in dataclasses.fields(cls) if _is_plain(field.type))
 
-    `renamed` maps an args field to the section's field where their names differ.
-    """
-    data = {}
-    for name in fields:
-        value = getattr(args, name)
-        if value is not None:
-            data[to_camel((renamed or {}).get(name, name))] = _plain(value)
-    return data
+
+def _is_plain(annotation: Any) -> bool:
+    import pulumi
+
+    for member in _flatten(annotation):
+        if typing.get_origin(member) is collections.abc.Awaitable:
+            return False
+        if isinstance(member, type) and issubclass(member, pulumi.Resource):
+            return False
+    return True
+
+
+def settings_data(args: Any, model: type) -> dict[str, Any]:
+    """The fields of `args` that are set and that the settings model `model` has, as its camelCase mapping (nested
+    args as mappings)."""
+    return {
+        to_camel(field.name): _plain(value)
+        for field in dataclasses.fields(args)
+        if field.name in model.model_fields and (value := getattr(args, field.name)) is not None
+    }
 
 
 def _plain(value: Any) -> Any:
@@ -204,16 +177,9 @@ def _is_unknown(value: Any) -> bool:
     if isinstance(value, dict):
         return any(_is_unknown(item) for item in value.values())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return any(_is_unknown(getattr(value, field.name)) for field in dataclasses.fields(value))
+        # Only its plain fields: those typed `pulumi.Input` may be Outputs (`ClusterNetwork`'s ids).
+        return any(_is_unknown(getattr(value, name)) for name in plain_fields(type(value)))
     return False
-
-
-def _renamed(problem: ConfigProblem, renamed: Mapping[str, str]) -> ConfigProblem:
-    for section_key, argument in renamed.items():
-        if problem.key == section_key or problem.key.startswith((f"{section_key}.", f"{section_key}[")):
-            key = argument + problem.key[len(section_key) :]
-            return ConfigProblem(key, problem.message, problem.namespace, problem.separator)
-    return problem
 
 
 def _problem(key: str, message: str) -> ConfigProblem:
@@ -233,11 +199,11 @@ class Validation:
         self._unknown: list[str] = []
         """Paths of the arguments given values unknown at construction, already reported as such."""
 
-    def known(self, args: Any, fields: tuple[str, ...]) -> Any:
-        """`args` with each of its plain `fields` that holds an Output (or awaitable) reported and set to None,
-        so that the other checks run on what is known and every problem is raised at once by `done`; later
-        problems of an argument reported here are dropped rather than repeated about its placeholder."""
-        unknown = [name for name in fields if _is_unknown(getattr(args, name))]
+    def known(self, args: Any) -> Any:
+        """`args` with each of its plain fields that holds an Output (or awaitable) reported and set to None, so
+        that the other checks run on what is known and every problem is raised at once by `done`; later problems
+        of an argument reported here are dropped rather than repeated about its placeholder."""
+        unknown = [name for name in plain_fields(type(args)) if _is_unknown(getattr(args, name))]
         for name in unknown:
             path = f"{self.where}.{to_camel(name)}"
             self.add(
@@ -252,22 +218,19 @@ class Validation:
             self._unknown.append(path)
         return dataclasses.replace(args, **dict.fromkeys(unknown)) if unknown else args
 
-    def section(
-        self, model: type, data: Mapping[str, Any], at: str = "", renamed: Mapping[str, str] | None = None
-    ) -> Any:
-        """`data` validated as `model`, its problems named under `where` (and `at` inside it); None if bad.
-
-        `renamed` maps a section key to the argument it came from where their names differ
-        (`{"version": "clusterVersion"}`), so that problems name the argument."""
+    def section(self, model: type, args: Any, at: str = "", defaults: Mapping[str, Any] | None = None) -> Any:
+        """The fields of `args` that the settings model `model` has, validated as `model`, its problems named
+        under `where` (and `at` inside it); None if bad. `defaults` (camelCase keys) stand in for fields left
+        None where the component's default is not the model's (a server's namespace is its name)."""
+        data = {**(defaults or {}), **settings_data(args, model)}
         try:
             return validate_section(model, data, where=f"{self.where}.{at}" if at else self.where)
         except ConfigError as error:
-            self.add(error.problems, renamed)
+            self.add(error.problems)
             return None
 
-    def add(self, problems: list[ConfigProblem], renamed: Mapping[str, str] | None = None) -> None:
+    def add(self, problems: list[ConfigProblem]) -> None:
         for problem in problems:
-            problem = _renamed(problem, renamed or {})
             text = str(problem)
             if not any(text.startswith((f"{path}:", f"{path}.", f"{path}[")) for path in self._unknown):
                 self.problems.append(problem)
@@ -313,8 +276,8 @@ def placement_contract(placement: PlacementArgs | None, validation: Validation, 
     """The placement contract of `placement` (the default contract when None), and whether workloads must also
     carry a required node-affinity term; validated into `validation` (None, False when invalid)."""
     placement = placement or PlacementArgs()
-    rules = validation.section(GpuPlacementSettings, section_data(placement, _PLACEMENT_FIELDS), at)
-    extras = validation.section(GpuNodeGroupSettings, section_data(placement, _NODE_EXTRA_FIELDS), at)
+    rules = validation.section(GpuPlacementSettings, placement, at)
+    extras = validation.section(GpuNodeGroupSettings, placement, at)
     if rules is None or extras is None:
         return None, False
     contract = PlacementContract(

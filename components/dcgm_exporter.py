@@ -27,18 +27,11 @@ settings reference), so an unprivileged exporter sees no GPU and fails with "Fai
 the runtime honours, rather than turning that setting on for every pod of the node.
 """
 
-from dataclasses import dataclass
-
 import pulumi
 import pulumi_kubernetes as k8s
 
-from .component_args import (
-    PlacementArgs,
-    Validation,
-    args_path,
-    coerce,
-    placement_contract,
-)
+from .args.dcgm_exporter import DcgmExporterArgs
+from .component_args import Validation, args_path, coerce, placement_contract
 from .facts import versions
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
@@ -83,39 +76,14 @@ BOTTLEROCKET_CHECKOV_SKIPS = {
 }
 
 
-@dataclass(frozen=True, kw_only=True)
-class DcgmExporterArgs:
-    """Inputs of `DcgmExporter`. Every field is plain (it shapes the DaemonSet and its policy) and checked when
-    the component is constructed."""
-
-    placement: PlacementArgs | None = None
-    """Plain. The GPU placement contract: the exporter tolerates every repelling taint and selects the label. Default:
-    label `GPU=true`, taint `GPU=true:NoSchedule`."""
-    monitoring_namespace: str | None = None
-    """Plain. The only namespace whose pods may scrape the exporter. Default `monitoring`."""
-    bottlerocket: bool | None = None
-    """Plain. The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false."""
-    pod_annotations: dict[str, str] | None = None
-    """Plain. Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none."""
-    name: str | None = None
-    """Plain. Name of the DaemonSet, its Service, ServiceAccount and NetworkPolicy; two exporters in one namespace
-    need two names. Default: the component name."""
-    namespace: str | None = None
-    """Plain. Namespace of the DaemonSet, Service and NetworkPolicy. Default `kube-system`, beside the device plugin."""
-
-
-_PLAIN_FIELDS = ("placement", "monitoring_namespace", "bottlerocket", "pod_annotations", "name", "namespace")
-
-
 def validated(name: str, args: DcgmExporterArgs) -> tuple[PlacementContract, str, str, str]:
     """The contract, monitoring namespace, object name and namespace from `args`; raises `ConfigError` naming
     every bad argument."""
     where = args_path("DcgmExporter", name)
     validation = Validation(where)
-    args = validation.known(args, _PLAIN_FIELDS)
+    args = validation.known(args)
     contract, _ = placement_contract(args.placement, validation)
-    monitoring = {"monitoringNamespace": args.monitoring_namespace} if args.monitoring_namespace is not None else {}
-    observability = validation.section(ObservabilitySettings, monitoring)
+    observability = validation.section(ObservabilitySettings, args)
     object_name = validation.object_name(args.name or name)
     namespace = validation.namespace(args.namespace or DEFAULT_NAMESPACE)
     validation.done()

@@ -7,19 +7,11 @@ on CPU nodes where it has nothing to do. Here its tolerations and nodeSelector c
 ServiceAccount and a NetworkPolicy that denies it all traffic: it talks to the kubelet over a unix socket.
 """
 
-from dataclasses import dataclass
-
 import pulumi
 import pulumi_kubernetes as k8s
 
-from .component_args import (
-    PlacementArgs,
-    Validation,
-    args_path,
-    coerce,
-    placement_contract,
-    section_data,
-)
+from .args.device_plugin import NvidiaDevicePluginArgs
+from .component_args import Validation, args_path, coerce, placement_contract
 from .facts import versions
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
@@ -52,32 +44,14 @@ CHECKOV_SKIPS = {
 }
 
 
-@dataclass(frozen=True, kw_only=True)
-class NvidiaDevicePluginArgs:
-    """Inputs of `NvidiaDevicePlugin`. Every field is plain (it shapes the DaemonSet) and checked when the
-    component is constructed."""
-
-    placement: PlacementArgs | None = None
-    """Plain. The GPU placement contract: the plugin tolerates every repelling taint and selects the label. Default:
-    label `GPU=true`, taint `GPU=true:NoSchedule`."""
-    version: str | None = None
-    """Plain. Image tag of nvcr.io/nvidia/k8s-device-plugin, a release such as `v0.17.1`. Default in
-    `facts/versions.py`."""
-    name: str | None = None
-    """Plain. Name of the DaemonSet, its ServiceAccount and NetworkPolicy; two plugins in one namespace need two names.
-    Default: the component name."""
-    namespace: str | None = None
-    """Plain. Namespace of the plugin; `system-node-critical` pods are admitted there by default. Default `kube-system`."""
-
-
 def validated(name: str, args: NvidiaDevicePluginArgs) -> tuple[PlacementContract, str, str, str]:
     """The contract, image version, object name and namespace from `args`; raises `ConfigError` naming every
     bad argument."""
     where = args_path("NvidiaDevicePlugin", name)
     validation = Validation(where)
-    args = validation.known(args, ("placement", "version", "name", "namespace"))
+    args = validation.known(args)
     contract, _ = placement_contract(args.placement, validation)
-    settings = validation.section(DevicePluginSettings, section_data(args, ("version",)))
+    settings = validation.section(DevicePluginSettings, args)
     object_name = validation.object_name(args.name or name)
     namespace = validation.namespace(args.namespace or DEFAULT_NAMESPACE)
     validation.done()

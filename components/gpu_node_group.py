@@ -5,19 +5,12 @@ not exist yet, so a group at zero nodes can still be scaled up for a pending GPU
 """
 
 import re
-from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
-from .component_args import (
-    PlacementArgs,
-    Validation,
-    args_path,
-    coerce,
-    placement_contract,
-    section_data,
-)
+from .args.gpu_node_group import GpuNodeGroupArgs
+from .component_args import Validation, args_path, coerce, placement_contract
 from .facts.contract import (
     KUBERNETES_TAINT_EFFECT_OF_EKS,
     NVIDIA_GPU_PRODUCT_LABEL,
@@ -34,62 +27,12 @@ from .node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_grou
 from .settings import GpuNodeGroupSettings
 
 
-@dataclass(frozen=True, kw_only=True)
-class GpuNodeGroupArgs:
-    """Inputs of `GpuNodeGroup`. Fields without `Input` must be plain values: they shape the node group and are
-    checked when it is constructed, with the rules of the stack config's `gpuNodeGroup` section."""
-
-    cluster_name: pulumi.Input[str]
-    """Name of the EKS cluster to join (`EksCluster.cluster_name`). Required."""
-    node_role_arn: pulumi.Input[str]
-    """IAM role of the nodes (`EksCluster.node_role_arn`). Required."""
-    subnet_ids: pulumi.Input[list[str]]
-    """Subnets for the nodes, private ones in zones that offer the instance types. Required."""
-    instance_types: list[str] | None = None
-    """Plain. NVIDIA GPU instance types from the catalog, one architecture and one GPU count. Default `g5.xlarge`."""
-    ami_family: str | None = None
-    """Plain. `AL2023` or `Bottlerocket`; the NVIDIA AMI type follows from it and the architecture. Default `AL2023`."""
-    capacity_type: str | None = None
-    """Plain. `ON_DEMAND` or `SPOT`. Default `ON_DEMAND`."""
-    min_size: int | None = None
-    """Plain. Smallest node count; 0 lets an autoscaler park the group. Default 0."""
-    desired_size: int | None = None
-    """Plain. Node count at creation (an autoscaler owns it afterwards). Default 1."""
-    max_size: int | None = None
-    """Plain. Largest node count, at least 1. Default 2."""
-    disk_size: int | None = None
-    """Plain. Root volume size in GiB, at least 50 for the accelerated AMI and the vLLM image. Default 100."""
-    update_max_unavailable: int | None = None
-    """Plain. Nodes replaced at once during a node group update, 1-100. Default 1."""
-    node_repair: bool | None = None
-    """Plain. EKS node auto repair (with the node monitoring agent add-on of `EksCluster`). Default true."""
-    placement: PlacementArgs | None = None
-    """Plain. The placement contract: the nodes carry its label, extra labels and taints. Default: label `GPU=true`,
-    taint `GPU=true:NoSchedule`."""
-    tags: dict[str, str] | None = None
-    """Plain. Tags for the AWS resources. Default none."""
-
-
-# Args fields that are fields of the `gpuNodeGroup` settings section, under the same names.
-_SETTINGS_FIELDS = (
-    "instance_types",
-    "ami_family",
-    "capacity_type",
-    "min_size",
-    "desired_size",
-    "max_size",
-    "disk_size",
-    "update_max_unavailable",
-    "node_repair",
-)
-
-
 def validated(name: str, args: GpuNodeGroupArgs) -> tuple[GpuNodeGroupSettings, PlacementContract]:
     """The node group's settings and contract from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("GpuNodeGroup", name)
     validation = Validation(where)
-    args = validation.known(args, (*_SETTINGS_FIELDS, "placement", "tags"))
-    settings = validation.section(GpuNodeGroupSettings, section_data(args, _SETTINGS_FIELDS))
+    args = validation.known(args)
+    settings = validation.section(GpuNodeGroupSettings, args)
     contract, _ = placement_contract(args.placement, validation)
     validation.tags(args.tags)
     validation.done()

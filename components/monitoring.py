@@ -11,7 +11,6 @@ Two forms, chosen by `observability.prometheusOperator`:
 Either way the exporters' NetworkPolicies admit only the monitoring namespace.
 """
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pulumi
@@ -19,7 +18,8 @@ import pulumi_kubernetes as k8s
 import yaml
 
 from . import dcgm_exporter, vllm_manifests
-from .component_args import Validation, args_path, coerce, section_data
+from .args.monitoring import PrometheusMonitorsArgs, ScrapeTarget
+from .component_args import Validation, args_path, coerce
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
 from .labels import selector_labels
@@ -30,26 +30,6 @@ DASHBOARDS_DIR = Path(__file__).resolve().parent / "dashboards"
 ALERT_RULES_FILE = DASHBOARDS_DIR / "gpu-inference-alerts.yaml"
 RULE_NAME = "gpu-inference"
 MANAGED_BY = {"app.kubernetes.io/part-of": PROJECT, "app.kubernetes.io/managed-by": "pulumi"}
-
-
-@dataclass(frozen=True)
-class ScrapeTarget:
-    """A Service whose pods serve Prometheus metrics."""
-
-    name: str
-    """Plain. Name of the ServiceMonitor (and of the job Prometheus gives its targets). Required."""
-    namespace: str
-    """Plain. Namespace of the Service. Required."""
-    selector: dict[str, str]
-    """Plain. Labels that select the Service. Required."""
-    port_name: str
-    """Plain. Name of the Service port serving metrics. Required."""
-    port: int
-    """Plain. Number of that port on the pods. Required."""
-    path: str = "/metrics"
-    """Plain. HTTP path of the metrics. Default `/metrics`."""
-    honor_labels: bool = False
-    """Plain. Keep the target's own labels over Prometheus's target labels on a clash. Default false."""
 
 
 def vllm_target(instance: str, namespace: str, server_name: str = vllm_manifests.SERVER_NAME) -> ScrapeTarget:
@@ -134,32 +114,12 @@ def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None =
     }
 
 
-@dataclass(frozen=True, kw_only=True)
-class PrometheusMonitorsArgs:
-    """Inputs of `PrometheusMonitors`. Every field is plain and checked when the component is constructed, with the
-    rules of the stack config's `observability` section."""
-
-    targets: list[ScrapeTarget]
-    """Plain. The Services to scrape, one ServiceMonitor each (`vllm_target`, `dcgm_exporter_target`). Required."""
-    monitoring_namespace: str | None = None
-    """Plain. Namespace of the Prometheus that reads the monitors; the ServiceMonitors and the PrometheusRule go there.
-    Default `monitoring`."""
-    scrape_interval: str | None = None
-    """Plain. How often the ServiceMonitors scrape, a Prometheus duration such as `30s` or `1m`. Default `30s`."""
-    monitor_labels: dict[str, str] | None = None
-    """Plain. Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
-    (kube-prometheus-stack: `release: <its release name>`). Default none."""
-
-
-_SETTINGS_FIELDS = ("monitoring_namespace", "scrape_interval", "monitor_labels")
-
-
 def validated(name: str, args: PrometheusMonitorsArgs) -> ObservabilitySettings:
     """The observability settings from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("PrometheusMonitors", name)
     validation = Validation(where)
-    args = validation.known(args, ("targets", *_SETTINGS_FIELDS))
-    settings = validation.section(ObservabilitySettings, section_data(args, _SETTINGS_FIELDS))
+    args = validation.known(args)
+    settings = validation.section(ObservabilitySettings, args)
     validation.done()
     return settings
 

@@ -10,12 +10,11 @@ offline plan sees mock data). Pin `network.availabilityZones` to choose them you
 zone they were created in (`ignoreChanges` on the zone), so a later change in offerings never moves them.
 """
 
-from dataclasses import dataclass
-
 import pulumi
 import pulumi_aws as aws
 
-from .component_args import Validation, args_path, coerce, section_data
+from .args.network import NetworkArgs
+from .component_args import Validation, args_path, coerce
 from .facts.identity import PROJECT
 from .facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
 from .settings import NetworkSettings
@@ -30,41 +29,12 @@ INTERNAL_ELB_TAG = "kubernetes.io/role/internal-elb"
 INTERFACE_ENDPOINT_SERVICES = ("ecr.api", "ecr.dkr", "sts", "eks-auth")
 
 
-@dataclass(frozen=True, kw_only=True)
-class NetworkArgs:
-    """Inputs of `Network`. Every field is plain (it shapes the VPC) and checked when the component is constructed,
-    with the rules of the stack config's `network` section."""
-
-    cidr: str | None = None
-    """Plain. IPv4 range of the VPC, /16 to /20: each zone gets a private subnet of an eighth of it for nodes and pods,
-    and a smaller public one for NAT and load balancers. Default `10.0.0.0/16`."""
-    az_count: int | None = None
-    """Plain. Availability zones to spread over, 2-6 (EKS needs two). Default 3."""
-    availability_zones: list[str] | None = None
-    """Plain. Zones to use, by name (`us-west-2a`) or ID (`usw2-az1`); their number sets the zone count. Default: chosen
-    from the region, preferring zones that offer `gpu_instance_types`."""
-    nat_gateways: str | None = None
-    """Plain. `single` NAT gateway for all zones (cheaper; a zone outage cuts the others' egress) or `perAz`. Default
-    `single`."""
-    interface_endpoints: bool | None = None
-    """Plain. Also create interface endpoints for ECR, STS and EKS Auth (each costs per hour and zone). Default false."""
-    gpu_instance_types: list[str] | None = None
-    """Plain. Instance types whose zones are preferred, and whose zones hold `gpu_subnet_ids`. Default none."""
-    name_tag: str | None = None
-    """Plain. Prefix of the `Name` tag of each network resource, usually the cluster name. Default: the component name."""
-    tags: dict[str, str] | None = None
-    """Plain. Tags for every network resource. Default none."""
-
-
-_SETTINGS_FIELDS = ("cidr", "az_count", "availability_zones", "nat_gateways", "interface_endpoints")
-
-
 def validated(name: str, args: NetworkArgs) -> NetworkSettings:
     """The network settings from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("Network", name)
     validation = Validation(where)
-    args = validation.known(args, (*_SETTINGS_FIELDS, "gpu_instance_types", "name_tag", "tags"))
-    settings = validation.section(NetworkSettings, section_data(args, _SETTINGS_FIELDS))
+    args = validation.known(args)
+    settings = validation.section(NetworkSettings, args)
     validation.tags(args.tags)
     validation.done()
     return settings

@@ -11,14 +11,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from . import vllm_api_key
-from .component_args import (
-    PlacementArgs,
-    Validation,
-    args_path,
-    coerce,
-    placement_contract,
-    section_data,
-)
+from .args.vllm_server import VllmServerArgs
+from .component_args import Validation, args_path, coerce, placement_contract
 from .facts import gpu_catalog
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
@@ -41,109 +35,6 @@ from .vllm_manifests import (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class ModelCacheArgs:
-    """Where vLLM caches model weights."""
-
-    type: str | None = None
-    """Plain. `emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim, one replica only). Default
-    `emptyDir`."""
-    size: str | None = None
-    """Plain. Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
-    storage_class: str | None = None
-    """Plain. Storage class of the claim. Default: the cluster's default class."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class VllmServerArgs:
-    """Inputs of `VllmServer`. Fields without `Input` must be plain values: they shape the pod spec and the
-    objects' names, and are checked when the component is constructed, with the rules of the stack config's
-    `vllm` section."""
-
-    model: str | None = None
-    """Plain. Hugging Face model id. Default `Qwen/Qwen2.5-7B-Instruct` (ungated, fits one 24 GB GPU)."""
-    served_model_name: str | None = None
-    """Plain. Model name clients send in requests. Default: the model id."""
-    image: str | None = None
-    """Plain. Pinned vLLM image `vllm/vllm-openai:vX.Y.Z` (or a digest). Default in `facts/versions.py`."""
-    instance_types: list[str] | None = None
-    """Plain. GPU instance types of the node pool the server runs on; CPU and memory are sized to fit the smallest.
-    Default `g5.xlarge`."""
-    placement: PlacementArgs | None = None
-    """Plain. The GPU placement contract: nodeSelector, tolerations and node affinity come from it. Default: label
-    `GPU=true`, taint `GPU=true:NoSchedule`."""
-    require_gpu_product: str | None = None
-    """Plain. Also require this `nvidia.com/gpu.product` (for example `NVIDIA-A10G`), to pick one pool among several.
-    Default: not required."""
-    tensor_parallel_size: int | None = None
-    """Plain. GPUs per replica, at most the GPUs per instance. Default 1."""
-    max_model_len: int | None = None
-    """Plain. Context length in tokens. Default 8192."""
-    gpu_memory_utilization: float | None = None
-    """Plain. Share of GPU memory vLLM may use, 0 < x <= 1. Default 0.9."""
-    replicas: int | None = None
-    """Plain. Server replicas. Default 1."""
-    extra_args: list[str] | None = None
-    """Plain. More vLLM flags, appended after the ones built from these args. Default none."""
-    model_cache: ModelCacheArgs | None = None
-    """Plain. Model weight cache. Default an emptyDir of 100Gi."""
-    startup_timeout_seconds: int | None = None
-    """Plain. Time allowed to download and load the weights before the pod restarts, at least 60. Default 1800."""
-    shutdown_timeout_seconds: int | None = None
-    """Plain. Time vLLM gives in-flight requests on shutdown, 0-3600. Default 30."""
-    name: str | None = None
-    """Plain. Name of the server's Deployment, Service, ServiceAccount, PodDisruptionBudget and NetworkPolicy (the
-    Secrets and the claim add a suffix); two servers in one namespace need two names. Default: the component
-    name."""
-    namespace: str | None = None
-    """Plain. Namespace of the server, not a system namespace. Default: the component name."""
-    create_namespace: bool | None = None
-    """Plain. Create the namespace, labelled for the restricted Pod Security Standard. Default true; set false for all
-    but one of the servers sharing a namespace (and let them depend on that one)."""
-    allowed_client_namespaces: list[str] | None = None
-    """Plain. Namespaces whose pods may call the server. Default: only the server's namespace."""
-    allowed_client_pod_labels: dict[str, str] | None = None
-    """Plain. Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
-    metrics_namespace: str | None = None
-    """Plain. Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none."""
-    pod_annotations: dict[str, str] | None = None
-    """Plain. Annotations of the server pods, such as `prometheus.io/scrape`. Default none."""
-    hf_token: pulumi.Input[str] | None = None
-    """Hugging Face token for gated models, mounted as a file from a Secret; kept secret. Default none."""
-    api_key: pulumi.Input[str] | None = None
-    """Key clients must send, given to vLLM as `VLLM_API_KEY` from a Secret; kept secret. Default none (no
-    key)."""
-
-
-# Args fields that are fields of the `vllm` settings section, under the same names.
-_SETTINGS_FIELDS = (
-    "model",
-    "served_model_name",
-    "image",
-    "require_gpu_product",
-    "tensor_parallel_size",
-    "max_model_len",
-    "gpu_memory_utilization",
-    "replicas",
-    "extra_args",
-    "model_cache",
-    "startup_timeout_seconds",
-    "shutdown_timeout_seconds",
-    "namespace",
-    "allowed_client_namespaces",
-    "allowed_client_pod_labels",
-)
-_PLAIN_FIELDS = (
-    *_SETTINGS_FIELDS,
-    "instance_types",
-    "placement",
-    "name",
-    "create_namespace",
-    "metrics_namespace",
-    "pod_annotations",
-)
-
-
 @dataclass(frozen=True)
 class ServerPlan:
     """What `VllmServerArgs` resolve to once checked."""
@@ -160,9 +51,9 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
     every bad argument."""
     where = args_path("VllmServer", name)
     validation = Validation(where)
-    args = validation.known(args, _PLAIN_FIELDS)
-    settings = validation.section(VllmSettings, {"namespace": name, **section_data(args, _SETTINGS_FIELDS)})
-    pool = validation.section(GpuNodeGroupSettings, section_data(args, ("instance_types",)))
+    args = validation.known(args)
+    settings = validation.section(VllmSettings, args, defaults={"namespace": name})
+    pool = validation.section(GpuNodeGroupSettings, args)
     contract, require_node_affinity = placement_contract(args.placement, validation)
     if settings is not None and pool is not None:
         validation.add([problem.written(arguments(where)) for problem in server_pool_problems(settings, pool)])

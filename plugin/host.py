@@ -4,7 +4,7 @@ The schema is not written by hand. Pulumi's analyzer (`pulumi.provider.experimen
 type annotations of each component's `args` class and of the component's outputs; `ComponentProvider`
 turns them into a package schema (`pulumi.provider.experimental.component`, `generate_schema`). The
 plugin serves that schema to `pulumi package add`, which generates the consumer's SDK from it, and
-`plugin/schema.json` holds a copy that reviewers and the tests read (scripts/generate_schema.py).
+`plugin/schema.json` holds a copy that reviewers and the tests read (scripts/generate.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"
 SCHEMA_FILE = Path(__file__).resolve().parent / "schema.json"
-UPDATE_COMMAND = "python scripts/generate_schema.py"
+UPDATE_COMMAND = "python scripts/generate.py"
 """The command that rewrites `SCHEMA_FILE` (from the repository root)."""
 
 

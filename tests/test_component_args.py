@@ -143,7 +143,8 @@ BAD_ARGS = {
     ),
     "VllmServer": (
         """
-        from components.vllm_server import ModelCacheArgs, VllmServer, VllmServerArgs
+        from components.args.vllm_server import ModelCacheArgs
+        from components.vllm_server import VllmServer, VllmServerArgs
 
         VllmServer("chat", VllmServerArgs(
             image="vllm/vllm-openai:latest", gpu_memory_utilization=1.5, namespace="kube-system",
@@ -200,7 +201,8 @@ BAD_ARGS = {
     ),
     "EksCluster": (
         """
-        from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs, SystemNodeGroupArgs
+        from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
+        from components.cluster import EksCluster, EksClusterArgs
 
         EksCluster("ml", EksClusterArgs(version="1.20", public_access_cidrs=["10.0.0.0/33"],
                                         system_node_group=SystemNodeGroupArgs(instance_types=["g5.xlarge"]),
@@ -373,7 +375,8 @@ def test_two_vllm_servers_in_one_namespace_get_distinct_object_names(tmp_path):
         """
         import pulumi
         from components.component_args import PlacementArgs
-        from components.vllm_server import ModelCacheArgs, VllmServer, VllmServerArgs
+        from components.args.vllm_server import ModelCacheArgs
+        from components.vllm_server import VllmServer, VllmServerArgs
 
         placement = PlacementArgs()
         small = VllmServer("small", VllmServerArgs(namespace="llm", instance_types=["g6.xlarge"], placement=placement,

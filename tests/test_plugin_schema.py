@@ -19,7 +19,7 @@ from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
 from components.settings import PROJECT
 from plugin import host
-from scripts import generate_schema
+from scripts import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN_DIR = ROOT / "plugin"
@@ -37,7 +37,7 @@ def committed() -> dict:
 
 
 def test_committed_schema_is_what_the_analyzer_generates_byte_for_byte(generated):
-    problem = generate_schema.check()
+    problem = generate.check_schema()
 
     assert problem is None, problem
     assert host.SCHEMA_FILE.read_text(encoding="utf-8") == host.schema_text(generated)
@@ -47,41 +47,20 @@ def test_a_stale_schema_file_fails_naming_the_command_that_updates_it(tmp_path, 
     stale = tmp_path / "schema.json"
     stale.write_text(host.schema_text(dict(committed, version="0.0.0-stale")), encoding="utf-8")
 
-    problem = generate_schema.check(stale)
+    problem = generate.check_schema(stale)
 
     assert problem == (
         f"{stale} differs from the schema the components' args and outputs give now; "
-        "update it with `python scripts/generate_schema.py` and commit it"
+        "update it with `python scripts/generate.py` and commit it"
     )
 
 
 def test_a_missing_schema_file_fails_naming_the_command_that_creates_it(tmp_path):
-    problem = generate_schema.check(tmp_path / "schema.json")
+    problem = generate.check_schema(tmp_path / "schema.json")
 
     assert (
-        problem
-        == f"{tmp_path / 'schema.json'} is missing; create it with `python scripts/generate_schema.py` and commit it"
+        problem == f"{tmp_path / 'schema.json'} is missing; create it with `python scripts/generate.py` and commit it"
     )
-
-
-def test_check_mode_exits_1_and_names_the_update_command_when_the_file_differs(tmp_path, monkeypatch, capsys):
-    stale = tmp_path / "schema.json"
-    stale.write_text("{}\n", encoding="utf-8")
-    monkeypatch.setattr(generate_schema, "SCHEMA_FILE", stale)
-
-    code = generate_schema.main(["--check"])
-
-    assert code == 1
-    assert "update it with `python scripts/generate_schema.py` and commit it" in capsys.readouterr().err
-
-
-def test_write_mode_writes_the_generated_schema(tmp_path, monkeypatch, generated):
-    target = tmp_path / "schema.json"
-    monkeypatch.setattr(generate_schema, "SCHEMA_FILE", target)
-
-    assert generate_schema.main([]) == 0
-    assert json.loads(target.read_text(encoding="utf-8")) == generated
-    assert generate_schema.main(["--check"]) == 0
 
 
 def test_package_name_and_version_come_from_pyproject(committed):

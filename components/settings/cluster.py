@@ -85,30 +85,36 @@ class ClusterSettings(SectionModel):
     """The EKS control plane (`cluster`)."""
 
     name: ClusterName = "gpu-inference"
-    """EKS cluster name. Default `gpu-inference`."""
+    """EKS cluster name, 1-100 letters, digits, '-' or '_', starting with a letter or digit; names derived from it
+    (IAM roles, node groups) are shortened with a stable hash where they would pass AWS's limits."""
     version: KubernetesVersion = versions.DEFAULT_KUBERNETES_VERSION
-    """Kubernetes minor version, for example "1.34". Default in `facts/versions.py`."""
+    """Kubernetes minor version such as "1.34", one EKS supports (`facts/versions.py`); one in extended support
+    is accepted with a warning, as EKS bills its control plane at a higher rate."""
     vpc_id: VpcId | None = None
-    """VPC to run in. Default: the account's default VPC (needs `privateSubnetIds` or `publicSubnetIds` when set)."""
+    """An existing VPC to run in (`vpc-...`), with `privateSubnetIds` (or `publicSubnetIds`) of it; `network`
+    must then be unset. Default: a VPC of the stack's own (`network`)."""
     private_subnet_ids: SubnetIds = []
-    """Subnets for the nodes and the private endpoint. Default: none (the default VPC's subnets)."""
+    """Subnets of `vpcId` for the nodes (with a NAT route) and the private endpoint, each once; with
+    `publicSubnetIds` at least two, in two availability zones (EKS needs two for the control plane)."""
     public_subnet_ids: SubnetIds = []
-    """Subnets for public load balancers. Default: none."""
+    """Subnets of `vpcId` for public load balancers, each once; the control plane gets them too."""
     endpoint_public_access: bool = True
-    """Whether the Kubernetes API is reachable from the internet (from `publicAccessCidrs`). Default true,
-    since `pulumi up` talks to the API from wherever it runs."""
+    """Whether the Kubernetes API is reachable from the internet (from `publicAccessCidrs`), as `pulumi up`
+    needs when it runs outside the VPC."""
     public_access_cidrs: list[Ipv4Cidr] = ["0.0.0.0/0"]
-    """IPv4 CIDRs allowed to reach the public endpoint. Default `0.0.0.0/0` (a warning says so)."""
+    """IPv4 CIDRs allowed to reach the public endpoint; while they include 0.0.0.0/0 a warning says so."""
     admin_principal_arns: Annotated[list[str], AfterValidator(_admins)] = []
-    """IAM role or user ARNs given cluster-admin through access entries. Default: none."""
+    """IAM role or user ARNs (no STS session ARNs), each principal once, given cluster-admin through access
+    entries."""
     creator_admin: bool = True
     """Whether EKS makes the identity that creates the cluster a cluster admin (an access entry outside the
-    stack). Default true. With false, `adminPrincipalArns` must list the admins, including the identity that
-    runs `pulumi up`. Read only when the cluster is created; changing it later does not replace the cluster."""
+    stack). With false, `adminPrincipalArns` must list the admins, including the identity that runs
+    `pulumi up`. Read only when the cluster is created; changing it later does not replace the cluster."""
     secrets_kms_key_arn: KmsKeyArn | None = None
-    """KMS key for envelope encryption of Secrets. Default: a key created with rotation on."""
+    """KMS key ARN for envelope encryption of Secrets. Default: a key created with rotation on."""
     log_types: LogTypes = list(DEFAULT_LOG_TYPES)
-    """Control-plane log types sent to CloudWatch. Default `api`, `audit`, `authenticator`."""
+    """Control-plane log types sent to CloudWatch, EKS `LogType` values, each once; leaving out one of the
+    defaults warns."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = []

@@ -15,4 +15,4 @@ class DevicePluginSettings(SectionModel):
     enabled: bool | None = None
     """Deploy the plugin. Default: true, unless the GPU node group runs Bottlerocket, whose AMI runs it."""
     version: Annotated[str, release_tag(versions.DEVICE_PLUGIN_VERSION)] = versions.DEVICE_PLUGIN_VERSION
-    """Image tag of nvcr.io/nvidia/k8s-device-plugin. Default in `facts/versions.py`."""
+    """Image tag of nvcr.io/nvidia/k8s-device-plugin, a release `vX.Y.Z`."""

@@ -59,24 +59,25 @@ class NetworkSettings(SectionModel):
     """The VPC the stack creates when `cluster.vpcId` is not set (`network`)."""
 
     mode: Literal["create", "defaultVpc"] = "create"
-    """`create` a dedicated VPC with private node subnets, or use the account's `defaultVpc` (public subnets:
-    every node gets a public IP; for throwaway tests only, and a warning says so). Default `create`."""
+    """`create` a dedicated VPC with private node subnets, or use the account's `defaultVpc` (public subnets: every
+    node gets a public IP; for throwaway tests only, and a warning says so)."""
     cidr: Annotated[str, AfterValidator(_vpc_cidr)] = "10.0.0.0/16"
-    """IPv4 range of the VPC, /16 to /20: each zone gets a private subnet of an eighth of it for nodes and
-    pods, and a smaller public one for NAT and load balancers. Default `10.0.0.0/16`."""
+    """IPv4 range of the VPC, /16 to /20: each zone gets a private subnet of an eighth of it for nodes and pods,
+    and a smaller public one for NAT and load balancers."""
     az_count: Annotated[
         int, rule(lambda count: 2 <= count <= MAX_AZ_COUNT, f"2-{MAX_AZ_COUNT} (EKS needs subnets in two zones)")
     ] = 3
-    """Availability zones to spread over, 2-6 (EKS needs two). Default 3."""
+    """Availability zones to spread over, 2-6 (EKS needs two)."""
+    availability_zones: Zones = []
+    """2-6 zones to use, by name (`us-west-2a`) or ID (`usw2-az1`), each once, not `use1-az3`, `usw1-az2` or
+    `cac1-az3` (EKS places no control plane there); their number sets the zone count. Default: chosen from the
+    region, preferring zones that offer the GPU instance types."""
     nat_gateways: Literal["single", "perAz"] = "single"
-    """One NAT gateway for all zones (cheaper; a zone outage cuts the others' egress), or one per zone.
-    Default `single`."""
+    """`single` NAT gateway for all zones (cheaper; a zone outage cuts the others' egress), or one per zone
+    (`perAz`)."""
     interface_endpoints: bool = False
     """Also create interface endpoints for ECR, STS and EKS Auth, so nodes reach them without NAT (each costs
-    per hour and zone). Default false. An S3 gateway endpoint (free) is always created."""
-    availability_zones: Zones = []
-    """Zones to use, by name (`us-west-2a`) or ID (`usw2-az1`); their number sets the zone count. Default:
-    chosen from the region, preferring zones that offer the GPU instance types."""
+    per hour and zone). An S3 gateway endpoint (free) is always created."""
 
     def problems(self) -> list[ConfigProblem]:
         if (

@@ -72,15 +72,15 @@ class SystemNodeGroupSettings(_NodeGroupSettings):
     """The untainted node group where CoreDNS and other add-ons run (`systemNodeGroup`)."""
 
     instance_types: InstanceTypes = ["m6i.large"]
-    """Non-GPU instance types, one architecture. Default `m6i.large`."""
+    """Non-GPU instance types, one architecture."""
     min_size: NodeCount = 2
-    """Smallest node count; at least 1 so add-ons always have a node. Default 2."""
+    """Smallest node count, at least 1 so add-ons always have a node; `minSize <= desiredSize <= maxSize`."""
     desired_size: NodeCount = 2
-    """Node count at creation. Default 2 (CoreDNS runs two replicas)."""
+    """Node count at creation (CoreDNS runs two replicas)."""
     max_size: NodeCount = 3
-    """Largest node count. Default 3."""
+    """Largest node count, 1 to 2147483647 (the EKS API's 32-bit integers)."""
     disk_size: SystemDiskSize = 50
-    """Root volume size in GiB. Default 50."""
+    """Root volume size in GiB, 20-65536 (gp3)."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()
@@ -122,11 +122,11 @@ class TaintSettings(SectionModel):
     """A taint in Kubernetes spelling (an item of `gpuNodeGroup.extraTaints`)."""
 
     key: LabelKey
-    """Taint key, 1-63 characters. Required."""
+    """Taint key, 1-63 characters with an optional DNS-subdomain prefix."""
     value: TaintValue = ""
-    """Taint value, 0-63 characters. Default empty."""
+    """Taint value, 0-63 characters."""
     effect: TaintEffect = "NoSchedule"
-    """`NoSchedule`, `NoExecute` or `PreferNoSchedule`. Default `NoSchedule`."""
+    """`NoSchedule`, `NoExecute` or `PreferNoSchedule`."""
 
     def to_taint(self) -> Taint:
         return Taint(self.key, self.value, self.effect)
@@ -136,28 +136,29 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     """The guarded GPU node group (`gpuNodeGroup`)."""
 
     instance_types: InstanceTypes = ["g5.xlarge"]
-    """NVIDIA GPU instance types from the catalog, one architecture and one GPU count. Default `g5.xlarge`."""
+    """NVIDIA GPU instance types from the catalog (`facts/gpu_catalog.py`), one architecture and one GPU count."""
     ami_family: Literal["AL2023", "Bottlerocket"] = "AL2023"
-    """`AL2023` or `Bottlerocket`; the NVIDIA AMI type follows from it and the architecture. Default `AL2023`."""
+    """`AL2023` or `Bottlerocket`; the NVIDIA AMI type follows from it and the architecture."""
     capacity_type: Literal["ON_DEMAND", "SPOT"] = "ON_DEMAND"
-    """`ON_DEMAND` or `SPOT`. Default `ON_DEMAND`."""
+    """`ON_DEMAND` or `SPOT`."""
     min_size: NodeCount = 0
-    """Smallest node count; 0 lets an autoscaler park the group. Default 0."""
+    """Smallest node count; 0 lets an autoscaler park the group. `minSize <= desiredSize <= maxSize`."""
     desired_size: NodeCount = 1
-    """Node count at creation. Default 1."""
+    """Node count at creation (an autoscaler owns it afterwards)."""
     max_size: NodeCount = 2
-    """Largest node count. Default 2."""
+    """Largest node count, 1 to 2147483647 (the EKS API's 32-bit integers)."""
     disk_size: GpuDiskSize = 100
-    """Root volume size in GiB, at least 50 for the accelerated AMI and the vLLM image. Default 100."""
+    """Root volume size in GiB, 50-65536 (gp3): the accelerated AMI and the vLLM image need room."""
     extra_labels: NodeLabels = {}
-    """Labels besides the contract label. Default none."""
+    """Labels the GPU nodes carry besides the contract label; not the contract's own labels, and no keys under
+    `kubernetes.io/` or `k8s.io/` (the kubelet refuses them) other than `node.kubernetes.io/`."""
     extra_taints: list[TaintSettings] = []
-    """Taints besides the contract taint, Kubernetes spelling; the device plugin and vLLM tolerate them.
-    Default none."""
+    """Taints the GPU nodes carry besides the contract taint, Kubernetes spelling, each key once and 50 taints at
+    most with the contract's; GPU workloads tolerate them."""
     update_max_unavailable: Annotated[int, rule(lambda value: 1 <= value <= 100, "an integer from 1 to 100")] = 1
-    """Nodes replaced at once during a node group update, 1-100. Default 1."""
+    """Nodes replaced at once during a node group update, 1-100."""
     node_repair: bool = True
-    """EKS node auto repair (with the node monitoring agent add-on). Default true."""
+    """EKS node auto repair, with the node monitoring agent add-on that `EksCluster` installs."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()

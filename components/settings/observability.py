@@ -11,24 +11,24 @@ class DcgmExporterSettings(SectionModel):
     """NVIDIA's DCGM exporter on the GPU nodes (`observability.dcgmExporter`)."""
 
     enabled: bool = True
-    """Deploy the exporter DaemonSet on every GPU node. Default true."""
+    """Deploy the exporter DaemonSet on every GPU node."""
 
 
 class ObservabilitySettings(SectionModel):
     """GPU and model-server metrics, scrape configuration, dashboard and alerts (`observability`)."""
 
     dcgm_exporter: DcgmExporterSettings = DcgmExporterSettings()
-    """The DCGM exporter. Default: enabled."""
+    """NVIDIA's DCGM exporter."""
     monitoring_namespace: NamespaceName = "monitoring"
-    """Namespace of the Prometheus (or agent) that scrapes the metrics: the only one the exporter's and the
-    vLLM server's NetworkPolicies admit scrapes from; the ServiceMonitors and the PrometheusRule go there.
-    Default `monitoring`."""
+    """Namespace of the Prometheus (or agent) that scrapes the metrics, a DNS label: the only one the exporter's
+    and the vLLM server's NetworkPolicies admit scrapes from; the ServiceMonitors and the PrometheusRule go
+    there."""
     prometheus_operator: bool = False
     """The cluster runs the Prometheus operator (its CRDs exist): create ServiceMonitor and PrometheusRule
-    objects. Otherwise the pods carry `prometheus.io/scrape` annotations. Default false."""
+    objects. Otherwise the pods carry `prometheus.io/scrape` annotations."""
     scrape_interval: PrometheusDuration = "30s"
-    """How often the ServiceMonitors scrape, a Prometheus duration such as `30s` or `1m`. Default `30s`."""
+    """How often the ServiceMonitors scrape, a non-zero Prometheus duration such as `15s` or `1m`."""
     monitor_labels: Labels = {}
     """Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
     (kube-prometheus-stack selects `release: <its release name>` unless its `*SelectorNilUsesHelmValues` are
-    false; prometheus-community/helm-charts#1631). Default none."""
+    false; prometheus-community/helm-charts#1631)."""

@@ -46,15 +46,15 @@ def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[
     return problems
 
 
-def autoscaler_release_problems(version: str, instead: str) -> list[ConfigProblem]:
-    """A Kubernetes version without a pinned Cluster Autoscaler release; key `version`, `instead` naming the way
+def autoscaler_release_problems(version: str, instead: str, key: str = "version") -> list[ConfigProblem]:
+    """A Kubernetes version without a pinned Cluster Autoscaler release, under `key`; `instead` names the way
     out besides a pinned version. The stack config and `ClusterAutoscalerArgs` both check this."""
     if version in versions.CLUSTER_AUTOSCALER_VERSIONS:
         return []
     known = ", ".join(versions.CLUSTER_AUTOSCALER_VERSIONS)
     return [
         ConfigProblem(
-            "version",
+            key,
             f"{version!r} has no Cluster Autoscaler release pinned (facts/versions.py); allowed: {known}, or {instead}",
         )
     ]
@@ -105,11 +105,13 @@ class Settings(SectionModel):
     autoscaler: AutoscalerSettings = AutoscalerSettings()
     observability: ObservabilitySettings = ObservabilitySettings()
     hf_token: str | None = None
-    """Hugging Face token for gated models; set it with `pulumi config set --secret hfToken`. Default none."""
+    """Hugging Face token for gated models, a secret: `pulumi config set --secret hfToken <token>` (plain text is
+    rejected). Default none."""
     vllm_api_key: str | None = None
-    """Key vLLM requires from clients (`VLLM_API_KEY`, from a Secret); set it with
-    `pulumi config set --secret vllmApiKey`. A top-level key because Pulumi.yaml can declare only whole
-    keys secret, not a value inside the `vllm` object. Default none (no key)."""
+    """Key vLLM requires from clients (`Authorization: Bearer <key>`), given to it as `VLLM_API_KEY` from a Secret;
+    a secret: `pulumi config set --secret vllmApiKey <key>` (plain text is rejected). A top-level key because
+    Pulumi.yaml can declare only whole keys secret, not a value inside the `vllm` object. Default none (no
+    key)."""
 
     @property
     def contract(self) -> PlacementContract:

@@ -94,20 +94,19 @@ class ModelCacheSettings(SectionModel):
     """Where vLLM caches model weights (`vllm.modelCache`)."""
 
     type: Literal["emptyDir", "pvc"] = "emptyDir"
-    """`emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim). Default `emptyDir`."""
+    """`emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim, one replica only)."""
     size: Quantity = "100Gi"
-    """Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
+    """Size limit of the emptyDir or size of the claim, a Kubernetes quantity."""
     storage_class: str | None = None
-    """Storage class of the claim. Default: the cluster's default class."""
+    """Storage class of the claim, backed by a CSI driver (such as the EBS CSI add-on, which the stack does not
+    install). Default: the cluster's default class."""
 
 
 class VllmSettings(SectionModel):
     """The vLLM OpenAI-compatible server (`vllm`)."""
 
     enabled: bool = True
-    """Deploy the server. Default true."""
-    namespace: OwnNamespace = "vllm"
-    """Namespace of the server. Default `vllm`."""
+    """Deploy the server."""
     model: Annotated[
         str,
         rule(
@@ -115,35 +114,42 @@ class VllmSettings(SectionModel):
             "a Hugging Face model id such as Qwen/Qwen2.5-7B-Instruct",
         ),
     ] = "Qwen/Qwen2.5-7B-Instruct"
-    """Hugging Face model id. Default `Qwen/Qwen2.5-7B-Instruct` (ungated, fits one 24 GB GPU)."""
+    """Hugging Face model id; the default is ungated and fits one 24 GB GPU."""
     served_model_name: str | None = None
     """Model name clients send in requests. Default: the model id."""
     image: Annotated[str, AfterValidator(_image)] = versions.VLLM_IMAGE
-    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`, at least `versions.VLLM_MIN_VERSION`, or a digest (taken as
-    recent enough). Default in `facts/versions.py`."""
-    tensor_parallel_size: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1, at most the GPUs per instance")] = 1
-    """GPUs per replica, at most the GPUs per instance. Default 1."""
-    max_model_len: Annotated[int, rule(lambda n: n >= 16, "an integer >= 16")] = 8192
-    """Context length in tokens. Default 8192."""
-    gpu_memory_utilization: Annotated[float, rule(lambda x: 0 < x <= 1, "a number with 0 < x <= 1")] = 0.9
-    """Share of GPU memory vLLM may use, 0 < x <= 1. Default 0.9."""
-    replicas: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 1
-    """Server replicas. Default 1."""
-    extra_args: list[Annotated[str, AfterValidator(_extra_arg)]] = []
-    """More vLLM flags, appended after the ones built from settings. Default none."""
+    """Pinned vLLM image `vllm/vllm-openai:vX.Y.Z`, at least `versions.VLLM_MIN_VERSION` (the first image with the
+    non-root `vllm` user the server runs as), or a digest of such an image; `latest` and untagged images are
+    rejected."""
     require_gpu_product: str | None = None
     """Also require this `nvidia.com/gpu.product` (for example `NVIDIA-A10G`), which the GPU node group must
-    provide. Default: not required."""
+    provide: picks one pool among several. Default: not required."""
+    tensor_parallel_size: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1, at most the GPUs per instance")] = 1
+    """GPUs per replica, 1 to the GPUs per instance; the model's attention heads must divide by it."""
+    max_model_len: Annotated[int, rule(lambda n: n >= 16, "an integer >= 16")] = 8192
+    """Context length in tokens, at least 16."""
+    gpu_memory_utilization: Annotated[float, rule(lambda x: 0 < x <= 1, "a number with 0 < x <= 1")] = 0.9
+    """Share of GPU memory vLLM may use, 0 < x <= 1."""
+    replicas: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 1
+    """Server replicas, 0 or more."""
+    extra_args: list[Annotated[str, AfterValidator(_extra_arg)]] = []
+    """More `vllm serve` flags, appended after the ones built from the other fields; not the flags those set, in
+    any spelling vLLM accepts (`--max_model_len=...`, `-tp 2`, a prefix such as `--tensor-parallel`), and no
+    `--api-key`."""
     model_cache: ModelCacheSettings = ModelCacheSettings()
-    """Model weight cache. Default an emptyDir of 100Gi."""
+    """Where the server caches model weights."""
     startup_timeout_seconds: Annotated[
         int, rule(lambda n: n >= 60, "at least 60 seconds (weights take time to download and load)")
     ] = 1800
-    """Time allowed to download and load the weights before the pod restarts. Default 1800."""
+    """Seconds allowed to download and load the weights before the pod restarts, at least 60."""
     shutdown_timeout_seconds: Annotated[int, rule(lambda n: 0 <= n <= 3600, "0-3600 seconds")] = 30
-    """Time vLLM gives in-flight requests on shutdown. Default 30."""
+    """Seconds vLLM gives in-flight requests on shutdown, 0-3600."""
+    namespace: OwnNamespace = "vllm"
+    """Namespace of the server, a DNS label other than the cluster's own (`default`, `kube-system`,
+    `kube-public`, `kube-node-lease`)."""
     allowed_client_namespaces: list[NamespaceName] = []
-    """Namespaces whose pods may call the server. Default: only the server's namespace."""
+    """Namespaces whose pods may call the server; the scraper's namespace is admitted as well. Default: only the
+    server's namespace."""
     allowed_client_pod_labels: Labels = {}
     """Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
 

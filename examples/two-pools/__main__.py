@@ -22,7 +22,8 @@ if str(CHECKOUT) not in sys.path:
 
 import pulumi  # noqa: E402 the checkout goes on the path first
 
-from components.cluster import ClusterNetwork, EksCluster, EksClusterArgs  # noqa: E402
+from components.args.cluster import ClusterNetwork  # noqa: E402
+from components.cluster import EksCluster, EksClusterArgs  # noqa: E402
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs  # noqa: E402
 from components.component_args import PlacementArgs  # noqa: E402
 from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs  # noqa: E402

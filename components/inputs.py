@@ -1,0 +1,401 @@
+"""The components' inputs, declared once, and which of them each component's args class takes.
+
+An input the stack config has too is declared in its settings model (components/settings/): its type with the
+rule it must meet, its default and its docstring. Here each args class lists what it takes from those models
+(`Take`), the inputs only components have (`Own`: the cluster name as an Output, `tags`, object names, ...), and
+`STACK_ONLY` the settings fields no component takes (`vllm.enabled`, `network.mode`, ...).
+
+`python scripts/generate.py` writes every args class from this module into components/args/, a field taken from
+a settings model becoming a plain `X | None = None` field of the same name, its docstring `Plain. ` and the
+model's, its default sentence rendered from the model's default. It also writes, from the settings models,
+Pulumi.yaml's config declarations, the README's configuration table and plugin/schema.json; `--check` only
+compares, and the tests run it. No Pulumi here: the annotations of the inputs only components have are source
+text, as the generated classes spell them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .facts.contract import PlacementContract
+from .settings.autoscaler import AutoscaledClusterSettings, AutoscalerSettings
+from .settings.cluster import ClusterSettings
+from .settings.device_plugin import DevicePluginSettings
+from .settings.gpu_placement import GpuPlacementSettings
+from .settings.network import NetworkSettings
+from .settings.node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings, TaintSettings
+from .settings.observability import ObservabilitySettings
+from .settings.section import SectionModel
+from .settings.vllm import ModelCacheSettings, VllmSettings
+
+
+@dataclass(frozen=True)
+class Take:
+    """Fields of the settings model `model`, under the same names, checked by that model's rules when the
+    component is constructed."""
+
+    model: type[SectionModel]
+    only: tuple[str, ...] = ()
+    """Just these fields. Default: every field of `model` that an earlier `Take` of the same class did not take,
+    leaving out `without` and the model's `STACK_ONLY` fields."""
+    without: tuple[str, ...] = ()
+    """Fields another args class takes instead."""
+    defaults: Mapping[str, str] = field(default_factory=dict)
+    """The component's own default sentence of a field, where it is not the stack config's
+    (`{"namespace": "Default: the component name."}`)."""
+    docs: Mapping[str, str] = field(default_factory=dict)
+    """What a field means to this component, where that is not what the model's docstring says."""
+    after: str | None = None
+    """Place the fields after this one of the class (default: after the parts before it)."""
+
+
+@dataclass(frozen=True)
+class Own:
+    """An input only components have: no key of the stack config."""
+
+    name: str
+    annotation: str
+    """As the args class spells it: `pulumi.Input[str]`, `list[str] | None`, `PlacementArgs | None`."""
+    doc: str
+    """What it is and, when its default is `None`, what that means (`Default: the component name.`)."""
+    default: Any = None
+    """A plain value (its default sentence is rendered from it), or `None`."""
+    required: bool = False
+    after: str | None = None
+    """Place the field after this one of the class (default: after the parts before it)."""
+
+
+@dataclass(frozen=True)
+class Args:
+    """An args class: its name, the module of components/args/ it is written to, its docstring and its fields."""
+
+    name: str
+    module: str
+    doc: str
+    parts: tuple[Take | Own, ...]
+    kw_only: bool = True
+
+
+def _args(name: str, module: str, doc: str, *parts: Take | Own, kw_only: bool = True) -> Args:
+    return Args(name, module, doc, parts, kw_only)
+
+
+_CONTRACT = PlacementContract()
+
+
+def _placement(doc: str, after: str | None = None) -> Own:
+    label = f"{_CONTRACT.label_key}={_CONTRACT.label_value}"
+    taint = f"{_CONTRACT.taint.key}={_CONTRACT.taint.value}:{_CONTRACT.taint.effect}"
+    return Own("placement", "PlacementArgs | None", f"{doc} Default: label `{label}`, taint `{taint}`.", after=after)
+
+
+def _object_name(objects: str) -> Own:
+    return Own(
+        "name",
+        "str | None",
+        f"Name of the {objects}; two in one namespace need two names. Default: the component name.",
+    )
+
+
+STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
+    # Whether the stack builds the component at all.
+    VllmSettings: ("enabled",),
+    AutoscalerSettings: ("enabled",),
+    DevicePluginSettings: ("enabled",),
+    ObservabilitySettings: ("dcgm_exporter", "prometheus_operator"),
+    # The stack's choice between its own VPC and the default one; `Network` always creates one.
+    NetworkSettings: ("mode",),
+}
+"""Settings fields no component takes: the stack config alone has them."""
+
+ARGS: tuple[Args, ...] = (
+    _args("TaintArgs", "component_args", "A node taint in Kubernetes spelling.", Take(TaintSettings)),
+    _args(
+        "PlacementArgs",
+        "component_args",
+        "The GPU placement contract: the label GPU workloads select and the taints that keep other pods off GPU "
+        "nodes. Give the same value to the GPU node group and to every GPU workload (device plugin, DCGM exporter, "
+        "vLLM server). Every field is plain: it shapes the node group and the pod specs.",
+        Take(GpuPlacementSettings),
+        Take(GpuNodeGroupSettings, only=("extra_labels", "extra_taints")),
+    ),
+    _args(
+        "NetworkArgs",
+        "network",
+        "Inputs of `Network`. Every field is plain (it shapes the VPC) and checked when the component is "
+        "constructed, with the rules of the stack config's `network` section.",
+        Take(NetworkSettings),
+        Own(
+            "gpu_instance_types",
+            "list[str] | None",
+            "Instance types whose zones are preferred, and whose zones hold `gpu_subnet_ids`. Default none.",
+        ),
+        Own(
+            "name_tag",
+            "str | None",
+            "Prefix of the `Name` tag of each network resource, usually the cluster name. Default: the component name.",
+        ),
+        Own("tags", "dict[str, str] | None", "Tags for every network resource. Default none."),
+    ),
+    _args(
+        "ClusterNetwork",
+        "cluster",
+        "A VPC made elsewhere in the program (for example by `Network`) for the cluster to run in.",
+        Own("vpc_id", "pulumi.Input[str]", "The VPC.", required=True),
+        Own(
+            "private_subnet_ids",
+            "pulumi.Input[list[str]]",
+            "Subnets for the nodes and the control plane's network interfaces.",
+            required=True,
+        ),
+        Own(
+            "public_subnet_ids",
+            "pulumi.Input[list[str]]",
+            "Subnets for internet-facing load balancers, also given to the control plane.",
+            required=True,
+        ),
+    ),
+    _args(
+        "SystemNodeGroupArgs",
+        "cluster",
+        "The untainted node group where CoreDNS and other add-ons run. Every field is plain and checked with the "
+        "rules of the stack config's `systemNodeGroup` section.",
+        Take(SystemNodeGroupSettings),
+    ),
+    _args(
+        "EksClusterArgs",
+        "cluster",
+        "Inputs of `EksCluster`. Fields without `Input` must be plain values: they shape the control plane and are "
+        "checked when it is constructed, with the rules of the stack config's `cluster` section.",
+        Take(
+            ClusterSettings,
+            defaults={
+                "name": "Default: the component name.",
+                "vpc_id": "Default: `network` when given, else the account's default VPC.",
+            },
+        ),
+        Own(
+            "network",
+            "ClusterNetwork | None",
+            "A VPC made in the same program (its ids may be unknown until deployed), instead of `vpcId`. Default none.",
+            after="public_subnet_ids",
+        ),
+        Own(
+            "system_node_group",
+            "SystemNodeGroupArgs | None",
+            "The untainted node group for add-ons. Default: the defaults of its fields.",
+        ),
+        Own(
+            "node_monitoring_agent",
+            "bool | None",
+            "Install the `eks-node-monitoring-agent` add-on, which node auto repair relies on. Default true.",
+        ),
+        Own(
+            "gpu_placement",
+            "PlacementArgs | None",
+            "The GPU placement contract: the node monitoring agent's `dcgm-server` tolerates its taints, so GPU health "
+            "is monitored on the tainted GPU nodes. Default none (the add-on's own tolerations).",
+        ),
+        Own(
+            "pod_identity_agent",
+            "bool | None",
+            "Install the `eks-pod-identity-agent` add-on, which the Cluster Autoscaler's credentials come through. "
+            "Default false.",
+        ),
+        Own(
+            "aws_profile",
+            "str | None",
+            "AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token "
+            "--profile`). Default none: the default credential chain.",
+        ),
+        Own("tags", "dict[str, str] | None", "Tags for the AWS resources. Default none."),
+    ),
+    _args(
+        "ClusterAutoscalerArgs",
+        "cluster_autoscaler",
+        "Inputs of `ClusterAutoscaler`. Fields without `Input` must be plain values (they go into the IAM policy "
+        "and the autoscaler's flags) and are checked when it is constructed, with the rules of the stack config's "
+        "`autoscaler` section.",
+        Take(AutoscaledClusterSettings),
+        Take(AutoscalerSettings),
+        Own(
+            "eks_cluster_name",
+            "pulumi.Input[str] | None",
+            "The cluster name as an output (`EksCluster.cluster_name`), so the Pod Identity association waits for "
+            "the cluster. Default `cluster_name`.",
+        ),
+        Own(
+            "region",
+            "pulumi.Input[str] | None",
+            "AWS region of the cluster, given to the autoscaler as `AWS_REGION`: with IMDSv2's hop limit of 1 (the "
+            "node groups' launch templates) a pod cannot read it from instance metadata. Default: the provider's "
+            "region.",
+        ),
+        Own(
+            "pod_identity_agent",
+            "aws.eks.Addon | None",
+            "The `eks-pod-identity-agent` add-on that serves the credentials; the autoscaler starts after it. "
+            "Default none (the add-on is managed elsewhere).",
+        ),
+        Own("tags", "dict[str, str] | None", "Tags for the IAM role and the Pod Identity association. Default none."),
+    ),
+    _args(
+        "GpuNodeGroupArgs",
+        "gpu_node_group",
+        "Inputs of `GpuNodeGroup`. Fields without `Input` must be plain values: they shape the node group and are "
+        "checked when it is constructed, with the rules of the stack config's `gpuNodeGroup` section.",
+        Own(
+            "cluster_name",
+            "pulumi.Input[str]",
+            "Name of the EKS cluster to join (`EksCluster.cluster_name`).",
+            required=True,
+        ),
+        Own("node_role_arn", "pulumi.Input[str]", "IAM role of the nodes (`EksCluster.node_role_arn`).", required=True),
+        Own(
+            "subnet_ids",
+            "pulumi.Input[list[str]]",
+            "Subnets for the nodes, private ones in zones that offer the instance types.",
+            required=True,
+        ),
+        # The extra labels and taints are the contract's: every GPU workload given it tolerates them.
+        Take(GpuNodeGroupSettings, without=("extra_labels", "extra_taints")),
+        _placement("The placement contract: the nodes carry its label, extra labels and taints."),
+        Own("tags", "dict[str, str] | None", "Tags for the AWS resources. Default none."),
+    ),
+    _args(
+        "NvidiaDevicePluginArgs",
+        "device_plugin",
+        "Inputs of `NvidiaDevicePlugin`. Every field is plain (it shapes the DaemonSet) and checked when the "
+        "component is constructed.",
+        _placement("The GPU placement contract: the plugin tolerates every repelling taint and selects the label."),
+        Take(DevicePluginSettings),
+        _object_name("DaemonSet, its ServiceAccount and NetworkPolicy"),
+        Own(
+            "namespace",
+            "str | None",
+            "Namespace of the plugin; `system-node-critical` pods are admitted there by default. Default "
+            "`kube-system`.",
+        ),
+    ),
+    _args(
+        "ModelCacheArgs",
+        "vllm_server",
+        "Where vLLM caches model weights.",
+        Take(ModelCacheSettings),
+    ),
+    _args(
+        "VllmServerArgs",
+        "vllm_server",
+        "Inputs of `VllmServer`. Fields without `Input` must be plain values: they shape the pod spec and the "
+        "objects' names, and are checked when the component is constructed, with the rules of the stack config's "
+        "`vllm` section.",
+        Take(VllmSettings, defaults={"namespace": "Default: the component name."}),
+        Take(
+            GpuNodeGroupSettings,
+            only=("instance_types",),
+            docs={
+                "instance_types": "GPU instance types of the node pool the server runs on; CPU and memory are sized "
+                "to fit the smallest."
+            },
+            after="image",
+        ),
+        _placement(
+            "The GPU placement contract: nodeSelector, tolerations and node affinity come from it.",
+            after="instance_types",
+        ),
+        Own(
+            "name",
+            "str | None",
+            "Name of the server's Deployment, Service, ServiceAccount, PodDisruptionBudget and NetworkPolicy (the "
+            "Secrets and the claim add a suffix); two servers in one namespace need two names. Default: the "
+            "component name.",
+            after="shutdown_timeout_seconds",
+        ),
+        Own(
+            "create_namespace",
+            "bool | None",
+            "Create the namespace, labelled for the restricted Pod Security Standard. Default true; set false for "
+            "all but one of the servers sharing a namespace (and let them depend on that one).",
+            after="namespace",
+        ),
+        Own(
+            "metrics_namespace",
+            "str | None",
+            "Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none.",
+        ),
+        Own(
+            "pod_annotations",
+            "dict[str, str] | None",
+            "Annotations of the server pods, such as `prometheus.io/scrape`. Default none.",
+        ),
+        Own(
+            "hf_token",
+            "pulumi.Input[str] | None",
+            "Hugging Face token for gated models, mounted as a file from a Secret; kept secret. Default none.",
+        ),
+        Own(
+            "api_key",
+            "pulumi.Input[str] | None",
+            "Key clients must send, given to vLLM as `VLLM_API_KEY` from a Secret; kept secret. Default none (no key).",
+        ),
+    ),
+    _args(
+        "DcgmExporterArgs",
+        "dcgm_exporter",
+        "Inputs of `DcgmExporter`. Every field is plain (it shapes the DaemonSet and its policy) and checked when "
+        "the component is constructed.",
+        _placement("The GPU placement contract: the exporter tolerates every repelling taint and selects the label."),
+        Take(ObservabilitySettings, only=("monitoring_namespace",)),
+        Own(
+            "bottlerocket",
+            "bool | None",
+            "The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false.",
+        ),
+        Own(
+            "pod_annotations",
+            "dict[str, str] | None",
+            "Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none.",
+        ),
+        _object_name("DaemonSet, its Service, ServiceAccount and NetworkPolicy"),
+        Own(
+            "namespace",
+            "str | None",
+            "Namespace of the DaemonSet, Service and NetworkPolicy. Default `kube-system`, beside the device plugin.",
+        ),
+    ),
+    _args(
+        "ScrapeTarget",
+        "monitoring",
+        "A Service whose pods serve Prometheus metrics.",
+        Own("name", "str", "Name of the ServiceMonitor (and of the job Prometheus gives its targets).", required=True),
+        Own("namespace", "str", "Namespace of the Service.", required=True),
+        Own("selector", "dict[str, str]", "Labels that select the Service.", required=True),
+        Own("port_name", "str", "Name of the Service port serving metrics.", required=True),
+        Own("port", "int", "Number of that port on the pods.", required=True),
+        Own("path", "str", "HTTP path of the metrics.", default="/metrics"),
+        Own(
+            "honor_labels",
+            "bool",
+            "Keep the target's own labels over Prometheus's target labels on a clash.",
+            default=False,
+        ),
+        kw_only=False,
+    ),
+    _args(
+        "PrometheusMonitorsArgs",
+        "monitoring",
+        "Inputs of `PrometheusMonitors`. Every field is plain and checked when the component is constructed, with "
+        "the rules of the stack config's `observability` section.",
+        Own(
+            "targets",
+            "list[ScrapeTarget]",
+            "The Services to scrape, one ServiceMonitor each (`vllm_target`, `dcgm_exporter_target`).",
+            required=True,
+        ),
+        Take(ObservabilitySettings, only=("monitoring_namespace", "scrape_interval", "monitor_labels")),
+    ),
+)
+"""Every args class, nested ones before the classes that use them (the generated modules evaluate annotations
+when a class is defined)."""

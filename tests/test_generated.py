@@ -1,0 +1,185 @@
+"""Every input is declared once (its settings field, or components/inputs.py), and the files derived from the
+declaration hold what it gives: the args classes, Pulumi.yaml's config declarations, the README's
+configuration table and the package schema. `scripts/generate.py` writes them; its check fails naming the
+command while one is out of date."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from components.args.gpu_node_group import GpuNodeGroupArgs
+from components.args.vllm_server import VllmServerArgs
+from components.facts import versions
+from components.inputs import STACK_ONLY, Args, Own, Take
+from components.settings import GpuNodeGroupSettings, NetworkSettings, ObservabilitySettings, VllmSettings
+from components.settings.section import SectionModel
+from components.settings.stack import SECRET_KEYS, SECTIONS
+from scripts import generate, generate_args
+from scripts.generate_args import DeclarationError, class_docstrings, settings_fields
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMAND = "python scripts/generate.py"
+
+
+@pytest.fixture
+def checkout(tmp_path) -> Path:
+    """A copy of the derived files, to make stale."""
+    for name in ("Pulumi.yaml", "README.md", "plugin/schema.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / generate_args.ARGS_PACKAGE, tmp_path / generate_args.ARGS_PACKAGE)
+    return tmp_path
+
+
+def test_every_derived_file_is_what_the_declaration_gives():
+    assert generate.check() == []
+
+
+def test_a_stale_derived_file_fails_naming_the_command_that_updates_it(checkout):
+    module = checkout / generate_args.ARGS_PACKAGE / "network.py"
+    module.write_text(module.read_text().replace("Default 3.", "Default 4."))
+    (checkout / "Pulumi.yaml").write_text((checkout / "Pulumi.yaml").read_text().replace("natGateways", "nat"))
+    (checkout / generate_args.ARGS_PACKAGE / "old.py").write_text('"""An args module nobody declares."""\n')
+
+    problems = generate.check(checkout)
+
+    assert problems == [
+        f"{module} differs from what the settings and components/inputs.py give now; update it with `{COMMAND}` "
+        "and commit it",
+        f"{checkout / 'Pulumi.yaml'} differs from what the settings and components/inputs.py give now; update it "
+        f"with `{COMMAND}` and commit it",
+        f"{checkout / generate_args.ARGS_PACKAGE / 'old.py'} is no args module components/inputs.py declares; "
+        "remove it",
+    ]
+
+
+def test_check_mode_exits_1_and_names_the_command_when_the_schema_differs(checkout, capsys):
+    (checkout / "plugin" / "schema.json").write_text("{}\n")
+
+    assert generate.main(["--check"], root=checkout) == 1
+    assert f"update it with `{COMMAND}` and commit it" in capsys.readouterr().err
+
+
+def test_write_mode_brings_every_derived_file_up_to_date(checkout):
+    readme = checkout / "README.md"
+    readme.write_text(readme.read_text().replace("| `cluster.name` |", "| `cluster.nom` |"))
+    (checkout / "plugin" / "schema.json").write_text("{}\n")
+    (checkout / generate_args.ARGS_PACKAGE / "old.py").write_text('"""An args module nobody declares."""\n')
+
+    assert generate.main([], root=checkout) == 0
+
+    assert generate.check(checkout) == []
+    assert readme.read_text() == (ROOT / "README.md").read_text()
+    assert not (checkout / generate_args.ARGS_PACKAGE / "old.py").exists()
+
+
+def test_an_args_field_taken_from_a_setting_is_plain_optional_and_documented_by_the_settings_field():
+    setting = {field.name: field for field in settings_fields(GpuNodeGroupSettings)}["disk_size"]
+    (field,) = [field for field in dataclasses.fields(GpuNodeGroupArgs) if field.name == "disk_size"]
+
+    assert (field.type, field.default) == (int | None, None)
+    assert class_docstrings(GpuNodeGroupArgs)["disk_size"] == (
+        f"Plain. {setting.description} Default {GpuNodeGroupSettings.model_fields['disk_size'].default}."
+    )
+
+
+def test_a_component_default_other_than_the_stack_configs_is_the_components_own_sentence():
+    description = {field.name: field for field in settings_fields(VllmSettings)}["namespace"].description
+
+    assert class_docstrings(VllmServerArgs)["namespace"] == f"Plain. {description} Default: the component name."
+
+
+def test_pulumi_yaml_declares_every_top_level_key_with_the_secrets_marked():
+    config = yaml.safe_load((ROOT / "Pulumi.yaml").read_text())["config"]
+
+    assert list(config) == [*SECTIONS, *SECRET_KEYS]
+    assert all(config[key]["type"] == "object" for key in SECTIONS)
+    assert all(config[key] == {**config[key], "type": "string", "secret": True} for key in SECRET_KEYS)
+    assert "amiFamily (AL2023|Bottlerocket)" in config["gpuNodeGroup"]["description"]
+
+
+def test_the_readme_table_gives_every_key_its_default_from_the_settings():
+    readme = (ROOT / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `([^`]+)` \| (.*?) \| .* \|$", readme, re.M))
+
+    assert rows["cluster.version"] == f"`{versions.DEFAULT_KUBERNETES_VERSION}`"
+    assert rows["gpuNodeGroup.diskSize"] == str(GpuNodeGroupSettings.model_fields["disk_size"].default)
+    assert rows["vllm.modelCache.size"] == "`100Gi`"
+    assert rows["gpuNodeGroup.extraTaints[].key"] == "required"
+    assert {f"network.{field.key}" for field in settings_fields(NetworkSettings)} <= set(rows)
+    assert {"hfToken", "vllmApiKey"} <= set(rows)
+
+
+class _Repeats(SectionModel):
+    size: int = 3
+    """How many. Default 3."""
+
+
+class _Unexplained(SectionModel):
+    size: int | None = None
+    """How many."""
+
+
+@pytest.mark.parametrize(
+    ("model", "message"),
+    [
+        (_Repeats, "_Repeats.size: its docstring repeats the default 3, which the value states"),
+        (_Unexplained, "_Unexplained.size: the default is None: end the docstring with a sentence `Default: "),
+    ],
+    ids=["a literal default repeated", "a None default left unexplained"],
+)
+def test_a_field_whose_docstring_breaks_the_default_rule_is_named(model, message):
+    with pytest.raises(DeclarationError) as raised:
+        settings_fields(model)
+
+    assert message in str(raised.value)
+
+
+def test_a_settings_field_no_component_takes_must_be_listed_stack_only(monkeypatch):
+    # The exporter and the monitors take some of the section's fields by name, none takes this one.
+    monkeypatch.setitem(STACK_ONLY, ObservabilitySettings, ("dcgm_exporter",))
+
+    assert generate_args.declaration_problems() == [
+        "ObservabilitySettings: ['prometheusOperator'] are inputs of no component; take them in an args class of "
+        "components/inputs.py, or list them in its STACK_ONLY"
+    ]
+
+
+def test_an_input_only_components_have_may_not_share_a_name_with_a_field_of_a_model_its_class_takes(monkeypatch):
+    clash = Args("ClashArgs", "network", "A clash.", (Take(NetworkSettings), Own("mode", "str | None", "Default x.")))
+    monkeypatch.setattr(generate_args, "ARGS", (*generate_args.ARGS, clash))
+
+    assert (
+        "ClashArgs: ['mode'] would be checked as NetworkSettings fields but are not"
+        in generate_args.declaration_problems()
+    )
+
+
+class _Grown(SectionModel):
+    size: int = 3
+    """How many."""
+    colour: str = "red"
+    """The colour, added later."""
+
+
+def test_a_field_added_to_a_settings_model_becomes_a_field_of_each_args_class_that_takes_the_model(monkeypatch):
+    grown = Args(
+        "GrownArgs", "grown", "Inputs of a component.", (Own("name", "str | None", "Default: none."), Take(_Grown))
+    )
+    monkeypatch.setattr(generate_args, "ARGS", (grown,))
+    monkeypatch.setattr(generate_args, "declaration_problems", list)
+
+    source = generate_args.args_modules()[f"{generate_args.ARGS_PACKAGE}/grown.py"]
+    namespace: dict = {}
+    # Compiled without this module's `from __future__ import annotations`, as the generated module is.
+    exec(compile(source, "grown.py", "exec", dont_inherit=True), namespace)
+
+    fields = {field.name: field for field in dataclasses.fields(namespace["GrownArgs"])}
+    assert list(fields) == ["name", "size", "colour"]
+    assert (fields["colour"].type, fields["colour"].default) == (str | None, None)

@@ -38,12 +38,12 @@ from components.facts.resource_types import (
     VPC,
     VPC_ENDPOINT,
 )
-from components.stackcheck import aws_requests
-from components.stackcheck.aws_builders import AUTONAME_SUFFIX, UNIQUE_ID
-from components.stackcheck.aws_models import pattern_matcher, validate
-from components.stackcheck.aws_network_builders import ID_PREFIXES
-from components.stackcheck.aws_requests import build_stack, check_resources
-from components.stackcheck.aws_rules import is_reserved_label
+from components.stackcheck.aws import check as aws_requests
+from components.stackcheck.aws.api_models import pattern_matcher, validate
+from components.stackcheck.aws.builders import AUTONAME_SUFFIX, UNIQUE_ID
+from components.stackcheck.aws.check import build_stack, check_resources
+from components.stackcheck.aws.network_builders import ID_PREFIXES
+from components.stackcheck.aws.rules import is_reserved_label
 from components.stackcheck.runtime import RegisteredResource, Secret
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .plan import JSON_SCHEMA_VERSION, PlanResult, ResourceRow
+from .run import JSON_SCHEMA_VERSION, PlanResult, ResourceRow
 
 _GREEN, _RED, _YELLOW, _BOLD, _DIM, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
 

@@ -1,295 +1,290 @@
-"""A plan as text for terminals, markdown for pull requests, or one JSON document for tools."""
+"""A plan as a report: its sections built once from the `PlanResult`, then rendered as text for terminals,
+markdown for pull requests, or one JSON document for tools.
+
+Each section comes from one step of the plan, in the order the plan ran them (stackcheck/plan/sections.py
+says how each format orders and shows them).
+"""
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .run import JSON_SCHEMA_VERSION, PlanResult, ResourceRow
+from .report_json import render_json
+from .report_markdown import render_markdown
+from .report_text import render_text
+from .run import PlanResult, ResourceRow
+from .sections import (
+    MARKDOWN,
+    TEXT,
+    Column,
+    Items,
+    Mark,
+    Message,
+    Paragraph,
+    Report,
+    ResourceCounts,
+    ResourceTree,
+    Row,
+    Section,
+    Status,
+    Table,
+    TreeRow,
+    VerdictLine,
+    Verdicts,
+)
 
-_GREEN, _RED, _YELLOW, _BOLD, _DIM, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
+FORMATS = ("text", "markdown", "json")
 
 
 def render(result: PlanResult, output_format: str, *, colour: bool = False) -> str:
     """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text."""
+    if output_format not in FORMATS:
+        raise ValueError(f"unknown format {output_format!r}; allowed: {', '.join(FORMATS)}")
+    report = plan_report(result)
     if output_format == "json":
-        return to_json(result)
+        return render_json(report)
     if output_format == "markdown":
-        return to_markdown(result)
-    if output_format == "text":
-        return to_text(result, colour=colour)
-    raise ValueError(f"unknown format {output_format!r}; allowed: text, markdown, json")
+        return render_markdown(report)
+    return render_text(report, colour=colour)
 
 
-def to_dict(result: PlanResult) -> dict[str, Any]:
-    """The plan as plain data: the JSON document."""
-    return {
-        "schemaVersion": JSON_SCHEMA_VERSION,
-        "project": result.project,
-        "stack": result.stack,
-        "stackFile": _shown_path(result.stack_file),
-        "exitCode": result.exit_code,
-        "failures": result.failures,
-        "configProblems": [{"key": problem.key, "message": problem.message} for problem in result.config_problems],
-        "programError": result.program_error,
-        "warnings": result.warnings,
-        "resources": [
-            {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn} for row in result.resources
-        ],
-        "counts": result.counts,
-        "outputs": result.outputs,
-        "networkProblems": result.network_problems,
-        "duplicateObjects": result.duplicate_objects,
-        "outDir": _shown_path(result.out_dir),
-        "objects": [
-            {
-                "path": written.path,
-                "apiVersion": written.object.api_version,
-                "kind": written.object.kind,
-                "name": written.object.name,
-                "namespace": written.object.namespace,
-            }
-            for written in result.written
-        ],
-        "kubernetesVersion": result.kubernetes_version,
-        "schema": [
-            {
-                "object": item.object_id,
-                "file": item.file,
-                "passed": item.passed,
-                "checked": item.checked,
-                "message": item.message,
-            }
-            for item in result.schema
-        ],
-        "nodeGroupProblems": result.node_group_problems,
-        "placementError": result.placement_error,
-        "pools": result.pools,
-        "matrix": [row.to_dict() for row in result.matrix],
-        "verdicts": [verdict.to_dict() for verdict in result.verdicts],
-        "awsRequests": [check.to_dict() for check in result.aws_requests],
-    }
-
-
-def to_json(result: PlanResult) -> str:
-    """The plan as one JSON document."""
-    return json.dumps(to_dict(result), indent=2, ensure_ascii=False) + "\n"
-
-
-def to_text(result: PlanResult, *, colour: bool = False) -> str:
-    """The plan for a terminal: aligned tables, ANSI colour when `colour`."""
-    paint = _painter(colour)
-    lines = [paint(f"Plan of stack {result.stack} (project {result.project}, {_shown_path(result.stack_file)})", _BOLD)]
-    if result.config_problems:
-        lines += [
-            "",
-            paint(f"Invalid stack config ({len(result.config_problems)} problem(s)); nothing was rendered:", _RED),
-        ]
-        lines += [f"  - {problem.message}" for problem in result.config_problems]
-        lines += ["", _text_outcome(result, paint)]
-        return "\n".join(lines) + "\n"
-
-    lines += ["", paint("Resources", _BOLD)]
-    tree = resource_tree(result.resources)
-    lines += _text_table(
-        ["", "Type", "Name", "Plan"],
-        [["+", f"{prefix}{row.type}", row.name, "create"] for prefix, row in tree],
-        paint,
-        colours={0: _GREEN},
+def plan_report(result: PlanResult) -> Report:
+    """The report of `result`: every section, in the order the plan ran the steps behind them."""
+    steps = (
+        _config,
+        _resources,
+        _warnings,
+        _program_error,
+        _objects,
+        _aws_requests,
+        _pools,
+        _placement,
+        _placement_error,
+        _guard,
     )
-    counts = result.counts
-    total = f"+ {counts['total']} to create"
-    lines += [
-        "",
-        f"Resources: {paint(total, _GREEN)}",
-        "  by package: " + ", ".join(f"{package} {n}" for package, n in counts["byPackage"].items()),
-        "  by type:",
-    ]
-    lines += [
-        f"  {line}"
-        for line in _text_table(
-            ["Type", "Count"], [[t, str(n)] for t, n in counts["byType"].items()], paint, header=False
-        )
-    ]
-    if result.warnings:
-        lines += ["", paint("Warnings", _BOLD)] + [f"  {paint('warning:', _YELLOW)} {w}" for w in result.warnings]
-    if result.program_error:
-        lines += ["", paint(f"The program failed: {result.program_error}", _RED), "", _text_outcome(result, paint)]
-        return "\n".join(lines) + "\n"
+    return Report(
+        project=result.project,
+        stack=result.stack,
+        stack_file=_shown_path(result.stack_file),
+        exit_code=result.exit_code,
+        failures=tuple(result.failures),
+        sections=tuple(step(result) for step in steps),
+    )
 
-    schema = {item.file: item for item in result.schema}
-    lines += [
-        "",
-        paint(
-            f"Kubernetes objects ({len(result.written)} written to {_shown_path(result.out_dir)}, "
-            f"schema of Kubernetes {result.kubernetes_version}, strict)",
-            _BOLD,
+
+def _config(result: PlanResult) -> Section:
+    problems = result.config_problems
+    blocks = (
+        Items(tuple(problem.message for problem in problems), only=TEXT),
+        Paragraph("Nothing was rendered.", only=MARKDOWN),
+        Table(
+            (Column("Key", code=True), Column("Problem")),
+            tuple(Row((problem.key, problem.message)) for problem in problems),
+            only=MARKDOWN,
         ),
-    ]
-    lines += _text_table(
-        ["File", "Kind", "Namespace", "Name", "Schema"],
-        [
-            [
-                w.path,
-                w.object.kind,
-                w.object.namespace or "-",
-                w.object.name,
-                _mark(schema[w.path]) if w.path in schema else "-",
-            ]
-            for w in result.written
-        ],
-        paint,
-        status_column=4,
+    )
+    return Section(
+        "config",
+        "Invalid stack config",
+        "error",
+        blocks if problems else (),
+        alert=True,
+        text_heading=f"Invalid stack config ({len(problems)} problem(s)); nothing was rendered:",
+        markdown_heading=f"Invalid stack config (`{_shown_path(result.stack_file)}`)",
+        data={"configProblems": [{"key": problem.key, "message": problem.message} for problem in problems]},
     )
 
-    if result.aws_requests:
-        lines += ["", paint("AWS requests (checked against botocore's API models and the documented rules)", _BOLD)]
-        lines += _text_table(
-            ["Type", "Name", "Request", "Check"],
-            [[c.resource_type, c.resource_name, c.request_label, _aws_mark(c)] for c in result.aws_requests],
-            paint,
-            status_column=3,
-        )
 
-    lines += ["", paint("Node pools", _BOLD)]
-    lines += [f"  {paint('problem:', _RED)} {problem}" for problem in result.node_group_problems]
-    lines += _text_table(
-        ["Pool", "Instance", "Nodes", "GPUs/node", "GPUs advertised", "Taints", "Labels"],
-        [
-            [
-                p["name"],
-                p["instanceType"],
-                str(p["count"]),
-                str(p["gpusPerNode"]),
-                _advertised(p),
-                ", ".join(p["taints"]) or "-",
-                ", ".join(f"{k}={v}" for k, v in p["labels"].items()) or "-",
-            ]
-            for p in result.pools
-        ],
-        paint,
-    )
-
-    if result.matrix:
-        pools, grid = _matrix(result)
-        lines += ["", paint("Placement (workload x pool, on an empty node)", _BOLD)]
-        lines += _text_table(
-            ["Workload", "Kind", *pools],
-            [
-                [workload, kind, *(("lands" if row.lands else "no") for row in cells)]
-                for (workload, kind), cells in grid.items()
-            ],
-            paint,
-            cell_colour=lambda text: _GREEN if text == "lands" else _RED if text == "no" else None,
-        )
-        reasons = [
-            f"  {row.workload} on {row.pool}: {'; '.join(row.reasons)}" for row in result.matrix if not row.lands
-        ]
-        if reasons:
-            lines += ["", "  Why not:"] + [f"  {reason}" for reason in reasons]
-
-    if result.placement_error:
-        lines += ["", paint(f"Placement: {result.placement_error}", _RED)]
-    lines += ["", paint("GPU guard", _BOLD)]
-    for verdict in result.verdicts:
-        status = paint("PASS", _GREEN) if verdict.passed else paint("FAIL", _RED)
-        lines.append(f"  {status}  {verdict.id} {verdict.name}: {verdict.message}")
-        if not verdict.passed:
-            lines += [f"          - {detail}" for detail in verdict.details if detail != verdict.message]
-    lines += ["", _text_outcome(result, paint)]
-    return "\n".join(lines) + "\n"
-
-
-def to_markdown(result: PlanResult) -> str:
-    """The plan for a pull-request comment or `$GITHUB_STEP_SUMMARY`: headings, tables, a folded tree."""
-    lines = [f"## Offline plan of stack `{result.stack}` ({result.project})", "", _markdown_outcome(result), ""]
-    if result.config_problems:
-        lines += [
-            f"### Invalid stack config (`{_shown_path(result.stack_file)}`)",
-            "",
-            "Nothing was rendered.",
-            "",
-            "| Key | Problem |",
-            "|---|---|",
-        ]
-        lines += [f"| `{_cell(problem.key)}` | {_cell(problem.message)} |" for problem in result.config_problems]
-        return "\n".join(lines) + "\n"
-    if result.program_error:
-        lines += ["### The program failed", "", "```", result.program_error, "```", ""]
-    if result.placement_error:
-        lines += ["### Placement", "", f"❌ {_cell(result.placement_error)}", ""]
-    if result.verdicts:
-        lines += ["### GPU guard", "", "| | # | Check | Verdict |", "|---|---|---|---|"]
-        lines += [f"| {'✅' if v.passed else '❌'} | {v.id} | {v.name} | {_cell(v.message)} |" for v in result.verdicts]
-        lines.append("")
-    if result.matrix:
-        pools, grid = _matrix(result)
-        lines += [
-            "### Placement (workload x pool, on an empty node)",
-            "",
-            "| Workload | Kind | " + " | ".join(f"`{pool}`" for pool in pools) + " |",
-            "|---|---|" + "---|" * len(pools),
-        ]
-        for (workload, kind), cells in grid.items():
-            shown = ["✅ lands" if row.lands else "❌ " + _cell("; ".join(row.reasons)) for row in cells]
-            lines.append(f"| `{workload}` | {kind} | " + " | ".join(shown) + " |")
-        lines.append("")
-    if result.pools or result.node_group_problems:
-        lines += ["### Node pools", ""]
-        lines += [f"- ❌ {_cell(problem)}" for problem in result.node_group_problems]
-        lines += [
-            "| Pool | Instance | Nodes | GPUs/node | GPUs advertised | Taints | Labels |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        lines += [
-            f"| `{p['name']}` | {p['instanceType']} | {p['count']} | {p['gpusPerNode']} | {_advertised(p)} | "
-            f"{_cell(', '.join(p['taints']) or '-')} | "
-            f"{_cell(', '.join(f'{k}={v}' for k, v in p['labels'].items()) or '-')} |"
-            for p in result.pools
-        ]
-        lines.append("")
-    if result.aws_requests:
-        lines += [
-            "### AWS requests (botocore API models and documented rules)",
-            "",
-            "| | Type | Name | Request | Check |",
-            "|---|---|---|---|---|",
-        ]
-        lines += [
-            f"| {'⏭️' if not c.checked else '✅' if c.passed else '❌'} | {c.resource_type} | {c.resource_name} | "
-            f"{c.request_label} | {_cell(_aws_mark(c))} |"
-            for c in result.aws_requests
-        ]
-        lines.append("")
-    if result.written:
-        schema = {item.file: item for item in result.schema}
-        lines += [
-            f"### Kubernetes objects ({len(result.written)}, schema of Kubernetes {result.kubernetes_version})",
-            "",
-            "| | File | Kind | Namespace | Name | Schema |",
-            "|---|---|---|---|---|---|",
-        ]
-        for written in result.written:
-            item = schema.get(written.path)
-            mark = "" if not item else "⏭️" if not item.checked else "✅" if item.passed else "❌"
-            lines.append(
-                f"| {mark} | `{written.path}` | {written.object.kind} | {written.object.namespace or '-'} | "
-                f"{written.object.name} | {_cell(item.message) if item else '-'} |"
-            )
-        lines.append("")
-    if result.warnings:
-        lines += ["### Warnings", ""] + [f"- {_cell(warning)}" for warning in result.warnings] + [""]
+def _resources(result: PlanResult) -> Section:
     counts = result.counts
-    lines += [f"### Resources: {counts['total']} to create", "", "| Package | Count |", "|---|---|"]
-    lines += [f"| {package} | {n} |" for package, n in counts["byPackage"].items()]
-    lines += ["", "<details><summary>Resource tree (as <code>pulumi preview</code> shows it)</summary>", "", "```"]
-    width = max((len(prefix + row.type) for prefix, row in resource_tree(result.resources)), default=0)
-    lines += [f"+   {(prefix + row.type).ljust(width)}  {row.name}" for prefix, row in resource_tree(result.resources)]
-    lines += ["```", "", "</details>"]
-    return "\n".join(lines) + "\n"
+    tree = tuple(TreeRow(prefix, row.type, row.name) for prefix, row in resource_tree(result.resources))
+    return Section(
+        "resources",
+        "Resources",
+        "info",
+        (
+            ResourceTree(tree),
+            ResourceCounts(counts["total"], tuple(counts["byPackage"].items()), tuple(counts["byType"].items())),
+        ),
+        markdown_heading=f"Resources: {counts['total']} to create",
+        data={
+            "resources": [
+                {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn} for row in result.resources
+            ],
+            "counts": counts,
+            "outputs": result.outputs,
+        },
+    )
+
+
+def _warnings(result: PlanResult) -> Section:
+    return Section(
+        "warnings",
+        "Warnings",
+        "warning" if result.warnings else "ok",
+        (Items(tuple(result.warnings), severity="warning"),),
+        data={"warnings": result.warnings},
+    )
+
+
+def _program_error(result: PlanResult) -> Section:
+    return Section(
+        "program-error",
+        "The program failed",
+        "error",
+        (Message(result.program_error or "", preformatted=True),),
+        alert=True,
+        data={"programError": result.program_error},
+    )
+
+
+def _objects(result: PlanResult) -> Section:
+    schema = {item.file: item for item in result.schema}
+    rows = []
+    for written in result.written:
+        item = schema.get(written.path)
+        status = _status(item) if item else None
+        obj = written.object
+        check: str | Mark = Mark(status, _worded(status, item.message), item.message) if status else "-"
+        rows.append(Row((written.path, obj.kind, obj.namespace or "-", obj.name, check), status))
+    failed = result.duplicate_objects or any(not item.passed for item in result.schema)
+    count, version = len(result.written), result.kubernetes_version
+    return Section(
+        "kubernetes-objects",
+        "Kubernetes objects",
+        "error" if failed else "ok",
+        (
+            Table(
+                (Column("File", code=True), Column("Kind"), Column("Namespace"), Column("Name"), Column("Schema")),
+                tuple(rows),
+                marked=True,
+            ),
+        ),
+        text_heading=(
+            f"Kubernetes objects ({count} written to {_shown_path(result.out_dir)}, "
+            f"schema of Kubernetes {version}, strict)"
+        ),
+        markdown_heading=f"Kubernetes objects ({count}, schema of Kubernetes {version})",
+        data={
+            "duplicateObjects": result.duplicate_objects,
+            "outDir": _shown_path(result.out_dir),
+            "objects": [
+                {
+                    "path": written.path,
+                    "apiVersion": written.object.api_version,
+                    "kind": written.object.kind,
+                    "name": written.object.name,
+                    "namespace": written.object.namespace,
+                }
+                for written in result.written
+            ],
+            "kubernetesVersion": result.kubernetes_version,
+            "schema": [
+                {
+                    "object": item.object_id,
+                    "file": item.file,
+                    "passed": item.passed,
+                    "checked": item.checked,
+                    "message": item.message,
+                }
+                for item in result.schema
+            ],
+        },
+    )
+
+
+def _aws_requests(result: PlanResult) -> Section:
+    rows = []
+    for check in result.aws_requests:
+        status = _status(check)
+        if status == "skip":
+            detail = "; ".join(check.notes)
+        else:
+            detail = "; ".join(f"{label} {violation.describe()}" for label, violation in check.problems)
+        mark = Mark(status, _worded(status, detail))
+        rows.append(Row((check.resource_type, check.resource_name, check.request_label, mark), status))
+    return Section(
+        "aws-requests",
+        "AWS requests",
+        "error" if any(row.status == "fail" for row in rows) else "ok",
+        (Table((Column("Type"), Column("Name"), Column("Request"), Column("Check")), tuple(rows), marked=True),),
+        text_heading="AWS requests (checked against botocore's API models and the documented rules)",
+        markdown_heading="AWS requests (botocore API models and documented rules)",
+        data={"awsRequests": [check.to_dict() for check in result.aws_requests]},
+    )
+
+
+def _pools(result: PlanResult) -> Section:
+    rows = tuple(
+        Row(
+            (
+                pool["name"],
+                pool["instanceType"],
+                str(pool["count"]),
+                str(pool["gpusPerNode"]),
+                _advertised(pool),
+                ", ".join(pool["taints"]) or "-",
+                ", ".join(f"{key}={value}" for key, value in pool["labels"].items()) or "-",
+            )
+        )
+        for pool in result.pools
+    )
+    headers = ("Pool", "Instance", "Nodes", "GPUs/node", "GPUs advertised", "Taints", "Labels")
+    columns = (Column(headers[0], code=True), *(Column(header) for header in headers[1:]))
+    failed = result.node_group_problems or result.network_problems
+    return Section(
+        "node-pools",
+        "Node pools",
+        "error" if failed else "ok",
+        (Items(tuple(result.node_group_problems), severity="error"), Table(columns, rows)),
+        data={
+            "nodeGroupProblems": result.node_group_problems,
+            "networkProblems": result.network_problems,
+            "pools": result.pools,
+        },
+    )
+
+
+def _placement(result: PlanResult) -> Section:
+    pools, grid = _matrix(result)
+    rows = tuple(Row((workload, kind, *(_lands(row) for row in cells))) for (workload, kind), cells in grid.items())
+    columns = (Column("Workload", code=True), Column("Kind"), *(Column(pool, code_header=True) for pool in pools))
+    reasons = tuple(f"{row.workload} on {row.pool}: {'; '.join(row.reasons)}" for row in result.matrix if not row.lands)
+    return Section(
+        "placement",
+        "Placement (workload x pool, on an empty node)",
+        "info",
+        # Markdown gives the reasons in the cells; a terminal's cells stay short and list them below.
+        (Table(columns, rows), Items(reasons, label="Why not", only=TEXT)),
+        data={"matrix": [row.to_dict() for row in result.matrix]},
+    )
+
+
+def _placement_error(result: PlanResult) -> Section:
+    return Section(
+        "placement-error",
+        "Placement",
+        "error",
+        (Message(result.placement_error or ""),),
+        alert=True,
+        data={"placementError": result.placement_error},
+    )
+
+
+def _guard(result: PlanResult) -> Section:
+    lines = tuple(
+        VerdictLine(verdict.id, verdict.name, verdict.passed, verdict.message, tuple(verdict.details))
+        for verdict in result.verdicts
+    )
+    return Section(
+        "gpu-guard",
+        "GPU guard",
+        "error" if any(not line.passed for line in lines) else "ok",
+        (Verdicts(lines),),
+        data={"verdicts": [verdict.to_dict() for verdict in result.verdicts]},
+    )
 
 
 def resource_tree(resources: list[ResourceRow]) -> list[tuple[str, ResourceRow]]:
@@ -322,74 +317,23 @@ def _matrix(result: PlanResult) -> tuple[list[str], dict[tuple[str, str], list[A
     return pools, grid
 
 
-def _text_outcome(result: PlanResult, paint: Callable[[str, str | None], str]) -> str:
-    failures = result.failures
-    if not failures:
-        return paint(f"OK: every check holds (exit {result.exit_code})", _GREEN)
-    lines = [paint(f"FAILED: {len(failures)} check(s) (exit {result.exit_code})", _RED)]
-    lines += [f"  - {failure}" for failure in failures]
-    return "\n".join(lines)
+def _lands(row: Any) -> Mark:
+    return Mark("pass", "lands") if row.lands else Mark("fail", "no", "; ".join(row.reasons))
 
 
-def _markdown_outcome(result: PlanResult) -> str:
-    failures = result.failures
-    if not failures:
-        return f"**✅ Every check holds** (exit {result.exit_code})"
-    lines = [f"**❌ {len(failures)} check(s) failed** (exit {result.exit_code})", ""]
-    lines += [f"- {_cell(failure)}" for failure in failures]
-    return "\n".join(lines)
-
-
-def _text_table(
-    headers: list[str],
-    rows: list[list[str]],
-    paint,
-    *,
-    colours: dict[int, str | None] | None = None,
-    header: bool = True,
-    status_column: int | None = None,
-    cell_colour: Callable[[str], str | None] | None = None,
-) -> list[str]:
-    """Columns padded to their widest cell; padding is added outside the colour escapes so they do not skew widths."""
-    all_rows = ([headers] if header else []) + rows
-    widths = [max(len(row[i]) for row in all_rows) for i in range(len(headers))]
-    lines = []
-    for number, row in enumerate(all_rows):
-        cells = []
-        for i, cell in enumerate(row):
-            padding = " " * (widths[i] - len(cell)) if i < len(row) - 1 else ""
-            if header and number == 0:
-                colour = _DIM
-            elif i == status_column:
-                colour = _GREEN if cell.startswith("ok") else _YELLOW if cell.startswith("skipped") else _RED
-            elif cell_colour and i >= 2:
-                colour = cell_colour(cell)
-            else:
-                colour = (colours or {}).get(i)
-            cells.append(paint(cell, colour) + padding)
-        lines.append(("  " + "  ".join(cells)).rstrip())
-    return lines
-
-
-def _mark(result: Any) -> str:
-    if not result.checked:
-        return f"skipped: {result.message}"
-    return f"ok: {result.message}" if result.passed else f"FAIL: {result.message}"
-
-
-def _aws_mark(check: Any) -> str:
+def _status(check: Any) -> Status:
+    """A schema or AWS request check as a verdict: skipped when it could not be checked."""
     if not check.checked:
-        return "skipped: " + "; ".join(check.notes)
-    if check.passed:
-        return "ok"
-    return "FAIL: " + "; ".join(f"{label} {violation.describe()}" for label, violation in check.problems)
+        return "skip"
+    return "pass" if check.passed else "fail"
 
 
-def _painter(colour: bool) -> Callable[[str, str | None], str]:
-    def paint(text: str, code: str | None = None) -> str:
-        return f"{code}{text}{_RESET}" if colour and code and text else text
+_WORDS: dict[Status, str] = {"pass": "ok", "fail": "FAIL", "skip": "skipped"}
 
-    return paint
+
+def _worded(status: Status, detail: str) -> str:
+    """`ok`, `FAIL: why` or `skipped: why`, as a terminal's check column reads."""
+    return f"{_WORDS[status]}: {detail}" if detail else _WORDS[status]
 
 
 def _advertised(pool: dict[str, Any]) -> str:
@@ -397,10 +341,6 @@ def _advertised(pool: dict[str, Any]) -> str:
         return "-"
     source = "host" if pool["gpuAdvertisedByHost"] else "device plugin"
     return f"{pool['gpusAdvertised']} ({source})" if pool["gpusAdvertised"] else "0 (nothing advertises them)"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", "<br>")
 
 
 def _shown_path(path: str) -> str:

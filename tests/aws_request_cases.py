@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from components.facts.resource_types import EKS_CLUSTER, LAUNCH_TEMPLATE, NODE_GROUP
-from components.stackcheck.aws_network_builders import ID_PREFIXES
-from components.stackcheck.aws_requests import build_stack, check_resources
+from components.stackcheck.aws.check import build_stack, check_resources
+from components.stackcheck.aws.network_builders import ID_PREFIXES
 from components.stackcheck.runtime import RegisteredResource
 
 

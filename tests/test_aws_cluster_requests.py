@@ -25,9 +25,9 @@ from components.facts.resource_types import (
     ROLE,
     ROLE_POLICY_ATTACHMENT,
 )
-from components.stackcheck import aws_requests
-from components.stackcheck.aws_builders import AUTONAME_SUFFIX
-from components.stackcheck.aws_requests import check_resources
+from components.stackcheck.aws import check as aws_requests
+from components.stackcheck.aws.builders import AUTONAME_SUFFIX
+from components.stackcheck.aws.check import check_resources
 from components.stackcheck.runtime import RegisteredResource, Secret
 
 # --- launch template, tags -------------------------------------------------------------------------

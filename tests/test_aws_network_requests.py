@@ -35,7 +35,7 @@ from components.facts.resource_types import (
 from components.facts.resource_types import (
     VPC_ENDPOINT as ENDPOINT,
 )
-from components.stackcheck.aws_requests import check_resources
+from components.stackcheck.aws.check import check_resources
 from components.stackcheck.runtime import RegisteredResource
 
 

@@ -36,11 +36,11 @@ from components.facts.resource_types import (
     VPC,
     VPC_ENDPOINT,
 )
-from components.stackcheck import aws_requests
-from components.stackcheck.aws_builders import AUTONAME_SUFFIX, UNIQUE_ID
-from components.stackcheck.aws_models import pattern_matcher, validate
-from components.stackcheck.aws_requests import check_resources
-from components.stackcheck.aws_rules import is_reserved_label
+from components.stackcheck.aws import check as aws_requests
+from components.stackcheck.aws.api_models import pattern_matcher, validate
+from components.stackcheck.aws.builders import AUTONAME_SUFFIX, UNIQUE_ID
+from components.stackcheck.aws.check import check_resources
+from components.stackcheck.aws.rules import is_reserved_label
 from components.stackcheck.runtime import RegisteredResource
 
 

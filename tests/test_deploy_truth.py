@@ -28,7 +28,7 @@ from components.facts.resource_types import (
 )
 from components.facts.resource_types import VPC as VPC_TYPE
 from components.settings import ConfigError, parse_settings, parse_stack_config
-from components.stackcheck.aws_requests import check_resources
+from components.stackcheck.aws.check import check_resources
 from components.stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
 
 VPC = "vpc-0123456789abcdef0"
@@ -158,7 +158,7 @@ def test_subnets_reach_pulumi_eks_one_way_only(network, expected_cluster, expect
 def test_default_version_is_the_newest_in_standard_support_with_schemas():
     import kubernetes_validate
 
-    from components.stackcheck.schema import validator_version
+    from components.stackcheck.plan.schema import validator_version
 
     as_of = versions.EKS_VERSIONS_AS_OF
     standard = [entry for entry in versions.EKS_VERSIONS if entry.released <= as_of <= entry.end_of_standard_support]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from components.stackcheck.__main__ import main
-from components.stackcheck.plan import load_stack_config
 from components.stackcheck.runtime import ProgramRun, run_program
+from components.stackcheck.stack_config import load_stack_config
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "two-pools"

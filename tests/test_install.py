@@ -211,7 +211,7 @@ def test_the_wheel_claims_one_import_name_and_ships_the_data(wheel):
     packages = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert packages == {"eks_gpu_inference"}
     shipped = _shipped_files()
-    assert {"py.typed", "dashboards/gpu-inference.json", "stackcheck/crds"} & {
+    assert {"py.typed", "dashboards/gpu-inference.json", "stackcheck/plan/crds"} & {
         path.relative_to(SOURCE).as_posix() for path in shipped
     } == {"py.typed", "dashboards/gpu-inference.json"}
     for source in shipped:

@@ -20,9 +20,9 @@ from components.facts.resource_types import (
     SERVICE_MONITOR,
 )
 from components.monitoring import ALERT_RULES_FILE
-from components.stackcheck import crd_schema
 from components.stackcheck.__main__ import main
-from components.stackcheck.render import kubernetes_objects
+from components.stackcheck.plan import crd_schema
+from components.stackcheck.plan.render import kubernetes_objects
 
 OPERATOR = {
     "observability": {

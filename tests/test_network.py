@@ -38,7 +38,7 @@ from components.facts.resource_types import (
 )
 from components.facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
 from components.settings import parse_settings
-from components.stackcheck.network_check import network_problems
+from components.stackcheck.plan.network_check import network_problems
 from components.stackcheck.runtime import RegisteredResource, run_program
 
 GPU_GROUP = "gpu-inference-dev-gpu"

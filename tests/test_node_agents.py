@@ -13,7 +13,7 @@ from components.placement import pools_for_node_groups
 from components.placement.agents import Agent, node_agents_verdict
 from components.placement.pools import NodeGroupSpec
 from components.stackcheck.__main__ import main
-from components.stackcheck.node_agents import ADDON_TYPE, cluster_agents
+from components.stackcheck.plan.node_agents import ADDON_TYPE, cluster_agents
 from components.stackcheck.runtime import RegisteredResource
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,7 +21,13 @@ from components.facts.resource_types import (
     STACK,
 )
 from components.stackcheck.__main__ import main
-from components.stackcheck.render import HEADER, REDACTED, KubernetesObject, api_version_and_kind, kubernetes_objects
+from components.stackcheck.plan.render import (
+    HEADER,
+    REDACTED,
+    KubernetesObject,
+    api_version_and_kind,
+    kubernetes_objects,
+)
 from components.stackcheck.runtime import RegisteredResource, Secret
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -273,7 +279,7 @@ def test_rendered_object_drops_pulumi_keys_redacts_secrets_and_restores_integers
 
 
 def test_schema_check_is_strict_about_unknown_fields():
-    from components.stackcheck.schema import validate_objects
+    from components.stackcheck.plan.schema import validate_objects
 
     manifest = {
         "apiVersion": "v1",
@@ -288,7 +294,7 @@ def test_schema_check_is_strict_about_unknown_fields():
 
 
 def test_node_group_taints_become_kubernetes_spelling_and_bottlerocket_advertises_gpus():
-    from components.stackcheck.pools import node_group_specs
+    from components.stackcheck.plan.pools import node_group_specs
 
     group = RegisteredResource(
         type=NODE_GROUP,
@@ -315,7 +321,7 @@ def test_node_group_taints_become_kubernetes_spelling_and_bottlerocket_advertise
 
 
 def test_custom_resource_passes_unchecked_while_unknown_built_in_kind_fails():
-    from components.stackcheck.schema import validate_objects
+    from components.stackcheck.plan.schema import validate_objects
 
     custom = {"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": {"name": "gpu"}}
     unknown = {"apiVersion": "apps/v1", "kind": "DaemonSett", "metadata": {"name": "typo", "namespace": "n"}}
@@ -359,7 +365,7 @@ def test_field_made_secret_by_a_value_inside_it_is_redacted_whole_and_named():
 
 
 def test_node_pools_take_disk_sizes_from_the_launch_templates_the_program_registers(stack):
-    from components.stackcheck.pools import node_group_specs
+    from components.stackcheck.plan.pools import node_group_specs
 
     run = stack({"gpuNodeGroup": {"diskSize": 300}, "systemNodeGroup": {"diskSize": 40}})
     for group in run.of_type(NODE_GROUP):
@@ -371,7 +377,7 @@ def test_node_pools_take_disk_sizes_from_the_launch_templates_the_program_regist
 def test_yaml_reads_back_as_the_manifest_without_anchors_or_folded_lines(dev_run):
     import yaml
 
-    from components.stackcheck.render import to_yaml
+    from components.stackcheck.plan.render import to_yaml
 
     class PureDumper(yaml.SafeDumper):
         def ignore_aliases(self, data):

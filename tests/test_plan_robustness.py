@@ -7,8 +7,8 @@ import json
 import textwrap
 from pathlib import Path
 
-from components.stackcheck import plan as plan_module
 from components.stackcheck.__main__ import main
+from components.stackcheck.plan import run as plan_module
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import _shared_run_scope, dev_stack_config, merge, run_stack
 from pod_security import pod_spec_of, restricted_violations
 
-from components.stackcheck.render import kubernetes_objects
+from components.stackcheck.plan.render import kubernetes_objects
 from components.stackcheck.runtime import ProgramRun
 
 ENFORCE = "pod-security.kubernetes.io/enforce"

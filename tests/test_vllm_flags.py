@@ -165,7 +165,7 @@ def test_secure_api_key_in_a_stack_file_is_planned_redacted_and_never_printed(ca
     from pathlib import Path
 
     from components.stackcheck.__main__ import main
-    from components.stackcheck.render import REDACTED
+    from components.stackcheck.plan.render import REDACTED
 
     root = Path(__file__).resolve().parent.parent
     code = main(

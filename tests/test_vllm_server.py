@@ -25,7 +25,7 @@ from components.facts.resource_types import (
 from components.placement import can_schedule, explain, gpu_guard, node_matches, tolerates
 from components.placement.pools import eks_allocatable
 from components.settings import ConfigError
-from components.stackcheck.pools import build_pools, node_group_specs
+from components.stackcheck.plan.pools import build_pools, node_group_specs
 from components.stackcheck.runtime import ProgramRun, RegisteredResource, Secret
 from components.vllm_manifests import (
     MODEL_CACHE_PATH,

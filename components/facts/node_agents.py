@@ -6,7 +6,7 @@ CoreDNS, and, with node auto repair, the node monitoring agent and its DCGM host
 every pod the stack renders lands where it should. Each `NodeAgent` records, for the add-on version
 range named in its `versions`, the scheduling fields of its pod template (tolerations, nodeSelector,
 node affinity, priority class, host network) and the source they come from, so the offline plan can
-place these pods like the stack's own (stackcheck/node_agents.py) and check that every agent lands on
+place these pods like the stack's own (stackcheck/plan/node_agents.py) and check that every agent lands on
 every pool it must cover. Facts are written here, not copied; standard library only.
 
 EKS installs the VPC CNI, kube-proxy and CoreDNS on every cluster (Amazon EKS user guide, "Amazon

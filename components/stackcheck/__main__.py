@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from . import audit_cli
+from .audit import cli as audit_cli
 
 # Matches stackcheck.stack_config.EXIT_USAGE; repeated here so that usage errors answer without importing it.
 EXIT_USAGE = 3
@@ -156,8 +156,8 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _run_plan(args: argparse.Namespace) -> int:
-    from .plan import PlanOptions, UsageError, run_plan
-    from .report import render
+    from .plan.report import render
+    from .plan.run import PlanOptions, UsageError, run_plan
 
     project_dir = (args.project_dir or Path.cwd()).resolve()
     options = PlanOptions(

@@ -2,7 +2,7 @@
 
 `load_stack_config` reads Pulumi.yaml and `Pulumi.<stack>.yaml` without the Pulumi CLI and without
 decrypting secrets; `UsageError` and `InvalidFileError` say why the files cannot be used. The offline plan
-(stackcheck/plan.py) and the audit (stackcheck/audit/) start from it.
+(stackcheck/plan/) and the audit (stackcheck/audit/) start from it.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ class SchemaResult:
     file: str | None = None
     """The YAML file of the object, relative to the output folder."""
     checked: bool = True
-    """False for a custom resource without a committed CRD schema (stackcheck/crds/): it passes unchecked."""
+    """False for a custom resource without a committed CRD schema (stackcheck/plan/crds/): it passes unchecked."""
 
 
 def validator_version(cluster_version: str) -> str:
@@ -84,7 +84,7 @@ def _validate(
 
 
 def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
-    """A custom resource checked against its committed CRD schema (stackcheck/crds/), when there is one."""
+    """A custom resource checked against its committed CRD schema (stackcheck/plan/crds/), when there is one."""
     from . import crd_schema
 
     if not crd_schema.known(obj.api_version, obj.kind):
@@ -99,7 +99,7 @@ def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
     errors = crd_schema.validation_errors(obj.manifest)
     if errors:
         return SchemaResult(obj.id, False, f"invalid ({obj.kind} CRD schema): {_shorten('; '.join(errors))}", file)
-    return SchemaResult(obj.id, True, f"valid ({obj.kind} CRD schema, stackcheck/crds)", file)
+    return SchemaResult(obj.id, True, f"valid ({obj.kind} CRD schema, stackcheck/plan/crds)", file)
 
 
 def is_built_in(api_version: str) -> bool:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..facts import gpu_catalog
-from ..facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
-from ..facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
-from ..facts.resource_types import LAUNCH_TEMPLATE as LAUNCH_TEMPLATE_TYPE
-from ..facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
-from ..placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
-from ..placement.pools import SYSTEM_LABEL_PREFIXES, pool_allocatable, pool_gpus, pool_labels, pool_taints
-from .runtime import RegisteredResource
+from ...facts import gpu_catalog
+from ...facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
+from ...facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
+from ...facts.resource_types import LAUNCH_TEMPLATE as LAUNCH_TEMPLATE_TYPE
+from ...facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
+from ...placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
+from ...placement.pools import SYSTEM_LABEL_PREFIXES, pool_allocatable, pool_gpus, pool_labels, pool_taints
+from ..runtime import RegisteredResource
 
 # What EKS uses when a node group sets no instance type (EKS API CreateNodegroup).
 EKS_DEFAULT_INSTANCE_TYPE = "t3.medium"

@@ -1,6 +1,6 @@
 """Rules AWS and its provider enforce on a VPC's create requests that the EC2 model does not carry.
 
-Each function takes a request in API member names (`stackcheck.aws_network_builders`) and the
+Each function takes a request in API member names (`stackcheck.aws.network_builders`) and the
 `Stack` facts gathered from every resource (VPC CIDR blocks and DNS attributes, subnets), and returns
 the `Violation`s it finds. Sources are named next to each rule.
 """
@@ -11,9 +11,9 @@ import ipaddress
 import re
 from typing import Any
 
-from .aws_builders import Stack
-from .aws_models import UNKNOWN, Violation
-from .aws_network_builders import MEMBER_PREFIXES
+from .api_models import UNKNOWN, Violation
+from .builders import Stack
+from .network_builders import MEMBER_PREFIXES
 
 # "The allowed size for an IPv4 subnet is between a /28 netmask (16 IP addresses) and a /16 netmask
 # (65,536 IP addresses)" and "A subnet CIDR block must not overlap the CIDR block of an existing subnet

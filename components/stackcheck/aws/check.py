@@ -1,9 +1,9 @@
 """Whether AWS would accept the requests a stack's resources make when created.
 
 Each AWS resource the program registers (`stackcheck.runtime.RegisteredResource`: type, name,
-camelCase inputs, mock id) becomes the create requests its provider sends (`stackcheck.aws_builders`),
+camelCase inputs, mock id) becomes the create requests its provider sends (`stackcheck.aws.builders`),
 for example `aws:eks/nodeGroup:NodeGroup` -> EKS CreateNodegroup. Each request is checked against
-botocore's model (`stackcheck.aws_models`) and the rules the models do not carry (`stackcheck.aws_rules`).
+botocore's model (`stackcheck.aws.api_models`) and the rules the models do not carry (`stackcheck.aws.rules`).
 AWS resources without a mapping are listed as not checked; secret values are checked but never shown.
 """
 
@@ -14,14 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..facts.resource_types import LAUNCH_TEMPLATE, ROLE, ROLE_POLICY, SUBNET, VPC
-from . import aws_network_rules as network_rules
-from . import aws_rules
-from .aws_builders import BUILDERS, Request, Stack, launch_template_request, ref, resource_name_of
-from .aws_eks_builders import EKS_BUILDERS
-from .aws_models import Violation, validate
-from .aws_network_builders import NETWORK_BUILDERS, stand_in_ids
-from .runtime import MOCK_ACCOUNT, Secret
+from ...facts.resource_types import LAUNCH_TEMPLATE, ROLE, ROLE_POLICY, SUBNET, VPC
+from ..runtime import MOCK_ACCOUNT, Secret
+from . import network_rules, rules
+from .api_models import Violation, validate
+from .builders import BUILDERS, Request, Stack, launch_template_request, ref, resource_name_of
+from .eks_builders import EKS_BUILDERS
+from .network_builders import NETWORK_BUILDERS, stand_in_ids
 
 SECRET_SHOWN = "[secret]"
 
@@ -149,7 +148,7 @@ def check_resource(resource: Any, stack: Stack | None = None) -> RequestCheck:
     result.requests = builder(inputs, resource, stack, result.notes)
     for request in result.requests:
         found = validate(request.service, request.operation, request.params)
-        found += aws_rules.reserved_tag_keys(request.params)
+        found += rules.reserved_tag_keys(request.params)
         found += _RULES.get(request.label, lambda params, _stack: [])(request.params, stack)
         if request.service == "ec2":
             found += network_rules.referenced_kinds(request.params, stack)
@@ -207,26 +206,24 @@ def _nodegroup_rules(params: dict, stack: Stack) -> list[Violation]:
     template = params.get("launchTemplate") or {}
     data = stack.templates.get(template.get("id")) or stack.templates.get(template.get("name"))
     return (
-        aws_rules.nodegroup_name(params)
-        + aws_rules.node_labels(params)
-        + aws_rules.taint_count(params)
-        + aws_rules.nodegroup_with_launch_template(params, data)
+        rules.nodegroup_name(params)
+        + rules.node_labels(params)
+        + rules.taint_count(params)
+        + rules.nodegroup_with_launch_template(params, data)
     )
 
 
 def _role_policy_rules(params: dict, stack: Stack) -> list[Violation]:
     role = params.get("RoleName")
-    return aws_rules.policy_document(params.get("PolicyDocument")) + aws_rules.role_inline_policies(
+    return rules.policy_document(params.get("PolicyDocument")) + rules.role_inline_policies(
         role, stack.inline_policies.get(role, [])
     )
 
 
 _RULES: dict[str, Callable[[dict, Stack], list[Violation]]] = {
     "eks:CreateNodegroup": _nodegroup_rules,
-    "eks:CreateCluster": lambda params, stack: aws_rules.cluster_subnets(params),
-    "ec2:CreateLaunchTemplate": lambda params, stack: aws_rules.gp3_volume_sizes(
-        params.get("LaunchTemplateData") or {}
-    ),
+    "eks:CreateCluster": lambda params, stack: rules.cluster_subnets(params),
+    "ec2:CreateLaunchTemplate": lambda params, stack: rules.gp3_volume_sizes(params.get("LaunchTemplateData") or {}),
     "ec2:CreateVpc": network_rules.vpc_request,
     "ec2:ModifyVpcAttribute": network_rules.vpc_attribute,
     "ec2:CreateSubnet": network_rules.subnet_request,
@@ -237,5 +234,5 @@ _RULES: dict[str, Callable[[dict, Stack], list[Violation]]] = {
     "ec2:AuthorizeSecurityGroupIngress": network_rules.permission_descriptions,
     "ec2:AuthorizeSecurityGroupEgress": network_rules.permission_descriptions,
     "iam:PutRolePolicy": _role_policy_rules,
-    "eks:CreatePodIdentityAssociation": lambda params, stack: aws_rules.pod_identity_names(params),
+    "eks:CreatePodIdentityAssociation": lambda params, stack: rules.pod_identity_names(params),
 }

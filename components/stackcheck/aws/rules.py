@@ -1,6 +1,6 @@
 """Rules AWS enforces on requests that the API models do not carry, each with its source.
 
-Every function takes a request as `stackcheck.aws_requests` builds it (API member names) and
+Every function takes a request as `stackcheck.aws.check` builds it (API member names) and
 returns the `Violation`s it finds; none needs the network.
 """
 
@@ -10,10 +10,10 @@ import json
 import re
 from typing import Any
 
-from ..facts import eks_model
-from ..facts.aws_tags import RESERVED_TAG_PREFIX, is_reserved
-from ..facts.contract import kubelet_refuses_node_label
-from .aws_models import UNKNOWN, Violation
+from ...facts import eks_model
+from ...facts.aws_tags import RESERVED_TAG_PREFIX, is_reserved
+from ...facts.contract import kubelet_refuses_node_label
+from .api_models import UNKNOWN, Violation
 
 # Node group names: "can't be longer than 63 characters. It must start with a letter or digit, but
 # can also include hyphens and underscores for the remaining characters" (`node_group_name` in

@@ -13,10 +13,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..facts import node_agents
-from ..facts.resource_types import ADDON as ADDON_TYPE
-from ..placement import PlacementRow, Verdict, placement_matrix
-from ..placement.agents import Agent, node_agents_verdict
+from ...facts import node_agents
+from ...facts.resource_types import ADDON as ADDON_TYPE
+from ...placement import PlacementRow, Verdict, placement_matrix
+from ...placement.agents import Agent, node_agents_verdict
 
 # How the plan's matrix names an agent: `kube-system/aws-node [EKS]`.
 ORIGIN_MARK = "[EKS]"

@@ -2,7 +2,7 @@
 
 `aws:eks/nodeGroup:NodeGroup` -> EKS CreateNodegroup, add-ons, access entries and policy associations, the
 `aws:eks/cluster:Cluster` control plane, and the remote `eks:index:Cluster` component as the calls pulumi-eks
-makes from its inputs. The request model and shared helpers are in stackcheck/aws_builders.py.
+makes from its inputs. The request model and shared helpers are in stackcheck/aws/builders.py.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..facts.resource_types import (
+from ...facts.resource_types import (
     ACCESS_ENTRY,
     ACCESS_POLICY_ASSOCIATION,
     ADDON,
@@ -18,7 +18,8 @@ from ..facts.resource_types import (
     EKS_CONTROL_PLANE,
     NODE_GROUP,
 )
-from .aws_builders import (
+from .api_models import UNKNOWN, service_model
+from .builders import (
     AUTONAME_SUFFIX,
     Builder,
     Request,
@@ -30,7 +31,6 @@ from .aws_builders import (
     _taken,
     ref,
 )
-from .aws_models import UNKNOWN, service_model
 
 
 def _nodegroup(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:

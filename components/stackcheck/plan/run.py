@@ -3,7 +3,7 @@
 `run_plan` loads the project and stack files (stackcheck/stack_config.py), checks the config with the program's own settings
 model, runs `__main__.py` under Pulumi mocks, writes every Kubernetes object as YAML, validates
 them against the cluster version's schema, and models where each workload lands on the node
-groups. It returns a `PlanResult`; `stackcheck.report` turns that into text, markdown or JSON.
+groups. It returns a `PlanResult`; `stackcheck.plan.report` turns that into text, markdown or JSON.
 
 The Pulumi SDKs, kubernetes-validate and the placement model are imported inside the steps that
 use them: an invalid config is reported before any of them loads.
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..facts.resource_types import CLUSTER_TYPES
-from ..facts.resource_types import STACK as STACK_TYPE
-from .stack_config import (
+from ...facts.resource_types import CLUSTER_TYPES
+from ...facts.resource_types import STACK as STACK_TYPE
+from ..stack_config import (
     EXIT_FAILED,
     EXIT_INVALID_CONFIG,
     EXIT_OK,
@@ -35,8 +35,8 @@ from .stack_config import (
 )
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
-    from ..placement import PlacementRow, Verdict
-    from .aws_requests import RequestCheck
+    from ...placement import PlacementRow, Verdict
+    from ..aws.check import RequestCheck
     from .render import WrittenFile
     from .schema import SchemaResult
 
@@ -101,7 +101,7 @@ class PlanResult:
     node_group_problems: list[str] = field(default_factory=list)
     placement_error: str | None = None
     pools: list[dict[str, Any]] = field(default_factory=list)
-    """`stackcheck.pools.pool_summary` per pool, GPUs as the device plugin leaves them."""
+    """`stackcheck.plan.pools.pool_summary` per pool, GPUs as the device plugin leaves them."""
     matrix: list[PlacementRow] = field(default_factory=list)
     """Whether each workload lands on each pool, and if not why."""
     verdicts: list[Verdict] = field(default_factory=list)
@@ -113,7 +113,7 @@ class PlanResult:
     outputs: dict[str, Any] = field(default_factory=dict)
     """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
     aws_requests: list[RequestCheck] = field(default_factory=list)
-    """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws_requests`)."""
+    """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws.check`)."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -168,7 +168,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             return result
 
         progress("loading Pulumi SDKs…")
-        from . import runtime
+        from .. import runtime
 
         progress(f"running {config.program.name} under mocks…")
         run = runtime.ProgramRun()
@@ -207,9 +207,9 @@ def run_plan(options: PlanOptions) -> PlanResult:
         )
 
         progress("checking AWS requests against the AWS API models…")
-        from . import aws_requests
+        from ..aws.check import check_resources
 
-        result.aws_requests = aws_requests.check_resources(run.resources)
+        result.aws_requests = check_resources(run.resources)
 
         progress("placing workloads on node pools…")
         _place(run.resources, objects, result)
@@ -232,8 +232,8 @@ def _settings(config: StackConfig) -> tuple[Any, list[ConfigIssue]]:
 
     Another project's config is left to its program: (None, []).
     """
-    from ..facts.identity import PROJECT
-    from ..settings import ConfigError, parse_stack_config
+    from ...facts.identity import PROJECT
+    from ...settings import ConfigError, parse_stack_config
 
     if config.project != PROJECT:
         return None, []
@@ -259,7 +259,7 @@ def _issues(error: Exception) -> list[ConfigIssue]:
 
 def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
     """Run the program; a config error it raises becomes `config_problems`, any other `program_error`."""
-    from . import runtime
+    from .. import runtime
 
     with _captured_logs() as records, contextlib.chdir(config.program.parent):
         try:
@@ -287,8 +287,8 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
 
 
 def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
-    from .. import placement
-    from ..placement.workloads import WORKLOAD_KINDS
+    from ... import placement
+    from ...placement.workloads import WORKLOAD_KINDS
     from . import pools
 
     node_groups = pools.node_group_specs(resources)
@@ -322,7 +322,7 @@ def _place_node_agents(resources: list[Any], node_pools: list[dict], result: Pla
 
 def _check_gpu_capacity(workloads: list[dict], node_pools: list[dict], result: PlanResult) -> None:
     """Verdict 7: all replicas of each GPU workload fit its pools at maxSize; a warning if only above desiredSize."""
-    from ..placement.capacity import gpu_capacity
+    from ...placement.capacity import gpu_capacity
 
     verdict, warnings = gpu_capacity(workloads, node_pools)
     result.verdicts.append(verdict)

@@ -3,9 +3,9 @@
 Each builder takes a resource's inputs (camelCase wire names, secrets unwrapped) and returns the API
 calls hashicorp/terraform-provider-aws (under pulumi-aws) makes to create it, in botocore's member
 names, for example `aws:iam/role:Role` -> IAM CreateRole. What a builder cannot map is added to `notes`
-as not checked. `stackcheck.aws_requests` checks the requests. This module holds the request model and
+as not checked. `stackcheck.aws.check` checks the requests. This module holds the request model and
 the shared helpers, and the EC2 launch template, Auto Scaling, IAM and KMS builders; the EKS builders are in
-stackcheck/aws_eks_builders.py, the network builders in stackcheck/aws_network_builders.py.
+stackcheck/aws/eks_builders.py, the network builders in stackcheck/aws/network_builders.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..facts.resource_types import (
+from ...facts.resource_types import (
     AUTOSCALING_TAG,
     KMS_KEY,
     LAUNCH_TEMPLATE,
@@ -24,7 +24,7 @@ from ..facts.resource_types import (
     ROLE_POLICY,
     ROLE_POLICY_ATTACHMENT,
 )
-from .aws_models import UNKNOWN, ServiceModel, service_model
+from .api_models import UNKNOWN, ServiceModel, service_model
 
 # Names the provider generates. Pulumi autonames an input named `name` (pulumi-aws
 # provider/autonaming.go, up to 255 characters) as the resource name + "-" + 7 random hex characters

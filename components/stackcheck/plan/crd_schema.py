@@ -1,4 +1,4 @@
-"""Validation of custom resources against the CRD schemas committed in stackcheck/crds/.
+"""Validation of custom resources against the CRD schemas committed in stackcheck/plan/crds/.
 
 kubernetes-validate knows only built-in kinds. For the custom resources the stack creates (the Prometheus
 operator's ServiceMonitor and PrometheusRule), each `crds/<group>_<version>_<kind>.json` holds the

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from .runtime import RegisteredResource, Secret
+from ..runtime import RegisteredResource, Secret
 
 KUBERNETES_PACKAGE = "kubernetes"
 REDACTED = "[redacted]"

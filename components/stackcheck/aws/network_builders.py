@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..facts.resource_types import (
+from ...facts.resource_types import (
     EIP,
     INTERNET_GATEWAY,
     NAT_GATEWAY,
@@ -24,7 +24,7 @@ from ..facts.resource_types import (
     VPC,
     VPC_ENDPOINT,
 )
-from .aws_builders import (
+from .builders import (
     UNIQUE_ID,
     Builder,
     Request,

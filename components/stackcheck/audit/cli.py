@@ -69,8 +69,10 @@ def add_audit_arguments(audit: argparse.ArgumentParser, formats: tuple[str, ...]
 
 def run(args: argparse.Namespace) -> int:
     """Run `python -m components.stackcheck audit` with parsed `args`; returns the exit code."""
-    from .audit import EXIT_INVALID_INPUT, AuditOptions, SnapshotError, render, run_audit
-    from .stack_config import UsageError
+    from ..stack_config import UsageError
+    from .report import render
+    from .run import EXIT_INVALID_INPUT, AuditOptions, run_audit
+    from .snapshot import SnapshotError
 
     if args.context and not args.kubeconfig:
         print("stackcheck audit: error: --context needs --kubeconfig", file=sys.stderr)

@@ -1,0 +1,351 @@
+"""A plan as a report: its sections built once from the `PlanResult`, then rendered as text for terminals,
+markdown for pull requests, or one JSON document for tools.
+
+Each section comes from one step of the plan, in the order the plan ran them (stackcheck/plan/sections.py
+says how each format orders and shows them).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from .report_json import render_json
+from .report_markdown import render_markdown
+from .report_text import render_text
+from .run import PlanResult, ResourceRow
+from .sections import (
+    MARKDOWN,
+    TEXT,
+    Column,
+    Items,
+    Mark,
+    Message,
+    Paragraph,
+    Report,
+    ResourceCounts,
+    ResourceTree,
+    Row,
+    Section,
+    Status,
+    Table,
+    TreeRow,
+    VerdictLine,
+    Verdicts,
+)
+
+FORMATS = ("text", "markdown", "json")
+
+
+def render(result: PlanResult, output_format: str, *, colour: bool = False) -> str:
+    """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text."""
+    if output_format not in FORMATS:
+        raise ValueError(f"unknown format {output_format!r}; allowed: {', '.join(FORMATS)}")
+    report = plan_report(result)
+    if output_format == "json":
+        return render_json(report)
+    if output_format == "markdown":
+        return render_markdown(report)
+    return render_text(report, colour=colour)
+
+
+def plan_report(result: PlanResult) -> Report:
+    """The report of `result`: every section, in the order the plan ran the steps behind them."""
+    steps = (
+        _config,
+        _resources,
+        _warnings,
+        _program_error,
+        _objects,
+        _aws_requests,
+        _pools,
+        _placement,
+        _placement_error,
+        _guard,
+    )
+    return Report(
+        project=result.project,
+        stack=result.stack,
+        stack_file=_shown_path(result.stack_file),
+        exit_code=result.exit_code,
+        failures=tuple(result.failures),
+        sections=tuple(step(result) for step in steps),
+    )
+
+
+def _config(result: PlanResult) -> Section:
+    problems = result.config_problems
+    blocks = (
+        Items(tuple(problem.message for problem in problems), only=TEXT),
+        Paragraph("Nothing was rendered.", only=MARKDOWN),
+        Table(
+            (Column("Key", code=True), Column("Problem")),
+            tuple(Row((problem.key, problem.message)) for problem in problems),
+            only=MARKDOWN,
+        ),
+    )
+    return Section(
+        "config",
+        "Invalid stack config",
+        "error",
+        blocks if problems else (),
+        alert=True,
+        text_heading=f"Invalid stack config ({len(problems)} problem(s)); nothing was rendered:",
+        markdown_heading=f"Invalid stack config (`{_shown_path(result.stack_file)}`)",
+        data={"configProblems": [{"key": problem.key, "message": problem.message} for problem in problems]},
+    )
+
+
+def _resources(result: PlanResult) -> Section:
+    counts = result.counts
+    tree = tuple(TreeRow(prefix, row.type, row.name) for prefix, row in resource_tree(result.resources))
+    return Section(
+        "resources",
+        "Resources",
+        "info",
+        (
+            ResourceTree(tree),
+            ResourceCounts(counts["total"], tuple(counts["byPackage"].items()), tuple(counts["byType"].items())),
+        ),
+        markdown_heading=f"Resources: {counts['total']} to create",
+        data={
+            "resources": [
+                {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn} for row in result.resources
+            ],
+            "counts": counts,
+            "outputs": result.outputs,
+        },
+    )
+
+
+def _warnings(result: PlanResult) -> Section:
+    return Section(
+        "warnings",
+        "Warnings",
+        "warning" if result.warnings else "ok",
+        (Items(tuple(result.warnings), severity="warning"),),
+        data={"warnings": result.warnings},
+    )
+
+
+def _program_error(result: PlanResult) -> Section:
+    return Section(
+        "program-error",
+        "The program failed",
+        "error",
+        (Message(result.program_error or "", preformatted=True),),
+        alert=True,
+        data={"programError": result.program_error},
+    )
+
+
+def _objects(result: PlanResult) -> Section:
+    schema = {item.file: item for item in result.schema}
+    rows = []
+    for written in result.written:
+        item = schema.get(written.path)
+        status = _status(item) if item else None
+        obj = written.object
+        check: str | Mark = Mark(status, _worded(status, item.message), item.message) if status else "-"
+        rows.append(Row((written.path, obj.kind, obj.namespace or "-", obj.name, check), status))
+    failed = result.duplicate_objects or any(not item.passed for item in result.schema)
+    count, version = len(result.written), result.kubernetes_version
+    return Section(
+        "kubernetes-objects",
+        "Kubernetes objects",
+        "error" if failed else "ok",
+        (
+            Table(
+                (Column("File", code=True), Column("Kind"), Column("Namespace"), Column("Name"), Column("Schema")),
+                tuple(rows),
+                marked=True,
+            ),
+        ),
+        text_heading=(
+            f"Kubernetes objects ({count} written to {_shown_path(result.out_dir)}, "
+            f"schema of Kubernetes {version}, strict)"
+        ),
+        markdown_heading=f"Kubernetes objects ({count}, schema of Kubernetes {version})",
+        data={
+            "duplicateObjects": result.duplicate_objects,
+            "outDir": _shown_path(result.out_dir),
+            "objects": [
+                {
+                    "path": written.path,
+                    "apiVersion": written.object.api_version,
+                    "kind": written.object.kind,
+                    "name": written.object.name,
+                    "namespace": written.object.namespace,
+                }
+                for written in result.written
+            ],
+            "kubernetesVersion": result.kubernetes_version,
+            "schema": [
+                {
+                    "object": item.object_id,
+                    "file": item.file,
+                    "passed": item.passed,
+                    "checked": item.checked,
+                    "message": item.message,
+                }
+                for item in result.schema
+            ],
+        },
+    )
+
+
+def _aws_requests(result: PlanResult) -> Section:
+    rows = []
+    for check in result.aws_requests:
+        status = _status(check)
+        if status == "skip":
+            detail = "; ".join(check.notes)
+        else:
+            detail = "; ".join(f"{label} {violation.describe()}" for label, violation in check.problems)
+        mark = Mark(status, _worded(status, detail))
+        rows.append(Row((check.resource_type, check.resource_name, check.request_label, mark), status))
+    return Section(
+        "aws-requests",
+        "AWS requests",
+        "error" if any(row.status == "fail" for row in rows) else "ok",
+        (Table((Column("Type"), Column("Name"), Column("Request"), Column("Check")), tuple(rows), marked=True),),
+        text_heading="AWS requests (checked against botocore's API models and the documented rules)",
+        markdown_heading="AWS requests (botocore API models and documented rules)",
+        data={"awsRequests": [check.to_dict() for check in result.aws_requests]},
+    )
+
+
+def _pools(result: PlanResult) -> Section:
+    rows = tuple(
+        Row(
+            (
+                pool["name"],
+                pool["instanceType"],
+                str(pool["count"]),
+                str(pool["gpusPerNode"]),
+                _advertised(pool),
+                ", ".join(pool["taints"]) or "-",
+                ", ".join(f"{key}={value}" for key, value in pool["labels"].items()) or "-",
+            )
+        )
+        for pool in result.pools
+    )
+    headers = ("Pool", "Instance", "Nodes", "GPUs/node", "GPUs advertised", "Taints", "Labels")
+    columns = (Column(headers[0], code=True), *(Column(header) for header in headers[1:]))
+    failed = result.node_group_problems or result.network_problems
+    return Section(
+        "node-pools",
+        "Node pools",
+        "error" if failed else "ok",
+        (Items(tuple(result.node_group_problems), severity="error"), Table(columns, rows)),
+        data={
+            "nodeGroupProblems": result.node_group_problems,
+            "networkProblems": result.network_problems,
+            "pools": result.pools,
+        },
+    )
+
+
+def _placement(result: PlanResult) -> Section:
+    pools, grid = _matrix(result)
+    rows = tuple(Row((workload, kind, *(_lands(row) for row in cells))) for (workload, kind), cells in grid.items())
+    columns = (Column("Workload", code=True), Column("Kind"), *(Column(pool, code_header=True) for pool in pools))
+    reasons = tuple(f"{row.workload} on {row.pool}: {'; '.join(row.reasons)}" for row in result.matrix if not row.lands)
+    return Section(
+        "placement",
+        "Placement (workload x pool, on an empty node)",
+        "info",
+        # Markdown gives the reasons in the cells; a terminal's cells stay short and list them below.
+        (Table(columns, rows), Items(reasons, label="Why not", only=TEXT)),
+        data={"matrix": [row.to_dict() for row in result.matrix]},
+    )
+
+
+def _placement_error(result: PlanResult) -> Section:
+    return Section(
+        "placement-error",
+        "Placement",
+        "error",
+        (Message(result.placement_error or ""),),
+        alert=True,
+        data={"placementError": result.placement_error},
+    )
+
+
+def _guard(result: PlanResult) -> Section:
+    lines = tuple(
+        VerdictLine(verdict.id, verdict.name, verdict.passed, verdict.message, tuple(verdict.details))
+        for verdict in result.verdicts
+    )
+    return Section(
+        "gpu-guard",
+        "GPU guard",
+        "error" if any(not line.passed for line in lines) else "ok",
+        (Verdicts(lines),),
+        data={"verdicts": [verdict.to_dict() for verdict in result.verdicts]},
+    )
+
+
+def resource_tree(resources: list[ResourceRow]) -> list[tuple[str, ResourceRow]]:
+    """Rows in tree order with their `├─ ` / `└─ ` prefixes, children under their parent in registration order."""
+    by_urn = {row.urn: row for row in resources}
+    children: dict[str | None, list[ResourceRow]] = {}
+    for row in resources:
+        parent = row.parent if row.parent in by_urn else None
+        children.setdefault(parent, []).append(row)
+    ordered: list[tuple[str, ResourceRow]] = []
+
+    def walk(row: ResourceRow, lead: str, branch: str, depth: int) -> None:
+        ordered.append((lead + branch if depth else "", row))
+        kids = children.get(row.urn, [])
+        for index, kid in enumerate(kids):
+            last = index == len(kids) - 1
+            next_lead = lead + (("   " if branch == "└─ " else "│  ") if depth else "")
+            walk(kid, next_lead, "└─ " if last else "├─ ", depth + 1)
+
+    for root in children.get(None, []):
+        walk(root, "", "", 0)
+    return ordered
+
+
+def _matrix(result: PlanResult) -> tuple[list[str], dict[tuple[str, str], list[Any]]]:
+    pools = list(dict.fromkeys(row.pool for row in result.matrix))
+    grid: dict[tuple[str, str], list[Any]] = {}
+    for row in result.matrix:
+        grid.setdefault((row.workload, row.kind), []).append(row)
+    return pools, grid
+
+
+def _lands(row: Any) -> Mark:
+    return Mark("pass", "lands") if row.lands else Mark("fail", "no", "; ".join(row.reasons))
+
+
+def _status(check: Any) -> Status:
+    """A schema or AWS request check as a verdict: skipped when it could not be checked."""
+    if not check.checked:
+        return "skip"
+    return "pass" if check.passed else "fail"
+
+
+_WORDS: dict[Status, str] = {"pass": "ok", "fail": "FAIL", "skip": "skipped"}
+
+
+def _worded(status: Status, detail: str) -> str:
+    """`ok`, `FAIL: why` or `skipped: why`, as a terminal's check column reads."""
+    return f"{_WORDS[status]}: {detail}" if detail else _WORDS[status]
+
+
+def _advertised(pool: dict[str, Any]) -> str:
+    if not pool["gpusPerNode"]:
+        return "-"
+    source = "host" if pool["gpuAdvertisedByHost"] else "device plugin"
+    return f"{pool['gpusAdvertised']} ({source})" if pool["gpusAdvertised"] else "0 (nothing advertises them)"
+
+
+def _shown_path(path: str) -> str:
+    """`path` relative to the working directory when inside it, so reports do not leak home folders."""
+    try:
+        return str(Path(path).resolve().relative_to(Path(os.getcwd()).resolve()))
+    except ValueError:
+        return path

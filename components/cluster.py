@@ -5,6 +5,7 @@ when every GPU node is tainted (aws/containers-roadmap#1930).
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_aws as aws
@@ -219,7 +220,7 @@ class EksCluster(pulumi.ComponentResource):
 
         if args.network is not None:
             vpc_id, default_subnet_ids = args.network.vpc_id, None
-            subnet_args = {
+            subnet_args: dict[str, Any] = {
                 "private_subnet_ids": args.network.private_subnet_ids,
                 "public_subnet_ids": args.network.public_subnet_ids,
             }
@@ -365,9 +366,9 @@ class EksCluster(pulumi.ComponentResource):
         )
         subnets = aws.ec2.get_subnets_output(
             filters=[
-                {"name": "vpc-id", "values": [default_vpc.id]},
+                {"name": "vpc-id", "values": [default_vpc.id]},  # type: ignore[list-item]  # Outputs as filter values: the SDK types them str
                 {"name": "default-for-az", "values": ["true"]},
-                {"name": "availability-zone-id", "values": zones.zone_ids},
+                {"name": "availability-zone-id", "values": zones.zone_ids},  # type: ignore[list-item]  # Outputs as filter values: the SDK types them str
             ],
             opts=invoke,
         )

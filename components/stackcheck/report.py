@@ -359,7 +359,7 @@ def _text_table(
         for i, cell in enumerate(row):
             padding = " " * (widths[i] - len(cell)) if i < len(row) - 1 else ""
             if header and number == 0:
-                colour = _DIM
+                colour: str | None = _DIM
             elif i == status_column:
                 colour = _GREEN if cell.startswith("ok") else _YELLOW if cell.startswith("skipped") else _RED
             elif cell_colour and i >= 2:

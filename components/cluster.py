@@ -4,6 +4,8 @@ The system node group exists so that CoreDNS and other add-ons always have somew
 when every GPU node is tainted (aws/containers-roadmap#1930).
 """
 
+from typing import Any
+
 import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
@@ -112,7 +114,7 @@ class EksCluster(pulumi.ComponentResource):
 
         if args.network is not None:
             vpc_id, default_subnet_ids = args.network.vpc_id, None
-            subnet_args = {
+            subnet_args: dict[str, Any] = {
                 "private_subnet_ids": args.network.private_subnet_ids,
                 "public_subnet_ids": args.network.public_subnet_ids,
             }
@@ -258,9 +260,9 @@ class EksCluster(pulumi.ComponentResource):
         )
         subnets = aws.ec2.get_subnets_output(
             filters=[
-                {"name": "vpc-id", "values": [default_vpc.id]},
+                {"name": "vpc-id", "values": [default_vpc.id]},  # type: ignore[list-item]  # Outputs as filter values: the SDK types them str
                 {"name": "default-for-az", "values": ["true"]},
-                {"name": "availability-zone-id", "values": zones.zone_ids},
+                {"name": "availability-zone-id", "values": zones.zone_ids},  # type: ignore[list-item]  # Outputs as filter values: the SDK types them str
             ],
             opts=invoke,
         )

@@ -21,7 +21,7 @@ CREATOR_ADMIN_PROPERTY = "bootstrapClusterCreatorAdminPermissions"
 def access_entries(admin_principal_arns: list[str]) -> dict[str, eks.AccessEntryArgs]:
     """Cluster-admin access entries for the given IAM principals, keyed by principal (not by position)."""
     return {
-        iam_principal(arn).entry_key: eks.AccessEntryArgs(
+        _entry_key(arn): eks.AccessEntryArgs(
             principal_arn=arn,
             access_policies={
                 "cluster-admin": eks.AccessPolicyAssociationArgs(
@@ -83,3 +83,9 @@ def deployer_access_warning(
             "cannot be installed. Add its role or user ARN, or run the update as one of the listed admins"
         )
     return None
+
+
+def _entry_key(arn: str) -> str:
+    principal = iam_principal(arn)
+    assert principal is not None  # the cluster settings take only role and user ARNs
+    return principal.entry_key

@@ -22,7 +22,7 @@ from .component_args import Validation, args_path, coerce
 from .facts import naming, versions
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
-from .labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, selector_labels, standard_labels
+from .labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, created_name, selector_labels, standard_labels
 from .labels import network_policy as network_policy_manifest
 from .security_context import locked_down
 from .settings import AutoscalerSettings, arguments, autoscaler_release_problems
@@ -181,23 +181,23 @@ class ClusterAutoscaler(pulumi.ComponentResource):
         account = k8s.core.v1.ServiceAccount(
             f"{name}-sa", metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels}, opts=child
         )
-        cluster_role = k8s.rbac.v1.ClusterRole(
+        cluster_role = k8s.rbac.v1.ClusterRole(  # type: ignore[call-overload]  # camelCase keys, as the API spells them; the SDK types dicts in snake_case
             f"{name}-clusterrole", metadata={"name": NAME, "labels": labels}, rules=CLUSTER_RULES, opts=child
         )
-        k8s.rbac.v1.ClusterRoleBinding(
+        k8s.rbac.v1.ClusterRoleBinding(  # type: ignore[call-overload]  # camelCase keys, as the API spells them; the SDK types dicts in snake_case
             f"{name}-clusterrolebinding",
             metadata={"name": NAME, "labels": labels},
             role_ref={"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": NAME},
             subjects=[{"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}],
             opts=pulumi.ResourceOptions(parent=self, depends_on=[cluster_role]),
         )
-        role_in_namespace = k8s.rbac.v1.Role(
+        role_in_namespace = k8s.rbac.v1.Role(  # type: ignore[call-overload]  # camelCase keys, as the API spells them; the SDK types dicts in snake_case
             f"{name}-role",
             metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels},
             rules=NAMESPACE_RULES,
             opts=child,
         )
-        k8s.rbac.v1.RoleBinding(
+        k8s.rbac.v1.RoleBinding(  # type: ignore[call-overload]  # camelCase keys, as the API spells them; the SDK types dicts in snake_case
             f"{name}-rolebinding",
             metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels},
             role_ref={"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": NAME},
@@ -229,7 +229,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
         policy = network_policy(name, version)
         k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)
 
-        self.deployment_name = autoscaler.metadata.apply(lambda metadata: metadata.name)
+        self.deployment_name = autoscaler.metadata.apply(created_name)
         self.role_arn = role.arn
         self.register_outputs({"deployment_name": self.deployment_name, "role_arn": self.role_arn})
 

@@ -111,7 +111,7 @@ def _wants_int(annotation: Any) -> bool:
 
 def _args_class(annotation: Any) -> type | None:
     """The args dataclass inside `annotation` (`Optional[X]`, `list[X]`), if any."""
-    if dataclasses.is_dataclass(annotation):
+    if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
         return annotation
     for argument in typing.get_args(annotation):
         found = _args_class(argument)

@@ -37,7 +37,7 @@ from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
 from .facts.markers import DCGM_EXPORTER_LABEL_VALUE
-from .labels import checkov_annotations, in_namespace, label_value, selector_labels, standard_labels
+from .labels import checkov_annotations, created_name, in_namespace, label_value, selector_labels, standard_labels
 from .labels import network_policy as network_policy_manifest
 from .security_context import locked_down
 from .settings import ObservabilitySettings
@@ -126,8 +126,8 @@ class DcgmExporter(pulumi.ComponentResource):
         )
         policy = network_policy(name, namespace, monitoring_namespace, object_name)
         k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)
-        self.daemonset_name = exporter.metadata.apply(lambda metadata: metadata.name)
-        self.service_name = svc.metadata.apply(lambda metadata: metadata.name)
+        self.daemonset_name = exporter.metadata.apply(created_name)
+        self.service_name = svc.metadata.apply(created_name)
         self.register_outputs({"daemonset_name": self.daemonset_name, "service_name": self.service_name})
 
 

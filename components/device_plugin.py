@@ -17,7 +17,7 @@ from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
 from .facts.markers import DEVICE_PLUGIN_LABEL_VALUE
-from .labels import checkov_annotations, selector_labels, standard_labels
+from .labels import checkov_annotations, created_name, created_namespace, selector_labels, standard_labels
 from .labels import network_policy as network_policy_manifest
 from .security_context import locked_down
 from .settings import DevicePluginSettings
@@ -83,8 +83,8 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         plugin = k8s.apps.v1.DaemonSet(f"{name}-ds", metadata=manifest["metadata"], spec=manifest["spec"], opts=child)
         policy = network_policy(name, namespace, version, object_name)
         k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)
-        self.daemonset_name = plugin.metadata.apply(lambda metadata: metadata.name)
-        self.namespace = plugin.metadata.apply(lambda metadata: metadata.namespace)
+        self.daemonset_name = plugin.metadata.apply(created_name)
+        self.namespace = plugin.metadata.apply(created_namespace)
         self.register_outputs({"daemonset_name": self.daemonset_name, "namespace": self.namespace})
 
 

@@ -5,6 +5,7 @@ not exist yet, so a group at zero nodes can still be scaled up for a pending GPU
 """
 
 import re
+from collections.abc import Sequence
 
 import pulumi
 import pulumi_aws as aws
@@ -111,7 +112,7 @@ class GpuNodeGroup(pulumi.ComponentResource):
             subnet_ids=args.subnet_ids,
             parent=self,
         )
-        asg_name = node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name)
+        asg_name = node_group.resources.apply(_autoscaling_group_name)
         for key, value in sorted(autoscaler_tags(spec, settings.gpus_per_instance).items()):
             # Named after the tag key, so adding a label does not rename the others' resources.
             slug = re.sub(r"[^A-Za-z0-9]+", "-", key.removeprefix(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/")).strip("-")
@@ -133,3 +134,10 @@ class GpuNodeGroup(pulumi.ComponentResource):
                 "taints": self.taints,
             }
         )
+
+
+def _autoscaling_group_name(resources: "Sequence[aws.eks.outputs.NodeGroupResource]") -> str:
+    # EKS creates the node group's Auto Scaling group with it; the SDK types both the list and the name optional.
+    groups = resources[0].autoscaling_groups
+    assert groups and groups[0].name is not None
+    return groups[0].name

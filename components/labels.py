@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM, NAMESPACE_NAME_LABEL
@@ -69,3 +70,26 @@ def network_policy(
     if egress:
         spec["egress"] = egress
     return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": metadata, "spec": spec}
+
+
+class CreatedMetadata(Protocol):
+    """The metadata of an object the API server has created (`pulumi_kubernetes` ObjectMeta outputs)."""
+
+    @property
+    def name(self) -> str | None: ...
+
+    @property
+    def namespace(self) -> str | None: ...
+
+
+def created_name(metadata: CreatedMetadata) -> str:
+    """The name of a created object. The SDK types it optional, as in a request; every object the stack
+    creates is named in its manifest, and the API server returns it."""
+    assert metadata.name is not None
+    return metadata.name
+
+
+def created_namespace(metadata: CreatedMetadata) -> str:
+    """The namespace of a created namespaced object (given in its manifest; optional in the SDK's type)."""
+    assert metadata.namespace is not None
+    return metadata.namespace

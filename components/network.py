@@ -10,6 +10,8 @@ offline plan sees mock data). Pin `network.availabilityZones` to choose them you
 zone they were created in (`ignoreChanges` on the zone), so a later change in offerings never moves them.
 """
 
+import functools
+
 import pulumi
 import pulumi_aws as aws
 
@@ -115,7 +117,7 @@ class Network(pulumi.ComponentResource):
 
         private_subnets, public_subnets, private_route_tables, nat_gateways = [], [], [], []
         for index, ranges in enumerate(subnet_ranges(settings.cidr, settings.zone_count)):
-            zone_id = zones.apply(lambda chosen, i=index: chosen[i].zone_id)
+            zone_id = zones.apply(functools.partial(_zone_id, index))
             # The zone is fixed at creation; see the module docstring.
             keep_zone = pulumi.ResourceOptions(parent=self, ignore_changes=["availabilityZoneId"])
             public = aws.ec2.Subnet(
@@ -256,3 +258,7 @@ def _subnets_in_zones(
 
     parts = [item for subnet in subnets for item in (subnet.id, subnet.availability_zone_id)]
     return pulumi.Output.all(offered_zone_ids, *parts).apply(pick)
+
+
+def _zone_id(index: int, chosen: list[Zone]) -> str:
+    return chosen[index].zone_id

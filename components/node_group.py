@@ -8,7 +8,7 @@ while every label, taint, AMI type and metadata option here is an input reviewer
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import pulumi
 import pulumi_aws as aws
@@ -181,7 +181,8 @@ def create_managed_node_group(
         scaling_config={"min_size": spec.min_size, "desired_size": spec.desired_size, "max_size": spec.max_size},
         update_config={"max_unavailable": spec.max_unavailable},
         labels=spec.labels or None,
-        taints=spec.taints or None,
+        # EKS-spelled taints from facts/contract.py, which stays free of the SDK and cannot name its TypedDict.
+        taints=cast("list[aws.eks.NodeGroupTaintArgsDict]", spec.taints) or None,
         node_repair_config={"enabled": True} if spec.node_repair else None,
         launch_template={"id": template.id, "version": template.latest_version.apply(str)},
         tags=spec.tags or None,

@@ -183,7 +183,7 @@ def volumes(settings: VllmSettings, has_token: bool, server_name: str = SERVER_N
 
 def volume_mounts(has_token: bool) -> list[dict]:
     """Where each volume appears in the container."""
-    mounts = [
+    mounts: list[dict] = [
         {"name": "dshm", "mountPath": "/dev/shm"},
         {"name": "model-cache", "mountPath": MODEL_CACHE_PATH},
         {"name": "tmp", "mountPath": TMP_PATH},

@@ -16,6 +16,7 @@ from .component_args import Validation, args_path, coerce, placement_contract
 from .facts import gpu_catalog
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
+from .labels import created_name
 from .settings import GpuNodeGroupSettings, VllmSettings, arguments, server_pool_problems
 from .vllm_manifests import (
     PORT,
@@ -95,7 +96,7 @@ class VllmServer(pulumi.ComponentResource):
                 f"{name}-ns", metadata=ns_manifest["metadata"], opts=pulumi.ResourceOptions(parent=self)
             )
             namespace_needs.append(ns)
-            self.namespace = ns.metadata.apply(lambda metadata: metadata.name)
+            self.namespace = ns.metadata.apply(created_name)
         in_namespace = pulumi.ResourceOptions(parent=self, depends_on=namespace_needs)
 
         account = service_account(name, settings, plan.object_name)
@@ -106,7 +107,7 @@ class VllmServer(pulumi.ComponentResource):
             opts=in_namespace,
         )
         pod_needs = [*namespace_needs, account_resource]
-        if has_token:
+        if args.hf_token is not None:
             secret = token_secret(name, settings, plan.object_name)
             pod_needs.append(
                 k8s.core.v1.Secret(
@@ -117,7 +118,7 @@ class VllmServer(pulumi.ComponentResource):
                     opts=in_namespace,
                 )
             )
-        if has_api_key:
+        if args.api_key is not None:
             secret = api_key_secret(name, settings, plan.object_name)
             pod_needs.append(
                 k8s.core.v1.Secret(
@@ -169,7 +170,7 @@ class VllmServer(pulumi.ComponentResource):
             f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=in_namespace
         )
 
-        self.service_name = svc.metadata.apply(lambda metadata: metadata.name)
+        self.service_name = svc.metadata.apply(created_name)
         self.service_dns_name = pulumi.Output.all(self.service_name, self.namespace).apply(
             lambda parts: service_dns_name(parts[1], parts[0])
         )

@@ -9,6 +9,7 @@ either keys or values, as it is reserved for AWS use".
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 RESERVED_TAG_PREFIX = "aws:"
 MAX_TAG_KEY_LENGTH = 128
@@ -20,7 +21,7 @@ def is_reserved(text: object) -> bool:
     return isinstance(text, str) and text.lower().startswith(RESERVED_TAG_PREFIX)
 
 
-def tag_problems(tags: Mapping[object, object]) -> list[tuple[object, str]]:
+def tag_problems(tags: Mapping[Any, object]) -> list[tuple[object, str]]:
     """(key, what is wrong) for each tag AWS would refuse; empty when every tag is acceptable."""
     found: list[tuple[object, str]] = []
     for key, value in tags.items():

@@ -37,7 +37,8 @@ def kube_reserved_cpu_millicores(vcpus: int) -> int:
     6% of the first core, 1% of the second, 0.5% of cores 3-4 and 0.25% of each core above 4, in whole
     millicores per band, as the AMI computes it.
     """
-    reserved, start = 0, 0
+    reserved = 0
+    start: float = 0  # the last band is unbounded: math.inf cores
     for cores, per_ten_thousand in _CPU_RESERVE_BANDS:
         in_band = max(0, min(vcpus, start + cores) - start)
         reserved += int(in_band * 1000 * per_ten_thousand) // 10000

@@ -113,9 +113,9 @@ def accelerator_label_value(instances: Iterable[InstanceType]) -> str:
     """The `k8s.amazonaws.com/accelerator` value for a node group's instance types: their GPU model
     (`nvidia-a10g`), or `nvidia` when they mix models (the label's presence is what the autoscaler reads)."""
     models = {instance.gpu_model for instance in instances}
-    if len(models) != 1 or None in models:
+    model = models.pop() if len(models) == 1 else None
+    if model is None:
         return "nvidia"
-    (model,) = models
     return _AUTOSCALER_GPU_TYPE_SPELLING.get(model, model.lower().replace(" ", "-"))
 
 

@@ -366,7 +366,7 @@ def workload(agent: NodeAgent, configuration: dict | None = None) -> dict:
     ]
     labels = {"eks.amazonaws.com/component": agent.name}
     template = {"metadata": {"labels": labels}, "spec": spec}
-    body = {"selector": {"matchLabels": labels}, "template": template}
+    body: dict[str, object] = {"selector": {"matchLabels": labels}, "template": template}
     if agent.kind == "Deployment":
         body["replicas"] = agent.replicas
     return {

@@ -196,6 +196,7 @@ def _label_requirement_matches(expression: dict, labels: dict) -> bool:
     if actual is None:
         return False
     bound = _go_int(expression["values"][0])
+    assert bound is not None  # _invalid_label_requirement has rejected a bound ParseInt cannot read
     return actual > bound if operator == "Gt" else actual < bound
 
 

@@ -63,8 +63,8 @@ def pods_per_node(pool: dict, gpus_per_pod: int) -> int | None:
 
 def gpu_capacity(workloads: Iterable[dict], pools: Iterable[dict]) -> tuple[Verdict, list[str]]:
     """Verdict 7, and one warning per workload (or group) that fits only above the pools' desired size."""
-    pools = {pool["name"]: pool for pool in pools}
-    gpu_pools = [pool for pool in pools.values() if pool_gpus(pool) > 0]
+    by_name = {pool["name"]: pool for pool in pools}
+    gpu_pools = [pool for pool in by_name.values() if pool_gpus(pool) > 0]
     demands = []
     for workload in workloads:
         count = replicas(workload)
@@ -79,15 +79,17 @@ def gpu_capacity(workloads: Iterable[dict], pools: Iterable[dict]) -> tuple[Verd
             demands.append(Demand(workload_id(workload), count, math.ceil(gpus), homes))
     if not demands:
         return Verdict(VERDICT_ID, VERDICT_NAME, True, "no GPU workload with replicas lands on a GPU pool"), []
-    problems, warnings, fits = [], [], []
+    problems: list[str] = []
+    warnings: list[str] = []
+    fits: list[str] = []
     for demand in demands:
-        _check(demand.workload, [demand], pools, problems, warnings, fits)
+        _check(demand.workload, [demand], by_name, problems, warnings, fits)
     shared: dict[tuple[str, ...], list[Demand]] = {}
     for demand in demands:
         shared.setdefault(demand.pools, []).append(demand)
     for group in shared.values():
         if len(group) > 1:
-            _check(" + ".join(d.workload for d in group), group, pools, problems, warnings, fits)
+            _check(" + ".join(d.workload for d in group), group, by_name, problems, warnings, fits)
     warnings = [f"verdict {VERDICT_ID} {VERDICT_NAME}: {warning}" for warning in warnings]
     if problems:
         return Verdict(VERDICT_ID, VERDICT_NAME, False, _summary(problems), problems + warnings + fits), warnings
@@ -137,10 +139,10 @@ def _holds(group: list[Demand], pools: list[dict], size_key: str) -> int:
     within the pools' GPUs (a node's GPUs serve one workload's pods or another's, not both)."""
     if len(group) == 1:
         demand = group[0]
-        return sum(int(p.get(size_key) or 0) * pods_per_node(p, demand.gpus) for p in pools)
+        return sum(int(p.get(size_key) or 0) * _known_pods_per_node(p, demand.gpus) for p in pools)
     # Several workloads: count whole GPUs (an upper bound: a node's leftover GPUs may not fit another
     # workload's pod), the smallest pods first.
-    free = sum(int(p.get(size_key) or 0) * pods_per_node(p, 1) for p in pools)
+    free = sum(int(p.get(size_key) or 0) * _known_pods_per_node(p, 1) for p in pools)
     held = 0
     for demand in sorted(group, key=lambda d: d.gpus):
         take = min(demand.replicas, free // demand.gpus)
@@ -151,8 +153,14 @@ def _holds(group: list[Demand], pools: list[dict], size_key: str) -> int:
 
 def _describe(pool: dict, group: list[Demand]) -> str:
     types = ", ".join(f"{name}: {gpus} GPU(s)" for name, gpus in (pool.get("gpusPerNodeByType") or {}).items())
-    per_node = min(pods_per_node(pool, d.gpus) for d in group)
+    per_node = min(_known_pods_per_node(pool, d.gpus) for d in group)
     return (
         f"{pool['name']} ({pool.get('count') or 0} desired / {pool.get('maxCount') or 0} max node(s), "
         f"{per_node} pod(s) per node; {types})"
     )
+
+
+def _known_pods_per_node(pool: dict, gpus_per_pod: int) -> int:
+    per_node = pods_per_node(pool, gpus_per_pod)
+    assert per_node is not None  # `_check` has failed a group on a pool whose pods per node are unknown
+    return per_node

@@ -354,5 +354,5 @@ def _keep_off_fix(hint: str | None) -> str:
     return f"add nodeSelector {hint}" if hint else "add a nodeSelector or required node affinity for GPU nodes"
 
 
-def _n(value: Fraction) -> str:
+def _n(value: Fraction | int) -> str:
     return format_quantity(GPU_RESOURCE, value)

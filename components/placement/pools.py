@@ -86,7 +86,8 @@ def pools_for_node_groups(
     """
     lookup = lookup or gpu_catalog.lookup
     plugin_pools = set(device_plugin_pools or ())
-    pools, seen = [], set()
+    pools: list[dict] = []
+    seen: set[str] = set()
     for group in node_groups:
         _validate(group, seen)
         seen.add(group.name)

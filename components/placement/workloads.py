@@ -108,7 +108,7 @@ def is_device_plugin(workload: dict) -> bool:
 
 
 def _template_pod(workload: dict, path: tuple[str, ...]) -> dict:
-    template = workload
+    template: dict | None = workload
     for step in path:
         template = (template or {}).get(step)
     if not template:

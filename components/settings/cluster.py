@@ -32,7 +32,7 @@ def _version(value: str) -> str:
 
 
 def _admins(value: list[str]) -> list[str]:
-    seen = {}
+    seen: dict[object, str] = {}
     for arn in value:
         principal = iam_principal(arn)
         if principal is None:

@@ -154,9 +154,10 @@ def _known_keys(model: type[BaseModel], location: tuple) -> list[str]:
         field = model.model_fields.get(part) or next((f for f in model.model_fields.values() if f.alias == part), None)
         annotation = getattr(field, "annotation", None)
         candidates = [annotation, *getattr(annotation, "__args__", ())]
-        model = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None)
-        if model is None:
+        found = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None)
+        if found is None:
             return []
+        model = found
     return [field.alias or name for name, field in model.model_fields.items()]
 
 

@@ -172,7 +172,7 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                 )
             )
             return problems
-        entries = [gpu_catalog.gpu_instance_type(name) for name in self.instance_types]
+        entries = [gpu_catalog.GPU_INSTANCE_TYPES[name] for name in self.instance_types]
         architectures = sorted({entry.architecture for entry in entries})
         if len(architectures) > 1:
             problems.append(
@@ -198,7 +198,7 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
 
     @property
     def instances(self) -> list[gpu_catalog.InstanceType]:
-        return [gpu_catalog.gpu_instance_type(name) for name in self.instance_types]
+        return [gpu_catalog.GPU_INSTANCE_TYPES[name] for name in self.instance_types]
 
     @property
     def architecture(self) -> str:

@@ -149,7 +149,7 @@ class Settings(SectionModel):
 
     def problems(self) -> list[ConfigProblem]:
         """Checks across sections; keys are the config keys (`vllm.tensorParallelSize`)."""
-        problems = []
+        problems: list[ConfigProblem] = []
         gpu = self.gpu_node_group
         contract = self.contract
         vllm = self.vllm

@@ -145,7 +145,9 @@ class _Monitor(pulumi_mocks.MockMonitor):
         """
         _ensure_event_loop()
         args = rpc.deserialize_properties(request.args)
-        result = self.mocks.call(pulumi.runtime.MockCallArgs(token=request.tok, args=args, provider=request.provider))
+        result = self.recording.call(
+            pulumi.runtime.MockCallArgs(token=request.tok, args=args, provider=request.provider)
+        )
         return provider_pb2.CallResponse(**{"return": _sync_await(rpc.serialize_properties(result, {}))})
 
     def RegisterResourceOutputs(self, request):  # gRPC method name
@@ -369,7 +371,7 @@ def run_program(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
             list(secret_keys),
         )
-        loop.run_until_complete(run_pulumi_func(lambda: runpy.run_path(str(program), run_name="__main__")))
+        loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
         loop.run_until_complete(_collect_outputs(run))
     finally:
         sys.path.remove(str(program.parent))
@@ -395,3 +397,8 @@ def _close(loop: asyncio.AbstractEventLoop) -> None:
         loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
     loop.close()
     asyncio.set_event_loop(None)
+
+
+def _run_path(program: Path) -> None:
+    # The SDK awaits what the program function returns; run_path returns the program's globals.
+    runpy.run_path(str(program), run_name="__main__")

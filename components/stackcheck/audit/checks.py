@@ -276,7 +276,7 @@ def gpus_not_advertised(audit: Audit) -> list[Finding]:
             continue
         running = audit.device_plugin_pods(node)
         if running:
-            why = (
+            why: tuple[str, ...] = (
                 f"device-plugin pod {running[0].id} is on the node ({running[0].phase or 'phase unknown'}) "
                 "but advertises no GPU",
             )

@@ -65,7 +65,7 @@ def infer_contract(snapshot: Snapshot) -> Contract:
     other = [n for n in snapshot.nodes if not (n.catalog_gpus > 0 or (n.gpus_allocatable or 0) > 0)]
     pools = [{"gpusPerNode": 1, "node": n.view} for n in gpu] + [{"gpusPerNode": 0, "node": n.view} for n in other]
     hint = gpu_pool_label_hint(pools)
-    label = tuple(hint.split("=", 1)) if hint else None
+    label = hint.partition("=")[::2] if hint else None
     other_taints = {_taint_key(t) for n in other for t in n.taints}
     taint = None
     for candidate in gpu[0].taints:

@@ -71,16 +71,16 @@ class PairwiseGrouping(Grouping):
         return id(pod)
 
     def pod_view(self, pod: Pod) -> dict:
-        return pod.raw
+        return _raw(pod)
 
     def pod_requests(self, pod: Pod) -> dict:
-        return pod_requests(pod.raw)
+        return pod_requests(_raw(pod))
 
     def node_key(self, node: Node) -> object:
         return id(node)
 
     def node_view(self, node: Node) -> dict:
-        return node.raw
+        return _raw(node)
 
 
 class Audit:
@@ -164,3 +164,8 @@ class Audit:
             if pod.device_plugin or (owner is not None and owner.device_plugin):
                 found.append(pod)
         return found
+
+
+def _raw(item: Pod | Node) -> dict:
+    assert item.raw is not None  # PairwiseGrouping reads a snapshot built with keep_raw
+    return item.raw

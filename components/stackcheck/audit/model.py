@@ -194,7 +194,7 @@ class Snapshot:
         slim_spec = orjson.loads(_scheduling_spec(tspec, ""))
         if tspec.get("hostNetwork"):
             slim_spec["hostNetwork"] = True
-        obj = {
+        obj: dict = {
             "kind": "DaemonSet",
             "metadata": {
                 "name": metadata.get("name") or "<unnamed>",

@@ -41,6 +41,7 @@ def load(options: AuditOptions, keep_raw: bool = False) -> Snapshot:
 
         snapshot.sources = read_cluster(options.kubeconfig, options.context, snapshot.add)
     else:
+        assert options.snapshot is not None  # the command line asks for --snapshot or --kubeconfig
         snapshot.sources = read_snapshot(options.snapshot, snapshot.add)
     where = ", ".join(snapshot.sources)
     missing = [kind for kind, objects in (("Node", snapshot.nodes), ("Pod", snapshot.pods)) if not objects]

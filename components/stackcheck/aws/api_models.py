@@ -225,13 +225,13 @@ def _check_integer(shape: dict, kind: str, value: Any, path: str, source: str, f
         found.append(Violation(path, value, f"must be an {kind} ({source})"))
         return
     number = int(value)
-    low, high = _INT_RANGES[kind]
-    if not low <= number <= high:
+    smallest, largest = _INT_RANGES[kind]
+    if not smallest <= number <= largest:
         found.append(
             Violation(
                 path,
                 number,
-                f"is outside the {'32' if kind == 'integer' else '64'}-bit {kind} range {low} to {high} ({source})",
+                f"is outside the {'32' if kind == 'integer' else '64'}-bit {kind} range {smallest} to {largest} ({source})",
             )
         )
         return

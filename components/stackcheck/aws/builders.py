@@ -54,12 +54,14 @@ class Request:
 
 @dataclass
 class Stack:
-    """What one resource's request needs to know about the others."""
+    """What one resource's request needs to know about the others.
+
+    Keys and entries come from the mocks' untyped inputs, and are looked up by other inputs, absent ones too."""
 
     resources: list[Any]
-    role_names: dict[str, str] = field(default_factory=dict)
+    role_names: dict[Any, str] = field(default_factory=dict)
     """Name the mocks report for each IAM role -> the name AWS receives."""
-    templates: dict[str, dict[str, Any]] = field(default_factory=dict)
+    templates: dict[Any, dict[str, Any]] = field(default_factory=dict)
     """Launch template id or name -> its LaunchTemplateData."""
     role_arns: dict[str, str] = field(default_factory=dict)
     """ARN the mocks report for each IAM role -> the ARN with the name AWS receives."""
@@ -67,11 +69,11 @@ class Stack:
     """Id the mocks report for EC2 network resources -> {id prefix: a stand-in of the shape AWS gives}.
     The mocks' ids (`<resource name>-id`) are not unique across types (a subnet and its route table may
     share a name), so a reference is resolved by the kind of id the member takes."""
-    vpcs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    vpcs: dict[Any, dict[str, Any]] = field(default_factory=dict)
     """VPC stand-in id -> its CIDR block and DNS attributes, as the provider sets them."""
-    subnets: list[tuple[str, str, str]] = field(default_factory=list)
+    subnets: list[tuple[str, Any, Any]] = field(default_factory=list)
     """(resource name, VPC stand-in id, CIDR block) of every subnet."""
-    inline_policies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    inline_policies: dict[Any, list[tuple[str, Any]]] = field(default_factory=dict)
     """Role name -> (where, policy document) of every inline policy the stack embeds in it."""
 
 

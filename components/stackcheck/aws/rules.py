@@ -246,7 +246,7 @@ def non_whitespace_length(document: str) -> int:
     return len(re.sub(r"\s", "", document))
 
 
-def role_inline_policies(role: str, policies: list[tuple[str, str]]) -> list[Violation]:
+def role_inline_policies(role: object, policies: list[tuple[str, str]]) -> list[Violation]:
     """The inline policies of `role` (where, document) together within the role's quota."""
     total = sum(non_whitespace_length(document) for _, document in policies if isinstance(document, str))
     if total <= ROLE_INLINE_POLICY_QUOTA:

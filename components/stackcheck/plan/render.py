@@ -268,7 +268,7 @@ def _ordered(value: Any, *, top_level: bool = True) -> Any:
 # libyaml's emitter when PyYAML has it (its wheels carry it): about five times faster per object. The
 # documents read back the same; byte for byte they differ only in how characters beyond the Basic
 # Multilingual Plane are escaped.
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]  # a base chosen at import
     """Safe YAML with multi-line strings as literal blocks and no anchors for repeated values."""
 
     def ignore_aliases(self, data: Any) -> bool:

@@ -253,7 +253,7 @@ def _cluster_version(resources: list[Any]) -> str:
     return kubernetes_validate.latest_version()
 
 
-def _issues(error: Exception) -> list[ConfigIssue]:
+def _issues(error: Any) -> list[ConfigIssue]:  # a ConfigError: this package's, or the program's own copy's
     return [ConfigIssue(problem.key, str(problem)) for problem in error.problems]
 
 

@@ -13,6 +13,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from .render import KubernetesObject
 
@@ -109,7 +110,7 @@ def is_built_in(api_version: str) -> bool:
 
 
 @contextlib.contextmanager
-def _schema_files_read_once(utils: ModuleType) -> Iterator[None]:
+def _schema_files_read_once(utils: Any) -> Iterator[None]:
     """Memoise kubernetes-validate's schema file reader for one batch of objects.
 
     `validate` reads and parses the version's 1.5 MB `_definitions.json` again for every object

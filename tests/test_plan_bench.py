@@ -15,24 +15,25 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import plan_bench  # noqa: E402
 
+SDK_CLASSES = [
+    ("aws:ec2/launchTemplate:LaunchTemplate", ("pulumi_aws.ec2", "LaunchTemplate")),
+    ("kubernetes:apps/v1:Deployment", ("pulumi_kubernetes.apps.v1", "Deployment")),
+    ("kubernetes:rbac.authorization.k8s.io/v1:Role", ("pulumi_kubernetes.rbac.v1", "Role")),
+    ("eks:index:Cluster", ("pulumi_eks", "Cluster")),
+    ("pulumi:providers:kubernetes", ("pulumi_kubernetes", "Provider")),
+    ("pulumi:pulumi:Stack", None),
+    ("eks-gpu-inference:index:Network", None),
+]
 
-@pytest.mark.parametrize(
-    ("token", "found"),
-    [
-        ("aws:ec2/launchTemplate:LaunchTemplate", ("pulumi_aws.ec2", "LaunchTemplate")),
-        ("kubernetes:apps/v1:Deployment", ("pulumi_kubernetes.apps.v1", "Deployment")),
-        ("kubernetes:rbac.authorization.k8s.io/v1:Role", ("pulumi_kubernetes.rbac.v1", "Role")),
-        ("eks:index:Cluster", ("pulumi_eks", "Cluster")),
-        ("pulumi:providers:kubernetes", ("pulumi_kubernetes", "Provider")),
-        ("pulumi:pulumi:Stack", None),
-        ("eks-gpu-inference:index:Network", None),
-    ],
-)
+
+@pytest.mark.parametrize(("token", "found"), [pytest.param(*row, id=row[0]) for row in SDK_CLASSES])
 def test_type_token_maps_to_the_sdk_module_and_class_that_define_it(token, found):
     assert plan_bench.sdk_class(token) == found
 
 
-@pytest.mark.parametrize(("collector", "state"), [(True, "True 0"), (False, "False frozen")])
+@pytest.mark.parametrize(
+    ("collector", "state"), [(True, "True 0"), (False, "False frozen")], ids=["collector on", "collector off"]
+)
 def test_import_script_treats_the_collector_as_asked(collector, state):
     script = plan_bench.import_script([("json", "JSONDecoder"), ("email.message", "Message")], collector=collector)
     probe = "import gc, sys\nprint(gc.isenabled(), 'frozen' if gc.get_freeze_count() else 0, 'email.message' in sys.modules)"

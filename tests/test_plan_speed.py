@@ -51,7 +51,9 @@ def test_registrations_under_mocks_carry_no_stack_trace_and_the_sdk_walks_again_
     assert pulumi_resource._get_stack_trace is walk
 
 
-@pytest.mark.parametrize("version", [kubernetes_validate.utils.latest_version(), "1.34.0"])
+@pytest.mark.parametrize(
+    "version", [kubernetes_validate.utils.latest_version(), "1.34.0"], ids=["newest bundled version", "1.34"]
+)
 def test_definitions_decoded_entry_by_entry_equal_the_whole_file_parsed(version):
     data = _definitions_file(version)
     whole = json.loads(data)

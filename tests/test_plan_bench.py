@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,17 @@ def test_rounds_rotate_the_order_of_the_processes():
     orders = [plan_bench.rotated(["a", "b", "c"], round_) for round_ in range(4)]
 
     assert orders == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"], ["a", "b", "c"]]
+
+
+def test_the_ratio_is_the_median_of_the_rounds_so_load_changing_between_rounds_does_not_move_it():
+    # The load grows round by round; in round 5 it drops while the imports run.
+    plan, imports = [2.0, 3.0, 4.0, 5.0, 10.0], [1.6, 2.4, 3.2, 4.0, 2.0]
+
+    ratios = plan_bench.round_ratios(plan, imports)
+
+    assert ratios == [1.25, 1.25, 1.25, 1.25, 5.0]
+    assert statistics.median(ratios) == 1.25
+    assert statistics.median(plan) / statistics.median(imports) > 1.6  # what the medians alone would say
 
 
 def test_a_timed_process_reports_wall_clock_and_cpu_seconds_and_a_crash_stops_the_run():

@@ -1,22 +1,33 @@
 """How much the offline plan costs beyond loading the Pulumi SDKs its stack needs.
 
-Usage (from the repository root): `.venv/bin/python benchmarks/plan_bench.py [--stack dev] [--runs 5]`
+Usage (from the repository root): `.venv/bin/python benchmarks/plan_bench.py [--stack dev] [--runs 5] [--check]`
 
 Runs the plan once in-process to learn which resource types the stack registers, maps each type
-token to the SDK module and class that define it, then times, alternately in one session:
+token to the SDK module and class that define it, then times, alternately in one session, three
+Python processes started the same way (same interpreter, working directory and environment, output
+discarded):
 
-  (a) a Python subprocess that only imports those SDK modules and touches the classes (the
-      SDKs load submodules lazily: `import pulumi_aws.ec2` alone loads nothing), and
-  (b) the full plan as a subprocess: `python -m components.stackcheck plan --stack dev --out <tmp> --format json`,
-  (c) the same imports as (a) with the cyclic garbage collector off and the heap frozen before exit, as
-      the plan command runs (stackcheck/__main__.py, `_as_process`).
+  (a) one that only imports those SDK modules and touches the classes (the SDKs load submodules
+      lazily: `import pulumi_aws.ec2` alone loads nothing), as any program of the stack must;
+  (b) the full plan: `python -m components.stackcheck plan --stack dev --out <tmp> --format json`;
+  (c) the imports of (a), with the cyclic garbage collector treated as the plan treats it: off
+      before any SDK loads and the heap frozen before exit. The plan command does both in
+      `stackcheck/__main__.py` (`_as_process`: `gc.disable()` when the command starts, `gc.freeze()`
+      after it returns); (c) runs `gc.disable()` as its first statement and `gc.freeze()` as its last.
 
-It prints the medians and the ratio b/a, what the plan costs a user against importing the SDKs as any
-program does; the target is at most 1.3. The ratio b/c, plan against imports run the way the plan runs
-them, is the plan's own work alone and is printed beside it. The project's own modules are
-compiled to `.pyc` first, as pip compiles the SDKs when it installs them (with PYTHONDONTWRITEBYTECODE
-set, imports would otherwise compile them anew in every run, which no user's repeated plan does), and
-one untimed run of each comes first, so that compiling and a cold page cache are not measured.
+The ratio is b/c, the plan's own work against the same imports run alike; the target is at most 1.3
+and `--check` exits 1 above it. It is the median over the rounds of each round's b/c, so that a
+change in the machine's load between rounds cancels out (the rounds' ratios are listed too); b/a,
+the plan against a plain import with the collector on, is printed beside it, and the same ratio of
+CPU times (user and system, from each process's resource usage). Each side reports the median
+wall-clock and CPU time of its runs; the load average before and after is printed too.
+
+Both sides load compiled code: the project's modules are compiled to `.pyc` first, the SDKs were
+compiled when pip installed them, and `PYTHONDONTWRITEBYTECODE` is dropped from the processes'
+environment so that a missing `.pyc` is written by the untimed warm-up runs rather than compiled
+again in every timed one (the program, `__main__.py`, is compiled from its source in every run, as
+`runpy.run_path` does). The warm-up runs (one of each process by default) also fill the page cache. Each round runs the three
+processes in a rotated order, so that none always follows the same one.
 """
 
 from __future__ import annotations
@@ -25,15 +36,25 @@ import argparse
 import compileall
 import importlib.util
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 1.3
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One process: wall-clock seconds from start to exit, and the CPU seconds it used."""
+
+    wall: float
+    cpu: float
 
 
 def sdk_class(type_token: str) -> tuple[str, str] | None:
@@ -76,10 +97,11 @@ def registered_types(stack: str) -> list[str]:
 
 def import_script(classes: list[tuple[str, str]], collector: bool = True) -> str:
     """A program that imports each module and touches each class, which makes lazy SDK modules load;
-    with `collector` False, the cyclic collector is off and the heap frozen before exit."""
+    with `collector` False, the cyclic collector is off from its first statement and the heap frozen
+    before exit, as the plan command runs."""
     lines = [
-        "import gc, importlib",
-        *([] if collector else ["gc.disable()"]),
+        *([] if collector else ["import gc", "gc.disable()"]),
+        "import importlib",
         f"for module, name in {sorted(set(classes))!r}:",
         "    getattr(importlib.import_module(module), name)",
         *([] if collector else ["gc.freeze()"]),
@@ -87,14 +109,40 @@ def import_script(classes: list[tuple[str, str]], collector: bool = True) -> str
     return "\n".join(lines)
 
 
-def timed(command: list[str]) -> float:
-    """Seconds `command` takes from the repository root; fails loudly when it crashes."""
+def timed(command: list[str], env: dict[str, str]) -> Timing:
+    """Wall-clock and CPU seconds of `command` run from the repository root; fails loudly when it crashes."""
     start = time.perf_counter()
-    completed = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    elapsed = time.perf_counter() - start
-    if completed.returncode not in (0, 1):  # 1: the plan ran and a check failed; still a full run
-        raise SystemExit(f"{command[:4]} exited {completed.returncode}:\n{completed.stderr}")
-    return elapsed
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # os.wait4 reports the child's own resource usage; communicate() would reap it without.
+    with process.stderr:
+        stderr = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):  # 1: the plan ran and a check failed; still a full run
+        raise SystemExit(f"{command[:4]} exited {process.returncode}:\n{stderr.decode(errors='replace')}")
+    return Timing(wall, usage.ru_utime + usage.ru_stime)
+
+
+def rotated(items: list, by: int) -> list:
+    """`items` started at position `by` (modulo their number): round i of the benchmark runs them in this order."""
+    by %= len(items)
+    return items[by:] + items[:by]
+
+
+def round_ratios(tops: list[float], bottoms: list[float]) -> list[float]:
+    """Each round's ratio top/bottom: the two processes of a round ran seconds apart, under the same load."""
+    return [round(top / bottom, 3) for top, bottom in zip(tops, bottoms, strict=True)]
+
+
+def summary(times: list[Timing]) -> dict[str, object]:
+    """Median wall-clock and CPU seconds of `times`, and each run's wall-clock seconds."""
+    return {
+        "wallSeconds": [round(t.wall, 3) for t in times],
+        "cpuSeconds": [round(t.cpu, 3) for t in times],
+        "wallMedian": round(statistics.median(t.wall for t in times), 3),
+        "cpuMedian": round(statistics.median(t.cpu for t in times), 3),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,67 +150,76 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stack", default="dev")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--warmups", type=int, default=1, help="untimed runs of each process first (default 1)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--check", action="store_true", help=f"exit 1 when the ratio is above {TARGET_RATIO}")
+    parser.add_argument("--check", action="store_true", help=f"exit 1 when the ratio b/c is above {TARGET_RATIO}")
     args = parser.parse_args(argv)
 
     compileall.compile_dir(str(ROOT / "components"), quiet=1)
-    compileall.compile_file(str(ROOT / "__main__.py"), quiet=1)
     types = registered_types(args.stack)
     classes = [found for found in map(sdk_class, types) if found]
-    imports = [sys.executable, "-c", import_script(classes)]
-    imports_as_planned = [sys.executable, "-c", import_script(classes, collector=False)]
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as out:
-        plan = [
-            sys.executable,
-            "-m",
-            "components.stackcheck",
-            "plan",
-            "--stack",
-            args.stack,
-            "--out",
-            out,
-            "--format",
-            "json",
-        ]
-        timed(imports), timed(plan), timed(imports_as_planned)  # warm-up: .pyc compilation and the page cache
-        sdk_times, plan_times, planned_sdk_times = [], [], []
-        for _ in range(args.runs):
-            sdk_times.append(timed(imports))
-            plan_times.append(timed(plan))
-            planned_sdk_times.append(timed(imports_as_planned))
-    sdk_median, plan_median = statistics.median(sdk_times), statistics.median(plan_times)
-    planned_sdk_median = statistics.median(planned_sdk_times)
-    ratio = plan_median / sdk_median
-    own_work_ratio = plan_median / planned_sdk_median
+        commands = {
+            "a": [sys.executable, "-c", import_script(classes)],
+            "b": [sys.executable, "-m", "components.stackcheck", "plan", "--stack", args.stack, "--out", out]
+            + ["--format", "json"],
+            "c": [sys.executable, "-c", import_script(classes, collector=False)],
+        }
+        for _ in range(args.warmups):
+            for command in commands.values():
+                timed(command, env)
+        times: dict[str, list[Timing]] = {side: [] for side in commands}
+        for round_ in range(args.runs):
+            for side in rotated(list(commands), round_):
+                times[side].append(timed(commands[side], env))
+    load_after = os.getloadavg()
+    sides = {side: summary(side_times) for side, side_times in times.items()}
+    wall = {side: [t.wall for t in side_times] for side, side_times in times.items()}
+    rounds = round_ratios(wall["b"], wall["c"])
+    ratio = statistics.median(rounds)
     figures = {
         "stack": args.stack,
         "runs": args.runs,
+        "warmups": args.warmups,
         "sdkModules": sorted({module for module, _ in classes}),
-        "sdkImportSeconds": [round(t, 3) for t in sdk_times],
-        "planSeconds": [round(t, 3) for t in plan_times],
-        "sdkImportMedian": round(sdk_median, 3),
-        "planMedian": round(plan_median, 3),
-        "sdkImportWithoutCollectorSeconds": [round(t, 3) for t in planned_sdk_times],
-        "sdkImportWithoutCollectorMedian": round(planned_sdk_median, 3),
+        "sdkImport": sides["a"],
+        "plan": sides["b"],
+        "sdkImportAsPlanned": sides["c"],
         "ratio": round(ratio, 3),
-        "ownWorkRatio": round(own_work_ratio, 3),
+        "roundRatios": rounds,
+        "cpuRatio": statistics.median(round_ratios([t.cpu for t in times["b"]], [t.cpu for t in times["c"]])),
+        "importRatio": statistics.median(round_ratios(wall["b"], wall["a"])),
+        "loadAverage": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
         "target": TARGET_RATIO,
     }
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        print(f"stack {args.stack}: {len(types)} resource types, SDK modules {', '.join(figures['sdkModules'])}")
-        print(f"(a) import SDK modules: median {sdk_median:.2f} s  ({', '.join(f'{t:.2f}' for t in sdk_times)})")
-        print(f"(b) full plan:          median {plan_median:.2f} s  ({', '.join(f'{t:.2f}' for t in plan_times)})")
-        print(
-            f"(c) imports, collector off: median {planned_sdk_median:.2f} s  "
-            f"({', '.join(f'{t:.2f}' for t in planned_sdk_times)})"
-        )
-        verdict = "within" if ratio <= TARGET_RATIO else "ABOVE"
-        print(f"ratio b/a: {ratio:.2f} ({verdict} the target {TARGET_RATIO})")
-        print(f"ratio b/c: {own_work_ratio:.2f} (the plan's own work, imports run alike)")
+        print(_text(figures, len(types)))
     return 1 if args.check and ratio > TARGET_RATIO else 0
+
+
+def _text(figures: dict, type_count: int) -> str:
+    rows = [f"stack {figures['stack']}: {type_count} resource types, SDK modules {', '.join(figures['sdkModules'])}"]
+    for label, key in (
+        ("(a) SDK imports, collector on ", "sdkImport"),
+        ("(b) full plan                ", "plan"),
+        ("(c) SDK imports as planned   ", "sdkImportAsPlanned"),
+    ):
+        side = figures[key]
+        runs = ", ".join(f"{t:.2f}" for t in side["wallSeconds"])
+        rows.append(f"{label} median {side['wallMedian']:.2f} s wall, {side['cpuMedian']:.2f} s CPU  ({runs})")
+    verdict = "within" if figures["ratio"] <= figures["target"] else "ABOVE"
+    rows += [
+        f"ratio b/c: {figures['ratio']:.2f} ({verdict} the target {figures['target']}; median of the rounds "
+        f"{', '.join(f'{r:.2f}' for r in figures['roundRatios'])}), CPU time {figures['cpuRatio']:.2f}",
+        f"ratio b/a: {figures['importRatio']:.2f} (against the imports with the collector on)",
+        f"load average: {' '.join(map(str, figures['loadAverage']['before']))} before, "
+        f"{' '.join(map(str, figures['loadAverage']['after']))} after",
+    ]
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

@@ -8,9 +8,11 @@ plus the few computed outputs the program reads (ARNs, names, the kubeconfig).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import runpy
 import sys
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +20,9 @@ from typing import Any
 
 import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import rpc
-from pulumi.runtime.proto import provider_pb2, resource_pb2
+from pulumi.runtime.proto import provider_pb2, resource_pb2, source_pb2
 from pulumi.runtime.settings import reset_options
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
@@ -371,13 +374,35 @@ def run_program(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
             list(secret_keys),
         )
-        loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
-        loop.run_until_complete(_collect_outputs(run))
+        with _without_stack_traces():
+            loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
+            loop.run_until_complete(_collect_outputs(run))
     finally:
         sys.path.remove(str(program.parent))
         _close(loop)
         pulumi.runtime.set_all_config({}, [])
     return run
+
+
+@contextlib.contextmanager
+def _without_stack_traces() -> Iterator[None]:
+    """Registrations without the Python stack of the code that made them.
+
+    For every registration the SDK walks the whole stack (`pulumi.runtime.resource._get_stack_trace`), reading
+    each frame's source line, to send the engine the resource's source position; the mocks never read it.
+    The stacks are deep, as each mock registration runs the event loop and with it the next registration: the
+    walks took about a quarter of the program's run. Should a later SDK rename the function, registrations
+    still work, only slower.
+    """
+    original = getattr(pulumi_resource, "_get_stack_trace", None)
+    if original is None:
+        yield
+        return
+    pulumi_resource._get_stack_trace = source_pb2.StackTrace
+    try:
+        yield
+    finally:
+        pulumi_resource._get_stack_trace = original
 
 
 async def _collect_outputs(run: ProgramRun) -> None:

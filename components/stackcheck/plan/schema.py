@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+import importlib.resources
+import json
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -19,6 +21,12 @@ from .render import KubernetesObject
 
 # jsonschema messages quote the offending value, which can be a whole pod spec.
 _MAX_MESSAGE = 300
+# kubernetes_validate.utils functions that answer the same for the same arguments during a batch.
+_READ_ONCE = ("schema_contents", "all_versions", "major_minor")
+# How kubernetes-validate's `_definitions.json` begins: its `$defs`, one entry per line at four spaces' indent.
+_DEFINITIONS_OPEN = b'{\n  "$defs": {'
+_ENTRY = b'\n    "'
+_DECODER = json.JSONDecoder()
 
 
 @dataclass(frozen=True)
@@ -110,22 +118,116 @@ def is_built_in(api_version: str) -> bool:
 
 
 @contextlib.contextmanager
-def _schema_files_read_once(utils: Any) -> Iterator[None]:
-    """Memoise kubernetes-validate's schema file reader for one batch of objects.
+def _schema_files_read_once(utils: ModuleType) -> Iterator[None]:
+    """Memoise kubernetes-validate's schema file reader and version lookups for one batch of objects.
 
     `validate` reads and parses the version's 1.5 MB `_definitions.json` again for every object
-    (about 30 ms each); the parsed schemas are only read, so sharing them is safe. Should a later
-    release rename the reader, objects still validate, only slower.
+    (about 30 ms each), and lists the bundled versions' folders twice per object and parses their
+    names; the parsed schemas are only read and the folders do not change during a batch, so sharing
+    the answers is safe. Should a later release rename one of them, objects still validate, only slower.
     """
-    original = getattr(utils, "schema_contents", None)
-    if original is None:
-        yield
-        return
-    utils.schema_contents = functools.lru_cache(maxsize=None)(original)
+    originals = {name: getattr(utils, name) for name in _READ_ONCE if hasattr(utils, name)}
+    for name, function in originals.items():
+        if name == "schema_contents":
+            function = _definitions_decoded_on_demand(function)
+        setattr(utils, name, functools.lru_cache(maxsize=None)(function))
     try:
         yield
     finally:
-        utils.schema_contents = original
+        for name, function in originals.items():
+            setattr(utils, name, function)
+
+
+def _definitions_decoded_on_demand(read: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
+    """`read` (kubernetes-validate's schema file reader), with each `_definitions.json` entry decoded when looked up.
+
+    An object's schema reaches a few dozen of the file's 700 definitions, so decoding only those saves most
+    of the file's parse. Every other file, and one laid out otherwise than expected, `read` reads itself.
+    """
+
+    def contents(filename: str, desired_version: str) -> Any:
+        if filename.endswith("/_definitions.json"):
+            try:
+                data = importlib.resources.files("kubernetes_validate").joinpath(filename).read_bytes()
+            except OSError:
+                data = b""
+            found = _lazy_definitions(data)
+            if found is not None:
+                return found
+        return read(filename, desired_version)
+
+    return contents
+
+
+def _lazy_definitions(data: bytes) -> dict[str, Any] | None:
+    """The document in `data` with its `$defs` as a `_Definitions`, or None when `data` is laid out otherwise."""
+    if not data.startswith(_DEFINITIONS_OPEN):
+        return None
+    # JSON strings cannot hold a raw newline, so a newline and two spaces before a brace close `$defs`.
+    end = data.find(b"\n  }", len(_DEFINITIONS_OPEN))
+    if end < 0:
+        return None
+    try:
+        document = json.loads(data[: len(_DEFINITIONS_OPEN)] + data[end + 1 :])
+    except ValueError:
+        return None
+    document["$defs"] = _Definitions(data, len(_DEFINITIONS_OPEN), end)
+    return document
+
+
+class _Definitions(Mapping):
+    """The `$defs` of `_definitions.json`, each entry decoded from the file's text when first looked up.
+
+    The file writes its entries in sorted order, so a binary search over the text finds one without
+    scanning the file; a name it does not find there is looked up in the whole, decoded once.
+    """
+
+    def __init__(self, data: bytes, start: int, end: int):
+        self._data, self._start, self._end = data, start, end
+        self._decoded: dict[str, Any] = {}
+        self._whole: dict[str, Any] | None = None
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._decoded:
+            found = self._entry(name) if self._whole is None and isinstance(name, str) else None
+            self._decoded[name] = found if found is not None else self._everything()[name]
+        return self._decoded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._everything())
+
+    def __len__(self) -> int:
+        return len(self._everything())
+
+    def _everything(self) -> dict[str, Any]:
+        if self._whole is None:
+            self._whole = json.loads(self._data[self._start - 1 : self._end + len(b"\n  }")])
+        return self._whole
+
+    def _entry(self, name: str) -> Any:
+        data, wanted = self._data, json.dumps(name).encode()[1:-1]
+        start, end = self._start, self._end
+        while end - start > 16384:
+            middle = (start + end) // 2
+            at = data.find(_ENTRY, middle, end)
+            if at < 0:
+                end = middle
+                continue
+            found = data[at + len(_ENTRY) : data.index(b'"', at + len(_ENTRY))]
+            if found == wanted:
+                start = at
+                break
+            if found < wanted:
+                start = at + 1
+            else:
+                end = at
+        key = _ENTRY + wanted + b'": '
+        at = data.find(key, start, end + len(key))
+        if at < 0:
+            return None
+        following = data.find(_ENTRY, at + len(key), self._end)
+        text = data[at + len(key) : following if following >= 0 else self._end]
+        return _DECODER.raw_decode(text.decode("utf-8"))[0]
 
 
 def _path(parts) -> str:

@@ -1,0 +1,70 @@
+"""The pieces of benchmarks/plan_bench.py: which SDK classes it imports, and that it runs both sides alike
+(the full run is a benchmark, not a test)."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import plan_bench  # noqa: E402
+
+SDK_CLASSES = [
+    ("aws:ec2/launchTemplate:LaunchTemplate", ("pulumi_aws.ec2", "LaunchTemplate")),
+    ("kubernetes:apps/v1:Deployment", ("pulumi_kubernetes.apps.v1", "Deployment")),
+    ("kubernetes:rbac.authorization.k8s.io/v1:Role", ("pulumi_kubernetes.rbac.v1", "Role")),
+    ("eks:index:Cluster", ("pulumi_eks", "Cluster")),
+    ("pulumi:providers:kubernetes", ("pulumi_kubernetes", "Provider")),
+    ("pulumi:pulumi:Stack", None),
+    ("eks-gpu-inference:index:Network", None),
+]
+
+
+@pytest.mark.parametrize(("token", "found"), [pytest.param(*row, id=row[0]) for row in SDK_CLASSES])
+def test_type_token_maps_to_the_sdk_module_and_class_that_define_it(token, found):
+    assert plan_bench.sdk_class(token) == found
+
+
+@pytest.mark.parametrize(
+    ("collector", "state"), [(True, "True 0"), (False, "False frozen")], ids=["collector on", "collector off"]
+)
+def test_import_script_treats_the_collector_as_asked(collector, state):
+    script = plan_bench.import_script([("json", "JSONDecoder"), ("email.message", "Message")], collector=collector)
+    probe = "import gc, sys\nprint(gc.isenabled(), 'frozen' if gc.get_freeze_count() else 0, 'email.message' in sys.modules)"
+
+    done = subprocess.run([sys.executable, "-c", f"{script}\n{probe}"], capture_output=True, text=True, check=True)
+
+    assert done.stdout.split() == [*state.split(), "True"]
+    assert script.startswith("import gc\ngc.disable()") == (not collector)
+
+
+def test_rounds_rotate_the_order_of_the_processes():
+    orders = [plan_bench.rotated(["a", "b", "c"], round_) for round_ in range(4)]
+
+    assert orders == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"], ["a", "b", "c"]]
+
+
+def test_the_ratio_is_the_median_of_the_rounds_so_load_changing_between_rounds_does_not_move_it():
+    # The load grows round by round; in round 5 it drops while the imports run.
+    plan, imports = [2.0, 3.0, 4.0, 5.0, 10.0], [1.6, 2.4, 3.2, 4.0, 2.0]
+
+    ratios = plan_bench.round_ratios(plan, imports)
+
+    assert ratios == [1.25, 1.25, 1.25, 1.25, 5.0]
+    assert statistics.median(ratios) == 1.25
+    assert statistics.median(plan) / statistics.median(imports) > 1.6  # what the medians alone would say
+
+
+def test_a_timed_process_reports_wall_clock_and_cpu_seconds_and_a_crash_stops_the_run():
+    busy = plan_bench.timed([sys.executable, "-c", "sum(range(3_000_000))"], dict(os.environ))
+
+    assert busy.wall >= busy.cpu > 0
+    with pytest.raises(SystemExit, match="exited 3"):
+        plan_bench.timed([sys.executable, "-c", "import sys; sys.exit(3)"], dict(os.environ))

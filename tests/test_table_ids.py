@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # A child pytest collects a directory and prints each parametrized case's node id, id and argument names.
 # strict_parametrization_ids turns ids that repeat within a test into a collection error, instead of pytest
-# telling them apart by appending counters.
+# telling them apart by appending counters. The child collects in its own process (-n 0: the probe reads
+# the collection there, not in xdist workers) and leaves asserts unrewritten, which ids do not depend on
+# and which would double the cost of collecting the suite.
 PROBE = """
 import json, sys
 import pytest
@@ -31,7 +33,8 @@ class Probe:
         ]
         print("CASES " + json.dumps(cases))
 
-args = ["--collect-only", "-q", "-p", "no:cacheprovider", "-o", "strict_parametrization_ids=true", sys.argv[1]]
+args = ["--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0", "--assert=plain"]
+args += ["-o", "strict_parametrization_ids=true", sys.argv[1]]
 sys.exit(pytest.main(args, plugins=[Probe()]))
 """
 

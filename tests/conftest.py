@@ -87,8 +87,12 @@ class _Collect(logging.Handler):
         self.records.append(record)
 
 
-# The plan calls runtime.run_program too: its runs of the repository's program are shared as well.
-run_program = runtime.run_program = SharedRuns(runtime.run_program)
+# The plan calls runtime.run_program too: its runs of the repository's program are shared as well. Wrapped
+# once however this file is imported (as `conftest` by pytest, or again as `tests.conftest`), so the hook
+# below switches the one wrapper every caller goes through.
+if not isinstance(getattr(runtime.run_program, "runs", None), dict):
+    runtime.run_program = SharedRuns(runtime.run_program)
+run_program = runtime.run_program
 
 
 def pytest_configure(config):

@@ -24,6 +24,23 @@ from components.stackcheck.runtime import ProgramRun, Secret  # noqa: E402
 PROGRAM = ROOT / "__main__.py"
 
 
+def _skip_stack_traces() -> None:
+    """Register resources without the Python stack the SDK records for the engine's source positions.
+
+    The SDK walks and converts every frame below the resource's constructor at each registration; under
+    pytest that is some 60 frames, a quarter of the time of a run. The mock monitor reads neither the stack
+    nor the source position, and no test does, so what the program registers is the same.
+    """
+    from pulumi.runtime import resource
+    from pulumi.runtime.proto import source_pb2
+
+    if callable(getattr(resource, "_get_stack_trace", None)):
+        resource._get_stack_trace = source_pb2.StackTrace
+
+
+_skip_stack_traces()
+
+
 class SharedRuns:
     """Successful runs of `__main__.py`, one per distinct run, handed out as deep copies.
 

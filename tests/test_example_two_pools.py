@@ -14,8 +14,6 @@ from components.stackcheck.plan import load_stack_config
 from components.stackcheck.runtime import ProgramRun, run_program
 
 ROOT = Path(__file__).resolve().parent.parent
-# The example is run and planned once, on the worker that runs these tests.
-pytestmark = pytest.mark.xdist_group("two-pools")
 EXAMPLE = ROOT / "examples" / "two-pools"
 PRODUCT_LABEL = "nvidia.com/gpu.product"
 # Pool name suffix -> (instance type, the product label value NVIDIA GPU feature discovery gives it).

@@ -22,8 +22,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# The wheel and its environment are built once, on the worker that runs these tests.
-pytestmark = pytest.mark.xdist_group("install")
 
 
 SOURCE = ROOT / "components"

@@ -94,8 +94,6 @@ SETTINGS = [
     "components.settings.section",
     "components.settings.vllm",
 ]
-# The modules share one probe: keep them on one worker.
-pytestmark = pytest.mark.xdist_group("layers")
 
 
 @pytest.fixture(scope="module")

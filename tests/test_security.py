@@ -16,8 +16,6 @@ from components.facts.identity import PROJECT
 from components.stackcheck.__main__ import main
 
 CHECKOV = Path(os.environ.get("CHECKOV_BIN", ROOT / ".venv-checkov" / "bin" / "checkov"))
-# The dev stack is planned once for the checkov tests, on the worker that runs them.
-pytestmark = pytest.mark.xdist_group("security")
 
 
 def write_stack(path: Path, overrides: dict) -> Path:

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A child pytest collects a directory and prints each parametrized case's node id, id and argument names.
@@ -59,8 +61,29 @@ def generated(cases: list[dict]) -> list[str]:
     ]
 
 
-def test_every_case_in_the_suite_has_a_readable_unique_id():
-    cases = collect(ROOT / "tests", ROOT)
+def whole_suite_cases(session: pytest.Session) -> list[dict] | None:
+    """The parametrized cases of `session` itself when it collected what the probe would: all of tests/, with
+    repeated ids refused (pytest.ini) and nothing deselected or ignored; else None. A full run of the suite
+    then checks its own collection instead of collecting the suite a second time."""
+    config, option = session.config, session.config.option
+    whole = (
+        config.getini("strict_parametrization_ids")
+        and [Path(arg).resolve() for arg in config.args] == [ROOT / "tests"]
+        and not any(
+            getattr(option, name, None) for name in ("keyword", "markexpr", "deselect", "ignore", "ignore_glob")
+        )
+    )
+    if not whole:
+        return None
+    return [
+        {"nodeid": item.nodeid, "id": item.callspec.id, "argnames": sorted(item.callspec.params)}
+        for item in session.items
+        if hasattr(item, "callspec")
+    ]
+
+
+def test_every_case_in_the_suite_has_a_readable_unique_id(request):
+    cases = whole_suite_cases(request.session) or collect(ROOT / "tests", ROOT)
     assert len(cases) > 1000  # the suite's tables were collected
     assert generated(cases) == []
 

@@ -116,6 +116,29 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "fresh_runs: every run of the program in this test runs it anew")
 
 
+# The xdist workers take whole modules in collection order (pytest.ini): the slowest modules go first, so
+# that no worker is left finishing one of them alone while the other has nothing to do. Order only: a
+# module not named here keeps its place after them.
+SLOWEST_MODULES = (
+    "test_install.py",
+    "test_security.py",
+    "test_dcgm_exporter.py",
+    "test_infrastructure.py",
+    "test_vllm_server.py",
+    "test_placement_properties.py",
+    "test_boundaries.py",
+    "test_audit_properties.py",
+    "test_plugin_schema.py",
+    "test_plan.py",
+    "test_layers.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: place for place, name in enumerate(SLOWEST_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     run_program.enabled = "monkeypatch" not in item.fixturenames and not item.get_closest_marker("fresh_runs")

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
+import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,9 +18,134 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from components.facts.identity import PROJECT  # noqa: E402
-from components.stackcheck.runtime import ProgramRun, Secret, run_program  # noqa: E402
+from components.stackcheck import runtime  # noqa: E402
+from components.stackcheck.runtime import ProgramRun, Secret  # noqa: E402
 
 PROGRAM = ROOT / "__main__.py"
+
+
+def _skip_stack_traces() -> None:
+    """Register resources without the Python stack the SDK records for the engine's source positions.
+
+    The SDK walks and converts every frame below the resource's constructor at each registration; under
+    pytest that is some 60 frames, a quarter of the time of a run. The mock monitor reads neither the stack
+    nor the source position, and no test does, so what the program registers is the same.
+    """
+    from pulumi.runtime import resource
+    from pulumi.runtime.proto import source_pb2
+
+    if callable(getattr(resource, "_get_stack_trace", None)):
+        resource._get_stack_trace = source_pb2.StackTrace
+
+
+_skip_stack_traces()
+
+
+class SharedRuns:
+    """Successful runs of `__main__.py`, one per distinct run, handed out as deep copies.
+
+    Most tests run the program with a config another test already ran; the program is deterministic in
+    what it is given, so the second run is a copy of the first. A run is keyed by everything it is given:
+    the config as the program reads it, project, stack, secret keys, the deployer and the mocks' answers,
+    the working directory and the root logger's level; the warnings it logged are logged again on each
+    copy. A run that raised is never kept (the next caller runs it again), nor one run while `enabled` is
+    off: during tests that patch code or the environment (`monkeypatch`) or are marked `fresh_runs`, and
+    under mutation testing, where mutmut credits a function only to the tests during which it ran.
+    """
+
+    def __init__(self, run_program):
+        self.run_program = run_program
+        self.enabled = True
+        self.runs: dict[str, tuple[ProgramRun, list[logging.LogRecord]]] = {}
+
+    def __call__(self, program, config, *, run: ProgramRun | None = None, **options) -> ProgramRun:
+        key = self._key(program, config, run, options) if self.enabled else None
+        if key is None:
+            return self.run_program(program, config, run=run, **options)
+        run = run if run is not None else ProgramRun()
+        if key not in self.runs:
+            records: list[logging.LogRecord] = []
+            handler = _Collect(records)
+            logging.getLogger().addHandler(handler)
+            try:
+                self.run_program(program, config, run=run, **options)
+            finally:
+                logging.getLogger().removeHandler(handler)
+            self.runs[key] = (copy.deepcopy(run), records)
+            return run
+        kept, records = self.runs[key]
+        for record in records:
+            logger = logging.getLogger(record.name)
+            if logger.isEnabledFor(record.levelno):
+                logger.handle(record)
+        for attribute in dataclasses.fields(ProgramRun):
+            setattr(run, attribute.name, copy.deepcopy(getattr(kept, attribute.name)))
+        return run
+
+    @staticmethod
+    def _key(program, config, run, options) -> str | None:
+        """What the run depends on, as text; None when it cannot be shared."""
+        if "mutmut" in sys.modules or Path(program).resolve() != PROGRAM or (run is not None and run != ProgramRun()):
+            return None
+        # The program reads each value as run_program passes it: text, or JSON in the order given.
+        wire = [[key, value if isinstance(value, str) else json.dumps(value)] for key, value in config.items()]
+        try:
+            return json.dumps([wire, options, os.getcwd(), logging.getLogger().getEffectiveLevel()], sort_keys=True)
+        except TypeError:  # an answer that is not JSON: run it
+            return None
+
+
+class _Collect(logging.Handler):
+    def __init__(self, records: list[logging.LogRecord]):
+        super().__init__()
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+# The plan calls runtime.run_program too: its runs of the repository's program are shared as well. Wrapped
+# once however this file is imported (as `conftest` by pytest, or again as `tests.conftest`), so the hook
+# below switches the one wrapper every caller goes through.
+if not isinstance(getattr(runtime.run_program, "runs", None), dict):
+    runtime.run_program = SharedRuns(runtime.run_program)
+run_program = runtime.run_program
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "fresh_runs: every run of the program in this test runs it anew")
+
+
+# The xdist workers take whole modules in collection order (pytest.ini): the slowest modules go first, so
+# that no worker is left finishing one of them alone while the other has nothing to do. Order only: a
+# module not named here keeps its place after them.
+SLOWEST_MODULES = (
+    "test_install.py",
+    "test_security.py",
+    "test_dcgm_exporter.py",
+    "test_infrastructure.py",
+    "test_vllm_server.py",
+    "test_placement_properties.py",
+    "test_boundaries.py",
+    "test_audit_properties.py",
+    "test_plugin_schema.py",
+    "test_plan.py",
+    "test_layers.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: place for place, name in enumerate(SLOWEST_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    run_program.enabled = "monkeypatch" not in item.fixturenames and not item.get_closest_marker("fresh_runs")
+    try:
+        return (yield)
+    finally:
+        run_program.enabled = True
 
 
 # A placement contract unlike the default in every part, with a second repelling taint: what a test shows

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import ROOT
 
 from components.settings import PROJECT, ConfigError
 from components.stackcheck.runtime import run_program
-from tests.conftest import ROOT
 
 SECTION = ROOT.joinpath("README.md").read_text().split("## Using the components in another stack", 1)[1]
 SECTION = SECTION.split("\n## ", 1)[0]

@@ -105,6 +105,20 @@ USER_STACK = """config:
 """
 
 
+# What a PEP 517 front end such as `pip wheel --no-build-isolation` does: call the build backend pyproject.toml
+# names, in the source tree, in the running environment (which has its build requirements). Calling it
+# directly spares starting pip and a second interpreter for the backend.
+BUILD_WHEEL = """
+import importlib, sys, tomllib
+with open("pyproject.toml", "rb") as file:
+    module, _, attribute = tomllib.load(file)["build-system"]["build-backend"].partition(":")
+backend = importlib.import_module(module)
+for name in filter(None, attribute.split(".")):
+    backend = getattr(backend, name)
+backend.build_wheel(sys.argv[1])
+"""
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     """The wheel built from a copy of the sources (the build writes build/ and *.egg-info next to them)."""
@@ -112,8 +126,7 @@ def wheel(tmp_path_factory) -> Path:
     ignore = shutil.ignore_patterns(".*", "__pycache__", "out", "build", "dist", "mutants", "*.egg-info", "tests")
     shutil.copytree(ROOT, source, ignore=ignore, dirs_exist_ok=True)
     dist = tmp_path_factory.mktemp("dist")
-    build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index"]
-    _run([*build, "--wheel-dir", str(dist), str(source)], cwd=source)
+    _run([sys.executable, "-c", BUILD_WHEEL, str(dist)], cwd=source)
     (built,) = dist.glob("eks_gpu_inference-*.whl")
     return built
 

@@ -32,12 +32,48 @@ STANDS_ON = {
 LAYERS = tuple(STANDS_ON)
 
 
-def loaded_after_import(module: str) -> list[str]:
-    """The heavy packages present in `sys.modules` after importing `module` in a fresh interpreter."""
-    code = f"import json, sys; import {module}; print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))"
-    completed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+# One interpreter imports nothing of the package itself and forks a child per module: each child starts from
+# the state a fresh interpreter is in, at the cost of one start for the whole table.
+PROBE = """
+import importlib, json, os, sys
+for module in json.loads(sys.argv[1]):
+    read, write = os.pipe()
+    if os.fork() == 0:
+        os.close(read)
+        try:
+            importlib.import_module(module)
+            found = {"loaded": sorted(name for name in json.loads(sys.argv[2]) if name in sys.modules)}
+        except BaseException as error:
+            found = {"error": f"{type(error).__name__}: {error}"}
+        with os.fdopen(write, "w") as channel:
+            channel.write(json.dumps(found))
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as channel:
+        found = json.loads(channel.read() or '{"error": "the child died"}')
+    os.wait()
+    print(json.dumps([module, found]))
+"""
+
+
+def loaded_after_import(modules: list[str]) -> dict[str, dict]:
+    """For each of `modules`, the heavy packages present in `sys.modules` after importing it in an interpreter
+    that has imported nothing else of the package: `{"loaded": [...]}`, or `{"error": ...}` when it fails."""
+    completed = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(modules), json.dumps(HEAVY)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
+    return dict(json.loads(line) for line in completed.stdout.splitlines())
+
+
+def heavy(probed: dict[str, dict], module: str) -> list[str]:
+    """The heavy packages `module` loads, failing on its import error."""
+    assert "error" not in probed[module], probed[module]["error"]
+    return probed[module]["loaded"]
 
 
 def modules_of(package: str) -> list[str]:
@@ -59,6 +95,18 @@ PURE_BUILDERS = [
     "components.labels",
     "components.security_context",
 ]
+SETTINGS = [
+    "components.settings",
+    "components.settings.reader",
+    "components.settings.section",
+    "components.settings.vllm",
+]
+
+
+@pytest.fixture(scope="module")
+def loaded() -> dict[str, dict]:
+    """The heavy packages each probed module loads on its own."""
+    return loaded_after_import(FACTS + PLACEMENT + PURE_BUILDERS + SETTINGS)
 
 
 def test_the_floor_holds_the_fact_modules():
@@ -76,26 +124,18 @@ def test_the_floor_holds_the_fact_modules():
 
 
 @pytest.mark.parametrize("module", FACTS + PLACEMENT)
-def test_facts_and_the_scheduling_model_load_no_sdk_and_no_pydantic(module):
-    assert loaded_after_import(module) == []
+def test_facts_and_the_scheduling_model_load_no_sdk_and_no_pydantic(loaded, module):
+    assert heavy(loaded, module) == []
 
 
 @pytest.mark.parametrize("module", PURE_BUILDERS)
-def test_pure_builders_load_no_pulumi(module):
-    assert not {"pulumi", "pulumi_aws", "pulumi_eks", "pulumi_kubernetes"} & set(loaded_after_import(module))
+def test_pure_builders_load_no_pulumi(loaded, module):
+    assert not {"pulumi", "pulumi_aws", "pulumi_eks", "pulumi_kubernetes"} & set(heavy(loaded, module))
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        "components.settings",
-        "components.settings.reader",
-        "components.settings.section",
-        "components.settings.vllm",
-    ],
-)
-def test_settings_load_pydantic_but_no_pulumi(module):
-    assert loaded_after_import(module) == ["pydantic"]
+@pytest.mark.parametrize("module", SETTINGS)
+def test_settings_load_pydantic_but_no_pulumi(loaded, module):
+    assert heavy(loaded, module) == ["pydantic"]
 
 
 def layer_of(module: str) -> str | None:

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from components.facts.resource_types import (
     DAEMONSET,
     DEPLOYMENT,
@@ -67,6 +69,7 @@ def test_dev_stack_plan_prints_the_resource_tree_with_counts(capsys, tmp_path):
     assert re.search(r"by package: aws \d+, eks \d+", out)
 
 
+@pytest.mark.fresh_runs  # two real runs: a shared one would make them identical by construction
 def test_two_runs_write_identical_files(capsys, tmp_path):
     first, second = tmp_path / "first", tmp_path / "second"
     plan(capsys, "--out", str(first))

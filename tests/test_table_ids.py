@@ -13,11 +13,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A child pytest collects a directory and prints each parametrized case's node id, id and argument names.
 # strict_parametrization_ids turns ids that repeat within a test into a collection error, instead of pytest
-# telling them apart by appending counters.
+# telling them apart by appending counters. The child collects in its own process (-n 0: the probe reads
+# the collection there, not in xdist workers) and leaves asserts unrewritten, which ids do not depend on
+# and which would double the cost of collecting the suite.
 PROBE = """
 import json, sys
 import pytest
@@ -31,7 +35,8 @@ class Probe:
         ]
         print("CASES " + json.dumps(cases))
 
-args = ["--collect-only", "-q", "-p", "no:cacheprovider", "-o", "strict_parametrization_ids=true", sys.argv[1]]
+args = ["--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0", "--assert=plain"]
+args += ["-o", "strict_parametrization_ids=true", sys.argv[1]]
 sys.exit(pytest.main(args, plugins=[Probe()]))
 """
 
@@ -56,8 +61,29 @@ def generated(cases: list[dict]) -> list[str]:
     ]
 
 
-def test_every_case_in_the_suite_has_a_readable_unique_id():
-    cases = collect(ROOT / "tests", ROOT)
+def whole_suite_cases(session: pytest.Session) -> list[dict] | None:
+    """The parametrized cases of `session` itself when it collected what the probe would: all of tests/, with
+    repeated ids refused (pytest.ini) and nothing deselected or ignored; else None. A full run of the suite
+    then checks its own collection instead of collecting the suite a second time."""
+    config, option = session.config, session.config.option
+    whole = (
+        config.getini("strict_parametrization_ids")
+        and [Path(arg).resolve() for arg in config.args] == [ROOT / "tests"]
+        and not any(
+            getattr(option, name, None) for name in ("keyword", "markexpr", "deselect", "ignore", "ignore_glob")
+        )
+    )
+    if not whole:
+        return None
+    return [
+        {"nodeid": item.nodeid, "id": item.callspec.id, "argnames": sorted(item.callspec.params)}
+        for item in session.items
+        if hasattr(item, "callspec")
+    ]
+
+
+def test_every_case_in_the_suite_has_a_readable_unique_id(request):
+    cases = whole_suite_cases(request.session) or collect(ROOT / "tests", ROOT)
     assert len(cases) > 1000  # the suite's tables were collected
     assert generated(cases) == []
 

@@ -36,6 +36,7 @@ from .settings import (
     contract_problems,
     validate_section,
 )
+from .settings.section import SectionModel
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
 # ending with a letter or digit, at most 63 characters (Kubernetes docs, "Object Names and IDs", RFC 1035
@@ -143,7 +144,7 @@ def _is_plain(annotation: Any) -> bool:
     return True
 
 
-def settings_data(args: Any, model: type) -> dict[str, Any]:
+def settings_data(args: Any, model: type[SectionModel]) -> dict[str, Any]:
     """The fields of `args` that are set and that the settings model `model` has, as its camelCase mapping (nested
     args as mappings)."""
     return {
@@ -218,7 +219,9 @@ class Validation:
             self._unknown.append(path)
         return dataclasses.replace(args, **dict.fromkeys(unknown)) if unknown else args
 
-    def section(self, model: type, args: Any, at: str = "", defaults: Mapping[str, Any] | None = None) -> Any:
+    def section(
+        self, model: type[SectionModel], args: Any, at: str = "", defaults: Mapping[str, Any] | None = None
+    ) -> Any:
         """The fields of `args` that the settings model `model` has, validated as `model`, its problems named
         under `where` (and `at` inside it); None if bad. `defaults` (camelCase keys) stand in for fields left
         None where the component's default is not the model's (a server's namespace is its name)."""

@@ -145,9 +145,12 @@ def _objects(result: PlanResult) -> Section:
     rows = []
     for written in result.written:
         item = schema.get(written.path)
-        status = _status(item) if item else None
+        status: Status | None = None
+        check: str | Mark = "-"
+        if item:
+            status = _status(item)
+            check = Mark(status, _worded(status, item.message), item.message)
         obj = written.object
-        check: str | Mark = Mark(status, _worded(status, item.message), item.message) if status else "-"
         rows.append(Row((written.path, obj.kind, obj.namespace or "-", obj.name, check), status))
     failed = result.duplicate_objects or any(not item.passed for item in result.schema)
     count, version = len(result.written), result.kubernetes_version

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import assert_never
 
 from .sections import (
     MARKDOWN,
@@ -46,11 +46,11 @@ def _section(section: Section) -> list[str]:
         # A list of problems leads into the table after it; other blocks stand apart.
         if index and not isinstance(blocks[index - 1], Items):
             lines.append("")
-        lines += _BLOCKS[type(block)](block, section)
+        lines += _block(block, section)
     return [*lines, ""]
 
 
-def _table(table: Table, section: Section | None = None) -> list[str]:
+def _table(table: Table) -> list[str]:
     headers = [f"`{column.header}`" if column.code_header else column.header for column in table.columns]
     lines = [
         ("| | " if table.marked else "| ") + " | ".join(headers) + " |",
@@ -71,14 +71,14 @@ def _cell(cell: str | Mark, column: Column, marked: bool) -> str:
     return f"`{escape(cell)}`" if column.code else escape(cell)
 
 
-def _items(items: Items, section: Section) -> list[str]:
+def _items(items: Items) -> list[str]:
     # Problems are marked; warnings already stand under their own heading.
     icon = f"{_SEVERITY_ICONS['error']} " if items.severity == "error" else ""
     lines = [f"{items.label}:", ""] if items.label else []
     return lines + [f"- {icon}{escape(line)}" for line in items.lines]
 
 
-def _paragraph(paragraph: Paragraph, section: Section) -> list[str]:
+def _paragraph(paragraph: Paragraph) -> list[str]:
     return [escape(paragraph.text)]
 
 
@@ -88,7 +88,7 @@ def _message(message: Message, section: Section) -> list[str]:
     return [f"{_SEVERITY_ICONS[section.severity]} {escape(message.text)}"]
 
 
-def _verdicts(block: Verdicts, section: Section) -> list[str]:
+def _verdicts(block: Verdicts) -> list[str]:
     columns = (Column("#"), Column("Check"), Column("Verdict"))
     rows = tuple(
         Row((str(verdict.id), verdict.name, verdict.message), "pass" if verdict.passed else "fail")
@@ -97,7 +97,7 @@ def _verdicts(block: Verdicts, section: Section) -> list[str]:
     return _table(Table(columns, rows, marked=True))
 
 
-def _tree(tree: ResourceTree, section: Section) -> list[str]:
+def _tree(tree: ResourceTree) -> list[str]:
     width = max((len(row.prefix + row.type) for row in tree.rows), default=0)
     return [
         "<details><summary>Resource tree (as <code>pulumi preview</code> shows it)</summary>",
@@ -110,20 +110,30 @@ def _tree(tree: ResourceTree, section: Section) -> list[str]:
     ]
 
 
-def _counts(counts: ResourceCounts, section: Section) -> list[str]:
+def _counts(counts: ResourceCounts) -> list[str]:
     rows = tuple(Row((package, str(n))) for package, n in counts.by_package)
     return _table(Table((Column("Package"), Column("Count")), rows))
 
 
-_BLOCKS: dict[type, Callable[[Block, Section], list[str]]] = {
-    Table: _table,
-    Items: _items,
-    Paragraph: _paragraph,
-    Message: _message,
-    Verdicts: _verdicts,
-    ResourceTree: _tree,
-    ResourceCounts: _counts,
-}
+def _block(block: Block, section: Section) -> list[str]:
+    # Exhaustive over `Block`: mypy rejects a block type added to sections.py without a case here.
+    match block:
+        case Table():
+            return _table(block)
+        case Items():
+            return _items(block)
+        case Paragraph():
+            return _paragraph(block)
+        case Message():
+            return _message(block, section)
+        case Verdicts():
+            return _verdicts(block)
+        case ResourceTree():
+            return _tree(block)
+        case ResourceCounts():
+            return _counts(block)
+        case _:
+            assert_never(block)
 
 
 def _outcome(report: Report) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import assert_never
 
 from .sections import (
     TEXT,
@@ -51,12 +52,12 @@ def _section(section: Section, paint: Paint) -> list[str]:
         # A list of problems leads into the table after it; other blocks stand apart.
         if index and not isinstance(blocks[index - 1], Items):
             lines.append("")
-        lines += _BLOCKS[type(block)](block, paint)
+        lines += _block(block, paint)
     return lines
 
 
 def _table(table: Table, paint: Paint) -> list[str]:
-    header = [(column.header, _DIM) for column in table.columns]
+    header: list[Styled] = [(column.header, _DIM) for column in table.columns]
     rows = [[_cell(cell) for cell in row.cells] for row in table.rows]
     return _aligned([header, *rows], paint)
 
@@ -75,7 +76,7 @@ def _items(items: Items, paint: Paint) -> list[str]:
     return [f"  {marker} {line}" for line in items.lines]
 
 
-def _paragraph(block: Paragraph | Message, paint: Paint) -> list[str]:
+def _paragraph(block: Paragraph | Message) -> list[str]:
     return [f"  {line}" for line in block.text.splitlines()]
 
 
@@ -105,15 +106,23 @@ def _counts(counts: ResourceCounts, paint: Paint) -> list[str]:
     ]
 
 
-_BLOCKS: dict[type, Callable[[Block, Paint], list[str]]] = {
-    Table: _table,
-    Items: _items,
-    Paragraph: _paragraph,
-    Message: _paragraph,
-    Verdicts: _verdicts,
-    ResourceTree: _tree,
-    ResourceCounts: _counts,
-}
+def _block(block: Block, paint: Paint) -> list[str]:
+    # Exhaustive over `Block`: mypy rejects a block type added to sections.py without a case here.
+    match block:
+        case Table():
+            return _table(block, paint)
+        case Items():
+            return _items(block, paint)
+        case Paragraph() | Message():
+            return _paragraph(block)
+        case Verdicts():
+            return _verdicts(block, paint)
+        case ResourceTree():
+            return _tree(block, paint)
+        case ResourceCounts():
+            return _counts(block, paint)
+        case _:
+            assert_never(block)
 
 
 def _outcome(report: Report, paint: Paint) -> list[str]:

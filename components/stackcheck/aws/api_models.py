@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..sorted_json import narrow_to_key
+
 # Pulumi's marker for a value not known until the update runs; such a value is not checked.
 UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
 # Smithy `integer` and `long` are signed 32- and 64-bit (https://smithy.io/2.0/spec/simple-types.html);
@@ -82,20 +84,7 @@ class ServiceModel:
         binary search over the text finds an entry without scanning megabytes of it.
         """
         data, wanted, marker = self._data, name.encode(), b'\n    "'
-        while end - start > 65536:
-            middle = (start + end) // 2
-            at = data.find(marker, middle, end)
-            if at < 0:
-                end = middle
-                continue
-            found = data[at + len(marker) : data.index(b'"', at + len(marker))]
-            if found == wanted:
-                start = at
-                break
-            if found < wanted:
-                start = at + 1
-            else:
-                end = at
+        start, end = narrow_to_key(data, marker, wanted, start, end, window=65536)
         key = b'\n    "' + wanted + b'"' + self._separator.encode()
         at = data.find(key, start, end + len(key))
         if at < 0:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ..sorted_json import narrow_to_key
 from .render import KubernetesObject
 
 # jsonschema messages quote the offending value, which can be a whole pod spec.
@@ -206,21 +207,7 @@ class _Definitions(Mapping):
 
     def _entry(self, name: str) -> Any:
         data, wanted = self._data, json.dumps(name).encode()[1:-1]
-        start, end = self._start, self._end
-        while end - start > 16384:
-            middle = (start + end) // 2
-            at = data.find(_ENTRY, middle, end)
-            if at < 0:
-                end = middle
-                continue
-            found = data[at + len(_ENTRY) : data.index(b'"', at + len(_ENTRY))]
-            if found == wanted:
-                start = at
-                break
-            if found < wanted:
-                start = at + 1
-            else:
-                end = at
+        start, end = narrow_to_key(data, _ENTRY, wanted, self._start, self._end, window=16384)
         key = _ENTRY + wanted + b'": '
         at = data.find(key, start, end + len(key))
         if at < 0:

@@ -48,7 +48,7 @@ aws.eks.NodeGroup("node-group", cluster_name="c", node_role_arn="r", subnet_ids=
 aws.get_region_output(regoin="us-west-2")  # wrong
 k8s.Provider("provider", kubeconfig=3)  # wrong
 k8s.core.v1.Service("service", spec=3)  # wrong
-k8s.apps.v1.DeploymentSpecArgs(replicas="3", selector=k8s.meta.v1.LabelSelectorArgs(), template={})  # wrong
+k8s.apps.v1.DeploymentSpecArgs(replicas="3", selector=k8s.meta.v1.LabelSelectorArgs(), template=k8s.core.v1.PodTemplateSpecArgs())  # wrong
 """
 
 
@@ -122,9 +122,12 @@ def _sdk_names(tree: ast.Module) -> set[str]:
 
 
 def _with_string_annotations(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every node of `tree`, and those of the types written as strings: annotations and `cast`'s first argument."""
     for node in ast.walk(tree):
         yield node
         annotation = getattr(node, "annotation", None) or getattr(node, "returns", None)
+        if isinstance(node, ast.Call) and node.args and _dotted(node.func)[-1:] == ["cast"]:
+            annotation = node.args[0]
         for inner in ast.walk(annotation) if annotation else ():
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                 try:

@@ -47,7 +47,10 @@ def planned(tmp_path_factory) -> PlanResult:
         stack_file=STACKS / "Pulumi.no-device-plugin.yaml",
         out_dir=tmp_path_factory.mktemp("plan"),
     )
-    return run_plan(options)
+    result = run_plan(options)
+    # Every test here reads the guard's verdicts: a plan that stopped before them says why here.
+    assert result.verdicts, (result.failures, result.program_traceback)
+    return result
 
 
 def rendered(report: Report) -> tuple[list[str], list[str], dict]:

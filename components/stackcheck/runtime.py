@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import runpy
 import sys
@@ -366,6 +367,7 @@ def run_program(
     asyncio.set_event_loop(loop)
     program = Path(program).resolve()
     sys.path.insert(0, str(program.parent))
+    failed = True
     try:
         reset_options(project=project, stack=stack, preview=False)
         mocks = RecordingMocks(run, project, stack, deployer_arn, call_answers)
@@ -377,10 +379,16 @@ def run_program(
         with _without_stack_traces():
             loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
             loop.run_until_complete(_collect_outputs(run))
+        failed = False
     finally:
         sys.path.remove(str(program.parent))
         _close(loop)
         pulumi.runtime.set_all_config({}, [])
+        if failed:
+            # A failed run leaves futures whose exception nothing retrieved, and asyncio logs an error for each
+            # when it is collected ("Future exception was never retrieved"). Collected now, the log belongs to
+            # this run, not to the next run in the same process, which would read it as its own program's error.
+            gc.collect()
     return run
 
 

@@ -281,3 +281,12 @@ def test_eks_gpu_plan_answers_help_and_usage_errors_without_planning(capsys):
     assert shown.startswith("usage: eks-gpu-plan") and "--project-dir PROJECT_DIR" in shown
     assert plan_command(["--format", "yaml"]) == 3
     assert "argument --format: invalid choice: 'yaml'" in capsys.readouterr().err
+
+
+def test_eks_gpu_audit_answers_help_and_usage_errors_without_auditing(capsys):
+    from components.stackcheck.__main__ import audit_command
+
+    assert audit_command(["--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: eks-gpu-audit")
+    assert audit_command([]) == 3
+    assert "one of the arguments --snapshot --kubeconfig is required" in capsys.readouterr().err

@@ -114,32 +114,31 @@ def build_audit_command_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with `argv` (default `sys.argv[1:]`); returns the exit code."""
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
-        return EXIT_USAGE if exit_.code else 0
-    return _COMMANDS[args.command](args)
+    args = _parsed(build_parser(), argv)
+    return args if isinstance(args, int) else _COMMANDS[args.command](args)
 
 
 def plan_command(argv: list[str] | None = None) -> int:
     """`eks-gpu-plan [--project-dir DIR] [--stack NAME] ...`: the plan of `python -m components.stackcheck plan`, as an
     installed command; returns the exit code."""
-    try:
-        args = build_plan_command_parser().parse_args(argv)
-    except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
-        return EXIT_USAGE if exit_.code else 0
-    return _plan(args)
+    args = _parsed(build_plan_command_parser(), argv)
+    return args if isinstance(args, int) else _plan(args)
 
 
 def audit_command(argv: list[str] | None = None) -> int:
     """`eks-gpu-audit --snapshot FILE ...`: `python -m components.stackcheck audit` as an installed command;
     returns the exit code."""
+    args = _parsed(build_audit_command_parser(), argv)
+    return args if isinstance(args, int) else audit_cli.run(args)
+
+
+def _parsed(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace | int:
+    """`argv` parsed by `parser`, or the exit code when it answered itself (0 for --help, EXIT_USAGE for a
+    usage error: argparse exits with 2, which the commands give to an invalid stack config)."""
     try:
-        args = build_audit_command_parser().parse_args(argv)
-    except SystemExit as exit_:  # argparse exits 0 on --help and 2 on usage errors
+        return parser.parse_args(argv)
+    except SystemExit as exit_:
         return EXIT_USAGE if exit_.code else 0
-    return audit_cli.run(args)
 
 
 def _plan(args: argparse.Namespace) -> int:

@@ -3,12 +3,18 @@ code (0 holds, 1 a check failed, 2 invalid config or files, 3 usage or internal 
 
 from __future__ import annotations
 
+import gc
 import json
+import logging
+import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from components.stackcheck.__main__ import main
 from components.stackcheck.plan import run as plan_module
+from components.stackcheck.runtime import run_program
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,3 +116,36 @@ def test_json_document_has_a_schema_version_and_the_stack_outputs(capsys, tmp_pa
     assert outputs["kubeconfig"] == plan_module.SECRET_OUTPUT  # secret outputs are never printed
     assert outputs["gpuNodeTaints"] == [{"key": "GPU", "value": "true", "effect": "NO_SCHEDULE"}]
     assert document["duplicateObjects"] == []
+
+
+LEAVES_A_FAILED_FUTURE = """
+import asyncio
+import sys
+import weakref
+
+future = asyncio.get_event_loop().create_future()
+future.set_exception(RuntimeError("nobody awaits this"))
+cycle = [future]
+cycle.append(cycle)  # kept alive until the collector runs, as the SDK's own futures are
+sys.left_future = weakref.ref(future)
+del future, cycle
+raise ValueError("the program fails")
+"""
+
+
+def test_futures_a_failed_run_leaves_behind_log_no_error_when_collected_later(tmp_path, caplog):
+    """Collected during a later run in the same process, their asyncio error would be that run's program error."""
+    program = tmp_path / "__main__.py"
+    program.write_text(LEAVES_A_FAILED_FUTURE)
+    try:
+        with pytest.raises(ValueError, match="the program fails"):
+            run_program(program, {}, project="p", stack="s")
+        assert sys.left_future() is not None  # the run left it for the collector
+
+        with caplog.at_level(logging.DEBUG):
+            gc.collect()
+
+        assert sys.left_future() is None
+        assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
+    finally:
+        del sys.left_future

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import runpy
 import sys
@@ -367,7 +366,6 @@ def run_program(
     asyncio.set_event_loop(loop)
     program = Path(program).resolve()
     sys.path.insert(0, str(program.parent))
-    failed = True
     try:
         reset_options(project=project, stack=stack, preview=False)
         mocks = RecordingMocks(run, project, stack, deployer_arn, call_answers)
@@ -379,16 +377,10 @@ def run_program(
         with _without_stack_traces():
             loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
             loop.run_until_complete(_collect_outputs(run))
-        failed = False
     finally:
         sys.path.remove(str(program.parent))
         _close(loop)
         pulumi.runtime.set_all_config({}, [])
-        if failed:
-            # A failed run leaves futures whose exception nothing retrieved, and asyncio logs an error for each
-            # when it is collected ("Future exception was never retrieved"). Collected now, the log belongs to
-            # this run, not to the next run in the same process, which would read it as its own program's error.
-            gc.collect()
     return run
 
 
@@ -429,7 +421,16 @@ def _close(loop: asyncio.AbstractEventLoop) -> None:
     if pending:
         loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
     loop.close()
+    # A failed run leaves futures whose exception nothing retrieved; asyncio reports each through its loop's
+    # exception handler when the future is collected ("Future exception was never retrieved"), whenever the
+    # collector happens to run: in a later run in the same process, which would read the log as its own
+    # program's error. The run's error has been raised already; what its closed loop reports later is dropped.
+    loop.set_exception_handler(_drop_after_close)
     asyncio.set_event_loop(None)
+
+
+def _drop_after_close(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The exception handler of a run's loop once the run is over (see `_close`)."""
 
 
 def _run_path(program: Path) -> None:

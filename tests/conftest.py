@@ -120,16 +120,18 @@ def pytest_configure(config):
 # that no worker is left finishing one of them alone while the other has nothing to do. Order only: a
 # module not named here keeps its place after them.
 SLOWEST_MODULES = (
+    "test_types.py",
     "test_install.py",
     "test_security.py",
-    "test_dcgm_exporter.py",
     "test_infrastructure.py",
+    "test_plan.py",
+    "test_generated.py",
     "test_vllm_server.py",
     "test_placement_properties.py",
     "test_boundaries.py",
     "test_audit_properties.py",
     "test_plugin_schema.py",
-    "test_plan.py",
+    "test_dcgm_exporter.py",
     "test_layers.py",
 )
 

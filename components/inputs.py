@@ -354,6 +354,15 @@ ARGS: tuple[Args, ...] = (
             "The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false.",
         ),
         Own(
+            "dcgm_host_engine",
+            "bool | None",
+            "The EKS node monitoring agent runs (`EksCluster`'s `node_monitoring_agent`), and with it DCGM's host "
+            "engine `dcgm-server` on the GPU nodes it supports: there the exporter connects to that engine rather "
+            "than embedding a second one, and a second DaemonSet embeds one on the other GPU nodes (see the module "
+            "docstring). Pass true beside an `EksCluster` that installs the agent (its default); the plan's verdict "
+            "10 fails on a mismatch. Default false.",
+        ),
+        Own(
             "pod_annotations",
             "dict[str, str] | None",
             "Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none.",

@@ -240,6 +240,17 @@ def dev_run() -> ProgramRun:
     return run_stack(dev_stack_config())
 
 
+def node_group_node_labels(group_inputs: dict) -> dict[str, str]:
+    """The labels a node of a registered node group has: the group's own, and the well-known ones the kubelet
+    sets (instance type and architecture: those DaemonSets such as dcgm-server select)."""
+    from components.facts.gpu_catalog import lookup
+
+    [instance_type, *_] = group_inputs.get("instanceTypes") or [""]
+    instance = lookup(instance_type)
+    arch = {"kubernetes.io/arch": instance.kubernetes_arch} if instance is not None else {}
+    return {**(group_inputs.get("labels") or {}), "node.kubernetes.io/instance-type": instance_type, **arch}
+
+
 def plain_strings(value):
     """Every string in `value` that is not inside a `Secret` wrapper, keys included."""
     if isinstance(value, Secret):

@@ -281,6 +281,10 @@ DCGM_INSTANCE_TYPES = (
     "p6e-gb300.36xlarge",
 )
 
+# The port `nv-hostengine` serves DCGM on, which dcgm-server publishes on the node (containerPort and hostPort
+# 5555 in dcgm-daemonset.yaml; DCGM's default port, dcgm-exporter's `--remote-hostengine-info` default).
+DCGM_SERVER_HOST_PORT = 5555
+
 DCGM_SERVER = NodeAgent(
     name="dcgm-server",
     kind="DaemonSet",

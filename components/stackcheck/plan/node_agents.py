@@ -40,6 +40,10 @@ class ClusterAgents:
         """The guard's verdict 6 on these agents."""
         return node_agents_verdict(self.agents, pools, self.notes)
 
+    def dcgm_host_engines(self) -> list[dict]:
+        """The workloads of the DCGM host engines among these agents, which verdict 10 reads."""
+        return [agent.workload for agent in self.agents if agent.name == node_agents.DCGM_SERVER.name]
+
 
 def cluster_agents(resources: list[Any]) -> ClusterAgents:
     """The agents of EKS's default add-ons and of every `aws:eks/addon:Addon` the run registered."""

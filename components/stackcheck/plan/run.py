@@ -37,6 +37,7 @@ from ..stack_config import (
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
     from ...placement import PlacementRow, Verdict
     from ..aws.check import RequestCheck
+    from .node_agents import ClusterAgents
     from .render import WrittenFile
     from .schema import SchemaResult
 
@@ -289,7 +290,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
 def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
     from ... import placement
     from ...placement.workloads import WORKLOAD_KINDS
-    from . import pools
+    from . import node_agents, pools
 
     node_groups = pools.node_group_specs(resources)
     result.node_group_problems = node_groups.problems
@@ -301,9 +302,10 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
     workloads = [obj.workload() for obj in objects if obj.kind in WORKLOAD_KINDS]
     result.pools = [pools.pool_summary(pool) for pool in placement.advertise_gpus(node_pools, workloads)]
     try:
+        agents = node_agents.cluster_agents(resources)
         result.matrix = placement.placement_matrix(workloads, node_pools)
-        result.verdicts = placement.gpu_guard(workloads, node_pools)
-        _place_node_agents(resources, node_pools, result)
+        result.verdicts = placement.gpu_guard(workloads, node_pools, host_engines=agents.dcgm_host_engines())
+        _place_node_agents(agents, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)
         _check_autoscaling(resources, workloads, node_pools, result)
         result.verdicts.sort(key=lambda verdict: verdict.id)
@@ -311,11 +313,8 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         result.placement_error = f"the placement model cannot read the workloads: {error}"
 
 
-def _place_node_agents(resources: list[Any], node_pools: list[dict], result: PlanResult) -> None:
+def _place_node_agents(agents: ClusterAgents, node_pools: list[dict], result: PlanResult) -> None:
     """The pods EKS and its add-ons run on the nodes: matrix rows marked [EKS], and verdict 6."""
-    from . import node_agents
-
-    agents = node_agents.cluster_agents(resources)
     result.matrix += agents.rows(node_pools)
     result.verdicts.append(agents.verdict(node_pools))
 

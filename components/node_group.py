@@ -7,22 +7,21 @@ while every label, taint, AMI type and metadata option here is an input reviewer
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pulumi
 import pulumi_aws as aws
 
-from .facts import eks_model, naming
+from .facts import eks_model, naming, regions
 from .facts.eks_node import DEFAULT_CAPACITY_TYPE
 from .facts.identity import PROJECT
 
-# Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
-NODE_ROLE_POLICY_ARNS = (
-    "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
-    "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly",
-    "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
-)
+# Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI. Their ARNs
+# name the partition (`arn:aws-cn:iam::aws:policy/...` in China, `arn:aws-us-gov:` in GovCloud; IAM user guide,
+# "IAM identifiers", ARN format), so they are built from the partition the provider reports.
+NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonEKS_CNI_Policy")
 ROOT_DEVICE_NAMES = {"AL2023": "/dev/xvda", "Bottlerocket": "/dev/xvdb"}
 
 
@@ -132,14 +131,15 @@ class NodeRole(pulumi.ComponentResource):
             ),
             opts=pulumi.ResourceOptions(parent=self),
         )
+        partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self)).partition
         attachments = [
             aws.iam.RolePolicyAttachment(
-                f"{name}-{policy_arn.rsplit('/', 1)[1]}",
+                f"{name}-{policy}",
                 role=role.name,
-                policy_arn=policy_arn,
+                policy_arn=partition.apply(functools.partial(regions.aws_managed_policy_arn, name=policy)),
                 opts=pulumi.ResourceOptions(parent=self),
             )
-            for policy_arn in NODE_ROLE_POLICY_ARNS
+            for policy in NODE_ROLE_POLICIES
         ]
         self.arn = pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(
             lambda values: values[0]

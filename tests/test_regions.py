@@ -223,3 +223,34 @@ def test_zone_table_entries_are_shaped_as_aws_names_zones(region):
 )
 def test_partition_comes_from_botocores_endpoint_data(region, partition):
     assert regions.partition_of(region) == partition
+
+
+def run_network_component(tmp_path, region: str, args: str, run: ProgramRun | None = None) -> ProgramRun:
+    program = tmp_path / "__main__.py"
+    program.write_text(f"from components.network import Network, NetworkArgs\n\nNetwork('net', NetworkArgs({args}))\n")
+    return run_program(program, {"aws:region": region}, project=PROJECT, stack="test", run=run)
+
+
+def test_network_component_checks_its_zones_against_the_providers_region_before_registering(tmp_path):
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_network_component(tmp_path, "eu-west-1", "availability_zones=['us-west-2a', 'eu-west-1a']", run)
+    assert [str(problem).split(" is not")[0] for problem in raised.value.problems] == [
+        "Network(net).args.availabilityZones: 'us-west-2a'"
+    ]
+    assert run.resources == []
+
+
+def test_network_component_spreads_over_the_two_zones_of_a_two_zone_region(tmp_path):
+    run = run_network_component(tmp_path, "us-west-1", "")
+    assert {subnet.inputs["availabilityZoneId"] for subnet in run.of_type(SUBNET)} == {"usw1-az1", "usw1-az3"}
+
+
+def test_aws_requests_of_a_china_stack_name_the_aws_cn_partition(capsys, tmp_path):
+    from components.stackcheck.aws.check import check_resources
+
+    run = run_in("cn-north-1", {"azCount": 2})
+    requests = [request for check in check_resources(run.resources, "aws-cn") for request in check.requests]
+    policy_arns = [request.params["PolicyArn"] for request in requests if request.operation == "AttachRolePolicy"]
+    assert "arn:aws-cn:iam::aws:policy/AmazonEKSClusterPolicy" in policy_arns
+    assert all(arn.startswith("arn:aws-cn:") for arn in policy_arns), policy_arns

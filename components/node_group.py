@@ -119,24 +119,31 @@ class NodeRole(pulumi.ComponentResource):
 
     def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None):
         super().__init__(f"{PROJECT}:index:NodeRole", name, None, opts)
+        partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self))
+        # EC2's service principal carries the partition's DNS suffix: EKS refuses a node role in China whose
+        # trust names `ec2.amazonaws.com` instead of `ec2.amazonaws.com.cn` (awslabs/cdk-eks-blueprints#558);
+        # terraform-aws-eks's node groups write it `ec2.${dns_suffix}` alike.
         role = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-role"),
             assume_role_policy=pulumi.Output.json_dumps(
                 {
                     "Version": "2012-10-17",
                     "Statement": [
-                        {"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}
+                        {
+                            "Effect": "Allow",
+                            "Principal": {"Service": pulumi.Output.concat("ec2.", partition.dns_suffix)},
+                            "Action": "sts:AssumeRole",
+                        }
                     ],
                 }
             ),
             opts=pulumi.ResourceOptions(parent=self),
         )
-        partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self)).partition
         attachments = [
             aws.iam.RolePolicyAttachment(
                 f"{name}-{policy}",
                 role=role.name,
-                policy_arn=partition.apply(functools.partial(regions.aws_managed_policy_arn, name=policy)),
+                policy_arn=partition.partition.apply(functools.partial(regions.aws_managed_policy_arn, name=policy)),
                 opts=pulumi.ResourceOptions(parent=self),
             )
             for policy in NODE_ROLE_POLICIES

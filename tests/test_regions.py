@@ -3,6 +3,7 @@ answer with the configured region's zones and partition; ARNs are spelled in the
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from conftest import PROGRAM, dev_stack_config, merge
 
 from components.facts import regions
 from components.facts.identity import PROJECT
-from components.facts.resource_types import GET_AVAILABILITY_ZONES, ROLE_POLICY_ATTACHMENT, SUBNET
+from components.facts.resource_types import GET_AVAILABILITY_ZONES, ROLE, ROLE_POLICY_ATTACHMENT, SUBNET
 from components.settings import ConfigError, parse_stack_config
 from components.stackcheck.__main__ import main
 from components.stackcheck.runtime import ProgramRun, mock_zones, run_program
@@ -170,6 +171,18 @@ def test_china_stack_registers_arns_of_the_aws_cn_partition():
     assert all(policy.startswith("arn:aws-cn:") for policy in policies), policies
     every_arn = [arn for resource in run.resources for arn in arns_in(resource.inputs)]
     assert every_arn and not [arn for arn in every_arn if arn.startswith("arn:aws:")], every_arn
+
+
+@pytest.mark.parametrize(
+    ("region", "principal"), [("cn-north-1", "ec2.amazonaws.com.cn"), ("us-gov-east-1", "ec2.amazonaws.com")]
+)
+def test_node_role_trusts_the_ec2_principal_of_the_partition(region, principal):
+    run = run_in(region, {"azCount": 2})
+    roles = [role for role in run.of_type(ROLE) if role.name.startswith("gpu-inference-dev-nodes")]
+    assert roles
+    for role in roles:
+        statement = json.loads(role.inputs["assumeRolePolicy"])["Statement"][0]
+        assert statement["Principal"] == {"Service": principal}
 
 
 def test_access_entries_name_the_partitions_cluster_admin_policy():

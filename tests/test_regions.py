@@ -267,3 +267,42 @@ def test_aws_requests_of_a_china_stack_name_the_aws_cn_partition(capsys, tmp_pat
     policy_arns = [request.params["PolicyArn"] for request in requests if request.operation == "AttachRolePolicy"]
     assert "arn:aws-cn:iam::aws:policy/AmazonEKSClusterPolicy" in policy_arns
     assert all(arn.startswith("arn:aws-cn:") for arn in policy_arns), policy_arns
+
+
+@pytest.mark.parametrize(
+    ("region", "cluster", "expected"),
+    [
+        pytest.param(
+            "cn-north-1",
+            {"adminPrincipalArns": ["arn:aws:iam::123456789012:role/ops"]},
+            f"{PROJECT}:cluster.adminPrincipalArns: 'arn:aws:iam::123456789012:role/ops' is an ARN of partition "
+            "'aws', not of cn-north-1's; allowed: arn:aws-cn:iam::...",
+            id="admin of another partition",
+        ),
+        pytest.param(
+            "eu-west-1",
+            {"secretsKmsKeyArn": "arn:aws:kms:us-west-2:123456789012:key/0a1b2c3d-1111-2222-3333-444455556666"},
+            f"{PROJECT}:cluster.secretsKmsKeyArn: 'arn:aws:kms:us-west-2:123456789012:key/"
+            "0a1b2c3d-1111-2222-3333-444455556666' is a key in us-west-2 (aws); allowed: a key of eu-west-1 "
+            "(arn:aws:kms:eu-west-1:...), the cluster's region",
+            id="kms key of another region",
+        ),
+    ],
+)
+def test_rejects_arns_outside_the_regions_partition_or_region(region, cluster, expected):
+    config = config_for(region, {"azCount": 2})
+    config[f"{PROJECT}:cluster"] = {**config[f"{PROJECT}:cluster"], **cluster}
+    with pytest.raises(ConfigError) as raised:
+        parse_stack_config(config)
+    assert [str(problem) for problem in raised.value.problems] == [expected]
+
+
+def test_accepts_arns_of_the_regions_partition_and_region():
+    config = config_for("cn-north-1", {"azCount": 2})
+    config[f"{PROJECT}:cluster"] = {
+        **config[f"{PROJECT}:cluster"],
+        "adminPrincipalArns": ["arn:aws-cn:iam::123456789012:role/ops"],
+        "secretsKmsKeyArn": "arn:aws-cn:kms:cn-north-1:123456789012:key/0a1b2c3d-1111-2222-3333-444455556666",
+    }
+    settings = parse_stack_config(config)
+    assert settings.cluster.admin_principal_arns == ["arn:aws-cn:iam::123456789012:role/ops"]

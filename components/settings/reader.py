@@ -15,6 +15,7 @@ from ..facts.identity import PROJECT
 from ..facts.regions import region_problem
 from .errors import ConfigError, ConfigProblem, stack_config
 from .network import for_region, region_zone_problems
+from .region import arn_problems
 from .stack import SECRET_KEYS, Settings, parse_settings
 
 REGION_KEY = "aws:region"
@@ -65,14 +66,24 @@ def parse_stack_config(
     except ConfigError as error:
         problems.extend(error.problems)
     else:
-        if region and settings.creates_network:
-            settings = settings.model_copy(update={"network": for_region(settings.network, region)})
-            problems.extend(
-                problem.under("network").written(stack_config(project))
-                for problem in region_zone_problems(settings.network, region)
-            )
+        if region:
+            settings = _in_region(settings, region, problems, project)
     if problems:
         raise ConfigError(problems)
+    return settings
+
+
+def _in_region(settings: Settings, region: str, problems: list[ConfigProblem], project: str) -> Settings:
+    """`settings` resolved for `region` (its default zone count), with what the region refuses added to
+    `problems`: ARNs of another partition or region, zones the region lacks."""
+    where = stack_config(project)
+    problems.extend(problem.under("cluster").written(where) for problem in arn_problems(settings.cluster, region))
+    if not settings.creates_network:
+        return settings
+    settings = settings.model_copy(update={"network": for_region(settings.network, region)})
+    problems.extend(
+        problem.under("network").written(where) for problem in region_zone_problems(settings.network, region)
+    )
     return settings
 
 

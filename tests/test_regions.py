@@ -62,6 +62,18 @@ def problems_of(region: object, network: dict | None = None) -> list[str]:
         ),
         pytest.param(5, None, "aws:region: 5; allowed: a region name such as us-west-2", id="not a string"),
         pytest.param(
+            "us-west-2a",
+            None,
+            "aws:region: 'us-west-2a' is a zone, not a region; allowed: its region 'us-west-2'",
+            id="zone for region",
+        ),
+        pytest.param(
+            "EU-WEST-1 ",
+            None,
+            "aws:region: unknown region 'EU-WEST-1 '; did you mean 'eu-west-1'",
+            id="spelt otherwise",
+        ),
+        pytest.param(
             "eu-west-1",
             {"azCount": 4},
             f"{PROJECT}:network.azCount: 4 but eu-west-1 has 3 zones that EKS supports (eu-west-1c (euw1-az1), "

@@ -215,13 +215,15 @@ def region_problem(region: str) -> str | None:
     regions = eks_regions()
     if region in regions:
         return None
+    if region[:-1] in regions and region[-1:].isalpha():
+        return f"{region!r} is a zone, not a region; allowed: its region {region[:-1]!r}"
     if region in _all_regions():
         return f"{region!r} has no EKS endpoint in botocore {BOTOCORE_VERSION}'s endpoint data; allowed: {_nearest(region)}"
     return f"unknown region {region!r}; did you mean {_nearest(region)}? allowed: a region where EKS runs"
 
 
 def _nearest(region: str) -> str:
-    close = difflib.get_close_matches(region, list(eks_regions()), n=3, cutoff=0.0)
+    close = difflib.get_close_matches(region.strip().lower(), list(eks_regions()), n=3, cutoff=0.0)
     return " or ".join(repr(name) for name in close)
 
 

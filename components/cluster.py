@@ -135,6 +135,7 @@ class EksCluster(pulumi.ComponentResource):
             ).arn
 
         node_role = NodeRole(f"{name}-nodes", opts=child)
+        partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self)).partition
         eks_cluster = eks.Cluster(
             naming.eks_cluster_resource_name(name),
             name=settings.name,
@@ -143,7 +144,7 @@ class EksCluster(pulumi.ComponentResource):
             **subnet_args,
             skip_default_node_group=True,
             authentication_mode=eks.AuthenticationMode.API,
-            access_entries=access_entries(settings.admin_principal_arns) or None,
+            access_entries=access_entries(settings.admin_principal_arns, partition) or None,
             endpoint_private_access=True,
             endpoint_public_access=settings.endpoint_public_access,
             public_access_cidrs=settings.public_access_cidrs if settings.endpoint_public_access else None,

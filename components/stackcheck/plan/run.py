@@ -210,7 +210,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
         progress("checking AWS requests against the AWS API models…")
         from ..aws.check import check_resources
 
-        result.aws_requests = check_resources(run.resources)
+        result.aws_requests = check_resources(run.resources, _partition(config.values))
 
         progress("placing workloads on node pools…")
         _place(run.resources, objects, result)
@@ -242,6 +242,14 @@ def _settings(config: StackConfig) -> tuple[Any, list[ConfigIssue]]:
         return parse_stack_config(config.values, config.secret_keys), []
     except ConfigError as error:
         return None, _issues(error)
+
+
+def _partition(values: dict[str, Any]) -> str:
+    """The partition of the config's `aws:region`, as the mocks answered for it (`aws` without a region)."""
+    from ...facts.regions import eks_regions
+
+    region = values.get("aws:region")
+    return eks_regions().get(region, "aws") if isinstance(region, str) else "aws"
 
 
 def _cluster_version(resources: list[Any]) -> str:

@@ -91,6 +91,8 @@ class ProgramRun:
     """Provider functions and component methods the program called: (token, arguments)."""
     call_providers: list[str] = field(default_factory=list)
     """The provider reference of each call in `calls`, in the same order; empty for the default provider."""
+    call_results: list[dict[str, Any]] = field(default_factory=list)
+    """What the mocks answered to each call in `calls`, in the same order (`{}`: nothing, as offline)."""
     outputs: dict[str, Any] = field(default_factory=dict)
     secret_outputs: set[str] = field(default_factory=set)
     component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -211,6 +213,11 @@ class RecordingMocks(pulumi.runtime.Mocks):
     def call(self, args: pulumi.runtime.MockCallArgs):
         self.run.calls.append((args.token, _unwrap(dict(args.args))))
         self.run.call_providers.append(args.provider or "")
+        result = self._answer(args)
+        self.run.call_results.append(result)
+        return result
+
+    def _answer(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
         if args.token == "eks:index:Cluster/getKubeconfig":
             # A kubeconfig scoped to the requested profile, shaped like pulumi-eks renders it.
             kubeconfig = _kubeconfig("mock-cluster")

@@ -107,7 +107,9 @@ def test_node_groups_carry_the_control_planes_version(dev_run):
 
 def test_node_groups_wait_for_the_addons_nodes_need(dev_run):
     needed = {r.urn for r in dev_run.of_type(ADDON) if r.inputs["addonName"] in ("vpc-cni", "kube-proxy")}
-    for group in dev_run.of_type(NODE_GROUP):
+    groups = dev_run.of_type(NODE_GROUP)
+    assert len(needed) == 2 and len(groups) == 2
+    for group in groups:
         assert needed <= set(group.dependencies), group.name
 
 

@@ -83,6 +83,16 @@ def coredns_configuration() -> dict:
     }
 
 
+def child_urn(parent_urn: str, type_token: str, name: str) -> str:
+    """The URN of the resource `name` of type `type_token` whose parent has `parent_urn`.
+
+    A URN is `urn:pulumi:<stack>::<project>::<parent types>$<type>::<name>` (Pulumi docs, "Resource names and
+    URNs"): a child's type chain is its parent's with its own type appended.
+    """
+    head, _, _ = parent_urn.rpartition("::")
+    return f"{head}${type_token}::{name}"
+
+
 def create_addon(
     name: str,
     spec: ManagedAddon,
@@ -91,8 +101,13 @@ def create_addon(
     kubernetes_version: str,
     parent: pulumi.Resource,
     depends_on: list[pulumi.Resource] | None = None,
+    aliases: list[pulumi.Alias] | None = None,
 ) -> aws.eks.Addon:
-    """Register the add-on `spec` as `name`, its version resolved at preview (`chosen_version`)."""
+    """Register the add-on `spec` as `name`, its version resolved at preview (`chosen_version`).
+
+    `aliases` name the resource an earlier release of the stack had for the same add-on, so that `pulumi up` updates
+    it in place rather than creating a second add-on of the same name, which CreateAddon refuses.
+    """
     looked_up = aws.eks.get_addon_version_output(
         addon_name=spec.addon,
         kubernetes_version=kubernetes_version,
@@ -115,5 +130,5 @@ def create_addon(
         # Deleting the add-on keeps its software on the cluster (pulumi-aws `eks.Addon` `preserve`): removing the
         # stack's hold on kube-proxy or the VPC CNI must not take pod networking from running nodes.
         preserve=spec.before_nodes or spec.addon == versions.KUBE_PROXY_ADDON,
-        opts=pulumi.ResourceOptions(parent=parent, depends_on=depends_on or []),
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=depends_on or [], aliases=aliases or None),
     )

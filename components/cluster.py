@@ -12,7 +12,7 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
-from .addons import ManagedAddon, coredns_configuration, create_addon
+from .addons import ManagedAddon, child_urn, coredns_configuration, create_addon
 from .args.cluster import EksClusterArgs, SystemNodeGroupArgs
 from .cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from .component_args import Validation, args_path, coerce, placement_contract
@@ -194,7 +194,12 @@ class EksCluster(pulumi.ComponentResource):
         self.cluster_security_group_id = described.vpc_config.cluster_security_group_id
         self.subnet_ids = pulumi.Output.from_input(nodes_subnet_ids)
 
-        def addon(suffix: str, spec: ManagedAddon, after: list[pulumi.Resource] | None = None) -> aws.eks.Addon:
+        def addon(
+            suffix: str,
+            spec: ManagedAddon,
+            after: list[pulumi.Resource] | None = None,
+            aliases: list[pulumi.Alias] | None = None,
+        ) -> aws.eks.Addon:
             return create_addon(
                 f"{name}-{suffix}",
                 spec,
@@ -202,15 +207,30 @@ class EksCluster(pulumi.ComponentResource):
                 kubernetes_version=settings.version,
                 parent=self,
                 depends_on=after,
+                aliases=aliases,
             )
+
+        # Earlier releases left kube-proxy and the VPC CNI to pulumi-eks, which registers them as
+        # `<cluster>-kube-proxy` under its Cluster and `<cluster>-vpc-cni` under its `eks:index:VpcCniAddon` of the
+        # same name (pulumi/pulumi-eks nodejs/eks/cluster/cluster.ts, createCore; nodejs/eks/addons/cni-addon.ts).
+        # The aliases make those the stack's own add-ons, updated in place.
+        eks_name = naming.eks_cluster_resource_name(name)
+        cni_component = eks_cluster.urn.apply(
+            lambda urn: child_urn(urn, "eks:index:VpcCniAddon", f"{eks_name}-vpc-cni")
+        )
 
         # The vLLM and device-plugin NetworkPolicies are enforced only with `enableNetworkPolicy` on; the add-on
         # takes it as the string "true" (pulumi/pulumi-eks nodejs/eks/addons/cni-addon.ts, mergeConfigurationValues).
         vpc_cni = addon(
             "vpc-cni",
             ManagedAddon(versions.VPC_CNI_ADDON, {"enableNetworkPolicy": "true"}, before_nodes=True),
+            aliases=[pulumi.Alias(name=f"{eks_name}-vpc-cni", parent=cni_component)],
         )
-        kube_proxy = addon("kube-proxy", ManagedAddon(versions.KUBE_PROXY_ADDON, before_nodes=True))
+        kube_proxy = addon(
+            "kube-proxy",
+            ManagedAddon(versions.KUBE_PROXY_ADDON, before_nodes=True),
+            aliases=[pulumi.Alias(name=f"{eks_name}-kube-proxy", parent=eks_cluster)],
+        )
         self.kubernetes_version = pulumi.Output.all(vpc_cni.addon_version, kube_proxy.addon_version).apply(
             lambda _: settings.version
         )

@@ -192,3 +192,14 @@ def test_aws_request_checker_accepts_every_create_addon(dev_plan):
     for check in checks:
         assert check.checked and check.passed, (check.resource_name, check.problems)
         assert [request.operation for request in check.requests] == ["CreateAddon"]
+
+
+def test_kube_proxy_and_vpc_cni_take_over_the_addons_pulumi_eks_registered_before(dev_run):
+    # Earlier releases left both to pulumi-eks; without the aliases `pulumi up` would create a second add-on of
+    # the same name, which CreateAddon refuses, before deleting pulumi-eks's.
+    (cluster,) = dev_run.of_type("eks:index:Cluster")
+    found = {r.inputs["addonName"]: r.aliases for r in dev_run.of_type(ADDON)}
+    assert found[versions.KUBE_PROXY_ADDON] == ({"name": f"{cluster.name}-kube-proxy", "parentUrn": cluster.urn},)
+    cni_parent = cluster.urn.replace("$eks:index:Cluster::", "$eks:index:Cluster$eks:index:VpcCniAddon::") + "-vpc-cni"
+    assert found[versions.VPC_CNI_ADDON] == ({"name": f"{cluster.name}-vpc-cni", "parentUrn": cni_parent},)
+    assert found[versions.COREDNS_ADDON] == ()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
+from google.protobuf import json_format
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import rpc
@@ -80,6 +81,8 @@ class RegisteredResource:
     """The custom timeouts in the resource's options that are set: `create`, `update`, `delete` ("25m")."""
     provider: str = ""
     """The provider reference (`urn::id`) it was registered with; empty for the default provider."""
+    aliases: tuple[dict[str, Any], ...] = ()
+    """Its aliases as the SDK sends them (`name`, `parentUrn`, ...: the set fields of each alias spec)."""
 
 
 @dataclass
@@ -206,6 +209,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
                 custom_timeouts=_custom_timeouts(request),
                 provider=request.provider if request is not None else "",
+                aliases=_aliases(request),
             )
         )
         return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
@@ -263,6 +267,13 @@ class RecordingMocks(pulumi.runtime.Mocks):
         if args.token == GET_REGION:
             return {"name": MOCK_REGION, "region": MOCK_REGION}
         return {}
+
+
+def _aliases(request: Any) -> tuple[dict[str, Any], ...]:
+    """The alias specs of a RegisterResource request, each as the dict of its set fields (camelCase)."""
+    if request is None:
+        return ()
+    return tuple(json_format.MessageToDict(alias.spec) for alias in request.aliases if alias.HasField("spec"))
 
 
 def _custom_timeouts(request: Any) -> dict[str, str]:

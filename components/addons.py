@@ -59,7 +59,9 @@ def coredns_configuration() -> dict:
     """CoreDNS on the system node group: a node affinity for its label, besides the add-on's own os/arch terms.
 
     The add-on's configuration schema takes `affinity` (AWS containers blog, "Amazon EKS add-ons: Advanced
-    configuration", CoreDNS example); it replaces the default affinity, so the default's `kubernetes.io/os` and
+    configuration"; its CoreDNS example sets `affinity.nodeAffinity`), and EKS checks the values against the
+    version's schema at CreateAddon (`aws eks describe-addon-configuration`), so a key it lacks fails there, not
+    silently. The affinity replaces the default one, so the default's `kubernetes.io/os` and
     `kubernetes.io/arch` terms (eksctl-io/eksctl pkg/addons/default/assets/coredns-1.34.json) are kept. Tolerations
     stay the add-on's (CriticalAddonsOnly, control-plane), which tolerate no GPU taint.
     """

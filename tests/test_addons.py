@@ -203,3 +203,12 @@ def test_kube_proxy_and_vpc_cni_take_over_the_addons_pulumi_eks_registered_befor
     cni_parent = cluster.urn.replace("$eks:index:Cluster::", "$eks:index:Cluster$eks:index:VpcCniAddon::") + "-vpc-cni"
     assert found[versions.VPC_CNI_ADDON] == ({"name": f"{cluster.name}-vpc-cni", "parentUrn": cni_parent},)
     assert found[versions.COREDNS_ADDON] == ()
+
+
+def test_addons_take_over_conflicting_fields_and_keep_networking_when_removed(dev_run):
+    found = {r.inputs["addonName"]: r.inputs for r in dev_run.of_type(ADDON)}
+    assert sorted(found) == sorted(ADDONS)
+    for inputs in found.values():
+        assert (inputs["resolveConflictsOnCreate"], inputs["resolveConflictsOnUpdate"]) == ("OVERWRITE", "OVERWRITE")
+    kept = {addon for addon, inputs in found.items() if inputs["preserve"]}
+    assert kept == {versions.VPC_CNI_ADDON, versions.KUBE_PROXY_ADDON}

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
-from google.protobuf import json_format
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import rpc
@@ -273,7 +272,11 @@ def _aliases(request: Any) -> tuple[dict[str, Any], ...]:
     """The alias specs of a RegisterResource request, each as the dict of its set fields (camelCase)."""
     if request is None:
         return ()
-    return tuple(json_format.MessageToDict(alias.spec) for alias in request.aliases if alias.HasField("spec"))
+    return tuple(
+        {descriptor.name: value for descriptor, value in alias.spec.ListFields()}
+        for alias in request.aliases
+        if alias.HasField("spec")
+    )
 
 
 def _custom_timeouts(request: Any) -> dict[str, str]:

@@ -78,6 +78,7 @@ gpu_nodes = GpuNodeGroup(
         settings.gpu_node_group,
         cluster_name=cluster.cluster_name,
         node_role_arn=cluster.node_role_arn,
+        kubernetes_version=cluster.kubernetes_version,
         # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
         subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
         placement=placement,

@@ -259,6 +259,13 @@ ARGS: tuple[Args, ...] = (
             "Subnets for the nodes, private ones in zones that offer the instance types.",
             required=True,
         ),
+        Own(
+            "kubernetes_version",
+            "pulumi.Input[str] | None",
+            "Kubernetes version of the nodes (`EksCluster.kubernetes_version`: the control plane's, once the add-ons "
+            "the nodes need are at the versions EKS offers for it). Default none: EKS uses the control plane's at "
+            "creation and leaves the nodes there when it is upgraded.",
+        ),
         # The extra labels and taints are the contract's: every GPU workload given it tolerates them.
         Take(GpuNodeGroupSettings, without=("extra_labels", "extra_taints")),
         _placement("The placement contract: the nodes carry its label, extra labels and taints."),

@@ -47,6 +47,8 @@ class ManagedNodeGroupSpec:
     max_unavailable: int = 1
     node_repair: bool = False
     tags: dict[str, str] = field(default_factory=dict)
+    kubernetes_version: pulumi.Input[str] | None = None
+    """The nodes' Kubernetes version (the control plane's); None leaves it to EKS, which never upgrades them."""
 
 
 def shape(settings: Any) -> dict[str, Any]:
@@ -192,6 +194,10 @@ def create_managed_node_group(
         taints=cast("list[aws.eks.NodeGroupTaintArgsDict]", spec.taints) or None,
         node_repair_config={"enabled": True} if spec.node_repair else None,
         launch_template={"id": template.id, "version": template.latest_version.apply(str)},
+        # With a launch template that names no image, EKS picks the AMI of this version; a new version is a
+        # rolling update of the group (pulumi-aws `eks.NodeGroup` `version`; EKS user guide, "Update a managed
+        # node group for your cluster").
+        version=spec.kubernetes_version,
         tags=spec.tags or None,
         # An autoscaler owns the desired size once the group exists.
         opts=pulumi.ResourceOptions(parent=parent, ignore_changes=["scalingConfig.desiredSize"]),

@@ -77,6 +77,8 @@ class RegisteredResource:
     """The custom timeouts in the resource's options that are set: `create`, `update`, `delete` ("25m")."""
     provider: str = ""
     """The provider reference (`urn::id`) it was registered with; empty for the default provider."""
+    aliases: tuple[dict[str, Any], ...] = ()
+    """Its aliases as the SDK sends them (`name`, `parentUrn`, ...: the set fields of each alias spec)."""
 
 
 @dataclass
@@ -88,6 +90,8 @@ class ProgramRun:
     """Provider functions and component methods the program called: (token, arguments)."""
     call_providers: list[str] = field(default_factory=list)
     """The provider reference of each call in `calls`, in the same order; empty for the default provider."""
+    call_results: list[dict[str, Any]] = field(default_factory=list)
+    """What the mocks answered to each call in `calls`, in the same order (`{}`: nothing, as offline)."""
     outputs: dict[str, Any] = field(default_factory=dict)
     secret_outputs: set[str] = field(default_factory=set)
     component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -205,6 +209,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
                 custom_timeouts=_custom_timeouts(request),
                 provider=request.provider if request is not None else "",
+                aliases=_aliases(request),
             )
         )
         outputs = _computed_outputs(args.typ, args.name, args.inputs, self.region, self.partition)
@@ -213,6 +218,11 @@ class RecordingMocks(pulumi.runtime.Mocks):
     def call(self, args: pulumi.runtime.MockCallArgs):
         self.run.calls.append((args.token, _unwrap(dict(args.args))))
         self.run.call_providers.append(args.provider or "")
+        result = self._answer(args)
+        self.run.call_results.append(result)
+        return result
+
+    def _answer(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
         if args.token == "eks:index:Cluster/getKubeconfig":
             # A kubeconfig scoped to the requested profile, shaped like pulumi-eks renders it.
             kubeconfig = _kubeconfig("mock-cluster")
@@ -258,6 +268,17 @@ class RecordingMocks(pulumi.runtime.Mocks):
         if args.token == GET_REGION:
             return {"name": self.region, "region": self.region}
         return {}
+
+
+def _aliases(request: Any) -> tuple[dict[str, Any], ...]:
+    """The alias specs of a RegisterResource request, each as the dict of its set fields (camelCase)."""
+    if request is None:
+        return ()
+    return tuple(
+        {descriptor.name: value for descriptor, value in alias.spec.ListFields()}
+        for alias in request.aliases
+        if alias.HasField("spec")
+    )
 
 
 def _custom_timeouts(request: Any) -> dict[str, str]:

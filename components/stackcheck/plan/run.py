@@ -33,6 +33,7 @@ from ..stack_config import (
     UsageError,
     load_stack_config,
 )
+from .addons import AddonRow, addon_rows
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
     from ...placement import PlacementRow, Verdict
@@ -115,6 +116,8 @@ class PlanResult:
     """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
     aws_requests: list[RequestCheck] = field(default_factory=list)
     """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws.check`)."""
+    addons: list[AddonRow] = field(default_factory=list)
+    """The EKS add-ons the stack installs, each with its version and where it came from."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -211,6 +214,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
         from ..aws.check import check_resources
 
         result.aws_requests = check_resources(run.resources, _partition(config.values))
+        result.addons = addon_rows(run.resources, run.calls, run.call_results, result.kubernetes_version)
 
         progress("placing workloads on node pools…")
         _place(run.resources, objects, result)

@@ -247,7 +247,7 @@ REFUSED = [
         {"autoscaler": {"enabled": False}, "gpuNodeGroup": {"minSize": 0, "desiredSize": 0}},
         "gpuNodeGroup.desiredSize",
         "autoscaler.enabled false and vllm.replicas 1",
-        "gpuNodeGroup.desiredSize 1 or more, autoscaler.enabled true, or vllm.replicas 0",
+        "autoscaler.enabled true, or vllm.replicas 0",
         _NOTHING_GROWS,
         "0 with the autoscaler off and a replica",
     ),

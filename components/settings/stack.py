@@ -178,7 +178,8 @@ class Settings(SectionModel):
                 ConfigProblem(
                     "gpuNodeGroup.desiredSize",
                     f"0 with autoscaler.enabled false and vllm.replicas {vllm.replicas}: nothing ever adds a "
-                    "GPU node, so the server's pods stay Pending; allowed: gpuNodeGroup.desiredSize 1 or more, "
+                    "GPU node, so the server's pods stay Pending; allowed: gpuNodeGroup.desiredSize 1 or more "
+                    "(an autoscaler installed another way owns the size afterwards, down to minSize), "
                     "autoscaler.enabled true, or vllm.replicas 0",
                 )
             )

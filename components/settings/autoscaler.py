@@ -54,7 +54,11 @@ def _escapes_byte(pattern: str) -> bool:
 
 def go_regexp_problem(pattern: str) -> str | None:
     """Why Go's `regexp.Compile` would refuse `pattern`, or None. Compiled with RE2 (google-re2), whose
-    syntax Go's regexp implements; the one escape RE2 has and Go lacks (`\\C`) is refused here."""
+    syntax Go's regexp implements; the one escape RE2 has and Go lacks (`\\C`) is refused here.
+
+    Where the two still differ this errs on refusing: RE2 refuses the Unicode class names Go added in 1.25
+    (`\\p{Letter}`, `\\p{Assigned}`; golang/go#70780), which releases whose go.mod names an older Go (1.32-1.34) may not
+    know either (`\\pL` works everywhere); Go's limit on nesting (1000 levels) is not checked."""
     import re2  # the binding loads only when a pattern is checked
 
     options = re2.Options()

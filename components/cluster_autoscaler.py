@@ -208,7 +208,10 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             f"{name}-sa", metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels}, opts=child
         )
         cluster_role = k8s.rbac.v1.ClusterRole(  # type: ignore[call-overload]  # camelCase keys, as the API spells them; the SDK types dicts in snake_case
-            f"{name}-clusterrole", metadata={"name": NAME, "labels": labels}, rules=cluster_rules(cluster_version), opts=child
+            f"{name}-clusterrole",
+            metadata={"name": NAME, "labels": labels},
+            rules=cluster_rules(cluster_version),
+            opts=child,
         )
         k8s.rbac.v1.ClusterRoleBinding(  # type: ignore[call-overload]  # camelCase keys, as the API spells them; the SDK types dicts in snake_case
             f"{name}-clusterrolebinding",

@@ -92,6 +92,7 @@ def test_every_section_is_shown_in_all_three_formats_with_its_title_and_severity
         "warnings",
         "kubernetes-objects",
         "aws-requests",
+        "addons",
         "node-pools",
         "placement",
         "gpu-guard",
@@ -107,6 +108,7 @@ def test_every_section_is_shown_in_all_three_formats_with_its_title_and_severity
     assert severities["gpu-guard"] == "error" and severities["aws-requests"] == "ok"
     assert severities["warnings"] == "warning" and severities["resources"] == "info"
     assert severities["control-plane"] == "info"  # the log group listed, nothing left unchecked offline
+    assert severities["addons"] == "ok"
 
 
 def test_each_verdict_reads_the_same_in_every_format(planned):

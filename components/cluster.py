@@ -22,6 +22,7 @@ from .facts.node_agents import SYSTEM_POOL_LABEL
 from .facts.zones import EKS_UNSUPPORTED_ZONE_IDS
 from .node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group, shape
 from .node_monitoring import configuration_json
+from .ordering import once_created
 from .settings import ClusterSettings, ConfigProblem, SystemNodeGroupSettings
 
 
@@ -72,6 +73,22 @@ def cluster_subnet_args(settings: ClusterSettings, default_subnet_ids: pulumi.In
 def node_subnet_ids(settings: ClusterSettings, default_subnet_ids: pulumi.Input[list[str]] | None):
     """Where nodes run: the private subnets when given, else the public ones, else the default VPC's."""
     return list(settings.private_subnet_ids or settings.public_subnet_ids) or default_subnet_ids
+
+
+def public_subnets_problem(where: str, subnet_ids: list[str]) -> str:
+    """The error for node subnets that are public but give instances no public IPv4 address."""
+    return (
+        f"{where}.publicSubnetIds: {subnet_ids!r} do not assign public IPv4 addresses (MapPublicIpOnLaunch is "
+        "false), and nodes there without privateSubnetIds never reach EKS to join; allowed: subnets with "
+        "MapPublicIpOnLaunch true (aws ec2 modify-subnet-attribute --map-public-ip-on-launch), or privateSubnetIds "
+        "with a NAT route for the nodes"
+    )
+
+
+def control_plane_log_group(cluster_name: str) -> str:
+    """The CloudWatch log group EKS sends a cluster's control-plane logs to (EKS user guide, "Send control plane
+    logs to CloudWatch Logs": `/aws/eks/<cluster-name>/cluster`)."""
+    return f"/aws/eks/{cluster_name}/cluster"
 
 
 def system_node_group_spec(
@@ -136,6 +153,8 @@ class EksCluster(pulumi.ComponentResource):
             vpc_id, default_subnet_ids = self._network(settings)
             subnet_args = cluster_subnet_args(settings, default_subnet_ids)
             nodes_subnet_ids = node_subnet_ids(settings, default_subnet_ids)
+            if settings.public_subnet_ids and not settings.private_subnet_ids:
+                nodes_subnet_ids = self._assigning_public_ips(name, list(settings.public_subnet_ids))
         kms_key_arn = settings.secrets_kms_key_arn
         if kms_key_arn is None:
             kms_key_arn = aws.kms.Key(
@@ -148,6 +167,7 @@ class EksCluster(pulumi.ComponentResource):
             ).arn
 
         node_role = NodeRole(f"{name}-nodes", opts=child)
+        log_group = self._log_group(name, settings, tags)
         partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self)).partition
         eks_cluster = eks.Cluster(
             naming.eks_cluster_resource_name(name),
@@ -162,7 +182,9 @@ class EksCluster(pulumi.ComponentResource):
             endpoint_public_access=settings.endpoint_public_access,
             public_access_cidrs=settings.public_access_cidrs if settings.endpoint_public_access else None,
             encryption_config_key_arn=kms_key_arn,
-            enabled_cluster_log_types=settings.log_types,
+            # Through this input the control plane waits for its log group (see `_log_group`): pulumi-eks hands
+            # it unchanged to the `aws.eks.Cluster` inside the component (nodejs/eks/cluster/cluster.ts).
+            enabled_cluster_log_types=once_created(settings.log_types, [log_group]) if log_group else [],
             # CoreDNS, kube-proxy and the VPC CNI are the stack's own `aws.eks.Addon`s (components/addons.py), which
             # previews and the offline plan see; pulumi-eks's would be children of its remote component, hidden
             # from both (pulumi/pulumi-eks nodejs/eks/cluster/cluster.ts: kube-proxy and the VPC CNI are on unless
@@ -173,6 +195,7 @@ class EksCluster(pulumi.ComponentResource):
             tags=tags or None,
             opts=pulumi.ResourceOptions(
                 parent=self,
+                depends_on=[log_group] if log_group else None,
                 transforms=[creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)],
             ),
         )
@@ -291,6 +314,53 @@ class EksCluster(pulumi.ComponentResource):
                 "kubernetes_version": self.kubernetes_version,
             }
         )
+
+    def _log_group(self, name: str, settings: ClusterSettings, tags: dict[str, str]) -> aws.cloudwatch.LogGroup | None:
+        """The control plane's log group, owned by the stack so that it has a retention and goes with the stack.
+
+        EKS writes control-plane logs to `/aws/eks/<cluster>/cluster` and, when that group does not exist, creates
+        it without a retention (logs kept for ever) and outside the stack, so `pulumi destroy` leaves it behind
+        (EKS user guide, https://docs.aws.amazon.com/eks/latest/userguide/control-plane-logs.html). Created before
+        the cluster, EKS uses it;
+        terraform-aws-modules/terraform-aws-eks does the same (main.tf `aws_cloudwatch_log_group.this`, the
+        cluster `depends_on` it; `cloudwatch_log_group_retention_in_days` default 90). None when no log type is
+        enabled: EKS then writes nothing.
+        """
+        if not settings.log_types:
+            return None
+        return aws.cloudwatch.LogGroup(
+            f"{name}-control-plane-logs",
+            name=control_plane_log_group(settings.name),
+            retention_in_days=settings.log_retention_days,
+            tags=tags or None,
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+
+    def _assigning_public_ips(self, name: str, subnet_ids: list[str]) -> pulumi.Output[list[str]]:
+        """`subnet_ids`, once each of them is read to assign public IPv4 addresses at launch; raises naming those
+        that do not.
+
+        Nodes go to the public subnets when no private ones are given. A node there reaches EKS, ECR and S3 only
+        with a public IP, and managed node groups give one only where the subnet's `MapPublicIpOnLaunch` is true,
+        so elsewhere the nodes never join (EKS user guide, https://docs.aws.amazon.com/eks/latest/userguide/
+        network-reqs.html: "If you want to deploy nodes to a public subnet, the subnet must auto-assign IPv4
+        public addresses"; the change is announced in https://aws.amazon.com/blogs/containers/
+        upcoming-changes-to-ip-assignment-for-eks-managed-node-groups/ and aws/containers-roadmap#607). The
+        subnets are read at preview (EC2 DescribeSubnets), so the preview fails before anything is created. A
+        subnet whose attribute cannot be read (the offline plan's mocks answer nothing) is not judged.
+        """
+        invoke = pulumi.InvokeOutputOptions(parent=self)
+        assigned = [
+            aws.ec2.get_subnet_output(id=subnet_id, opts=invoke).map_public_ip_on_launch for subnet_id in subnet_ids
+        ]
+
+        def checked(values: list[bool | None]) -> list[str]:
+            refused = [subnet_id for subnet_id, value in zip(subnet_ids, values, strict=True) if value is False]
+            if refused:
+                raise ValueError(public_subnets_problem(args_path("EksCluster", name), refused))
+            return subnet_ids
+
+        return pulumi.Output.all(*assigned).apply(checked)
 
     def _warn_about_deployer_access(self, settings: ClusterSettings) -> None:
         """Warn in the preview when the identity running it will trip over the cluster's admin settings."""

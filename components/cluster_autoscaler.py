@@ -40,16 +40,22 @@ PRIORITY_CLASS = "system-cluster-critical"
 # The priority expander reads its priorities from this ConfigMap (cluster-autoscaler expander/priority README).
 PRIORITY_CONFIGMAP = "cluster-autoscaler-priority-expander"
 RESOURCES = {"requests": {"cpu": "100m", "memory": "600Mi"}, "limits": {"cpu": "100m", "memory": "600Mi"}}
-# The image's base, gcr.io/distroless/static:nonroot, runs as UID 65534 and carries CA certificates, so
-# no host certificate mount is needed (cluster-autoscaler/Dockerfile at the pinned tag).
-NONROOT_UID = 65534
+# The image's base, gcr.io/distroless/static:nonroot, carries CA certificates, so no host certificate mount
+# is needed (cluster-autoscaler/Dockerfile at the pinned tags), and its default user is `nonroot`, UID 65532.
+# The pod runs as 65534 (`nobody`; distroless names both in common/variables.bzl, NOBODY = 65534 and
+# NONROOT = 65532) as the upstream AWS example does at every pinned tag (`runAsUser: 65534`, `fsGroup:
+# 65534`): the binary is static and reads only its service-account token, which `fsGroup` makes readable, so
+# either UID works, and this one keeps the pod as upstream runs it.
+RUN_AS_UID = 65534
 CHECKOV_SKIPS = {
     "CKV_K8S_38": "the autoscaler watches pods and nodes and evicts pods: it needs its service-account token",
     "CKV_K8S_43": "the image is pinned to the release matching the cluster version (facts/versions.py)",
     "CKV_K8S_15": "a pinned release tag needs no re-pull; a registry outage must not stop the autoscaler restarting",
 }
 
-# RBAC of the upstream AWS example at the pinned releases (1.32-1.36 share these rules).
+# RBAC of the upstream AWS example (its ClusterRole `cluster-autoscaler`) at the newest pinned release,
+# cluster-autoscaler-1.36.1. The pinned releases do not share one rule set: `cluster_rules` gives each the
+# rules of its own tag.
 CLUSTER_RULES = [
     {"apiGroups": [""], "resources": ["events", "endpoints"], "verbs": ["create", "patch"]},
     {"apiGroups": [""], "resources": ["pods/eviction"], "verbs": ["create"]},
@@ -94,6 +100,26 @@ CLUSTER_RULES = [
         "verbs": ["get", "update"],
     },
 ]
+# What the example's ClusterRole gained after 1.32, compared at the pinned tags: `volumeattachments` is read
+# from 1.33 (absent at cluster-autoscaler-1.32.7, present at 1.33.6, 1.34.5, 1.35.2 and 1.36.1), and the
+# `resource.k8s.io` rule (dynamic resource allocation) from 1.36 (absent at 1.35.2, present at 1.36.1).
+VOLUME_ATTACHMENTS_SINCE = (1, 33)
+DYNAMIC_RESOURCES_SINCE = (1, 36)
+
+
+def cluster_rules(kubernetes_version: str) -> list[dict]:
+    """The ClusterRole rules of the upstream AWS example at the release pinned for `kubernetes_version` ("1.34")."""
+    minor = tuple(int(part) for part in kubernetes_version.split(".")[:2])
+    rules = []
+    for rule in CLUSTER_RULES:
+        if rule["apiGroups"] == ["resource.k8s.io"] and minor < DYNAMIC_RESOURCES_SINCE:
+            continue
+        if rule["apiGroups"] == ["storage.k8s.io"] and minor < VOLUME_ATTACHMENTS_SINCE:
+            rule = {**rule, "resources": [r for r in rule["resources"] if r != "volumeattachments"]}
+        rules.append(rule)
+    return rules
+
+
 NAMESPACE_RULES = [
     {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create", "list", "watch"]},
     {
@@ -182,7 +208,10 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             f"{name}-sa", metadata={"name": NAME, "namespace": NAMESPACE, "labels": labels}, opts=child
         )
         cluster_role = k8s.rbac.v1.ClusterRole(  # type: ignore[call-overload]  # camelCase keys, as the API spells them; the SDK types dicts in snake_case
-            f"{name}-clusterrole", metadata={"name": NAME, "labels": labels}, rules=CLUSTER_RULES, opts=child
+            f"{name}-clusterrole",
+            metadata={"name": NAME, "labels": labels},
+            rules=cluster_rules(cluster_version),
+            opts=child,
         )
         k8s.rbac.v1.ClusterRoleBinding(  # type: ignore[call-overload]  # camelCase keys, as the API spells them; the SDK types dicts in snake_case
             f"{name}-clusterrolebinding",
@@ -283,9 +312,9 @@ def deployment(instance: str, cluster_name: str, version: str, settings: Autosca
                     "priorityClassName": PRIORITY_CLASS,
                     "securityContext": {
                         "runAsNonRoot": True,
-                        "runAsUser": NONROOT_UID,
-                        "runAsGroup": NONROOT_UID,
-                        "fsGroup": NONROOT_UID,
+                        "runAsUser": RUN_AS_UID,
+                        "runAsGroup": RUN_AS_UID,
+                        "fsGroup": RUN_AS_UID,
                         "seccompProfile": {"type": "RuntimeDefault"},
                     },
                     "containers": [

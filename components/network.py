@@ -20,6 +20,7 @@ from .component_args import Validation, args_path, coerce
 from .facts.identity import PROJECT
 from .facts.regions import eks_regions
 from .facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
+from .ordering import once_created
 from .settings import NetworkSettings, arguments
 from .settings.network import for_region, region_zone_problems
 
@@ -56,11 +57,14 @@ class Network(pulumi.ComponentResource):
     vpc_id: pulumi.Output[str]
     """The VPC."""
     private_subnet_ids: pulumi.Output[list[str]]
-    """One private subnet per zone, for nodes and pods (routed through NAT)."""
+    """One private subnet per zone, for nodes and pods (routed through NAT); resolves once their NAT routes
+    and route-table associations exist."""
     public_subnet_ids: pulumi.Output[list[str]]
-    """One public subnet per zone, for NAT gateways and internet-facing load balancers."""
+    """One public subnet per zone, for NAT gateways and internet-facing load balancers; resolves once their
+    internet route and route-table associations exist."""
     gpu_subnet_ids: pulumi.Output[list[str]]
-    """The private subnets in zones that offer the GPU instance types, for `GpuNodeGroupArgs.subnet_ids`."""
+    """The private subnets in zones that offer the GPU instance types, for `GpuNodeGroupArgs.subnet_ids`;
+    resolves once the private subnets' NAT routes and route-table associations exist."""
     availability_zones: pulumi.Output[list[str]]
     """Zone IDs of the subnets, in subnet order."""
 
@@ -115,7 +119,7 @@ class Network(pulumi.ComponentResource):
         )
         gateway = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=vpc.id, tags=tagged("igw"), opts=child)
         public_routes = aws.ec2.RouteTable(f"{name}-public", vpc_id=vpc.id, tags=tagged("public"), opts=child)
-        aws.ec2.Route(
+        public_internet = aws.ec2.Route(
             f"{name}-public-internet",
             route_table_id=public_routes.id,
             destination_cidr_block="0.0.0.0/0",
@@ -124,6 +128,9 @@ class Network(pulumi.ComponentResource):
         )
 
         private_subnets, public_subnets, private_route_tables, nat_gateways = [], [], [], []
+        # What makes each kind of subnet reach the internet: its default route and its table's association.
+        public_routing: list[pulumi.CustomResource] = [public_internet]
+        private_routing: list[pulumi.CustomResource] = []
         for index, ranges in enumerate(subnet_ranges(settings.cidr, settings.zone_count)):
             zone_id = zones.apply(functools.partial(_zone_id, index))
             # The zone is fixed at creation; see the module docstring.
@@ -137,8 +144,10 @@ class Network(pulumi.ComponentResource):
                 tags=tagged(f"public-{index}", **{PUBLIC_ELB_TAG: "1"}),
                 opts=keep_zone,
             )
-            aws.ec2.RouteTableAssociation(
-                f"{name}-public-{index}", subnet_id=public.id, route_table_id=public_routes.id, opts=child
+            public_routing.append(
+                aws.ec2.RouteTableAssociation(
+                    f"{name}-public-{index}", subnet_id=public.id, route_table_id=public_routes.id, opts=child
+                )
             )
             private = aws.ec2.Subnet(
                 f"{name}-private-{index}",
@@ -163,15 +172,19 @@ class Network(pulumi.ComponentResource):
             routes = aws.ec2.RouteTable(
                 f"{name}-private-{index}", vpc_id=vpc.id, tags=tagged(f"private-{index}"), opts=child
             )
-            aws.ec2.Route(
-                f"{name}-private-{index}-nat",
-                route_table_id=routes.id,
-                destination_cidr_block="0.0.0.0/0",
-                nat_gateway_id=nat_gateways[-1].id,
-                opts=child,
+            private_routing.append(
+                aws.ec2.Route(
+                    f"{name}-private-{index}-nat",
+                    route_table_id=routes.id,
+                    destination_cidr_block="0.0.0.0/0",
+                    nat_gateway_id=nat_gateways[-1].id,
+                    opts=child,
+                )
             )
-            aws.ec2.RouteTableAssociation(
-                f"{name}-private-{index}", subnet_id=private.id, route_table_id=routes.id, opts=child
+            private_routing.append(
+                aws.ec2.RouteTableAssociation(
+                    f"{name}-private-{index}", subnet_id=private.id, route_table_id=routes.id, opts=child
+                )
             )
             private_subnets.append(private)
             public_subnets.append(public)
@@ -193,10 +206,20 @@ class Network(pulumi.ComponentResource):
             self._interface_endpoints(name, vpc, settings.cidr, private_subnets, region, tagged)
 
         self.vpc_id = vpc.id
-        self.private_subnet_ids = pulumi.Output.all(*(subnet.id for subnet in private_subnets))
-        self.public_subnet_ids = pulumi.Output.all(*(subnet.id for subnet in public_subnets))
+        # The subnet ids resolve only once the subnets are routed, so node groups given them are created after
+        # the routes (a node that boots without its NAT route cannot reach EKS, ECR or S3, and never joins)
+        # and deleted before them (draining nodes keep their egress until they are gone): a change to
+        # `natGateways` or a destroy never leaves running nodes without a way out.
+        self.private_subnet_ids = once_created(
+            pulumi.Output.all(*(subnet.id for subnet in private_subnets)), private_routing
+        )
+        self.public_subnet_ids = once_created(
+            pulumi.Output.all(*(subnet.id for subnet in public_subnets)), public_routing
+        )
         self.availability_zones = pulumi.Output.all(*(subnet.availability_zone_id for subnet in private_subnets))
-        self.gpu_subnet_ids = _subnets_in_zones(private_subnets, offered_zone_ids, gpu_instance_types)
+        self.gpu_subnet_ids = once_created(
+            _subnets_in_zones(private_subnets, offered_zone_ids, gpu_instance_types), private_routing
+        )
         self.register_outputs(
             {
                 "vpc_id": self.vpc_id,

@@ -17,6 +17,7 @@ import pulumi_aws as aws
 from .facts import eks_model, naming, regions
 from .facts.eks_node import DEFAULT_CAPACITY_TYPE
 from .facts.identity import PROJECT
+from .ordering import once_created
 
 # Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI. Their ARNs
 # name the partition (`arn:aws-cn:iam::aws:policy/...` in China, `arn:aws-us-gov:` in GovCloud; IAM user guide,
@@ -150,9 +151,7 @@ class NodeRole(pulumi.ComponentResource):
             )
             for policy in NODE_ROLE_POLICIES
         ]
-        self.arn = pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(
-            lambda values: values[0]
-        )
+        self.arn = once_created(role.arn, attachments)
         self.name = role.name
         self.role = role
         self.register_outputs({"arn": self.arn, "name": self.name, "role": self.role})

@@ -92,6 +92,7 @@ INVALID_SETTINGS = [
     ({"cluster": {"publicAccessCidrs": ["10.0.0.300/8"]}}, "cluster.publicAccessCidrs", "IPv4 CIDR"),
     ({"cluster": {"vpcId": "vpc-0123456789abcdef0"}}, "cluster.vpcId", "without subnets"),
     ({"cluster": {"logTypes": ["audit", "everything"]}}, "cluster.logTypes", "unknown log type"),
+    ({"cluster": {"logRetentionDays": 100}}, "cluster.logRetentionDays", "90, 120"),
     ({"cluster": {"creatorAdmin": False}}, "cluster.creatorAdmin", "list the admins"),
     (
         {

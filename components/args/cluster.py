@@ -68,6 +68,8 @@ class EksClusterArgs:
     """Plain. KMS key ARN for envelope encryption of Secrets. Default: a key created with rotation on."""
     log_types: list[str] | None = None
     """Plain. Control-plane log types sent to CloudWatch, EKS `LogType` values, each once; leaving out one of the defaults warns. Default `api`, `audit`, `authenticator`."""
+    log_retention_days: int | None = None
+    """Plain. Days CloudWatch keeps the control-plane logs, in the log group `/aws/eks/<name>/cluster` that the stack creates before the cluster and deletes with it; one of the periods CloudWatch Logs accepts (1, 3, 5, 7, 14, 30, 60, 90, ... 3653; a refused value is reported with them all). Default 90."""
     system_node_group: SystemNodeGroupArgs | None = None
     """Plain. The untainted node group for add-ons. Default: the defaults of its fields."""
     node_monitoring_agent: bool | None = None

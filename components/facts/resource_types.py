@@ -41,6 +41,7 @@ SECURITY_GROUP = "aws:ec2/securityGroup:SecurityGroup"
 # pulumi-aws: invokes (data sources).
 GET_AVAILABILITY_ZONES = "aws:index/getAvailabilityZones:getAvailabilityZones"
 GET_INSTANCE_TYPE_OFFERINGS = "aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings"
+GET_SUBNET = "aws:ec2/getSubnet:getSubnet"
 GET_SUBNETS = "aws:ec2/getSubnets:getSubnets"
 GET_VPC = "aws:ec2/getVpc:getVpc"
 GET_CALLER_IDENTITY = "aws:index/getCallerIdentity:getCallerIdentity"
@@ -65,3 +66,4 @@ KUBERNETES_PROVIDER = "pulumi:providers:kubernetes"
 
 # The Pulumi engine.
 STACK = "pulumi:pulumi:Stack"
+LOG_GROUP = "aws:cloudwatch/logGroup:LogGroup"

@@ -58,6 +58,13 @@ def _known_log_type(log_type: str) -> str:
     return log_type
 
 
+def _retention_days(days: int) -> int:
+    allowed = eks_model.log_retention_days()
+    if days not in allowed:
+        raise _bad(days, ", ".join(str(period) for period in allowed), "retention period CloudWatch Logs refuses:")
+    return days
+
+
 ClusterName = Annotated[
     str,
     rule(
@@ -79,6 +86,9 @@ KmsKeyArn = Annotated[
 LogTypes = Annotated[
     list[Annotated[str, AfterValidator(_known_log_type)]], each_once("log type", "duplicate log types in")
 ]
+
+# CloudWatch Logs takes only these periods (PutRetentionPolicy `retentionInDays`; botocore's logs model).
+LogRetentionDays = Annotated[int, AfterValidator(_retention_days)]
 
 
 class ClusterSettings(SectionModel):
@@ -115,6 +125,10 @@ class ClusterSettings(SectionModel):
     log_types: LogTypes = list(DEFAULT_LOG_TYPES)
     """Control-plane log types sent to CloudWatch, EKS `LogType` values, each once; leaving out one of the
     defaults warns."""
+    log_retention_days: LogRetentionDays = 90
+    """Days CloudWatch keeps the control-plane logs, in the log group `/aws/eks/<name>/cluster` that the stack
+    creates before the cluster and deletes with it; one of the periods CloudWatch Logs accepts (1, 3, 5, 7, 14,
+    30, 60, 90, ... 3653; a refused value is reported with them all)."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = []

@@ -4,7 +4,7 @@ Each builder takes a resource's inputs (camelCase wire names, secrets unwrapped)
 calls hashicorp/terraform-provider-aws (under pulumi-aws) makes to create it, in botocore's member
 names, for example `aws:iam/role:Role` -> IAM CreateRole. What a builder cannot map is added to `notes`
 as not checked. `stackcheck.aws.check` checks the requests. This module holds the request model and
-the shared helpers, and the EC2 launch template, Auto Scaling, IAM and KMS builders; the EKS builders are in
+the shared helpers, and the EC2 launch template, Auto Scaling, IAM, KMS and CloudWatch Logs builders; the EKS builders are in
 stackcheck/aws/eks_builders.py, the network builders in stackcheck/aws/network_builders.py.
 """
 
@@ -19,6 +19,7 @@ from ...facts.resource_types import (
     AUTOSCALING_TAG,
     KMS_KEY,
     LAUNCH_TEMPLATE,
+    LOG_GROUP,
     POD_IDENTITY_ASSOCIATION,
     ROLE,
     ROLE_POLICY,
@@ -364,6 +365,32 @@ def _kms_key(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> lis
     return requests
 
 
+def _log_group(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:
+    """terraform-provider-aws internal/service/logs/group.go, resourceGroupCreate: CreateLogGroup, then
+    PutRetentionPolicy when `retention_in_days` is set (the provider's 0 means no policy)."""
+    params = _taken(
+        inputs,
+        {"name": "logGroupName", "kmsKeyId": "kmsKeyId", "logGroupClass": "logGroupClass"},
+        notes,
+        ignored=("tags", "retentionInDays", "skipDestroy", "namePrefix"),
+    )
+    if "logGroupName" not in params:
+        params["logGroupName"] = (
+            inputs.get("namePrefix", "") + UNIQUE_ID if inputs.get("namePrefix") else TERRAFORM_NAME
+        )
+    if isinstance(inputs.get("tags"), dict) and inputs["tags"]:
+        params["tags"] = dict(inputs["tags"])
+    requests = [Request("logs", "CreateLogGroup", params)]
+    days = inputs.get("retentionInDays")
+    if days:
+        requests.append(
+            Request(
+                "logs", "PutRetentionPolicy", {"logGroupName": params["logGroupName"], "retentionInDays": int(days)}
+            )
+        )
+    return requests
+
+
 def _drop_none(params: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in params.items() if value is not None}
 
@@ -377,6 +404,7 @@ BUILDERS: dict[str, Builder] = {
     ROLE_POLICY: _role_policy,
     POD_IDENTITY_ASSOCIATION: _pod_identity_association,
     KMS_KEY: _kms_key,
+    LOG_GROUP: _log_group,
 }
 
 

@@ -55,6 +55,7 @@ def plan_report(result: PlanResult) -> Report:
     steps = (
         _config,
         _resources,
+        _control_plane,
         _warnings,
         _program_error,
         _objects,
@@ -117,6 +118,23 @@ def _resources(result: PlanResult) -> Section:
             "counts": counts,
             "outputs": result.outputs,
         },
+    )
+
+
+def _control_plane(result: PlanResult) -> Section:
+    rows = tuple(
+        Row((str(group["name"]), f"{group['retentionDays']} days" if group["retentionDays"] else "never expires"))
+        for group in result.log_groups
+    )
+    return Section(
+        "control-plane",
+        "Control plane",
+        "warning" if result.not_checked else "info",
+        (
+            Table((Column("Log group", code=True), Column("Retention")), rows),
+            Items(tuple(result.not_checked), severity="warning", label="Not checked offline"),
+        ),
+        data={"logGroups": result.log_groups, "notChecked": result.not_checked},
     )
 
 

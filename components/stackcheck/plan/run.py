@@ -115,6 +115,10 @@ class PlanResult:
     outputs: dict[str, Any] = field(default_factory=dict)
     """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
     aws_requests: list[RequestCheck] = field(default_factory=list)
+    log_groups: list[dict[str, Any]] = field(default_factory=list)
+    """The CloudWatch log groups the stack owns (`stackcheck.plan.control_plane.log_groups`)."""
+    not_checked: list[str] = field(default_factory=list)
+    """Checks of AWS's answers that the program makes at preview and the mocks cannot answer."""
     """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws.check`)."""
     addons: list[AddonRow] = field(default_factory=list)
     """The EKS add-ons the stack installs, each with its version and where it came from."""
@@ -188,6 +192,10 @@ def run_plan(options: PlanOptions) -> PlanResult:
         from .network_check import network_problems
 
         result.network_problems = network_problems(run.resources)
+        from .control_plane import log_groups, not_checked_offline
+
+        result.log_groups = log_groups(run.resources)
+        result.not_checked = not_checked_offline(run.calls)
 
         from . import render
 

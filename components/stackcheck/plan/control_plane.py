@@ -1,0 +1,41 @@
+"""What the plan shows of the control plane beside its objects: the log group EKS writes to, with the retention
+the stack gives it, and the checks of the cluster's subnets that need AWS and so are left to the preview."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...facts.resource_types import GET_SUBNET, LOG_GROUP
+
+
+def log_groups(resources: list[Any]) -> list[dict[str, Any]]:
+    """Every CloudWatch log group the program registers: its name, retention in days and resource name."""
+    return [
+        {
+            "name": resource.inputs.get("name"),
+            "retentionDays": _days(resource.inputs.get("retentionInDays")),
+            "resource": resource.name,
+        }
+        for resource in resources
+        if resource.type == LOG_GROUP
+    ]
+
+
+def not_checked_offline(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The checks the program makes on AWS's answers that the mocks cannot give, one line each.
+
+    The cluster reads each public node subnet (EC2 DescribeSubnets) to see that it assigns public IPv4
+    addresses (components/cluster.py, `_assigning_public_ips`); the mocks answer nothing, so offline the check
+    is not made, and the plan says so rather than pass it.
+    """
+    return [
+        f"subnet {args.get('id')}: whether it assigns public IPv4 addresses to nodes (MapPublicIpOnLaunch) is read "
+        "from AWS at preview; not checked offline"
+        for token, args in calls
+        if token == GET_SUBNET
+    ]
+
+
+def _days(value: Any) -> int | None:
+    # Numbers come back from the mocks as floats (protobuf `Value`); a retention is a whole number of days.
+    return int(value) if isinstance(value, int | float) else None

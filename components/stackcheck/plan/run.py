@@ -298,10 +298,13 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
     except ValueError as error:
         result.node_group_problems.append(str(error))
         return
-    workloads = [obj.workload() for obj in objects if obj.kind in WORKLOAD_KINDS]
+    declared = [obj for obj in objects if obj.kind in WORKLOAD_KINDS]
+    workloads = [obj.workload() for obj in declared]
     result.pools = [pools.pool_summary(pool) for pool in placement.advertise_gpus(node_pools, workloads)]
     try:
-        result.matrix = placement.placement_matrix(workloads, node_pools)
+        # Keyed by the declaring resource: an object declared twice (reported as a duplicate) is two workloads.
+        declaring = [f"{obj.resource_type}::{obj.resource_name}" for obj in declared]
+        result.matrix = placement.placement_matrix(workloads, node_pools, declaring)
         result.verdicts = placement.gpu_guard(workloads, node_pools)
         _place_node_agents(resources, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)

@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 # Exit codes of `plan` and `audit` (README, "Offline plan"): 0 every check holds, 1 a check failed, 2 the stack
-# config or a project file is invalid, 3 usage or internal error.
+# config, a project file or the command line is invalid (what the user can fix), 3 an internal error (a fault of
+# the tool, reported in one line; `--debug` adds the traceback).
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_INVALID_CONFIG = 2
-EXIT_USAGE = 3
+EXIT_USAGE = EXIT_INVALID_CONFIG
+EXIT_INTERNAL = 3
 # What a `secure:` value becomes offline: it cannot be decrypted without the stack's secrets provider.
 SECRET_PLACEHOLDER = "[secret: not decrypted offline]"
 # Pulumi.yaml keys that declare a config key rather than give an object value.

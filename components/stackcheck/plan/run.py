@@ -25,6 +25,7 @@ from ...facts.resource_types import CLUSTER_TYPES
 from ...facts.resource_types import STACK as STACK_TYPE
 from ..stack_config import (
     EXIT_FAILED,
+    EXIT_INTERNAL,  # noqa: F401 the commands' exit codes, importable from here
     EXIT_INVALID_CONFIG,
     EXIT_OK,
     EXIT_USAGE,  # noqa: F401 the commands' exit codes, importable from here
@@ -197,7 +198,12 @@ def run_plan(options: PlanOptions) -> PlanResult:
             if obj.secret_fields
         ]
         result.duplicate_objects = render.duplicate_objects(objects)
-        result.written = render.write_objects(objects, out_dir)
+        try:
+            result.written = render.write_objects(objects, out_dir)
+        except OSError as error:  # a folder the user named that cannot be written: theirs to fix
+            raise UsageError(
+                f"cannot write to {out_dir}: {error.strerror or error}; allowed: a writable folder"
+            ) from None
 
         progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
         from . import schema

@@ -185,7 +185,8 @@ def _run_plan(args: argparse.Namespace) -> int:
         result = run_plan(options)
         report = render(result, args.format, colour=_colour_stdout())
     except UsageError as error:
-        print(f"stackcheck plan: error: {error}", file=sys.stderr)
+        for problem in error.problems:
+            print(f"stackcheck plan: error: {problem}", file=sys.stderr)
         return error.exit_code
     except Exception as error:  # a fault of the tool itself: one line, the traceback on request
         print(f"stackcheck plan: internal error: {type(error).__name__}: {error}", file=sys.stderr)

@@ -95,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"stackcheck audit: error: {error}", file=sys.stderr)
         return EXIT_INVALID_INPUT
     except UsageError as error:
-        print(f"stackcheck audit: error: {error}", file=sys.stderr)
+        for problem in error.problems:
+            print(f"stackcheck audit: error: {problem}", file=sys.stderr)
         return error.exit_code
     except Exception as error:  # a fault of the tool itself: one line, the traceback on request
         print(f"stackcheck audit: internal error: {type(error).__name__}: {error}", file=sys.stderr)

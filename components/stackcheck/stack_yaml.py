@@ -219,9 +219,10 @@ def _check_depth(text: str) -> None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    line = event.start_mark.line + 1
+                    mark = event.start_mark
+                    where = f"line {mark.line + 1}: " if mark else ""
                     raise StackYamlError(
-                        [f"line {line}: nested more than {MAX_DEPTH} levels deep; allowed: at most {MAX_DEPTH}"]
+                        [f"{where}nested more than {MAX_DEPTH} levels deep; allowed: at most {MAX_DEPTH}"]
                     )
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1

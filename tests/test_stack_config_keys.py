@@ -163,3 +163,13 @@ def test_a_key_under_another_namespace_is_warned_about_by_the_plan(capsys, tmp_p
     assert any(
         warning.startswith("otherproject:vllm: 'vllm' is a key of this project") for warning in document["warnings"]
     )
+
+
+def test_each_config_problem_is_printed_once_on_a_terminal(capsys, tmp_path):
+    stack_file = ROOT / "tests" / "stacks" / "Pulumi.bad-several.yaml"
+    code = main(["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+
+    assert code == 2
+    for problem in ("cluster.version: unsupported version", "systemNodeGroup.minSize: 0", "taintEffect: PreferNo"):
+        assert out.count(problem) == 1

@@ -78,7 +78,8 @@ def plan_report(result: PlanResult) -> Report:
 def _config(result: PlanResult) -> Section:
     problems = result.config_problems
     blocks = (
-        Items(tuple(problem.message for problem in problems), only=TEXT),
+        # A terminal lists each problem once, in the outcome its last lines show.
+        Message("nothing was rendered; each problem is listed below", only=TEXT),
         Paragraph("Nothing was rendered.", only=MARKDOWN),
         Table(
             (Column("Key", code=True), Column("Problem")),
@@ -92,7 +93,7 @@ def _config(result: PlanResult) -> Section:
         "error",
         blocks if problems else (),
         alert=True,
-        text_heading=f"Invalid stack config ({len(problems)} problem(s)); nothing was rendered:",
+        text_heading=f"Invalid stack config ({len(problems)} problem(s))",
         markdown_heading=f"Invalid stack config (`{_shown_path(result.stack_file)}`)",
         data={"configProblems": [{"key": problem.key, "message": problem.message} for problem in problems]},
     )

@@ -81,3 +81,25 @@ def test_two_workloads_of_one_name_each_get_a_line_naming_their_resource(capsys,
     assert len(lines) == 2
     assert "apps/web (web-a)" in lines[0] and "apps/web (web-b)" in lines[1]
     assert all(line.count("lands") == 2 for line in lines)
+
+
+def test_a_failing_program_is_reported_in_one_line_and_its_traceback_only_on_request(capsys, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Pulumi.yaml").write_text("name: other-project\nruntime: python\n")
+    (project / "Pulumi.dev.yaml").write_text("config: {}\n")
+    (project / "__main__.py").write_text("def build():\n    raise ValueError('bucket name missing')\n\nbuild()\n")
+    args = ["plan", "--project-dir", str(project), "--out", str(tmp_path / "out")]
+
+    code = main(args)
+    captured = capsys.readouterr()
+
+    assert code == 1
+    assert "The program failed: ValueError: bucket name missing" in captured.out
+    assert captured.err == "stackcheck plan: the program raised an error (see the report); --debug shows where\n"
+
+    code = main([*args, "--debug"])
+    captured = capsys.readouterr()
+
+    assert code == 1
+    assert captured.err.startswith("Traceback") and "raise ValueError('bucket name missing')" in captured.err

@@ -194,7 +194,11 @@ def _run_plan(args: argparse.Namespace) -> int:
             traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
     if result.program_traceback:
-        sys.stderr.write(result.program_traceback)
+        # The program's own fault, named in the report; where in its code it happened is for --debug.
+        if args.debug:
+            sys.stderr.write(result.program_traceback)
+        else:
+            print("stackcheck plan: the program raised an error (see the report); --debug shows where", file=sys.stderr)
     sys.stdout.write(report)
     sys.stdout.flush()
     return result.exit_code

@@ -245,3 +245,23 @@ def test_malformed_objects_raise_snapshot_error():
     built = Snapshot()
     with pytest.raises(SnapshotError, match="Node n: malformed object"):
         built.add("Node", {"metadata": {"name": "n"}, "status": {"allocatable": {"nvidia.com/gpu": "x"}}})
+
+
+def test_internal_error_exits_3_in_one_line_and_debug_adds_the_traceback(capsys, monkeypatch, tmp_path):
+    from components.stackcheck.audit import run as audit_run
+
+    def broken(options):
+        raise RuntimeError("grouping table is corrupt")
+
+    monkeypatch.setattr(audit_run, "run_audit", broken)
+    path = write(tmp_path / "s.json", snapshot(*CLUSTER))
+
+    code, out, err = run(capsys, "--snapshot", str(path))
+
+    assert code == 3 and out == ""
+    assert err == "stackcheck audit: internal error: RuntimeError: grouping table is corrupt\n"
+
+    code, out, err = run(capsys, "--snapshot", str(path), "--debug")
+
+    assert code == 3 and out == ""
+    assert err.splitlines()[1] == "Traceback (most recent call last):" and "grouping table is corrupt" in err

@@ -3,6 +3,7 @@ workloads declared with one kind, namespace and name (the placement report's row
 
 from __future__ import annotations
 
+import asyncio
 import json
 import textwrap
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
+from components.stackcheck import runtime
 from components.stackcheck.__main__ import main
 
 ASG_TAG = "aws:autoscaling/tag:Tag"
@@ -103,3 +105,40 @@ def test_a_failing_program_is_reported_in_one_line_and_its_traceback_only_on_req
 
     assert code == 1
     assert captured.err.startswith("Traceback") and "raise ValueError('bucket name missing')" in captured.err
+
+
+def test_a_mock_answer_that_waits_on_a_future_is_finished_through_the_loop():
+    loop = asyncio.new_event_loop()
+
+    async def waits(outcome):
+        future = loop.create_future()
+        loop.call_soon(outcome, future)
+        return await future + 1
+
+    async def answer(outcome):
+        return runtime._await_now(waits(outcome))
+
+    def fail(future):
+        future.set_exception(LookupError("no such output"))
+
+    try:
+        assert loop.run_until_complete(answer(lambda future: future.set_result(41))) == 42
+        with pytest.raises(LookupError, match="no such output"):
+            loop.run_until_complete(answer(fail))
+    finally:
+        loop.close()
+
+
+def test_a_mock_answer_that_needs_no_wait_is_returned_without_running_the_loop():
+    ran: list[str] = []
+
+    async def plain():
+        return {"answer": 42}
+
+    loop = asyncio.new_event_loop()
+    loop.call_soon(ran.append, "other work")
+    try:
+        assert runtime._await_now(plain()) == {"answer": 42}
+        assert ran == []  # the loop's ready work stays for the loop
+    finally:
+        loop.close()

@@ -159,3 +159,24 @@ def test_futures_a_failed_run_leaves_behind_log_no_error_when_collected_later(tm
         assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
     finally:
         del sys.left_future
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        pytest.param(["--bogus"], "unrecognized arguments: --bogus", id="unknown option"),
+        pytest.param(["--format", "yaml"], "invalid choice: 'yaml'", id="unknown format"),
+        pytest.param(["--stack", "nope"], "no stack file Pulumi.nope.yaml", id="unknown stack"),
+        pytest.param(["--stack-file", "{tmp}"], "stack file {tmp} is a folder", id="stack file is a folder"),
+        pytest.param(["--stack-file", "{tmp}/absent.yaml"], "{tmp}/absent.yaml does not exist", id="no stack file"),
+        pytest.param(["--project-dir", "{tmp}/absent"], "no Pulumi.yaml in {tmp}/absent", id="no project"),
+        pytest.param(["--out", "/proc/version"], "--out /proc/version is a file", id="out is a file"),
+        pytest.param(["--out", "/proc/plan"], "cannot write to /proc/plan", id="out cannot be written"),
+    ],
+)
+def test_argument_problems_exit_2_in_one_line_naming_the_value(capsys, tmp_path, args, said):
+    args = [arg.format(tmp=tmp_path) for arg in args]
+    code, out, err = run(capsys, "--project-dir", str(ROOT), *args)
+
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and said.format(tmp=tmp_path) in err and "Traceback" not in err

@@ -144,7 +144,8 @@ def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: P
                 f"no stack file Pulumi.{stack}.yaml in {project_dir}; stack files there: {', '.join(known) or 'none'}"
             )
     elif not stack_file.is_file():
-        raise UsageError(f"stack file {stack_file} does not exist")
+        what = "is a folder" if stack_file.is_dir() else "does not exist"
+        raise UsageError(f"stack file {stack_file} {what}; allowed: a Pulumi.<stack>.yaml file")
     stack_doc = _load_yaml(stack_file, yaml)
 
     values: dict[str, Any] = {}

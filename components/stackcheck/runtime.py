@@ -390,9 +390,9 @@ def _without_stack_traces() -> Iterator[None]:
 
     For every registration the SDK walks the whole stack (`pulumi.runtime.resource._get_stack_trace`), reading
     each frame's source line, to send the engine the resource's source position; the mocks never read it.
-    The stacks are deep, as each mock registration runs the event loop and with it the next registration: the
-    walks took about a quarter of the program's run. Should a later SDK rename the function, registrations
-    still work, only slower.
+    The walks took about a quarter of the program's run when measured, while each mock answer still ran the
+    event loop and with it the next registration (deep stacks; see `_without_nested_loops`). Should a later SDK
+    rename the function, registrations still work, only slower.
     """
     original = getattr(pulumi_resource, "_get_stack_trace", None)
     if original is None:

@@ -23,12 +23,13 @@ from components.monitoring import (
     vllm_target,
 )
 from components.network import Network, NetworkArgs
-from components.settings import config_from_pulumi, parse_stack_config
+from components.settings import config_from_pulumi, namespace_warnings, parse_stack_config
 from components.vllm_manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm_server import VllmServer, VllmServerArgs
 
-settings = parse_stack_config(*config_from_pulumi())
-for warning in settings.warnings():
+stack_config, secret_keys = config_from_pulumi()
+settings = parse_stack_config(stack_config, secret_keys)
+for warning in [*namespace_warnings(stack_config), *settings.warnings()]:
     pulumi.log.warn(warning)
 contract = settings.contract
 placement = placement_args(contract, settings.gpu_placement.require_node_affinity)

@@ -1,5 +1,5 @@
 """How the audit reads snapshots: files, stdin, directories, every JSON layout; and its answers to bad input
-(exit 2 with a message naming the file and what is wrong, never a traceback) and misuse (exit 3)."""
+(exit 2 with a message naming the file and what is wrong, never a traceback) and misuse (exit 2, one line)."""
 
 from __future__ import annotations
 
@@ -212,15 +212,15 @@ def test_invalid_input_as_a_process_prints_one_line_and_no_traceback(tmp_path):
         pytest.param(["--snapshot", "x.json", "--context", "prod"], id="context without kubeconfig"),
     ],
 )
-def test_usage_errors_exit_3(capsys, args):
+def test_usage_errors_exit_2_in_one_line(capsys, args):
     code, _, err = run(capsys, *args)
-    assert code == 3 and "Traceback" not in err
+    assert code == 2 and "Traceback" not in err and err.count("\n") == 1
 
 
-def test_unknown_stack_exits_3_and_names_the_stack_files(capsys, tmp_path):
+def test_unknown_stack_exits_2_and_names_the_stack_files(capsys, tmp_path):
     path = write(tmp_path / "s.json", snapshot(*CLUSTER))
     code, _, err = run(capsys, "--snapshot", str(path), "--stack", "nope", "--project-dir", str(ROOT))
-    assert code == 3 and "no stack file Pulumi.nope.yaml" in err and "Pulumi.dev.yaml" in err
+    assert code == 2 and "no stack file Pulumi.nope.yaml" in err and "Pulumi.dev.yaml" in err
 
 
 def test_pods_of_one_shape_share_it_and_daemonset_pins_do_not_split_shapes():
@@ -245,3 +245,23 @@ def test_malformed_objects_raise_snapshot_error():
     built = Snapshot()
     with pytest.raises(SnapshotError, match="Node n: malformed object"):
         built.add("Node", {"metadata": {"name": "n"}, "status": {"allocatable": {"nvidia.com/gpu": "x"}}})
+
+
+def test_internal_error_exits_3_in_one_line_and_debug_adds_the_traceback(capsys, monkeypatch, tmp_path):
+    from components.stackcheck.audit import run as audit_run
+
+    def broken(options):
+        raise RuntimeError("grouping table is corrupt")
+
+    monkeypatch.setattr(audit_run, "run_audit", broken)
+    path = write(tmp_path / "s.json", snapshot(*CLUSTER))
+
+    code, out, err = run(capsys, "--snapshot", str(path))
+
+    assert code == 3 and out == ""
+    assert err == "stackcheck audit: internal error: RuntimeError: grouping table is corrupt\n"
+
+    code, out, err = run(capsys, "--snapshot", str(path), "--debug")
+
+    assert code == 3 and out == ""
+    assert err.splitlines()[1] == "Traceback (most recent call last):" and "grouping table is corrupt" in err

@@ -347,7 +347,7 @@ def test_the_program_builds_through_the_packages_provider_under_mocks(program, t
     [vpc] = run.of_type("aws:ec2/vpc:Vpc")
     [eks_cluster] = run.of_type("eks:index:Cluster")
     assert eks_cluster.inputs["vpcId"] == vpc.id
-    # Registration order follows which inputs resolve first, so the names are compared as a set of two.
+    # Registration order follows when each component's inputs resolve, which is no part of the contract.
     assert sorted(r.inputs["metadata"]["name"] for r in run.of_type("kubernetes:apps/v1:Deployment")) == [
         "cluster-autoscaler",
         "vllm",

@@ -214,7 +214,7 @@ def test_eks_gpu_plan_plans_another_projects_stack_from_any_directory(environmen
 
 def test_eks_gpu_plan_names_a_missing_project_file(environment, tmp_path):
     completed = _run([str(environment / "bin" / "eks-gpu-plan"), "--project-dir", str(tmp_path)], check=False)
-    assert completed.returncode == 3
+    assert completed.returncode == 2
     assert f"no Pulumi.yaml in {tmp_path}" in completed.stderr
 
 
@@ -279,7 +279,7 @@ def test_eks_gpu_plan_answers_help_and_usage_errors_without_planning(capsys):
     assert plan_command(["--help"]) == 0
     shown = capsys.readouterr().out
     assert shown.startswith("usage: eks-gpu-plan") and "--project-dir PROJECT_DIR" in shown
-    assert plan_command(["--format", "yaml"]) == 3
+    assert plan_command(["--format", "yaml"]) == 2
     assert "argument --format: invalid choice: 'yaml'" in capsys.readouterr().err
 
 
@@ -288,5 +288,5 @@ def test_eks_gpu_audit_answers_help_and_usage_errors_without_auditing(capsys):
 
     assert audit_command(["--help"]) == 0
     assert capsys.readouterr().out.startswith("usage: eks-gpu-audit")
-    assert audit_command([]) == 3
+    assert audit_command([]) == 2
     assert "one of the arguments --snapshot --kubeconfig is required" in capsys.readouterr().err

@@ -214,7 +214,7 @@ def test_unknown_stack_is_a_usage_error(capsys, tmp_path):
     code = main(["plan", "--project-dir", str(ROOT), "--stack", "nope", "--out", str(tmp_path)])
 
     captured = capsys.readouterr()
-    assert code == 3
+    assert code == 2
     assert "Pulumi.nope.yaml" in captured.err and captured.out == ""
 
 

@@ -1,5 +1,5 @@
 """The plan's answers to bad files and misuse: a message naming the file or resources, a distinct exit
-code (0 holds, 1 a check failed, 2 invalid config or files, 3 usage or internal error), no traceback."""
+code (0 holds, 1 a check failed, 2 invalid config, files or arguments, 3 internal error), no traceback."""
 
 from __future__ import annotations
 
@@ -53,19 +53,23 @@ def test_out_naming_an_existing_file_is_a_usage_error(capsys, tmp_path):
 
     code, out, err = run(capsys, "--project-dir", str(ROOT), "--stack", "dev", "--out", str(existing))
 
-    assert code == 3
+    assert code == 2
     assert f"--out {existing} is a file" in err and out == "" and "Traceback" not in err
     assert existing.read_text() == "keep me\n"
 
 
 def test_unknown_option_is_a_usage_error(capsys):
     code, _, err = run(capsys, "--no-such-option")
-    assert code == 3 and "unrecognized arguments" in err
+    assert code == 2 and "unrecognized arguments: --no-such-option" in err
+    assert err.count("\n") == 1 and "usage:" not in err  # one line, pointing at --help
+    assert "--help" in err
 
 
 def test_help_exits_0(capsys):
     assert main(["plan", "--help"]) == 0
-    assert "3 on a usage or internal error" in capsys.readouterr().out.replace("\n", " ").replace("  ", " ")
+    assert "3 on an internal error (--debug shows its traceback)" in capsys.readouterr().out.replace("\n", " ").replace(
+        "  ", " "
+    )
 
 
 def test_internal_error_exits_3_saying_so(capsys, monkeypatch, tmp_path):
@@ -76,7 +80,13 @@ def test_internal_error_exits_3_saying_so(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, "--project-dir", str(ROOT), "--out", str(tmp_path))
 
     assert code == 3
-    assert "internal error: RuntimeError: placement table is corrupt" in err and out == ""
+    assert err == "stackcheck plan: internal error: RuntimeError: placement table is corrupt\n" and out == ""
+
+    code, out, err = run(capsys, "--project-dir", str(ROOT), "--out", str(tmp_path), "--debug")
+
+    assert code == 3 and out == ""
+    assert err.startswith("stackcheck plan: internal error: RuntimeError: placement table is corrupt\nTraceback")
+    assert 'raise RuntimeError("placement table is corrupt")' in err
 
 
 def test_two_resources_declaring_one_object_fail_naming_both(capsys, tmp_path):
@@ -149,3 +159,24 @@ def test_futures_a_failed_run_leaves_behind_log_no_error_when_collected_later(tm
         assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
     finally:
         del sys.left_future
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        pytest.param(["--bogus"], "unrecognized arguments: --bogus", id="unknown option"),
+        pytest.param(["--format", "yaml"], "invalid choice: 'yaml'", id="unknown format"),
+        pytest.param(["--stack", "nope"], "no stack file Pulumi.nope.yaml", id="unknown stack"),
+        pytest.param(["--stack-file", "{tmp}"], "stack file {tmp} is a folder", id="stack file is a folder"),
+        pytest.param(["--stack-file", "{tmp}/absent.yaml"], "{tmp}/absent.yaml does not exist", id="no stack file"),
+        pytest.param(["--project-dir", "{tmp}/absent"], "no Pulumi.yaml in {tmp}/absent", id="no project"),
+        pytest.param(["--out", "/proc/version"], "--out /proc/version is a file", id="out is a file"),
+        pytest.param(["--out", "/proc/plan"], "cannot write to /proc/plan", id="out cannot be written"),
+    ],
+)
+def test_argument_problems_exit_2_in_one_line_naming_the_value(capsys, tmp_path, args, said):
+    args = [arg.format(tmp=tmp_path) for arg in args]
+    code, out, err = run(capsys, "--project-dir", str(ROOT), *args)
+
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and said.format(tmp=tmp_path) in err and "Traceback" not in err

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
@@ -47,10 +47,16 @@ class PlacementRow:
     """True when every filter passes on an empty node of the pool."""
     reasons: list[str] = field(default_factory=list)
     """One line per failed filter; empty when `lands`."""
+    resource: str = ""
+    """The resource that declares the workload, when the caller names it: two workloads of one kind, namespace
+    and name (declared twice) stay two rows per pool. Empty when not named."""
 
     def to_dict(self) -> dict:
-        """The row as a JSON-serialisable dict."""
-        return asdict(self)
+        """The row as a JSON-serialisable dict; `resource` only when named."""
+        row = asdict(self)
+        if not self.resource:
+            del row["resource"]
+        return row
 
 
 def plain_pod() -> dict:
@@ -105,8 +111,13 @@ def system_addon_pod() -> dict:
     }
 
 
-def placement_matrix(workloads: Iterable[dict], pools: Iterable[dict]) -> list[PlacementRow]:
+def placement_matrix(
+    workloads: Iterable[dict], pools: Iterable[dict], resources: Sequence[str] = ()
+) -> list[PlacementRow]:
     """For each workload and pool (in that order), whether the workload's pod lands on an empty node of the pool.
+
+    `resources`, when given, names the resource that declares each workload (in the same order); each row
+    carries its workload's.
 
     Nodes are taken as the device plugin leaves them (advertise_gpus): a GPU
     pool the plugin does not reach has no `nvidia.com/gpu` allocatable, so GPU
@@ -115,14 +126,19 @@ def placement_matrix(workloads: Iterable[dict], pools: Iterable[dict]) -> list[P
     """
     workloads = list(workloads)
     pools = advertise_gpus(pools, workloads)
+    if resources and len(resources) != len(workloads):
+        raise ValueError(f"{len(resources)} resource names for {len(workloads)} workloads; allowed: one per workload")
     rows = []
-    for workload in workloads:
+    for index, workload in enumerate(workloads):
         pod = pod_of(workload)
         requests = pod_requests(pod)
+        resource = resources[index] if resources else ""
         for pool in pools:
             reasons = _reasons(pod, requests, pool)
             rows.append(
-                PlacementRow(workload_id(workload), workload.get("kind") or "", pool["name"], not reasons, reasons)
+                PlacementRow(
+                    workload_id(workload), workload.get("kind") or "", pool["name"], not reasons, reasons, resource
+                )
             )
     return rows
 

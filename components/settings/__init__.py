@@ -25,7 +25,7 @@ from .gpu_placement import GpuPlacementSettings
 from .network import NetworkSettings
 from .node_groups import MIN_GPU_DISK_GIB, MIN_SYSTEM_DISK_GIB, GpuNodeGroupSettings, SystemNodeGroupSettings
 from .observability import ObservabilitySettings
-from .reader import config_from_pulumi, parse_stack_config
+from .reader import config_from_pulumi, namespace_warnings, parse_stack_config
 from .section import validate_section
 from .stack import (
     SECTIONS,
@@ -61,6 +61,7 @@ __all__ = [
     "check_namespace_name",
     "config_from_pulumi",
     "contract_problems",
+    "namespace_warnings",
     "parse_settings",
     "parse_stack_config",
     "server_pool_problems",

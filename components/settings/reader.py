@@ -16,11 +16,15 @@ from ..facts.regions import region_problem
 from .errors import ConfigError, ConfigProblem, stack_config
 from .network import for_region, region_zone_problems
 from .region import arn_problems
-from .stack import SECRET_KEYS, Settings, parse_settings
+from .stack import SECRET_KEYS, TOP_LEVEL_KEYS, Settings, parse_settings
 
 REGION_KEY = "aws:region"
 # Namespaces at least this similar to the project's are taken for a misspelling of it.
 _NAMESPACE_SIMILARITY = 0.8
+# Providers' own config keys that share a name with a key of this project: `kubernetes:cluster` names the
+# kubeconfig cluster pulumi-kubernetes uses (https://www.pulumi.com/registry/packages/kubernetes/
+# installation-configuration/), and is no misplaced `cluster` section.
+_PROVIDER_KEYS = {"kubernetes": {"cluster"}}
 
 
 def parse_stack_config(
@@ -29,17 +33,34 @@ def parse_stack_config(
     """Build `Settings` from a whole stack config (`namespace:key` -> value), as Pulumi hands it over.
 
     Beyond `parse_settings`, this catches what only the whole config shows: keys under a namespace
-    that is a misspelling of the project's (their section would be silently ignored), and a secret
-    key such as `hfToken` given in plain text (the Pulumi CLI refuses that for keys `Pulumi.yaml`
-    declares secret), and `aws:region` against botocore's endpoint data, with the network's zones against
-    that region's (facts/regions.py). Every problem is reported at once, each key written `project:key`.
+    that is a misspelling of the project's (their section would be silently ignored), a secret key of this
+    project under any other namespace (the program would run without it), a secret key such as `hfToken`
+    given in plain text (the Pulumi CLI refuses that for keys `Pulumi.yaml` declares secret), a dotted key
+    such as `network.cidr`, which Pulumi takes as one name, not a path, and `aws:region` against botocore's
+    endpoint data, with the network's zones against that region's (facts/regions.py). Every problem is
+    reported at once, each key written `project:key`. `namespace_warnings` gives the keys of this project under
+    other namespaces.
     """
     problems: list[ConfigProblem] = []
     values: dict[str, Any] = {}
     for full_key, value in config.items():
         namespace, _, key = full_key.rpartition(":")
         if namespace == project:
-            values[key] = value
+            dotted = _dotted_key_problem(key)
+            if dotted:
+                problems.append(dotted)
+            else:
+                values[key] = value
+        elif namespace and key in SECRET_KEYS:
+            problems.append(
+                ConfigProblem(
+                    full_key,
+                    f"this project's secret {key} under namespace {namespace!r}, which the program never reads "
+                    f"(it would run without it); allowed: {project}:{key}, set with pulumi config set --secret "
+                    f"{key} <value>",
+                    namespace=None,
+                )
+            )
         elif namespace and difflib.SequenceMatcher(None, namespace, project).ratio() >= _NAMESPACE_SIMILARITY:
             problems.append(
                 ConfigProblem(
@@ -104,6 +125,45 @@ def _region(value: Any, problems: list[ConfigProblem]) -> str | None:
         problems.append(ConfigProblem(REGION_KEY, problem, None))
         return None
     return value
+
+
+def namespace_warnings(config: Mapping[str, Any], project: str = PROJECT) -> list[str]:
+    """Keys of this project (`vllm`, `network.cidr`) under another namespace, which the program does not read.
+
+    A misspelt project namespace and a secret key are problems of `parse_stack_config`; the rest may be another
+    program's own config, so they are warnings naming the key and the one the program reads.
+    """
+    found = []
+    for full_key in config:
+        namespace, _, key = full_key.rpartition(":")
+        head = key.split(".", 1)[0]
+        if (
+            not namespace
+            or namespace == project
+            or head not in TOP_LEVEL_KEYS
+            or key in SECRET_KEYS
+            or head in _PROVIDER_KEYS.get(namespace, ())
+            or difflib.SequenceMatcher(None, namespace, project).ratio() >= _NAMESPACE_SIMILARITY
+        ):
+            continue
+        found.append(
+            f"{full_key}: {head!r} is a key of this project under namespace {namespace!r}, which this program "
+            f"does not read; it reads {project}:{key} (pulumi config set {key} <value>)"
+        )
+    return found
+
+
+def _dotted_key_problem(key: str) -> ConfigProblem | None:
+    """A key such as `network.cidr`: one name to Pulumi, which is what `pulumi config set` without `--path`
+    writes; the value belongs inside the `network` object."""
+    head, dot, rest = key.partition(".")
+    if not dot or head not in TOP_LEVEL_KEYS:
+        return None
+    return ConfigProblem(
+        key,
+        f"unknown key {key!r}: Pulumi takes a dotted key as one name, not a path; allowed: {rest} inside "
+        f"{head}, as pulumi config set --path '{key}' <value> writes it",
+    )
 
 
 def config_from_pulumi() -> tuple[dict[str, Any], set[str]]:

@@ -18,14 +18,27 @@ from typing import NoReturn
 
 from .audit import cli as audit_cli
 
-# Matches stackcheck.stack_config.EXIT_USAGE; repeated here so that usage errors answer without importing it.
-EXIT_USAGE = 3
+# Match stackcheck.stack_config's EXIT_USAGE and EXIT_INTERNAL; repeated here so that usage errors answer
+# without importing it.
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
 FORMATS = ("text", "markdown", "json")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the command, the problem and where help is.
+
+    argparse prints the whole usage before the error; the commands give one line per problem, as for a bad
+    stack config. Subcommands' parsers are built from this class too (argparse uses the parent's class).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m components.stackcheck`."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m components.stackcheck",
         description="Offline tools for a stack of this project: no Pulumi CLI, no cloud credentials.",
     )
@@ -39,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
             "`pulumi preview` shows it; write every Kubernetes object as YAML and validate it against the "
             "cluster version's OpenAPI schema; model the node groups as pools and print where each workload "
             "lands and the GPU guard verdicts. Exit 0 when every check holds, 1 when a check fails, 2 when the "
-            "stack config or a project file is invalid, 3 on a usage or internal error."
+            "stack config, a project file or the command line is invalid, 3 on an internal error (--debug shows "
+            "its traceback)."
         ),
     )
     add_plan_arguments(plan)
@@ -79,17 +93,18 @@ def add_plan_arguments(plan: argparse.ArgumentParser) -> None:
         help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
         "json for tools (default: text)",
     )
+    plan.add_argument("--debug", action="store_true", help="on an internal error, print its traceback")
 
 
 def build_plan_command_parser() -> argparse.ArgumentParser:
     """The argument parser of `eks-gpu-plan`, the installed command (`plan` alone, for any project)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="eks-gpu-plan",
         description=(
             "Offline plan of a Pulumi stack that uses eks_gpu_inference's components: run the program under "
             "mocks, print the resource tree, write and validate the Kubernetes objects, and check GPU placement. "
-            "Exit 0 when every check holds, 1 when a check fails, 2 when the stack config or a project file is "
-            "invalid, 3 on a usage or internal error."
+            "Exit 0 when every check holds, 1 when a check fails, 2 when the stack config, a project file or the "
+            "command line is invalid, 3 on an internal error (--debug shows its traceback)."
         ),
     )
     add_plan_arguments(parser)
@@ -98,14 +113,14 @@ def build_plan_command_parser() -> argparse.ArgumentParser:
 
 def build_audit_command_parser() -> argparse.ArgumentParser:
     """The argument parser of `eks-gpu-audit`, the installed command (`audit` alone)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="eks-gpu-audit",
         description=(
             "Audit a running cluster that uses eks_gpu_inference's placement contract, from a snapshot "
             "(kubectl get nodes,pods,daemonsets -A -o json) or live: idle GPUs, pods leaking onto GPU nodes, "
             "pending GPU pods, GPU nodes without GPUs advertised, node agents missing on GPU nodes. Exit 0 when "
-            "no finding is at or above --fail-on, 1 when one is, 2 when the input is unreadable or invalid, 3 on "
-            "a usage or internal error."
+            "no finding is at or above --fail-on, 1 when one is, 2 when the input or the command line is invalid, "
+            "3 on an internal error (--debug shows its traceback)."
         ),
     )
     audit_cli.add_audit_arguments(parser, FORMATS)
@@ -134,7 +149,7 @@ def audit_command(argv: list[str] | None = None) -> int:
 
 def _parsed(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace | int:
     """`argv` parsed by `parser`, or the exit code when it answered itself (0 for --help, EXIT_USAGE for a
-    usage error: argparse exits with 2, which the commands give to an invalid stack config)."""
+    usage error, said in one line)."""
     try:
         return parser.parse_args(argv)
     except SystemExit as exit_:
@@ -158,26 +173,33 @@ def _run_plan(args: argparse.Namespace) -> int:
     from .plan.report import render
     from .plan.run import PlanOptions, UsageError, run_plan
 
-    project_dir = (args.project_dir or Path.cwd()).resolve()
-    options = PlanOptions(
-        stack=args.stack,
-        project_dir=project_dir,
-        stack_file=args.stack_file.resolve() if args.stack_file else None,
-        out_dir=args.out.resolve() if args.out else None,
-        progress=_progress_writer(),
-    )
     try:
+        project_dir = (args.project_dir or Path.cwd()).resolve()
+        options = PlanOptions(
+            stack=args.stack,
+            project_dir=project_dir,
+            stack_file=args.stack_file.resolve() if args.stack_file else None,
+            out_dir=args.out.resolve() if args.out else None,
+            progress=_progress_writer(),
+        )
         result = run_plan(options)
+        report = render(result, args.format, colour=_colour_stdout())
     except UsageError as error:
-        print(f"stackcheck plan: error: {error}", file=sys.stderr)
+        for problem in error.problems:
+            print(f"stackcheck plan: error: {problem}", file=sys.stderr)
         return error.exit_code
-    except Exception as error:  # a fault of the tool itself: say so, with where it happened
+    except Exception as error:  # a fault of the tool itself: one line, the traceback on request
         print(f"stackcheck plan: internal error: {type(error).__name__}: {error}", file=sys.stderr)
-        traceback.print_exc(file=sys.stderr)
-        return EXIT_USAGE
+        if args.debug:
+            traceback.print_exc(file=sys.stderr)
+        return EXIT_INTERNAL
     if result.program_traceback:
-        sys.stderr.write(result.program_traceback)
-    sys.stdout.write(render(result, args.format, colour=_colour_stdout()))
+        # The program's own fault, named in the report; where in its code it happened is for --debug.
+        if args.debug:
+            sys.stderr.write(result.program_traceback)
+        else:
+            print("stackcheck plan: the program raised an error (see the report); --debug shows where", file=sys.stderr)
+    sys.stdout.write(report)
     sys.stdout.flush()
     return result.exit_code
 

@@ -152,7 +152,7 @@ class _Monitor(pulumi_mocks.MockMonitor):
         result = self.recording.call(
             pulumi.runtime.MockCallArgs(token=request.tok, args=args, provider=request.provider)
         )
-        return provider_pb2.CallResponse(**{"return": _sync_await(rpc.serialize_properties(result, {}))})
+        return provider_pb2.CallResponse(**{"return": _await_now(rpc.serialize_properties(result, {}))})
 
     def RegisterResourceOutputs(self, request):  # gRPC method name
         _ensure_event_loop()
@@ -416,7 +416,7 @@ def run_program(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
             list(secret_keys),
         )
-        with _without_stack_traces():
+        with _without_stack_traces(), _without_nested_loops():
             loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
             loop.run_until_complete(_collect_outputs(run))
     finally:
@@ -432,9 +432,9 @@ def _without_stack_traces() -> Iterator[None]:
 
     For every registration the SDK walks the whole stack (`pulumi.runtime.resource._get_stack_trace`), reading
     each frame's source line, to send the engine the resource's source position; the mocks never read it.
-    The stacks are deep, as each mock registration runs the event loop and with it the next registration: the
-    walks took about a quarter of the program's run. Should a later SDK rename the function, registrations
-    still work, only slower.
+    The walks took about a quarter of the program's run when measured, while each mock answer still ran the
+    event loop and with it the next registration (deep stacks; see `_without_nested_loops`). Should a later SDK
+    rename the function, registrations still work, only slower.
     """
     original = getattr(pulumi_resource, "_get_stack_trace", None)
     if original is None:
@@ -445,6 +445,63 @@ def _without_stack_traces() -> Iterator[None]:
         yield
     finally:
         pulumi_resource._get_stack_trace = original
+
+
+@contextlib.contextmanager
+def _without_nested_loops() -> Iterator[None]:
+    """The mock monitor's answers serialized without running the event loop inside them.
+
+    The SDK's mock monitor serializes each answer with `_sync_await`, which runs the loop's ready callbacks
+    until the answer is done (pulumi/runtime/mocks.py, `RegisterResource` and `Invoke`, pulumi 3.272.0). With
+    the inline executor those callbacks are the next registrations, whose answers run the loop again: the
+    Python stack grows by about 18 frames for each registration waiting at the same time, and 51 or more
+    (one autoscaler node-template tag per node label, all waiting on the node group) passed the interpreter's
+    recursion limit. An answer holds plain values only (inputs read back from the request, computed outputs),
+    so its serialization finishes without waiting; `_await_now` runs it to the end on the spot.
+    """
+    original = getattr(pulumi_mocks, "_sync_await", None)
+    if original is None:
+        yield
+        return
+    pulumi_mocks._sync_await = _await_now
+    try:
+        yield
+    finally:
+        pulumi_mocks._sync_await = original
+
+
+def _await_now(awaitable: Any) -> Any:
+    """The result of `awaitable`, without running the event loop when it completes without waiting; an
+    awaitable that does wait on a future is finished through the loop (`_sync_await`), from where it stopped."""
+    if not asyncio.iscoroutine(awaitable):
+        return _sync_await(awaitable)
+    try:
+        pending = awaitable.send(None)
+    except StopIteration as done:
+        return done.value
+    return _sync_await(_Resumed(awaitable, pending))
+
+
+class _Resumed:
+    """A coroutine already started and waiting on `pending`, awaitable again from that point."""
+
+    def __init__(self, coroutine: Any, pending: Any):
+        self.coroutine = coroutine
+        self.pending = pending
+
+    def __await__(self):
+        pending = self.pending
+        while True:
+            try:
+                sent = yield pending
+            except BaseException as error:  # handed on to the coroutine, as a task would
+                resume, value = self.coroutine.throw, error
+            else:
+                resume, value = self.coroutine.send, sent
+            try:
+                pending = resume(value)
+            except StopIteration as done:
+                return done.value
 
 
 async def _collect_outputs(run: ProgramRun) -> None:

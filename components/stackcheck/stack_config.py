@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 # Exit codes of `plan` and `audit` (README, "Offline plan"): 0 every check holds, 1 a check failed, 2 the stack
-# config or a project file is invalid, 3 usage or internal error.
+# config, a project file or the command line is invalid (what the user can fix), 3 an internal error (a fault of
+# the tool, reported in one line; `--debug` adds the traceback).
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_INVALID_CONFIG = 2
-EXIT_USAGE = 3
+EXIT_USAGE = EXIT_INVALID_CONFIG
+EXIT_INTERNAL = 3
 # What a `secure:` value becomes offline: it cannot be decrypted without the stack's secrets provider.
 SECRET_PLACEHOLDER = "[secret: not decrypted offline]"
 # Pulumi.yaml keys that declare a config key rather than give an object value.
@@ -25,9 +27,16 @@ _NOTHING = object()
 
 
 class UsageError(Exception):
-    """The command cannot start: a missing project or stack file, or an output folder that is a file."""
+    """The command cannot start: a missing project or stack file, or an output folder that is a file.
+
+    Given several messages, each is one problem, and `problems` lists them.
+    """
 
     exit_code = EXIT_USAGE
+
+    def __init__(self, *problems: str):
+        self.problems = list(problems)
+        super().__init__("\n".join(problems))
 
 
 class InvalidFileError(UsageError):
@@ -48,6 +57,65 @@ class StackConfig:
     """Every key as `namespace:key`, values as YAML loads them."""
     secret_keys: tuple[str, ...]
     """Keys whose value (or part of it) is `secure:`; they hold `SECRET_PLACEHOLDER`."""
+    secure_values: tuple[SecureValue, ...] = ()
+    """Every `secure:` value, where it stands and its ciphertext."""
+
+
+@dataclass(frozen=True)
+class SecureValue:
+    """One `secure:` value of the stack file: the key holding it, the path inside that key's value, the text."""
+
+    key: str
+    """`namespace:key`."""
+    path: str
+    """Inside the key's value, dotted with list positions as `.0` (`cidr`, `extraArgs.0`); empty for the whole."""
+    ciphertext: str
+
+    @property
+    def config_key(self) -> str:
+        """The key and the path inside it, as a problem names the place: `project:network.cidr`."""
+        return f"{self.key}.{self.path}" if self.path else self.key
+
+    def problem(self) -> str | None:
+        """Why the ciphertext is not one the Pulumi CLI writes, or None when it has that shape."""
+        return ciphertext_problem(self.ciphertext)
+
+
+def ciphertext_problem(ciphertext: str) -> str | None:
+    """Why `ciphertext` cannot be a `secure:` value the Pulumi CLI wrote, or None when its shape is right.
+
+    The passphrase and cloud (KMS) secrets providers write `v1:<nonce>:<ciphertext>`, both standard base64, the
+    nonce 12 bytes (AES-256-GCM) and the ciphertext at least its 16-byte tag; Pulumi Cloud writes the ciphertext
+    as standard base64 (pulumi/pulumi v3.259.0: `sdk/go/common/resource/config/crypt.go`, `symmetricCrypter`;
+    `pkg/secrets/service/manager.go`). The offline plan cannot decrypt either, only check the shape.
+    """
+    if not ciphertext:
+        return "it is empty"
+    if ciphertext.startswith("v1:"):
+        parts = ciphertext.split(":")
+        if len(parts) != 3:
+            return f"it has {len(parts)} parts separated by ':', where v1: values have 3"
+        nonce, sealed = (_base64(part) for part in parts[1:])
+        if nonce is None or sealed is None:
+            return "its nonce or ciphertext is not standard base64"
+        if len(nonce) != 12:
+            return f"its nonce is {len(nonce)} bytes, where AES-256-GCM's is 12"
+        if len(sealed) < 16:
+            return f"its ciphertext is {len(sealed)} bytes, shorter than AES-GCM's 16-byte tag"
+        return None
+    if _base64(ciphertext) is None:
+        return "it is neither v1:<nonce>:<ciphertext> nor standard base64"
+    return None
+
+
+def _base64(text: str) -> bytes | None:
+    import base64
+    import binascii
+
+    try:
+        return base64.b64decode(text, validate=True) if text else None
+    except (binascii.Error, ValueError):
+        return None
 
 
 def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: Path | None = None) -> StackConfig:
@@ -76,7 +144,8 @@ def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: P
                 f"no stack file Pulumi.{stack}.yaml in {project_dir}; stack files there: {', '.join(known) or 'none'}"
             )
     elif not stack_file.is_file():
-        raise UsageError(f"stack file {stack_file} does not exist")
+        what = "is a folder" if stack_file.is_dir() else "does not exist"
+        raise UsageError(f"stack file {stack_file} {what}; allowed: a Pulumi.<stack>.yaml file")
     stack_doc = _load_yaml(stack_file, yaml)
 
     values: dict[str, Any] = {}
@@ -90,10 +159,13 @@ def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: P
     for key, value in config.items():
         values[_qualified(str(key), project)] = value
     secret_keys = []
+    secure_values: list[SecureValue] = []
     for key, value in values.items():
-        values[key], secret = _without_secure_values(value)
-        if secret:
+        found: list[tuple[str, str]] = []
+        values[key] = _without_secure_values(value, "", found)
+        if found:
             secret_keys.append(key)
+            secure_values += [SecureValue(key, path, ciphertext) for path, ciphertext in found]
 
     main = project_doc.get("main")
     program = (project_dir / main) if isinstance(main, str) else project_dir
@@ -101,7 +173,7 @@ def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: P
         program = program / "__main__.py"
     if not program.is_file():
         raise UsageError(f"no program at {program}")
-    return StackConfig(project, stack, program, stack_file, values, tuple(secret_keys))
+    return StackConfig(project, stack, program, stack_file, values, tuple(secret_keys), tuple(secure_values))
 
 
 def _declared_default(declaration: Any) -> Any:
@@ -114,20 +186,22 @@ def _qualified(key: str, project: str) -> str:
     return key if ":" in key else f"{project}:{key}"
 
 
-def _without_secure_values(value: Any) -> tuple[Any, bool]:
+def _without_secure_values(value: Any, path: str, found: list[tuple[str, str]]) -> Any:
+    """`value` with each `secure:` value replaced by `SECRET_PLACEHOLDER`; each one's path and ciphertext are
+    added to `found`. A secure value is a mapping of the one key `secure` to a string, as Pulumi reads it
+    (`sdk/go/common/resource/config/object.go`, `isSecureValue`)."""
     if isinstance(value, dict):
         if set(value) == {"secure"} and isinstance(value["secure"], str):
-            return SECRET_PLACEHOLDER, True
-        secret = False
-        cleaned = {}
-        for key, item in value.items():
-            cleaned[key], item_secret = _without_secure_values(item)
-            secret = secret or item_secret
-        return cleaned, secret
+            found.append((path, value["secure"]))
+            return SECRET_PLACEHOLDER
+        return {key: _without_secure_values(item, _joined(path, key), found) for key, item in value.items()}
     if isinstance(value, list):
-        items = [_without_secure_values(item) for item in value]
-        return [item for item, _ in items], any(secret for _, secret in items)
-    return value, False
+        return [_without_secure_values(item, _joined(path, index), found) for index, item in enumerate(value)]
+    return value
+
+
+def _joined(path: str, part: object) -> str:
+    return f"{path}.{part}" if path else str(part)
 
 
 def _find(directory: Path, stem: str) -> Path | None:
@@ -146,8 +220,12 @@ def _stack_name_of(stack_file: Path) -> str:
 
 
 def _load_yaml(path: Path, yaml: Any) -> dict[str, Any]:
+    from . import stack_yaml
+
     try:
-        text = path.read_bytes().decode("utf-8")
+        # Pulumi strips a UTF-8 byte-order mark before parsing (sdk/go/common/workspace/loaders.go,
+        # readFileStripUTF8BOM).
+        text = path.read_bytes().decode("utf-8-sig")
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
@@ -156,11 +234,18 @@ def _load_yaml(path: Path, yaml: Any) -> dict[str, Any]:
             f"{error.start}); save it as UTF-8, as Pulumi reads it"
         ) from None
     try:
-        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        document = stack_yaml.load(text)
+    except stack_yaml.StackYamlError as error:
+        raise InvalidFileError(*(f"{path}: {problem}" for problem in error.problems)) from None
     except yaml.YAMLError as error:
-        raise InvalidFileError(f"{path} is not valid YAML: {error}") from None
+        raise InvalidFileError(f"{path} is not valid YAML: {_one_line(error)}") from None
     if document is None:
         return {}
     if not isinstance(document, dict):
         raise InvalidFileError(f"{path} is not a YAML mapping; allowed: keys such as `name:` and `config:`")
     return document
+
+
+def _one_line(error: Exception) -> str:
+    """A YAML error's text on one line: PyYAML spreads its marks over several, with the offending line quoted."""
+    return " ".join(part.strip() for part in str(error).splitlines() if part.strip() and part.strip() != "^")

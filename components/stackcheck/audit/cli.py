@@ -11,8 +11,9 @@ import sys
 import traceback
 from pathlib import Path
 
-# Matches stackcheck.stack_config.EXIT_USAGE: the commands share their exit codes.
-EXIT_USAGE = 3
+# Match stackcheck.stack_config's EXIT_USAGE and EXIT_INTERNAL: the commands share their exit codes.
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
 
 
 def add_parser(commands, formats: tuple[str, ...]) -> None:
@@ -24,7 +25,7 @@ def add_parser(commands, formats: tuple[str, ...]) -> None:
         description=(
             "Read a cluster snapshot (kubectl get nodes,pods,daemonsets -A -o json) or the live cluster, and "
             "check it with the placement model. Exit 0 when no finding is at or above --fail-on, 1 when one is, "
-            "2 when the input is unreadable or invalid, 3 on a usage or internal error."
+            "2 when the input or the command line is invalid, 3 on an internal error (--debug shows its traceback)."
         ),
     )
     add_audit_arguments(audit, formats)
@@ -65,6 +66,7 @@ def add_audit_arguments(audit: argparse.ArgumentParser, formats: tuple[str, ...]
         default="warning",
         help="lowest finding severity that makes the exit code 1 (default: warning)",
     )
+    audit.add_argument("--debug", action="store_true", help="on an internal error, print its traceback")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,16 +89,18 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         result = run_audit(options)
+        sys.stdout.write(render(result, args.format))
+        sys.stdout.flush()
     except SnapshotError as error:
         print(f"stackcheck audit: error: {error}", file=sys.stderr)
         return EXIT_INVALID_INPUT
     except UsageError as error:
-        print(f"stackcheck audit: error: {error}", file=sys.stderr)
+        for problem in error.problems:
+            print(f"stackcheck audit: error: {problem}", file=sys.stderr)
         return error.exit_code
-    except Exception as error:  # a fault of the tool itself: say so, with where it happened
+    except Exception as error:  # a fault of the tool itself: one line, the traceback on request
         print(f"stackcheck audit: internal error: {type(error).__name__}: {error}", file=sys.stderr)
-        traceback.print_exc(file=sys.stderr)
-        return EXIT_USAGE
-    sys.stdout.write(render(result, args.format))
-    sys.stdout.flush()
+        if args.debug:
+            traceback.print_exc(file=sys.stderr)
+        return EXIT_INTERNAL
     return result.exit_code

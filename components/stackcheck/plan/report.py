@@ -8,6 +8,7 @@ says how each format orders and shows them).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,8 @@ def plan_report(result: PlanResult) -> Report:
 def _config(result: PlanResult) -> Section:
     problems = result.config_problems
     blocks = (
-        Items(tuple(problem.message for problem in problems), only=TEXT),
+        # A terminal lists each problem once, in the outcome its last lines show.
+        Message("nothing was rendered; each problem is listed below", only=TEXT),
         Paragraph("Nothing was rendered.", only=MARKDOWN),
         Table(
             (Column("Key", code=True), Column("Problem")),
@@ -93,7 +95,7 @@ def _config(result: PlanResult) -> Section:
         "error",
         blocks if problems else (),
         alert=True,
-        text_heading=f"Invalid stack config ({len(problems)} problem(s)); nothing was rendered:",
+        text_heading=f"Invalid stack config ({len(problems)} problem(s))",
         markdown_heading=f"Invalid stack config (`{_shown_path(result.stack_file)}`)",
         data={"configProblems": [{"key": problem.key, "message": problem.message} for problem in problems]},
     )
@@ -355,10 +357,19 @@ def resource_tree(resources: list[ResourceRow]) -> list[tuple[str, ResourceRow]]
 
 
 def _matrix(result: PlanResult) -> tuple[list[str], dict[tuple[str, str], list[Any]]]:
+    """The pools, and each workload's row per pool under (workload, kind); a workload is its declaring resource,
+    so one declared twice is two lines, each naming its resource."""
     pools = list(dict.fromkeys(row.pool for row in result.matrix))
-    grid: dict[tuple[str, str], list[Any]] = {}
+    by_resource: dict[tuple[str, str, str], list[Any]] = {}
     for row in result.matrix:
-        grid.setdefault((row.workload, row.kind), []).append(row)
+        by_resource.setdefault((row.resource, row.workload, row.kind), []).append(row)
+    shared = Counter((workload, kind) for _, workload, kind in by_resource)
+    grid: dict[tuple[str, str], list[Any]] = {}
+    for (resource, workload, kind), rows in by_resource.items():
+        label = workload
+        if shared[workload, kind] > 1 and resource:
+            label = f"{workload} ({resource.rpartition('::')[2]})"
+        grid[label, kind] = rows
     return pools, grid
 
 

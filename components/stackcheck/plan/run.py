@@ -25,6 +25,7 @@ from ...facts.resource_types import CLUSTER_TYPES
 from ...facts.resource_types import STACK as STACK_TYPE
 from ..stack_config import (
     EXIT_FAILED,
+    EXIT_INTERNAL,  # noqa: F401 the commands' exit codes, importable from here
     EXIT_INVALID_CONFIG,
     EXIT_OK,
     EXIT_USAGE,  # noqa: F401 the commands' exit codes, importable from here
@@ -209,7 +210,12 @@ def run_plan(options: PlanOptions) -> PlanResult:
             if obj.secret_fields
         ]
         result.duplicate_objects = render.duplicate_objects(objects)
-        result.written = render.write_objects(objects, out_dir)
+        try:
+            result.written = render.write_objects(objects, out_dir)
+        except OSError as error:  # a folder the user named that cannot be written: theirs to fix
+            raise UsageError(
+                f"cannot write to {out_dir}: {error.strerror or error}; allowed: a writable folder"
+            ) from None
 
         progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
         from . import schema
@@ -243,17 +249,53 @@ def resource_rows(resources: list[Any], project: str, stack: str) -> list[Resour
 def _settings(config: StackConfig) -> tuple[Any, list[ConfigIssue]]:
     """The program's own settings model applied to the stack config: (settings, []) or (None, problems).
 
-    Another project's config is left to its program: (None, []).
+    `secure:` values that are not Pulumi ciphertext are problems in any project. Another project's config is
+    otherwise left to its program. In this project's, a `secure:` value in a key that holds no secret is a
+    problem of its own: offline it is a placeholder, so the settings' rules, which would judge the placeholder,
+    are not applied to it.
     """
     from ...facts.identity import PROJECT
-    from ...settings import ConfigError, parse_stack_config
+    from ...settings import ConfigError, ConfigProblem, parse_stack_config
+    from ...settings.stack import SECRET_KEYS
 
+    problems = [
+        ConfigProblem(
+            secure.config_key,
+            f"`secure:` value is not Pulumi ciphertext: {reason} (value not shown); allowed: the value "
+            f"pulumi config set --secret writes (v1:<nonce>:<ciphertext>, or base64 with Pulumi Cloud)",
+            namespace=None,
+        )
+        for secure in config.secure_values
+        if (reason := secure.problem())
+    ]
     if config.project != PROJECT:
-        return None, []
+        return None, [ConfigIssue(problem.key, str(problem)) for problem in problems]
+    secret = {f"{PROJECT}:{key}" for key in SECRET_KEYS}
+    undecrypted = [secure.config_key for secure in config.secure_values if secure.key not in secret]
+    problems += [
+        ConfigProblem(
+            place,
+            "is `secure:`, which cannot be checked offline (the plan does not decrypt); make it plain: "
+            f"pulumi config set --path '{place.partition(':')[2]}' <value> (allowed secrets: "
+            f"{', '.join(SECRET_KEYS)})",
+            namespace=None,
+        )
+        for place in undecrypted
+    ]
+    settings = None
     try:
-        return parse_stack_config(config.values, config.secret_keys), []
+        settings = parse_stack_config(config.values, config.secret_keys)
     except ConfigError as error:
-        return None, _issues(error)
+        full = [(str(problem).partition(": ")[0], problem) for problem in error.problems]
+        problems += [problem for key, problem in full if not any(_inside(key, place) for place in undecrypted)]
+    if problems:
+        return None, [ConfigIssue(problem.key, str(problem)) for problem in problems]
+    return settings, []
+
+
+def _inside(key: str, place: str) -> bool:
+    """Whether config key `key` (`project:network.cidr`) is `place` or a key within it."""
+    return key == place or key.startswith((f"{place}.", f"{place}["))
 
 
 def _partition(values: dict[str, Any]) -> str:
@@ -319,11 +361,14 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
     except ValueError as error:
         result.node_group_problems.append(str(error))
         return
-    workloads = [obj.workload() for obj in objects if obj.kind in WORKLOAD_KINDS]
+    declared = [obj for obj in objects if obj.kind in WORKLOAD_KINDS]
+    workloads = [obj.workload() for obj in declared]
     result.pools = [pools.pool_summary(pool) for pool in placement.advertise_gpus(node_pools, workloads)]
     try:
         agents = node_agents.cluster_agents(resources)
-        result.matrix = placement.placement_matrix(workloads, node_pools)
+        # Keyed by the declaring resource: an object declared twice (reported as a duplicate) is two workloads.
+        declaring = [f"{obj.resource_type}::{obj.resource_name}" for obj in declared]
+        result.matrix = placement.placement_matrix(workloads, node_pools, declaring)
         result.verdicts = placement.gpu_guard(workloads, node_pools, host_engines=agents.dcgm_host_engines())
         _place_node_agents(agents, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)

@@ -233,6 +233,12 @@ BROKEN_KUBECONFIGS = [
         None,
         "cluster 'local' of context 'test' has no server",
     ),
+    (
+        "context naming no cluster",
+        _config(contexts=[{"name": "test", "context": {"user": "me"}}]),
+        None,
+        "context 'test' names no cluster",
+    ),
     ("contexts not a list", _config(contexts={"test": {}}), None, "`contexts` is a YAML dict, not a list"),
     ("a directory", None, None, "cannot read the kubeconfig: Is a directory"),
 ]

@@ -59,7 +59,7 @@ def _differs(field: str, wrote: str, wanted: str) -> str | None:
     if wrote == wanted:
         return None
     if wrote.lower() == wanted.lower():
-        return f"{field} {wrote!r} differs from {wanted!r} in case only (values are case sensitive)"
+        return f"{field} {wrote!r} differs from {wanted!r} in case only ({field}s are case sensitive)"
     distance = edit_distance(wrote, wanted)
     # A short word within two edits of another could be any word: ask for at most a third of it changed.
     if distance <= MAX_TYPO_EDITS and distance * 3 <= max(len(wanted), 1):
@@ -100,7 +100,7 @@ def near_miss(toleration: dict, taint: dict) -> str | None:
     return f"toleration {_toleration(toleration)} nearly matches taint {format_taint(taint)}: {'; '.join(misses)}"
 
 
-def near_misses(tolerations: Iterable[dict], taints: Iterable[dict]) -> list[str]:
+def near_misses(tolerations: Iterable[object], taints: Iterable[dict]) -> list[str]:
     """One line per toleration that nearly matches one of `taints` it does not tolerate, first seen first."""
     found: dict[str, None] = {}
     taints = list(taints)

@@ -13,6 +13,7 @@ cluster %q"), where the Python client would fall back to an anonymous user or to
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .snapshot import SnapshotError
 
@@ -59,24 +60,24 @@ def check_kubeconfig(path: Path, context: str | None) -> str:
         value = entry.get(field)
         if field == "cluster" and not value:
             raise SnapshotError(f"{path}: context {name!r} names no cluster")
-        if value and value not in defined:
+        if value and (not isinstance(value, str) or value not in defined):
             raise SnapshotError(
                 f"{path}: context {name!r} names {field} {value!r}, which the kubeconfig does not define; "
                 f"{field}s: {', '.join(defined) or 'none'}"
             )
-    server = (clusters[entry["cluster"]] or {}).get("server") if isinstance(clusters[entry["cluster"]], dict) else None
-    if not server:
+    cluster = clusters[entry["cluster"]]
+    if not isinstance(cluster, dict) or not cluster.get("server"):
         raise SnapshotError(f"{path}: cluster {entry['cluster']!r} of context {name!r} has no server")
     return name
 
 
-def _named(document: dict, field: str, path: Path) -> dict[str, object]:
+def _named(document: dict, field: str, path: Path) -> dict[str, Any]:
     """`field`'s entries by name: `[{name, <singular>: {...}}]` as kubeconfigs list them."""
     entries = document.get(field) or []
     if not isinstance(entries, list):
         raise SnapshotError(f"{path}: `{field}` is a YAML {type(entries).__name__}, not a list")
     singular = field[:-1]
-    found: dict[str, object] = {}
+    found: dict[str, Any] = {}
     for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             raise SnapshotError(f"{path}: an entry of `{field}` has no name")

@@ -130,6 +130,16 @@ def test_compact_json_is_streamed_not_held_whole(monkeypatch):
     assert max(held) <= chunk + item_size + 2
 
 
+def test_a_string_longer_than_several_chunks_is_read_whole(monkeypatch):
+    from components.stackcheck.audit import snapshot as snapshot_module
+
+    monkeypatch.setattr(snapshot_module, "CHUNK_BYTES", 64)
+    long = {**CLUSTER[2], "metadata": {**CLUSTER[2]["metadata"], "annotations": {"applied": "x" * 1000}}}
+    seen: list[dict] = []
+    read_list(io.BytesIO(json.dumps(snapshot(CLUSTER[0], long)).encode()), "t", lambda kind, item: seen.append(item))
+    assert seen == [CLUSTER[0], long]
+
+
 def test_items_of_a_typed_list_take_its_kind():
     data = json.dumps(
         {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": [{"metadata": {"name": "p"}, "spec": {}}]}

@@ -187,9 +187,11 @@ class _ListReader:
             except json.JSONDecodeError as error:
                 at = scanner.byte_at(error.pos)
                 # Cut by the end of the buffer, the same value parses once more input is in; a real error
-                # stays where it was.
-                if scanner.eof or failed == (error.msg, at):
-                    at_end = error.pos >= len(scanner.text.rstrip()) or error.msg.startswith("Unterminated string")
+                # stays where it was. An unterminated string always ran into the end of the buffer (a raw
+                # control character inside one is its own error), so it may need several chunks.
+                unterminated = error.msg.startswith("Unterminated string")
+                if scanner.eof or (failed == (error.msg, at) and not unterminated):
+                    at_end = unterminated or error.pos >= len(scanner.text.rstrip())
                     self._decode_error(error.msg, at, truncated=scanner.eof and at_end)
                 failed = (error.msg, at)
                 scanner.refill()

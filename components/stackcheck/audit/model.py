@@ -328,8 +328,9 @@ def _without_own_node(required: dict, node_name: str) -> dict | None:
 
 def _controller(metadata: dict) -> tuple[str, str]:
     # Only the reference marked `controller: true` names the controller, wherever it stands in the list;
-    # the others are owners for garbage collection only (Kubernetes docs, "Owners and Dependents": "only one
-    # of the owner references can be a controller").
+    # the others are owners for garbage collection only (ObjectMeta.ownerReferences, k8s.io/apimachinery
+    # pkg/apis/meta/v1/types.go: "an entry in this list will point to this controller, with the controller
+    # field set to true. There cannot be more than one managing controller.").
     owners = metadata.get("ownerReferences") or ()
     owner = next((o for o in owners if isinstance(o, dict) and o.get("controller") is True), None)
     return ((owner.get("kind") or ""), (owner.get("name") or "")) if owner else ("", "")

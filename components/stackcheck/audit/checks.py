@@ -189,34 +189,82 @@ def _admitting_tolerations(audit: Audit, pod, node) -> tuple[str, ...]:
 
 
 def pending_gpu_pods(audit: Audit) -> list[Finding]:
-    """Pending pods that request GPUs, explained against every GPU pool."""
+    """Pending pods that request GPUs, explained against every GPU pool.
+
+    Pods whose shapes give the same reasons share a finding, and so do the pods of one owner whatever their
+    reasons (a DaemonSet's pods, each pinned to its own node, differ in shape and in reasons node by node).
+    """
     by_shape: dict[object, list] = defaultdict(list)
     for pod in audit.snapshot.pods:
         if not pod.node_name and pod.phase == "Pending" and audit.gpus(pod) > 0:
             by_shape[audit.grouping.pod_key(pod)].append(pod)
-    groups: dict[tuple, list] = defaultdict(list)
+    by_reasons: dict[tuple, list] = defaultdict(list)
     taints = _gpu_taints(audit)
     for pods in by_shape.values():
         reasons = _why_pending(audit, pods[0])
         tolerations = audit.grouping.pod_view(pods[0]).get("spec", {}).get("tolerations") or ()
         hints = tuple(near_misses(tolerations, taints)) if any(TAINT_TOLERATION in f for _, f, _ in reasons) else ()
-        groups[(reasons, hints, audit.gpus(pods[0]))].extend(pods)
+        by_reasons[(reasons, hints, audit.gpus(pods[0]))].extend(pods)
     findings = []
-    for (reasons, hints, wanted), pods in sorted(groups.items(), key=lambda item: item[1][0].id):
-        filters = {name for _, failed, _ in reasons for name in failed}
+    for keys, pods in _joined_by_owner(by_reasons):
+        filters = {name for reasons, _, _ in keys for _, failed, _ in reasons for name in failed}
+        hints = tuple(dict.fromkeys(hint for _, key_hints, _ in keys for hint in key_hints))
+        lines = {
+            key: (*(f"pool {pool}: {text}" if pool else text for pool, _, text in key[0]), *key[1]) for key in keys
+        }
+        if len(keys) == 1:
+            title, details = _pending_summary(keys[0][0]), list(lines[keys[0]])
+        else:
+            common = max(keys, key=lambda key: sum(1 for pod in pods if pod.key == key))
+            title = f"{len(keys)} distinct reasons, most often {_pending_summary(common[0])}"
+            details = counted([lines[pod.key] for pod in pods])
         findings.append(
             Finding(
                 "pending-gpu-pods",
                 "error",
-                f"{len(pods)} GPU pod(s) pending: {_pending_summary(reasons)}",
+                f"{len(pods)} GPU pod(s) pending: {title}",
                 "the scheduler's filters (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit) "
                 "on each GPU pool",
-                _pending_fix(audit, filters, hints, wanted),
-                sorted(pod.id for pod in pods),
-                [*(f"pool {pool}: {text}" if pool else text for pool, _, text in reasons), *hints],
+                _pending_fix(audit, filters, hints, max(wanted for _, _, wanted in keys)),
+                sorted(pod.pod.id for pod in pods),
+                details,
             )
         )
     return findings
+
+
+class _Keyed:
+    """A pending pod with the key of its reasons."""
+
+    __slots__ = ("key", "pod")
+
+    def __init__(self, pod, key: tuple) -> None:
+        self.pod, self.key = pod, key
+
+
+def _joined_by_owner(by_reasons: dict[tuple, list]) -> list[tuple[list[tuple], list[_Keyed]]]:
+    """Groups of reason keys joined when one owner's pods fall under several; each with its pods, first pod first."""
+    parent = {key: key for key in by_reasons}
+
+    def root(key: tuple) -> tuple:
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    first_key_of: dict[str, tuple] = {}
+    for key, pods in by_reasons.items():
+        for pod in pods:
+            if pod.owner:
+                other = first_key_of.setdefault(pod.owner, key)
+                parent[root(key)] = root(other)
+    joined: dict[tuple, tuple[list, list]] = {}
+    for key, pods in by_reasons.items():
+        keys, members = joined.setdefault(root(key), ([], []))
+        keys.append(key)
+        members.extend(_Keyed(pod, key) for pod in pods)
+    groups = list(joined.values())
+    return sorted(groups, key=lambda group: min(member.pod.id for member in group[1]))
 
 
 def _why_pending(audit: Audit, pod) -> tuple:

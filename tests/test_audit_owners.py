@@ -26,25 +26,25 @@ def owned(name: str, references: list[dict], labels: dict | None = None) -> dict
 
 # (case, ownerReferences, pod labels, the owner findings name)
 OWNERS = [
-    ("controller first", [RS], {}, "ReplicaSet default/web-7d4b9c"),
+    ("controller first", [RS], {}, "of ReplicaSet default/web-7d4b9c"),
     (
         "controller after a plain owner",
         [{"kind": "ConfigMap", "name": "holder"}, {**RS, "name": "web-x"}],
         {},
-        "ReplicaSet default/web-x",
+        "of ReplicaSet default/web-x",
     ),
     (
         "controller: false is no controller",
         [{"kind": "StatefulSet", "name": "db", "controller": False}],
         {},
-        "pod default/p",
+        "without a controller in namespace default",
     ),
-    ("no controller field", [{"kind": "Job", "name": "batch"}], {}, "pod default/p"),
-    ("a Deployment's ReplicaSet", [RS], {"pod-template-hash": "7d4b9c"}, "Deployment default/web"),
-    ("a hash the name does not end in", [RS], {"pod-template-hash": "0000"}, "ReplicaSet default/web-7d4b9c"),
-    ("a StatefulSet", [{"kind": "StatefulSet", "name": "db", "controller": True}], {}, "StatefulSet default/db"),
-    ("a Job", [{"kind": "Job", "name": "embed-29", "controller": True}], {}, "Job default/embed-29"),
-    ("no owner", [], {}, "pod default/p"),
+    ("no controller field", [{"kind": "Job", "name": "batch"}], {}, "without a controller in namespace default"),
+    ("a Deployment's ReplicaSet", [RS], {"pod-template-hash": "7d4b9c"}, "of Deployment default/web"),
+    ("a hash the name does not end in", [RS], {"pod-template-hash": "0000"}, "of ReplicaSet default/web-7d4b9c"),
+    ("a StatefulSet", [{"kind": "StatefulSet", "name": "db", "controller": True}], {}, "of StatefulSet default/db"),
+    ("a Job", [{"kind": "Job", "name": "embed-29", "controller": True}], {}, "of Job default/embed-29"),
+    ("no owner", [], {}, "without a controller in namespace default"),
 ]
 
 
@@ -53,7 +53,7 @@ def test_findings_name_the_controller_reference(capsys, tmp_path, case, referenc
     _, document = audit_json(capsys, tmp_path, *base(), owned("p", references, labels))
 
     [leak] = of_kind(document, "gpu-leak")
-    assert leak["title"] == f"1 pod(s) of {owner} request no GPU but run on GPU pool gpu"
+    assert leak["title"] == f"1 pod(s) {owner} request no GPU but run on GPU pool gpu"
 
 
 def test_a_daemonset_controller_after_another_owner_makes_a_node_agent_not_a_leak(capsys, tmp_path):
@@ -195,3 +195,15 @@ def test_controller_is_read_from_any_position_in_the_snapshot_model():
     built.add("Pod", item)
     [read] = built.pods
     assert (read.owner_kind, read.owner_name, read.owner) == ("DaemonSet", "agent", "DaemonSet default/agent")
+
+
+def test_pods_without_a_controller_are_grouped_per_namespace(capsys, tmp_path):
+    bare = [owned(f"p{i}", []) for i in range(40)]
+    other = pod("q", "gpu-1", namespace="batch", tolerations=ALL_TAINTS, owner=None)
+    _, document = audit_json(capsys, tmp_path, *base(), *bare, other)
+
+    titles = sorted(leak["title"] for leak in of_kind(document, "gpu-leak"))
+    assert titles == [
+        "1 pod(s) without a controller in namespace batch request no GPU but run on GPU pool gpu",
+        "40 pod(s) without a controller in namespace default request no GPU but run on GPU pool gpu",
+    ]

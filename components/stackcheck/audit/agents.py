@@ -111,7 +111,7 @@ def node_agents_failing(audit: Audit) -> list[Finding]:
         for role, pod in audit.agent_pods(node):
             if pod.waiting:
                 reasons = tuple(sorted({line.rsplit(": ", 1)[-1] for line in pod.waiting}))
-                owner = pod.owner or f"pod {pod.id}"
+                owner = f"of {pod.owner}" if pod.owner else f"without a controller in namespace {pod.namespace}"
                 groups[(role, owner, reasons)].append((pod, node))
     findings = []
     for (role, owner, reasons), members in sorted(groups.items()):
@@ -120,7 +120,7 @@ def node_agents_failing(audit: Audit) -> list[Finding]:
             Finding(
                 "node-agent-failing",
                 "error" if plugin else "warning",
-                f"{len(members)} {role} pod(s) of {owner} on GPU nodes wait: {', '.join(reasons)}",
+                f"{len(members)} {role} pod(s) {owner} on GPU nodes wait: {', '.join(reasons)}",
                 "status.containerStatuses[].state.waiting.reason of the pods on GPU nodes (their phase stays "
                 "Running while a container restarts)",
                 (

@@ -133,7 +133,7 @@ def gpu_leaks(audit: Audit) -> list[Finding]:
             Finding(
                 "gpu-leak",
                 "warning",
-                f"{len(members)} pod(s) of {owner} request no GPU but run on {where}",
+                f"{len(members)} pod(s) {owner} request no GPU but run on {where}",
                 "a pod that requests no GPU and is no node agent runs on a GPU node; TaintToleration names the "
                 "toleration that let it past the node's taint",
                 f"narrow the pod's tolerations to the taints it must tolerate (an `operator: Exists` toleration "
@@ -150,8 +150,12 @@ def gpu_leaks(audit: Audit) -> list[Finding]:
 
 
 def owner_of(pod) -> str:
-    """What findings group a pod under: its controller, else the pod itself."""
-    return pod.owner or f"pod {pod.id}"
+    """What findings group a pod under, as the words after `N pod(s)`: its controller, else its namespace.
+
+    Pods without a controller (created one by one, by hand or by a tool) are grouped per namespace, so a
+    tool that creates many of them still gives one finding per check.
+    """
+    return f"of {pod.owner}" if pod.owner else f"without a controller in namespace {pod.namespace}"
 
 
 def counted(lines_per_member: list[tuple[str, ...]]) -> list[str]:
@@ -402,7 +406,7 @@ def model_mismatches(audit: Audit) -> list[Finding]:
             Finding(
                 "model-mismatch",
                 "warning",
-                f"{len(members)} running pod(s) of {owner} could not be scheduled on their node today",
+                f"{len(members)} running pod(s) {owner} could not be scheduled on their node today",
                 "TaintToleration and NodeAffinity on the pod's own node",
                 "if the node's taints or labels changed on purpose, add the toleration or fix the selector (a NoExecute "
                 "taint evicts pods that do not tolerate it); otherwise the model misses a rule: report it",

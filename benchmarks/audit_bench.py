@@ -2,14 +2,15 @@
 
 Run from the repository root: `nice .venv/bin/python benchmarks/audit_bench.py --nodes 5000 --pods 100000`.
 
-It writes a snapshot as kubectl prints it into a temporary directory (benchmarks/audit_snapshot.py says what
-the cluster holds: GPU and CPU pools, node agents, vLLM pods idle, pending and leaking, app pods).
+It writes the snapshot twice into a temporary directory (benchmarks/audit_snapshot.py says what the cluster
+holds: GPU and CPU pools, node agents, vLLM pods idle, pending and leaking, app pods): indented as kubectl
+prints it, and compact on one line as `jq -c` and the API server write it.
 
-Then, alternately in one run, it times as separate processes:
+Then, alternately in one run, for each layout it times as separate processes:
   (a) `json.load` of the file in a bare Python process (the floor for any tool that parses it), and
   (b) the full audit (`--format json`, output discarded),
-five runs each by default, and the peak RSS of each process (os.wait4). It prints medians side by
-side and the ratios b/a. The file is deleted at the end.
+five runs each by default, and the peak RSS of each process (os.wait4). It prints medians side by side
+and the ratios b/a per layout. The files are deleted at the end.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.audit_snapshot import write_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
+# (name, compact): kubectl indents by four spaces; `jq -c` and the API server write one line.
+LAYOUTS = (("indented", False), ("compact", True))
 
 
 def timed(command: list[str]) -> tuple[float, float, int]:
@@ -48,36 +51,51 @@ def main() -> int:
     args = parser.parse_args()
     python = sys.executable
     with tempfile.TemporaryDirectory(prefix="audit-bench-") as tmp:
-        snapshot = Path(tmp) / "snapshot.json"
-        start = time.perf_counter()
-        write_snapshot(snapshot, args.nodes, args.pods)
-        size = snapshot.stat().st_size
-        print(
-            f"snapshot: {args.nodes} nodes, {args.pods} pods, {size / 2**20:.0f} MiB "
-            f"({size / max(args.pods, 1) / 1024:.1f} KiB per pod on average), written in {time.perf_counter() - start:.0f} s"
-        )
-        load = [python, "-c", "import json, sys\nwith open(sys.argv[1]) as f: json.load(f)", str(snapshot)]
-        audit = [python, "-m", "components.stackcheck", "audit", "--snapshot", str(snapshot), "--format", "json"]
-        results: dict[str, list[tuple[float, float, int]]] = {"load": [], "audit": []}
+        files = {}
+        for layout, compact in LAYOUTS:
+            files[layout] = snapshot = Path(tmp) / f"snapshot-{layout}.json"
+            start = time.perf_counter()
+            write_snapshot(snapshot, args.nodes, args.pods, compact=compact)
+            size = snapshot.stat().st_size
+            print(
+                f"snapshot, {layout}: {args.nodes} nodes, {args.pods} pods, {size / 2**20:.0f} MiB "
+                f"({size / max(args.pods, 1) / 1024:.1f} KiB per pod on average), written in "
+                f"{time.perf_counter() - start:.0f} s"
+            )
+        results: dict[tuple[str, str], list[tuple[float, float, int]]] = {}
         for _ in range(args.runs):
-            results["load"].append(timed(load))
-            results["audit"].append(timed(audit))
-        codes = {code for _, _, code in results["audit"]}
+            for layout, snapshot in files.items():
+                load = [python, "-c", "import json, sys\nwith open(sys.argv[1]) as f: json.load(f)", str(snapshot)]
+                audit = [
+                    python,
+                    "-m",
+                    "components.stackcheck",
+                    "audit",
+                    "--snapshot",
+                    str(snapshot),
+                    "--format",
+                    "json",
+                ]
+                results.setdefault((layout, "load"), []).append(timed(load))
+                results.setdefault((layout, "audit"), []).append(timed(audit))
+        codes = {code for (_, what), runs in results.items() if what == "audit" for _, _, code in runs}
         if not codes <= {0, 1}:
             print(f"audit failed with exit codes {sorted(codes)}", file=sys.stderr)
             return 1
-    times = {name: statistics.median(r[0] for r in runs) for name, runs in results.items()}
-    peaks = {name: statistics.median(r[1] for r in runs) for name, runs in results.items()}
-    print(f"{'':28}{'time (median s)':>18}{'peak RSS (MiB)':>18}")
-    print(f"{'(a) json.load, bare process':28}{times['load']:>18.2f}{peaks['load']:>18.0f}")
-    print(f"{'(b) audit, whole process':28}{times['audit']:>18.2f}{peaks['audit']:>18.0f}")
-    print(f"{'ratio b/a':28}{times['audit'] / times['load']:>18.2f}{peaks['audit'] / peaks['load']:>18.2f}")
-    print(
-        "runs (s): a "
-        + " ".join(f"{r[0]:.2f}" for r in results["load"])
-        + " | b "
-        + " ".join(f"{r[0]:.2f}" for r in results["audit"])
-    )
+    times = {key: statistics.median(r[0] for r in runs) for key, runs in results.items()}
+    peaks = {key: statistics.median(r[1] for r in runs) for key, runs in results.items()}
+    print(f"{'':36}{'time (median s)':>18}{'peak RSS (MiB)':>18}")
+    for layout, _ in LAYOUTS:
+        load, audit = (layout, "load"), (layout, "audit")
+        print(f"{f'{layout}: (a) json.load, bare process':36}{times[load]:>18.2f}{peaks[load]:>18.0f}")
+        print(f"{f'{layout}: (b) audit, whole process':36}{times[audit]:>18.2f}{peaks[audit]:>18.0f}")
+        print(f"{f'{layout}: ratio b/a':36}{times[audit] / times[load]:>18.2f}{peaks[audit] / peaks[load]:>18.2f}")
+        print(
+            f"{layout} runs (s): a "
+            + " ".join(f"{r[0]:.2f}" for r in results[load])
+            + " | b "
+            + " ".join(f"{r[0]:.2f}" for r in results[audit])
+        )
     return 0
 
 

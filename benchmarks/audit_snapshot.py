@@ -419,9 +419,19 @@ def build(nodes: int, pods: int):
         index += 1
 
 
-def write_snapshot(path: Path, nodes: int, pods: int) -> None:
-    """Write the snapshot of `nodes` nodes and `pods` pods to `path`, streamed item by item."""
+def write_snapshot(path: Path, nodes: int, pods: int, compact: bool = False) -> None:
+    """Write the snapshot of `nodes` nodes and `pods` pods to `path`, streamed item by item.
+
+    Indented by four spaces as kubectl prints it, or with `compact` on one line with no spaces, as `jq -c`
+    and the API server write it.
+    """
     with open(path, "w") as out:
+        if compact:
+            out.write('{"apiVersion":"v1","items":[')
+            for index, item in enumerate(build(nodes, pods)):
+                out.write(("," if index else "") + json.dumps(item, separators=(",", ":")))
+            out.write('],"kind":"List","metadata":{"resourceVersion":""}}')
+            return
         out.write('{\n    "apiVersion": "v1",\n    "items": [\n')
         first = True
         for item in build(nodes, pods):

@@ -36,7 +36,22 @@ def test_generated_snapshot_is_a_kubectl_list_the_audit_reads(capsys, tmp_path):
     }
 
 
-def test_benchmark_prints_both_measurements_side_by_side():
+def test_compact_snapshot_holds_the_same_items_on_one_line(capsys, tmp_path):
+    indented, compact = tmp_path / "indented.json", tmp_path / "compact.json"
+    write_snapshot(indented, 30, 400)
+    write_snapshot(compact, 30, 400, compact=True)
+
+    assert b"\n" not in compact.read_bytes() and b", " not in compact.read_bytes()[:200]
+    assert json.loads(compact.read_text()) == json.loads(indented.read_text())
+    outputs = []
+    for path in (indented, compact):
+        main(["audit", "--snapshot", str(path), "--format", "json"])
+        document = json.loads(capsys.readouterr().out)
+        outputs.append({key: value for key, value in document.items() if key != "sources"})
+    assert outputs[0] == outputs[1] and outputs[0]["summary"]["pods"] == 400
+
+
+def test_benchmark_prints_both_measurements_for_both_layouts_side_by_side():
     done = subprocess.run(
         [sys.executable, "benchmarks/audit_bench.py", "--nodes", "20", "--pods", "300", "--runs", "1"],
         cwd=ROOT,
@@ -45,5 +60,7 @@ def test_benchmark_prints_both_measurements_side_by_side():
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "(a) json.load, bare process" in done.stdout and "(b) audit, whole process" in done.stdout
-    assert "ratio b/a" in done.stdout
+    for layout in ("indented", "compact"):
+        assert f"{layout}: (a) json.load, bare process" in done.stdout
+        assert f"{layout}: (b) audit, whole process" in done.stdout
+        assert f"{layout}: ratio b/a" in done.stdout

@@ -283,11 +283,50 @@ def test_pending_gpu_pods_without_gpu_nodes_say_so(capsys, tmp_path):
 
 
 def test_pending_pods_are_grouped_by_reason_across_shapes(capsys, tmp_path):
-    items = [*healthy(), pod("a", gpus=1), pod("b", gpus=1, cpu="200m"), pod("c", gpus=1, **VLLM)]
+    items = [
+        *healthy(),
+        pod("a", gpus=1),
+        pod("b", gpus=1, cpu="200m", owner=("Job", "other")),
+        pod("c", gpus=1, owner=("Job", "serve"), **VLLM),
+    ]
     _, document = audit_json(capsys, tmp_path, *items)
 
     groups = sorted(f["objects"] for f in of_kind(document, "pending-gpu-pods"))
     assert groups == [["default/a", "default/b"], ["default/c"]]
+
+
+def test_pending_pods_of_one_owner_are_one_finding_whatever_their_reasons(capsys, tmp_path):
+    items = [*healthy(), pod("a", gpus=1), pod("c", gpus=1, **VLLM), pod("d", gpus=1, owner=("Job", "x"), **VLLM)]
+    _, document = audit_json(capsys, tmp_path, *items)
+
+    [pending] = of_kind(document, "pending-gpu-pods")
+    assert pending["objects"] == ["default/a", "default/c", "default/d"]
+    assert pending["title"].startswith(
+        "3 GPU pod(s) pending: 2 distinct reasons, most often pool gpu: no node with room"
+    )
+    assert pending["details"] == [
+        "pool gpu: 1 node(s), e.g. gpu-1: untolerated taint GPU=true:NoSchedule (1 of 3 pods)",
+        "pool gpu: no node with room; emptiest gpu-1: Insufficient nvidia.com/gpu: requests 1, free 0 (2 of 3 pods)",
+    ]
+    assert pending["fix"].startswith("add the toleration GPU=true:NoSchedule")
+    assert "raise the pool's desired/maximum size" in pending["fix"]
+
+
+def test_pending_daemonset_pods_pinned_to_their_nodes_are_one_finding(capsys, tmp_path):
+    burn = daemonset("gpu-burn", tolerations=[GPU_TOLERATION], node_selector={"GPU": "true"})
+    items = [node("sys-1"), burn]
+    for index in range(6):
+        items.append(gpu_node(f"gpu-{index}", gpus=0))
+        pinned = daemon_pod(burn, f"gpu-{index}")
+        del pinned["spec"]["nodeName"]
+        pinned["status"]["phase"] = "Pending"
+        pinned["spec"]["containers"][0]["resources"] = {"limits": {"nvidia.com/gpu": "1"}}
+        items.append(pinned)
+    _, document = audit_json(capsys, tmp_path, *items)
+
+    [pending] = of_kind(document, "pending-gpu-pods")
+    assert pending["objects"] == [f"kube-system/gpu-burn-gpu-{i}" for i in range(6)]
+    assert len(pending["details"]) == 6 and all(line.endswith("(1 of 6 pods)") for line in pending["details"])
 
 
 def test_device_plugin_that_does_not_tolerate_the_taint_is_named_for_nodes_without_gpus(capsys, tmp_path):

@@ -79,6 +79,67 @@ def test_an_inner_object_that_looks_like_a_separator_is_joined_not_cut():
     assert taints == [[{"key": "k1", "effect": "NoSchedule"}, {"key": "k2", "effect": "NoSchedule"}], None]
 
 
+ANNOTATED = [{**item, "metadata": {**item["metadata"], "annotations": {"note": "Grüße – ✓ 10 µs"}}} for item in CLUSTER]
+LAYOUTS = {
+    "kubectl indent": lambda doc: json.dumps(doc, indent=4, ensure_ascii=False),
+    "compact": lambda doc: json.dumps(doc, ensure_ascii=False),
+    "minified": lambda doc: json.dumps(doc, separators=(",", ":"), ensure_ascii=False),
+    "API list": lambda doc: json.dumps(
+        {"kind": "List", "apiVersion": "v1", "metadata": {"continue": ""}, "items": doc["items"]},
+        separators=(",", ":"),
+        ensure_ascii=False,
+    ),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS.values(), ids=LAYOUTS.keys())
+def test_every_read_boundary_gives_the_same_items(monkeypatch, layout):
+    # A chunk may end inside a token, a separator or a multi-byte character: every cut must read alike.
+    from components.stackcheck.audit import snapshot as snapshot_module
+
+    data = layout(snapshot(*ANNOTATED)).encode()
+    assert "✓".encode() in data
+    for size in range(40, len(data) + 2, 7):
+        monkeypatch.setattr(snapshot_module, "CHUNK_BYTES", size)
+        seen: list[dict] = []
+        envelope = read_list(io.BytesIO(data), "t.json", lambda kind, item, seen=seen: seen.append(item))
+        assert seen == ANNOTATED, size
+        assert envelope["kind"] == "List" and envelope["metadata"] in ({"resourceVersion": ""}, {"continue": ""})
+
+
+def test_compact_json_is_streamed_not_held_whole(monkeypatch):
+    from components.stackcheck.audit import snapshot as snapshot_module
+
+    chunk = 256
+    monkeypatch.setattr(snapshot_module, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(snapshot_module._ListReader, "_whole", lambda self, buf: pytest.fail("parsed whole"))
+    held: list[int] = []
+    refill = snapshot_module._Scanner.refill
+
+    def measured(scanner):
+        refill(scanner)
+        held.append(len(scanner.text))
+
+    monkeypatch.setattr(snapshot_module._Scanner, "refill", measured)
+    many = [pod(f"p{i}", "sys-1") for i in range(200)]
+    data = json.dumps(snapshot(*many), separators=(",", ":")).encode()
+    item_size = max(len(json.dumps(item, separators=(",", ":"))) for item in many)
+
+    assert items_read(data) == [("Pod", f"p{i}") for i in range(200)]
+    assert len(held) > len(data) // chunk - 2
+    assert max(held) <= chunk + item_size + 2
+
+
+def test_a_string_longer_than_several_chunks_is_read_whole(monkeypatch):
+    from components.stackcheck.audit import snapshot as snapshot_module
+
+    monkeypatch.setattr(snapshot_module, "CHUNK_BYTES", 64)
+    long = {**CLUSTER[2], "metadata": {**CLUSTER[2]["metadata"], "annotations": {"applied": "x" * 1000}}}
+    seen: list[dict] = []
+    read_list(io.BytesIO(json.dumps(snapshot(CLUSTER[0], long)).encode()), "t", lambda kind, item: seen.append(item))
+    assert seen == [CLUSTER[0], long]
+
+
 def test_items_of_a_typed_list_take_its_kind():
     data = json.dumps(
         {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": [{"metadata": {"name": "p"}, "spec": {}}]}
@@ -123,6 +184,41 @@ INVALID = [
         "truncated compact",
         lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER))[:300]),
         "the JSON ends before the document is complete (truncated file?)",
+    ),
+    (
+        "truncated compact inside a string",
+        lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER))[:-200]),
+        "the JSON ends before the document is complete (truncated file?)",
+    ),
+    (
+        "truncated compact after an item",
+        lambda tmp: write(tmp / "cut.json", json.dumps(snapshot(*CLUSTER))[:-60].rsplit("}, {", 1)[0] + "}, "),
+        "the JSON ends before the document is complete (truncated file?)",
+    ),
+    (
+        "syntax error inside a compact item",
+        lambda tmp: write(tmp / "bad.json", json.dumps(snapshot(*CLUSTER)).replace('"sys-1"', "sys-1", 1)),
+        "not valid JSON (Expecting value) at byte",
+    ),
+    (
+        "compact items without a comma",
+        lambda tmp: write(tmp / "bad.json", json.dumps(snapshot(*CLUSTER)).replace("}, {", "} {", 1)),
+        "not valid JSON (expected ',' or ']' after an item) at byte",
+    ),
+    (
+        "compact items with a trailing comma",
+        lambda tmp: write(tmp / "bad.json", json.dumps(snapshot(*CLUSTER)).replace("}]", "},]", 1)),
+        "not valid JSON (Expecting value) at byte",
+    ),
+    (
+        "NaN in a compact item",
+        lambda tmp: write(tmp / "nan.json", json.dumps(snapshot(*CLUSTER)).replace('"3920m"', "NaN", 1)),
+        "NaN is not a JSON number",
+    ),
+    (
+        "compact, not UTF-8",
+        lambda tmp: write(tmp / "latin.json", json.dumps(snapshot(*CLUSTER)).encode().replace(b"web-1", b"w\xe9b-1")),
+        "not valid UTF-8 at byte",
     ),
     (
         "truncated in the envelope",

@@ -154,7 +154,7 @@ def test_live_audit_uses_the_named_context(capsys, tmp_path, api_server):
     ("context", "message"),
     [
         ("down", "http://127.0.0.1:9: cannot reach the API server"),
-        ("absent", "cannot load kubeconfig context absent"),
+        ("absent", "--context 'absent' is not a context of the kubeconfig; contexts: test, down"),
     ],
 )
 def test_unreachable_server_or_unknown_context_exits_2(capsys, tmp_path, api_server, context, message, monkeypatch):
@@ -170,3 +170,109 @@ def test_missing_kubeconfig_exits_2(capsys, tmp_path):
     code = main(["audit", "--kubeconfig", str(tmp_path / "absent")])
     err = capsys.readouterr().err
     assert code == 2 and f"{tmp_path / 'absent'}: kubeconfig does not exist" in err
+
+
+def _config(**fields) -> str:
+    document = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": "test",
+        "clusters": [{"name": "local", "cluster": {"server": "http://127.0.0.1:9"}}],
+        "users": [{"name": "me", "user": {"token": "t"}}],
+        "contexts": [{"name": "test", "context": {"cluster": "local", "user": "me"}}],
+    }
+    document.update(fields)
+    return json.dumps({key: value for key, value in document.items() if value is not None})
+
+
+# (case, kubeconfig text, --context, the one line expected after "<path>: ")
+BROKEN_KUBECONFIGS = [
+    (
+        "bad YAML",
+        "clusters: [\n  - name: a\n",
+        None,
+        "the kubeconfig is not valid YAML at line 2, column 3: expected the node content, but found '-'",
+    ),
+    (
+        "tab indentation",
+        "contexts:\n\t- name: a\n",
+        None,
+        "the kubeconfig is not valid YAML at line 2, column 1: found character '\\t' that cannot start any token",
+    ),
+    ("empty file", "", None, "not a kubeconfig: the document is empty"),
+    ("a list", "- a\n- b\n", None, "not a kubeconfig: the document is a YAML list, not a mapping"),
+    (
+        "no current context",
+        _config(**{"current-context": None}),
+        None,
+        "the kubeconfig has no current-context; pass --context (contexts: test), or set one with: "
+        "kubectl config use-context NAME",
+    ),
+    (
+        "unknown current context",
+        _config(**{"current-context": "prod"}),
+        None,
+        "current-context 'prod' is not a context of the kubeconfig; contexts: test",
+    ),
+    ("unknown --context", _config(), "prod", "--context 'prod' is not a context of the kubeconfig; contexts: test"),
+    (
+        "context naming a missing cluster",
+        _config(contexts=[{"name": "test", "context": {"cluster": "gone", "user": "me"}}]),
+        None,
+        "context 'test' names cluster 'gone', which the kubeconfig does not define; clusters: local",
+    ),
+    (
+        "context naming a missing user",
+        _config(contexts=[{"name": "test", "context": {"cluster": "local", "user": "you"}}]),
+        None,
+        "context 'test' names user 'you', which the kubeconfig does not define; users: me",
+    ),
+    (
+        "cluster without server",
+        _config(clusters=[{"name": "local", "cluster": {}}]),
+        None,
+        "cluster 'local' of context 'test' has no server",
+    ),
+    (
+        "context naming no cluster",
+        _config(contexts=[{"name": "test", "context": {"user": "me"}}]),
+        None,
+        "context 'test' names no cluster",
+    ),
+    ("contexts not a list", _config(contexts={"test": {}}), None, "`contexts` is a YAML dict, not a list"),
+    ("a directory", None, None, "cannot read the kubeconfig: Is a directory"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "context", "message"), BROKEN_KUBECONFIGS, ids=[c[0] for c in BROKEN_KUBECONFIGS]
+)
+def test_broken_kubeconfig_gives_one_line_and_exits_2(capsys, tmp_path, case, text, context, message):
+    path = tmp_path / "kubeconfig"
+    if text is None:
+        path.mkdir()
+    else:
+        path.write_text(text)
+
+    code = main(["audit", "--kubeconfig", str(path), *(["--context", context] if context else [])])
+    captured = capsys.readouterr()
+
+    assert code == 2 and captured.out == ""
+    assert captured.err == f"stackcheck audit: error: {path}: {message}\n"
+
+
+def test_unreachable_server_is_named_without_python_reprs(capsys, tmp_path):
+    import urllib3
+
+    path = tmp_path / "kubeconfig"
+    path.write_text(_config())
+    retry = urllib3.util.retry.Retry.DEFAULT
+    urllib3.util.retry.Retry.DEFAULT = urllib3.util.retry.Retry(0)
+    try:
+        code = main(["audit", "--kubeconfig", str(path)])
+    finally:
+        urllib3.util.retry.Retry.DEFAULT = retry
+    err = capsys.readouterr().err
+
+    assert code == 2
+    assert err == "stackcheck audit: error: http://127.0.0.1:9: cannot reach the API server: Connection refused\n"

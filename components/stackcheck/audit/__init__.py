@@ -2,8 +2,11 @@
 
 Modules: cli (the command's arguments and its run), snapshot (reading kubectl's JSON item by item), live (the
 same objects through the `kubernetes` client), model (nodes, pods grouped by scheduling shape, DaemonSets),
-context (the placement contract, GPU nodes, pools), engine (shared indexes, cached placement results), checks
-(the six checks), report (text, markdown, JSON) and run (one audit end to end).
+kubeconfig (a kubeconfig checked before the client reads it), context (the placement contract, GPU nodes,
+pools), engine (shared indexes, cached placement results), checks (idle GPUs, leaks, pending GPU pods, model
+mismatches; findings grouped by owner), agents (the node agents' checks), advice (near-miss tolerations,
+instance types that hold a request, container states), report (text, markdown, JSON) and run (one audit end to
+end).
 
 The names below load on first use: the command line imports `cli` alone, so that `--help` and usage errors
 answer before orjson and the placement model load.

@@ -1,24 +1,30 @@
-"""The six checks of the audit, each a function of an `Audit` returning findings.
+"""The checks of the audit, each a function of an `Audit` returning findings (the node agents' are in agents.py).
 
 Every scheduling judgement comes from the placement model (filter_failures, tolerates); the checks
-only decide which pods and nodes to ask about and how to group what it answers.
+only decide which pods and nodes to ask about and how to group what it answers. Pods are grouped by
+their controller (a Deployment across its ReplicaSets, a DaemonSet, StatefulSet or Job), so a thousand
+pods of one owner failing one check are one finding, with their count, a few names and each distinct
+reason.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from ...facts import gpu_catalog
 from ...facts.contract import REPELLING_EFFECTS, Taint
-from ...placement import GPU_RESOURCE, format_taint, tolerates
+from ...placement import format_taint, tolerates
 from ...placement.explain import NODE_AFFINITY, NODE_RESOURCES_FIT, TAINT_TOLERATION
 from ...placement.pools import PLACEMENT_FILTERS
+from .advice import MAX_NAMES, describe_instance, instance_types_with, most_gpus_in_catalog, near_misses
+from .agents import gpus_not_advertised, node_agents_failing, node_agents_missing
 from .engine import Audit, Finding
 
+# Not a scheduler filter: a pending pod asks for more GPUs than any instance type of the pool has, so the
+# NodeResourcesFit filter fails on every node whatever the pool's size.
+GPUS_PER_NODE = "GPUsPerInstanceType"
 # What a pod bound to a node must still satisfy there for the model to agree with the cluster.
 # NodeUnschedulable is left out: cordoning a node leaves its pods running, by design.
 BOUND_FILTERS = (TAINT_TOLERATION, NODE_AFFINITY)
-MAX_NAMES = 8
 
 
 def run_checks(audit: Audit) -> list[Finding]:
@@ -29,6 +35,7 @@ def run_checks(audit: Audit) -> list[Finding]:
         *pending_gpu_pods(audit),
         *gpus_not_advertised(audit),
         *node_agents_missing(audit),
+        *node_agents_failing(audit),
         *model_mismatches(audit),
     ]
     order = {"error": 0, "warning": 1, "info": 2}
@@ -85,7 +92,7 @@ def idle_gpus(audit: Audit) -> list[Finding]:
                     "is billed for its whole instance type",
                     [n.name for n in empty],
                     [
-                        f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} GPU(s) allocatable, 0 requested"
+                        f"{n.name}: {describe_instance(n.instance_type)}, {n.gpus_allocatable} GPU(s) allocatable, 0 requested"
                         for n in empty[:MAX_NAMES]
                     ],
                 )
@@ -100,7 +107,7 @@ def idle_gpus(audit: Audit) -> list[Finding]:
                     "pack GPU pods onto fewer nodes or use a smaller instance type",
                     [n.name for n in partial],
                     [
-                        f"{n.name}: {_instance(n.instance_type)}, {n.gpus_allocatable} allocatable, "
+                        f"{n.name}: {describe_instance(n.instance_type)}, {n.gpus_allocatable} allocatable, "
                         f"{audit.gpus_requested(n)} requested"
                         for n in partial[:MAX_NAMES]
                     ],
@@ -110,33 +117,61 @@ def idle_gpus(audit: Audit) -> list[Finding]:
 
 
 def gpu_leaks(audit: Audit) -> list[Finding]:
-    """Running pods that request no GPU, are no node agent, and sit on GPU nodes."""
-    groups: dict[tuple, list] = defaultdict(list)
+    """Running pods that request no GPU, are no node agent, and sit on GPU nodes: one finding per owner."""
+    groups: dict[str, list] = defaultdict(list)
     for node in audit.gpu_nodes:
         for pod in audit.pods_on.get(node.name, ()):
             if pod.owner_kind == "DaemonSet" or pod.mirror or audit.gpus(pod) > 0:
                 continue
-            admitted = _admitting_tolerations(audit, pod, node)
-            owner = f"{pod.owner_kind} {pod.namespace}/{pod.owner_name}" if pod.owner_name else f"pod {pod.id}"
-            groups[(node.pool, owner, admitted)].append((pod, node))
+            groups[owner_of(pod)].append((pod, node, _admitting_tolerations(audit, pod, node)))
     findings = []
-    for (pool, owner, admitted), members in sorted(groups.items()):
-        taint = format_taint(audit.contract.taint) if audit.contract.taint else "the GPU taint"
+    taint = format_taint(audit.contract.taint) if audit.contract.taint else "the GPU taint"
+    for owner, members in sorted(groups.items()):
+        pools = sorted({node.pool for _, node, _ in members})
+        where = f"GPU pool {pools[0]}" if len(pools) == 1 else f"GPU pools {', '.join(pools)}"
         findings.append(
             Finding(
                 "gpu-leak",
                 "warning",
-                f"{len(members)} pod(s) of {owner} request no GPU but run on GPU pool {pool}",
+                f"{len(members)} pod(s) {owner} request no GPU but run on {where}",
                 "a pod that requests no GPU and is no node agent runs on a GPU node; TaintToleration names the "
                 "toleration that let it past the node's taint",
                 f"narrow the pod's tolerations to the taints it must tolerate (an `operator: Exists` toleration "
                 f"without a key tolerates every taint), or keep it off GPU nodes with a nodeSelector; GPU nodes "
                 f"should carry {taint}",
-                [pod.id for pod, _ in members],
-                [*admitted, *(f"{pod.id} on {node.name}" for pod, node in members[:MAX_NAMES])],
+                [pod.id for pod, _, _ in members],
+                [
+                    *counted([lines for _, _, lines in members]),
+                    *(f"{pod.id} on {node.name}" for pod, node, _ in members[:MAX_NAMES]),
+                ],
             )
         )
     return findings
+
+
+def owner_of(pod) -> str:
+    """What findings group a pod under, as the words after `N pod(s)`: its controller, else its namespace.
+
+    Pods without a controller (created one by one, by hand or by a tool) are grouped per namespace, so a
+    tool that creates many of them still gives one finding per check.
+    """
+    return f"of {pod.owner}" if pod.owner else f"without a controller in namespace {pod.namespace}"
+
+
+def counted(lines_per_member: list[tuple[str, ...]]) -> list[str]:
+    """The distinct lines of a group's members, first seen first; a line not every member has says how many do.
+
+    At most MAX_NAMES lines, then how many more there are.
+    """
+    counts: dict[str, int] = {}
+    for lines in lines_per_member:
+        for line in dict.fromkeys(lines):
+            counts[line] = counts.get(line, 0) + 1
+    total = len(lines_per_member)
+    shown = [line if n == total else f"{line} ({n} of {total} pods)" for line, n in counts.items()]
+    if len(shown) > MAX_NAMES:
+        shown = [*shown[:MAX_NAMES], f"and {len(shown) - MAX_NAMES} more distinct reason(s)"]
+    return shown
 
 
 def _admitting_tolerations(audit: Audit, pod, node) -> tuple[str, ...]:
@@ -158,31 +193,82 @@ def _admitting_tolerations(audit: Audit, pod, node) -> tuple[str, ...]:
 
 
 def pending_gpu_pods(audit: Audit) -> list[Finding]:
-    """Pending pods that request GPUs, explained against every GPU pool."""
+    """Pending pods that request GPUs, explained against every GPU pool.
+
+    Pods whose shapes give the same reasons share a finding, and so do the pods of one owner whatever their
+    reasons (a DaemonSet's pods, each pinned to its own node, differ in shape and in reasons node by node).
+    """
     by_shape: dict[object, list] = defaultdict(list)
     for pod in audit.snapshot.pods:
         if not pod.node_name and pod.phase == "Pending" and audit.gpus(pod) > 0:
             by_shape[audit.grouping.pod_key(pod)].append(pod)
-    groups: dict[tuple, list] = defaultdict(list)
+    by_reasons: dict[tuple, list] = defaultdict(list)
+    taints = _gpu_taints(audit)
     for pods in by_shape.values():
         reasons = _why_pending(audit, pods[0])
-        groups[reasons].extend(pods)
+        tolerations = audit.grouping.pod_view(pods[0]).get("spec", {}).get("tolerations") or ()
+        hints = tuple(near_misses(tolerations, taints)) if any(TAINT_TOLERATION in f for _, f, _ in reasons) else ()
+        by_reasons[(reasons, hints, audit.gpus(pods[0]))].extend(pods)
     findings = []
-    for reasons, pods in sorted(groups.items(), key=lambda item: item[1][0].id):
-        filters = {name for _, failed, _ in reasons for name in failed}
+    for keys, pods in _joined_by_owner(by_reasons):
+        filters = {name for reasons, _, _ in keys for _, failed, _ in reasons for name in failed}
+        hints = tuple(dict.fromkeys(hint for _, key_hints, _ in keys for hint in key_hints))
+        lines = {
+            key: (*(f"pool {pool}: {text}" if pool else text for pool, _, text in key[0]), *key[1]) for key in keys
+        }
+        if len(keys) == 1:
+            title, details = _pending_summary(keys[0][0]), list(lines[keys[0]])
+        else:
+            common = max(keys, key=lambda key: sum(1 for pod in pods if pod.key == key))
+            title = f"{len(keys)} distinct reasons, most often {_pending_summary(common[0])}"
+            details = counted([lines[pod.key] for pod in pods])
         findings.append(
             Finding(
                 "pending-gpu-pods",
                 "error",
-                f"{len(pods)} GPU pod(s) pending: {_pending_summary(reasons)}",
+                f"{len(pods)} GPU pod(s) pending: {title}",
                 "the scheduler's filters (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit) "
                 "on each GPU pool",
-                _pending_fix(audit, filters, reasons),
-                sorted(pod.id for pod in pods),
-                [f"pool {pool}: {text}" if pool else text for pool, _, text in reasons],
+                _pending_fix(audit, filters, hints, max(wanted for _, _, wanted in keys)),
+                sorted(pod.pod.id for pod in pods),
+                details,
             )
         )
     return findings
+
+
+class _Keyed:
+    """A pending pod with the key of its reasons."""
+
+    __slots__ = ("key", "pod")
+
+    def __init__(self, pod, key: tuple) -> None:
+        self.pod, self.key = pod, key
+
+
+def _joined_by_owner(by_reasons: dict[tuple, list]) -> list[tuple[list[tuple], list[_Keyed]]]:
+    """Groups of reason keys joined when one owner's pods fall under several; each with its pods, first pod first."""
+    parent = {key: key for key in by_reasons}
+
+    def root(key: tuple) -> tuple:
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    first_key_of: dict[str, tuple] = {}
+    for key, pods in by_reasons.items():
+        for pod in pods:
+            if pod.owner:
+                other = first_key_of.setdefault(pod.owner, key)
+                parent[root(key)] = root(other)
+    joined: dict[tuple, tuple[list, list]] = {}
+    for key, pods in by_reasons.items():
+        keys, members = joined.setdefault(root(key), ([], []))
+        keys.append(key)
+        members.extend(_Keyed(pod, key) for pod in pods)
+    groups = list(joined.values())
+    return sorted(groups, key=lambda group: min(member.pod.id for member in group[1]))
 
 
 def _why_pending(audit: Audit, pod) -> tuple:
@@ -213,6 +299,15 @@ def _why_pending(audit: Audit, pod) -> tuple:
             )
             reasons.append((pool, tuple(sorted({name for failed in refused for name, _ in failed})), text))
             continue
+        most = max(max(n.catalog_gpus, n.gpus_allocatable or 0) for n in placed)
+        if wanted > most:
+            types = ", ".join(sorted({describe_instance(n.instance_type) for n in placed}))
+            text = (
+                f"requests {wanted} GPU(s) and the pool's instance types have at most {most} ({types}); a pod "
+                "runs on one node, so more nodes cannot hold it"
+            )
+            reasons.append((pool, (GPUS_PER_NODE,), text))
+            continue
         free = {n.name: (n.gpus_allocatable or 0) - audit.gpus_requested(n) for n in placed}
         fits = next((n for n in placed if free[n.name] >= wanted and not audit.full_failures(pod, n)), None)
         if fits is not None:
@@ -232,6 +327,16 @@ def _why_pending(audit: Audit, pod) -> tuple:
     return tuple(reasons)
 
 
+def _gpu_taints(audit: Audit) -> list[dict]:
+    """The distinct NoSchedule and NoExecute taints of the GPU nodes."""
+    found: dict[str, dict] = {}
+    for node in audit.gpu_nodes:
+        for taint in node.taints:
+            if (taint.get("effect") or "") in REPELLING_EFFECTS:
+                found.setdefault(format_taint(taint), taint)
+    return list(found.values())
+
+
 def _neg(name: str) -> tuple:
     # max() with the first name winning ties.
     return tuple(-ord(c) for c in name)
@@ -244,14 +349,29 @@ def _pending_summary(reasons: tuple) -> str:
     return "; ".join(f"pool {pool}: {', '.join(failed) or 'fits'}" for pool, failed, _ in reasons)
 
 
-def _pending_fix(audit: Audit, filters: set[str], reasons: tuple) -> str:
+def _pending_fix(audit: Audit, filters: set[str], hints: tuple[str, ...], wanted: int) -> str:
     contract = audit.contract
     fixes = []
-    if TAINT_TOLERATION in filters and contract.taint:
+    if hints:
+        fixes.append(f"correct the toleration the details name ({hints[0].split(': ', 1)[1]})")
+    elif TAINT_TOLERATION in filters and contract.taint:
         toleration = Taint(
             contract.taint["key"], contract.taint.get("value") or "", contract.taint["effect"]
         ).toleration()
         fixes.append(f"add the toleration {format_toleration(toleration)}")
+    if GPUS_PER_NODE in filters:
+        like = {n.instance_type for nodes in audit.gpu_pools.values() for n in nodes}
+        if wanted > most_gpus_in_catalog():
+            fixes.append(
+                f"no instance type has {wanted} GPUs (at most {most_gpus_in_catalog()}): split the work over "
+                "several pods (vLLM: tensor parallel within a node, pipeline parallel across nodes)"
+            )
+        else:
+            fixes.append(
+                f"run the pod on a GPU pool of an instance type with at least {wanted} GPUs, such as "
+                f"{', '.join(instance_types_with(wanted, like))}, or request fewer GPUs; raising the pool's size "
+                "cannot help"
+            )
     if NODE_AFFINITY in filters:
         label = f"; the contract label is {contract.label[0]}={contract.label[1]}" if contract.label else ""
         fixes.append(
@@ -267,111 +387,34 @@ def _pending_fix(audit: Audit, filters: set[str], reasons: tuple) -> str:
     return "; ".join(fixes)
 
 
-def gpus_not_advertised(audit: Audit) -> list[Finding]:
-    """GPU nodes whose `nvidia.com/gpu` allocatable is missing or 0, and why, per device plugin."""
-    groups: dict[tuple, list] = defaultdict(list)
-    plugins = [ds for ds in audit.snapshot.daemonsets if ds.device_plugin]
-    for node in audit.gpu_nodes:
-        if (node.gpus_allocatable or 0) > 0:
-            continue
-        running = audit.device_plugin_pods(node)
-        if running:
-            why: tuple[str, ...] = (
-                f"device-plugin pod {running[0].id} is on the node ({running[0].phase or 'phase unknown'}) "
-                "but advertises no GPU",
-            )
-            fix = "read that pod's logs: the NVIDIA driver or container toolkit is missing or failing on the node"
-        elif not plugins:
-            why = ("no NVIDIA device plugin DaemonSet in the snapshot",)
-            fix = "install the NVIDIA device plugin (devicePlugin settings of the stack)"
-        else:
-            why = tuple(_plugin_absence(audit, ds, node) for ds in plugins)
-            fix = "let the device plugin DaemonSet select and tolerate GPU nodes (its nodeSelector and tolerations)"
-        groups[(node.pool, why, fix)].append(node)
-    findings = []
-    for (pool, why, fix), nodes in sorted(groups.items()):
-        findings.append(
-            Finding(
-                "gpu-not-advertised",
-                "error",
-                f"{len(nodes)} GPU node(s) of pool {pool} advertise no {GPU_RESOURCE}",
-                f"a GPU instance type or GPU label without {GPU_RESOURCE} in status.allocatable",
-                fix,
-                [n.name for n in nodes],
-                [
-                    *why,
-                    *(
-                        f"{n.name}: {_instance(n.instance_type)}, allocatable {GPU_RESOURCE} "
-                        f"{'missing' if n.gpus_allocatable is None else n.gpus_allocatable}"
-                        for n in nodes[:MAX_NAMES]
-                    ),
-                ],
-            )
-        )
-    return findings
-
-
-def _plugin_absence(audit: Audit, daemonset, node) -> str:
-    failed = audit.daemonset_failures(daemonset, node, PLACEMENT_FILTERS)
-    if failed:
-        return f"DaemonSet {daemonset.id} does not land there: " + "; ".join(failed.values())
-    return f"DaemonSet {daemonset.id} selects the node but has no pod on it yet"
-
-
-def node_agents_missing(audit: Audit) -> list[Finding]:
-    """DaemonSets whose selector and affinity take a GPU node while their tolerations do not admit its taints."""
-    findings = []
-    for daemonset in sorted(audit.snapshot.daemonsets, key=lambda ds: ds.id):
-        by_taint: dict[str, list] = defaultdict(list)
-        for node in audit.gpu_nodes:
-            if audit.daemonset_failures(daemonset, node, (NODE_AFFINITY,)):
-                continue
-            failed = audit.daemonset_failures(daemonset, node, (TAINT_TOLERATION,))
-            if failed:
-                by_taint[failed[TAINT_TOLERATION]].append(node)
-        for reason, nodes in sorted(by_taint.items()):
-            taint = reason.rsplit(" ", 1)[-1]
-            findings.append(
-                Finding(
-                    "node-agent-missing",
-                    "warning",
-                    f"DaemonSet {daemonset.id} selects {len(nodes)} GPU node(s) but cannot run there: {reason}",
-                    "TaintToleration: the DaemonSet's pod does not tolerate the GPU nodes' taint",
-                    f"add a toleration of {taint} to the DaemonSet's pod template",
-                    [daemonset.id, *(n.name for n in nodes)],
-                    [f"pools: {', '.join(sorted({n.pool for n in nodes}))}"],
-                )
-            )
-    return findings
-
-
 def model_mismatches(audit: Audit) -> list[Finding]:
-    """Running pods the model says could not be scheduled on their node today."""
-    groups: dict[tuple, list] = defaultdict(list)
+    """Running pods the model says could not be scheduled on their node today: one finding per owner."""
+    groups: dict[str, list] = defaultdict(list)
     for pod in audit.snapshot.pods:
         if not pod.bound or pod.mirror:
             continue
         node = audit.nodes_by_name.get(pod.node_name)
         if node is None:
-            groups[("", ("its node is not in the snapshot",))].append((pod, pod.node_name))
+            groups[owner_of(pod)].append((pod, pod.node_name, ("its node is not in the snapshot",)))
             continue
         failed = audit.failures(pod, node, BOUND_FILTERS)
         if failed:
-            owner = f"{pod.owner_kind} {pod.namespace}/{pod.owner_name}" if pod.owner_name else f"pod {pod.id}"
-            groups[(owner, tuple(failed.values()))].append((pod, node.name))
+            groups[owner_of(pod)].append((pod, node.name, tuple(failed.values())))
     findings = []
-    for (owner, reasons), members in sorted(groups.items()):
-        who = f"of {owner} " if owner else ""
+    for owner, members in sorted(groups.items()):
         findings.append(
             Finding(
                 "model-mismatch",
                 "warning",
-                f"{len(members)} running pod(s) {who}could not be scheduled on their node today",
+                f"{len(members)} running pod(s) {owner} could not be scheduled on their node today",
                 "TaintToleration and NodeAffinity on the pod's own node",
                 "if the node's taints or labels changed on purpose, add the toleration or fix the selector (a NoExecute "
                 "taint evicts pods that do not tolerate it); otherwise the model misses a rule: report it",
-                [pod.id for pod, _ in members],
-                [*reasons, *(f"{pod.id} on {node}" for pod, node in members[:MAX_NAMES])],
+                [pod.id for pod, _, _ in members],
+                [
+                    *counted([reasons for _, _, reasons in members]),
+                    *(f"{pod.id} on {node}" for pod, node, _ in members[:MAX_NAMES]),
+                ],
             )
         )
     return findings
@@ -388,10 +431,3 @@ def format_toleration(toleration: dict) -> str:
             f"{key}{suffix} (Exists)" if key else f"operator Exists without key{'' if not effect else ' for ' + effect}"
         )
     return f"{key}={toleration.get('value') or ''}{suffix}"
-
-
-def _instance(instance_type: str) -> str:
-    entry = gpu_catalog.lookup(instance_type) if instance_type else None
-    if entry is not None and entry.gpus:
-        return f"{instance_type} ({entry.gpus}x {entry.gpu_model})"
-    return instance_type or "instance type unknown"

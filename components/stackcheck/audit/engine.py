@@ -24,7 +24,8 @@ class Finding:
     """One problem: what is wrong, on which objects, under which rule, and how to fix it."""
 
     kind: str
-    """idle-gpus, gpu-leak, pending-gpu-pods, gpu-not-advertised, node-agent-missing or model-mismatch."""
+    """idle-gpus, gpu-leak, pending-gpu-pods, gpu-not-advertised, node-agent-missing, node-agent-failing or
+    model-mismatch."""
     severity: str
     """error, warning or info."""
     title: str
@@ -155,6 +156,15 @@ class Audit:
 
     def gpus_requested(self, node: Node) -> int:
         return math.ceil(self.used(node).get(GPU_RESOURCE, 0))
+
+    def agent_pods(self, node: Node) -> list[tuple[str, Pod]]:
+        """The device plugin's and the DCGM exporter's pods bound to `node`, each with its role."""
+        found = [("device plugin", pod) for pod in self.device_plugin_pods(node)]
+        for pod in self.pods_on.get(node.name, ()):
+            owner = self.daemonsets.get((pod.namespace, pod.owner_name)) if pod.owner_kind == "DaemonSet" else None
+            if not any(pod is p for _, p in found) and (pod.exporter or (owner is not None and owner.exporter)):
+                found.append(("DCGM exporter", pod))
+        return found
 
     def device_plugin_pods(self, node: Node) -> list[Pod]:
         """Device-plugin pods bound to `node`: marked as such, or owned by a device-plugin DaemonSet."""

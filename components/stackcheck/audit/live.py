@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from .kubeconfig import check_kubeconfig, connection_reason
 from .snapshot import Sink, SnapshotError, read_list
 
 # kubectl's default --chunk-size (kubectl get --help: "--chunk-size=500: Return large lists in chunks").
@@ -27,14 +28,12 @@ def read_cluster(kubeconfig: Path, context: str | None, sink: Sink, page_size: i
     from kubernetes.client.exceptions import ApiException
     from kubernetes.config.config_exception import ConfigException
 
-    if not kubeconfig.is_file():
-        raise SnapshotError(f"{kubeconfig}: kubeconfig does not exist")
+    context = check_kubeconfig(kubeconfig, context)
     try:
         api_client = config.new_client_from_config(config_file=str(kubeconfig), context=context)
-    except (ConfigException, ValueError, TypeError, KeyError, OSError) as error:
-        raise SnapshotError(
-            f"{kubeconfig}: cannot load kubeconfig{f' context {context}' if context else ''}: {error}"
-        ) from None
+    except (ConfigException, ValueError, TypeError, KeyError, AttributeError, OSError) as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise SnapshotError(f"{kubeconfig}: cannot load kubeconfig context {context}: {reason}") from None
     server = api_client.configuration.host
     core, apps = client.CoreV1Api(api_client), client.AppsV1Api(api_client)
     listings = (
@@ -48,10 +47,10 @@ def read_cluster(kubeconfig: Path, context: str | None, sink: Sink, page_size: i
     except ApiException as error:
         raise SnapshotError(f"{server}: listing failed: HTTP {error.status} {error.reason}") from None
     except OSError as error:  # urllib3's connection errors derive from it
-        raise SnapshotError(f"{server}: cannot reach the API server: {error}") from None
+        raise SnapshotError(f"{server}: cannot reach the API server: {connection_reason(error)}") from None
     except Exception as error:  # urllib3 wraps connection failures in its own classes
         if type(error).__module__.startswith("urllib3"):
-            raise SnapshotError(f"{server}: cannot reach the API server: {error}") from None
+            raise SnapshotError(f"{server}: cannot reach the API server: {connection_reason(error)}") from None
         raise
     finally:
         api_client.close()

@@ -12,8 +12,16 @@ from dataclasses import dataclass, field
 import orjson
 
 from ...facts import gpu_catalog
-from ...facts.markers import DEVICE_PLUGIN_IMAGE_MARKER, DEVICE_PLUGIN_LABEL_KEY, DEVICE_PLUGIN_LABEL_VALUE
+from ...facts.markers import (
+    DCGM_EXPORTER_IMAGE_MARKER,
+    DCGM_EXPORTER_LABEL_KEY,
+    DCGM_EXPORTER_LABEL_VALUE,
+    DEVICE_PLUGIN_IMAGE_MARKER,
+    DEVICE_PLUGIN_LABEL_KEY,
+    DEVICE_PLUGIN_LABEL_VALUE,
+)
 from ...placement import GPU_RESOURCE, is_device_plugin, parse_quantity, pod_requests
+from ...placement.exporter import is_dcgm_exporter
 from .snapshot import SnapshotError
 
 # Pods in these phases hold no resources: the scheduler does not even list them (kubernetes
@@ -27,6 +35,12 @@ INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 # models), its Karpenter NodePool (EKS docs, Auto Mode: nodeSelector `karpenter.sh/nodepool: system`),
 # else its instance type.
 POOL_LABELS = ("eks.amazonaws.com/nodegroup", "karpenter.sh/nodepool")
+# The Deployment controller names each of its ReplicaSets `<deployment>-<hash>` and labels their pods
+# `pod-template-hash: <hash>` (Kubernetes docs, "Deployments": "The name of a ReplicaSet is always formatted
+# as [DEPLOYMENT-NAME]-[HASH]"; "the pod-template-hash label is added by the Deployment controller to every
+# ReplicaSet that a Deployment creates or adopts"), so the pods of one Deployment, across the ReplicaSets of
+# a rollout, are told apart from a bare ReplicaSet's without reading ReplicaSets.
+TEMPLATE_HASH_LABEL = "pod-template-hash"
 _REQUIRED = "requiredDuringSchedulingIgnoredDuringExecution"
 _NAME_FIELD = "metadata.name"
 
@@ -54,6 +68,12 @@ class Pod:
     owner_name: str
     shape: Shape
     device_plugin: bool
+    owner: str = ""
+    """The controller the pod belongs to, as `Kind namespace/name` (a Deployment for its ReplicaSets' pods); empty if none."""
+    waiting: tuple[str, ...] = ()
+    """`container: reason` for each container waiting (status.containerStatuses[].state.waiting.reason)."""
+    exporter: bool = False
+    """Marked as the DCGM exporter's pod (its label or image)."""
     mirror: bool = False
     """A static pod's mirror: placed by the kubelet, not the scheduler."""
     raw: dict | None = None
@@ -106,6 +126,7 @@ class DaemonSet:
     name: str
     obj: dict
     device_plugin: bool
+    exporter: bool = False
 
     @property
     def id(self) -> str:
@@ -159,6 +180,11 @@ class Snapshot:
             owner_name=owner_name,
             shape=shape,
             device_plugin=_is_device_plugin_pod(metadata, spec),
+            exporter=_marked(
+                metadata, spec, DCGM_EXPORTER_LABEL_KEY, DCGM_EXPORTER_LABEL_VALUE, DCGM_EXPORTER_IMAGE_MARKER
+            ),
+            owner=_owner(owner_kind, owner_name, metadata),
+            waiting=_waiting(item.get("status") or {}),
             mirror=MIRROR_ANNOTATION in (metadata.get("annotations") or {}),
             raw=item if self.keep_raw else None,
         )
@@ -204,7 +230,9 @@ class Snapshot:
             "spec": {"template": {"metadata": {"labels": dict(tmeta.get("labels") or {})}, "spec": slim_spec}},
         }
         # is_device_plugin() reads only labels and container images: ask it about the object as read.
-        return DaemonSet(obj["metadata"]["namespace"], obj["metadata"]["name"], obj, is_device_plugin(item))
+        return DaemonSet(
+            obj["metadata"]["namespace"], obj["metadata"]["name"], obj, is_device_plugin(item), is_dcgm_exporter(item)
+        )
 
     def finish(self) -> None:
         """Group nodes by signature once every object is in."""
@@ -299,14 +327,42 @@ def _without_own_node(required: dict, node_name: str) -> dict | None:
 
 
 def _controller(metadata: dict) -> tuple[str, str]:
+    # Only the reference marked `controller: true` names the controller, wherever it stands in the list;
+    # the others are owners for garbage collection only (ObjectMeta.ownerReferences, k8s.io/apimachinery
+    # pkg/apis/meta/v1/types.go: "an entry in this list will point to this controller, with the controller
+    # field set to true. There cannot be more than one managing controller.").
     owners = metadata.get("ownerReferences") or ()
-    owner = next((o for o in owners if o.get("controller")), owners[0] if owners else None)
+    owner = next((o for o in owners if isinstance(o, dict) and o.get("controller") is True), None)
     return ((owner.get("kind") or ""), (owner.get("name") or "")) if owner else ("", "")
+
+
+def _owner(kind: str, name: str, metadata: dict) -> str:
+    if not kind or not name:
+        return ""
+    namespace = metadata.get("namespace") or "default"
+    template_hash = (metadata.get("labels") or {}).get(TEMPLATE_HASH_LABEL)
+    if kind == "ReplicaSet" and template_hash and name.endswith(f"-{template_hash}"):
+        return f"Deployment {namespace}/{name[: -len(template_hash) - 1]}"
+    return f"{kind} {namespace}/{name}"
+
+
+def _waiting(status: dict) -> tuple[str, ...]:
+    found = []
+    for key in ("initContainerStatuses", "containerStatuses"):
+        for entry in status.get(key) or ():
+            reason = (((entry or {}).get("state") or {}).get("waiting") or {}).get("reason")
+            if reason:
+                found.append(f"{entry.get('name') or '<unnamed>'}: {reason}")
+    return tuple(found)
 
 
 def _is_device_plugin_pod(metadata: dict, spec: dict) -> bool:
     # The same markers placement.is_device_plugin() reads on the DaemonSet, read on the pod.
-    if (metadata.get("labels") or {}).get(DEVICE_PLUGIN_LABEL_KEY) == DEVICE_PLUGIN_LABEL_VALUE:
+    return _marked(metadata, spec, DEVICE_PLUGIN_LABEL_KEY, DEVICE_PLUGIN_LABEL_VALUE, DEVICE_PLUGIN_IMAGE_MARKER)
+
+
+def _marked(metadata: dict, spec: dict, label_key: str, label_value: str, image_marker: str) -> bool:
+    if (metadata.get("labels") or {}).get(label_key) == label_value:
         return True
     containers = [*(spec.get("containers") or ()), *(spec.get("initContainers") or ())]
-    return any(DEVICE_PLUGIN_IMAGE_MARKER in (c.get("image") or "") for c in containers)
+    return any(image_marker in (c.get("image") or "") for c in containers)

@@ -11,11 +11,18 @@ section 7: control characters inside strings must be escaped), so that separator
 between values whose closing brace sits at the items' indentation. Each piece between separators
 is parsed on its own; a piece that ends early (an inner object at the same indentation, in oddly
 indented input) is joined with the next one, and a piece with a real syntax error is reported
-with its byte offset. Compact JSON, where no separator can be told apart, is parsed whole.
+with its byte offset.
+
+Any other layout (compact JSON as `jq -c` or the API server writes it, where `},{` also closes inner objects)
+is streamed item by item with the standard library's `json.JSONDecoder.raw_decode`, which returns a value and
+where it ends, over a buffer refilled chunk by chunk: a value or separator cut by a chunk boundary is parsed
+again once the next chunk is in, so memory stays at a chunk and an item whatever the file's size.
 """
 
 from __future__ import annotations
 
+import codecs
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -105,6 +112,7 @@ class _ListReader:
         self.pending: list[dict] = []  # items seen before the envelope's kind (typed lists put it last)
         self.kind_hint: str | None = None
         self.offset = 0  # file offset of buf[0]
+        self.consumed = 0
 
     def run(self) -> dict:
         buf = self._read_more(b"")
@@ -120,7 +128,7 @@ class _ListReader:
         while ws_end < len(buf) and buf[ws_end] in _WHITESPACE:
             ws_end += 1
         if ws_end >= len(buf) or buf[ws_end : ws_end + 1] not in (b"{", b"]") or b"\n" not in buf[after:ws_end]:
-            return self._whole(buf)  # compact or unusual layout: parse the whole document
+            return self._stream(envelope, buf, after)  # compact or unusual layout: item by item
         if buf[ws_end : ws_end + 1] == b"]":
             return self._finish(envelope, buf, ws_end)
         separator = b"}," + buf[after:ws_end] + b"{"
@@ -133,7 +141,7 @@ class _ListReader:
             found_at = find(buf, search)
             cut = found_at.start() if found_at else -1
             if cut < 0:
-                more = self.stream.read(CHUNK_BYTES)
+                more = self.read(CHUNK_BYTES)
                 if not more:
                     return self._finish(envelope, buf, start)
                 self.offset += start
@@ -153,9 +161,66 @@ class _ListReader:
             start = cut + len(separator) - 1
             search = start
 
+    def _stream(self, envelope: dict, buf: bytes, start: int) -> dict:
+        """The items from buf[start:] (just after `items`' `[`) on, in any layout, then the envelope's trailer."""
+        scanner = _Scanner(self, buf[start:], self.offset + start)
+        first, want_value, failed = True, True, None
+        while True:
+            char = scanner.next_char()
+            if char is None:
+                raise SnapshotError(f"{self.name}: {_TRUNCATED} at byte {scanner.byte_at(scanner.index)}")
+            if not want_value:
+                if char == "]":
+                    break
+                if char != ",":
+                    raise SnapshotError(
+                        f"{self.name}: not valid JSON (expected ',' or ']' after an item) "
+                        f"at byte {scanner.byte_at(scanner.index)}"
+                    )
+                scanner.index += 1
+                want_value = True
+                continue
+            if char == "]" and first:
+                break
+            try:
+                item, end = _DECODE(scanner.text, scanner.index)
+            except json.JSONDecodeError as error:
+                at = scanner.byte_at(error.pos)
+                # Cut by the end of the buffer, the same value parses once more input is in; a real error
+                # stays where it was. An unterminated string always ran into the end of the buffer (a raw
+                # control character inside one is its own error), so it may need several chunks.
+                unterminated = error.msg.startswith("Unterminated string")
+                if scanner.eof or (failed == (error.msg, at) and not unterminated):
+                    at_end = unterminated or error.pos >= len(scanner.text.rstrip())
+                    self._decode_error(error.msg, at, truncated=scanner.eof and at_end)
+                failed = (error.msg, at)
+                scanner.refill()
+                continue
+            failed, first, want_value = None, False, False
+            self._item(item)
+            scanner.index = end
+        rest = scanner.rest()
+        try:
+            trailer = orjson.loads(b'{"items":[]' + rest)
+        except orjson.JSONDecodeError as error:
+            at = scanner.rest_offset + error.pos - len(b'{"items":[]')
+            self._decode_error(error.msg, at, truncated=error.msg.startswith("unexpected end of data"))
+        if not isinstance(trailer, dict):
+            raise SnapshotError(f"{self.name}: not valid JSON after the items at byte {scanner.rest_offset}")
+        trailer.pop("items", None)
+        envelope.update(trailer)
+        self._hint(envelope)
+        self._flush()
+        return envelope
+
+    def _decode_error(self, message: str, at: int, truncated: bool) -> NoReturn:
+        if truncated:
+            raise SnapshotError(f"{self.name}: {_TRUNCATED} at byte {at}")
+        raise SnapshotError(f"{self.name}: not valid JSON ({message}) at byte {at}")
+
     def _finish(self, envelope: dict, buf: bytes, start: int) -> dict:
         """The last items and the envelope's keys after `items`: buf[start:] and the rest of the input."""
-        tail = buf[start:] + self.stream.read()
+        tail = buf[start:] + self.read()
         close = len(tail)
         last_trailer_error = None
         while True:
@@ -186,7 +251,7 @@ class _ListReader:
         raise SnapshotError(f"{self.name}: not valid JSON after byte {self.offset + start}")
 
     def _whole(self, buf: bytes) -> dict:
-        rest = self.stream.read()
+        rest = self.read()
         data = buf + rest if rest else buf
         try:
             document = orjson.loads(data)
@@ -244,7 +309,15 @@ class _ListReader:
         raise SnapshotError(f"{self.name}: {what} at byte {at}")
 
     def _read_more(self, buf: bytes) -> bytes:
-        return buf + self.stream.read(CHUNK_BYTES)
+        more = self.stream.read(CHUNK_BYTES)
+        self.consumed += len(more)
+        return buf + more
+
+    def read(self, size: int = -1) -> bytes:
+        """The stream's next `size` bytes (all that is left by default), counted in `consumed`."""
+        more = self.stream.read(size)
+        self.consumed += len(more)
+        return more
 
 
 def _items_start(buf: bytes) -> tuple[bytes, int] | None:
@@ -270,3 +343,64 @@ def _items_start(buf: bytes) -> tuple[bytes, int] | None:
             return prefix, at + 1
         position = buf.find(b'"items"', position + 1)
     return None
+
+
+def _refuse_constant(name: str) -> object:
+    # Python's json reads NaN and Infinity, which JSON (RFC 8259, section 6) and orjson do not.
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+_DECODE = json.JSONDecoder(parse_constant=_refuse_constant).raw_decode
+
+
+class _Scanner:
+    """Text decoded from the stream chunk by chunk, consumed from the front; `index` is the next unread character."""
+
+    def __init__(self, reader: _ListReader, head: bytes, head_offset: int) -> None:
+        self.reader = reader
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.base = head_offset  # byte offset of text[0]
+        self.next_offset = head_offset  # byte offset of the next bytes to decode
+        self.text, self.index, self.eof = "", 0, False
+        self._append(head)
+
+    def _append(self, data: bytes, final: bool = False) -> None:
+        try:
+            self.text += self.decoder.decode(data, final=final)
+        except UnicodeDecodeError as error:
+            raise SnapshotError(
+                f"{self.reader.name}: not valid UTF-8 at byte {self.next_offset + error.start}"
+            ) from None
+        self.next_offset += len(data)
+
+    def refill(self) -> None:
+        """Drop what is consumed and append the next chunk (or mark the end of the stream)."""
+        consumed = self.text[: self.index]
+        self.base += len(consumed.encode())
+        self.text, self.index = self.text[self.index :], 0
+        more = self.reader.read(CHUNK_BYTES)
+        if not more:
+            self.eof = True
+        self._append(more, final=not more)
+
+    def next_char(self) -> str | None:
+        """The next character that is not JSON whitespace, refilling as needed; None at the end of the stream."""
+        while True:
+            text, index = self.text, self.index
+            while index < len(text) and text[index] in " \t\r\n":
+                index += 1
+            self.index = index
+            if index < len(text):
+                return text[index]
+            if self.eof:
+                return None
+            self.refill()
+
+    def byte_at(self, index: int) -> int:
+        """The file offset of text[index]."""
+        return self.base + len(self.text[:index].encode())
+
+    def rest(self) -> bytes:
+        """Everything after the character at `index` (the items' `]`), to the end of the stream."""
+        self.rest_offset = self.byte_at(self.index + 1)
+        return self.text[self.index + 1 :].encode() + self.reader.read()

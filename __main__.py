@@ -182,6 +182,14 @@ if observability.dcgm_exporter.enabled:
 if observability.prometheus_operator:
     PrometheusMonitors(
         f"{name}-monitors",
-        args_from_settings(PrometheusMonitorsArgs, observability, targets=scrape_targets),
+        args_from_settings(
+            PrometheusMonitorsArgs,
+            observability,
+            targets=scrape_targets,
+            # The alerts watch the server this stack runs; with none, no server is expected to be scraped.
+            vllm_model_name=settings.vllm.model_name,
+            replicas=settings.vllm.replicas if settings.vllm.enabled else 0,
+            gpu_memory_utilization=settings.vllm.gpu_memory_utilization,
+        ),
         opts=on_cluster,
     )

@@ -411,6 +411,23 @@ ARGS: tuple[Args, ...] = (
             required=True,
         ),
         Take(ObservabilitySettings, only=("monitoring_namespace", "scrape_interval", "monitor_labels")),
+        Own(
+            "vllm_model_name",
+            "str | None",
+            "The model name the watched vLLM server's metrics carry (their `model_name` label: "
+            "`--served-model-name`, else the model id); the vLLM alerts select its series. Default: every "
+            "model's series.",
+        ),
+        Take(
+            VllmSettings,
+            only=("replicas", "gpu_memory_utilization"),
+            docs={
+                "replicas": "Replicas of the watched vLLM server, 0 or more; with 0 the alert on no server "
+                "being scraped is left out.",
+                "gpu_memory_utilization": "Share of GPU memory the watched vLLM server takes, 0 < x <= 1; the "
+                "GPU-memory alert fires above a threshold derived from it.",
+            },
+        ),
     ),
 )
 """Every args class, nested ones before the classes that use them (the generated modules evaluate annotations

@@ -2,8 +2,8 @@
 
 Two forms, chosen by `observability.prometheusOperator`:
 - with the Prometheus operator: `ServiceMonitor` objects for the DCGM exporter's and the vLLM server's
-  Services, and a `PrometheusRule` with the groups of dashboards/gpu-inference-alerts.yaml, all in the
-  monitoring namespace (a Prometheus object reads monitors from its own namespace unless told otherwise;
+  Services, and a `PrometheusRule` with the alert rules of components/alert_rules.py built for the vLLM server
+  the args name (its model, replicas and `gpuMemoryUtilization`), all in the monitoring namespace (a Prometheus object reads monitors from its own namespace unless told otherwise;
   prometheus-operator API reference, `serviceMonitorNamespaceSelector`);
 - without it: `prometheus.io/scrape`, `prometheus.io/port` and `prometheus.io/path` annotations on the
   pods, which the `kubernetes-pods` job of the Prometheus community Helm chart (prometheus-community/helm-charts,
@@ -17,17 +17,17 @@ import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
-from . import dcgm_exporter, vllm_manifests
+from . import alert_rules, dcgm_exporter, vllm_manifests
 from .args.monitoring import PrometheusMonitorsArgs, ScrapeTarget
 from .component_args import Validation, args_path, coerce
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
 from .labels import selector_labels
-from .settings import ObservabilitySettings
+from .settings import ObservabilitySettings, VllmSettings
 
 MONITORING_API_VERSION = "monitoring.coreos.com/v1"
 DASHBOARDS_DIR = Path(__file__).resolve().parent / "dashboards"
-ALERT_RULES_FILE = DASHBOARDS_DIR / "gpu-inference-alerts.yaml"
+ALERT_RULES_FILE = alert_rules.RULES_FILE
 RULE_NAME = "gpu-inference"
 MANAGED_BY = {"app.kubernetes.io/part-of": PROJECT, "app.kubernetes.io/managed-by": "pulumi"}
 
@@ -95,9 +95,14 @@ def service_monitor(target: ScrapeTarget, settings: ObservabilitySettings) -> di
 
 
 def alert_rule_groups(path: Path = ALERT_RULES_FILE) -> list[dict]:
-    """The rule groups of the alert rules file (Prometheus rule-file format)."""
+    """The rule groups of a rules file (Prometheus rule-file format), by default the committed one."""
     document = yaml.safe_load(path.read_text(encoding="utf-8"))
     return list(document["groups"])
+
+
+def stack_rule_groups(args: PrometheusMonitorsArgs, vllm: VllmSettings) -> list[dict]:
+    """The alert rules for the vLLM server `args` names: its model's series, its replicas, its memory budget."""
+    return alert_rules.rule_groups(vllm.gpu_memory_utilization, vllm.replicas, args.vllm_model_name)
 
 
 def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None = None) -> dict:
@@ -114,14 +119,16 @@ def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None =
     }
 
 
-def validated(name: str, args: PrometheusMonitorsArgs) -> ObservabilitySettings:
-    """The observability settings from `args`; raises `ConfigError` naming every bad argument."""
+def validated(name: str, args: PrometheusMonitorsArgs) -> tuple[ObservabilitySettings, VllmSettings]:
+    """The observability settings and the watched server's vLLM settings from `args`; raises `ConfigError`
+    naming every bad argument."""
     where = args_path("PrometheusMonitors", name)
     validation = Validation(where)
     args = validation.known(args)
     settings = validation.section(ObservabilitySettings, args)
+    vllm = validation.section(VllmSettings, args)
     validation.done()
-    return settings
+    return settings, vllm
 
 
 class PrometheusMonitors(pulumi.ComponentResource):
@@ -130,7 +137,7 @@ class PrometheusMonitors(pulumi.ComponentResource):
     def __init__(self, name: str, args: PrometheusMonitorsArgs, opts: pulumi.ResourceOptions | None = None):
         args = coerce(PrometheusMonitorsArgs, args, args_path("PrometheusMonitors", name))
         # Checked before anything is registered.
-        settings = validated(name, args)
+        settings, vllm = validated(name, args)
         super().__init__(f"{PROJECT}:index:PrometheusMonitors", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         for target in args.targets:
@@ -143,7 +150,7 @@ class PrometheusMonitors(pulumi.ComponentResource):
                 spec=monitor["spec"],
                 opts=child,
             )
-        rule = prometheus_rule(settings)
+        rule = prometheus_rule(settings, stack_rule_groups(args, vllm))
         k8s.apiextensions.CustomResource(
             f"{name}-rules",
             api_version=rule["apiVersion"],

@@ -4,7 +4,8 @@
 - components/args/: the components' args classes;
 - Pulumi.yaml: the stack config's declarations (its `config:` block);
 - README.md: the configuration reference table;
-- plugin/schema.json: the component package's schema, as Pulumi's analyzer infers it from the args and outputs.
+- plugin/schema.json: the component package's schema, as Pulumi's analyzer infers it from the args and outputs;
+- components/dashboards/gpu-inference-alerts.yaml: the alert rules at the defaults (components/alert_rules.py).
 
     python scripts/generate.py           # rewrite them
     python scripts/generate.py --check   # exit 1, naming this command, when one is out of date
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from components.alert_rules import RULES_FILE, rules_file_text  # noqa: E402
 from plugin.host import SCHEMA_FILE, UPDATE_COMMAND, SchemaError, schema, schema_text  # noqa: E402 needs the checkout on the path
 from scripts.generate_args import ARGS_PACKAGE, DeclarationError, args_modules  # noqa: E402
 from scripts.generate_config import GeneratedRegionError, pulumi_yaml, readme  # noqa: E402
@@ -35,6 +37,7 @@ def derived_files(root: Path = ROOT) -> dict[Path, str]:
     files = {root / path: text for path, text in args_modules().items()}
     files[root / "Pulumi.yaml"] = pulumi_yaml((root / "Pulumi.yaml").read_text(encoding="utf-8"))
     files[root / "README.md"] = readme((root / "README.md").read_text(encoding="utf-8"))
+    files[root / RULES_FILE.relative_to(ROOT)] = rules_file_text()
     return files
 
 

@@ -30,7 +30,7 @@ COMMAND = "python scripts/generate.py"
 @pytest.fixture
 def checkout(tmp_path) -> Path:
     """A copy of the derived files, to make stale."""
-    for name in ("Pulumi.yaml", "README.md", "plugin/schema.json"):
+    for name in ("Pulumi.yaml", "README.md", "plugin/schema.json", "components/dashboards/gpu-inference-alerts.yaml"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
     shutil.copytree(ROOT / generate_args.ARGS_PACKAGE, tmp_path / generate_args.ARGS_PACKAGE)

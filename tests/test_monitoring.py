@@ -78,15 +78,37 @@ def test_with_the_operator_service_monitors_select_exactly_the_two_services(stac
         ]
 
 
-def test_prometheus_rule_carries_the_alert_rules_file(stack):
+def test_prometheus_rule_carries_the_alert_rules_of_the_stacks_server(stack):
     rule = named(stack(OPERATOR), PROMETHEUS_RULE, "gpu-inference")
     assert rule["metadata"]["namespace"] == "monitoring"
     # A Prometheus object loads only the rules its `ruleSelector` matches (prometheus-operator API reference),
     # the labels `monitorLabels` names, as for the ServiceMonitors.
     assert rule["metadata"]["labels"]["release"] == "kube-prometheus-stack"
-    assert rule["spec"]["groups"] == yaml.safe_load(ALERT_RULES_FILE.read_text())["groups"]
+    # The committed file's rules, but for the dev stack's model only.
+    committed = yaml.safe_load(ALERT_RULES_FILE.read_text())["groups"]
+    assert rule["spec"]["groups"][0] == committed[0]
+    [waiting, no_server] = rule["spec"]["groups"][1]["rules"]
+    assert (
+        waiting["expr"] == 'sum by (model_name) (vllm:num_requests_waiting{model_name="Qwen/Qwen2.5-7B-Instruct"}) > 10'
+    )
+    assert no_server["expr"] == 'absent(vllm:num_requests_running{model_name="Qwen/Qwen2.5-7B-Instruct"})'
     alerts = {r["alert"] for group in rule["spec"]["groups"] for r in group["rules"]}
-    assert alerts == {"GpuXidError", "GpuMemoryNearlyFull", "VllmRequestsWaiting", "VllmNoPodReady"}
+    assert alerts == {
+        "GpuXidHardwareError",
+        "GpuXidError",
+        "GpuMemoryNearlyFull",
+        "VllmRequestsWaiting",
+        "VllmNoPodReady",
+    }
+
+
+def test_prometheus_rule_selects_the_served_model_name(stack):
+    run = stack({**OPERATOR, "vllm": {"servedModelName": "chat"}})
+    groups = named(run, PROMETHEUS_RULE, "gpu-inference")["spec"]["groups"]
+    assert [r["expr"] for r in groups[1]["rules"]] == [
+        'sum by (model_name) (vllm:num_requests_waiting{model_name="chat"}) > 10',
+        'absent(vllm:num_requests_running{model_name="chat"})',
+    ]
 
 
 def test_monitors_cover_only_what_is_deployed(stack):

@@ -40,3 +40,9 @@ class PrometheusMonitorsArgs:
     """Plain. How often the ServiceMonitors scrape, a non-zero Prometheus duration such as `15s` or `1m`. Default `30s`."""
     monitor_labels: dict[str, str] | None = None
     """Plain. Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them (kube-prometheus-stack selects `release: <its release name>` unless its `*SelectorNilUsesHelmValues` are false; prometheus-community/helm-charts#1631). Default none."""
+    vllm_model_name: str | None = None
+    """Plain. The model name the watched vLLM server's metrics carry (their `model_name` label: `--served-model-name`, else the model id); the vLLM alerts select its series. Default: every model's series."""
+    replicas: int | None = None
+    """Plain. Replicas of the watched vLLM server, 0 or more; with 0 the alert on no server being scraped is left out. Default 1."""
+    gpu_memory_utilization: float | None = None
+    """Plain. Share of GPU memory the watched vLLM server takes, 0 < x <= 1; the GPU-memory alert fires above a threshold derived from it. Default 0.9."""

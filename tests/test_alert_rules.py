@@ -147,3 +147,26 @@ def test_bad_alert_arguments_fail_naming_each_before_anything_is_registered(tmp_
         "PrometheusMonitors(monitors).args.replicas: invalid value -1; allowed: an integer >= 0",
     ]
     assert run.resources == []
+
+
+@pytest.mark.parametrize(
+    "overrides", [{}, {"vllm": {"servedModelName": "chat", "gpuMemoryUtilization": 0.5}}, {"vllm": {"replicas": 0}}]
+)
+def test_registered_rules_read_only_metrics_the_pinned_exporters_expose(stack, overrides):
+    from test_dashboards import DCGM_LIST, VLLM_LIST, exposed, metric_names
+
+    groups = registered_groups(stack({**OPERATOR, **overrides}))
+    used = set().union(*(metric_names(r["expr"]) for group in groups for r in group["rules"]))
+    assert used - (exposed(DCGM_LIST) | exposed(VLLM_LIST)) == set()
+    assert {"DCGM_FI_DEV_XID_ERRORS", "DCGM_FI_DEV_FB_USED", "vllm:num_requests_waiting"} <= used
+
+
+def test_the_xid_field_is_the_exporters_gauge_and_its_count_field_is_not_exported():
+    from test_dashboards import DCGM_LIST
+
+    from components.facts.xid import XID_FIELD
+
+    kinds = dict(line.split() for line in DCGM_LIST.read_text().splitlines() if line and not line.startswith("#"))
+    assert kinds[XID_FIELD] == "gauge"
+    # A count of XIDs would be the better signal, but the pinned default counters leave it out.
+    assert "DCGM_EXP_XID_ERRORS_COUNT" not in kinds

@@ -9,7 +9,8 @@ has too has that settings field's name, so `Validation.section` checks every arg
 with that model's rules and messages. A field left `None` takes the default its docstring names. Fields
 annotated without `pulumi.Input` must be plain values known when the component is constructed: they shape
 resources (instance types, sizes, names), so they are validated then, each problem named by its argument path
-(`GpuNodeGroup(gpu-a).args.instanceTypes[0]`), before any resource is registered.
+(`GpuNodeGroup(gpu-a).args.instance_types[0]`, in the Python names the caller wrote), before any resource is
+registered.
 """
 
 import collections.abc
@@ -21,6 +22,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+import pulumi
 from pydantic.alias_generators import to_camel
 
 from .args.component_args import PlacementArgs, TaintArgs
@@ -36,6 +38,7 @@ from .settings import (
     contract_problems,
     validate_section,
 )
+from .settings.errors import _suggestion, python_key, python_text
 from .settings.section import SectionModel
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
@@ -49,43 +52,97 @@ def args_path(component: str, name: str) -> str:
     return f"{component}({name}).args"
 
 
-def coerce(cls: type, value: Any, where: str = "args") -> Any:
-    """`value` as an instance of the args dataclass `cls`: itself, or built from a mapping of its field names.
+class ArgumentError(ConfigError, pulumi.RunError):
+    """A component's arguments are invalid: every problem at once, each named by its argument path in Python names
+    (`GpuNodeGroup(gpu-a).args.instance_types[0]`), under the title `Invalid arguments to GpuNodeGroup(gpu-a)`.
 
-    A component hosted in a Pulumi package (the schema path) receives its args as a mapping of Python field
-    names, nested args as nested mappings; a Python program passes the dataclass. Both become the dataclass.
+    A `pulumi.RunError`, so that `pulumi up` and `pulumi preview` print the problems once, as one error, rather than
+    a traceback ending in them (the Python language host logs a `RunError` by its message alone: pulumi/pulumi
+    sdk/python/cmd/pulumi-language-python-exec, `except pulumi.RunError`).
     """
-    if value is None or isinstance(value, cls):
-        return value
+
+    def __init__(self, problems: list[ConfigProblem], where: str):
+        super().__init__(problems, subject=f"arguments to {where.removesuffix('.args')}")
+
+
+def coerce(cls: type, value: Any, where: str = "args") -> Any:
+    """`value` as an instance of the args dataclass `cls`: itself, or built from a mapping of its fields.
+
+    A component hosted in a Pulumi package (the schema path) receives its args as a mapping, nested args as nested
+    mappings; a Python program passes the dataclass, or a mapping for a nested argument (`placement={...}`). A
+    mapping's keys are the fields' Python names or their camelCase spelling (`taint_effect`, `taintEffect`).
+    Raises `ArgumentError` naming every argument that is not of its shape (None, another class, an unknown or
+    missing field) at once.
+    """
+    built, problems = _coerce(cls, value, where, required=True)
+    if problems:
+        raise ArgumentError(problems, where)
+    return built
+
+
+def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[Any, list[ConfigProblem]]:
+    """(`value` as `cls`, []) or (None, the problems), `None` allowed unless `required` (the component's args)."""
+    if isinstance(value, cls) or (value is None and not required):
+        return value, []
     if not isinstance(value, Mapping):
-        raise ConfigError(
-            [_problem(where, f"{type(value).__name__} value; allowed: {cls.__name__} or a mapping of its fields")],
-            subject=where,
-        )
+        return None, [_problem(where, f"{_shown(value)}; allowed: {cls.__name__} or a mapping of its fields")]
     # The annotations as written (this module's args classes keep none as strings); `typing.get_type_hints`
     # would try to resolve `pulumi.Input`'s own forward reference to `Output`.
-    hints = {field.name: field.type for field in dataclasses.fields(cls)}
-    names = set(hints)
-    unknown = sorted(set(value) - names)
-    if unknown:
-        raise ConfigError(
-            [
-                _problem(f"{where}.{to_camel(key)}", f"unknown argument; allowed: {_camel_list(names)}")
-                for key in unknown
-            ],
-            subject=where,
-        )
-    built = {key: _coerce_value(hints[key], item, f"{where}.{to_camel(key)}") for key, item in value.items()}
-    return cls(**built)
+    fields = {field.name: field for field in dataclasses.fields(cls)}
+    spelling = {**{to_camel(name): name for name in fields}, **{name: name for name in fields}}
+    problems: list[ConfigProblem] = []
+    given: dict[str, Any] = {}
+    for key, item in value.items():
+        name = spelling.get(key) if isinstance(key, str) else None
+        if name is None:
+            problems.append(
+                _problem(
+                    f"{where}.{key}",
+                    f"unknown argument{_suggestion(str(key), list(fields))}; allowed: {', '.join(fields)} (or "
+                    "their camelCase spelling)",
+                )
+            )
+        elif name in given:
+            other = next(k for k in value if k != key and spelling.get(k) == name)
+            problems.append(
+                _problem(f"{where}.{name}", f"given twice, as {other!r} and {key!r}; allowed: one spelling")
+            )
+        else:
+            given[name] = item
+    missing = [name for name, field in fields.items() if _required(field) and name not in given]
+    problems += [_problem(f"{where}.{name}", "missing; allowed: a value (required)") for name in missing]
+    built: dict[str, Any] = {}
+    for name, item in given.items():
+        built[name], found = _coerce_value(fields[name].type, item, f"{where}.{name}")
+        problems += found
+    if problems:
+        return None, problems
+    return cls(**built), []
 
 
-def _coerce_value(annotation: Any, value: Any, where: str) -> Any:
+def _required(field: dataclasses.Field) -> bool:
+    return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+
+
+def _shown(value: Any) -> str:
+    """A wrong value as a message shows it: its type and a bounded repr."""
+    text = repr(value)
+    text = text if len(text) <= 80 else text[:77] + "..."
+    article = "an" if type(value).__name__[:1].lower() in "aeiou" else "a"
+    return f"{article} {type(value).__name__} {text}"
+
+
+def _coerce_value(annotation: Any, value: Any, where: str) -> tuple[Any, list[ConfigProblem]]:
     nested = _args_class(annotation)
     if nested is None or value is None:
-        return _whole_numbers(annotation, value)
-    if _is_list(annotation) and isinstance(value, list):
-        return [coerce(nested, item, f"{where}[{index}]") for index, item in enumerate(value)]
-    return coerce(nested, value, where)
+        return _whole_numbers(annotation, value), []
+    if _is_list(annotation):
+        if not isinstance(value, list | tuple):
+            allowed = f"a list of {nested.__name__} or of mappings of its fields"
+            return None, [_problem(where, f"{_shown(value)}; allowed: {allowed}")]
+        items = [_coerce(nested, item, f"{where}[{index}]") for index, item in enumerate(value)]
+        return [item for item, _ in items], [problem for _, found in items for problem in found]
+    return _coerce(nested, value, where)
 
 
 def _whole_numbers(annotation: Any, value: Any) -> Any:
@@ -134,8 +191,6 @@ def plain_fields(cls: type) -> tuple[str, ...]:
 
 
 def _is_plain(annotation: Any) -> bool:
-    import pulumi
-
     for member in _flatten(annotation):
         if typing.get_origin(member) is collections.abc.Awaitable:
             return False
@@ -169,8 +224,6 @@ def _plain(value: Any) -> Any:
 
 
 def _is_unknown(value: Any) -> bool:
-    import pulumi
-
     if isinstance(value, pulumi.Output) or inspect.isawaitable(value):
         return True
     if isinstance(value, list | tuple):
@@ -185,10 +238,6 @@ def _is_unknown(value: Any) -> bool:
 
 def _problem(key: str, message: str) -> ConfigProblem:
     return ConfigProblem(key, message, namespace=None)
-
-
-def _camel_list(names) -> str:
-    return ", ".join(sorted(to_camel(name) for name in names))
 
 
 class Validation:
@@ -206,7 +255,7 @@ class Validation:
         of an argument reported here are dropped rather than repeated about its placeholder."""
         unknown = [name for name in plain_fields(type(args)) if _is_unknown(getattr(args, name))]
         for name in unknown:
-            path = f"{self.where}.{to_camel(name)}"
+            path = f"{self.where}.{name}"
             self.add(
                 [
                     _problem(
@@ -227,13 +276,19 @@ class Validation:
         None where the component's default is not the model's (a server's namespace is its name)."""
         data = {**(defaults or {}), **settings_data(args, model)}
         try:
-            return validate_section(model, data, where=f"{self.where}.{at}" if at else self.where)
+            return validate_section(
+                model, data, where=f"{self.where}.{python_key(at)}" if at else self.where, python_names=True
+            )
         except ConfigError as error:
             self.add(error.problems)
             return None
 
     def add(self, problems: list[ConfigProblem]) -> None:
+        """Adds `problems`, their keys and messages in the Python names of the fields they name."""
         for problem in problems:
+            problem = ConfigProblem(
+                python_key(problem.key), python_text(problem.message), problem.namespace, problem.separator
+            )
             text = str(problem)
             if not any(text.startswith((f"{path}:", f"{path}.", f"{path}[")) for path in self._unknown):
                 self.problems.append(problem)
@@ -257,8 +312,9 @@ class Validation:
             self.add([_problem(f"{self.where}.tags[{key!r}]", message)])
 
     def done(self) -> None:
+        """Raises `ArgumentError` with every problem collected, if any."""
         if self.problems:
-            raise ConfigError(self.problems, subject=self.where)
+            raise ArgumentError(self.problems, self.where)
 
 
 def check_object_name(name: str, key: str) -> list[ConfigProblem]:

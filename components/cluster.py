@@ -24,15 +24,18 @@ from .node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed
 from .node_monitoring import configuration_json
 from .ordering import once_created
 from .settings import ClusterSettings, ConfigProblem, SystemNodeGroupSettings
+from .settings.cluster import DEFAULT_LOG_TYPES
 
 
 def validated(name: str, args: EksClusterArgs):
     """The cluster settings, system node group settings and GPU contract (or None) from `args`; raises
     `ConfigError` naming every bad argument."""
     where = args_path("EksCluster", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     cluster = validation.section(ClusterSettings, args, defaults={"name": name})
+    if cluster is not None:
+        cluster_warnings(cluster, args.network is not None, validation)
     system = validation.section(
         SystemNodeGroupSettings, args.system_node_group or SystemNodeGroupArgs(), "systemNodeGroup"
     )
@@ -52,6 +55,41 @@ def validated(name: str, args: EksClusterArgs):
     validation.tags(args.tags)
     validation.done()
     return cluster, system, contract
+
+
+def cluster_warnings(settings: ClusterSettings, network_given: bool, validation: Validation) -> None:
+    """Warns of settings that are valid but weaken the cluster or cost more than they need to; `network_given`
+    when the nodes' subnets come from the `network` argument."""
+    support = versions.support_warning(settings.version, versions.today())
+    if support:
+        validation.warn(f"{validation.key('version')} {settings.version!r}: {support}")
+    if settings.endpoint_public_access and "0.0.0.0/0" in settings.public_access_cidrs:
+        validation.warn(
+            f"{validation.key('public_access_cidrs')} includes 0.0.0.0/0: the Kubernetes API endpoint is reachable "
+            "from the whole internet; restrict it to your networks"
+        )
+    missing_logs = [log for log in DEFAULT_LOG_TYPES if log not in settings.log_types]
+    if missing_logs:
+        validation.warn(
+            f"{validation.key('log_types')} leaves out {', '.join(missing_logs)}: control-plane activity will not "
+            "be auditable"
+        )
+    if network_given or settings.vpc_id:
+        return
+    # Without a VPC the cluster takes the default VPC's default subnets (`_network`), which give every instance
+    # launched in them a public IPv4 address (Amazon VPC user guide, "Default subnets").
+    public = "the nodes run in the default VPC's default subnets, which are public and give each node a public IP"
+    if validation.config_section is not None:
+        # The stack gives no network exactly when its config asks for the default VPC.
+        validation.warn(
+            f"{validation.key('mode', 'network')} is 'defaultVpc': {public}; use the default mode 'create', or "
+            "set cluster.vpcId and privateSubnetIds, for anything but a test"
+        )
+    else:
+        validation.warn(
+            f"{validation.where}.network and vpc_id are not given: {public}; pass a Network's outputs as network, "
+            "or vpc_id with private_subnet_ids, for anything but a test"
+        )
 
 
 def cluster_subnet_args(settings: ClusterSettings, default_subnet_ids: pulumi.Input[list[str]] | None) -> dict:

@@ -240,12 +240,29 @@ def _problem(key: str, message: str) -> ConfigProblem:
     return ConfigProblem(key, message, namespace=None)
 
 
-class Validation:
-    """Collects the problems of several sections of one component's args, raised together by `done`."""
+def _config_section(args: Any) -> str | None:
+    """The stack config section `args` were made from by `args_from_settings` (`cluster`), or None."""
+    return getattr(args, _CONFIG_SECTION, None)
 
-    def __init__(self, where: str):
+
+_CONFIG_SECTION = "_config_section"
+
+
+class Validation:
+    """Collects the problems of several sections of one component's args, raised together by `done`, and the
+    warnings about them, given by `done` when there is no problem.
+
+    Warnings name each argument as its caller wrote it: a Python program's by the argument path
+    (`EksCluster(ml).args.public_access_cidrs`), a stack program's args made from its config
+    (`args_from_settings`) by the config key (`eks-gpu-inference:cluster.publicAccessCidrs`).
+    """
+
+    def __init__(self, where: str, args: Any = None):
         self.where = where
+        self.config_section = _config_section(args)
+        """The stack config section the args were made from, else None (a Python caller's args)."""
         self.problems: list[ConfigProblem] = []
+        self.warnings: list[str] = []
         self._unknown: list[str] = []
         """Paths of the arguments given values unknown at construction, already reported as such."""
 
@@ -311,10 +328,34 @@ class Validation:
         for key, message in tag_problems(tags or {}):
             self.add([_problem(f"{self.where}.tags[{key!r}]", message)])
 
+    def key(self, field: str, section: str | None = None) -> str:
+        """How a warning names the argument `field` (a Python name): by its argument path, or by its config key
+        (inside `section`, else the args' own section) when the args came from the stack config."""
+        if self.config_section is None:
+            return f"{self.where}.{field}"
+        return f"{pulumi.get_project()}:{section or self.config_section}.{to_camel(field)}"
+
+    def warn(self, warning: str) -> None:
+        """Adds a warning, given by `done` once the args hold."""
+        self.warnings.append(warning)
+
+    def secret(self, field: str, value: Any, config_key: str) -> None:
+        """Warns when the secret argument `field` is a plain string rather than a Pulumi secret."""
+        if isinstance(value, str):
+            self.warn(
+                f"{self.key(field)} is a plain string, so the secret is written in the program or read from an "
+                f"unencrypted source; pass pulumi.Output.secret(...) or a config secret "
+                f"(pulumi config set --secret {config_key} <value>, then pulumi.Config().require_secret("
+                f"{config_key!r}))"
+            )
+
     def done(self) -> None:
-        """Raises `ArgumentError` with every problem collected, if any."""
+        """Raises `ArgumentError` with every problem collected, if any; else logs every warning collected."""
         if self.problems:
             raise ArgumentError(self.problems, self.where)
+        for warning in self.warnings:
+            # Not tied to a resource: a log tied to one is sent later and can be lost at exit.
+            pulumi.log.warn(warning)
 
 
 def check_object_name(name: str, key: str) -> list[ConfigProblem]:
@@ -357,7 +398,10 @@ def placement_contract(placement: PlacementArgs | None, validation: Validation, 
 
 def contract_of(placement: PlacementArgs | None, where: str = "PlacementArgs") -> PlacementContract:
     """The placement contract `placement` describes, for a program's own GPU workloads (`node_selector()`,
-    `tolerations()`, `node_affinity()`); raises `ConfigError` naming every bad field under `where`."""
+    `tolerations()`, `node_affinity()`), given as `PlacementArgs` or a mapping of its fields; raises `ArgumentError`
+    naming every bad field under `where`."""
+    if placement is not None:
+        placement = coerce(PlacementArgs, placement, where)
     validation = Validation(where)
     contract, _ = placement_contract(placement, validation, "")
     validation.done()
@@ -385,4 +429,14 @@ def args_from_settings(cls: type, section: Any, **values: Any) -> Any:
     # Only what the config sets: a default is the component's own, and "set" matters to some rules (azCount).
     given = section.model_dump(exclude_unset=True)
     shared = {key: value for key, value in given.items() if key in names and key not in values}
-    return coerce(cls, {**shared, **values}, cls.__name__)
+    args = coerce(cls, {**shared, **values}, cls.__name__)
+    # Remembered so that the component's warnings name the config keys the stack's user wrote.
+    object.__setattr__(args, _CONFIG_SECTION, _section_key(section))
+    return args
+
+
+def _section_key(section: Any) -> str | None:
+    """The stack config key of a settings section (`cluster` for `ClusterSettings`), if it is one."""
+    from .settings.stack import SECTIONS
+
+    return next((key for key, model in SECTIONS.items() if type(section) is model), None)

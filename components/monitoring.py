@@ -117,7 +117,7 @@ def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None =
 def validated(name: str, args: PrometheusMonitorsArgs) -> ObservabilitySettings:
     """The observability settings from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("PrometheusMonitors", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     settings = validation.section(ObservabilitySettings, args)
     validation.done()

@@ -137,16 +137,6 @@ class Settings(SectionModel):
         """Whether the stack creates its own VPC (no `cluster.vpcId`, `network.mode` `create`)."""
         return not self.cluster.vpc_id and self.network.mode == "create"
 
-    def warnings(self, project: str = PROJECT) -> list[str]:
-        found = self.cluster.warnings(project)
-        if not self.cluster.vpc_id and self.network.mode == "defaultVpc":
-            found.append(
-                f"{project}:network.mode is 'defaultVpc': the nodes run in the default VPC's default "
-                "subnets, which are public and give each node a public IP; use the default mode "
-                "'create', or set cluster.vpcId and privateSubnetIds, for anything but a test"
-            )
-        return found
-
     def problems(self) -> list[ConfigProblem]:
         """Checks across sections; keys are the config keys (`vllm.tensorParallelSize`)."""
         problems: list[ConfigProblem] = []

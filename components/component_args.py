@@ -82,13 +82,22 @@ def coerce(cls: type, value: Any, where: str = "args") -> Any:
 
 def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[Any, list[ConfigProblem]]:
     """(`value` as `cls`, []) or (None, the problems), `None` allowed unless `required` (the component's args)."""
-    if isinstance(value, cls) or (value is None and not required):
+    if value is None and not required:
         return value, []
-    if not isinstance(value, Mapping):
-        return None, [_problem(where, f"{_shown(value)}; allowed: {cls.__name__} or a mapping of its fields")]
     # The annotations as written (this module's args classes keep none as strings); `typing.get_type_hints`
     # would try to resolve `pulumi.Input`'s own forward reference to `Output`.
     fields = {field.name: field for field in dataclasses.fields(cls)}
+    if isinstance(value, cls):
+        # Its nested args may still be mappings (`GpuNodeGroupArgs(placement={...})`), or of another class.
+        nested = {name: getattr(value, name) for name, field in fields.items() if _args_class(field.type) is not None}
+        coerced = {name: _coerce_value(fields[name].type, item, f"{where}.{name}") for name, item in nested.items()}
+        problems = [problem for _, found in coerced.values() for problem in found]
+        if problems:
+            return None, problems
+        changed = {name: item for name, (item, _) in coerced.items() if item is not nested[name]}
+        return (_replaced(value, changed) if changed else value), []
+    if not isinstance(value, Mapping):
+        return None, [_problem(where, f"{_shown(value)}; allowed: {cls.__name__} or a mapping of its fields")]
     spelling = {**{to_camel(name): name for name in fields}, **{name: name for name in fields}}
     problems: list[ConfigProblem] = []
     given: dict[str, Any] = {}
@@ -120,12 +129,23 @@ def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[
     return cls(**built), []
 
 
+def _replaced(args: Any, changes: Mapping[str, Any]) -> Any:
+    """`args` with `changes`, still marked with the stack config section it came from."""
+    replaced = dataclasses.replace(args, **changes)
+    section = _config_section(args)
+    if section is not None:
+        object.__setattr__(replaced, _CONFIG_SECTION, section)
+    return replaced
+
+
 def _required(field: dataclasses.Field) -> bool:
     return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
 
 
 def _shown(value: Any) -> str:
     """A wrong value as a message shows it: its type and a bounded repr."""
+    if value is None:
+        return "None"
     text = repr(value)
     text = text if len(text) <= 80 else text[:77] + "..."
     article = "an" if type(value).__name__[:1].lower() in "aeiou" else "a"

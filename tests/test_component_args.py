@@ -338,7 +338,9 @@ def test_the_stack_config_and_the_args_report_one_bad_value_with_the_same_messag
             """,
         )
     assert message_at(from_args.value, ".tensor_parallel_size") == message_at(from_stack.value, ".tensorParallelSize")
-    assert "VllmServer(chat).args.tensor_parallel_size: 2 is more than the 1 GPU(s) per g5.xlarge" in str(from_args.value)
+    assert "VllmServer(chat).args.tensor_parallel_size: 2 is more than the 1 GPU(s) per g5.xlarge" in str(
+        from_args.value
+    )
 
 
 @pytest.mark.parametrize(

@@ -106,7 +106,9 @@ def _python_names() -> dict[str, str]:
     while models:
         model = models.pop()
         models.extend(model.__subclasses__())
-        names.update({field.alias: name for name, field in model.model_fields.items() if field.alias not in (None, name)})
+        names.update(
+            {field.alias: name for name, field in model.model_fields.items() if field.alias not in (None, name)}
+        )
     return names
 
 

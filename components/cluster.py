@@ -80,10 +80,11 @@ def cluster_warnings(settings: ClusterSettings, network_given: bool, validation:
     # launched in them a public IPv4 address (Amazon VPC user guide, "Default subnets").
     public = "the nodes run in the default VPC's default subnets, which are public and give each node a public IP"
     if validation.config_section is not None:
-        # The stack gives no network exactly when its config asks for the default VPC.
+        # This repository's stack gives no network exactly when its config asks for the default VPC.
         validation.warn(
-            f"{validation.key('mode', 'network')} is 'defaultVpc': {public}; use the default mode 'create', or "
-            "set cluster.vpcId and privateSubnetIds, for anything but a test"
+            f"{validation.key('vpc_id')} is unset and no network is given (network.mode 'defaultVpc'): {public}; "
+            "use the default network.mode 'create', or set cluster.vpcId and privateSubnetIds, for anything but a "
+            "test"
         )
     else:
         validation.warn(

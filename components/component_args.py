@@ -91,9 +91,9 @@ def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[
         # Its nested args may still be mappings (`GpuNodeGroupArgs(placement={...})`), or of another class.
         nested = {name: getattr(value, name) for name, field in fields.items() if _args_class(field.type) is not None}
         coerced = {name: _coerce_value(fields[name].type, item, f"{where}.{name}") for name, item in nested.items()}
-        problems = [problem for _, found in coerced.values() for problem in found]
-        if problems:
-            return None, problems
+        inner = [problem for _, found in coerced.values() for problem in found]
+        if inner:
+            return None, inner
         changed = {name: item for name, (item, _) in coerced.items() if item is not nested[name]}
         return (_replaced(value, changed) if changed else value), []
     if not isinstance(value, Mapping):

@@ -48,7 +48,11 @@ _RFC1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 
 def args_path(component: str, name: str) -> str:
-    """How problems name a component's args: `GpuNodeGroup(gpu-a).args`."""
+    """How problems name a component's args: `GpuNodeGroup(gpu-a).args`; raises `ArgumentError` when `name`, the
+    component's resource name, is not a non-empty string (Pulumi names resources by strings)."""
+    if not isinstance(name, str) or not name:
+        where = f"{component}({name!r})"
+        raise ArgumentError([_problem(f"{where}.name", f"{_shown(name)}; allowed: a non-empty string")], where)
     return f"{component}({name}).args"
 
 
@@ -332,11 +336,17 @@ class Validation:
 
     def object_name(self, name: str) -> str:
         """`name`, checked as the component's Kubernetes object name (argument `name`)."""
+        if not isinstance(name, str):
+            self.add([_problem(f"{self.where}.name", f"{_shown(name)}; allowed: a string")])
+            return name
         self.add(check_object_name(name, f"{self.where}.name"))
         return name
 
     def namespace(self, namespace: str) -> str:
         """`namespace`, checked as the namespace the component's objects go to (argument `namespace`)."""
+        if not isinstance(namespace, str):
+            self.add([_problem(f"{self.where}.namespace", f"{_shown(namespace)}; allowed: a string")])
+            return namespace
         try:
             check_namespace_name(namespace)
         except ValueError as error:
@@ -345,6 +355,9 @@ class Validation:
 
     def tags(self, tags: Mapping[str, str] | None) -> None:
         """Checks the AWS tags of argument `tags` (facts/aws_tags.py), each problem named by its key."""
+        if tags is not None and not isinstance(tags, Mapping):
+            self.add([_problem(f"{self.where}.tags", f"{_shown(tags)}; allowed: a mapping of tag keys to values")])
+            return
         for key, message in tag_problems(tags or {}):
             self.add([_problem(f"{self.where}.tags[{key!r}]", message)])
 
@@ -360,8 +373,11 @@ class Validation:
         self.warnings.append(warning)
 
     def secret(self, field: str, value: Any, config_key: str) -> None:
-        """Warns when the secret argument `field` is a plain string rather than a Pulumi secret."""
-        if isinstance(value, str):
+        """Warns when the secret argument `field` is a plain string rather than a Pulumi secret; a value that is
+        neither a string nor an Output (or awaitable) is a problem."""
+        if value is not None and not isinstance(value, str) and not _is_unknown(value):
+            self.add([_problem(f"{self.where}.{field}", f"{_shown(value)}; allowed: a string, or an Output of one")])
+        elif isinstance(value, str):
             self.warn(
                 f"{self.key(field)} is a plain string, so the secret is written in the program or read from an "
                 f"unencrypted source; pass pulumi.Output.secret(...) or a config secret "

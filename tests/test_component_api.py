@@ -10,6 +10,8 @@ import pytest
 
 from components.component_args import ArgumentError, contract_of
 from components.settings import PROJECT, ConfigError, parse_settings
+from components.stackcheck.plan.report import render
+from components.stackcheck.plan.run import PlanOptions, run_plan
 from components.stackcheck.runtime import ProgramRun, run_program
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -126,6 +128,45 @@ MISUSES = [
         f"""
         from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
+        GpuNodeGroup("gpu-a", GpuNodeGroupArgs({REQUIRED}, tags=["team=ml"]))
+        """,
+        ["GpuNodeGroup(gpu-a).args.tags: a list ['team=ml']; allowed: a mapping of tag keys to values"],
+        id="tags not a mapping",
+    ),
+    pytest.param(
+        """
+        from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+
+        NvidiaDevicePlugin("plugin", NvidiaDevicePluginArgs(name=5, namespace=["kube-system"]))
+        """,
+        [
+            "NvidiaDevicePlugin(plugin).args.name: an int 5; allowed: a string",
+            "NvidiaDevicePlugin(plugin).args.namespace: a list ['kube-system']; allowed: a string",
+        ],
+        id="object name and namespace not strings",
+    ),
+    pytest.param(
+        """
+        from components.vllm_server import VllmServer, VllmServerArgs
+
+        VllmServer(7, VllmServerArgs())
+        """,
+        ["VllmServer(7).name: an int 7; allowed: a non-empty string"],
+        id="component name not a string",
+    ),
+    pytest.param(
+        """
+        from components.vllm_server import VllmServer, VllmServerArgs
+
+        VllmServer("chat", VllmServerArgs(hf_token=12345))
+        """,
+        ["VllmServer(chat).args.hf_token: an int 12345; allowed: a string, or an Output of one"],
+        id="secret neither a string nor an Output",
+    ),
+    pytest.param(
+        f"""
+        from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+
         GpuNodeGroup("gpu-a", GpuNodeGroupArgs({REQUIRED}, min_size=3, desired_size=2))
         """,
         [
@@ -154,6 +195,20 @@ def test_argument_errors_are_titled_by_the_component_and_end_a_pulumi_run_withou
     assert str(error).startswith("invalid arguments to GpuNodeGroup(gpu-a) (1 problem(s)):\n  - GpuNodeGroup(gpu-a)")
     # Pulumi's language host prints a RunError's message alone; the plan and callers still catch ConfigError.
     assert isinstance(error, pulumi.RunError) and isinstance(error, ConfigError)
+
+
+def test_the_plan_of_a_program_with_bad_arguments_titles_them_by_the_component_and_prints_each_once(tmp_path):
+    (tmp_path / "Pulumi.yaml").write_text("name: ml-platform\nruntime: python\n")
+    (tmp_path / "Pulumi.dev.yaml").write_text("config:\n  aws:region: us-west-2\n")
+    (tmp_path / "__main__.py").write_text(textwrap.dedent(node_group("{'taintEffect': 'NO_SCHEDULE'}")))
+    result = run_plan(PlanOptions(project_dir=tmp_path, stack="dev", out_dir=tmp_path / "out"))
+    assert result.exit_code == 2
+    text = render(result, "text")
+    problem = "GpuNodeGroup(gpu-a).args.placement.taint_effect: EKS API spelling"
+    assert text.count(problem) == 1, text
+    assert "Invalid arguments to GpuNodeGroup(gpu-a) (1 problem(s)); nothing was rendered:" in text
+    assert "Invalid stack config" not in text
+    assert "  - config: Invalid arguments to GpuNodeGroup(gpu-a), 1 problem(s)" in text
 
 
 def test_the_stack_config_keeps_its_config_key_names():

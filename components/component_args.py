@@ -17,7 +17,6 @@ import collections.abc
 import dataclasses
 import inspect
 import re
-import types
 import typing
 from collections.abc import Mapping
 from typing import Any
@@ -26,6 +25,7 @@ import pulumi
 from pydantic.alias_generators import to_camel
 
 from .args.component_args import PlacementArgs, TaintArgs
+from .args_coercion import CONFIG_SECTION, ArgumentError, argument_problem, coerce, config_section, flatten, shown
 from .facts.aws_tags import tag_problems
 from .facts.contract import PlacementContract, Taint
 from .settings import (
@@ -38,7 +38,7 @@ from .settings import (
     contract_problems,
     validate_section,
 )
-from .settings.errors import _suggestion, python_key, python_text
+from .settings.errors import python_key, python_text
 from .settings.section import SectionModel
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
@@ -52,160 +52,8 @@ def args_path(component: str, name: str) -> str:
     component's resource name, is not a non-empty string (Pulumi names resources by strings)."""
     if not isinstance(name, str) or not name:
         where = f"{component}({name!r})"
-        raise ArgumentError([_problem(f"{where}.name", f"{_shown(name)}; allowed: a non-empty string")], where)
+        raise ArgumentError([argument_problem(f"{where}.name", f"{shown(name)}; allowed: a non-empty string")], where)
     return f"{component}({name}).args"
-
-
-class ArgumentError(ConfigError, pulumi.RunError):
-    """A component's arguments are invalid: every problem at once, each named by its argument path in Python names
-    (`GpuNodeGroup(gpu-a).args.instance_types[0]`), under the title `Invalid arguments to GpuNodeGroup(gpu-a)`.
-
-    A `pulumi.RunError`, so that `pulumi up` and `pulumi preview` print the problems once, as one error, rather than
-    a traceback ending in them (the Python language host logs a `RunError` by its message alone: pulumi/pulumi
-    sdk/python/cmd/pulumi-language-python-exec, `except pulumi.RunError`).
-    """
-
-    def __init__(self, problems: list[ConfigProblem], where: str):
-        super().__init__(problems, subject=f"arguments to {where.removesuffix('.args')}")
-
-
-def coerce(cls: type, value: Any, where: str = "args") -> Any:
-    """`value` as an instance of the args dataclass `cls`: itself, or built from a mapping of its fields.
-
-    A component hosted in a Pulumi package (the schema path) receives its args as a mapping, nested args as nested
-    mappings; a Python program passes the dataclass, or a mapping for a nested argument (`placement={...}`). A
-    mapping's keys are the fields' Python names or their camelCase spelling (`taint_effect`, `taintEffect`).
-    Raises `ArgumentError` naming every argument that is not of its shape (None, another class, an unknown or
-    missing field) at once.
-    """
-    built, problems = _coerce(cls, value, where, required=True)
-    if problems:
-        raise ArgumentError(problems, where)
-    return built
-
-
-def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[Any, list[ConfigProblem]]:
-    """(`value` as `cls`, []) or (None, the problems), `None` allowed unless `required` (the component's args)."""
-    if value is None and not required:
-        return value, []
-    # The annotations as written (this module's args classes keep none as strings); `typing.get_type_hints`
-    # would try to resolve `pulumi.Input`'s own forward reference to `Output`.
-    fields = {field.name: field for field in dataclasses.fields(cls)}
-    if isinstance(value, cls):
-        # Its nested args may still be mappings (`GpuNodeGroupArgs(placement={...})`), or of another class.
-        nested = {name: getattr(value, name) for name, field in fields.items() if _args_class(field.type) is not None}
-        coerced = {name: _coerce_value(fields[name].type, item, f"{where}.{name}") for name, item in nested.items()}
-        inner = [problem for _, found in coerced.values() for problem in found]
-        if inner:
-            return None, inner
-        changed = {name: item for name, (item, _) in coerced.items() if item is not nested[name]}
-        return (_replaced(value, changed) if changed else value), []
-    if not isinstance(value, Mapping):
-        return None, [_problem(where, f"{_shown(value)}; allowed: {cls.__name__} or a mapping of its fields")]
-    spelling = {**{to_camel(name): name for name in fields}, **{name: name for name in fields}}
-    problems: list[ConfigProblem] = []
-    given: dict[str, Any] = {}
-    for key, item in value.items():
-        name = spelling.get(key) if isinstance(key, str) else None
-        if name is None:
-            problems.append(
-                _problem(
-                    f"{where}.{key}",
-                    f"unknown argument{_suggestion(str(key), list(fields))}; allowed: {', '.join(fields)} (or "
-                    "their camelCase spelling)",
-                )
-            )
-        elif name in given:
-            other = next(k for k in value if k != key and spelling.get(k) == name)
-            problems.append(
-                _problem(f"{where}.{name}", f"given twice, as {other!r} and {key!r}; allowed: one spelling")
-            )
-        else:
-            given[name] = item
-    missing = [name for name, field in fields.items() if _required(field) and name not in given]
-    problems += [_problem(f"{where}.{name}", "missing; allowed: a value (required)") for name in missing]
-    built: dict[str, Any] = {}
-    for name, item in given.items():
-        built[name], found = _coerce_value(fields[name].type, item, f"{where}.{name}")
-        problems += found
-    if problems:
-        return None, problems
-    return cls(**built), []
-
-
-def _replaced(args: Any, changes: Mapping[str, Any]) -> Any:
-    """`args` with `changes`, still marked with the stack config section it came from."""
-    replaced = dataclasses.replace(args, **changes)
-    section = _config_section(args)
-    if section is not None:
-        object.__setattr__(replaced, _CONFIG_SECTION, section)
-    return replaced
-
-
-def _required(field: dataclasses.Field) -> bool:
-    return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
-
-
-def _shown(value: Any) -> str:
-    """A wrong value as a message shows it: its type and a bounded repr."""
-    if value is None:
-        return "None"
-    text = repr(value)
-    text = text if len(text) <= 80 else text[:77] + "..."
-    article = "an" if type(value).__name__[:1].lower() in "aeiou" else "a"
-    return f"{article} {type(value).__name__} {text}"
-
-
-def _coerce_value(annotation: Any, value: Any, where: str) -> tuple[Any, list[ConfigProblem]]:
-    nested = _args_class(annotation)
-    if nested is None or value is None:
-        return _whole_numbers(annotation, value), []
-    if _is_list(annotation):
-        if not isinstance(value, list | tuple):
-            allowed = f"a list of {nested.__name__} or of mappings of its fields"
-            return None, [_problem(where, f"{_shown(value)}; allowed: {allowed}")]
-        items = [_coerce(nested, item, f"{where}[{index}]") for index, item in enumerate(value)]
-        return [item for item, _ in items], [problem for _, found in items for problem in found]
-    return _coerce(nested, value, where)
-
-
-def _whole_numbers(annotation: Any, value: Any) -> Any:
-    """`value` as an int when it is a whole float and `annotation` wants an int. Pulumi sends every number as a
-    float, and the package host's input mapping does not turn it back: its `int(...)` is overwritten by the
-    next assignment (pulumi 3.272.0, pulumi/provider/experimental/component.py, `map_input_properties`). No
-    args field holds ints inside a list or map."""
-    if isinstance(value, float) and value.is_integer() and _wants_int(annotation):
-        return int(value)
-    return value
-
-
-def _flatten(annotation: Any) -> list[Any]:
-    """`annotation` and, for a union (`X | None`, `pulumi.Input[X]`), its members."""
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        return [member for argument in typing.get_args(annotation) for member in _flatten(argument)]
-    return [annotation]
-
-
-def _wants_int(annotation: Any) -> bool:
-    members = _flatten(annotation)
-    return int in members and float not in members
-
-
-def _args_class(annotation: Any) -> type | None:
-    """The args dataclass inside `annotation` (`Optional[X]`, `list[X]`), if any."""
-    if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
-        return annotation
-    for argument in typing.get_args(annotation):
-        found = _args_class(argument)
-        if found is not None:
-            return found
-    return None
-
-
-def _is_list(annotation: Any) -> bool:
-    if typing.get_origin(annotation) is list:
-        return True
-    return any(_is_list(argument) for argument in typing.get_args(annotation))
 
 
 def plain_fields(cls: type) -> tuple[str, ...]:
@@ -215,7 +63,7 @@ def plain_fields(cls: type) -> tuple[str, ...]:
 
 
 def _is_plain(annotation: Any) -> bool:
-    for member in _flatten(annotation):
+    for member in flatten(annotation):
         if typing.get_origin(member) is collections.abc.Awaitable:
             return False
         if isinstance(member, type) and issubclass(member, pulumi.Resource):
@@ -260,18 +108,6 @@ def _is_unknown(value: Any) -> bool:
     return False
 
 
-def _problem(key: str, message: str) -> ConfigProblem:
-    return ConfigProblem(key, message, namespace=None)
-
-
-def _config_section(args: Any) -> str | None:
-    """The stack config section `args` were made from by `args_from_settings` (`cluster`), or None."""
-    return getattr(args, _CONFIG_SECTION, None)
-
-
-_CONFIG_SECTION = "_config_section"
-
-
 class Validation:
     """Collects the problems of several sections of one component's args, raised together by `done`, and the
     warnings about them, given by `done` when there is no problem.
@@ -283,7 +119,7 @@ class Validation:
 
     def __init__(self, where: str, args: Any = None):
         self.where = where
-        self.config_section = _config_section(args)
+        self.config_section = config_section(args)
         """The stack config section the args were made from, else None (a Python caller's args)."""
         self.problems: list[ConfigProblem] = []
         self.warnings: list[str] = []
@@ -299,7 +135,7 @@ class Validation:
             path = f"{self.where}.{name}"
             self.add(
                 [
-                    _problem(
+                    argument_problem(
                         path,
                         "an Output or awaitable; allowed: a plain value known when the component is constructed "
                         "(it shapes the resources)",
@@ -337,7 +173,7 @@ class Validation:
     def object_name(self, name: str) -> str:
         """`name`, checked as the component's Kubernetes object name (argument `name`)."""
         if not isinstance(name, str):
-            self.add([_problem(f"{self.where}.name", f"{_shown(name)}; allowed: a string")])
+            self.add([argument_problem(f"{self.where}.name", f"{shown(name)}; allowed: a string")])
             return name
         self.add(check_object_name(name, f"{self.where}.name"))
         return name
@@ -345,7 +181,7 @@ class Validation:
     def namespace(self, namespace: str) -> str:
         """`namespace`, checked as the namespace the component's objects go to (argument `namespace`)."""
         if not isinstance(namespace, str):
-            self.add([_problem(f"{self.where}.namespace", f"{_shown(namespace)}; allowed: a string")])
+            self.add([argument_problem(f"{self.where}.namespace", f"{shown(namespace)}; allowed: a string")])
             return namespace
         try:
             check_namespace_name(namespace)
@@ -356,10 +192,12 @@ class Validation:
     def tags(self, tags: Mapping[str, str] | None) -> None:
         """Checks the AWS tags of argument `tags` (facts/aws_tags.py), each problem named by its key."""
         if tags is not None and not isinstance(tags, Mapping):
-            self.add([_problem(f"{self.where}.tags", f"{_shown(tags)}; allowed: a mapping of tag keys to values")])
+            self.add(
+                [argument_problem(f"{self.where}.tags", f"{shown(tags)}; allowed: a mapping of tag keys to values")]
+            )
             return
         for key, message in tag_problems(tags or {}):
-            self.add([_problem(f"{self.where}.tags[{key!r}]", message)])
+            self.add([argument_problem(f"{self.where}.tags[{key!r}]", message)])
 
     def key(self, field: str, section: str | None = None) -> str:
         """How a warning names the argument `field` (a Python name): by its argument path, or by its config key
@@ -376,7 +214,9 @@ class Validation:
         """Warns when the secret argument `field` is a plain string rather than a Pulumi secret; a value that is
         neither a string nor an Output (or awaitable) is a problem."""
         if value is not None and not isinstance(value, str) and not _is_unknown(value):
-            self.add([_problem(f"{self.where}.{field}", f"{_shown(value)}; allowed: a string, or an Output of one")])
+            self.add(
+                [argument_problem(f"{self.where}.{field}", f"{shown(value)}; allowed: a string, or an Output of one")]
+            )
         elif isinstance(value, str):
             self.warn(
                 f"{self.key(field)} is a plain string, so the secret is written in the program or read from an "
@@ -399,7 +239,7 @@ def check_object_name(name: str, key: str) -> list[ConfigProblem]:
     if _RFC1035_LABEL.match(name):
         return []
     return [
-        _problem(
+        argument_problem(
             key,
             f"invalid name {name!r}; allowed: 1-63 lowercase letters, digits or '-', starting with a letter and "
             "ending with a letter or digit (a Kubernetes Service name); pass the name explicitly when the "
@@ -467,7 +307,7 @@ def args_from_settings(cls: type, section: Any, **values: Any) -> Any:
     shared = {key: value for key, value in given.items() if key in names and key not in values}
     args = coerce(cls, {**shared, **values}, cls.__name__)
     # Remembered so that the component's warnings name the config keys the stack's user wrote.
-    object.__setattr__(args, _CONFIG_SECTION, _section_key(section))
+    object.__setattr__(args, CONFIG_SECTION, _section_key(section))
     return args
 
 

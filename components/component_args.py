@@ -170,26 +170,27 @@ class Validation:
             if not any(text.startswith((f"{path}:", f"{path}.", f"{path}[")) for path in self._unknown):
                 self.problems.append(problem)
 
-    def object_name(self, name: str) -> str:
-        """`name`, checked as the component's Kubernetes object name (argument `name`)."""
+    def object_name(self, name: object) -> str:
+        """`name`, checked as the component's Kubernetes object name (argument `name`); the args' annotation is
+        not enforced at run time, so any value may arrive."""
         if not isinstance(name, str):
             self.add([argument_problem(f"{self.where}.name", f"{shown(name)}; allowed: a string")])
-            return name
+            return ""
         self.add(check_object_name(name, f"{self.where}.name"))
         return name
 
-    def namespace(self, namespace: str) -> str:
+    def namespace(self, namespace: object) -> str:
         """`namespace`, checked as the namespace the component's objects go to (argument `namespace`)."""
         if not isinstance(namespace, str):
             self.add([argument_problem(f"{self.where}.namespace", f"{shown(namespace)}; allowed: a string")])
-            return namespace
+            return ""
         try:
             check_namespace_name(namespace)
         except ValueError as error:
             self.add([ConfigProblem(f"{self.where}.namespace", str(error), namespace=None)])
         return namespace
 
-    def tags(self, tags: Mapping[str, str] | None) -> None:
+    def tags(self, tags: object) -> None:
         """Checks the AWS tags of argument `tags` (facts/aws_tags.py), each problem named by its key."""
         if tags is not None and not isinstance(tags, Mapping):
             self.add(

@@ -164,6 +164,21 @@ MISUSES = [
         id="secret neither a string nor an Output",
     ),
     pytest.param(
+        """
+        from components.cluster import EksCluster, EksClusterArgs
+
+        EksCluster("ml", EksClusterArgs(system_node_group={"instanceTypes": ["g5.xlarge"]},
+                                        gpu_placement={"taintEffect": "NO_SCHEDULE"}))
+        """,
+        [
+            "EksCluster(ml).args.system_node_group.instance_types: GPU instance types ['g5.xlarge'] in the system "
+            "node group; allowed: non-GPU types such as m6i.large (GPU nodes belong in gpu_node_group)",
+            "EksCluster(ml).args.gpu_placement.taint_effect: EKS API spelling; write 'NoSchedule' instead of "
+            "'NO_SCHEDULE'; allowed: NoSchedule, NoExecute",
+        ],
+        id="nested mappings of the cluster, named in Python",
+    ),
+    pytest.param(
         f"""
         from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 

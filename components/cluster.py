@@ -238,7 +238,8 @@ class EksCluster(pulumi.ComponentResource):
                 transforms=[creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)],
             ),
         )
-        self._warn_about_deployer_access(settings)
+        keys = Validation(args_path("EksCluster", name), args)
+        self._warn_about_deployer_access(settings, (keys.key("admin_principal_arns"), keys.key("creator_admin")))
         # pulumi-eks names the EKS cluster exactly `name` when given; depending on the component
         # makes everything that uses the name wait for the control plane.
         self.cluster_name = pulumi.Output.all(eks_cluster.kubeconfig_json, settings.name).apply(lambda parts: parts[1])
@@ -401,14 +402,15 @@ class EksCluster(pulumi.ComponentResource):
 
         return pulumi.Output.all(*assigned).apply(checked)
 
-    def _warn_about_deployer_access(self, settings: ClusterSettings) -> None:
-        """Warn in the preview when the identity running it will trip over the cluster's admin settings."""
+    def _warn_about_deployer_access(self, settings: ClusterSettings, keys: tuple[str, str]) -> None:
+        """Warn in the preview when the identity running it will trip over the cluster's admin settings, `keys`
+        naming them as the caller wrote them."""
         if settings.creator_admin and not settings.admin_principal_arns:
             return
         caller = aws.get_caller_identity_output(opts=pulumi.InvokeOutputOptions(parent=self))
 
         def warn(deployer_arn: str | None) -> None:
-            warning = deployer_access_warning(deployer_arn, settings.admin_principal_arns, settings.creator_admin)
+            warning = deployer_access_warning(deployer_arn, settings.admin_principal_arns, settings.creator_admin, keys)
             if warning:
                 # Not tied to `self`: a log tied to a resource is sent later and can be lost at exit.
                 pulumi.log.warn(warning)

@@ -179,3 +179,25 @@ def test_args_from_another_projects_config_warn_under_its_namespace(tmp_path, ca
         "ml-platform:cluster.logTypes",
         "ml-platform:cluster.vpcId",
     ]
+
+
+def test_the_deployers_access_warning_names_the_arguments_for_a_python_caller(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    program = tmp_path / "__main__.py"
+    program.write_text(
+        textwrap.dedent(
+            f"""
+            from components.cluster import EksCluster, EksClusterArgs
+
+            EksCluster("ml", EksClusterArgs(creator_admin=False, {PRIVATE},
+                                            admin_principal_arns=["arn:aws:iam::123456789012:role/admins"]))
+            """
+        )
+    )
+    deployer = "arn:aws:sts::123456789012:assumed-role/ci/run-1"
+    run_program(program, {}, project=PROJECT, stack="test", deployer_arn=deployer)
+    (warning,) = [warning for warning in warnings_of(caplog) if "identity running this update" in warning]
+    assert warning.startswith(
+        f"EksCluster(ml).args.creator_admin is false and the identity running this update ({deployer}) is not in "
+        "EksCluster(ml).args.admin_principal_arns: the Kubernetes API will refuse it"
+    )

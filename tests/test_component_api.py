@@ -268,3 +268,22 @@ def test_a_programs_own_workloads_take_a_mapping_for_their_placement():
     with pytest.raises(ArgumentError) as raised:
         contract_of("GPU=true", where="placement")  # type: ignore[arg-type]
     assert [str(problem) for problem in raised.value.problems] == [f"placement: a str 'GPU=true'; {PLACEMENT_ALLOWED}"]
+
+
+@pytest.mark.parametrize(
+    ("key", "python"),
+    [
+        ("placement.taintEffect", "placement.taint_effect"),
+        ("extraTaints[0].key", "extra_taints[0].key"),
+        ("extraLabels.example.com/myTeam", "extra_labels.example.com/myTeam"),
+        ("tags['costCenter']", "tags['costCenter']"),
+        ("GpuNodeGroup(gpu-a).args.minSize", "GpuNodeGroup(gpu-a).args.min_size"),
+    ],
+    ids=["nested field", "list position", "label key kept", "tag key kept", "argument path"],
+)
+def test_python_names_replace_field_names_only_never_map_keys(key, python):
+    from components.settings.errors import python_key, python_text
+
+    assert python_key(key) == python
+    # A quoted value stays as the user wrote it, even when it spells a field.
+    assert python_text("'minSize' is not minSize") == "'minSize' is not min_size"

@@ -261,7 +261,7 @@ def test_network_component_checks_its_zones_against_the_providers_region_before_
     with pytest.raises(ConfigError) as raised:
         run_network_component(tmp_path, "eu-west-1", "availability_zones=['us-west-2a', 'eu-west-1a']", run)
     assert [str(problem).split(" is not")[0] for problem in raised.value.problems] == [
-        "Network(net).args.availabilityZones: 'us-west-2a'"
+        "Network(net).args.availability_zones: 'us-west-2a'"
     ]
     assert run.resources == []
 

@@ -40,11 +40,15 @@ def coerce(cls: type, value: Any, where: str = "args") -> Any:
     mappings; a Python program passes the dataclass, or a mapping for a nested argument (`placement={...}`). A
     mapping's keys are the fields' Python names or their camelCase spelling (`taint_effect`, `taintEffect`).
     Raises `ArgumentError` naming every argument that is not of its shape (None, another class, an unknown or
-    missing field) at once.
+    missing field) at once when no instance can be built; otherwise the arguments not of their shape are left
+    None in the instance and their problems kept with it (`shape_problems`), so that the component's validation
+    reports them together with the problems of every other value.
     """
     built, problems = _coerce(cls, value, where, required=True)
-    if problems:
+    if built is None:
         raise ArgumentError(problems, where)
+    if problems:
+        object.__setattr__(built, SHAPE_PROBLEMS, [*shape_problems(built), *problems])
     return built
 
 
@@ -60,10 +64,8 @@ def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[
         nested = {name: getattr(value, name) for name, field in fields.items() if args_class(field.type) is not None}
         coerced = {name: _coerce_value(fields[name].type, item, f"{where}.{name}") for name, item in nested.items()}
         inner = [problem for _, found in coerced.values() for problem in found]
-        if inner:
-            return None, inner
         changed = {name: item for name, (item, _) in coerced.items() if item is not nested[name]}
-        return (_replaced(value, changed) if changed else value), []
+        return (_replaced(value, changed) if changed else value), inner
     if not isinstance(value, Mapping):
         return None, [argument_problem(where, f"{shown(value)}; allowed: {cls.__name__} or a mapping of its fields")]
     spelling = {**{to_camel(name): name for name in fields}, **{name: name for name in fields}}
@@ -92,17 +94,17 @@ def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[
     for name, item in given.items():
         built[name], found = _coerce_value(fields[name].type, item, f"{where}.{name}")
         problems += found
-    if problems:
+    if missing:
         return None, problems
-    return cls(**built), []
+    return cls(**built), problems
 
 
 def _replaced(args: Any, changes: Mapping[str, Any]) -> Any:
-    """`args` with `changes`, still marked with the stack config section it came from."""
+    """`args` with `changes`, still marked with the stack config section it came from and its shape problems."""
     replaced = dataclasses.replace(args, **changes)
-    section = config_section(args)
-    if section is not None:
-        object.__setattr__(replaced, CONFIG_SECTION, section)
+    for mark in (CONFIG_SECTION, SHAPE_PROBLEMS):
+        if hasattr(args, mark):
+            object.__setattr__(replaced, mark, getattr(args, mark))
     return replaced
 
 
@@ -131,8 +133,11 @@ def _coerce_value(annotation: Any, value: Any, where: str) -> tuple[Any, list[Co
             allowed = f"a list of {nested.__name__} or of mappings of its fields"
             return None, [argument_problem(where, f"{shown(value)}; allowed: {allowed}")]
         items = [_coerce(nested, item, f"{where}[{index}]") for index, item in enumerate(value)]
-        return [item for item, _ in items], [problem for _, found in items for problem in found]
-    return _coerce(nested, value, where)
+        problems = [problem for _, found in items for problem in found]
+        # A list with a bad item is left out whole, so that its other items raise no problem about the gap.
+        return (None if problems else [item for item, _ in items]), problems
+    built, problems = _coerce(nested, value, where)
+    return (None if problems else built), problems
 
 
 def _whole_numbers(annotation: Any, value: Any) -> Any:
@@ -186,3 +191,12 @@ CONFIG_SECTION = "_config_section"
 def config_section(args: Any) -> str | None:
     """The stack config section `args` were made from by `args_from_settings` (`cluster`), or None."""
     return getattr(args, CONFIG_SECTION, None)
+
+
+# The attribute `coerce` sets on args some of whose arguments were not of their shape (and are left None).
+SHAPE_PROBLEMS = "_shape_problems"
+
+
+def shape_problems(args: Any) -> list[ConfigProblem]:
+    """The problems of the arguments of `args` that `coerce` found not of their shape."""
+    return list(getattr(args, SHAPE_PROBLEMS, []))

@@ -25,7 +25,16 @@ import pulumi
 from pydantic.alias_generators import to_camel
 
 from .args.component_args import PlacementArgs, TaintArgs
-from .args_coercion import CONFIG_SECTION, ArgumentError, argument_problem, coerce, config_section, flatten, shown
+from .args_coercion import (
+    CONFIG_SECTION,
+    ArgumentError,
+    argument_problem,
+    coerce,
+    config_section,
+    flatten,
+    shape_problems,
+    shown,
+)
 from .facts.aws_tags import tag_problems
 from .facts.contract import PlacementContract, Taint
 from .settings import (
@@ -121,7 +130,8 @@ class Validation:
         self.where = where
         self.config_section = config_section(args)
         """The stack config section the args were made from, else None (a Python caller's args)."""
-        self.problems: list[ConfigProblem] = []
+        self.problems: list[ConfigProblem] = shape_problems(args)
+        """Every problem found, starting with those of the arguments not of their shape (`coerce`)."""
         self.warnings: list[str] = []
         self._unknown: list[str] = []
         """Paths of the arguments given values unknown at construction, already reported as such."""
@@ -279,7 +289,7 @@ def contract_of(placement: PlacementArgs | None, where: str = "PlacementArgs") -
     naming every bad field under `where`."""
     if placement is not None:
         placement = coerce(PlacementArgs, placement, where)
-    validation = Validation(where)
+    validation = Validation(where, placement)
     contract, _ = placement_contract(placement, validation, "")
     validation.done()
     return contract

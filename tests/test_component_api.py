@@ -128,6 +128,32 @@ MISUSES = [
         f"""
         from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
+        GpuNodeGroup("gpu-a", GpuNodeGroupArgs({REQUIRED}, instance_types=["g5"], placement="GPU"))
+        """,
+        [
+            f"GpuNodeGroup(gpu-a).args.placement: a str 'GPU'; {PLACEMENT_ALLOWED}",
+            "GpuNodeGroup(gpu-a).args.instance_types[0]: malformed instance type 'g5'; allowed: EC2 instance type "
+            "names such as g5.xlarge",
+        ],
+        id="a misshapen argument and a bad value, together",
+    ),
+    pytest.param(
+        """
+        from components.device_plugin import NvidiaDevicePlugin
+
+        NvidiaDevicePlugin("plugin", {"versoin": "v0.17.0", "version": "latest"})
+        """,
+        [
+            "NvidiaDevicePlugin(plugin).args.versoin: unknown argument 'versoin'; did you mean 'version'?; allowed: "
+            "placement, version, name, namespace (or their camelCase spelling)",
+            "NvidiaDevicePlugin(plugin).args.version: invalid value 'latest'; allowed: a release tag such as v0.20.0",
+        ],
+        id="an unknown key and a bad value of a mapping, together",
+    ),
+    pytest.param(
+        f"""
+        from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+
         GpuNodeGroup("gpu-a", GpuNodeGroupArgs({REQUIRED}, tags=["team=ml"]))
         """,
         ["GpuNodeGroup(gpu-a).args.tags: a list ['team=ml']; allowed: a mapping of tag keys to values"],

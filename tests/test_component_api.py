@@ -247,9 +247,8 @@ def test_the_plan_of_a_program_with_bad_arguments_titles_them_by_the_component_a
     text = render(result, "text")
     problem = "GpuNodeGroup(gpu-a).args.placement.taint_effect: EKS API spelling"
     assert text.count(problem) == 1, text
-    assert "Invalid arguments to GpuNodeGroup(gpu-a) (1 problem(s)); nothing was rendered:" in text
+    assert "Invalid arguments to GpuNodeGroup(gpu-a) (1 problem(s))" in text
     assert "Invalid stack config" not in text
-    assert "  - config: Invalid arguments to GpuNodeGroup(gpu-a), 1 problem(s)" in text
 
 
 def test_the_stack_config_keeps_its_config_key_names():

@@ -141,8 +141,7 @@ class PlanResult:
     @property
     def failures(self) -> list[str]:
         """Every failed check, one line each, naming it."""
-        # The problems themselves are the config section's: listed there once, counted here.
-        found = [f"config: {self.config_title}, {len(self.config_problems)} problem(s)"] if self.config_problems else []
+        found = [f"config {problem.message}" for problem in self.config_problems]
         if self.program_error:
             found.append(f"program: {self.program_error}")
         found += [f"node group: {problem}" for problem in self.node_group_problems]

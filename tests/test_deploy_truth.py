@@ -30,7 +30,8 @@ from components.facts.resource_types import (
 from components.facts.resource_types import VPC as VPC_TYPE
 from components.settings import ConfigError, parse_settings, parse_stack_config
 from components.stackcheck.aws.check import check_resources
-from components.stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
+from components.stackcheck.mock_answers import MOCK_SUBNET_IDS
+from components.stackcheck.runtime import ProgramRun, Secret, run_program
 
 VPC = "vpc-0123456789abcdef0"
 PRIVATE = ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]

@@ -17,7 +17,8 @@ from components.facts.identity import PROJECT
 from components.facts.resource_types import GET_AVAILABILITY_ZONES, ROLE, ROLE_POLICY_ATTACHMENT, SUBNET
 from components.settings import ConfigError, parse_stack_config
 from components.stackcheck.__main__ import main
-from components.stackcheck.runtime import ProgramRun, mock_zones, run_program
+from components.stackcheck.mock_answers import mock_zones
+from components.stackcheck.runtime import ProgramRun, run_program
 
 ROOT = Path(__file__).resolve().parent.parent
 # EKS regions of botocore's endpoint data that the zone table does not know (no public zone list found).

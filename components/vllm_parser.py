@@ -97,7 +97,8 @@ def read(items: Sequence[str]) -> Reading:
         token = tokens[position]
         position += 1
         if token.text == "--":
-            problems.append(Problem(token.index, _after_double_dash()))
+            if position < len(tokens):  # a last `--` ends the options and argparse reads nothing after it
+                problems.append(Problem(token.index, _after_double_dash()))
             break
         kind, found = _lookup(token.text)
         if kind == "positional":
@@ -268,6 +269,12 @@ def _converted(option: VllmOption, flag: str, values: list[str]) -> tuple[object
         return option.kind not in ("store_false",) and not flag.startswith("--no-"), None
     if option.nargs == "?" and not values:
         return True, None
+    if "--" in values:
+        # argparse drops the first `--` of an option's values (`_get_values`), so `--flag=--` stores [].
+        values = list(values)
+        values.remove("--")
+        if not values:
+            return [], None
     read: list[object] = []
     for value in values:
         try:
@@ -449,7 +456,11 @@ def parser() -> argparse.ArgumentParser:
 
 def argparse_error(model: str, items: Sequence[str]) -> str | None:
     """argparse's own message when `vllm serve <model> <items>` is refused, after vLLM's rewriting; else None."""
-    tokens = [token.text for token in _rewritten(items, [])]
+    rewriting: list[Problem] = []
+    tokens = [token.text for token in _rewritten(items, rewriting)]
+    if rewriting:
+        # vLLM's rewriting itself fails (a `-x.y` item with no value after it ends in an IndexError).
+        return rewriting[0].message
     try:
         parser().parse_args([model, *tokens])
     except _Refused as refused:

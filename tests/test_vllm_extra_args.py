@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components import vllm_flags, vllm_parser
@@ -262,21 +262,26 @@ def test_the_last_parallel_size_given_counts_as_argparse_stores_it():
     assert vllm_flags.check(["-pp", "4", "--pipeline-parallel-size", "2"]).gpu_factor == 2
 
 
-# Items drawn from the table's own flags, their spellings and values, and stray text.
+# Items drawn from the table's own flags, their spellings and values, and stray text; often a flag and a value.
 _FLAGS = sorted({flag for option in OPTIONS for flag in option.flags})
+_VALUES = st.sampled_from(
+    ["1", "-1", "-0.5", "0.5", "auto", "fp8", "", "x y", "{}", '{"a": 1}', "None", "-", "--", "a,b"]
+)
 _ITEM = st.one_of(
     st.sampled_from(_FLAGS),
     st.sampled_from(_FLAGS).map(lambda flag: flag.replace("-", "_").replace("__", "--", 1)),
     st.sampled_from(_FLAGS).map(lambda flag: flag[: max(3, len(flag) - 3)]),
-    st.sampled_from(_FLAGS).flatmap(
-        lambda flag: st.sampled_from(["1", "x", "auto", "-1", "{}"]).map(lambda v: f"{flag}={v}")
-    ),
-    st.sampled_from(["1", "-1", "0.5", "auto", "fp8", "", "x y", "{}", '{"a": 1}', "None", "-", "--"]),
+    st.tuples(st.sampled_from(_FLAGS), _VALUES).map("=".join),
+    _VALUES,
     st.text(max_size=6),
+)
+_ITEMS = st.lists(st.one_of(_ITEM.map(lambda item: [item]), st.tuples(_ITEM, _VALUES).map(list)), max_size=4).map(
+    lambda groups: [item for group in groups for item in group]
 )
 
 
-@given(st.lists(_ITEM, max_size=5))
+@settings(max_examples=400, deadline=None)
+@given(_ITEMS)
 def test_the_item_walk_refuses_exactly_what_argparse_built_from_the_table_refuses(items):
     reading = vllm_parser.read(items)
     walked = bool(reading.problems) or any(setting.problem for setting in reading.settings)

@@ -108,12 +108,8 @@ def read(items: Sequence[str]) -> Reading:
             problems.append(
                 Problem(token.index, _unknown(token.written) if kind == "unknown" else _ambiguous(token, found[0]))
             )
-            # The values after it are its own: argparse reports them with it, not as positional arguments.
-            while (
-                position < len(tokens)
-                and tokens[position].text != "--"
-                and _lookup(tokens[position].text)[0] == "positional"
-            ):
+            # The value after it is most likely its own: reported with it, not as a positional argument.
+            if position < len(tokens) and tokens[position].text[:1] not in ("-", ""):
                 position += 1
             continue
         option, flag, explicit = found

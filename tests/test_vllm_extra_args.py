@@ -181,12 +181,12 @@ def test_a_valid_item_passes_unchanged_and_vllms_parser_agrees(args):
     assert vllm_parser.argparse_error("org/model", args) is None
 
 
-def test_every_misused_item_is_reported_at_once(tmp_path):
-    args = ["--host", "localhost", "--max-nm-seqs", "8", "--config", "c.yaml"]
+def test_every_misused_item_is_reported_at_once():
+    args = ["--host", "localhost", "--max-nm-seqs", "8", "--config", "c.yaml", "-pp2", "--max-num-seqs 8"]
     with pytest.raises(ConfigError) as error:
         parse_settings({"vllm": {"extraArgs": args}})
     keys = [str(p).split(": ", 1)[0] for p in error.value.problems]
-    assert keys == [f"{PROJECT}:vllm.extraArgs[{i}]" for i in (0, 2, 4)]
+    assert keys == [f"{PROJECT}:vllm.extraArgs[{i}]" for i in (0, 2, 4, 6, 7)]
 
 
 def run_components(tmp_path, source: str, run: ProgramRun | None = None) -> ProgramRun:

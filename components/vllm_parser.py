@@ -97,8 +97,9 @@ def read(items: Sequence[str]) -> Reading:
         token = tokens[position]
         position += 1
         if token.text == "--":
-            if position < len(tokens):  # a last `--` ends the options and argparse reads nothing after it
-                problems.append(Problem(token.index, _after_double_dash()))
+            # argparse keeps `--` among the strings to match; after the options that come before extraArgs
+            # nothing takes it, so it is refused even as the last item.
+            problems.append(Problem(token.index, _after_double_dash()))
             break
         kind, found = _lookup(token.text)
         if kind == "positional":
@@ -396,7 +397,7 @@ def _positional(item: str) -> str:
 
 
 def _after_double_dash() -> str:
-    return "'--' makes every later item a positional argument, which vllm serve does not take; allowed: flags"
+    return "'--' ends the options: argparse refuses it and every later item as positional arguments; allowed: flags"
 
 
 class _Refused(Exception):
@@ -451,14 +452,15 @@ def parser() -> argparse.ArgumentParser:
 
 
 def argparse_error(model: str, items: Sequence[str]) -> str | None:
-    """argparse's own message when `vllm serve <model> <items>` is refused, after vLLM's rewriting; else None."""
+    """argparse's own message when `vllm serve <model> --port 8000 <items>` is refused, after vLLM's rewriting
+    (`items` follow a flag and its value, as `vllm.extraArgs` do in the container's arguments); else None."""
     rewriting: list[Problem] = []
     tokens = [token.text for token in _rewritten(items, rewriting)]
     if rewriting:
         # vLLM's rewriting itself fails (a `-x.y` item with no value after it ends in an IndexError).
         return rewriting[0].message
     try:
-        parser().parse_args([model, *tokens])
+        parser().parse_args([model, "--port", "8000", *tokens])
     except _Refused as refused:
         return str(refused)
     return None

@@ -82,7 +82,7 @@ MISUSES = [
         ["ambiguous flag '--enable': a prefix of", "one flag written in full"],
         id="ambiguous prefix",
     ),
-    pytest.param(["--", "x"], 0, ["'--' makes every later item a positional argument"], id="double dash"),
+    pytest.param(["--", "x"], 0, ["'--' ends the options: argparse refuses it and every later item"], id="double dash"),
     pytest.param(
         ["--max_model_len=4096"],
         0,
@@ -197,7 +197,11 @@ def run_components(tmp_path, source: str, run: ProgramRun | None = None) -> Prog
 
 @pytest.mark.parametrize(
     ("args", "index"),
-    [(["--max-nm-seqs", "8"], 0), (["--enable-prefix-caching", "--host", "127.0.0.1"], 1), (["-pp2"], 0)],
+    [
+        pytest.param(["--max-nm-seqs", "8"], 0, id="unknown flag"),
+        pytest.param(["--enable-prefix-caching", "--host", "127.0.0.1"], 1, id="host on loopback"),
+        pytest.param(["-pp2"], 0, id="glued short flag"),
+    ],
 )
 def test_component_args_get_the_same_message_for_the_same_item(tmp_path, args, index):
     with pytest.raises(ConfigError) as from_stack:
@@ -235,6 +239,7 @@ def server_container(run: ProgramRun) -> dict:
         (["-pcp", "2"], "2"),
         (["-dcp", "1", "-pp", "1"], "1"),
     ],
+    ids=["pp 2", "pp 2 x dp 2", "dp 4", "pcp 2", "dcp adds none"],
 )
 def test_pipeline_and_data_parallel_sizes_multiply_the_gpus_the_pod_requests_and_the_guard_checks(stack, extra, gpus):
     run = stack({"gpuNodeGroup": {"instanceTypes": ["g5.12xlarge"]}, "vllm": {"extraArgs": extra}})

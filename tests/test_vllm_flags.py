@@ -72,33 +72,33 @@ def test_flags_the_settings_do_not_own_pass_through_unchanged(args):
     assert container_args(VllmSettings(extra_args=args))[-len(args) :] == args
 
 
-@pytest.mark.parametrize(
-    ("args", "dest", "value"),
-    [
-        (["--max_num_seqs=8"], "max_num_seqs", 8),
-        (["--compilation_config.cudagraph_mode", "NONE"], "compilation_config", {"cudagraph_mode": "NONE"}),
-        (
-            ["--compilation_config.pass_config.fuse_norm_quant", "true"],
-            "compilation_config",
-            {"pass_config": {"fuse_norm_quant": True}},
-        ),
-        (
-            ["--compilation-config.mode=3", "--compilation_config.cudagraph_capture_sizes+", "1,2"],
-            "compilation_config",
-            {"mode": 3, "cudagraph_capture_sizes": ["1", "2"]},
-        ),
-        (["-asc", "2"], "api_server_count", 2),
-        (["-O3"], "optimization_level", "3"),
-        (["-O=3"], "optimization_level", "3"),
-        (["-O", "2"], "optimization_level", "2"),
-        (["--seed", "-1"], "seed", -1),
-        (["--no-enable-prefix-caching"], "enable_prefix_caching", False),
-        (["--enable-prefix-caching"], "enable_prefix_caching", True),
-        (["--max-num-batched-tokens", "2k"], "max_num_batched_tokens", 2000),
-        (["--moe-backend", "Flashinfer-Cutlass"], "moe_backend", "flashinfer_cutlass"),
-        (["-qfp8"], "quantization", "fp8"),
-    ],
-)
+READINGS = [
+    (["--max_num_seqs=8"], "max_num_seqs", 8),
+    (["--compilation_config.cudagraph_mode", "NONE"], "compilation_config", {"cudagraph_mode": "NONE"}),
+    (
+        ["--compilation_config.pass_config.fuse_norm_quant", "true"],
+        "compilation_config",
+        {"pass_config": {"fuse_norm_quant": True}},
+    ),
+    (
+        ["--compilation-config.mode=3", "--compilation_config.cudagraph_capture_sizes+", "1,2"],
+        "compilation_config",
+        {"mode": 3, "cudagraph_capture_sizes": ["1", "2"]},
+    ),
+    (["-asc", "2"], "api_server_count", 2),
+    (["-O3"], "optimization_level", "3"),
+    (["-O=3"], "optimization_level", "3"),
+    (["-O", "2"], "optimization_level", "2"),
+    (["--seed", "-1"], "seed", -1),
+    (["--no-enable-prefix-caching"], "enable_prefix_caching", False),
+    (["--enable-prefix-caching"], "enable_prefix_caching", True),
+    (["--max-num-batched-tokens", "2k"], "max_num_batched_tokens", 2000),
+    (["--moe-backend", "Flashinfer-Cutlass"], "moe_backend", "flashinfer_cutlass"),
+    (["-qfp8"], "quantization", "fp8"),
+]
+
+
+@pytest.mark.parametrize(("args", "dest", "value"), READINGS, ids=[" ".join(args) for args, _, _ in READINGS])
 def test_extra_args_are_read_as_vllms_parser_reads_them(args, dest, value):
     # vLLM v0.32.0 FlexibleArgumentParser.parse_args rewrites `_` to `-`, `-O3` to --optimization-level and
     # `--flag.key value` to JSON; argparse reads one-letter options glued to their value (`-qfp8`).

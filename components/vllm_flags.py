@@ -71,7 +71,9 @@ REFUSED: dict[str, str] = {
 
 
 def _host(value: object) -> str | None:
-    # The Service and the kubelet's probes reach the pod IP: vLLM must listen on every address.
+    # The Service and the kubelet's probes reach the pod IP: vLLM must listen on every address. Unset (or
+    # "" / "None", which vLLM reads as None) binds `(args.host or "", port)`, every address
+    # (vllm/entrypoints/launchers/launcher.py at v0.32.0); "::" binds both families on Linux.
     if value in ("0.0.0.0", "::", None):
         return None
     return "0.0.0.0 or :: (every address: the Service and the probes reach the pod IP), or leave --host out"

@@ -78,6 +78,7 @@ gpu_nodes = GpuNodeGroup(
         settings.gpu_node_group,
         cluster_name=cluster.cluster_name,
         node_role_arn=cluster.node_role_arn,
+        kubernetes_version=cluster.kubernetes_version,
         # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
         subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
         placement=placement,
@@ -167,6 +168,8 @@ if observability.dcgm_exporter.enabled:
             monitoring_namespace=observability.monitoring_namespace,
             # The host-plugin family is Bottlerocket, whose NVIDIA runtime needs the exporter privileged.
             bottlerocket=settings.gpu_node_group.ami_family == HOST_DEVICE_PLUGIN_AMI_FAMILY,
+            # With node repair, EksCluster installs the node monitoring agent and with it dcgm-server.
+            dcgm_host_engine=settings.gpu_node_group.node_repair,
             pod_annotations=pod_scrape_annotations(observability, exporter_target),
             # The name deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DCGM_EXPORTER_NAME,

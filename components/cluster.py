@@ -4,6 +4,7 @@ The system node group exists so that CoreDNS and other add-ons always have somew
 when every GPU node is tainted (aws/containers-roadmap#1930).
 """
 
+import json
 from typing import Any
 
 import pulumi
@@ -11,11 +12,13 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
+from .addons import ManagedAddon, child_urn, coredns_configuration, create_addon
 from .args.cluster import EksClusterArgs, SystemNodeGroupArgs
 from .cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from .component_args import Validation, args_path, coerce, placement_contract
 from .facts import naming, versions
 from .facts.identity import PROJECT
+from .facts.node_agents import SYSTEM_POOL_LABEL
 from .facts.zones import EKS_UNSUPPORTED_ZONE_IDS
 from .node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed_node_group, shape
 from .node_monitoring import configuration_json
@@ -71,10 +74,17 @@ def node_subnet_ids(settings: ClusterSettings, default_subnet_ids: pulumi.Input[
     return list(settings.private_subnet_ids or settings.public_subnet_ids) or default_subnet_ids
 
 
-def system_node_group_spec(settings: SystemNodeGroupSettings, tags: dict[str, str]) -> ManagedNodeGroupSpec:
-    """The system node group: standard AL2023 AMI, no labels or taints that keep add-ons away."""
+def system_node_group_spec(
+    settings: SystemNodeGroupSettings, tags: dict[str, str], kubernetes_version: pulumi.Input[str] | None = None
+) -> ManagedNodeGroupSpec:
+    """The system node group: standard AL2023 AMI, no taints that keep add-ons away, and the label CoreDNS selects."""
+    key, value = SYSTEM_POOL_LABEL
     return ManagedNodeGroupSpec(
-        **shape(settings), ami_type=ami_type("AL2023", settings.architecture, accelerated=False), tags=tags
+        **shape(settings),
+        ami_type=ami_type("AL2023", settings.architecture, accelerated=False),
+        labels={key: value},
+        tags=tags,
+        kubernetes_version=kubernetes_version,
     )
 
 
@@ -103,6 +113,9 @@ class EksCluster(pulumi.ComponentResource):
     Add ingress rules to it to reach the nodes."""
     control_plane_security_group_id: pulumi.Output[str]
     """The additional security group pulumi-eks creates for the control plane (`clusterSecurityGroupId`)."""
+    kubernetes_version: pulumi.Output[str]
+    """The control plane's Kubernetes version, for node groups' `version`; resolves once the add-ons nodes need
+    (VPC CNI, kube-proxy) are at the versions EKS offers for it, so node groups are created and upgraded after them."""
 
     def __init__(self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None):
         args = coerce(EksClusterArgs, args, args_path("EksCluster", name))
@@ -135,6 +148,7 @@ class EksCluster(pulumi.ComponentResource):
             ).arn
 
         node_role = NodeRole(f"{name}-nodes", opts=child)
+        partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self)).partition
         eks_cluster = eks.Cluster(
             naming.eks_cluster_resource_name(name),
             name=settings.name,
@@ -143,14 +157,19 @@ class EksCluster(pulumi.ComponentResource):
             **subnet_args,
             skip_default_node_group=True,
             authentication_mode=eks.AuthenticationMode.API,
-            access_entries=access_entries(settings.admin_principal_arns) or None,
+            access_entries=access_entries(settings.admin_principal_arns, partition) or None,
             endpoint_private_access=True,
             endpoint_public_access=settings.endpoint_public_access,
             public_access_cidrs=settings.public_access_cidrs if settings.endpoint_public_access else None,
             encryption_config_key_arn=kms_key_arn,
             enabled_cluster_log_types=settings.log_types,
-            # The vLLM and device-plugin NetworkPolicies are enforced only with this on.
-            vpc_cni_options=eks.VpcCniOptionsArgs(enable_network_policy=True),
+            # CoreDNS, kube-proxy and the VPC CNI are the stack's own `aws.eks.Addon`s (components/addons.py), which
+            # previews and the offline plan see; pulumi-eks's would be children of its remote component, hidden
+            # from both (pulumi/pulumi-eks nodejs/eks/cluster/cluster.ts: kube-proxy and the VPC CNI are on unless
+            # disabled, CoreDNS only with a default node group).
+            use_default_vpc_cni=True,
+            kube_proxy_addon_options=eks.KubeProxyAddonOptionsArgs(enabled=False),
+            coredns_addon_options=eks.CoreDnsAddonOptionsArgs(enabled=False),
             tags=tags or None,
             opts=pulumi.ResourceOptions(
                 parent=self,
@@ -176,9 +195,49 @@ class EksCluster(pulumi.ComponentResource):
         self.cluster_security_group_id = described.vpc_config.cluster_security_group_id
         self.subnet_ids = pulumi.Output.from_input(nodes_subnet_ids)
 
+        def addon(
+            suffix: str,
+            spec: ManagedAddon,
+            after: list[pulumi.Resource] | None = None,
+            aliases: list[pulumi.Alias] | None = None,
+        ) -> aws.eks.Addon:
+            return create_addon(
+                f"{name}-{suffix}",
+                spec,
+                cluster_name=self.cluster_name,
+                kubernetes_version=settings.version,
+                parent=self,
+                depends_on=after,
+                aliases=aliases,
+            )
+
+        # Earlier releases left kube-proxy and the VPC CNI to pulumi-eks, which registers them as
+        # `<cluster>-kube-proxy` under its Cluster and `<cluster>-vpc-cni` under its `eks:index:VpcCniAddon` of the
+        # same name (pulumi/pulumi-eks nodejs/eks/cluster/cluster.ts, createCore; nodejs/eks/addons/cni-addon.ts).
+        # The aliases make those the stack's own add-ons, updated in place.
+        eks_name = naming.eks_cluster_resource_name(name)
+        cni_component = eks_cluster.urn.apply(
+            lambda urn: child_urn(urn, "eks:index:VpcCniAddon", f"{eks_name}-vpc-cni")
+        )
+
+        # The vLLM and device-plugin NetworkPolicies are enforced only with `enableNetworkPolicy` on; the add-on
+        # takes it as the string "true" (pulumi/pulumi-eks nodejs/eks/addons/cni-addon.ts, mergeConfigurationValues).
+        vpc_cni = addon(
+            "vpc-cni",
+            ManagedAddon(versions.VPC_CNI_ADDON, {"enableNetworkPolicy": "true"}, before_nodes=True),
+            aliases=[pulumi.Alias(name=f"{eks_name}-vpc-cni", parent=cni_component)],
+        )
+        kube_proxy = addon(
+            "kube-proxy",
+            ManagedAddon(versions.KUBE_PROXY_ADDON, before_nodes=True),
+            aliases=[pulumi.Alias(name=f"{eks_name}-kube-proxy", parent=eks_cluster)],
+        )
+        self.kubernetes_version = pulumi.Output.all(vpc_cni.addon_version, kube_proxy.addon_version).apply(
+            lambda _: settings.version
+        )
         system_group = create_managed_node_group(
             f"{name}-system",
-            system_node_group_spec(system_settings, tags),
+            system_node_group_spec(system_settings, tags, self.kubernetes_version),
             cluster_name=self.cluster_name,
             node_role_arn=self.node_role_arn,
             subnet_ids=self.subnet_ids,
@@ -186,15 +245,17 @@ class EksCluster(pulumi.ComponentResource):
         )
         self.system_node_group_name = system_group.node_group_name
 
+        # CoreDNS is a Deployment: created before any node, the add-on would wait for pods that cannot run.
+        addon("coredns", ManagedAddon(versions.COREDNS_ADDON, coredns_configuration()), [system_group])
         if args.node_monitoring_agent is not False:
-            aws.eks.Addon(
-                f"{name}-node-monitoring-agent",
-                cluster_name=self.cluster_name,
-                addon_name=versions.NODE_MONITORING_AGENT_ADDON,
-                addon_version=versions.NODE_MONITORING_AGENT_VERSION,
-                configuration_values=configuration_json(gpu_contract) if gpu_contract else None,
-                # The agent runs on every node, tainted or not; it must wait for nodes to exist.
-                opts=pulumi.ResourceOptions(parent=self, depends_on=[system_group]),
+            # The agent runs on every node, tainted or not; it must wait for nodes to exist.
+            addon(
+                "node-monitoring-agent",
+                ManagedAddon(
+                    versions.NODE_MONITORING_AGENT_ADDON,
+                    json.loads(configuration_json(gpu_contract)) if gpu_contract else None,
+                ),
+                [system_group],
             )
 
         # pulumi-eks's `kubeconfigJson` never names a profile (it is meant to be shared); its own provider
@@ -205,11 +266,8 @@ class EksCluster(pulumi.ComponentResource):
             provider_kubeconfig = pulumi.Output.secret(eks_cluster.get_kubeconfig(profile_name=args.aws_profile))
         self.pod_identity_agent: aws.eks.Addon | None = None
         if args.pod_identity_agent:
-            self.pod_identity_agent = aws.eks.Addon(
-                f"{name}-pod-identity-agent",
-                cluster_name=self.cluster_name,
-                addon_name=versions.POD_IDENTITY_AGENT_ADDON,
-                opts=pulumi.ResourceOptions(parent=self, depends_on=[system_group]),
+            self.pod_identity_agent = addon(
+                "pod-identity-agent", ManagedAddon(versions.POD_IDENTITY_AGENT_ADDON), [system_group]
             )
 
         self.provider = k8s.Provider(
@@ -230,6 +288,7 @@ class EksCluster(pulumi.ComponentResource):
                 "node_role": self.node_role,
                 "cluster_security_group_id": self.cluster_security_group_id,
                 "control_plane_security_group_id": self.control_plane_security_group_id,
+                "kubernetes_version": self.kubernetes_version,
             }
         )
 

@@ -11,21 +11,26 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
 
+from .facts import regions
 from .facts.principals import caller_principal, iam_principal
 from .facts.resource_types import EKS_CONTROL_PLANE as EKS_CONTROL_PLANE_TYPE
 
-CLUSTER_ADMIN_POLICY_ARN = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+CLUSTER_ADMIN_POLICY = "AmazonEKSClusterAdminPolicy"
 CREATOR_ADMIN_PROPERTY = "bootstrapClusterCreatorAdminPermissions"
 
 
-def access_entries(admin_principal_arns: list[str]) -> dict[str, eks.AccessEntryArgs]:
-    """Cluster-admin access entries for the given IAM principals, keyed by principal (not by position)."""
+def access_entries(admin_principal_arns: list[str], partition: pulumi.Input[str]) -> dict[str, eks.AccessEntryArgs]:
+    """Cluster-admin access entries for the given IAM principals, keyed by principal (not by position); the
+    policy ARN in `partition` (`aws-cn` in China), as the provider reports it."""
+    policy_arn = pulumi.Output.from_input(partition).apply(
+        lambda name: regions.eks_access_policy_arn(name, CLUSTER_ADMIN_POLICY)
+    )
     return {
         _entry_key(arn): eks.AccessEntryArgs(
             principal_arn=arn,
             access_policies={
                 "cluster-admin": eks.AccessPolicyAssociationArgs(
-                    policy_arn=CLUSTER_ADMIN_POLICY_ARN,
+                    policy_arn=policy_arn,
                     access_scope=aws.eks.AccessPolicyAssociationAccessScopeArgs(type="cluster"),
                 )
             },

@@ -204,7 +204,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             subjects=[{"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}],
             opts=pulumi.ResourceOptions(parent=self, depends_on=[role_in_namespace]),
         )
-        if settings.expander == "priority":
+        if settings.uses_priorities:
             k8s.core.v1.ConfigMap(
                 f"{name}-priorities",
                 metadata={"name": PRIORITY_CONFIGMAP, "namespace": NAMESPACE, "labels": labels},

@@ -55,7 +55,10 @@ def gpu_node_labels(settings: GpuNodeGroupSettings, contract: PlacementContract)
 
 
 def gpu_node_group_spec(
-    settings: GpuNodeGroupSettings, contract: PlacementContract, tags: dict[str, str]
+    settings: GpuNodeGroupSettings,
+    contract: PlacementContract,
+    tags: dict[str, str],
+    kubernetes_version: pulumi.Input[str] | None = None,
 ) -> ManagedNodeGroupSpec:
     """The GPU node group's shape: label and taints from the contract, GPU facts from its instance types."""
     return ManagedNodeGroupSpec(
@@ -68,6 +71,7 @@ def gpu_node_group_spec(
         max_unavailable=settings.update_max_unavailable,
         node_repair=settings.node_repair,
         tags=tags,
+        kubernetes_version=kubernetes_version,
     )
 
 
@@ -103,7 +107,7 @@ class GpuNodeGroup(pulumi.ComponentResource):
         # Checked before anything is registered: a bad argument leaves no half-built group behind.
         settings, contract = validated(name, args)
         super().__init__(f"{PROJECT}:index:GpuNodeGroup", name, None, opts)
-        spec = gpu_node_group_spec(settings, contract, dict(args.tags or {}))
+        spec = gpu_node_group_spec(settings, contract, dict(args.tags or {}), args.kubernetes_version)
         node_group = create_managed_node_group(
             name,
             spec,

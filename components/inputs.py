@@ -259,6 +259,13 @@ ARGS: tuple[Args, ...] = (
             "Subnets for the nodes, private ones in zones that offer the instance types.",
             required=True,
         ),
+        Own(
+            "kubernetes_version",
+            "pulumi.Input[str] | None",
+            "Kubernetes version of the nodes (`EksCluster.kubernetes_version`: the control plane's, once the add-ons "
+            "the nodes need are at the versions EKS offers for it). Default none: EKS uses the control plane's at "
+            "creation and leaves the nodes there when it is upgraded.",
+        ),
         # The extra labels and taints are the contract's: every GPU workload given it tolerates them.
         Take(GpuNodeGroupSettings, without=("extra_labels", "extra_taints")),
         _placement("The placement contract: the nodes carry its label, extra labels and taints."),
@@ -352,6 +359,15 @@ ARGS: tuple[Args, ...] = (
             "bottlerocket",
             "bool | None",
             "The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false.",
+        ),
+        Own(
+            "dcgm_host_engine",
+            "bool | None",
+            "The EKS node monitoring agent runs (`EksCluster`'s `node_monitoring_agent`), and with it DCGM's host "
+            "engine `dcgm-server` on the GPU nodes it supports: there the exporter connects to that engine rather "
+            "than embedding a second one, and a second DaemonSet embeds one on the other GPU nodes (see the module "
+            "docstring). Pass true beside an `EksCluster` that installs the agent (its default); the plan's verdict "
+            "10 fails on a mismatch. Default false.",
         ),
         Own(
             "pod_annotations",

@@ -18,8 +18,10 @@ import pulumi_aws as aws
 from .args.network import NetworkArgs
 from .component_args import Validation, args_path, coerce
 from .facts.identity import PROJECT
+from .facts.regions import eks_regions
 from .facts.zones import EKS_UNSUPPORTED_ZONE_IDS, Zone, choose_zones, subnet_ranges
-from .settings import NetworkSettings
+from .settings import NetworkSettings, arguments
+from .settings.network import for_region, region_zone_problems
 
 # Subnet tags the AWS Load Balancer Controller uses to find subnets for internet-facing and internal load
 # balancers (AWS Load Balancer Controller docs, "Subnet auto-discovery"; EKS user guide, "Route internet
@@ -37,6 +39,12 @@ def validated(name: str, args: NetworkArgs) -> NetworkSettings:
     validation = Validation(where)
     args = validation.known(args)
     settings = validation.section(NetworkSettings, args)
+    region = pulumi.Config("aws").get("region")
+    if settings is not None and region in eks_regions():
+        # The zones against the provider's configured region here, before anything registers, rather than in
+        # the apply that chooses them (where a mistake surfaces as a failed update and its tracebacks).
+        settings = for_region(settings, region)
+        validation.add([problem.written(arguments(where)) for problem in region_zone_problems(settings, region)])
     validation.tags(args.tags)
     validation.done()
     return settings

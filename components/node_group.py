@@ -7,22 +7,21 @@ while every label, taint, AMI type and metadata option here is an input reviewer
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pulumi
 import pulumi_aws as aws
 
-from .facts import eks_model, naming
+from .facts import eks_model, naming, regions
 from .facts.eks_node import DEFAULT_CAPACITY_TYPE
 from .facts.identity import PROJECT
 
-# Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI.
-NODE_ROLE_POLICY_ARNS = (
-    "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
-    "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly",
-    "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
-)
+# Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI. Their ARNs
+# name the partition (`arn:aws-cn:iam::aws:policy/...` in China, `arn:aws-us-gov:` in GovCloud; IAM user guide,
+# "IAM identifiers", ARN format), so they are built from the partition the provider reports.
+NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonEKS_CNI_Policy")
 ROOT_DEVICE_NAMES = {"AL2023": "/dev/xvda", "Bottlerocket": "/dev/xvdb"}
 
 
@@ -48,6 +47,8 @@ class ManagedNodeGroupSpec:
     max_unavailable: int = 1
     node_repair: bool = False
     tags: dict[str, str] = field(default_factory=dict)
+    kubernetes_version: pulumi.Input[str] | None = None
+    """The nodes' Kubernetes version (the control plane's); None leaves it to EKS, which never upgrades them."""
 
 
 def shape(settings: Any) -> dict[str, Any]:
@@ -120,13 +121,21 @@ class NodeRole(pulumi.ComponentResource):
 
     def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None):
         super().__init__(f"{PROJECT}:index:NodeRole", name, None, opts)
+        partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self))
+        # EC2's service principal carries the partition's DNS suffix: EKS refuses a node role in China whose
+        # trust names `ec2.amazonaws.com` instead of `ec2.amazonaws.com.cn` (awslabs/cdk-eks-blueprints#558);
+        # terraform-aws-eks's node groups write it `ec2.${dns_suffix}` alike.
         role = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-role"),
             assume_role_policy=pulumi.Output.json_dumps(
                 {
                     "Version": "2012-10-17",
                     "Statement": [
-                        {"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}
+                        {
+                            "Effect": "Allow",
+                            "Principal": {"Service": pulumi.Output.concat("ec2.", partition.dns_suffix)},
+                            "Action": "sts:AssumeRole",
+                        }
                     ],
                 }
             ),
@@ -134,12 +143,12 @@ class NodeRole(pulumi.ComponentResource):
         )
         attachments = [
             aws.iam.RolePolicyAttachment(
-                f"{name}-{policy_arn.rsplit('/', 1)[1]}",
+                f"{name}-{policy}",
                 role=role.name,
-                policy_arn=policy_arn,
+                policy_arn=partition.partition.apply(functools.partial(regions.aws_managed_policy_arn, name=policy)),
                 opts=pulumi.ResourceOptions(parent=self),
             )
-            for policy_arn in NODE_ROLE_POLICY_ARNS
+            for policy in NODE_ROLE_POLICIES
         ]
         self.arn = pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(
             lambda values: values[0]
@@ -185,6 +194,10 @@ def create_managed_node_group(
         taints=cast("list[aws.eks.NodeGroupTaintArgsDict]", spec.taints) or None,
         node_repair_config={"enabled": True} if spec.node_repair else None,
         launch_template={"id": template.id, "version": template.latest_version.apply(str)},
+        # With a launch template that names no image, EKS picks the AMI of this version; a new version is a
+        # rolling update of the group (pulumi-aws `eks.NodeGroup` `version`; EKS user guide, "Update a managed
+        # node group for your cluster").
+        version=spec.kubernetes_version,
         tags=spec.tags or None,
         # An autoscaler owns the desired size once the group exists.
         opts=pulumi.ResourceOptions(parent=parent, ignore_changes=["scalingConfig.desiredSize"]),

@@ -100,14 +100,22 @@ def write(root: Path = ROOT) -> list[Path]:
 def _schema_after(written: list[Path]) -> str:
     """The schema from the args as written now: analysed in a fresh interpreter when args this one already
     imported were rewritten."""
-    stale = any(path.parent.name == "args" for path in written) and any(
-        name.startswith("components.args") for name in sys.modules
-    )
-    if not stale:
+    if not imported_args_rewritten(written):
         return schema_text(schema())
     code = "import sys; from plugin.host import schema, schema_text; sys.stdout.write(schema_text(schema()))"
     completed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     return completed.stdout
+
+
+def imported_args_rewritten(written: list[Path]) -> bool:
+    """Whether `written` rewrote args modules of the checkout this interpreter imports them from, after it did.
+
+    The args of another checkout (a copy under test) are not what this interpreter analyses, and the copy's
+    texts are the ones this interpreter's declarations give, so its schema is this interpreter's.
+    """
+    return any(path.parent == ROOT / ARGS_PACKAGE for path in written) and any(
+        name.startswith("components.args") for name in sys.modules
+    )
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:

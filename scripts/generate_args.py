@@ -10,6 +10,7 @@ the model id."). `DeclarationError` names every field that breaks a rule of the 
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import json
 import re
@@ -54,6 +55,12 @@ class SettingsField:
 
 def class_docstrings(cls: type) -> dict[str, str]:
     """The docstring under each annotated attribute in the source of `cls` (not its bases), on one line."""
+    return dict(_class_docstrings(cls))
+
+
+@functools.cache
+def _class_docstrings(cls: type) -> dict[str, str]:
+    # Read once per class: every args class and check asks again for the models it takes (170 source reads).
     body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
     found = {}
     for node, following in zip(body, body[1:], strict=False):

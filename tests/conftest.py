@@ -120,16 +120,18 @@ def pytest_configure(config):
 # that no worker is left finishing one of them alone while the other has nothing to do. Order only: a
 # module not named here keeps its place after them.
 SLOWEST_MODULES = (
+    "test_types.py",
     "test_install.py",
     "test_security.py",
-    "test_dcgm_exporter.py",
     "test_infrastructure.py",
+    "test_plan.py",
+    "test_generated.py",
     "test_vllm_server.py",
     "test_placement_properties.py",
     "test_boundaries.py",
     "test_audit_properties.py",
     "test_plugin_schema.py",
-    "test_plan.py",
+    "test_dcgm_exporter.py",
     "test_layers.py",
 )
 
@@ -236,6 +238,17 @@ def _shared_run_scope(fixture_name: str, config) -> str:
 def dev_run() -> ProgramRun:
     """One run of the dev stack, shared by tests that only read it."""
     return run_stack(dev_stack_config())
+
+
+def node_group_node_labels(group_inputs: dict) -> dict[str, str]:
+    """The labels a node of a registered node group has: the group's own, and the well-known ones the kubelet
+    sets (instance type and architecture: those DaemonSets such as dcgm-server select)."""
+    from components.facts.gpu_catalog import lookup
+
+    [instance_type, *_] = group_inputs.get("instanceTypes") or [""]
+    instance = lookup(instance_type)
+    arch = {"kubernetes.io/arch": instance.kubernetes_arch} if instance is not None else {}
+    return {**(group_inputs.get("labels") or {}), "node.kubernetes.io/instance-type": instance_type, **arch}
 
 
 def plain_strings(value):

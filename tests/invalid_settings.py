@@ -175,7 +175,7 @@ INVALID_SETTINGS = [
         "match the list",
     ),
     ({"network": {"natGateway": "single"}}, "network.natGateway", "did you mean 'natGateways'"),
-    ({"autoscaler": {"expander": "cheapest"}}, "autoscaler.expander", "'least-waste', 'priority'"),
+    ({"autoscaler": {"expander": "cheapest"}}, "autoscaler.expander", "one of least-waste, priority"),
     ({"autoscaler": {"expander": "priority"}}, "autoscaler.expanderPriorities", "at least one priority"),
     ({"autoscaler": {"scaleDownUnneededTime": "10 minutes"}}, "autoscaler.scaleDownUnneededTime", "10m, 1h"),
     (

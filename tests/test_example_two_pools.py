@@ -81,13 +81,17 @@ def test_each_server_requires_its_pools_gpu_product(example_run, suffix):
     assert {"key": PRODUCT_LABEL, "operator": "In", "values": [product]} in term["matchExpressions"]
 
 
-def test_one_device_plugin_and_one_exporter_serve_both_pools(example_run):
+def test_one_device_plugin_and_one_exporter_component_serve_both_pools(example_run):
     daemonsets = sorted(
         resource.inputs["metadata"]["name"] for resource in example_run.of_type("kubernetes:apps/v1:DaemonSet")
     )
 
-    assert len(daemonsets) == 2
-    assert "dcgm-exporter" in daemonsets[0] and "device-plugin" in daemonsets[1]
+    # The exporter's second DaemonSet embeds DCGM on GPU nodes without dcgm-server (tests/test_dcgm_engines.py).
+    assert daemonsets == [
+        "two-pools-dev-dcgm-exporter",
+        "two-pools-dev-dcgm-exporter-embedded",
+        "two-pools-dev-device-plugin",
+    ]
 
 
 def test_plan_exits_0_with_every_verdict_holding(example_plan):

@@ -79,6 +79,15 @@ def test_write_mode_brings_every_derived_file_up_to_date(checkout):
     assert not (checkout / generate_args.ARGS_PACKAGE / "old.py").exists()
 
 
+def test_the_schema_is_analysed_afresh_only_when_args_this_interpreter_imported_were_rewritten(checkout):
+    import components.args.network  # noqa: F401 the args this interpreter has imported
+
+    args = ROOT / generate_args.ARGS_PACKAGE / "network.py"
+    assert generate.imported_args_rewritten([ROOT / "README.md", args])
+    assert not generate.imported_args_rewritten([ROOT / "README.md"])
+    assert not generate.imported_args_rewritten([checkout / generate_args.ARGS_PACKAGE / "network.py"])
+
+
 def test_an_args_field_taken_from_a_setting_is_plain_optional_and_documented_by_the_settings_field():
     setting = {field.name: field for field in settings_fields(GpuNodeGroupSettings)}["disk_size"]
     (field,) = [field for field in dataclasses.fields(GpuNodeGroupArgs) if field.name == "disk_size"]

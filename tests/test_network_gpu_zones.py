@@ -29,7 +29,7 @@ def run_pinned(pinned: list[str], offerings: dict, run: ProgramRun | None = None
     config = merge(dev_stack_config(), {"network": {"availabilityZones": pinned, "azCount": None}})
     return run_program(
         PROGRAM,
-        {f"eks-gpu-inference:{key}": value for key, value in config.items()},
+        {"aws:region": "us-east-1", **{f"eks-gpu-inference:{key}": value for key, value in config.items()}},
         project="eks-gpu-inference",
         stack="test",
         run=run,

@@ -41,7 +41,10 @@ def exporter_verdict(workloads, pools):
 def test_exporter_on_every_gpu_pool_and_no_other_passes():
     verdict = exporter_verdict([device_plugin(), vllm(), exporter()], [system_pool(), gpu_pool("a"), gpu_pool("b")])
     assert verdict.passed and verdict.name == "dcgm-exporter-covers-gpu-pools"
-    assert verdict.details == ["a (monitoring/gpu-metrics)", "b (monitoring/gpu-metrics)"]
+    assert verdict.details == [
+        "a (monitoring/gpu-metrics, its own engine)",
+        "b (monitoring/gpu-metrics, its own engine)",
+    ]
 
 
 def test_exporter_without_the_gpu_toleration_fails_naming_pool_and_taint():

@@ -91,6 +91,7 @@ def test_every_section_is_shown_in_all_three_formats_with_its_title_and_severity
         "warnings",
         "kubernetes-objects",
         "aws-requests",
+        "addons",
         "node-pools",
         "placement",
         "gpu-guard",
@@ -105,6 +106,7 @@ def test_every_section_is_shown_in_all_three_formats_with_its_title_and_severity
     severities = {entry["id"]: entry["severity"] for entry in document["sections"]}
     assert severities["gpu-guard"] == "error" and severities["aws-requests"] == "ok"
     assert severities["warnings"] == "warning" and severities["resources"] == "info"
+    assert severities["addons"] == "ok"
 
 
 def test_each_verdict_reads_the_same_in_every_format(planned):

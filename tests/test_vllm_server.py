@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import CUSTOM_CONTRACT, plain_strings
+from conftest import CUSTOM_CONTRACT, node_group_node_labels, plain_strings
 
 import components.stackcheck.runtime
 from components.facts import versions
@@ -25,6 +25,7 @@ from components.facts.resource_types import (
 from components.placement import can_schedule, explain, gpu_guard, node_matches, tolerates
 from components.placement.pools import eks_allocatable
 from components.settings import ConfigError
+from components.stackcheck.plan.node_agents import cluster_agents
 from components.stackcheck.plan.pools import build_pools, node_group_specs
 from components.stackcheck.runtime import ProgramRun, RegisteredResource, Secret
 from components.vllm_manifests import (
@@ -80,7 +81,7 @@ def node(run: ProgramRun, suffix: str, allocatable: dict | None = None) -> dict:
     inputs = node_group(run, suffix).inputs
     taints = [{**taint, "effect": KUBERNETES_EFFECTS[taint["effect"]]} for taint in inputs.get("taints") or []]
     return {
-        "metadata": {"name": f"{suffix}-0", "labels": dict(inputs.get("labels") or {})},
+        "metadata": {"name": f"{suffix}-0", "labels": node_group_node_labels(inputs)},
         "spec": {"taints": taints},
         "status": {"allocatable": allocatable or {}},
     }
@@ -158,7 +159,9 @@ def test_server_pod_fits_an_empty_gpu_node_beside_the_device_plugin(dev_run):
 def test_placement_guard_passes_every_verdict_on_the_stack(stack, overrides):
     run = stack(overrides)
     workloads = [r.inputs for r in run.resources if r.type in (DEPLOYMENT, DAEMONSET)]
-    verdicts = gpu_guard(workloads, build_pools(node_group_specs(run.resources)))
+    host_engines = cluster_agents(run.resources).dcgm_host_engines()
+    assert host_engines  # node repair is on: the exporter on the GPU pool reads dcgm-server's engine
+    verdicts = gpu_guard(workloads, build_pools(node_group_specs(run.resources)), host_engines=host_engines)
     assert [(v.id, v.message) for v in verdicts if not v.passed] == []
 
 

@@ -20,15 +20,15 @@ class ClusterAutoscalerArgs:
     cluster_version: str | None = None
     """Plain. Kubernetes minor version of the cluster, which picks the autoscaler release. Default `1.36`."""
     expander: str | None = None
-    """Plain. How it picks among node groups that fit a pending pod: `least-waste` (the group left with the least idle CPU and memory), `priority` (following `expanderPriorities`), `most-pods` or `random`. Default `least-waste`."""
+    """Plain. How it picks among node groups that fit a pending pod: `least-waste` (the group left with the least idle CPU and memory), `priority` (following `expanderPriorities`), `most-pods`, `least-nodes` or `random`; or a chain of them joined by commas, each narrowing the choice of the one before (`priority,least-waste`), `random` only last. Default `least-waste`."""
     expander_priorities: dict[str, list[str]] | None = None
-    """Plain. For the `priority` expander: priority (an integer, higher wins) to node group name patterns (regular expressions), as the autoscaler's priority ConfigMap takes them: `{"<integer>": [<regex>, ...]}`. Default none."""
+    """Plain. For the `priority` expander: priority (an integer, higher wins) to node group name patterns (Go regular expressions, RE2 syntax), as the autoscaler's priority ConfigMap takes them: `{"<integer>": [<regex>, ...]}`. Default none."""
     scale_down_unneeded_time: str | None = None
-    """Plain. How long a node stays unneeded before it is removed, a duration such as `10m` or `1h30m`; three times the autoscaler's own default (10m), as removing a GPU node throws away a loaded model, which takes minutes to download and load again. Default `30m`."""
+    """Plain. How long a node stays unneeded before it is removed, a Go duration such as `10m`, `1h30m` or `1.5h`; three times the autoscaler's own default (10m), as removing a GPU node throws away a loaded model, which takes minutes to download and load again. Default `30m`."""
     scale_down_delay_after_add: str | None = None
-    """Plain. How long after a scale-up scale-down is considered again, a duration (the autoscaler's own default is 10m). Default `20m`."""
+    """Plain. How long after a scale-up scale-down is considered again, a Go duration (the autoscaler's own default is 10m). Default `20m`."""
     max_node_provision_time: str | None = None
-    """Plain. How long a new node may take to register before the autoscaler gives up on it, a duration; longer than the autoscaler's own 15m, as GPU nodes boot larger AMIs and may wait for capacity. Default `20m`."""
+    """Plain. How long a new node may take to register before the autoscaler gives up on it, a Go duration above zero (at zero every new node would be given up on at once); longer than the autoscaler's own 15m, as GPU nodes boot larger AMIs and may wait for capacity. Default `20m`."""
     eks_cluster_name: pulumi.Input[str] | None = None
     """The cluster name as an output (`EksCluster.cluster_name`), so the Pod Identity association waits for the cluster. Default `cluster_name`."""
     region: pulumi.Input[str] | None = None

@@ -22,6 +22,8 @@ class GpuNodeGroupArgs:
     """IAM role of the nodes (`EksCluster.node_role_arn`). Required."""
     subnet_ids: pulumi.Input[list[str]]
     """Subnets for the nodes, private ones in zones that offer the instance types. Required."""
+    kubernetes_version: pulumi.Input[str] | None = None
+    """Kubernetes version of the nodes (`EksCluster.kubernetes_version`: the control plane's, once the add-ons the nodes need are at the versions EKS offers for it). Default none: EKS uses the control plane's at creation and leaves the nodes there when it is upgraded."""
     instance_types: list[str] | None = None
     """Plain. NVIDIA GPU instance types from the catalog (`facts/gpu_catalog.py`), one architecture and one GPU count. Default `g5.xlarge`."""
     ami_family: str | None = None

@@ -15,7 +15,7 @@ class NetworkArgs:
     cidr: str | None = None
     """Plain. IPv4 range of the VPC, /16 to /20: each zone gets a private subnet of an eighth of it for nodes and pods, and a smaller public one for NAT and load balancers. Default `10.0.0.0/16`."""
     az_count: int | None = None
-    """Plain. Availability zones to spread over, 2-6 (EKS needs two). Default 3."""
+    """Plain. Availability zones to spread over, 2-6 (EKS needs two) and at most as many as the region has; left out in a region with fewer zones than the default, all of them. Default 3."""
     availability_zones: list[str] | None = None
     """Plain. 2-6 zones to use, by name (`us-west-2a`) or ID (`usw2-az1`), each once, not `use1-az3`, `usw1-az2` or `cac1-az3` (EKS places no control plane there); their number sets the zone count. Default: chosen from the region, preferring zones that offer the GPU instance types."""
     nat_gateways: str | None = None

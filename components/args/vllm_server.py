@@ -29,7 +29,7 @@ class VllmServerArgs:
     """Inputs of `VllmServer`. Fields without `Input` must be plain values: they shape the pod spec and the objects' names, and are checked when the component is constructed, with the rules of the stack config's `vllm` section."""
 
     model: str | None = None
-    """Plain. Hugging Face model id; the default is ungated and fits one 24 GB GPU. Default `Qwen/Qwen2.5-7B-Instruct`."""
+    """Plain. Hugging Face model id (`name` or `namespace/name`, as `huggingface_hub` validates it); the default is ungated and fits one 24 GB GPU. Default `Qwen/Qwen2.5-7B-Instruct`."""
     served_model_name: str | None = None
     """Plain. Model name clients send in requests. Default: the model id."""
     image: str | None = None

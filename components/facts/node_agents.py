@@ -11,9 +11,10 @@ every pool it must cover. Facts are written here, not copied; standard library o
 
 EKS installs the VPC CNI, kube-proxy and CoreDNS on every cluster (Amazon EKS user guide, "Amazon
 EKS add-ons": "Amazon EKS automatically installs self-managed add-ons such as the Amazon VPC CNI
-plugin for Kubernetes, kube-proxy, and CoreDNS for every cluster"). The stack installs the node
-monitoring agent add-on (components/cluster.py), and the pod identity agent add-on when the Cluster
-Autoscaler is on (it gets its AWS credentials through EKS Pod Identity).
+plugin for Kubernetes, kube-proxy, and CoreDNS for every cluster"); the stack takes those three over as
+EKS managed add-ons (components/addons.py), CoreDNS with a node affinity for the system node group. It also
+installs the node monitoring agent add-on, and the pod identity agent add-on when the Cluster Autoscaler is on
+(it gets its AWS credentials through EKS Pod Identity).
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ import copy
 from dataclasses import dataclass, field
 
 from . import versions
+from .identity import PROJECT
 from .kubernetes import KUBE_SYSTEM
+
+SYSTEM_POOL_LABEL = (f"{PROJECT}/node-pool", "system")
+"""The label the system node group's nodes carry, which the CoreDNS add-on's node affinity selects."""
 
 # Where an agent must land (placement/agents.py checks each rule).
 EVERY_NODE = "every-node"
@@ -68,7 +73,8 @@ class NodeAgent:
     requests: dict = field(default_factory=dict)
     """CPU and memory requests, where they decide where a Deployment fits."""
     config_key: str | None = None
-    """The key of the add-on's configuration values whose `tolerations` replace the chart default."""
+    """The key of the add-on's configuration values whose `tolerations` and `affinity` replace the chart default
+    (`""`: the top level of the values)."""
     replicas: int = 1
     """Replicas of a Deployment (DaemonSets: one per node)."""
 
@@ -156,6 +162,9 @@ COREDNS = NodeAgent(
     },
     requests={"cpu": "100m", "memory": "70Mi"},
     replicas=2,
+    # The add-on's configuration schema has `tolerations` and `affinity` at its top level (AWS containers blog,
+    # "Amazon EKS add-ons: Advanced configuration").
+    config_key="",
 )
 
 _MONITORING_SOURCE = (
@@ -281,6 +290,10 @@ DCGM_INSTANCE_TYPES = (
     "p6e-gb300.36xlarge",
 )
 
+# The port `nv-hostengine` serves DCGM on, which dcgm-server publishes on the node (containerPort and hostPort
+# 5555 in dcgm-daemonset.yaml; DCGM's default port, dcgm-exporter's `--remote-hostengine-info` default).
+DCGM_SERVER_HOST_PORT = 5555
+
 DCGM_SERVER = NodeAgent(
     name="dcgm-server",
     kind="DaemonSet",
@@ -337,6 +350,9 @@ POD_IDENTITY_AGENT = NodeAgent(
 EKS_DEFAULT_AGENTS = (VPC_CNI, KUBE_PROXY, COREDNS)
 """On every cluster, whatever the stack registers."""
 ADDON_AGENTS: dict[str, tuple[NodeAgent, ...]] = {
+    versions.VPC_CNI_ADDON: (VPC_CNI,),
+    versions.KUBE_PROXY_ADDON: (KUBE_PROXY,),
+    versions.COREDNS_ADDON: (COREDNS,),
     versions.NODE_MONITORING_AGENT_ADDON: (NODE_MONITORING_AGENT, DCGM_SERVER),
     versions.POD_IDENTITY_AGENT_ADDON: (POD_IDENTITY_AGENT,),
 }
@@ -346,17 +362,20 @@ ADDON_AGENTS: dict[str, tuple[NodeAgent, ...]] = {
 def workload(agent: NodeAgent, configuration: dict | None = None) -> dict:
     """The agent as a workload the placement model reads: a DaemonSet or Deployment in `kube-system`.
 
-    `configuration` is the add-on's configuration values (already parsed); `tolerations` under the
-    agent's `config_key` replace the chart's, as the chart's templates render them. Labelled
+    `configuration` is the add-on's configuration values (already parsed); `tolerations` and `affinity` under
+    the agent's `config_key` replace the chart's, as the chart's templates render them. Labelled
     `eks.amazonaws.com/component` with the agent's name and annotated with its source. Raises
     ValueError for an agent without facts (`pod_spec` None).
     """
     if agent.pod_spec is None:
         raise ValueError(f"{agent.name}: no placement facts ({agent.source})")
     spec = copy.deepcopy(agent.pod_spec)
-    overrides = ((configuration or {}).get(agent.config_key) or {}) if agent.config_key else {}
+    values = configuration or {}
+    overrides = {} if agent.config_key is None else values.get(agent.config_key) if agent.config_key else values
     if isinstance(overrides, dict) and isinstance(overrides.get("tolerations"), list):
         spec["tolerations"] = copy.deepcopy(overrides["tolerations"])
+    if isinstance(overrides, dict) and isinstance(overrides.get("affinity"), dict):
+        spec["affinity"] = copy.deepcopy(overrides["affinity"])
     spec["containers"] = [
         {
             "name": agent.name,

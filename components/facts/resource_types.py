@@ -46,6 +46,7 @@ GET_VPC = "aws:ec2/getVpc:getVpc"
 GET_CALLER_IDENTITY = "aws:index/getCallerIdentity:getCallerIdentity"
 GET_PARTITION = "aws:index/getPartition:getPartition"
 GET_REGION = "aws:index/getRegion:getRegion"
+GET_ADDON_VERSION = "aws:eks/getAddonVersion:getAddonVersion"
 
 # pulumi-kubernetes.
 NAMESPACE = "kubernetes:core/v1:Namespace"

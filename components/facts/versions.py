@@ -122,6 +122,92 @@ CLUSTER_AUTOSCALER_VERSIONS = {
 
 # EKS Pod Identity gives pods AWS credentials; the agent add-on must run on the nodes where they run.
 POD_IDENTITY_AGENT_ADDON = "eks-pod-identity-agent"
+COREDNS_ADDON = "coredns"
+KUBE_PROXY_ADDON = "kube-proxy"
+VPC_CNI_ADDON = "vpc-cni"
+
+
+@dataclass(frozen=True)
+class AddonPin:
+    """The version of one EKS add-on the stack installs when EKS cannot be asked (offline), per Kubernetes minor.
+
+    At preview the stack asks EKS for the add-on's newest version for the cluster's Kubernetes version
+    (DescribeAddonVersions, through `aws.eks.get_addon_version`); these pins are the answer the EKS user guide
+    published for that question, used when there is nobody to ask. A Kubernetes version without a pin leaves the
+    choice to EKS (CreateAddon without `addonVersion` installs the add-on's default version).
+    """
+
+    addon: str
+    versions: dict[str, str]
+    """Add-on version by Kubernetes minor (`"1.36"`)."""
+    source: str
+    as_of: date
+    """The day the source was read."""
+
+
+# The tables of the EKS user guide's pages "Manage CoreDNS for DNS in Amazon EKS clusters"
+# (https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html#coredns-versions) and "Manage kube-proxy
+# in Amazon EKS clusters" (https://docs.aws.amazon.com/eks/latest/userguide/managing-kube-proxy.html
+# #kube-proxy-versions), "the latest version of the Amazon EKS add-on type for each Kubernetes version". The
+# newest edition read, the one listing 1.36, was the Japanese one of each page (its Markdown, ja_jp/.../*.md).
+# The VPC CNI's page (https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html
+# #vpc-cni-latest-available-version) lists one version for every Kubernetes version; the newest edition read
+# ends at 1.33, so 1.34 and later have no pin. No EKS page lists the pod identity agent's versions per
+# Kubernetes version ("Set up the Amazon EKS Pod Identity Agent", pod-id-agent-setup.html, names none): EKS picks.
+ADDON_PINS = {
+    COREDNS_ADDON: AddonPin(
+        COREDNS_ADDON,
+        {
+            "1.32": "v1.11.4-eksbuild.40",
+            "1.33": "v1.12.4-eksbuild.18",
+            "1.34": "v1.13.2-eksbuild.11",
+            "1.35": "v1.14.3-eksbuild.3",
+            "1.36": "v1.14.3-eksbuild.3",
+        },
+        "EKS user guide, managing-coredns (CoreDNS versions)",
+        date(2026, 12, 1),
+    ),
+    KUBE_PROXY_ADDON: AddonPin(
+        KUBE_PROXY_ADDON,
+        {
+            "1.32": "v1.32.13-eksbuild.16",
+            "1.33": "v1.33.10-eksbuild.13",
+            "1.34": "v1.34.6-eksbuild.13",
+            "1.35": "v1.35.3-eksbuild.13",
+            "1.36": "v1.36.0-eksbuild.14",
+        },
+        "EKS user guide, managing-kube-proxy (kube-proxy versions)",
+        date(2026, 12, 1),
+    ),
+    VPC_CNI_ADDON: AddonPin(
+        VPC_CNI_ADDON,
+        {"1.32": "v1.20.1-eksbuild.3", "1.33": "v1.20.1-eksbuild.3"},
+        "EKS user guide, managing-vpc-cni (Amazon VPC CNI versions)",
+        date(2026, 12, 1),
+    ),
+    POD_IDENTITY_AGENT_ADDON: AddonPin(
+        POD_IDENTITY_AGENT_ADDON,
+        {},
+        "no per-version table published (EKS user guide, pod-id-agent-setup)",
+        date(2026, 12, 1),
+    ),
+    NODE_MONITORING_AGENT_ADDON: AddonPin(
+        NODE_MONITORING_AGENT_ADDON,
+        {version.version: NODE_MONITORING_AGENT_VERSION for version in EKS_VERSIONS},
+        f"the version whose configuration schema is committed (chart {NODE_MONITORING_AGENT_CHART})",
+        date(2026, 12, 1),
+    ),
+}
+# Add-ons whose configuration values are written against a committed configuration schema: EKS must offer
+# exactly the version of that schema, or the values may not mean what they meant (components/data/README.md).
+SCHEMA_VERSIONS = {NODE_MONITORING_AGENT_ADDON: NODE_MONITORING_AGENT_VERSION}
+
+
+def pinned_addon_version(addon: str, kubernetes_version: str) -> str | None:
+    """The pinned version of `addon` for `kubernetes_version`, or None when the stack leaves it to EKS."""
+    pin = ADDON_PINS.get(addon)
+    return pin.versions.get(kubernetes_version) if pin else None
+
 
 # NVIDIA dcgm-exporter, tag `<DCGM version>-<exporter version>-<image variant>` (NVIDIA/dcgm-exporter RELEASE.md).
 # 4.5.3-4.8.2 is the newest release (NVIDIA/dcgm-exporter tag 4.5.3-4.8.2, 2026-05-06; its own

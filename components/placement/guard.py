@@ -127,7 +127,7 @@ def placement_matrix(workloads: Iterable[dict], pools: Iterable[dict]) -> list[P
     return rows
 
 
-def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]:
+def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict], host_engines: Iterable[dict] = ()) -> list[Verdict]:
     """The verdicts on how GPU and other workloads spread over `pools`.
 
     1. Every workload requesting `nvidia.com/gpu` lands on a GPU pool, and
@@ -142,9 +142,11 @@ def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]
     4. A CoreDNS-like system add-on pod lands on some non-GPU pool with count > 0.
     5. Each GPU workload's `nvidia.com/gpu` request is at most `gpusPerNode` of
        every GPU pool it can land on by taints and affinity.
-    10. A DCGM exporter (placement.exporter.is_dcgm_exporter), when there is one,
-        lands by taints and affinity on every GPU pool, host-advertised ones
-        included, and on no other pool.
+    10. When there is a DCGM exporter (placement.exporter.is_dcgm_exporter),
+        exactly one lands by taints and affinity on every GPU pool,
+        host-advertised ones included, and none on another pool; it connects to
+        the DCGM engine of `host_engines` (the node monitoring agent's
+        `dcgm-server`) where one lands, and embeds its own where none does.
 
     A GPU pool is one with `gpusPerNode > 0`, whatever its labels say; pool
     counts matter only to verdict 4 (other pools may scale from zero). Nodes are
@@ -172,7 +174,7 @@ def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict]) -> list[Verdict]
         ),
         _system_addons_have_a_pool(pools),
         _gpu_requests_fit_one_node(gpu_workloads, gpu_pools),
-        dcgm_exporter_covers_gpu_pools(workloads, original),
+        dcgm_exporter_covers_gpu_pools(workloads, original, host_engines=host_engines),
     ]
 
 

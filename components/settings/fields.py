@@ -22,6 +22,7 @@ from ..facts.contract import (
     REPELLING_EFFECTS,
     kubelet_refuses_node_label,
 )
+from ..facts.go_duration import UNIT_NAMES, GoDurationError, format_go_duration, parse_go_duration
 from .errors import _bad
 
 _QUALIFIED_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
@@ -30,7 +31,6 @@ _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _INSTANCE_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
 _QUANTITY = re.compile(r"^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$")
 _SEMVER_TAG = re.compile(r"^v\d+\.\d+\.\d+$")
-_DURATION = re.compile(r"^(\d+h)?(\d+m)?(\d+s)?$")
 # A Prometheus duration, as the prometheus-operator CRDs pattern `interval` (ServiceMonitor
 # `spec.endpoints[].interval`, monitoring.coreos.com_servicemonitors.yaml at v0.93.0), without the bare `0`.
 _PROMETHEUS_DURATION = re.compile(
@@ -227,15 +227,34 @@ Ipv4Cidr = Annotated[str, rule(_is_ipv4_cidr, "IPv4 CIDR blocks such as 203.0.11
 
 Quantity = Annotated[str, rule(lambda value: bool(_QUANTITY.match(value)), "a Kubernetes quantity such as 100Gi")]
 """A Kubernetes quantity such as `100Gi`."""
-Duration = Annotated[
-    str,
-    rule(
-        lambda value: bool(_DURATION.match(value)) and value not in ("", "0"),
-        "a duration such as 10m, 1h or 1h30m (hours, minutes, seconds)",
-        "invalid duration",
-    ),
-]
-"""A non-zero Go duration of hours, minutes and seconds, such as `1h30m`."""
+_GO_DURATION_EXAMPLES = "a Go duration such as 10m, 1h30m, 1.5h or 300ms (units " + UNIT_NAMES + ")"
+
+
+def go_duration(minimum: int) -> AfterValidator:
+    """A string Go's `time.ParseDuration` accepts (`facts/go_duration.py`), of at least `minimum`
+    nanoseconds; the message names Go's reason and, for a value too small, what Go reads it as."""
+    at_least = "0s or more" if minimum == 0 else f"more than {format_go_duration(minimum - 1)}"
+
+    def check(value: str) -> str:
+        try:
+            nanoseconds = parse_go_duration(value)
+        except GoDurationError as error:
+            raise _bad(value, _GO_DURATION_EXAMPLES, str(error)) from None
+        if nanoseconds < minimum:
+            reason = "negative duration" if nanoseconds < 0 else "zero duration"
+            raise ValueError(
+                f"{reason} {value!r} (Go reads {format_go_duration(nanoseconds)}); allowed: {at_least}, "
+                + _GO_DURATION_EXAMPLES
+            )
+        return value
+
+    return AfterValidator(check)
+
+
+Duration = Annotated[str, go_duration(0)]
+"""A Go duration of 0s or more, as Go's `time.ParseDuration` reads it: `1h30m`, `1.5h`, `300ms`, `0`."""
+PositiveDuration = Annotated[str, go_duration(1)]
+"""A Go duration above zero, as Go's `time.ParseDuration` reads it."""
 PrometheusDuration = Annotated[
     str,
     rule(

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
+from ..facts.regions import ZONES_CHECKED, eks_zones, region_zones
 from ..facts.zones import EKS_UNSUPPORTED_ZONE_IDS
 from .errors import ConfigProblem, _bad
 from .fields import each_once, rule
@@ -67,7 +68,8 @@ class NetworkSettings(SectionModel):
     az_count: Annotated[
         int, rule(lambda count: 2 <= count <= MAX_AZ_COUNT, f"2-{MAX_AZ_COUNT} (EKS needs subnets in two zones)")
     ] = 3
-    """Availability zones to spread over, 2-6 (EKS needs two)."""
+    """Availability zones to spread over, 2-6 (EKS needs two) and at most as many as the region has; left out in
+    a region with fewer zones than the default, all of them."""
     availability_zones: Zones = []
     """2-6 zones to use, by name (`us-west-2a`) or ID (`usw2-az1`), each once, not `use1-az3`, `usw1-az2` or
     `cac1-az3` (EKS places no control plane there); their number sets the zone count. Default: chosen from the
@@ -97,3 +99,52 @@ class NetworkSettings(SectionModel):
     @property
     def zone_count(self) -> int:
         return len(self.availability_zones) or self.az_count
+
+
+def region_zone_problems(network: NetworkSettings, region: str) -> list[ConfigProblem]:
+    """`azCount` and `availabilityZones` against the zones `region` has (facts/regions.py), keys inside the
+    network section, one problem per bad value; none when the zone table does not know the region.
+
+    A zone name is checked against the region's names and a zone ID against its IDs that EKS supports: in
+    the oldest regions a name points at a different zone in each account, so which ID a name has is left
+    to the deployment's own lookup.
+    """
+    usable = eks_zones(region)
+    every = region_zones(region)
+    if usable is None or every is None:
+        return []
+    listing = ", ".join(f"{zone.name} ({zone.zone_id})" for zone in usable)
+    source = f"zone table of {ZONES_CHECKED}"
+    problems = []
+    if network.availability_zones:
+        names = {zone.name for zone in every}
+        ids = {zone.zone_id for zone in usable}
+        for zone in network.availability_zones:
+            if zone in EKS_UNSUPPORTED_ZONE_IDS or zone in names or zone in ids:
+                continue
+            problems.append(
+                ConfigProblem(
+                    "availabilityZones",
+                    f"{zone!r} is not a zone of {region} that EKS supports ({source}); allowed: {listing}",
+                )
+            )
+    elif network.az_count > len(usable):
+        problems.append(
+            ConfigProblem(
+                "azCount",
+                f"{network.az_count!r} but {region} has {len(usable)} zones that EKS supports ({listing}; "
+                f"{source}); allowed: {'2' if len(usable) == 2 else f'2-{len(usable)}'}",
+            )
+        )
+    return problems
+
+
+def for_region(network: NetworkSettings, region: str) -> NetworkSettings:
+    """`network` with the default zone count lowered to what `region` offers when it offers fewer (two zones
+    in us-west-1 and cn-north-1); a count the user wrote is left as written, for `region_zone_problems`."""
+    usable = eks_zones(region)
+    if usable is None or network.availability_zones or "az_count" in network.model_fields_set:
+        return network
+    if 2 <= len(usable) < network.az_count:
+        return network.model_copy(update={"az_count": len(usable)})
+    return network

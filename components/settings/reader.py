@@ -12,9 +12,13 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..facts.identity import PROJECT
-from .errors import ConfigError, ConfigProblem
+from ..facts.regions import region_problem
+from .errors import ConfigError, ConfigProblem, stack_config
+from .network import for_region, region_zone_problems
+from .region import arn_problems
 from .stack import SECRET_KEYS, Settings, parse_settings
 
+REGION_KEY = "aws:region"
 # Namespaces at least this similar to the project's are taken for a misspelling of it.
 _NAMESPACE_SIMILARITY = 0.8
 
@@ -27,7 +31,8 @@ def parse_stack_config(
     Beyond `parse_settings`, this catches what only the whole config shows: keys under a namespace
     that is a misspelling of the project's (their section would be silently ignored), and a secret
     key such as `hfToken` given in plain text (the Pulumi CLI refuses that for keys `Pulumi.yaml`
-    declares secret). Every problem is reported at once, each key written `project:key`.
+    declares secret), and `aws:region` against botocore's endpoint data, with the network's zones against
+    that region's (facts/regions.py). Every problem is reported at once, each key written `project:key`.
     """
     problems: list[ConfigProblem] = []
     values: dict[str, Any] = {}
@@ -55,13 +60,50 @@ def parse_stack_config(
                     project,
                 )
             )
+    region = _region(config.get(REGION_KEY), problems)
     try:
         settings = parse_settings(values, project)
     except ConfigError as error:
         problems.extend(error.problems)
+    else:
+        if region:
+            settings = _in_region(settings, region, problems, project)
     if problems:
         raise ConfigError(problems)
     return settings
+
+
+def _in_region(settings: Settings, region: str, problems: list[ConfigProblem], project: str) -> Settings:
+    """`settings` resolved for `region` (its default zone count), with what the region refuses added to
+    `problems`: ARNs of another partition or region, zones the region lacks."""
+    where = stack_config(project)
+    problems.extend(problem.under("cluster").written(where) for problem in arn_problems(settings.cluster, region))
+    if not settings.creates_network:
+        return settings
+    settings = settings.model_copy(update={"network": for_region(settings.network, region)})
+    problems.extend(
+        problem.under("network").written(where) for problem in region_zone_problems(settings.network, region)
+    )
+    return settings
+
+
+def _region(value: Any, problems: list[ConfigProblem]) -> str | None:
+    """The configured region when it is one where EKS runs; otherwise None, with its problem added.
+
+    Without `aws:region` the provider takes the region from `AWS_REGION` or `AWS_DEFAULT_REGION` (pulumi_aws
+    `config/vars.py`, `region`), which only the
+    deployment sees; the zones are then checked by the deployment's own lookup.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        problems.append(ConfigProblem(REGION_KEY, f"{value!r}; allowed: a region name such as us-west-2", None))
+        return None
+    problem = region_problem(value)
+    if problem:
+        problems.append(ConfigProblem(REGION_KEY, problem, None))
+        return None
+    return value
 
 
 def config_from_pulumi() -> tuple[dict[str, Any], set[str]]:

@@ -184,6 +184,17 @@ class Settings(SectionModel):
                 problem.under("cluster")
                 for problem in autoscaler_release_problems(self.cluster.version, "autoscaler.enabled false")
             )
+        if vllm.enabled and vllm.replicas > 0 and not self.autoscaler.enabled and gpu.desired_size == 0:
+            # minSize <= desiredSize, so the group starts empty and only an autoscaler would add a node.
+            problems.append(
+                ConfigProblem(
+                    "gpuNodeGroup.desiredSize",
+                    f"0 with autoscaler.enabled false and vllm.replicas {vllm.replicas}: nothing ever adds a "
+                    "GPU node, so the server's pods stay Pending; allowed: gpuNodeGroup.desiredSize 1 or more "
+                    "(an autoscaler installed another way owns the size afterwards, down to minSize), "
+                    "autoscaler.enabled true, or vllm.replicas 0",
+                )
+            )
         if self.device_plugin.enabled and ami_family_runs_device_plugin(gpu.ami_family):
             problems.append(
                 ConfigProblem(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator
@@ -52,6 +51,25 @@ def _image(value: str) -> str:
     return value
 
 
+def check_repo_id(value: str) -> str:
+    """A Hugging Face repo id as `huggingface_hub` itself validates one (`utils.validate_repo_id`): `name` or
+    `namespace/name`, letters, digits, `-`, `_` and `.`, no `--` or `..`, not ending `.git`, each part at most
+    96 characters. vLLM hands the id to `huggingface_hub` to download the weights, so an id it refuses never
+    loads."""
+    from huggingface_hub.errors import HFValidationError  # loads only when a model id is given
+    from huggingface_hub.utils import validate_repo_id
+
+    try:
+        validate_repo_id(value)
+    except HFValidationError as error:
+        # Its messages end by quoting the id, which the problem already shows.
+        reason = str(error).replace(f": '{value}'", "").replace(f" '{value}'", "")
+        raise _bad(
+            value, f"a Hugging Face model id such as Qwen/Qwen2.5-7B-Instruct ({reason})", "invalid model id"
+        ) from None
+    return value
+
+
 # The server's Namespace object is owned by the stack: taking over a system namespace would relabel it for
 # Pod Security and delete it on `pulumi destroy`.
 OwnNamespace = Annotated[
@@ -81,14 +99,9 @@ class VllmSettings(SectionModel):
 
     enabled: bool = True
     """Deploy the server."""
-    model: Annotated[
-        str,
-        rule(
-            lambda value: bool(re.match(r"^[\w.-]+/[\w.-]+$", value)),
-            "a Hugging Face model id such as Qwen/Qwen2.5-7B-Instruct",
-        ),
-    ] = "Qwen/Qwen2.5-7B-Instruct"
-    """Hugging Face model id; the default is ungated and fits one 24 GB GPU."""
+    model: Annotated[str, AfterValidator(check_repo_id)] = "Qwen/Qwen2.5-7B-Instruct"
+    """Hugging Face model id (`name` or `namespace/name`, as `huggingface_hub` validates it); the default is
+    ungated and fits one 24 GB GPU."""
     served_model_name: str | None = None
     """Model name clients send in requests. Default: the model id."""
     image: Annotated[str, AfterValidator(_image)] = versions.VLLM_IMAGE

@@ -27,6 +27,7 @@ from pulumi.runtime.settings import reset_options
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
+from ..facts.regions import dns_suffix, eks_regions, region_zones
 from ..facts.resource_types import (
     ADDON,
     EKS_CLUSTER,
@@ -45,13 +46,9 @@ from ..facts.resource_types import (
 
 MOCK_ACCOUNT = "123456789012"
 MOCK_REGION = "us-west-2"
+"""The region the mocks answer for when the config sets no `aws:region`."""
 MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
-MOCK_ZONES = (
-    ("us-west-2a", "usw2-az2"),
-    ("us-west-2b", "usw2-az1"),
-    ("us-west-2c", "usw2-az3"),
-    ("us-west-2d", "usw2-az4"),
-)
+MOCK_ZONES = tuple((zone.name, zone.zone_id) for zone in region_zones(MOCK_REGION) or ())
 # The security group EKS creates for a cluster, as DescribeCluster reports it.
 MOCK_EKS_VPC_CONFIG = {"clusterSecurityGroupId": "sg-0eks0000000000000"}
 MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
@@ -80,6 +77,8 @@ class RegisteredResource:
     """The custom timeouts in the resource's options that are set: `create`, `update`, `delete` ("25m")."""
     provider: str = ""
     """The provider reference (`urn::id`) it was registered with; empty for the default provider."""
+    aliases: tuple[dict[str, Any], ...] = ()
+    """Its aliases as the SDK sends them (`name`, `parentUrn`, ...: the set fields of each alias spec)."""
 
 
 @dataclass
@@ -91,6 +90,8 @@ class ProgramRun:
     """Provider functions and component methods the program called: (token, arguments)."""
     call_providers: list[str] = field(default_factory=list)
     """The provider reference of each call in `calls`, in the same order; empty for the default provider."""
+    call_results: list[dict[str, Any]] = field(default_factory=list)
+    """What the mocks answered to each call in `calls`, in the same order (`{}`: nothing, as offline)."""
     outputs: dict[str, Any] = field(default_factory=dict)
     secret_outputs: set[str] = field(default_factory=set)
     component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -176,8 +177,12 @@ class RecordingMocks(pulumi.runtime.Mocks):
         stack: str,
         deployer_arn: str | None = None,
         call_answers: dict[str, dict[str, Any]] | None = None,
+        region: str = MOCK_REGION,
     ):
         self.run = run
+        self.region = region
+        self.partition = eks_regions().get(region, "aws")
+        self.zones = mock_zones(region)
         self.call_answers = call_answers or {}
         self.project = project
         self.stack = stack
@@ -204,13 +209,20 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
                 custom_timeouts=_custom_timeouts(request),
                 provider=request.provider if request is not None else "",
+                aliases=_aliases(request),
             )
         )
-        return resource_id, {**args.inputs, **_computed_outputs(args.typ, args.name, args.inputs)}
+        outputs = _computed_outputs(args.typ, args.name, args.inputs, self.region, self.partition)
+        return resource_id, {**args.inputs, **outputs}
 
     def call(self, args: pulumi.runtime.MockCallArgs):
         self.run.calls.append((args.token, _unwrap(dict(args.args))))
         self.run.call_providers.append(args.provider or "")
+        result = self._answer(args)
+        self.run.call_results.append(result)
+        return result
+
+    def _answer(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
         if args.token == "eks:index:Cluster/getKubeconfig":
             # A kubeconfig scoped to the requested profile, shaped like pulumi-eks renders it.
             kubeconfig = _kubeconfig("mock-cluster")
@@ -226,10 +238,10 @@ class RecordingMocks(pulumi.runtime.Mocks):
             return self.call_answers[args.token]
         if args.token == GET_AVAILABILITY_ZONES:
             return {
-                "id": MOCK_REGION,
-                "names": [zone for zone, _ in MOCK_ZONES],
-                "zoneIds": [zone_id for _, zone_id in MOCK_ZONES],
-                "groupNames": [MOCK_REGION] * len(MOCK_ZONES),
+                "id": self.region,
+                "names": [zone for zone, _ in self.zones],
+                "zoneIds": [zone_id for _, zone_id in self.zones],
+                "groupNames": [self.region] * len(self.zones),
             }
         if args.token == GET_INSTANCE_TYPE_OFFERINGS:
             # Every asked-for type in every zone but the last, so that zone preference shows offline.
@@ -239,23 +251,34 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 if f.get("name") == "instance-type"
                 for value in f.get("values", [])
             ]
-            offered = [(instance_type, zone_id) for instance_type in types for _, zone_id in MOCK_ZONES[:-1]]
+            offered = [(instance_type, zone_id) for instance_type in types for _, zone_id in self.zones[:-1]]
             return {
-                "id": MOCK_REGION,
+                "id": self.region,
                 "instanceTypes": [t for t, _ in offered],
                 "locations": [z for _, z in offered],
                 "locationTypes": ["availability-zone-id"] * len(offered),
             }
         if args.token == GET_SUBNETS:
-            return {"id": MOCK_REGION, "ids": list(MOCK_SUBNET_IDS)}
+            return {"id": self.region, "ids": list(MOCK_SUBNET_IDS)}
         if args.token == GET_CALLER_IDENTITY:
             # Offline, nobody runs the update: the identity is unknown unless a test names one.
             return {"accountId": MOCK_ACCOUNT, "arn": self.deployer_arn, "userId": "AROAMOCK"}
         if args.token == GET_PARTITION:
-            return {"partition": "aws", "dnsSuffix": "amazonaws.com"}
+            return {"partition": self.partition, "dnsSuffix": dns_suffix(self.partition), "id": self.partition}
         if args.token == GET_REGION:
-            return {"name": MOCK_REGION, "region": MOCK_REGION}
+            return {"name": self.region, "region": self.region}
         return {}
+
+
+def _aliases(request: Any) -> tuple[dict[str, Any], ...]:
+    """The alias specs of a RegisterResource request, each as the dict of its set fields (camelCase)."""
+    if request is None:
+        return ()
+    return tuple(
+        {descriptor.name: value for descriptor, value in alias.spec.ListFields()}
+        for alias in request.aliases
+        if alias.HasField("spec")
+    )
 
 
 def _custom_timeouts(request: Any) -> dict[str, str]:
@@ -266,8 +289,23 @@ def _custom_timeouts(request: Any) -> dict[str, str]:
     return {field: getattr(timeouts, field) for field in ("create", "update", "delete") if getattr(timeouts, field)}
 
 
-def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any]:
-    arn_prefix = f"arn:aws:{{service}}:{MOCK_REGION}:{MOCK_ACCOUNT}"
+def mock_zones(region: str) -> tuple[tuple[str, str], ...]:
+    """The (name, ID) of each zone the mocks report for `region`: the region's own (facts/regions.py), or
+    three zones named as AWS names them when the zone table does not know the region."""
+    known = region_zones(region)
+    if known:
+        return tuple((zone.name, zone.zone_id) for zone in known)
+    parts = region.split("-")
+    short = parts[0] + "".join(_DIRECTION_CODES.get(part, part[0]) for part in parts[1:-1]) + parts[-1]
+    return tuple((f"{region}{letter}", f"{short}-az{index}") for index, letter in enumerate("abc", start=1))
+
+
+# How AZ IDs abbreviate a region's words: `ap-northeast-1` is `apne1`, `us-gov-west-1` is `usgw1`.
+_DIRECTION_CODES = {"northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw"}
+
+
+def _computed_outputs(type_token: str, name: str, inputs: dict, region: str, partition: str) -> dict[str, Any]:
+    arn_prefix = f"arn:{partition}:{{service}}:{region}:{MOCK_ACCOUNT}"
     if type_token == EKS_CLUSTER:
         kubeconfig = _kubeconfig(inputs.get("name") or name)
         return {
@@ -275,10 +313,10 @@ def _computed_outputs(type_token: str, name: str, inputs: dict) -> dict[str, Any
             "kubeconfigJson": json.dumps(kubeconfig),
             "clusterSecurityGroupId": "sg-0cluster000000000",
             "nodeSecurityGroupId": "sg-0node00000000000",
-            "oidcProviderArn": f"arn:aws:iam::{MOCK_ACCOUNT}:oidc-provider/mock",
+            "oidcProviderArn": f"arn:{partition}:iam::{MOCK_ACCOUNT}:oidc-provider/mock",
         }
     if type_token == ROLE:
-        return {"arn": f"arn:aws:iam::{MOCK_ACCOUNT}:role/{name}", "name": inputs.get("name", name)}
+        return {"arn": f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{name}", "name": inputs.get("name", name)}
     if type_token == KMS_KEY:
         return {"arn": arn_prefix.format(service="kms") + f":key/{name}", "keyId": name}
     if type_token == LAUNCH_TEMPLATE:
@@ -356,7 +394,9 @@ def run_program(
 
     Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config.
     Each call gets a fresh event loop and fresh runtime settings, so runs do not leak into each other.
-    Raises whatever the program raises; pass `run` to see what was registered before it did.
+    The provider functions answer for the config's `aws:region` (its zones, partition and ARNs), or for
+    `MOCK_REGION` when it sets none. Raises whatever the program raises; pass `run` to see what was registered
+    before it did.
     `deployer_arn` is what `GetCallerIdentity` answers (default: unknown); `call_answers` replaces the
     mocks' answer to the provider functions it names (token -> result).
     """
@@ -368,7 +408,9 @@ def run_program(
     sys.path.insert(0, str(program.parent))
     try:
         reset_options(project=project, stack=stack, preview=False)
-        mocks = RecordingMocks(run, project, stack, deployer_arn, call_answers)
+        region = config.get("aws:region")
+        region = region if isinstance(region, str) and region in eks_regions() else MOCK_REGION
+        mocks = RecordingMocks(run, project, stack, deployer_arn, call_answers, region)
         pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False, monitor=_Monitor(mocks))
         pulumi.runtime.set_all_config(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},

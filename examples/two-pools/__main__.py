@@ -77,7 +77,10 @@ ClusterAutoscaler(
 NvidiaDevicePlugin(f"{name}-device-plugin", NvidiaDevicePluginArgs(placement=placement), opts=on_cluster)
 # GPU metrics from every node of both pools, scraped only from the `monitoring` namespace.
 DcgmExporter(
-    f"{name}-dcgm-exporter", DcgmExporterArgs(placement=placement, monitoring_namespace="monitoring"), opts=on_cluster
+    f"{name}-dcgm-exporter",
+    # The cluster installs the node monitoring agent (its default), whose dcgm-server is the GPU nodes' engine.
+    DcgmExporterArgs(placement=placement, monitoring_namespace="monitoring", dcgm_host_engine=True),
+    opts=on_cluster,
 )
 
 for suffix, instance_type, model in POOLS:

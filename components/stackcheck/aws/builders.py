@@ -59,6 +59,8 @@ class Stack:
     Keys and entries come from the mocks' untyped inputs, and are looked up by other inputs, absent ones too."""
 
     resources: list[Any]
+    partition: str = "aws"
+    """The partition the stack deploys to (`aws-cn` in China): every ARN a request carries is spelled in it."""
     role_names: dict[Any, str] = field(default_factory=dict)
     """Name the mocks report for each IAM role -> the name AWS receives."""
     templates: dict[Any, dict[str, Any]] = field(default_factory=dict)
@@ -121,8 +123,8 @@ def _tag_list(tags: Any, key: str = "Key", value: str = "Value") -> list[dict[st
     return [{key: tag_key, value: tag_value} for tag_key, tag_value in tags.items()]
 
 
-def _role_arn(role_name: str) -> str:
-    return f"arn:aws:iam::{PLACEHOLDER_ACCOUNT}:role/{role_name}"
+def _role_arn(role_name: str, partition: str) -> str:
+    return f"arn:{partition}:iam::{PLACEHOLDER_ACCOUNT}:role/{role_name}"
 
 
 def ref(stack: Stack, value: Any, prefix: str) -> Any:

@@ -72,16 +72,16 @@ def is_aws_resource(resource: Any) -> bool:
     return resource.type.startswith("aws:") or resource.type.startswith("eks:")
 
 
-def check_resources(resources: list[Any]) -> list[RequestCheck]:
-    """The request check of every AWS resource in registration order."""
-    stack = build_stack(resources)
+def check_resources(resources: list[Any], partition: str = "aws") -> list[RequestCheck]:
+    """The request check of every AWS resource in registration order, deployed to `partition`."""
+    stack = build_stack(resources, partition)
     return [_checked(resource, stack) for resource in stack.resources]
 
 
-def build_stack(resources: list[Any]) -> Stack:
+def build_stack(resources: list[Any], partition: str = "aws") -> Stack:
     """What requests need to know of other resources: real role names and ARNs, launch template data,
     stand-in ids of network resources, VPC blocks and DNS attributes, subnets, inline policies per role."""
-    stack = Stack([resource for resource in resources if is_aws_resource(resource)])
+    stack = Stack([resource for resource in resources if is_aws_resource(resource)], partition)
     stack.ids = stand_in_ids(stack.resources)
     for resource in stack.resources:
         inputs = plain(resource.inputs)
@@ -91,8 +91,8 @@ def build_stack(resources: list[Any]) -> Stack:
             role_name = resource_name_of(inputs, resource.name)
             # Under mocks a role's name and id are its resource name and `<name>-id`; AWS uses the role name.
             stack.role_names[resource.name] = stack.role_names[resource.id] = role_name
-            stack.role_arns[f"arn:aws:iam::{MOCK_ACCOUNT}:role/{resource.name}"] = (
-                f"arn:aws:iam::{MOCK_ACCOUNT}:role/{role_name}"
+            stack.role_arns[f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{resource.name}"] = (
+                f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{role_name}"
             )
             for policy in inputs.get("inlinePolicies") or []:
                 if isinstance(policy, dict) and policy.get("policy"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...facts.regions import aws_managed_policy_arn
 from ...facts.resource_types import (
     ACCESS_ENTRY,
     ACCESS_POLICY_ASSOCIATION,
@@ -150,7 +151,7 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
         notes.append(
             f"service role: RoleName autonamed by Pulumi from {resource.name}-eksRole-role + '-' + 7 random characters"
         )
-        role_arn = _role_arn(role_name)
+        role_arn = _role_arn(role_name, stack.partition)
         trust = {
             "Version": "2012-10-17",
             "Statement": [
@@ -179,7 +180,7 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
             Request(
                 "iam",
                 "AttachRolePolicy",
-                {"RoleName": role_name, "PolicyArn": "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"},
+                {"RoleName": role_name, "PolicyArn": aws_managed_policy_arn(stack.partition, "AmazonEKSClusterPolicy")},
             )
         )
     if isinstance(role_arn, dict):  # a role resource passed by reference resolves to its outputs

@@ -40,13 +40,18 @@ class ClusterAgents:
         """The guard's verdict 6 on these agents."""
         return node_agents_verdict(self.agents, pools, self.notes)
 
+    def dcgm_host_engines(self) -> list[dict]:
+        """The workloads of the DCGM host engines among these agents, which verdict 10 reads."""
+        return [agent.workload for agent in self.agents if agent.name == node_agents.DCGM_SERVER.name]
+
 
 def cluster_agents(resources: list[Any]) -> ClusterAgents:
     """The agents of EKS's default add-ons and of every `aws:eks/addon:Addon` the run registered."""
     found = ClusterAgents()
-    for agent in node_agents.EKS_DEFAULT_AGENTS:
-        _add(found, agent, None, f"add-on {agent.addon}, installed by EKS on every cluster")
     registered = {str(r.inputs.get("addonName") or r.name): r for r in resources if r.type == ADDON_TYPE}
+    for agent in node_agents.EKS_DEFAULT_AGENTS:
+        if agent.addon not in registered:
+            _add(found, agent, None, f"add-on {agent.addon}, installed by EKS on every cluster")
     for name, resource in registered.items():
         known = node_agents.ADDON_AGENTS.get(name)
         if known is None:
@@ -61,8 +66,9 @@ def cluster_agents(resources: list[Any]) -> ClusterAgents:
                     f"placement facts are those of {agent.versions}"
                 )
             _add(found, agent, configuration, f"add-on {name}")
+    defaults = {agent.addon for agent in node_agents.EKS_DEFAULT_AGENTS}
     for name, agents in node_agents.ADDON_AGENTS.items():
-        if name not in registered:
+        if name not in registered and name not in defaults:
             found.notes.append(
                 f"add-on {name} is not installed by the stack: {', '.join(a.name for a in agents)} "
                 f"do not run{_WITHOUT.get(name, '')}"

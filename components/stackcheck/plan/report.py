@@ -59,6 +59,7 @@ def plan_report(result: PlanResult) -> Report:
         _program_error,
         _objects,
         _aws_requests,
+        _addons,
         _pools,
         _placement,
         _placement_error,
@@ -216,6 +217,29 @@ def _aws_requests(result: PlanResult) -> Section:
         text_heading="AWS requests (checked against botocore's API models and the documented rules)",
         markdown_heading="AWS requests (botocore API models and documented rules)",
         data={"awsRequests": [check.to_dict() for check in result.aws_requests]},
+    )
+
+
+def _addons(result: PlanResult) -> Section:
+    rows = tuple(Row((row.addon, row.version or "EKS default", row.origin, row.detail)) for row in result.addons)
+    unresolved = [row.addon for row in result.addons if row.origin != "resolved"]
+    notes = (
+        (
+            Paragraph(
+                f"Not resolved ({', '.join(unresolved)}): offline, EKS is not asked which versions it offers for "
+                f"Kubernetes {result.kubernetes_version}; `pulumi preview` asks it and installs those."
+            ),
+        )
+        if unresolved
+        else ()
+    )
+    return Section(
+        "addons",
+        "EKS add-ons",
+        "ok",
+        (Table((Column("Add-on", code=True), Column("Version", code=True), Column("From"), Column("Why")), rows),)
+        + notes,
+        data={"addons": [row.to_dict() for row in result.addons]},
     )
 
 

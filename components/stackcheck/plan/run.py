@@ -33,10 +33,12 @@ from ..stack_config import (
     UsageError,
     load_stack_config,
 )
+from .addons import AddonRow, addon_rows
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
     from ...placement import PlacementRow, Verdict
     from ..aws.check import RequestCheck
+    from .node_agents import ClusterAgents
     from .render import WrittenFile
     from .schema import SchemaResult
 
@@ -114,6 +116,8 @@ class PlanResult:
     """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
     aws_requests: list[RequestCheck] = field(default_factory=list)
     """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws.check`)."""
+    addons: list[AddonRow] = field(default_factory=list)
+    """The EKS add-ons the stack installs, each with its version and where it came from."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -209,7 +213,8 @@ def run_plan(options: PlanOptions) -> PlanResult:
         progress("checking AWS requests against the AWS API models…")
         from ..aws.check import check_resources
 
-        result.aws_requests = check_resources(run.resources)
+        result.aws_requests = check_resources(run.resources, _partition(config.values))
+        result.addons = addon_rows(run.resources, run.calls, run.call_results, result.kubernetes_version)
 
         progress("placing workloads on node pools…")
         _place(run.resources, objects, result)
@@ -241,6 +246,14 @@ def _settings(config: StackConfig) -> tuple[Any, list[ConfigIssue]]:
         return parse_stack_config(config.values, config.secret_keys), []
     except ConfigError as error:
         return None, _issues(error)
+
+
+def _partition(values: dict[str, Any]) -> str:
+    """The partition of the config's `aws:region`, as the mocks answered for it (`aws` without a region)."""
+    from ...facts.regions import eks_regions
+
+    region = values.get("aws:region")
+    return eks_regions().get(region, "aws") if isinstance(region, str) else "aws"
 
 
 def _cluster_version(resources: list[Any]) -> str:
@@ -289,7 +302,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
 def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
     from ... import placement
     from ...placement.workloads import WORKLOAD_KINDS
-    from . import pools
+    from . import node_agents, pools
 
     node_groups = pools.node_group_specs(resources)
     result.node_group_problems = node_groups.problems
@@ -301,9 +314,10 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
     workloads = [obj.workload() for obj in objects if obj.kind in WORKLOAD_KINDS]
     result.pools = [pools.pool_summary(pool) for pool in placement.advertise_gpus(node_pools, workloads)]
     try:
+        agents = node_agents.cluster_agents(resources)
         result.matrix = placement.placement_matrix(workloads, node_pools)
-        result.verdicts = placement.gpu_guard(workloads, node_pools)
-        _place_node_agents(resources, node_pools, result)
+        result.verdicts = placement.gpu_guard(workloads, node_pools, host_engines=agents.dcgm_host_engines())
+        _place_node_agents(agents, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)
         _check_autoscaling(resources, workloads, node_pools, result)
         result.verdicts.sort(key=lambda verdict: verdict.id)
@@ -311,11 +325,8 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         result.placement_error = f"the placement model cannot read the workloads: {error}"
 
 
-def _place_node_agents(resources: list[Any], node_pools: list[dict], result: PlanResult) -> None:
+def _place_node_agents(agents: ClusterAgents, node_pools: list[dict], result: PlanResult) -> None:
     """The pods EKS and its add-ons run on the nodes: matrix rows marked [EKS], and verdict 6."""
-    from . import node_agents
-
-    agents = node_agents.cluster_agents(resources)
     result.matrix += agents.rows(node_pools)
     result.verdicts.append(agents.verdict(node_pools))
 

@@ -1,0 +1,38 @@
+"""The ARNs a stack config names against the configured region: the partition they belong to, and the region
+of the KMS key. `reader.parse_stack_config` calls these once `aws:region` is known to be an EKS region."""
+
+from __future__ import annotations
+
+from ..facts.regions import eks_regions
+from .cluster import ClusterSettings
+from .errors import ConfigProblem
+
+
+def arn_problems(cluster: ClusterSettings, region: str) -> list[ConfigProblem]:
+    """ARNs of `cluster` outside `region`'s partition, and a secrets key outside `region`; keys inside `cluster`.
+
+    An ARN names its partition (IAM user guide, "IAM identifiers"), and an access entry or key of another
+    partition does not exist for the cluster's. EKS takes only a KMS key of the cluster's own region (EKS API
+    reference, `Provider.keyArn`: "created in the same AWS Region as the cluster").
+    """
+    partition = eks_regions()[region]
+    problems = [
+        ConfigProblem(
+            "adminPrincipalArns",
+            f"{arn!r} is an ARN of partition {arn.split(':')[1]!r}, not of {region}'s; allowed: arn:{partition}:iam::...",
+        )
+        for arn in cluster.admin_principal_arns
+        if arn.split(":")[1] != partition
+    ]
+    key = cluster.secrets_kms_key_arn
+    if key:
+        key_partition, key_region = key.split(":")[1], key.split(":")[3]
+        if (key_partition, key_region) != (partition, region):
+            problems.append(
+                ConfigProblem(
+                    "secretsKmsKeyArn",
+                    f"{key!r} is a key in {key_region} ({key_partition}); allowed: a key of {region} "
+                    f"(arn:{partition}:kms:{region}:...), the cluster's region",
+                )
+            )
+    return problems

@@ -15,6 +15,7 @@ from components.facts.resource_types import DAEMONSET, DEPLOYMENT
 from components.facts.vllm_cli import OPTIONS
 from components.placement import gpu_guard
 from components.settings import PROJECT, ConfigError, parse_settings
+from components.stackcheck.plan.node_agents import cluster_agents
 from components.stackcheck.plan.pools import build_pools, node_group_specs
 from components.stackcheck.runtime import ProgramRun, run_program
 
@@ -249,7 +250,8 @@ def test_pipeline_and_data_parallel_sizes_multiply_the_gpus_the_pod_requests_and
     [shm] = [v for v in deployment["spec"]["template"]["spec"]["volumes"] if v["name"] == "dshm"]
     assert shm["emptyDir"]["sizeLimit"] == f"{gpus}Gi"
     workloads = [r.inputs for r in run.resources if r.type in (DEPLOYMENT, DAEMONSET)]
-    verdicts = gpu_guard(workloads, build_pools(node_group_specs(run.resources)))
+    host_engines = cluster_agents(run.resources).dcgm_host_engines()
+    verdicts = gpu_guard(workloads, build_pools(node_group_specs(run.resources)), host_engines=host_engines)
     assert [(v.id, v.message) for v in verdicts if not v.passed] == []
 
 

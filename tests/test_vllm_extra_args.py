@@ -219,8 +219,8 @@ def test_component_args_get_the_same_message_for_the_same_item(tmp_path, args, i
             run,
         )
     stack_problem = problem_at(from_stack.value, f"extraArgs[{index}]")
-    args_problem = problem_at(from_args.value, f"extraArgs[{index}]")
-    assert args_problem.startswith(f"VllmServer(chat).args.extraArgs[{index}]: ")
+    args_problem = problem_at(from_args.value, f"extra_args[{index}]")  # Python callers see Python names
+    assert args_problem.startswith(f"VllmServer(chat).args.extra_args[{index}]: ")
     assert args_problem.split(": ", 1)[1] == stack_problem.split(": ", 1)[1]
     assert run.resources == []
 

@@ -29,7 +29,9 @@ from components.vllm_server import VllmServer, VllmServerArgs
 
 stack_config, secret_keys = config_from_pulumi()
 settings = parse_stack_config(stack_config, secret_keys)
-for warning in [*namespace_warnings(stack_config), *settings.warnings()]:
+# The components warn of valid settings that weaken the stack, naming the config keys (component_args.Validation);
+# only keys of this project under another namespace are the config's own to warn of.
+for warning in namespace_warnings(stack_config):
     pulumi.log.warn(warning)
 contract = settings.contract
 placement = placement_args(contract, settings.gpu_placement.require_node_affinity)

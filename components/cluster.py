@@ -24,15 +24,18 @@ from .node_group import ManagedNodeGroupSpec, NodeRole, ami_type, create_managed
 from .node_monitoring import configuration_json
 from .ordering import once_created
 from .settings import ClusterSettings, ConfigProblem, SystemNodeGroupSettings
+from .settings.cluster import DEFAULT_LOG_TYPES
 
 
 def validated(name: str, args: EksClusterArgs):
     """The cluster settings, system node group settings and GPU contract (or None) from `args`; raises
     `ConfigError` naming every bad argument."""
     where = args_path("EksCluster", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     cluster = validation.section(ClusterSettings, args, defaults={"name": name})
+    if cluster is not None:
+        cluster_warnings(cluster, args.network is not None, validation)
     system = validation.section(
         SystemNodeGroupSettings, args.system_node_group or SystemNodeGroupArgs(), "systemNodeGroup"
     )
@@ -52,6 +55,42 @@ def validated(name: str, args: EksClusterArgs):
     validation.tags(args.tags)
     validation.done()
     return cluster, system, contract
+
+
+def cluster_warnings(settings: ClusterSettings, network_given: bool, validation: Validation) -> None:
+    """Warns of settings that are valid but weaken the cluster or cost more than they need to; `network_given`
+    when the nodes' subnets come from the `network` argument."""
+    support = versions.support_warning(settings.version, versions.today())
+    if support:
+        validation.warn(f"{validation.key('version')} {settings.version!r}: {support}")
+    if settings.endpoint_public_access and "0.0.0.0/0" in settings.public_access_cidrs:
+        validation.warn(
+            f"{validation.key('public_access_cidrs')} includes 0.0.0.0/0: the Kubernetes API endpoint is reachable "
+            "from the whole internet; restrict it to your networks"
+        )
+    missing_logs = [log for log in DEFAULT_LOG_TYPES if log not in settings.log_types]
+    if missing_logs:
+        validation.warn(
+            f"{validation.key('log_types')} leaves out {', '.join(missing_logs)}: control-plane activity will not "
+            "be auditable"
+        )
+    if network_given or settings.vpc_id:
+        return
+    # Without a VPC the cluster takes the default VPC's default subnets (`_network`), which give every instance
+    # launched in them a public IPv4 address (Amazon VPC user guide, "Default subnets").
+    public = "the nodes run in the default VPC's default subnets, which are public and give each node a public IP"
+    if validation.config_section is not None:
+        # This repository's stack gives no network exactly when its config asks for the default VPC.
+        validation.warn(
+            f"{validation.key('vpc_id')} is unset and no network is given (network.mode 'defaultVpc'): {public}; "
+            "use the default network.mode 'create', or set cluster.vpcId and privateSubnetIds, for anything but a "
+            "test"
+        )
+    else:
+        validation.warn(
+            f"{validation.where}.network and vpc_id are not given: {public}; pass a Network's outputs as network, "
+            "or vpc_id with private_subnet_ids, for anything but a test"
+        )
 
 
 def cluster_subnet_args(settings: ClusterSettings, default_subnet_ids: pulumi.Input[list[str]] | None) -> dict:
@@ -199,7 +238,8 @@ class EksCluster(pulumi.ComponentResource):
                 transforms=[creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)],
             ),
         )
-        self._warn_about_deployer_access(settings)
+        keys = Validation(args_path("EksCluster", name), args)
+        self._warn_about_deployer_access(settings, (keys.key("admin_principal_arns"), keys.key("creator_admin")))
         # pulumi-eks names the EKS cluster exactly `name` when given; depending on the component
         # makes everything that uses the name wait for the control plane.
         self.cluster_name = pulumi.Output.all(eks_cluster.kubeconfig_json, settings.name).apply(lambda parts: parts[1])
@@ -362,14 +402,15 @@ class EksCluster(pulumi.ComponentResource):
 
         return pulumi.Output.all(*assigned).apply(checked)
 
-    def _warn_about_deployer_access(self, settings: ClusterSettings) -> None:
-        """Warn in the preview when the identity running it will trip over the cluster's admin settings."""
+    def _warn_about_deployer_access(self, settings: ClusterSettings, keys: tuple[str, str]) -> None:
+        """Warn in the preview when the identity running it will trip over the cluster's admin settings, `keys`
+        naming them as the caller wrote them."""
         if settings.creator_admin and not settings.admin_principal_arns:
             return
         caller = aws.get_caller_identity_output(opts=pulumi.InvokeOutputOptions(parent=self))
 
         def warn(deployer_arn: str | None) -> None:
-            warning = deployer_access_warning(deployer_arn, settings.admin_principal_arns, settings.creator_admin)
+            warning = deployer_access_warning(deployer_arn, settings.admin_principal_arns, settings.creator_admin, keys)
             if warning:
                 # Not tied to `self`: a log tied to a resource is sent later and can be lost at exit.
                 pulumi.log.warn(warning)

@@ -65,26 +65,31 @@ def creator_admin_transform(creator_admin: bool, authentication_mode: str) -> pu
 
 
 def deployer_access_warning(
-    deployer_arn: str | None, admin_principal_arns: list[str], creator_admin: bool
+    deployer_arn: str | None,
+    admin_principal_arns: list[str],
+    creator_admin: bool,
+    keys: tuple[str, str] = ("cluster.adminPrincipalArns", "cluster.creatorAdmin"),
 ) -> str | None:
     """What will go wrong for the identity running the update, given who the cluster's admins are; None if nothing.
+    `keys` name the admins and the creator-admin setting as the caller wrote them (config keys, or arguments).
 
     Only a warning: the identity that created an existing cluster may not be the one running this update.
     """
+    admins_key, creator_key = keys
     deployer = caller_principal(deployer_arn) if deployer_arn else None
     if deployer is None:
         return None
     listed = deployer in {iam_principal(arn) for arn in admin_principal_arns}
     if creator_admin and listed:
         return (
-            f"cluster.adminPrincipalArns lists the identity running this update ({deployer_arn}); if this "
+            f"{admins_key} lists the identity running this update ({deployer_arn}); if this "
             "update creates the cluster, EKS already makes that identity an admin and the second access entry "
-            "fails (ResourceInUseException). Remove it from the list, or set cluster.creatorAdmin false"
+            f"fails (ResourceInUseException). Remove it from the list, or set {creator_key} false"
         )
     if not creator_admin and not listed:
         return (
-            f"cluster.creatorAdmin is false and the identity running this update ({deployer_arn}) is not in "
-            "cluster.adminPrincipalArns: the Kubernetes API will refuse it, so the device plugin and vLLM "
+            f"{creator_key} is false and the identity running this update ({deployer_arn}) is not in "
+            f"{admins_key}: the Kubernetes API will refuse it, so the device plugin and vLLM "
             "cannot be installed. Add its role or user ARN, or run the update as one of the listed admins"
         )
     return None

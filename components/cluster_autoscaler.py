@@ -150,7 +150,7 @@ def validated(name: str, args: ClusterAutoscalerArgs) -> tuple[AutoscalerSetting
     """The autoscaler's settings and the cluster's Kubernetes version from `args`; raises `ConfigError` naming
     every bad argument."""
     where = args_path("ClusterAutoscaler", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     settings = validation.section(AutoscalerSettings, args)
     cluster = validation.section(AutoscaledClusterSettings, args)

@@ -9,21 +9,32 @@ has too has that settings field's name, so `Validation.section` checks every arg
 with that model's rules and messages. A field left `None` takes the default its docstring names. Fields
 annotated without `pulumi.Input` must be plain values known when the component is constructed: they shape
 resources (instance types, sizes, names), so they are validated then, each problem named by its argument path
-(`GpuNodeGroup(gpu-a).args.instanceTypes[0]`), before any resource is registered.
+(`GpuNodeGroup(gpu-a).args.instance_types[0]`, in the Python names the caller wrote), before any resource is
+registered.
 """
 
 import collections.abc
 import dataclasses
 import inspect
 import re
-import types
 import typing
 from collections.abc import Mapping
 from typing import Any
 
+import pulumi
 from pydantic.alias_generators import to_camel
 
 from .args.component_args import PlacementArgs, TaintArgs
+from .args_coercion import (
+    CONFIG_SECTION,
+    ArgumentError,
+    argument_problem,
+    coerce,
+    config_section,
+    flatten,
+    shape_problems,
+    shown,
+)
 from .facts.aws_tags import tag_problems
 from .facts.contract import PlacementContract, Taint
 from .settings import (
@@ -36,6 +47,7 @@ from .settings import (
     contract_problems,
     validate_section,
 )
+from .settings.errors import python_key, python_text
 from .settings.section import SectionModel
 
 # A Kubernetes Service name is an RFC 1035 label: lowercase letters, digits and '-', starting with a letter,
@@ -45,86 +57,12 @@ _RFC1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 
 def args_path(component: str, name: str) -> str:
-    """How problems name a component's args: `GpuNodeGroup(gpu-a).args`."""
+    """How problems name a component's args: `GpuNodeGroup(gpu-a).args`; raises `ArgumentError` when `name`, the
+    component's resource name, is not a non-empty string (Pulumi names resources by strings)."""
+    if not isinstance(name, str) or not name:
+        where = f"{component}({name!r})"
+        raise ArgumentError([argument_problem(f"{where}.name", f"{shown(name)}; allowed: a non-empty string")], where)
     return f"{component}({name}).args"
-
-
-def coerce(cls: type, value: Any, where: str = "args") -> Any:
-    """`value` as an instance of the args dataclass `cls`: itself, or built from a mapping of its field names.
-
-    A component hosted in a Pulumi package (the schema path) receives its args as a mapping of Python field
-    names, nested args as nested mappings; a Python program passes the dataclass. Both become the dataclass.
-    """
-    if value is None or isinstance(value, cls):
-        return value
-    if not isinstance(value, Mapping):
-        raise ConfigError(
-            [_problem(where, f"{type(value).__name__} value; allowed: {cls.__name__} or a mapping of its fields")],
-            subject=where,
-        )
-    # The annotations as written (this module's args classes keep none as strings); `typing.get_type_hints`
-    # would try to resolve `pulumi.Input`'s own forward reference to `Output`.
-    hints = {field.name: field.type for field in dataclasses.fields(cls)}
-    names = set(hints)
-    unknown = sorted(set(value) - names)
-    if unknown:
-        raise ConfigError(
-            [
-                _problem(f"{where}.{to_camel(key)}", f"unknown argument; allowed: {_camel_list(names)}")
-                for key in unknown
-            ],
-            subject=where,
-        )
-    built = {key: _coerce_value(hints[key], item, f"{where}.{to_camel(key)}") for key, item in value.items()}
-    return cls(**built)
-
-
-def _coerce_value(annotation: Any, value: Any, where: str) -> Any:
-    nested = _args_class(annotation)
-    if nested is None or value is None:
-        return _whole_numbers(annotation, value)
-    if _is_list(annotation) and isinstance(value, list):
-        return [coerce(nested, item, f"{where}[{index}]") for index, item in enumerate(value)]
-    return coerce(nested, value, where)
-
-
-def _whole_numbers(annotation: Any, value: Any) -> Any:
-    """`value` as an int when it is a whole float and `annotation` wants an int. Pulumi sends every number as a
-    float, and the package host's input mapping does not turn it back: its `int(...)` is overwritten by the
-    next assignment (pulumi 3.272.0, pulumi/provider/experimental/component.py, `map_input_properties`). No
-    args field holds ints inside a list or map."""
-    if isinstance(value, float) and value.is_integer() and _wants_int(annotation):
-        return int(value)
-    return value
-
-
-def _flatten(annotation: Any) -> list[Any]:
-    """`annotation` and, for a union (`X | None`, `pulumi.Input[X]`), its members."""
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        return [member for argument in typing.get_args(annotation) for member in _flatten(argument)]
-    return [annotation]
-
-
-def _wants_int(annotation: Any) -> bool:
-    members = _flatten(annotation)
-    return int in members and float not in members
-
-
-def _args_class(annotation: Any) -> type | None:
-    """The args dataclass inside `annotation` (`Optional[X]`, `list[X]`), if any."""
-    if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
-        return annotation
-    for argument in typing.get_args(annotation):
-        found = _args_class(argument)
-        if found is not None:
-            return found
-    return None
-
-
-def _is_list(annotation: Any) -> bool:
-    if typing.get_origin(annotation) is list:
-        return True
-    return any(_is_list(argument) for argument in typing.get_args(annotation))
 
 
 def plain_fields(cls: type) -> tuple[str, ...]:
@@ -134,9 +72,7 @@ def plain_fields(cls: type) -> tuple[str, ...]:
 
 
 def _is_plain(annotation: Any) -> bool:
-    import pulumi
-
-    for member in _flatten(annotation):
+    for member in flatten(annotation):
         if typing.get_origin(member) is collections.abc.Awaitable:
             return False
         if isinstance(member, type) and issubclass(member, pulumi.Resource):
@@ -169,8 +105,6 @@ def _plain(value: Any) -> Any:
 
 
 def _is_unknown(value: Any) -> bool:
-    import pulumi
-
     if isinstance(value, pulumi.Output) or inspect.isawaitable(value):
         return True
     if isinstance(value, list | tuple):
@@ -183,20 +117,22 @@ def _is_unknown(value: Any) -> bool:
     return False
 
 
-def _problem(key: str, message: str) -> ConfigProblem:
-    return ConfigProblem(key, message, namespace=None)
-
-
-def _camel_list(names) -> str:
-    return ", ".join(sorted(to_camel(name) for name in names))
-
-
 class Validation:
-    """Collects the problems of several sections of one component's args, raised together by `done`."""
+    """Collects the problems of several sections of one component's args, raised together by `done`, and the
+    warnings about them, given by `done` when there is no problem.
 
-    def __init__(self, where: str):
+    Warnings name each argument as its caller wrote it: a Python program's by the argument path
+    (`EksCluster(ml).args.public_access_cidrs`), a stack program's args made from its config
+    (`args_from_settings`) by the config key (`eks-gpu-inference:cluster.publicAccessCidrs`).
+    """
+
+    def __init__(self, where: str, args: Any = None):
         self.where = where
-        self.problems: list[ConfigProblem] = []
+        self.config_section = config_section(args)
+        """The stack config section the args were made from, else None (a Python caller's args)."""
+        self.problems: list[ConfigProblem] = shape_problems(args)
+        """Every problem found, starting with those of the arguments not of their shape (`coerce`)."""
+        self.warnings: list[str] = []
         self._unknown: list[str] = []
         """Paths of the arguments given values unknown at construction, already reported as such."""
 
@@ -206,10 +142,10 @@ class Validation:
         of an argument reported here are dropped rather than repeated about its placeholder."""
         unknown = [name for name in plain_fields(type(args)) if _is_unknown(getattr(args, name))]
         for name in unknown:
-            path = f"{self.where}.{to_camel(name)}"
+            path = f"{self.where}.{name}"
             self.add(
                 [
-                    _problem(
+                    argument_problem(
                         path,
                         "an Output or awaitable; allowed: a plain value known when the component is constructed "
                         "(it shapes the resources)",
@@ -227,38 +163,86 @@ class Validation:
         None where the component's default is not the model's (a server's namespace is its name)."""
         data = {**(defaults or {}), **settings_data(args, model)}
         try:
-            return validate_section(model, data, where=f"{self.where}.{at}" if at else self.where)
+            return validate_section(
+                model, data, where=f"{self.where}.{python_key(at)}" if at else self.where, python_names=True
+            )
         except ConfigError as error:
             self.add(error.problems)
             return None
 
     def add(self, problems: list[ConfigProblem]) -> None:
+        """Adds `problems`, their keys and messages in the Python names of the fields they name."""
         for problem in problems:
+            problem = ConfigProblem(
+                python_key(problem.key), python_text(problem.message), problem.namespace, problem.separator
+            )
             text = str(problem)
             if not any(text.startswith((f"{path}:", f"{path}.", f"{path}[")) for path in self._unknown):
                 self.problems.append(problem)
 
-    def object_name(self, name: str) -> str:
-        """`name`, checked as the component's Kubernetes object name (argument `name`)."""
+    def object_name(self, name: object) -> str:
+        """`name`, checked as the component's Kubernetes object name (argument `name`); the args' annotation is
+        not enforced at run time, so any value may arrive."""
+        if not isinstance(name, str):
+            self.add([argument_problem(f"{self.where}.name", f"{shown(name)}; allowed: a string")])
+            return ""
         self.add(check_object_name(name, f"{self.where}.name"))
         return name
 
-    def namespace(self, namespace: str) -> str:
+    def namespace(self, namespace: object) -> str:
         """`namespace`, checked as the namespace the component's objects go to (argument `namespace`)."""
+        if not isinstance(namespace, str):
+            self.add([argument_problem(f"{self.where}.namespace", f"{shown(namespace)}; allowed: a string")])
+            return ""
         try:
             check_namespace_name(namespace)
         except ValueError as error:
             self.add([ConfigProblem(f"{self.where}.namespace", str(error), namespace=None)])
         return namespace
 
-    def tags(self, tags: Mapping[str, str] | None) -> None:
+    def tags(self, tags: object) -> None:
         """Checks the AWS tags of argument `tags` (facts/aws_tags.py), each problem named by its key."""
+        if tags is not None and not isinstance(tags, Mapping):
+            self.add(
+                [argument_problem(f"{self.where}.tags", f"{shown(tags)}; allowed: a mapping of tag keys to values")]
+            )
+            return
         for key, message in tag_problems(tags or {}):
-            self.add([_problem(f"{self.where}.tags[{key!r}]", message)])
+            self.add([argument_problem(f"{self.where}.tags[{key!r}]", message)])
+
+    def key(self, field: str, section: str | None = None) -> str:
+        """How a warning names the argument `field` (a Python name): by its argument path, or by its config key
+        (inside `section`, else the args' own section) when the args came from the stack config."""
+        if self.config_section is None:
+            return f"{self.where}.{field}"
+        return f"{pulumi.get_project()}:{section or self.config_section}.{to_camel(field)}"
+
+    def warn(self, warning: str) -> None:
+        """Adds a warning, given by `done` once the args hold."""
+        self.warnings.append(warning)
+
+    def secret(self, field: str, value: Any, config_key: str) -> None:
+        """Warns when the secret argument `field` is a plain string rather than a Pulumi secret; a value that is
+        neither a string nor an Output (or awaitable) is a problem."""
+        if value is not None and not isinstance(value, str) and not _is_unknown(value):
+            self.add(
+                [argument_problem(f"{self.where}.{field}", f"{shown(value)}; allowed: a string, or an Output of one")]
+            )
+        elif isinstance(value, str):
+            self.warn(
+                f"{self.key(field)} is a plain string, so the secret is written in the program or read from an "
+                f"unencrypted source; pass pulumi.Output.secret(...) or a config secret "
+                f"(pulumi config set --secret {config_key} <value>, then pulumi.Config().require_secret("
+                f"{config_key!r}))"
+            )
 
     def done(self) -> None:
+        """Raises `ArgumentError` with every problem collected, if any; else logs every warning collected."""
         if self.problems:
-            raise ConfigError(self.problems, subject=self.where)
+            raise ArgumentError(self.problems, self.where)
+        for warning in self.warnings:
+            # Not tied to a resource: a log tied to one is sent later and can be lost at exit.
+            pulumi.log.warn(warning)
 
 
 def check_object_name(name: str, key: str) -> list[ConfigProblem]:
@@ -266,7 +250,7 @@ def check_object_name(name: str, key: str) -> list[ConfigProblem]:
     if _RFC1035_LABEL.match(name):
         return []
     return [
-        _problem(
+        argument_problem(
             key,
             f"invalid name {name!r}; allowed: 1-63 lowercase letters, digits or '-', starting with a letter and "
             "ending with a letter or digit (a Kubernetes Service name); pass the name explicitly when the "
@@ -301,8 +285,11 @@ def placement_contract(placement: PlacementArgs | None, validation: Validation, 
 
 def contract_of(placement: PlacementArgs | None, where: str = "PlacementArgs") -> PlacementContract:
     """The placement contract `placement` describes, for a program's own GPU workloads (`node_selector()`,
-    `tolerations()`, `node_affinity()`); raises `ConfigError` naming every bad field under `where`."""
-    validation = Validation(where)
+    `tolerations()`, `node_affinity()`), given as `PlacementArgs` or a mapping of its fields; raises `ArgumentError`
+    naming every bad field under `where`."""
+    if placement is not None:
+        placement = coerce(PlacementArgs, placement, where)
+    validation = Validation(where, placement)
     contract, _ = placement_contract(placement, validation, "")
     validation.done()
     return contract
@@ -329,4 +316,14 @@ def args_from_settings(cls: type, section: Any, **values: Any) -> Any:
     # Only what the config sets: a default is the component's own, and "set" matters to some rules (azCount).
     given = section.model_dump(exclude_unset=True)
     shared = {key: value for key, value in given.items() if key in names and key not in values}
-    return coerce(cls, {**shared, **values}, cls.__name__)
+    args = coerce(cls, {**shared, **values}, cls.__name__)
+    # Remembered so that the component's warnings name the config keys the stack's user wrote.
+    object.__setattr__(args, CONFIG_SECTION, _section_key(section))
+    return args
+
+
+def _section_key(section: Any) -> str | None:
+    """The stack config key of a settings section (`cluster` for `ClusterSettings`), if it is one."""
+    from .settings.stack import SECTIONS
+
+    return next((key for key, model in SECTIONS.items() if type(section) is model), None)

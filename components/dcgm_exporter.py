@@ -102,7 +102,7 @@ def validated(name: str, args: DcgmExporterArgs) -> tuple[PlacementContract, str
     """The contract, monitoring namespace, object name and namespace from `args`; raises `ConfigError` naming
     every bad argument."""
     where = args_path("DcgmExporter", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     contract, _ = placement_contract(args.placement, validation)
     observability = validation.section(ObservabilitySettings, args)

@@ -48,7 +48,7 @@ def validated(name: str, args: NvidiaDevicePluginArgs) -> tuple[PlacementContrac
     """The contract, image version, object name and namespace from `args`; raises `ConfigError` naming every
     bad argument."""
     where = args_path("NvidiaDevicePlugin", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     contract, _ = placement_contract(args.placement, validation)
     settings = validation.section(DevicePluginSettings, args)

@@ -31,7 +31,7 @@ from .settings import GpuNodeGroupSettings
 def validated(name: str, args: GpuNodeGroupArgs) -> tuple[GpuNodeGroupSettings, PlacementContract]:
     """The node group's settings and contract from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("GpuNodeGroup", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     settings = validation.section(GpuNodeGroupSettings, args)
     contract, _ = placement_contract(args.placement, validation)

@@ -123,7 +123,7 @@ def validated(name: str, args: PrometheusMonitorsArgs) -> tuple[ObservabilitySet
     """The observability settings and the watched server's vLLM settings from `args`; raises `ConfigError`
     naming every bad argument."""
     where = args_path("PrometheusMonitors", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     settings = validation.section(ObservabilitySettings, args)
     vllm = validation.section(VllmSettings, args)

@@ -37,7 +37,7 @@ INTERFACE_ENDPOINT_SERVICES = ("ecr.api", "ecr.dkr", "sts", "eks-auth")
 def validated(name: str, args: NetworkArgs) -> NetworkSettings:
     """The network settings from `args`; raises `ConfigError` naming every bad argument."""
     where = args_path("Network", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     settings = validation.section(NetworkSettings, args)
     region = pulumi.Config("aws").get("region")

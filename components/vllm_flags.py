@@ -1,96 +1,158 @@
-"""`vllm serve` flags as vLLM's own parser reads them, so `vllm.extraArgs` is checked against what it sets.
+"""What `vllm.extraArgs` may set, judged on the options `vllm serve` reads from them (vllm_parser.py).
 
-vLLM's `FlexibleArgumentParser` accepts one setting under several spellings: `_` for `-` in the
-name, `--flag=value`, `--flag.key value` for one key of a JSON flag, short aliases such as `-tp`,
-and (as any Python `argparse` parser with the default `allow_abbrev=True`, which vLLM keeps) a
-prefix of a long or short option that names one option only. `settings_flag` maps an argument to
-the setting it reaches, so a managed flag cannot be overridden under another spelling. Standard
-library only: the settings import this module.
+An item is refused when argparse would refuse it at container start (an unknown flag, a positional
+argument, a missing or malformed value), when it sets an option the server builds from settings (under any
+spelling: an alias, `_` for `-`, `--flag=value`, a prefix), when it carries a secret, or when it breaks what
+the pod promises (it listens on the container port of every address, the root filesystem is read-only,
+nothing mounts files beside the model cache, one pod is one node). Options that multiply the GPUs one
+server uses are read, so the pod requests them. Standard library only: the settings import this module.
 """
 
 from __future__ import annotations
 
-# Short aliases of `vllm serve` options (vllm-project/vllm v0.32.0, vllm/engine/arg_utils.py
-# EngineArgs.add_cli_args, and vllm/entrypoints/launchers/cli_args.py for -asc).
-SHORT_ALIASES: dict[str, str] = {
-    "-q": "--quantization",
-    "-pp": "--pipeline-parallel-size",
-    "-n": "--nnodes",
-    "-r": "--node-rank",
-    "-tp": "--tensor-parallel-size",
-    "-dcp": "--decode-context-parallel-size",
-    "-pcp": "--prefill-context-parallel-size",
-    "-dp": "--data-parallel-size",
-    "-dpn": "--data-parallel-rank",
-    "-dpr": "--data-parallel-start-rank",
-    "-dpl": "--data-parallel-size-local",
-    "-dpa": "--data-parallel-address",
-    "-dpp": "--data-parallel-rpc-port",
-    "-dpb": "--data-parallel-backend",
-    "-dph": "--data-parallel-hybrid-lb",
-    "-dpe": "--data-parallel-external-lb",
-    "-dpm": "--data-parallel-multi-port-external-lb",
-    "-ep": "--enable-expert-parallel",
-    "-sc": "--speculative-config",
-    "-dc": "--diffusion-config",
-    "-cc": "--compilation-config",
-    "-ac": "--attention-config",
-    "-asc": "--api-server-count",
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from . import vllm_parser
+from .vllm_parser import Problem, Setting
+
+# Options the server sets from settings (vllm_manifests.container_args), by argparse dest, and the setting.
+MANAGED: dict[str, str] = {
+    "model_tag": "vllm.model",
+    "model": "vllm.model",
+    "served_model_name": "vllm.servedModelName",
+    "tensor_parallel_size": "vllm.tensorParallelSize",
+    "max_model_len": "vllm.maxModelLen",
+    "gpu_memory_utilization": "vllm.gpuMemoryUtilization",
+    "port": "the container port",
+    "shutdown_timeout": "vllm.shutdownTimeoutSeconds",
 }
-# `-O3`, `-O=3` and `-O 3` are rewritten to `--optimization-level` before parsing
-# (vllm/utils/argparse_utils.py, FlexibleArgumentParser.parse_args, at v0.32.0).
-OPTIMIZATION_LEVEL = "--optimization-level"
+# Options that carry a secret: as container args they would be plain text in the pod spec and the state.
+SECRET: dict[str, str] = {"api_key": "vllmApiKey"}
+# Options whose product with the tensor parallel size is the GPUs one server uses on its node: the parallel
+# config's world size is pipeline x tensor x prefill context parallel (vllm/config/parallel.py
+# `ParallelConfig.__post_init__`), and on one node `vllm serve` starts `--data-parallel-size` engines, each
+# of that world size (vllm/engine/arg_utils.py `create_engine_config`: data_parallel_size_local defaults to
+# data_parallel_size when not set). Each is an integer >= 1 (`Field(ge=1)` there). `--decode-context-parallel-size`
+# reuses the tensor parallel ranks and adds none.
+GPU_FACTORS = ("pipeline_parallel_size", "prefill_context_parallel_size", "data_parallel_size")
+_ONE_NODE = "the server is one Deployment of single-node pods, with no peers to reach or ranks to assign"
+_PLAIN_HTTP = "the Service, the probes and the scrapes reach the server over plain HTTP on the container port"
+# Options that break the pod's contract, by dest, and why.
+REFUSED: dict[str, str] = {
+    "help": "`vllm serve --help` prints the options and exits, so the pod would restart without end",
+    "headless": "a headless server starts no API server, so the Service and the probes find nothing",
+    "grpc": "`--grpc` serves gRPC instead of HTTP on the port, so the probes and the Service fail",
+    "uds": f"`--uds` listens on a Unix socket instead of TCP; {_PLAIN_HTTP}",
+    "ssl_keyfile": _PLAIN_HTTP,
+    "ssl_certfile": _PLAIN_HTTP,
+    "ssl_ca_certs": _PLAIN_HTTP,
+    "ssl_cert_reqs": _PLAIN_HTTP,
+    "ssl_ciphers": _PLAIN_HTTP,
+    "enable_ssl_refresh": _PLAIN_HTTP,
+    "config": "no volume mounts a config file into the pod; give the options themselves in vllm.extraArgs",
+    "download_dir": "the root filesystem is read-only and weights go to the model cache volume "
+    "(vllm.modelCache, where HF_HOME points); leave --download-dir out",
+    "device_ids": "the device plugin assigns the pod its GPUs (CUDA_VISIBLE_DEVICES); physical device ids "
+    "of the node are not the pod's",
+    "nnodes": _ONE_NODE,
+    "node_rank": _ONE_NODE,
+    "data_parallel_size_local": f"{_ONE_NODE}; --data-parallel-size alone runs its engines in the pod",
+    "data_parallel_rank": _ONE_NODE,
+    "data_parallel_start_rank": _ONE_NODE,
+    "data_parallel_address": _ONE_NODE,
+    "data_parallel_rpc_port": _ONE_NODE,
+    "data_parallel_backend": _ONE_NODE,
+    "data_parallel_hybrid_lb": _ONE_NODE,
+    "data_parallel_external_lb": _ONE_NODE,
+    "data_parallel_multi_port_external_lb": _ONE_NODE,
+}
 
 
-def canonical_flag(arg: str) -> str | None:
-    """The option `arg` names, spelled as vLLM registers it; None for a value or positional argument.
-
-    `--max_model_len=4096` -> `--max-model-len`; `--compilation-config.level 3` -> `--compilation-config`;
-    `-tp` -> `--tensor-parallel-size`; `-O3` -> `--optimization-level`. vLLM turns `_` into `-`
-    between the leading `--` and the first `.` of a long option (parse_args, as above). An unknown
-    short option is returned as written.
-    """
-    if not arg.startswith("-") or arg == "-" or _is_number(arg):
+def _host(value: object) -> str | None:
+    # The Service and the kubelet's probes reach the pod IP: vLLM must listen on every address. Unset (or
+    # "" / "None", which vLLM reads as None) binds `(args.host or "", port)`, every address
+    # (vllm/entrypoints/launchers/launcher.py at v0.32.0); "::" binds both families on Linux.
+    if value in ("0.0.0.0", "::", None):
         return None
-    name = arg.split("=", 1)[0]
-    if name.startswith("--"):
-        head = name[2:].split(".", 1)[0]
-        return "--" + head.replace("_", "-")
-    if name.startswith("-O"):
-        return OPTIMIZATION_LEVEL
-    return SHORT_ALIASES.get(name, name)
+    return "0.0.0.0 or :: (every address: the Service and the probes reach the pod IP), or leave --host out"
 
 
-def settings_flag(arg: str, flags: tuple[str, ...] | list[str]) -> str | None:
-    """The flag of `flags` (long spellings) that `arg` sets under any spelling vLLM accepts, else None.
-
-    Besides the spellings `canonical_flag` undoes, a proper prefix of one of `flags` (or of its short
-    alias) counts: argparse expands it to that flag when it names no other option, and rejects it as
-    ambiguous otherwise, so it is never a valid way to pass anything else. No `vllm serve` option at
-    v0.32.0 is itself a proper prefix of a flag this stack manages.
-    """
-    name = canonical_flag(arg)
-    if name is None:
+def _executor(value: object) -> str | None:
+    # `ray` needs a Ray cluster; `external_launcher` expects torchrun to start one process per rank
+    # (vllm/config/parallel.py `DistributedExecutorBackend`).
+    if value in ("mp", "uni", None):
         return None
-    if name in flags:
-        return name
-    written = arg.split("=", 1)[0]
-    if written.startswith("--"):
-        written = "--" + written[2:].split(".", 1)[0].replace("_", "-")
-        matches = [flag for flag in flags if flag.startswith(written) and len(written) > 2]
-    else:
-        matches = [
-            long
-            for short, long in SHORT_ALIASES.items()
-            if long in flags and short.startswith(written) and len(written) > 1
-        ]
-    return matches[0] if matches else None
+    return f"mp or uni (no Ray cluster and no external launcher: {_ONE_NODE})"
 
 
-def _is_number(arg: str) -> bool:
-    # argparse reads `-1` or `-0.5` as a value when the parser has no option that looks like a number.
-    try:
-        float(arg)
-    except ValueError:
-        return False
-    return True
+# Options allowed with some values only: a check returning what is allowed when the value is not.
+VALUE_RULES: dict[str, Callable[[object], str | None]] = {
+    "host": _host,
+    "distributed_executor_backend": _executor,
+}
+
+
+@dataclass(frozen=True)
+class ExtraArgs:
+    """What `vllm.extraArgs` set, once read as `vllm serve` reads them."""
+
+    problems: tuple[Problem, ...]
+    """Every refused item, in order."""
+    gpu_factor: int
+    """The GPUs one server uses per tensor parallel rank: pipeline x prefill context x data parallel sizes."""
+
+
+def check(items: Sequence[str]) -> ExtraArgs:
+    """`items` read by `vllm serve`'s parser and judged against what the server and its pod own."""
+    return _check(tuple(items))
+
+
+@functools.lru_cache(maxsize=64)
+def _check(items: tuple[str, ...]) -> ExtraArgs:
+    reading = vllm_parser.read(items)
+    problems = list(reading.problems)
+    factors = dict.fromkeys(GPU_FACTORS, 1)
+    for setting in reading.settings:
+        problem = _judged(setting) or setting.problem
+        if problem:
+            problems.append(Problem(setting.index, problem))
+        elif setting.option.dest in factors:
+            factors[setting.option.dest] = setting.value  # type: ignore[assignment]  # the last one counts
+    if not problems:
+        refused = vllm_parser.argparse_error("model", items)
+        if refused:
+            # The walk above and argparse disagree: report argparse's own words on the list.
+            problems.append(
+                Problem(-1, f"refused by vllm serve's parser: {refused}; allowed: {vllm_parser.ALLOWED_FLAGS}")
+            )
+    gpu_factor = 1
+    for value in factors.values():
+        gpu_factor *= value
+    return ExtraArgs(tuple(sorted(problems, key=lambda problem: problem.index)), gpu_factor)
+
+
+def _judged(setting: Setting) -> str | None:
+    dest = setting.option.dest
+    written = setting.written
+    read_as = next((flag for flag in setting.option.flags if flag.startswith("--")), written)
+    spelled = "" if written == read_as else f" (read by vLLM as {read_as})"
+    if dest in SECRET:
+        return (
+            f"secret flag in {written!r}{spelled}; allowed: no {read_as}: it would be plain text in the pod spec and "
+            f"the state; set it with `pulumi config set --secret {SECRET[dest]} <value>`"
+        )
+    if dest in MANAGED:
+        return (
+            f"flag set by settings{spelled}: {written!r}; allowed: other flags ({read_as} comes from {MANAGED[dest]})"
+        )
+    if dest in REFUSED:
+        return f"flag breaks the pod{spelled}: {written!r}; allowed: other flags ({REFUSED[dest]})"
+    if dest in VALUE_RULES:
+        allowed = VALUE_RULES[dest](setting.value)
+        if allowed:
+            return f"value {setting.values[-1]!r} of {read_as}{spelled}; allowed: {allowed}"
+    if dest in GPU_FACTORS and (not isinstance(setting.value, int) or setting.value < 1):
+        return f"value {setting.values[-1]!r} of {read_as}{spelled}; allowed: an integer >= 1"
+    return None

@@ -161,7 +161,7 @@ def volumes(settings: VllmSettings, has_token: bool, server_name: str = SERVER_N
     """Shared memory, the model cache (emptyDir or the claim), `/tmp`, and the token Secret when set."""
     cache = settings.model_cache
     result = [
-        {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": shm_size(settings.tensor_parallel_size)}},
+        {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": shm_size(settings.gpus_per_replica)}},
         {"name": "model-cache", "persistentVolumeClaim": {"claimName": model_cache_claim_name(server_name)}}
         if cache.type == "pvc"
         else {"name": "model-cache", "emptyDir": {"sizeLimit": cache.size}},
@@ -213,7 +213,7 @@ def container(
         "args": container_args(settings),
         "ports": [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}],
         "env": environment(has_token, has_api_key, server_name),
-        "resources": server_resources(instance, settings.tensor_parallel_size),
+        "resources": server_resources(instance, settings.gpus_per_replica),
         **probes(settings.startup_timeout_seconds),
         # A `sleep` handler (beta and on by default since Kubernetes 1.30) needs no shell in the image.
         "lifecycle": {"preStop": {"sleep": {"seconds": PRE_STOP_SLEEP_SECONDS}}},

@@ -51,7 +51,7 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
     """The server's settings, contract, sizing instance and object name from `args`; raises `ConfigError` naming
     every bad argument."""
     where = args_path("VllmServer", name)
-    validation = Validation(where)
+    validation = Validation(where, args)
     args = validation.known(args)
     settings = validation.section(VllmSettings, args, defaults={"namespace": name})
     pool = validation.section(GpuNodeGroupSettings, args)
@@ -59,6 +59,8 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
     if settings is not None and pool is not None:
         validation.add([problem.written(arguments(where)) for problem in server_pool_problems(settings, pool)])
     object_name = validation.object_name(args.name or name)
+    validation.secret("hf_token", args.hf_token, "hfToken")
+    validation.secret("api_key", args.api_key, "vllmApiKey")
     validation.done()
     return ServerPlan(settings, contract, pool.smallest_instance, require_node_affinity, object_name)
 

@@ -23,37 +23,38 @@ KERNEL_MEMORY_SHARE = Fraction(5, 100)
 DAEMONSET_MEMORY_MIB = 512
 
 
-def shm_size(tensor_parallel_size: int) -> str:
+def shm_size(gpus: int) -> str:
     """Size of the memory-backed `/dev/shm`: 1Gi per GPU.
 
     The 64 MiB default breaks vLLM (docs/traps.md#dev-shm): its engine and workers exchange messages through shared
-    memory and NCCL uses it between the tensor-parallel ranks, so the need grows with the GPU count.
+    memory and NCCL uses it between the parallel ranks, so the need grows with the pod's `gpus`.
     The tmpfs counts against the container's memory limit: at most a fifth of it on any catalog type.
     """
-    return f"{tensor_parallel_size}Gi"
+    return f"{gpus}Gi"
 
 
-def server_resources(instance: gpu_catalog.InstanceType, tensor_parallel_size: int) -> dict:
+def server_resources(instance: gpu_catalog.InstanceType, gpus: int) -> dict:
     """CPU, memory and GPUs of one server pod: its GPUs' share of the instance, leaving the node its due.
 
-    With share = tensor_parallel_size / GPUs per instance:
+    `gpus` is the server's GPU count (`VllmSettings.gpus_per_replica`: tensor x pipeline x data parallel).
+    With share = gpus / GPUs per instance:
     - cpu = (vCPUs - 1) * share, rounded down to 100m: a vCPU stays with kube-reserved and the DaemonSets;
     - memory = share * min(80% of the instance memory, the EKS node's allocatable memory less the 5% of
       memory the kernel keeps from the node's capacity and 512Mi for the DaemonSets), in MiB;
-    - `nvidia.com/gpu` = tensor_parallel_size, in limits only (extended resources request their limit).
+    - `nvidia.com/gpu` = gpus, in limits only (extended resources request their limit).
     CPU and memory requests equal limits (Guaranteed QoS: the last pods evicted or OOM-killed), and every
-    pod that fits on the GPUs (`GPUs // tensor_parallel_size`) fits the node beside its DaemonSets.
+    pod that fits on the GPUs (`GPUs // gpus`) fits the node beside its DaemonSets.
     """
-    if not 1 <= tensor_parallel_size <= instance.gpus:
+    if not 1 <= gpus <= instance.gpus:
         raise ValueError(
-            f"tensor parallel size {tensor_parallel_size} does not fit the {instance.gpus} GPU(s) "
+            f"a server of {gpus} GPU(s) does not fit the {instance.gpus} GPU(s) "
             f"of {instance.name}; allowed: 1-{instance.gpus}"
         )
-    share = Fraction(tensor_parallel_size, instance.gpus)
+    share = Fraction(gpus, instance.gpus)
     cpu_millicores = math.floor((instance.vcpus - RESERVED_VCPUS) * 10 * share) * 100
     instance_mib = Fraction(str(instance.memory_gib)) * 1024
     allocatable_mib = allocatable_memory_mebibytes(instance.memory_gib, instance.max_pods)
     usable_mib = allocatable_mib - KERNEL_MEMORY_SHARE * instance_mib - DAEMONSET_MEMORY_MIB
     memory_mib = math.floor(share * min(MEMORY_SHARE * instance_mib, usable_mib))
     sized = {"cpu": f"{cpu_millicores}m", "memory": f"{memory_mib}Mi"}
-    return {"requests": dict(sized), "limits": {**sized, NVIDIA_GPU_RESOURCE: str(tensor_parallel_size)}}
+    return {"requests": dict(sized), "limits": {**sized, NVIDIA_GPU_RESOURCE: str(gpus)}}

@@ -121,13 +121,13 @@ INVALID_SETTINGS = [
         "allowed: v0.22.0 or newer, the first image with the non-root vllm user (UID 2000)",
     ),
     ({"vllm": {"requireGpuProduct": "NVIDIA-H100-80GB-HBM3"}}, "vllm.requireGpuProduct", "'NVIDIA-A10G'"),
-    ({"vllm": {"extraArgs": ["--port=9000"]}}, "vllm.extraArgs", "flag set by settings"),
+    ({"vllm": {"extraArgs": ["--port=9000"]}}, "vllm.extraArgs[0]", "flag set by settings"),
     (
         {"vllm": {"extraArgs": ["-tp", "4"]}},
-        "vllm.extraArgs",
+        "vllm.extraArgs[0]",
         "flag set by settings (read by vLLM as --tensor-parallel-size): '-tp'",
     ),
-    ({"vllm": {"extraArgs": ["--api-key=k"]}}, "vllm.extraArgs", "pulumi config set --secret vllmApiKey"),
+    ({"vllm": {"extraArgs": ["--api-key=k"]}}, "vllm.extraArgs[0]", "pulumi config set --secret vllmApiKey"),
     ({"vllmApiKey": ""}, "vllmApiKey", "empty value"),
     (
         {"devicePlugin": {"enabled": True}, "gpuNodeGroup": {"amiFamily": "Bottlerocket"}},

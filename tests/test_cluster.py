@@ -5,7 +5,8 @@ from __future__ import annotations
 from conftest import dev_stack_config, run_stack
 
 from components.facts.zones import EKS_UNSUPPORTED_ZONE_IDS
-from components.stackcheck.runtime import MOCK_SUBNET_IDS, MOCK_VPC_ID, MOCK_ZONES, run_program
+from components.stackcheck.mock_answers import MOCK_SUBNET_IDS, MOCK_VPC_ID, MOCK_ZONES
+from components.stackcheck.runtime import run_program
 
 GET_VPC = "aws:ec2/getVpc:getVpc"
 GET_ZONES = "aws:index/getAvailabilityZones:getAvailabilityZones"

@@ -93,7 +93,7 @@ def test_a_cluster_version_without_an_autoscaler_release_is_named_as_the_autosca
         )
     problems = [str(problem) for problem in raised.value.problems]
     assert problems == [
-        "ClusterAutoscaler(scaler).args.clusterVersion: '1.36' has no Cluster Autoscaler release pinned "
+        "ClusterAutoscaler(scaler).args.cluster_version: '1.36' has no Cluster Autoscaler release pinned "
         "(facts/versions.py); allowed: 1.32, 1.33, 1.34, 1.35, or no ClusterAutoscaler"
     ]
 
@@ -135,10 +135,10 @@ BAD_ARGS = {
         ))
         """,
         [
-            "GpuNodeGroup(gpu-a).args.instanceTypes[0]: malformed instance type 'g5'",
-            "GpuNodeGroup(gpu-a).args.diskSize: disk too small",
-            "GpuNodeGroup(gpu-a).args.placement.taintEffect: EKS API spelling",
-            "GpuNodeGroup(gpu-a).args.placement.extraTaints[0].key: invalid key 'a b'",
+            "GpuNodeGroup(gpu-a).args.instance_types[0]: malformed instance type 'g5'",
+            "GpuNodeGroup(gpu-a).args.disk_size: disk too small",
+            "GpuNodeGroup(gpu-a).args.placement.taint_effect: EKS API spelling",
+            "GpuNodeGroup(gpu-a).args.placement.extra_taints[0].key: invalid key 'a b'",
         ],
     ),
     "VllmServer": (
@@ -153,7 +153,7 @@ BAD_ARGS = {
         """,
         [
             "VllmServer(chat).args.image",
-            "VllmServer(chat).args.gpuMemoryUtilization",
+            "VllmServer(chat).args.gpu_memory_utilization",
             "VllmServer(chat).args.namespace",
         ],
     ),
@@ -171,7 +171,7 @@ BAD_ARGS = {
 
         DcgmExporter("gpu-metrics", DcgmExporterArgs(monitoring_namespace="Monitoring", namespace="kube_system"))
         """,
-        ["DcgmExporter(gpu-metrics).args.monitoringNamespace", "DcgmExporter(gpu-metrics).args.namespace"],
+        ["DcgmExporter(gpu-metrics).args.monitoring_namespace", "DcgmExporter(gpu-metrics).args.namespace"],
     ),
     "Network": (
         """
@@ -179,7 +179,7 @@ BAD_ARGS = {
 
         Network("net", NetworkArgs(cidr="10.0.0.0/8", availability_zones=["us-west-2a"], nat_gateways="one"))
         """,
-        ["Network(net).args.cidr", "Network(net).args.availabilityZones", "Network(net).args.natGateways"],
+        ["Network(net).args.cidr", "Network(net).args.availability_zones", "Network(net).args.nat_gateways"],
     ),
     "ClusterAutoscaler": (
         """
@@ -188,7 +188,7 @@ BAD_ARGS = {
         ClusterAutoscaler("scaler", ClusterAutoscalerArgs(cluster_name="ml", expander="priority",
                                                           scale_down_unneeded_time="soon"))
         """,
-        ["ClusterAutoscaler(scaler).args.scaleDownUnneededTime: invalid duration 'soon'"],
+        ["ClusterAutoscaler(scaler).args.scale_down_unneeded_time: invalid duration 'soon'"],
     ),
     "PrometheusMonitors": (
         """
@@ -197,7 +197,7 @@ BAD_ARGS = {
         PrometheusMonitors("monitors", PrometheusMonitorsArgs(targets=[], scrape_interval="0s",
                                                               monitor_labels={"release": "-bad-"}))
         """,
-        ["PrometheusMonitors(monitors).args.scrapeInterval", "PrometheusMonitors(monitors).args.monitorLabels"],
+        ["PrometheusMonitors(monitors).args.scrape_interval", "PrometheusMonitors(monitors).args.monitor_labels"],
     ),
     "EksCluster": (
         """
@@ -212,9 +212,9 @@ BAD_ARGS = {
         """,
         [
             "EksCluster(ml).args.version",
-            "EksCluster(ml).args.publicAccessCidrs",
-            "EksCluster(ml).args.systemNodeGroup.instanceTypes",
-            "EksCluster(ml).args.network: is set while vpcId 'vpc-0123456789abcdef0' names a VPC",
+            "EksCluster(ml).args.public_access_cidrs",
+            "EksCluster(ml).args.system_node_group.instance_types",
+            "EksCluster(ml).args.network: is set while vpc_id 'vpc-0123456789abcdef0' names a VPC",
         ],
     ),
 }
@@ -337,8 +337,10 @@ def test_the_stack_config_and_the_args_report_one_bad_value_with_the_same_messag
             VllmServer("chat", VllmServerArgs(instance_types=["g5.xlarge"], tensor_parallel_size=2))
             """,
         )
-    assert message_at(from_args.value, ".tensorParallelSize") == message_at(from_stack.value, ".tensorParallelSize")
-    assert "VllmServer(chat).args.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge" in str(from_args.value)
+    assert message_at(from_args.value, ".tensor_parallel_size") == message_at(from_stack.value, ".tensorParallelSize")
+    assert "VllmServer(chat).args.tensor_parallel_size: 2 is more than the 1 GPU(s) per g5.xlarge" in str(
+        from_args.value
+    )
 
 
 @pytest.mark.parametrize(
@@ -366,7 +368,8 @@ def test_a_field_rule_says_the_same_in_the_stack_config_and_in_the_args(
             {component}("x", {component}Args({required}{args}))
             """,
         )
-    assert message_at(from_args.value, f"args.{field}") == message_at(from_stack.value, f"{section}.{field}")
+    python_name = args.split("=", 1)[0]
+    assert message_at(from_args.value, f"args.{python_name}") == message_at(from_stack.value, f"{section}.{field}")
 
 
 def test_two_vllm_servers_in_one_namespace_get_distinct_object_names(tmp_path):
@@ -492,4 +495,4 @@ def test_a_programs_own_workloads_take_their_placement_from_the_same_args():
     assert {"key": "team", "operator": "Exists", "effect": "NoSchedule"} in contract.tolerations()
     with pytest.raises(ConfigError) as raised:
         contract_of(PlacementArgs(label_key="kubernetes.io/gpu", extra_labels={"pool": "x"}), where="placement")
-    assert [str(problem).split(":")[0] for problem in raised.value.problems] == ["placement.labelKey"]
+    assert [str(problem).split(":")[0] for problem in raised.value.problems] == ["placement.label_key"]

@@ -55,7 +55,7 @@ def test_an_output_given_for_a_plain_input_is_named_before_anything_is_registere
             """,
             run,
         )
-    assert f"{name}(it).args.{camel_case(field)}: an Output or awaitable; allowed: a plain value" in str(raised.value)
+    assert f"{name}(it).args.{field}: an Output or awaitable; allowed: a plain value" in str(raised.value)
     assert run.resources == [], [resource.name for resource in run.resources]
 
 
@@ -107,6 +107,6 @@ def test_an_output_and_a_bad_value_are_reported_together(tmp_path, component, ba
     unknown = "tags" if component != "VllmServer" else "name"
     (bad_key,) = bad
     assert any(text.startswith(f"{component}(it).args.{unknown}: an Output") for text in reported), reported
-    assert any(text.startswith(f"{component}(it).args.{camel_case(bad_key)}") for text in reported), reported
+    assert any(text.startswith(f"{component}(it).args.{bad_key}") for text in reported), reported
     assert len(reported) == 2, reported
     assert run.resources == []

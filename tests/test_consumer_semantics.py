@@ -473,6 +473,6 @@ def test_component_args_get_the_same_rules_naming_the_argument(tmp_path):
         run_program(program, {}, project=PROJECT, stack="test", run=run)
     messages = {problem.key: problem.message for problem in error.value.problems}
     assert "never run" in messages["expander"]
-    assert "invalid perl operator" in messages["expanderPriorities"]
-    assert 'unknown unit "d"' in messages["scaleDownUnneededTime"]
+    assert "invalid perl operator" in messages["expander_priorities"]
+    assert 'unknown unit "d"' in messages["scale_down_unneeded_time"]
     assert run.resources == []

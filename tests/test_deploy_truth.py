@@ -4,6 +4,7 @@ Kubernetes versions, node pools replaced without an outage, credentials the Kube
 
 from __future__ import annotations
 
+import logging
 from datetime import date
 from pathlib import Path
 
@@ -29,7 +30,8 @@ from components.facts.resource_types import (
 from components.facts.resource_types import VPC as VPC_TYPE
 from components.settings import ConfigError, parse_settings, parse_stack_config
 from components.stackcheck.aws.check import check_resources
-from components.stackcheck.runtime import MOCK_SUBNET_IDS, ProgramRun, Secret, run_program
+from components.stackcheck.mock_answers import MOCK_SUBNET_IDS
+from components.stackcheck.runtime import ProgramRun, Secret, run_program
 
 VPC = "vpc-0123456789abcdef0"
 PRIVATE = ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]
@@ -180,9 +182,13 @@ def test_default_version_is_the_newest_in_standard_support_with_schemas():
         pytest.param(date(2026, 12, 3), "is in EKS extended support since 2026-12-02", id="in extended support"),
     ],
 )
-def test_version_near_or_past_standard_support_warns_with_the_date(monkeypatch, today, fragment):
+def test_version_near_or_past_standard_support_warns_with_the_date(monkeypatch, caplog, stack, today, fragment):
     monkeypatch.setattr(versions, "today", lambda: today)
-    warnings = [w for w in parse_settings({"cluster": {"version": "1.34"}}).warnings() if "cluster.version" in w]
+    caplog.set_level(logging.WARNING)
+    stack({"cluster": {"version": "1.34"}})
+    warnings = [
+        r.getMessage() for r in caplog.records if r.levelno == logging.WARNING and "cluster.version" in r.getMessage()
+    ]
     if fragment is None:
         assert warnings == []
     else:

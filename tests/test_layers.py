@@ -92,6 +92,7 @@ PURE_BUILDERS = [
     "components.vllm_manifests",
     "components.vllm_sizing",
     "components.vllm_flags",
+    "components.vllm_parser",
     "components.labels",
     "components.security_context",
 ]

@@ -17,7 +17,8 @@ from components.facts.identity import PROJECT
 from components.facts.resource_types import GET_AVAILABILITY_ZONES, ROLE, ROLE_POLICY_ATTACHMENT, SUBNET
 from components.settings import ConfigError, parse_stack_config
 from components.stackcheck.__main__ import main
-from components.stackcheck.runtime import ProgramRun, mock_zones, run_program
+from components.stackcheck.mock_answers import mock_zones
+from components.stackcheck.runtime import ProgramRun, run_program
 
 ROOT = Path(__file__).resolve().parent.parent
 # EKS regions of botocore's endpoint data that the zone table does not know (no public zone list found).
@@ -261,7 +262,7 @@ def test_network_component_checks_its_zones_against_the_providers_region_before_
     with pytest.raises(ConfigError) as raised:
         run_network_component(tmp_path, "eu-west-1", "availability_zones=['us-west-2a', 'eu-west-1a']", run)
     assert [str(problem).split(" is not")[0] for problem in raised.value.problems] == [
-        "Network(net).args.availabilityZones: 'us-west-2a'"
+        "Network(net).args.availability_zones: 'us-west-2a'"
     ]
     assert run.resources == []
 

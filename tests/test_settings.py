@@ -82,21 +82,3 @@ def test_allowed_enums_are_those_of_the_eks_api():
     assert set(capacity) <= set(eks_model.capacity_types())
     assert set(eks_model.taint_effects()) == {"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}
     assert set(EKS_TAINT_EFFECTS.values()) == set(eks_model.taint_effects())
-
-
-PRIVATE_NETWORK = {
-    "vpcId": "vpc-0123456789abcdef0",
-    "privateSubnetIds": ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"],
-}
-
-
-def test_public_endpoint_open_to_the_internet_warns():
-    assert any("0.0.0.0/0" in warning for warning in parse_settings({}).warnings())
-    assert not parse_settings({"cluster": {"publicAccessCidrs": ["203.0.113.0/24"], **PRIVATE_NETWORK}}).warnings()
-
-
-def test_default_vpc_warns_that_nodes_are_public():
-    (warning,) = [w for w in parse_settings({"network": {"mode": "defaultVpc"}}).warnings() if "network.mode" in w]
-    assert "public IP" in warning and "privateSubnetIds" in warning
-    assert not [w for w in parse_settings({}).warnings() if "network.mode" in w]
-    assert not [w for w in parse_settings({"cluster": PRIVATE_NETWORK}).warnings() if "public IP" in w]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import plain_strings
 
-from components import vllm_flags
+from components import vllm_flags, vllm_parser
 from components.facts.resource_types import DEPLOYMENT, SECRET
-from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
+from components.settings import VllmSettings
 from components.stackcheck.runtime import ProgramRun, Secret
 from components.vllm_manifests import container_args
 
@@ -28,11 +28,11 @@ MANAGED_SPELLINGS = [
     (["--served_model_name=x"], "--served-model-name"),
     (["--gpu_memory_utilization", "0.5"], "--gpu-memory-utilization"),
     (["--port=9000"], "--port"),
-    (["--po", "9000"], "--port"),
+    (["--por", "9000"], "--port"),
     (["--model", "org/other"], "--model"),
     (["--model=org/other"], "--model"),
-    (["--mod", "org/other"], "--model"),
     (["--shutdown_timeout", "5"], "--shutdown-timeout"),
+    (["--shutdown-t=5"], "--shutdown-timeout"),
 ]
 # Flags that are not managed, in the spellings users write them.
 FREE_ARGS = [
@@ -40,7 +40,6 @@ FREE_ARGS = [
     ["--max-num-seqs=8"],
     ["--max_num_seqs", "8"],
     ["--model-impl", "vllm"],
-    ["-pp", "2"],
     ["-O3"],
     ["--compilation-config.level", "3"],
     ["--kv-cache-dtype", "fp8"],
@@ -50,9 +49,22 @@ FREE_ARGS = [
 
 @pytest.mark.parametrize(("args", "flag"), MANAGED_SPELLINGS, ids=[" ".join(a) for a, _ in MANAGED_SPELLINGS])
 def test_every_spelling_of_a_managed_flag_is_read_as_that_flag_and_rejected(args, flag):
-    assert vllm_flags.settings_flag(args[0], VLLM_MANAGED_FLAGS) == flag
+    [setting] = vllm_parser.read(args).settings
+    assert flag in setting.option.flags
+    [problem] = vllm_flags.check(args).problems
+    assert problem.index == 0
+    assert "flag set by settings" in problem.message
     with pytest.raises(ValueError, match="flag set by settings"):
         VllmSettings(extra_args=args)
+
+
+@pytest.mark.parametrize(("arg", "flag"), [("--po", "--port"), ("--mod", "--model"), ("--t", "--tensor-parallel-size")])
+def test_a_prefix_of_a_managed_flag_that_names_others_too_is_refused_as_ambiguous(arg, flag):
+    # argparse refuses a prefix of several options ("ambiguous option"), so it cannot reach the managed one.
+    [problem] = vllm_flags.check([arg, "x"]).problems
+    assert f"ambiguous flag {arg!r}: a prefix of " in problem.message
+    assert flag in problem.message
+    assert "ambiguous option" in vllm_parser.argparse_error("org/model", [arg, "x"])
 
 
 @pytest.mark.parametrize("args", FREE_ARGS, ids=[" ".join(a) for a in FREE_ARGS])
@@ -60,26 +72,40 @@ def test_flags_the_settings_do_not_own_pass_through_unchanged(args):
     assert container_args(VllmSettings(extra_args=args))[-len(args) :] == args
 
 
-@pytest.mark.parametrize(
-    ("arg", "canonical"),
-    [
-        ("--max_num_seqs=8", "--max-num-seqs"),
-        ("--compilation_config.cudagraph_mode", "--compilation-config"),
-        ("--compilation_config.pass_config.fuse_norm_quant", "--compilation-config"),
-        ("--served_model_name=team=a", "--served-model-name"),
-        ("-tp", "--tensor-parallel-size"),
-        ("-asc", "--api-server-count"),
-        ("-O3", "--optimization-level"),
-        ("-O=3", "--optimization-level"),
-        ("org/model", None),
-        # A lone `-` is a value (argparse reads it as a positional argument).
-        ("-", None),
-        ("-1", None),
-        ("0.5", None),
-    ],
-)
-def test_canonical_flag_undoes_vllms_spellings(arg, canonical):
-    assert vllm_flags.canonical_flag(arg) == canonical
+READINGS = [
+    (["--max_num_seqs=8"], "max_num_seqs", 8),
+    (["--compilation_config.cudagraph_mode", "NONE"], "compilation_config", {"cudagraph_mode": "NONE"}),
+    (
+        ["--compilation_config.pass_config.fuse_norm_quant", "true"],
+        "compilation_config",
+        {"pass_config": {"fuse_norm_quant": True}},
+    ),
+    (
+        ["--compilation-config.mode=3", "--compilation_config.cudagraph_capture_sizes+", "1,2"],
+        "compilation_config",
+        {"mode": 3, "cudagraph_capture_sizes": ["1", "2"]},
+    ),
+    (["-asc", "2"], "api_server_count", 2),
+    (["-O3"], "optimization_level", "3"),
+    (["-O=3"], "optimization_level", "3"),
+    (["-O", "2"], "optimization_level", "2"),
+    (["--seed", "-1"], "seed", -1),
+    (["--no-enable-prefix-caching"], "enable_prefix_caching", False),
+    (["--enable-prefix-caching"], "enable_prefix_caching", True),
+    (["--max-num-batched-tokens", "2k"], "max_num_batched_tokens", 2000),
+    (["--moe-backend", "Flashinfer-Cutlass"], "moe_backend", "flashinfer_cutlass"),
+    (["-qfp8"], "quantization", "fp8"),
+]
+
+
+@pytest.mark.parametrize(("args", "dest", "value"), READINGS, ids=[" ".join(args) for args, _, _ in READINGS])
+def test_extra_args_are_read_as_vllms_parser_reads_them(args, dest, value):
+    # vLLM v0.32.0 FlexibleArgumentParser.parse_args rewrites `_` to `-`, `-O3` to --optimization-level and
+    # `--flag.key value` to JSON; argparse reads one-letter options glued to their value (`-qfp8`).
+    reading = vllm_parser.read(args)
+    assert reading.problems == ()
+    assert {setting.option.dest: setting.value for setting in reading.settings} == {dest: value}
+    assert vllm_parser.argparse_error("org/model", args) is None
 
 
 @pytest.mark.parametrize(
@@ -88,20 +114,11 @@ def test_canonical_flag_undoes_vllms_spellings(arg, canonical):
 )
 def test_a_prefix_of_a_json_flag_with_keys_is_read_as_that_flag(arg):
     # `--flag.key value` sets one key of a JSON flag; with `_` for `-` and an abbreviated name it is still that
-    # flag (vLLM v0.32.0 FlexibleArgumentParser.parse_args, argparse allow_abbrev), so a managed JSON flag
-    # could not be overridden that way.
-    assert vllm_flags.settings_flag(arg, ("--compilation-config", "--max-model-len")) == "--compilation-config"
-
-
-@pytest.mark.parametrize("arg", ["--", "--=x", "-=1", "-"])
-def test_dashes_without_a_name_set_no_flag(arg):
-    # `--` ends the options for argparse; a bare dash names nothing. Neither is a prefix of a managed flag.
-    assert vllm_flags.settings_flag(arg, VLLM_MANAGED_FLAGS) is None
-
-
-def test_the_shortest_long_prefix_names_a_flag():
-    # One letter after `--` is already a prefix argparse expands when it names one option only.
-    assert vllm_flags.settings_flag("--s=1", ("--shutdown-timeout",)) == "--shutdown-timeout"
+    # flag (vLLM v0.32.0 FlexibleArgumentParser.parse_args, argparse allow_abbrev).
+    args = [arg] if "=" in arg else [arg, "1"]
+    [setting] = vllm_parser.read(args).settings
+    assert setting.option.dest == "compilation_config"
+    assert isinstance(setting.value, dict)
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ class VllmServerArgs:
     replicas: int | None = None
     """Plain. Server replicas, 0 or more. Default 1."""
     extra_args: list[str] | None = None
-    """Plain. More `vllm serve` flags, appended after the ones built from the other fields; not the flags those set, in any spelling vLLM accepts (`--max_model_len=...`, `-tp 2`, a prefix such as `--tensor-parallel`), and no `--api-key`. Default none."""
+    """Plain. More `vllm serve` flags, appended after the ones built from the other fields and read as vLLM's parser reads them: each flag and each value its own item. Not the flags those fields set, in any spelling vLLM accepts (`--max_model_len=...`, `-tp 2`, a prefix such as `--tensor-parallel`), no `--api-key`, and none that break the pod (`--host` other than 0.0.0.0 or ::, `--download-dir`, `--config`, multi-node flags); `--pipeline-parallel-size` and `--data-parallel-size` multiply the GPUs each replica requests. Default none."""
     model_cache: ModelCacheArgs | None = None
     """Plain. Where the server caches model weights. Default: the defaults of its fields."""
     startup_timeout_seconds: int | None = None

@@ -8,7 +8,6 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from ..facts import eks_model, versions
-from ..facts.identity import PROJECT
 from ..facts.principals import iam_principal
 from .errors import ConfigProblem, _bad
 from .fields import Ipv4Cidr, SubnetIds, each_once, rule
@@ -177,22 +176,3 @@ class ClusterSettings(SectionModel):
                 )
             )
         return problems
-
-    def warnings(self, project: str = PROJECT) -> list[str]:
-        """Settings that are valid but weaken the cluster or cost more than they need to."""
-        found = []
-        support = versions.support_warning(self.version, versions.today())
-        if support:
-            found.append(f"{project}:cluster.version {self.version!r}: {support}")
-        if self.endpoint_public_access and "0.0.0.0/0" in self.public_access_cidrs:
-            found.append(
-                f"{project}:cluster.publicAccessCidrs includes 0.0.0.0/0: the Kubernetes API endpoint is "
-                "reachable from the whole internet; restrict it to your networks"
-            )
-        missing_logs = [log for log in DEFAULT_LOG_TYPES if log not in self.log_types]
-        if missing_logs:
-            found.append(
-                f"{project}:cluster.logTypes leaves out {', '.join(missing_logs)}: "
-                "control-plane activity will not be auditable"
-            )
-        return found

@@ -9,6 +9,8 @@ always); in a component's arguments it is the argument path (`GpuNodeGroup(gpu-a
 from __future__ import annotations
 
 import difflib
+import functools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +44,9 @@ class ConfigProblem(ValueError):
         return ConfigProblem(join_key(parent, self.key), self.message, self.namespace, self.separator)
 
     def written(self, where: Where) -> ConfigProblem:
-        """The same problem with its key written for `where`."""
+        """The same problem with its key written for `where` (in Python names when `where` asks for them)."""
+        if where.python_names:
+            return ConfigProblem(python_key(self.key), python_text(self.message), where.namespace, where.separator)
         return ConfigProblem(self.key, self.message, where.namespace, where.separator)
 
 
@@ -51,6 +55,8 @@ class ConfigError(ValueError):
 
     def __init__(self, problems: list[ConfigProblem], subject: str = "stack config"):
         self.problems = problems
+        self.title = f"Invalid {subject}"
+        """What is invalid, as a report heads the problems: `Invalid stack config`."""
         lines = "\n".join(f"  - {problem}" for problem in problems)
         super().__init__(f"invalid {subject} ({len(problems)} problem(s)):\n{lines}")
 
@@ -74,6 +80,9 @@ class Where:
     brackets: bool = False
     """List positions as `[0]`, also for an item of a list of plain values; otherwise `.0`, and a bad item of
     a plain list is reported on the list (its message quotes the item), as stack-config keys always were."""
+    python_names: bool = False
+    """Fields by their Python names (`instance_types`), as a Python caller spelt them; otherwise by their config
+    keys (`instanceTypes`)."""
 
 
 def stack_config(project: str = PROJECT) -> Where:
@@ -81,9 +90,50 @@ def stack_config(project: str = PROJECT) -> Where:
     return Where(project, ":", brackets=False)
 
 
-def arguments(where: str) -> Where:
-    """Keys of a component's arguments: `where.key[0]`, `where` such as `GpuNodeGroup(gpu-a).args`."""
-    return Where(where, ".", brackets=True)
+def arguments(where: str, python_names: bool = True) -> Where:
+    """Keys of a component's arguments: `where.key[0]`, `where` such as `GpuNodeGroup(gpu-a).args`, fields by
+    their Python names unless `python_names` is false."""
+    return Where(where, ".", brackets=True, python_names=python_names)
+
+
+@functools.cache
+def _python_names() -> dict[str, str]:
+    """Config key -> Python name of every settings field whose two spellings differ (`instanceTypes`)."""
+    from .section import SectionModel
+
+    names: dict[str, str] = {}
+    models = list(SectionModel.__subclasses__())
+    while models:
+        model = models.pop()
+        models.extend(model.__subclasses__())
+        names.update(
+            {field.alias: name for name, field in model.model_fields.items() if field.alias not in (None, name)}
+        )
+    return names
+
+
+# A field name in a key: at its start or after a dot, up to a dot, a position or the end.
+_KEY_PART = re.compile(r"(?:^|(?<=\.))([a-z][A-Za-z0-9]*)(?=$|[.\[])")
+# A camelCase word of a message outside quotes (quoted text is a value the user gave or may give).
+_QUOTED_OR_WORD = re.compile(r"('[^']*'|\"[^\"]*\")|\b([a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)\b")
+
+
+def python_key(key: str) -> str:
+    """`key` with every settings field in it by its Python name: `placement.taintEffect` becomes
+    `placement.taint_effect`; map keys (a label key such as `nvidia.com/gpu`) and positions stay as written."""
+    names = _python_names()
+    return _KEY_PART.sub(lambda match: names.get(match.group(1), match.group(1)), key)
+
+
+def python_text(message: str) -> str:
+    """`message` with the settings fields it names by their Python names (`minSize` becomes `min_size`)."""
+    names = _python_names()
+
+    def replace(match: re.Match[str]) -> str:
+        quoted, word = match.groups()
+        return quoted or names.get(word, word)
+
+    return _QUOTED_OR_WORD.sub(replace, message)
 
 
 def _bad(value: Any, allowed: str, reason: str = "invalid value") -> ValueError:
@@ -117,7 +167,7 @@ def problems_from(error: ValidationError, model: type[BaseModel], parent: str, w
             known = _known_keys(model, location[:-1])
             key = join_key(parent, key_path(location, where.brackets))
             message = f"unknown key{_suggestion(str(location[-1]), known)}; allowed: {', '.join(known)}"
-            problems.append(ConfigProblem(key, message, where.namespace, where.separator))
+            problems.append(ConfigProblem(key, message).written(where))
             continue
         cause = detail.get("ctx", {}).get("error")
         if isinstance(cause, SectionProblems):
@@ -131,7 +181,7 @@ def problems_from(error: ValidationError, model: type[BaseModel], parent: str, w
         if detail["type"] != "value_error":
             message = f"{message}; got {detail['input']!r}"
         key = join_key(parent, key_path(location, where.brackets))
-        problems.append(ConfigProblem(key, message, where.namespace, where.separator))
+        problems.append(ConfigProblem(key, message).written(where))
     return _unique(problems)
 
 

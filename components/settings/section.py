@@ -86,14 +86,17 @@ def _problems_within(section: SectionModel, brackets: bool) -> list[ConfigProble
     return inner or section.problems()
 
 
-def validate_section(model: type[Section], data: Mapping[str, Any], *, where: str) -> Section:
+def validate_section(
+    model: type[Section], data: Mapping[str, Any], *, where: str, python_names: bool = False
+) -> Section:
     """`data` (camelCase keys, as in the stack config) validated as `model`, field rules and cross-field rules.
 
     Raises `ConfigError` listing every problem at once, each key written under `where`:
     `validate_section(GpuNodeGroupSettings, {"instanceTypes": ["g5"]}, where="GpuNodeGroup(gpu-a).args")`
-    reports `GpuNodeGroup(gpu-a).args.instanceTypes[0]: malformed instance type 'g5'; allowed: ...`.
+    reports `GpuNodeGroup(gpu-a).args.instanceTypes[0]: malformed instance type 'g5'; allowed: ...`, and with
+    `python_names` (a Python caller's arguments) `GpuNodeGroup(gpu-a).args.instance_types[0]: ...`.
     """
-    section, problems = validate(model, data, "", arguments(where))
+    section, problems = validate(model, data, "", arguments(where, python_names))
     if problems or section is None:
         raise ConfigError(problems, subject=where)
     return section

@@ -24,7 +24,7 @@ from .vllm import VllmSettings
 
 def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[ConfigProblem]:
     """A vLLM server against the GPU node group it runs on; keys inside the server's settings
-    (`tensorParallelSize`). The stack config and `VllmServerArgs` both check these."""
+    (`tensorParallelSize`, `extraArgs`). The stack config and `VllmServerArgs` both check these."""
     problems = []
     if vllm.tensor_parallel_size > gpu.gpus_per_instance:
         problems.append(
@@ -33,6 +33,18 @@ def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[
                 f"{vllm.tensor_parallel_size!r} is more than the "
                 f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
                 f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
+            )
+        )
+    elif vllm.gpus_per_replica > gpu.gpus_per_instance:
+        # The pipeline, prefill context and data parallel sizes of extraArgs multiply the GPUs one server uses.
+        problems.append(
+            ConfigProblem(
+                "extraArgs",
+                f"{vllm.gpus_per_replica} GPUs per server (tensorParallelSize {vllm.tensor_parallel_size} x "
+                f"{vllm.gpus_per_replica // vllm.tensor_parallel_size} from --pipeline-parallel-size, "
+                "--prefill-context-parallel-size and --data-parallel-size) is more than the "
+                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: at most "
+                f"{gpu.gpus_per_instance} in all, or larger GPU instance types",
             )
         )
     if vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
@@ -136,16 +148,6 @@ class Settings(SectionModel):
     def creates_network(self) -> bool:
         """Whether the stack creates its own VPC (no `cluster.vpcId`, `network.mode` `create`)."""
         return not self.cluster.vpc_id and self.network.mode == "create"
-
-    def warnings(self, project: str = PROJECT) -> list[str]:
-        found = self.cluster.warnings(project)
-        if not self.cluster.vpc_id and self.network.mode == "defaultVpc":
-            found.append(
-                f"{project}:network.mode is 'defaultVpc': the nodes run in the default VPC's default "
-                "subnets, which are public and give each node a public IP; use the default mode "
-                "'create', or set cluster.vpcId and privateSubnetIds, for anything but a test"
-            )
-        return found
 
     def problems(self) -> list[ConfigProblem]:
         """Checks across sections; keys are the config keys (`vllm.tensorParallelSize`)."""

@@ -9,22 +9,17 @@ from pydantic import AfterValidator
 from .. import vllm_flags
 from ..facts import versions
 from ..facts.kubernetes import KUBE_SYSTEM
+from ..facts.vllm_cli import OPTIONS
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
 from .section import SectionModel
 
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
-VLLM_MANAGED_FLAGS = (
-    "--model",
-    "--served-model-name",
-    "--tensor-parallel-size",
-    "--max-model-len",
-    "--gpu-memory-utilization",
-    "--port",
-    "--shutdown-timeout",
+VLLM_MANAGED_FLAGS = tuple(
+    next(flag for flag in option.flags if flag.startswith("--"))
+    for option in OPTIONS
+    if option.dest in vllm_flags.MANAGED and option.flags
 )
-# Flags that carry a secret: as container args they would be plain text in the pod spec and the state.
-VLLM_SECRET_FLAGS = {"--api-key": "vllmApiKey"}
 # Namespaces the cluster owns: the vLLM server would relabel them restricted, and delete them on destroy.
 SYSTEM_NAMESPACES = ("default", KUBE_SYSTEM, "kube-public", "kube-node-lease")
 
@@ -73,27 +68,6 @@ def check_repo_id(value: str) -> str:
             value, f"a Hugging Face model id such as Qwen/Qwen2.5-7B-Instruct ({reason})", "invalid model id"
         ) from None
     return value
-
-
-def _extra_arg(arg: str) -> str:
-    # Checked as vLLM's parser reads them: `--tensor_parallel_size=8` and `-tp 8` set --tensor-parallel-size.
-    secret = vllm_flags.settings_flag(arg, tuple(VLLM_SECRET_FLAGS))
-    if secret:
-        raise _bad(
-            arg,
-            f"no {secret}: it would be plain text in the pod spec and the state; set it with "
-            f"`pulumi config set --secret {VLLM_SECRET_FLAGS[secret]} <value>`",
-            "secret flag in",
-        )
-    flag = vllm_flags.settings_flag(arg, VLLM_MANAGED_FLAGS)
-    if flag:
-        spelled = "" if arg.split("=", 1)[0] == flag else f" (read by vLLM as {flag})"
-        raise _bad(
-            arg,
-            f"flags other than {', '.join(VLLM_MANAGED_FLAGS)} in any spelling, which come from vllm settings",
-            f"flag set by settings{spelled}:",
-        )
-    return arg
 
 
 # The server's Namespace object is owned by the stack: taking over a system namespace would relabel it for
@@ -145,10 +119,12 @@ class VllmSettings(SectionModel):
     """Share of GPU memory vLLM may use, 0 < x <= 1."""
     replicas: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 1
     """Server replicas, 0 or more."""
-    extra_args: list[Annotated[str, AfterValidator(_extra_arg)]] = []
-    """More `vllm serve` flags, appended after the ones built from the other fields; not the flags those set, in
-    any spelling vLLM accepts (`--max_model_len=...`, `-tp 2`, a prefix such as `--tensor-parallel`), and no
-    `--api-key`."""
+    extra_args: list[str] = []
+    """More `vllm serve` flags, appended after the ones built from the other fields and read as vLLM's parser reads
+    them: each flag and each value its own item. Not the flags those fields set, in any spelling vLLM accepts
+    (`--max_model_len=...`, `-tp 2`, a prefix such as `--tensor-parallel`), no `--api-key`, and none that break
+    the pod (`--host` other than 0.0.0.0 or ::, `--download-dir`, `--config`, multi-node flags);
+    `--pipeline-parallel-size` and `--data-parallel-size` multiply the GPUs each replica requests."""
     model_cache: ModelCacheSettings = ModelCacheSettings()
     """Where the server caches model weights."""
     startup_timeout_seconds: Annotated[
@@ -167,15 +143,26 @@ class VllmSettings(SectionModel):
     """Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
 
     def problems(self) -> list[ConfigProblem]:
+        problems = [
+            # Pulumi's own path syntax for one item (`pulumi config set --path 'vllm.extraArgs[0]'`).
+            ConfigProblem("extraArgs" if problem.index < 0 else f"extraArgs[{problem.index}]", problem.message)
+            for problem in vllm_flags.check(self.extra_args).problems
+        ]
         if self.model_cache.type == "pvc" and self.replicas > 1:
-            return [
+            problems.append(
                 ConfigProblem(
                     "modelCache.type",
                     f"'pvc' with replicas {self.replicas}: a ReadWriteOnce "
                     "claim attaches to one node only; allowed: 'emptyDir', or replicas 1",
                 )
-            ]
-        return []
+            )
+        return problems
+
+    @property
+    def gpus_per_replica(self) -> int:
+        """GPUs one server pod requests: the tensor parallel size times the pipeline, prefill context and data
+        parallel sizes `extraArgs` set (1 each by default)."""
+        return self.tensor_parallel_size * vllm_flags.check(self.extra_args).gpu_factor
 
     @property
     def model_name(self) -> str:

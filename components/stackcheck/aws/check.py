@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...facts.resource_types import LAUNCH_TEMPLATE, ROLE, ROLE_POLICY, SUBNET, VPC
-from ..runtime import MOCK_ACCOUNT, Secret
+from ..mock_answers import MOCK_ACCOUNT
+from ..runtime import Secret
 from . import network_rules, rules
 from .api_models import Violation, validate
 from .builders import BUILDERS, Request, Stack, launch_template_request, ref, resource_name_of

@@ -89,14 +89,15 @@ def _config(result: PlanResult) -> Section:
             only=MARKDOWN,
         ),
     )
+    title = result.config_title
     return Section(
         "config",
-        "Invalid stack config",
+        title,
         "error",
         blocks if problems else (),
         alert=True,
-        text_heading=f"Invalid stack config ({len(problems)} problem(s))",
-        markdown_heading=f"Invalid stack config (`{_shown_path(result.stack_file)}`)",
+        text_heading=f"{title} ({len(problems)} problem(s))",
+        markdown_heading=f"{title} (`{_shown_path(result.stack_file)}`)",
         data={"configProblems": [{"key": problem.key, "message": problem.message} for problem in problems]},
     )
 

@@ -92,6 +92,9 @@ class PlanResult:
     stack_file: str
     out_dir: str
     config_problems: list[ConfigIssue] = field(default_factory=list)
+    config_title: str = "Invalid stack config"
+    """What `config_problems` are about: the stack config, or the arguments a component was given
+    (`Invalid arguments to GpuNodeGroup(gpu-a)`)."""
     program_error: str | None = None
     program_traceback: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -338,6 +341,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
             problems = getattr(error, "problems", None)
             if problems and all(hasattr(problem, "key") for problem in problems):
                 result.config_problems = _issues(error)
+                result.config_title = getattr(error, "title", None) or result.config_title
             else:
                 result.program_error = f"{type(error).__name__}: {error}"
                 result.program_traceback = traceback.format_exc()

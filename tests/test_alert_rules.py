@@ -143,7 +143,7 @@ def test_bad_alert_arguments_fail_naming_each_before_anything_is_registered(tmp_
     with pytest.raises(ConfigError) as raised:
         run_program(program, {}, project=PROJECT, stack="test", run=run)
     assert [str(problem) for problem in raised.value.problems] == [
-        "PrometheusMonitors(monitors).args.gpuMemoryUtilization: invalid value 1.5; allowed: a number with 0 < x <= 1",
+        "PrometheusMonitors(monitors).args.gpu_memory_utilization: invalid value 1.5; allowed: a number with 0 < x <= 1",
         "PrometheusMonitors(monitors).args.replicas: invalid value -1; allowed: an integer >= 0",
     ]
     assert run.resources == []

@@ -48,7 +48,9 @@ def test_gpu_memory_threshold_is_halfway_between_the_budget_and_full_memory(util
 
 
 def test_gpu_memory_threshold_always_sits_above_the_budget_and_below_full_memory():
-    for utilization in (n / 1000 for n in range(1, 1001)):
+    budgets = [n / 1000 for n in range(1, 1001)]
+    assert len(budgets) == 1000 and budgets[-1] == 1.0
+    for utilization in budgets:
         threshold = gpu_memory_threshold(utilization)
         if threshold is None:
             assert utilization > 1 - 2 * MIN_GPU_MEMORY_MARGIN, utilization
@@ -150,7 +152,12 @@ def test_bad_alert_arguments_fail_naming_each_before_anything_is_registered(tmp_
 
 
 @pytest.mark.parametrize(
-    "overrides", [{}, {"vllm": {"servedModelName": "chat", "gpuMemoryUtilization": 0.5}}, {"vllm": {"replicas": 0}}]
+    "overrides",
+    [
+        pytest.param({}, id="dev-stack"),
+        pytest.param({"vllm": {"servedModelName": "chat", "gpuMemoryUtilization": 0.5}}, id="served-name-half-memory"),
+        pytest.param({"vllm": {"replicas": 0}}, id="zero-replicas"),
+    ],
 )
 def test_registered_rules_read_only_metrics_the_pinned_exporters_expose(stack, overrides):
     from test_dashboards import DCGM_LIST, VLLM_LIST, exposed, metric_names

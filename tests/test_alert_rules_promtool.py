@@ -44,10 +44,13 @@ def test_committed_rules_file_passes_promtool_check(tmp_path):
 @pytest.mark.parametrize(
     "overrides",
     [
-        {},
-        {"vllm": {"gpuMemoryUtilization": 0.97, "servedModelName": 'chat "v2" \\ beta', "replicas": 3}},
-        {"vllm": {"replicas": 0, "gpuMemoryUtilization": 0.99}},
-        {"vllm": {"enabled": False}},
+        pytest.param({}, id="dev-stack"),
+        pytest.param(
+            {"vllm": {"gpuMemoryUtilization": 0.97, "servedModelName": 'chat "v2" \\ beta', "replicas": 3}},
+            id="quoted-served-name",
+        ),
+        pytest.param({"vllm": {"replicas": 0, "gpuMemoryUtilization": 0.99}}, id="zero-replicas-no-memory-rule"),
+        pytest.param({"vllm": {"enabled": False}}, id="no-vllm"),
     ],
 )
 def test_registered_rules_pass_promtool_check(stack, tmp_path, overrides):
@@ -225,7 +228,13 @@ def test_no_server_alert_fires_when_the_models_series_are_gone(stack, tmp_path):
     )
 
 
-@pytest.mark.parametrize("overrides", [{"vllm": {"replicas": 0}}, {"vllm": {"enabled": False}}])
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        pytest.param({"vllm": {"replicas": 0}}, id="zero-replicas"),
+        pytest.param({"vllm": {"enabled": False}}, id="no-vllm"),
+    ],
+)
 def test_no_server_alert_is_left_out_when_the_stack_runs_no_server(stack, overrides):
     groups = registered_groups(stack({**OPERATOR, **overrides}))
     alerts = {r["alert"] for group in groups for r in group["rules"]}

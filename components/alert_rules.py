@@ -2,13 +2,16 @@
 
 `rule_groups` gives the groups the PrometheusRule carries (components/monitoring.py); `rules_file_text` the
 committed dashboards/gpu-inference-alerts.yaml, the same rules at the settings' defaults for any model, which
-`python scripts/generate.py` writes and `--check` compares. Every metric they read is in the committed metric
-lists of the pinned exporters (dashboards/metrics/; tests/test_dashboards.py), and every rule has
-`promtool test rules` cases (tests/alerts/).
+`python scripts/generate.py` writes and `--check` compares; `python -m components.alert_rules` prints them for a
+server with other values, for a Prometheus that loads rule files. Every metric they read is in the committed metric
+lists of the pinned exporters (dashboards/metrics/; tests/test_dashboards.py), and every rule has `promtool test
+rules` cases (tests/test_alert_rules_promtool.py).
 """
 
 from __future__ import annotations
 
+import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -205,3 +208,29 @@ def rules_text(groups: list[dict[str, Any]]) -> str:
 def rules_file_text() -> str:
     """The text of the committed rules file: the rules at the defaults, for any model."""
     return FILE_HEADER + rules_text(rule_groups())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the rule file for the vLLM server the command line describes, its values checked by the `vllm`
+    section's rules; exit 2 naming every bad value."""
+    from .settings import ConfigError, VllmSettings
+    from .settings.section import validate_section
+
+    parser = argparse.ArgumentParser(
+        prog="python -m components.alert_rules", description="The alert rules for one vLLM server, as a rule file."
+    )
+    parser.add_argument("--gpu-memory-utilization", type=float, default=DEFAULT_GPU_MEMORY_UTILIZATION)
+    parser.add_argument("--replicas", type=int, default=1)
+    parser.add_argument("--model-name", help="the served model name (default: every model's series)")
+    options = parser.parse_args(argv)
+    given = {"gpuMemoryUtilization": options.gpu_memory_utilization, "replicas": options.replicas}
+    try:
+        vllm = validate_section(VllmSettings, given, where="vllm")
+    except ConfigError as error:
+        parser.error("; ".join(str(problem) for problem in error.problems))
+    sys.stdout.write(rules_text(rule_groups(vllm.gpu_memory_utilization, vllm.replicas, options.model_name)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -177,3 +177,25 @@ def test_the_xid_field_is_the_exporters_gauge_and_its_count_field_is_not_exporte
     assert kinds[XID_FIELD] == "gauge"
     # A count of XIDs would be the better signal, but the pinned default counters leave it out.
     assert "DCGM_EXP_XID_ERRORS_COUNT" not in kinds
+
+
+def test_the_command_line_prints_the_rules_of_the_server_it_describes(capsys):
+    from components.alert_rules import main
+
+    assert main(["--gpu-memory-utilization", "0.8", "--replicas", "0", "--model-name", "chat"]) == 0
+    groups = yaml.safe_load(capsys.readouterr().out)["groups"]
+    assert groups == rule_groups(0.8, 0, "chat")
+    memory = rule(groups, "GpuMemoryNearlyFull")
+    assert memory is not None and memory["expr"].endswith("> 0.9")
+    assert rule(groups, "VllmNoPodReady") is None
+
+
+def test_the_command_line_refuses_bad_values_naming_each(capsys):
+    from components.alert_rules import main
+
+    with pytest.raises(SystemExit) as raised:
+        main(["--gpu-memory-utilization", "1.5", "--replicas", "-2"])
+    assert raised.value.code == 2
+    error = capsys.readouterr().err
+    assert "vllm.gpuMemoryUtilization: invalid value 1.5; allowed: a number with 0 < x <= 1" in error
+    assert "vllm.replicas: invalid value -2; allowed: an integer >= 0" in error

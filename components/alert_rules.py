@@ -100,9 +100,10 @@ def xid_rules() -> list[dict[str, Any]]:
             "annotations": {
                 "summary": summary,
                 "description": (
-                    "An XID an application usually causes (13, 31, 43, 45: NVIDIA's catalog says restart the "
-                    "application); look it up in https://docs.nvidia.com/deploy/xid-errors/ and in the pod's "
-                    f"logs. Resolves {XID_WINDOW} after the last new XID."
+                    "An XID outside those that mean hardware or driver trouble; most are errors applications "
+                    "cause (13, 31, 43, 45: NVIDIA's catalog says restart the application). Look it up in "
+                    "https://docs.nvidia.com/deploy/xid-errors/ and read the pod's logs. Resolves "
+                    f"{XID_WINDOW} after the last new XID."
                 ),
             },
         },

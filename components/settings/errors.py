@@ -9,7 +9,6 @@ always); in a component's arguments it is the argument path (`GpuNodeGroup(gpu-a
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -96,20 +95,9 @@ def arguments(where: str, python_names: bool = True) -> Where:
     return Where(where, ".", brackets=True, python_names=python_names)
 
 
-@functools.cache
-def _python_names() -> dict[str, str]:
-    """Config key -> Python name of every settings field whose two spellings differ (`instanceTypes`)."""
-    from .section import SectionModel
-
-    names: dict[str, str] = {}
-    models = list(SectionModel.__subclasses__())
-    while models:
-        model = models.pop()
-        models.extend(model.__subclasses__())
-        names.update(
-            {field.alias: name for name, field in model.model_fields.items() if field.alias not in (None, name)}
-        )
-    return names
+PYTHON_NAMES: dict[str, str] = {}
+"""Config key -> Python name of every settings field whose two spellings differ (`instanceTypes`); each
+settings model adds its fields as it is defined (`SectionModel.__pydantic_init_subclass__`)."""
 
 
 # A field name in a key: at its start or after a dot, up to a dot, a position or the end.
@@ -121,13 +109,13 @@ _QUOTED_OR_WORD = re.compile(r"('[^']*'|\"[^\"]*\")|\b([a-z][a-z0-9]*(?:[A-Z][a-
 def python_key(key: str) -> str:
     """`key` with every settings field in it by its Python name: `placement.taintEffect` becomes
     `placement.taint_effect`; map keys (a label key such as `nvidia.com/gpu`) and positions stay as written."""
-    names = _python_names()
+    names = PYTHON_NAMES
     return _KEY_PART.sub(lambda match: names.get(match.group(1), match.group(1)), key)
 
 
 def python_text(message: str) -> str:
     """`message` with the settings fields it names by their Python names (`minSize` becomes `min_size`)."""
-    names = _python_names()
+    names = PYTHON_NAMES
 
     def replace(match: re.Match[str]) -> str:
         quoted, word = match.groups()

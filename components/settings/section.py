@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, mod
 from pydantic.alias_generators import to_camel
 
 from .errors import (
+    PYTHON_NAMES,
     ConfigError,
     ConfigProblem,
     SectionProblems,
@@ -41,6 +42,13 @@ class SectionModel(BaseModel):
         # them (nothing reads `Field.description`), which saves a fifth of the settings' import time.
         use_attribute_docstrings=False,
     )
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        PYTHON_NAMES.update(
+            {field.alias: name for name, field in cls.model_fields.items() if field.alias not in (None, name)}
+        )
 
     def problems(self) -> list[ConfigProblem]:
         """Checks across the fields of this object; each problem's key is relative to this object."""

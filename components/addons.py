@@ -20,7 +20,7 @@ from .facts import versions
 from .facts.node_agents import SYSTEM_POOL_LABEL
 
 
-class AddonVersionError(ValueError):
+class AddonVersionError(pulumi.RunError):
     """EKS offers an add-on version other than the one whose configuration schema the stack was written against."""
 
 
@@ -110,13 +110,20 @@ def create_addon(
     `aliases` name the resource an earlier release of the stack had for the same add-on, so that `pulumi up` updates
     it in place rather than creating a second add-on of the same name, which CreateAddon refuses.
     """
-    looked_up = aws.eks.get_addon_version_output(
-        addon_name=spec.addon,
-        kubernetes_version=kubernetes_version,
-        most_recent=True,
-        opts=pulumi.InvokeOutputOptions(parent=parent),
-    )
-    version = looked_up.version.apply(lambda resolved: chosen_version(spec.addon, kubernetes_version, resolved))
+    schema_version = versions.SCHEMA_VERSIONS.get(spec.addon)
+    version: pulumi.Input[str | None]
+    if schema_version is not None:
+        # Configuration values written against one version's schema: that version, never the newest EKS offers
+        # (a newer eksbuild would otherwise fail every preview until the schema is committed again).
+        version = schema_version
+    else:
+        looked_up = aws.eks.get_addon_version_output(
+            addon_name=spec.addon,
+            kubernetes_version=kubernetes_version,
+            most_recent=True,
+            opts=pulumi.InvokeOutputOptions(parent=parent),
+        )
+        version = looked_up.version.apply(lambda resolved: chosen_version(spec.addon, kubernetes_version, resolved))
     return aws.eks.Addon(
         name,
         cluster_name=cluster_name,

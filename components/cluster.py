@@ -114,14 +114,21 @@ def node_subnet_ids(settings: ClusterSettings, default_subnet_ids: pulumi.Input[
     return list(settings.private_subnet_ids or settings.public_subnet_ids) or default_subnet_ids
 
 
-def public_subnets_problem(where: str, subnet_ids: list[str]) -> str:
-    """The error for node subnets that are public but give instances no public IPv4 address."""
+def public_subnets_problem(public_key: str, private_key: str, subnet_ids: list[str]) -> str:
+    """The error for node subnets that are public but give instances no public IPv4 address; the keys name the
+    public and private subnet arguments as the caller wrote them (`Validation.key`)."""
     return (
-        f"{where}.publicSubnetIds: {subnet_ids!r} do not assign public IPv4 addresses (MapPublicIpOnLaunch is "
-        "false), and nodes there without privateSubnetIds never reach EKS to join; allowed: subnets with "
-        "MapPublicIpOnLaunch true (aws ec2 modify-subnet-attribute --map-public-ip-on-launch), or privateSubnetIds "
+        f"{public_key}: {subnet_ids!r} do not assign public IPv4 addresses (MapPublicIpOnLaunch is "
+        f"false), and nodes there without {private_key} never reach EKS to join; allowed: subnets with "
+        f"MapPublicIpOnLaunch true (aws ec2 modify-subnet-attribute --map-public-ip-on-launch), or {private_key} "
         "with a NAT route for the nodes"
     )
+
+
+class PublicSubnetsError(pulumi.RunError):
+    """Node subnets that assign no public IPv4 address. A `RunError` and not a `ValueError`: the SDK rewraps a
+    `ValueError` raised in an apply as a plain `ValueError` (pulumi/runtime/rpc.py, resource.py "has risen"), which
+    the language host prints with its traceback; a `RunError` reaches it as itself and is printed alone."""
 
 
 def control_plane_log_group(cluster_name: str) -> str:
@@ -193,7 +200,10 @@ class EksCluster(pulumi.ComponentResource):
             subnet_args = cluster_subnet_args(settings, default_subnet_ids)
             nodes_subnet_ids = node_subnet_ids(settings, default_subnet_ids)
             if settings.public_subnet_ids and not settings.private_subnet_ids:
-                nodes_subnet_ids = self._assigning_public_ips(name, list(settings.public_subnet_ids))
+                keys = Validation(args_path("EksCluster", name), args)
+                nodes_subnet_ids = self._assigning_public_ips(
+                    list(settings.public_subnet_ids), keys.key("public_subnet_ids"), keys.key("private_subnet_ids")
+                )
         kms_key_arn = settings.secrets_kms_key_arn
         if kms_key_arn is None:
             kms_key_arn = aws.kms.Key(
@@ -376,7 +386,9 @@ class EksCluster(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(parent=self),
         )
 
-    def _assigning_public_ips(self, name: str, subnet_ids: list[str]) -> pulumi.Output[list[str]]:
+    def _assigning_public_ips(
+        self, subnet_ids: list[str], public_key: str, private_key: str
+    ) -> pulumi.Output[list[str]]:
         """`subnet_ids`, once each of them is read to assign public IPv4 addresses at launch; raises naming those
         that do not.
 
@@ -397,7 +409,7 @@ class EksCluster(pulumi.ComponentResource):
         def checked(values: list[bool | None]) -> list[str]:
             refused = [subnet_id for subnet_id, value in zip(subnet_ids, values, strict=True) if value is False]
             if refused:
-                raise ValueError(public_subnets_problem(args_path("EksCluster", name), refused))
+                raise PublicSubnetsError(public_subnets_problem(public_key, private_key, refused))
             return subnet_ids
 
         return pulumi.Output.all(*assigned).apply(checked)

@@ -29,7 +29,7 @@ MANAGED: dict[str, str] = {
     "shutdown_timeout": "vllm.shutdownTimeoutSeconds",
 }
 # Options that carry a secret: as container args they would be plain text in the pod spec and the state.
-SECRET: dict[str, str] = {"api_key": "vllmApiKey"}
+SECRET: dict[str, str] = {"api_key": "vllmApiKey", "hf_token": "hfToken"}
 # Options whose product with the tensor parallel size is the GPUs one server uses on its node: the parallel
 # config's world size is pipeline x tensor x prefill context parallel (vllm/config/parallel.py
 # `ParallelConfig.__post_init__`), and on one node `vllm serve` starts `--data-parallel-size` engines, each

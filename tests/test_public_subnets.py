@@ -57,7 +57,8 @@ def test_a_public_subnet_without_public_ips_fails_naming_it_and_no_node_group_is
     with pytest.raises(Exception) as error:  # the SDK wraps the component's ValueError
         run_public_only(monkeypatch, {SUBNETS[0]: True, SUBNETS[1]: False}, run=run)
     message = str(error.value)
-    assert f"EksCluster(gpu-inference-dev).args.publicSubnetIds: [{SUBNETS[1]!r}] do not assign public IPv4" in message
+    assert type(error.value).__name__ == "PublicSubnetsError"  # not rewrapped: printed without a traceback
+    assert f"eks-gpu-inference:cluster.publicSubnetIds: [{SUBNETS[1]!r}] do not assign public IPv4" in message
     assert SUBNETS[0] not in message
     assert "allowed: subnets with MapPublicIpOnLaunch true" in message and "privateSubnetIds" in message
     # The cluster's other resources were registered; the node groups, which take the checked subnets, were not.

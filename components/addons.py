@@ -20,10 +20,6 @@ from .facts import versions
 from .facts.node_agents import SYSTEM_POOL_LABEL
 
 
-class AddonVersionError(pulumi.RunError):
-    """EKS offers an add-on version other than the one whose configuration schema the stack was written against."""
-
-
 @dataclass(frozen=True)
 class ManagedAddon:
     """One EKS managed add-on the cluster installs."""
@@ -37,22 +33,27 @@ class ManagedAddon:
 
 
 def chosen_version(addon: str, kubernetes_version: str, resolved: str | None) -> str | None:
-    """The version `addon` is installed at: the one EKS offers (`resolved`), else the pinned one (None: EKS's default).
-
-    Raises `AddonVersionError`, naming both versions, when the add-on's configuration values are written against a
-    committed configuration schema (`versions.SCHEMA_VERSIONS`) and EKS offers another version: values the schema
-    of one version accepts may be refused or mean something else in another.
-    """
+    """The version `addon` is installed at: the one EKS offers (`resolved`), else the pinned one (None: EKS's default)."""
     if not resolved:
         return versions.pinned_addon_version(addon, kubernetes_version)
-    schema_version = versions.SCHEMA_VERSIONS.get(addon)
-    if schema_version is not None and resolved != schema_version:
-        raise AddonVersionError(
-            f"add-on {addon}: EKS offers {resolved} for Kubernetes {kubernetes_version}, but the configuration schema "
-            f"the stack is written against is that of {schema_version} (components/data/); commit the schema of "
-            f"{resolved} (aws eks describe-addon-configuration) and pin it in facts/versions.py"
-        )
     return resolved
+
+
+def schema_version_warning(addon: str, kubernetes_version: str, resolved: str | None) -> str | None:
+    """What to tell the user when EKS offers `resolved` for an add-on whose configuration values follow the committed
+    schema of another version (`versions.SCHEMA_VERSIONS`), which the stack installs all the same.
+
+    Values one version's schema accepts may be refused, or mean something else, in another's; a newer eksbuild must
+    not fail every preview either, so the stack keeps the schema's version and says what EKS offers.
+    """
+    schema_version = versions.SCHEMA_VERSIONS[addon]
+    if not resolved or resolved == schema_version:
+        return None
+    return (
+        f"add-on {addon}: EKS offers {resolved} for Kubernetes {kubernetes_version}; the stack installs "
+        f"{schema_version}, the version whose configuration schema its values follow (components/data/). A release "
+        "of this stack that commits the newer schema moves to it"
+    )
 
 
 def coredns_configuration() -> dict:
@@ -105,25 +106,31 @@ def create_addon(
     depends_on: list[pulumi.Resource] | None = None,
     aliases: list[pulumi.Alias] | None = None,
 ) -> aws.eks.Addon:
-    """Register the add-on `spec` as `name`, its version resolved at preview (`chosen_version`).
+    """Register the add-on `spec` as `name`, its version resolved at preview (`chosen_version`), or, for an add-on whose
+    values follow a committed schema, that schema's version (`schema_version_warning`).
 
     `aliases` name the resource an earlier release of the stack had for the same add-on, so that `pulumi up` updates
     it in place rather than creating a second add-on of the same name, which CreateAddon refuses.
     """
-    schema_version = versions.SCHEMA_VERSIONS.get(spec.addon)
+    looked_up = aws.eks.get_addon_version_output(
+        addon_name=spec.addon,
+        kubernetes_version=kubernetes_version,
+        most_recent=True,
+        opts=pulumi.InvokeOutputOptions(parent=parent),
+    )
     version: pulumi.Input[str | None]
-    if schema_version is not None:
-        # Configuration values written against one version's schema: that version, never the newest EKS offers
-        # (a newer eksbuild would otherwise fail every preview until the schema is committed again).
-        version = schema_version
-    else:
-        looked_up = aws.eks.get_addon_version_output(
-            addon_name=spec.addon,
-            kubernetes_version=kubernetes_version,
-            most_recent=True,
-            opts=pulumi.InvokeOutputOptions(parent=parent),
-        )
+    schema_version = versions.SCHEMA_VERSIONS.get(spec.addon)
+    if schema_version is None:
         version = looked_up.version.apply(lambda resolved: chosen_version(spec.addon, kubernetes_version, resolved))
+    else:
+        # The version of the schema the values follow, whatever EKS offers; what it offers is told, not installed.
+        def warn(resolved: str | None) -> None:
+            warning = schema_version_warning(spec.addon, kubernetes_version, resolved)
+            if warning:
+                pulumi.log.warn(warning, resource=parent)
+
+        looked_up.version.apply(warn)
+        version = schema_version
     return aws.eks.Addon(
         name,
         cluster_name=cluster_name,

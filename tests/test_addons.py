@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import PROGRAM, ROOT, dev_stack_config, merge
 
-from components.addons import AddonVersionError, chosen_version
+from components.addons import chosen_version, schema_version_warning
 from components.facts import versions
 from components.facts.identity import PROJECT
 from components.facts.node_agents import SYSTEM_POOL_LABEL
@@ -55,8 +55,8 @@ def test_offline_each_addon_is_installed_at_its_pin_for_the_cluster_version(dev_
 
 def test_each_addon_asks_eks_for_its_newest_version_for_the_cluster_version(dev_run):
     asked = [arguments for token, arguments in dev_run.calls if token == GET_ADDON_VERSION]
-    # The node monitoring agent is pinned to the version of its committed configuration schema, never asked.
-    assert sorted(a["addonName"] for a in asked) == sorted(set(ADDONS) - set(versions.SCHEMA_VERSIONS))
+    # The node monitoring agent is asked too: what EKS offers is told (below), its schema's version installed.
+    assert sorted(a["addonName"] for a in asked) == sorted(ADDONS)
     assert {(a["kubernetesVersion"], a["mostRecent"]) for a in asked} == {("1.36", True)}
 
 
@@ -79,23 +79,37 @@ def test_the_versions_eks_offers_are_installed_when_it_answers():
     }
 
 
-def test_node_monitoring_agent_stays_at_its_schema_version_when_eks_offers_a_newer_one():
-    # A newer eksbuild must not fail every preview: the add-on whose values follow a committed schema is pinned.
+def test_node_monitoring_agent_stays_at_its_schema_version_when_eks_offers_a_newer_one(caplog):
+    # A newer eksbuild must not fail every preview: the add-on whose values follow a committed schema is pinned,
+    # and the preview says what EKS offers.
     run = run_with_answer({}, {"version": "v1.8.0-eksbuild.1"})
     assert addon_versions(run)[versions.NODE_MONITORING_AGENT_ADDON] == versions.NODE_MONITORING_AGENT_VERSION
+    warned = [r.getMessage() for r in caplog.records if "EKS offers v1.8.0-eksbuild.1" in r.getMessage()]
+    assert len(warned) == 1 and versions.NODE_MONITORING_AGENT_ADDON in warned[0]
 
 
-def test_node_monitoring_agent_at_its_schema_version_is_installed():
+def test_node_monitoring_agent_at_its_schema_version_is_installed(caplog):
     run = run_with_answer({}, {"version": versions.NODE_MONITORING_AGENT_VERSION})
     assert addon_versions(run)[versions.NODE_MONITORING_AGENT_ADDON] == versions.NODE_MONITORING_AGENT_VERSION
+    assert not [r for r in caplog.records if "EKS offers" in r.getMessage()]
 
 
 def test_chosen_version_without_an_answer_is_the_pin_or_eks_default():
     assert chosen_version(versions.COREDNS_ADDON, "1.35", None) == "v1.14.3-eksbuild.3"
     assert chosen_version(versions.VPC_CNI_ADDON, "1.36", None) is None
     assert chosen_version(versions.COREDNS_ADDON, "1.35", "v1.99.0-eksbuild.1") == "v1.99.0-eksbuild.1"
-    with pytest.raises(AddonVersionError, match="v2.0.0-eksbuild.1.*v1.7.0-eksbuild.1"):
-        chosen_version(versions.NODE_MONITORING_AGENT_ADDON, "1.35", "v2.0.0-eksbuild.1")
+
+
+def test_a_schema_bound_addon_is_warned_about_only_when_eks_offers_another_version():
+    warning = schema_version_warning(versions.NODE_MONITORING_AGENT_ADDON, "1.35", "v2.0.0-eksbuild.1")
+    assert warning is not None
+    assert "EKS offers v2.0.0-eksbuild.1 for Kubernetes 1.35" in warning
+    assert f"installs {versions.NODE_MONITORING_AGENT_VERSION}" in warning
+    assert schema_version_warning(versions.NODE_MONITORING_AGENT_ADDON, "1.35", None) is None
+    assert (
+        schema_version_warning(versions.NODE_MONITORING_AGENT_ADDON, "1.35", versions.NODE_MONITORING_AGENT_VERSION)
+        is None
+    )
 
 
 def test_node_groups_carry_the_control_planes_version(dev_run):

@@ -105,6 +105,7 @@ def create_addon(
     parent: pulumi.Resource,
     depends_on: list[pulumi.Resource] | None = None,
     aliases: list[pulumi.Alias] | None = None,
+    tags: dict[str, str] | None = None,
 ) -> aws.eks.Addon:
     """Register the add-on `spec` as `name`, its version resolved at preview (`chosen_version`), or, for an add-on whose
     values follow a committed schema, that schema's version (`schema_version_warning`).
@@ -136,6 +137,9 @@ def create_addon(
         cluster_name=cluster_name,
         addon_name=spec.addon,
         addon_version=version,
+        # The stack's tags, as pulumi-eks gave the add-ons it made (`tags: args.tags`, cluster.ts), so taking them
+        # over strips nothing and a tag policy sees them on every add-on.
+        tags=tags or None,
         configuration_values=json.dumps(spec.configuration, sort_keys=True, separators=(",", ":"))
         if spec.configuration
         else None,

@@ -282,6 +282,7 @@ class EksCluster(pulumi.ComponentResource):
                 parent=self,
                 depends_on=after,
                 aliases=aliases,
+                tags=tags,
             )
 
         # Earlier releases left kube-proxy and the VPC CNI to pulumi-eks, which registers them as

@@ -225,3 +225,10 @@ def test_addons_take_over_conflicting_fields_and_keep_networking_when_removed(de
         assert (inputs["resolveConflictsOnCreate"], inputs["resolveConflictsOnUpdate"]) == ("OVERWRITE", "OVERWRITE")
     kept = {addon for addon, inputs in found.items() if inputs["preserve"]}
     assert kept == {versions.VPC_CNI_ADDON, versions.KUBE_PROXY_ADDON}
+
+
+def test_every_addon_carries_the_stacks_tags(dev_run):
+    addons = dev_run.of_type(ADDON)
+    assert len(addons) == len(ADDONS)
+    for addon in addons:
+        assert addon.inputs.get("tags") == {"app.kubernetes.io/part-of": PROJECT, "pulumi:stack": "test"}, addon.name

@@ -5,7 +5,7 @@ and serves it for Prometheus on port 9400. Like the device plugin it must reach 
 taints, so its tolerations and nodeSelector come from the same `PlacementContract`. It attributes GPUs to
 pods through the kubelet's pod-resources socket, mounted read-only from the host. A ClusterIP Service names
 its metrics port, and a NetworkPolicy admits scrapes only from the monitoring namespace and lets the pods
-send nothing but, to the node's engine, DCGM's requests.
+send nothing but TCP to DCGM's port where it uses the node's engine.
 
 What it needs and why (upstream at tag 4.5.3-4.8.2: dcgm-exporter.yaml, docker/Dockerfile,
 internal/pkg/capabilities/capabilities.go):
@@ -383,8 +383,9 @@ def network_policy(
     split: bool = False,
 ) -> dict:
     """Ingress on 9400 only from the monitoring namespace. No egress with an embedded engine (the pod-resources
-    socket is local); with the node's engine, TCP to its port only: the node's own address, which no policy
-    can name ahead of the node, is the destination."""
+    socket is local); with the node's engine, TCP to DCGM's port 5555 on any address, since the node's own
+    address cannot be named ahead of the node. (The VPC CNI's network policy agent admits a pod's traffic to its
+    own node in any case: aws/aws-network-policy-agent#65; the rule keeps the policy right under other engines.)"""
     labels = exporter_labels(instance, engine if split else None)
     egress = [{"ports": [{"protocol": "TCP", "port": DCGM_SERVER_HOST_PORT}]}] if engine == HOST_ENGINE else None
     policy = network_policy_manifest(

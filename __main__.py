@@ -3,6 +3,7 @@
 import pulumi
 
 from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
+from components.args_coercion import StackConfigError
 from components.cluster import EksCluster, EksClusterArgs
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 from components.component_args import args_from_settings, placement_args
@@ -23,12 +24,15 @@ from components.monitoring import (
     vllm_target,
 )
 from components.network import Network, NetworkArgs
-from components.settings import config_from_pulumi, namespace_warnings, parse_stack_config
+from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
 from components.vllm_manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm_server import VllmServer, VllmServerArgs
 
 stack_config, secret_keys = config_from_pulumi()
-settings = parse_stack_config(stack_config, secret_keys)
+try:
+    settings = parse_stack_config(stack_config, secret_keys)
+except ConfigError as error:
+    raise StackConfigError(error.problems) from None
 # The components warn of valid settings that weaken the stack, naming the config keys (component_args.Validation);
 # only keys of this project under another namespace are the config's own to warn of.
 for warning in namespace_warnings(stack_config):

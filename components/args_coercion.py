@@ -33,6 +33,11 @@ class ArgumentError(ConfigError, pulumi.RunError):
         super().__init__(problems, subject=f"arguments to {where.removesuffix('.args')}")
 
 
+class StackConfigError(ConfigError, pulumi.RunError):
+    """The stack config is invalid: the settings' `ConfigError` as a `pulumi.RunError`, so that `pulumi up` and
+    `pulumi preview` print its problems once, without a traceback (see `ArgumentError`)."""
+
+
 def coerce(cls: type, value: Any, where: str = "args") -> Any:
     """`value` as an instance of the args dataclass `cls`: itself, or built from a mapping of its fields.
 

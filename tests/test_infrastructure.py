@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pulumi
 import pytest
 from invalid_settings import INVALID_SETTINGS
 
@@ -86,6 +87,8 @@ def test_bad_setting_fails_before_any_resource_is_registered(stack, overrides, k
         stack(overrides, run=run)
     assert key in [problem.key for problem in error.value.problems]
     assert run.resources == []
+    # The Python language host prints a RunError by its message alone: the problems, not a traceback.
+    assert isinstance(error.value, pulumi.RunError)
 
 
 def test_every_node_group_requires_imdsv2_with_hop_limit_one(dev_run):

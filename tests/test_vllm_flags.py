@@ -134,7 +134,9 @@ def test_api_key_in_extra_args_is_rejected_pointing_at_the_secret_config(args):
         VllmSettings(extra_args=args)
 
 
-@pytest.mark.parametrize("args", [["--hf-token", "hf_abc"], ["--hf_token=hf_abc"]])
+@pytest.mark.parametrize(
+    "args", [["--hf-token", "hf_abc"], ["--hf_token=hf_abc"]], ids=["flag and value", "underscores and ="]
+)
 def test_hf_token_in_extra_args_is_rejected_pointing_at_the_secret_config(args):
     with pytest.raises(ValueError, match="secret flag in .*pulumi config set --secret hfToken"):
         VllmSettings(extra_args=args)

@@ -17,7 +17,7 @@ import pulumi
 import pulumi_aws as aws
 
 from .facts import versions
-from .facts.node_agents import SYSTEM_POOL_LABEL
+from .facts.node_agents import COREDNS, SYSTEM_POOL_LABEL
 
 
 @dataclass(frozen=True)
@@ -63,26 +63,19 @@ def coredns_configuration() -> dict:
     configuration"; its CoreDNS example sets `affinity.nodeAffinity`), and EKS checks the values against the
     version's schema at CreateAddon (`aws eks describe-addon-configuration`), so a key it lacks fails there, not
     silently. The affinity replaces the default one, so the default's `kubernetes.io/os` and
-    `kubernetes.io/arch` terms (eksctl-io/eksctl pkg/addons/default/assets/coredns-1.34.json) are kept. Tolerations
+    `kubernetes.io/arch` terms (facts/node_agents.py `COREDNS`, from eksctl's copies of the EKS manifest) are kept. Tolerations
     stay the add-on's (CriticalAddonsOnly, control-plane), which tolerate no GPU taint.
     """
     key, value = SYSTEM_POOL_LABEL
+    default = COREDNS.pod_spec
+    assert default is not None, "facts/node_agents.py records CoreDNS's pod spec"
+    required = default["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    terms = [
+        {"matchExpressions": [*term["matchExpressions"], {"key": key, "operator": "In", "values": [value]}]}
+        for term in required["nodeSelectorTerms"]
+    ]
     return {
-        "affinity": {
-            "nodeAffinity": {
-                "requiredDuringSchedulingIgnoredDuringExecution": {
-                    "nodeSelectorTerms": [
-                        {
-                            "matchExpressions": [
-                                {"key": "kubernetes.io/os", "operator": "In", "values": ["linux"]},
-                                {"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64", "arm64"]},
-                                {"key": key, "operator": "In", "values": [value]},
-                            ]
-                        }
-                    ]
-                }
-            }
-        }
+        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}
     }
 
 

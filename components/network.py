@@ -51,6 +51,13 @@ def validated(name: str, args: NetworkArgs) -> NetworkSettings:
     return settings
 
 
+class ZoneError(pulumi.RunError):
+    """The region's zones, known only once the provider answers (a stack without `aws:region` takes the region
+    from the deployment's environment), cannot hold the network. A `RunError`, not a `ValueError`: the SDK rewraps
+    a `ValueError` raised in an apply as a plain `ValueError` (pulumi/runtime/rpc.py, resource.py "has risen"),
+    which the language host prints with its traceback; a `RunError` is printed alone."""
+
+
 class Network(pulumi.ComponentResource):
     """A VPC with one private and one public subnet per zone, internet and NAT gateways, and endpoints."""
 
@@ -92,16 +99,19 @@ class Network(pulumi.ComponentResource):
         offered_zone_ids = _zones_offering(gpu_instance_types, invoke)
 
         def chosen_zones(found: list) -> list[Zone]:
-            chosen = choose_zones(
-                [Zone(n, z) for n, z in zip(found[0], found[1], strict=True)],
-                settings.zone_count,
-                gpu_zone_ids=set(found[2]),
-                pinned=list(settings.availability_zones),
-            )
+            try:
+                chosen = choose_zones(
+                    [Zone(n, z) for n, z in zip(found[0], found[1], strict=True)],
+                    settings.zone_count,
+                    gpu_zone_ids=set(found[2]),
+                    pinned=list(settings.availability_zones),
+                )
+            except ValueError as error:
+                raise ZoneError(str(error)) from None
             # Checked here, where the lookups are known in a preview, rather than only once subnet ids exist
             # (after `pulumi up` created the VPC): the GPU node group needs a zone that offers its types.
             if gpu_instance_types and not {zone.zone_id for zone in chosen} & set(found[2]):
-                raise ValueError(
+                raise ZoneError(
                     f"none of the network's zones {[zone.name for zone in chosen]} offers {gpu_instance_types}; "
                     "pin network.availabilityZones to zones that do, or choose other instance types"
                 )

@@ -7,6 +7,7 @@ import pytest
 from conftest import PROGRAM, dev_stack_config, merge
 
 from components.facts.resource_types import GET_AVAILABILITY_ZONES, GET_INSTANCE_TYPE_OFFERINGS, SUBNET
+from components.network import ZoneError
 from components.stackcheck.runtime import ProgramRun, run_program
 
 ZONES = {
@@ -39,7 +40,7 @@ def run_pinned(pinned: list[str], offerings: dict, run: ProgramRun | None = None
 
 def test_pinned_zones_without_the_gpu_types_fail_naming_the_zones_and_the_setting():
     run = ProgramRun()
-    with pytest.raises(ValueError) as raised:
+    with pytest.raises(ZoneError) as raised:  # printed alone by `pulumi up`, without a traceback
         run_pinned(["us-east-1a", "us-east-1b"], offered_in("use1-az4"), run)
     message = str(raised.value)
     assert "none of the network's zones ['us-east-1a', 'us-east-1b'] offers" in message

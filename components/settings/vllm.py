@@ -9,6 +9,7 @@ from pydantic import AfterValidator
 from .. import vllm_flags
 from ..facts import versions
 from ..facts.kubernetes import KUBE_SYSTEM
+from ..facts.model_catalog import DTYPE_BYTES, ModelFacts
 from ..facts.vllm_cli import OPTIONS
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
@@ -94,6 +95,54 @@ class ModelCacheSettings(SectionModel):
     install). Default: the cluster's default class."""
 
 
+class ModelFactsSettings(SectionModel):
+    """The shape of a model outside the catalog (`vllm.modelFacts`), read from its `config.json` and model card;
+    the plan's fits gate (verdict 11) sizes the model with them."""
+
+    parameters: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1 (total parameters, every expert)")]
+    """Total parameters, every expert of a mixture of experts included."""
+    layers: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")]
+    """Transformer layers (`num_hidden_layers`)."""
+    attention_heads: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")]
+    """Query heads (`num_attention_heads`)."""
+    kv_heads: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")]
+    """Key/value heads (`num_key_value_heads`), a divisor of `attentionHeads`."""
+    head_dim: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")]
+    """Elements per head (`head_dim`, else `hidden_size / num_attention_heads`)."""
+    max_context: Annotated[int, rule(lambda n: n >= 16, "an integer >= 16")]
+    """The longest context without rope scaling (`max_position_embeddings`)."""
+    dtype: Literal["bfloat16", "float16", "float32", "fp8"] = "bfloat16"
+    """Dtype of the published weights (`torch_dtype`); the KV cache keeps the same."""
+    bytes_per_parameter: Annotated[float, rule(lambda x: 0 < x <= 4, "a number with 0 < x <= 4")] | None = None
+    """Bytes one parameter takes, for quantized weights (0.5 for 4-bit). Default: the bytes of `dtype`."""
+
+    def problems(self) -> list[ConfigProblem]:
+        if self.attention_heads % self.kv_heads:
+            return [
+                ConfigProblem(
+                    "kvHeads",
+                    f"{self.kv_heads!r} does not divide attentionHeads {self.attention_heads}; allowed: a divisor "
+                    "of attentionHeads",
+                )
+            ]
+        return []
+
+    def facts(self) -> ModelFacts:
+        """These settings as the catalog's row type."""
+        size = self.bytes_per_parameter or DTYPE_BYTES[self.dtype]
+        return ModelFacts(
+            self.parameters,
+            self.layers,
+            self.attention_heads,
+            self.kv_heads,
+            self.head_dim,
+            self.max_context,
+            self.dtype,
+            size,
+            "vllm.modelFacts",
+        )
+
+
 class VllmSettings(SectionModel):
     """The vLLM OpenAI-compatible server (`vllm`)."""
 
@@ -127,6 +176,9 @@ class VllmSettings(SectionModel):
     `--pipeline-parallel-size` and `--data-parallel-size` multiply the GPUs each replica requests."""
     model_cache: ModelCacheSettings = ModelCacheSettings()
     """Where the server caches model weights."""
+    model_facts: ModelFactsSettings | None = None
+    """The shape of `model` when the catalog (`facts/model_catalog.py`) does not know it, for the plan's fits
+    gate. Default: the catalog's row; a model in neither is reported "not checked"."""
     startup_timeout_seconds: Annotated[
         int, rule(lambda n: n >= 60, "at least 60 seconds (weights take time to download and load)")
     ] = 1800

@@ -45,9 +45,9 @@ FITS = [
 ]
 
 
-@pytest.mark.parametrize(("model", "tp", "length", "instance", "weights", "kv", "sequences"), FITS)
-def test_model_fits_with_its_numbers(model, tp, length, instance, weights, kv, sequences):
-    result = fit(served(model, tp, length), instance)
+@pytest.mark.parametrize(("model", "tensor_parallel", "length", "instance", "weights", "kv", "sequences"), FITS)
+def test_model_fits_with_its_numbers(model, tensor_parallel, length, instance, weights, kv, sequences):
+    result = fit(served(model, tensor_parallel, length), instance)
 
     assert result.fits is True, result.reason
     assert result.weights_gib_per_gpu == pytest.approx(weights, abs=0.01)
@@ -115,17 +115,19 @@ FAILS = [
 ]
 
 
-@pytest.mark.parametrize(("model", "tp", "length", "instance", "reason"), FAILS)
-def test_model_does_not_fit_and_the_reason_names_model_instance_and_numbers(model, tp, length, instance, reason):
-    result = fit(served(model, tp, length), instance)
+@pytest.mark.parametrize(("model", "tensor_parallel", "length", "instance", "reason"), FAILS)
+def test_model_does_not_fit_and_the_reason_names_model_instance_and_numbers(
+    model, tensor_parallel, length, instance, reason
+):
+    result = fit(served(model, tensor_parallel, length), instance)
 
     assert result.fits is False
     assert reason in result.reason
-    assert result.reason.startswith(f"{model} on {instance} (TP {tp}): ")
+    assert result.reason.startswith(f"{model} on {instance} (TP {tensor_parallel}): ")
 
 
 @pytest.mark.parametrize(
-    ("kv_heads", "tp", "per_gpu"),
+    ("kv_heads", "tensor_parallel", "per_gpu"),
     [
         pytest.param(8, 4, 2, id="8-heads-tp4-split-2"),
         pytest.param(2, 4, 1, id="2-heads-tp4-replicated-1"),
@@ -133,8 +135,8 @@ def test_model_does_not_fit_and_the_reason_names_model_instance_and_numbers(mode
         pytest.param(8, 1, 8, id="8-heads-tp1-all"),
     ],
 )
-def test_kv_heads_per_gpu_follows_vllm_replication(kv_heads, tp, per_gpu):
-    assert kv_heads_per_gpu(kv_heads, tp) == per_gpu
+def test_kv_heads_per_gpu_follows_vllm_replication(kv_heads, tensor_parallel, per_gpu):
+    assert kv_heads_per_gpu(kv_heads, tensor_parallel) == per_gpu
 
 
 def test_reserve_adds_nccl_buffers_only_with_tensor_parallelism():

@@ -98,14 +98,13 @@ def kv_heads_per_gpu(kv_heads: int, tensor_parallel_size: int) -> int:
 
 def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: str) -> ModelFit:
     """Whether `model` fits one GPU of `instance` (the catalog's entry of `instance_type`, None if unknown)."""
-    base = {"name": model.name, "pool": model.pool, "instance_type": instance_type}
     facts, tp = model.facts, model.tensor_parallel_size
     if facts is None:
         reason = f"not checked: model {model.name} is not in the catalog; give its facts in {model.facts_key}"
-        return ModelFit(**base, fits=None, reason=reason)
+        return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
     if instance is None or not instance.gpus or instance.gpu_memory_gib is None:
         reason = f"not checked: instance type {instance_type} is not a GPU type of the catalog"
-        return ModelFit(**base, fits=None, reason=reason)
+        return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
     gpu = (instance.gpu_model or "GPU").removeprefix("NVIDIA ")
     usable = instance.gpu_memory_gib * model.gpu_memory_utilization
     weights = facts.parameters * facts.bytes_per_parameter / tp / GIB
@@ -114,14 +113,22 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if tp > 1 else 0.0)
     cache = usable - weights - reserve
     sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
-    numbers = {
-        "usable_gib_per_gpu": usable,
-        "weights_gib_per_gpu": weights,
-        "kv_gib_per_sequence_per_gpu": kv_sequence,
-        "reserve_gib_per_gpu": reserve,
-        "margin_gib": cache - kv_sequence,
-        "sequences_at_max_model_len": sequences,
-    }
+
+    def row(fits: bool, reason: str) -> ModelFit:
+        return ModelFit(
+            model.name,
+            model.pool,
+            instance_type,
+            fits,
+            usable_gib_per_gpu=usable,
+            weights_gib_per_gpu=weights,
+            kv_gib_per_sequence_per_gpu=kv_sequence,
+            reserve_gib_per_gpu=reserve,
+            margin_gib=cache - kv_sequence,
+            sequences_at_max_model_len=sequences,
+            reason=f"{model.name} on {instance_type} (TP {tp}): {reason}",
+        )
+
     problems = []
     if tp > instance.gpus:
         problems.append(f"tensorParallelSize {tp} > {instance.gpus} GPU(s) per {instance_type}")
@@ -139,14 +146,13 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
             f"{cache:.2f} GiB left per {gpu} after weights {weights:.1f} GiB and reserve {reserve:.1f} GiB"
         )
     if problems:
-        reason = f"{model.name} on {instance_type} (TP {tp}): " + "; ".join(problems)
-        return ModelFit(**base, fits=False, **numbers, reason=reason)
-    reason = (
-        f"{model.name} on {instance_type} (TP {tp}): weights {weights:.1f} GiB + reserve {reserve:.1f} GiB + "
-        f"KV {kv_sequence:.2f} GiB per {model.max_model_len}-token sequence within {usable:.1f} GiB usable per "
-        f"{gpu}; margin {cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)"
+        return row(False, "; ".join(problems))
+    return row(
+        True,
+        f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB + KV {kv_sequence:.2f} GiB per "
+        f"{model.max_model_len}-token sequence within {usable:.1f} GiB usable per {gpu}; margin "
+        f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)",
     )
-    return ModelFit(**base, fits=True, **numbers, reason=reason)
 
 
 def model_fits_verdict(fits: list[ModelFit]) -> Verdict:

@@ -217,3 +217,28 @@ def test_catalog_rows_are_consistent_and_sourced():
 def test_catalog_refuses_a_row_whose_kv_heads_do_not_divide_the_heads():
     with pytest.raises(ValueError, match="multiple of kv_heads"):
         ModelFacts(1, 1, 6, 4, 64, 1024, "bfloat16", 2)
+
+
+@pytest.mark.parametrize(
+    ("kv_cache_dtype", "kv"),
+    [
+        # 2x28x4x128 elements x 8192 tokens: x 2 bytes = 0.4375 GiB, x 1 byte = 0.21875 GiB.
+        pytest.param(None, 0.4375, id="auto-bf16-2-bytes-0.4375"),
+        pytest.param("fp8", 0.21875, id="fp8-1-byte-0.21875"),
+        pytest.param("fp8_e5m2", 0.21875, id="fp8-e5m2-1-byte-0.21875"),
+        # A packed 4-bit cache is sized as the model's dtype: an overestimate, never an underestimate.
+        pytest.param("int4_per_token_head", 0.4375, id="packed-4-bit-sized-as-bf16"),
+    ],
+)
+def test_kv_cache_dtype_sets_the_bytes_per_element(kv_cache_dtype, kv):
+    model = ServedModel(
+        "Qwen/Qwen2.5-7B-Instruct",
+        "gpu",
+        1,
+        8192,
+        0.9,
+        model_catalog.lookup("Qwen/Qwen2.5-7B-Instruct"),
+        kv_cache_dtype=kv_cache_dtype,
+    )
+
+    assert fit(model, "g5.xlarge").kv_gib_per_sequence_per_gpu == pytest.approx(kv)

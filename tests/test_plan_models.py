@@ -137,3 +137,13 @@ def test_model_facts_with_kv_heads_not_dividing_the_heads_exits_2_naming_the_key
         failure.startswith(f"config {PROJECT}:vllm.modelFacts.kvHeads: 4 does not divide attentionHeads 6")
         for failure in document["failures"]
     ), document["failures"]
+
+
+def test_kv_cache_dtype_in_extra_args_halves_the_kv_cache_of_a_sequence(capsys, tmp_path):
+    code, out = plan(capsys, tmp_path, {"vllm": {"extraArgs": ["--kv-cache-dtype", "fp8"]}})
+    document = json.loads(out)
+
+    # 2x28x4x128 elements x 1 byte x 8192 tokens = 0.21875 GiB; (21.6 - 14.17 - 2) / 0.21875 = 24 sequences.
+    assert code == 0, document["failures"]
+    [model] = document["models"]
+    assert (model["kvGiBPerSequencePerGpu"], model["sequencesAtMaxModelLen"]) == (0.2188, 24)

@@ -28,6 +28,12 @@ from types import MappingProxyType
 
 # Bytes per element of the dtypes published checkpoints use.
 DTYPE_BYTES: Mapping[str, float] = MappingProxyType({"float32": 4, "bfloat16": 2, "float16": 2, "fp8": 1})
+# Bytes per element of the `--kv-cache-dtype` values whose element is one plain byte or two: vLLM stores them as
+# these torch dtypes (vllm/utils/torch_utils.py `STR_DTYPE_TO_TORCH_DTYPE` at v0.32.0: fp8 variants as uint8).
+# Other values (packed 4-bit, per-token-head scales) are sized as the model's dtype, an overestimate.
+KV_CACHE_DTYPE_BYTES: Mapping[str, float] = MappingProxyType(
+    {"bfloat16": 2, "float16": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1}
+)
 
 
 @dataclass(frozen=True)
@@ -60,10 +66,11 @@ class ModelFacts:
         if self.attention_heads % self.kv_heads:
             raise ValueError(f"{self}: attention_heads must be a multiple of kv_heads")
 
-    @property
-    def kv_cache_bytes(self) -> float:
-        """Bytes per element of the key/value cache vLLM keeps by default (`--kv-cache-dtype auto`: the model's
-        dtype; vllm/config/cache.py at v0.32.0)."""
+    def kv_cache_bytes(self, kv_cache_dtype: str | None = None) -> float:
+        """Bytes per element of the key/value cache: `kv_cache_dtype` when it has a plain size, else the model's
+        dtype, which is vLLM's default (`cache_dtype = "auto"`, vllm/config/cache.py at v0.32.0)."""
+        if kv_cache_dtype in KV_CACHE_DTYPE_BYTES:
+            return KV_CACHE_DTYPE_BYTES[kv_cache_dtype]
         return DTYPE_BYTES.get(self.dtype, 2)
 
 

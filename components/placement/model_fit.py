@@ -53,6 +53,8 @@ class ServedModel:
     """None when neither the catalog nor the config knows the model: the gate does not check it."""
     facts_key: str = "vllm.modelFacts"
     """The config key that gives facts of a model outside the catalog, named in the warning."""
+    kv_cache_dtype: str | None = None
+    """`--kv-cache-dtype` of the server's extra arguments; None for vLLM's default, the model's dtype."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,13 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     gpu = (instance.gpu_model or "GPU").removeprefix("NVIDIA ")
     usable = instance.gpu_memory_gib * model.gpu_memory_utilization
     weights = facts.parameters * facts.bytes_per_parameter / tp / GIB
-    kv_token = 2 * facts.layers * kv_heads_per_gpu(facts.kv_heads, tp) * facts.head_dim * facts.kv_cache_bytes
+    kv_token = (
+        2
+        * facts.layers
+        * kv_heads_per_gpu(facts.kv_heads, tp)
+        * facts.head_dim
+        * facts.kv_cache_bytes(model.kv_cache_dtype)
+    )
     kv_sequence = kv_token * model.max_model_len / GIB
     reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if tp > 1 else 0.0)
     cache = usable - weights - reserve

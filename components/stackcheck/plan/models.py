@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import vllm_flags
 from ...facts import gpu_catalog, model_catalog
 from ...placement.model_fit import ModelFit, ServedModel, model_fit
 
@@ -27,6 +28,7 @@ def served_models(settings: Any, pools: list[dict[str, Any]]) -> list[ServedMode
             vllm.max_model_len,
             vllm.gpu_memory_utilization,
             facts,
+            kv_cache_dtype=vllm_flags.check(vllm.extra_args).kv_cache_dtype,
         )
     ]
 

@@ -96,12 +96,37 @@ def test_a_70b_model_on_four_a10g_fails_verdict_11_with_its_numbers(capsys, tmp_
     )
 
 
-def test_max_model_len_beyond_the_context_fails_verdict_11(capsys, tmp_path):
-    code, out = plan(capsys, tmp_path, {"vllm": {"maxModelLen": 65536}})
+def test_settings_the_model_cannot_start_with_exit_2_naming_each_key_at_once(capsys, tmp_path):
+    overrides = {
+        "gpuNodeGroup": {"instanceTypes": ["p4d.24xlarge"]},
+        "vllm": {"tensorParallelSize": 8, "maxModelLen": 65536},
+    }
+
+    code, out = plan(capsys, tmp_path, overrides)
+    failures = json.loads(out)["failures"]
+
+    # 28 attention heads % 8 = 4; 65536 > max_position_embeddings 32768.
+    assert code == 2
+    assert failures == [
+        f"config {PROJECT}:vllm.tensorParallelSize: tensorParallelSize 8 does not divide the 28 attention heads of "
+        "Qwen/Qwen2.5-7B-Instruct (the model catalog): vLLM refuses to start; allowed: a divisor of the attention "
+        "heads: 1, 2, 4, 7, 14, 28",
+        f"config {PROJECT}:vllm.maxModelLen: maxModelLen 65536 > the model's context 32768 of "
+        "Qwen/Qwen2.5-7B-Instruct (the model catalog): vLLM refuses to start; allowed: at most 32768, or rope "
+        "scaling through --hf-overrides in extraArgs",
+    ]
+    assert not (tmp_path / "out").exists()
+
+
+def test_hf_overrides_lift_the_context_limit_and_the_gate_sizes_the_longer_cache(capsys, tmp_path):
+    rope = '{"rope_scaling": {"rope_type": "linear", "factor": 2.0}}'
+    code, out = plan(capsys, tmp_path, {"vllm": {"maxModelLen": 65536, "extraArgs": ["--hf-overrides", rope]}})
     document = json.loads(out)
 
-    assert code == 1
-    assert "maxModelLen 65536 > the model's context 32768" in verdict_11(document)["message"]
+    # KV 0.4375 GiB x 8 = 3.5 GiB per 65536 tokens; 21.6 - 14.17 - 2 = 5.43 GiB left holds one.
+    assert code == 0, document["failures"]
+    [model] = document["models"]
+    assert (model["fits"], model["kvGiBPerSequencePerGpu"], model["sequencesAtMaxModelLen"]) == (True, 3.5, 1)
 
 
 def test_a_model_outside_the_catalog_is_warned_not_checked_and_passes(capsys, tmp_path):

@@ -5,7 +5,8 @@ Standard library only: the settings and the placement model both read it. Each r
 parameters (all experts of a mixture-of-experts model: vLLM loads every expert on the GPUs), the
 transformer's layers, attention heads, key/value heads and head dimension, the context length vLLM accepts
 without rope scaling (`max_position_embeddings` of `config.json`, which vLLM reads as the model's maximum
-`max_model_len`), the dtype of the published weights (`torch_dtype`) and the bytes one parameter takes in it.
+`max_model_len`; a tokenizer's smaller `model_max_length` would lower it further and is not recorded), the dtype
+of the published weights (`torch_dtype`) and the bytes one parameter takes in it.
 
 Sources, read 2026-12-01: each model's `config.json` on the Hugging Face Hub at its `main` revision
 (https://huggingface.co/<model>/blob/main/config.json) for layers, heads, key/value heads, head dimension
@@ -72,6 +73,26 @@ class ModelFacts:
         if kv_cache_dtype in KV_CACHE_DTYPE_BYTES:
             return KV_CACHE_DTYPE_BYTES[kv_cache_dtype]
         return DTYPE_BYTES.get(self.dtype, 2)
+
+
+def shape_problems(
+    facts: ModelFacts, tensor_parallel_size: int, max_model_len: int, *, context_overridden: bool = False
+) -> list[tuple[str, str]]:
+    """What vLLM refuses at start-up whatever the GPUs, as (setting, problem): a tensor parallel size that does
+    not divide the attention heads (vllm/config/model.py `verify_with_parallel_config` at v0.32.0) and a
+    `max_model_len` beyond the model's context (`_get_and_verify_max_len` there), unless `context_overridden`
+    (`--hf-overrides` may add rope scaling, which raises it). The settings and the fits gate both ask this."""
+    problems = []
+    if facts.attention_heads % tensor_parallel_size:
+        problems.append(
+            (
+                "tensorParallelSize",
+                f"tensorParallelSize {tensor_parallel_size} does not divide the {facts.attention_heads} attention heads",
+            )
+        )
+    if max_model_len > facts.max_context and not context_overridden:
+        problems.append(("maxModelLen", f"maxModelLen {max_model_len} > the model's context {facts.max_context}"))
+    return problems
 
 
 def _hf(model: str) -> str:

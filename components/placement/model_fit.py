@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..facts.gpu_catalog import InstanceType
-from ..facts.model_catalog import ModelFacts
+from ..facts.model_catalog import ModelFacts, shape_problems
 from .verdict import Verdict, _summary
 
 GIB = 1024**3
@@ -55,6 +55,8 @@ class ServedModel:
     """The config key that gives facts of a model outside the catalog, named in the warning."""
     kv_cache_dtype: str | None = None
     """`--kv-cache-dtype` of the server's extra arguments; None for vLLM's default, the model's dtype."""
+    context_overridden: bool = False
+    """Whether the server's extra arguments set `--hf-overrides` (rope scaling may lengthen the context)."""
 
 
 @dataclass(frozen=True)
@@ -140,10 +142,10 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     problems = []
     if tp > instance.gpus:
         problems.append(f"tensorParallelSize {tp} > {instance.gpus} GPU(s) per {instance_type}")
-    if facts.attention_heads % tp:
-        problems.append(f"tensorParallelSize {tp} does not divide the {facts.attention_heads} attention heads")
-    if model.max_model_len > facts.max_context:
-        problems.append(f"maxModelLen {model.max_model_len} > the model's context {facts.max_context}")
+    problems += [
+        problem
+        for _, problem in shape_problems(facts, tp, model.max_model_len, context_overridden=model.context_overridden)
+    ]
     if weights + reserve > usable:
         problems.append(
             f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB per GPU > {usable:.1f} GiB usable per {gpu}"

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator
 
 from .. import vllm_flags
-from ..facts import versions
+from ..facts import model_catalog, versions
 from ..facts.kubernetes import KUBE_SYSTEM
 from ..facts.model_catalog import DTYPE_BYTES, ModelFacts
 from ..facts.vllm_cli import OPTIONS
@@ -81,6 +81,14 @@ OwnNamespace = Annotated[
         "system namespace",
     ),
 ]
+
+
+def _shape_allowed(key: str, facts: ModelFacts) -> str:
+    """What a setting the model's shape refuses may be instead."""
+    if key == "maxModelLen":
+        return f"at most {facts.max_context}, or rope scaling through --hf-overrides in extraArgs"
+    divisors = [n for n in range(1, facts.attention_heads + 1) if facts.attention_heads % n == 0]
+    return "a divisor of the attention heads: " + ", ".join(map(str, divisors))
 
 
 class ModelCacheSettings(SectionModel):
@@ -200,6 +208,19 @@ class VllmSettings(SectionModel):
             ConfigProblem("extraArgs" if problem.index < 0 else f"extraArgs[{problem.index}]", problem.message)
             for problem in vllm_flags.check(self.extra_args).problems
         ]
+        facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
+        if facts is not None:
+            source = "vllm.modelFacts" if self.model_facts else "the model catalog"
+            problems += [
+                ConfigProblem(key, f"{message} of {self.model} ({source}): vLLM refuses to start; allowed: " + allowed)
+                for key, message in model_catalog.shape_problems(
+                    facts,
+                    self.tensor_parallel_size,
+                    self.max_model_len,
+                    context_overridden=vllm_flags.check(self.extra_args).overrides_hf_config,
+                )
+                for allowed in [_shape_allowed(key, facts)]
+            ]
         if self.model_cache.type == "pvc" and self.replicas > 1:
             problems.append(
                 ConfigProblem(

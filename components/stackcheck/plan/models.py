@@ -20,6 +20,7 @@ def served_models(settings: Any, pools: list[dict[str, Any]]) -> list[ServedMode
         return []
     gpu_pools = [pool["name"] for pool in pools if pool.get("gpusPerNode")]
     facts = vllm.model_facts.facts() if vllm.model_facts else model_catalog.lookup(vllm.model)
+    extra = vllm_flags.check(vllm.extra_args)
     return [
         ServedModel(
             vllm.model,
@@ -28,7 +29,8 @@ def served_models(settings: Any, pools: list[dict[str, Any]]) -> list[ServedMode
             vllm.max_model_len,
             vllm.gpu_memory_utilization,
             facts,
-            kv_cache_dtype=vllm_flags.check(vllm.extra_args).kv_cache_dtype,
+            kv_cache_dtype=extra.kv_cache_dtype,
+            context_overridden=extra.overrides_hf_config,
         )
     ]
 

@@ -70,7 +70,7 @@ class ModelFacts:
     def kv_cache_bytes(self, kv_cache_dtype: str | None = None) -> float:
         """Bytes per element of the key/value cache: `kv_cache_dtype` when it has a plain size, else the model's
         dtype, which is vLLM's default (`cache_dtype = "auto"`, vllm/config/cache.py at v0.32.0)."""
-        if kv_cache_dtype in KV_CACHE_DTYPE_BYTES:
+        if kv_cache_dtype is not None and kv_cache_dtype in KV_CACHE_DTYPE_BYTES:
             return KV_CACHE_DTYPE_BYTES[kv_cache_dtype]
         return DTYPE_BYTES.get(self.dtype, 2)
 

@@ -8,10 +8,15 @@ without rope scaling (`max_position_embeddings` of `config.json`, which vLLM rea
 `max_model_len`; a tokenizer's smaller `model_max_length` would lower it further and is not recorded), the dtype
 of the published weights (`torch_dtype`) and the bytes one parameter takes in it.
 
-Sources, read 2026-12-01: each model's `config.json` on the Hugging Face Hub at its `main` revision
+Sources: each model's `config.json` on the Hugging Face Hub at its `main` revision
 (https://huggingface.co/<model>/blob/main/config.json) for layers, heads, key/value heads, head dimension
-(`head_dim`, else `hidden_size / num_attention_heads`), context and dtype; the model card
-(https://huggingface.co/<model>) or the safetensors index's `metadata.total_size` for the parameter count.
+(`head_dim`, else `hidden_size / num_attention_heads`), context and dtype, and the model card
+(https://huggingface.co/<model>) for the parameter count. The Hub itself was not reachable when the table was
+written (2026-12-02); the rows were compared with copies of those files quoted in public repositories
+(transformers-style configs of Llama 3.1 8B and 70B, 3.2 1B and 3B, 3.3 70B, Qwen2.5 7B/14B/32B, Qwen3 0.6B,
+1.7B, 4B and 8B, Mixtral 8x7B, Gemma 2 2B/9B/27B, Phi-3-mini; Qwen's own model cards for the Qwen2.5 sizes).
+The distills share the shapes of their base models (Qwen2.5-Math-1.5B, Qwen2.5-7B/14B/32B, Llama 3.1 8B and
+3.3 70B) with a 131072-token context. Parameter counts of 70B rows are Meta's 70,562,938,880.
 
 Left out on purpose, until their figures are confirmed:
 
@@ -126,14 +131,14 @@ MODELS: Mapping[str, ModelFacts] = MappingProxyType(
             _bf16("Qwen/Qwen3-14B", 14.8, 40, 40, 8, 128, 40960),
             _bf16("Qwen/Qwen3-32B", 32.8, 64, 64, 8, 128, 40960),
             _bf16("meta-llama/Llama-3.1-8B-Instruct", 8.03, 32, 32, 8, 128, 131072),
-            _bf16("meta-llama/Llama-3.1-70B-Instruct", 70.6, 80, 64, 8, 128, 131072),
+            _bf16("meta-llama/Llama-3.1-70B-Instruct", 70.56, 80, 64, 8, 128, 131072),
             _bf16("meta-llama/Llama-3.2-1B-Instruct", 1.24, 16, 32, 8, 64, 131072),
             _bf16("meta-llama/Llama-3.2-3B-Instruct", 3.21, 28, 24, 8, 128, 131072),
-            _bf16("meta-llama/Llama-3.3-70B-Instruct", 70.6, 80, 64, 8, 128, 131072),
+            _bf16("meta-llama/Llama-3.3-70B-Instruct", 70.56, 80, 64, 8, 128, 131072),
             _bf16("mistralai/Mistral-7B-Instruct-v0.3", 7.25, 32, 32, 8, 128, 32768),
             _bf16("mistralai/Mixtral-8x7B-Instruct-v0.1", 46.7, 32, 32, 8, 128, 32768),
             # Gemma 2 alternates 4096-token sliding-window and global layers; counting every layer as global
-            # overstates the cache by at most half, on the safe side.
+            # at most doubles the cache of a sequence, an overestimate on the safe side.
             _bf16("google/gemma-2-2b-it", 2.61, 26, 8, 4, 256, 8192),
             _bf16("google/gemma-2-9b-it", 9.24, 42, 16, 8, 256, 8192),
             _bf16("google/gemma-2-27b-it", 27.2, 46, 32, 16, 128, 8192),
@@ -142,9 +147,9 @@ MODELS: Mapping[str, ModelFacts] = MappingProxyType(
             _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", 14.8, 48, 40, 8, 128, 131072),
             _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", 32.8, 64, 40, 8, 128, 131072),
             _bf16("deepseek-ai/DeepSeek-R1-Distill-Llama-8B", 8.03, 32, 32, 8, 128, 131072),
-            _bf16("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", 70.6, 80, 64, 8, 128, 131072),
-            _bf16("microsoft/Phi-3-mini-4k-instruct", 3.82, 32, 32, 32, 96, 4096),
-            _bf16("microsoft/Phi-3-mini-128k-instruct", 3.82, 32, 32, 32, 96, 131072),
+            _bf16("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", 70.56, 80, 64, 8, 128, 131072),
+            _bf16("microsoft/Phi-3-mini-4k-instruct", 3.821, 32, 32, 32, 96, 4096),
+            _bf16("microsoft/Phi-3-mini-128k-instruct", 3.821, 32, 32, 32, 96, 131072),
             _bf16("microsoft/Phi-4-mini-instruct", 3.84, 32, 24, 8, 128, 131072),
             _bf16("microsoft/phi-4", 14.7, 40, 40, 10, 128, 16384),
         ]

@@ -242,3 +242,22 @@ def test_kv_cache_dtype_sets_the_bytes_per_element(kv_cache_dtype, kv):
     )
 
     assert fit(model, "g5.xlarge").kv_gib_per_sequence_per_gpu == pytest.approx(kv)
+
+
+@pytest.mark.parametrize(
+    ("given", "bytes_per_parameter"),
+    [
+        pytest.param({}, 2, id="default-bfloat16-2-bytes"),
+        pytest.param({"dtype": "fp8"}, 1, id="fp8-1-byte"),
+        pytest.param({"bytesPerParameter": 0.5}, 0.5, id="4-bit-given-0.5"),
+    ],
+)
+def test_model_facts_setting_takes_bytes_from_dtype_unless_given(given, bytes_per_parameter):
+    from components.settings.vllm import VllmSettings
+
+    shape = {"parameters": 10**9, "layers": 2, "attentionHeads": 8, "kvHeads": 2, "headDim": 64, "maxContext": 8192}
+    settings = VllmSettings.model_validate({"model": "acme/x", "modelFacts": {**shape, **given}})
+
+    facts = settings.model_facts.facts()
+    assert facts.bytes_per_parameter == bytes_per_parameter
+    assert (facts.layers, facts.kv_heads, facts.max_context) == (2, 2, 8192)

@@ -106,6 +106,8 @@ class ExtraArgs:
     """`--kv-cache-dtype` when the items set it (the last one counts), else None (vLLM's `auto`)."""
     overrides_hf_config: bool = False
     """Whether the items set `--hf-overrides`, which may change the model's context (rope scaling)."""
+    pipeline_parallel_size: int = 1
+    """`--pipeline-parallel-size`: the stages the model's layers are split into (1 when not set)."""
 
 
 def check(items: Sequence[str]) -> ExtraArgs:
@@ -139,7 +141,13 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
     gpu_factor = 1
     for value in factors.values():
         gpu_factor *= value
-    return ExtraArgs(tuple(sorted(problems, key=lambda problem: problem.index)), gpu_factor, kv_cache_dtype, overrides)
+    return ExtraArgs(
+        tuple(sorted(problems, key=lambda problem: problem.index)),
+        gpu_factor,
+        kv_cache_dtype,
+        overrides,
+        factors["pipeline_parallel_size"],
+    )
 
 
 def _judged(setting: Setting) -> str | None:

@@ -261,3 +261,17 @@ def test_model_facts_setting_takes_bytes_from_dtype_unless_given(given, bytes_pe
     facts = settings.model_facts.facts()
     assert facts.bytes_per_parameter == bytes_per_parameter
     assert (facts.layers, facts.kv_heads, facts.max_context) == (2, 2, 8192)
+
+
+def test_pipeline_stages_hold_only_their_layers_weights_and_cache():
+    facts = model_catalog.lookup("Qwen/Qwen2.5-14B-Instruct")
+    staged = ServedModel("Qwen/Qwen2.5-14B-Instruct", "gpu", 1, 8192, 0.9, facts, pipeline_parallel_size=2)
+
+    result = fit(staged, "g5.12xlarge")
+
+    # 48 layers over 2 stages: 24 each, so 14.7e9 x 2 / 2^30 / 2 = 13.69 GiB and KV 2x24x8x128x2 x 8192 = 0.75 GiB.
+    assert result.fits is True
+    assert result.weights_gib_per_gpu == pytest.approx(13.69, abs=0.01)
+    assert result.kv_gib_per_sequence_per_gpu == pytest.approx(0.75)
+    assert result.reserve_gib_per_gpu == RUNTIME_RESERVE_GIB + NCCL_RESERVE_GIB
+    assert result.reason.startswith("Qwen/Qwen2.5-14B-Instruct on g5.12xlarge (TP 1, PP 2): ")

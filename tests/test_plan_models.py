@@ -172,3 +172,18 @@ def test_kv_cache_dtype_in_extra_args_halves_the_kv_cache_of_a_sequence(capsys, 
     assert code == 0, document["failures"]
     [model] = document["models"]
     assert (model["kvGiBPerSequencePerGpu"], model["sequencesAtMaxModelLen"]) == (0.2188, 24)
+
+
+def test_pipeline_parallel_size_in_extra_args_splits_the_layers_over_the_stages(capsys, tmp_path):
+    overrides = {
+        "gpuNodeGroup": {"instanceTypes": ["g5.12xlarge"]},
+        "vllm": {"model": "Qwen/Qwen2.5-14B-Instruct", "extraArgs": ["--pipeline-parallel-size", "2"]},
+    }
+
+    code, out = plan(capsys, tmp_path, overrides)
+    document = json.loads(out)
+
+    # 14.7e9 x 2 / 2^30 = 27.38 GiB on one GPU would not fit 21.6; half the 48 layers per stage: 13.69 GiB.
+    assert code == 0, document["failures"]
+    [model] = document["models"]
+    assert (model["fits"], model["weightsGiBPerGpu"], model["kvGiBPerSequencePerGpu"]) == (True, 13.69, 0.75)

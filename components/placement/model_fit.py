@@ -57,6 +57,8 @@ class ServedModel:
     """`--kv-cache-dtype` of the server's extra arguments; None for vLLM's default, the model's dtype."""
     context_overridden: bool = False
     """Whether the server's extra arguments set `--hf-overrides` (rope scaling may lengthen the context)."""
+    pipeline_parallel_size: int = 1
+    """`--pipeline-parallel-size` of the server's extra arguments: each stage's GPUs hold only its layers."""
 
 
 @dataclass(frozen=True)
@@ -111,16 +113,15 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
         return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
     gpu = (instance.gpu_model or "GPU").removeprefix("NVIDIA ")
     usable = instance.gpu_memory_gib * model.gpu_memory_utilization
-    weights = facts.parameters * facts.bytes_per_parameter / tp / GIB
-    kv_token = (
-        2
-        * facts.layers
-        * kv_heads_per_gpu(facts.kv_heads, tp)
-        * facts.head_dim
-        * facts.kv_cache_bytes(model.kv_cache_dtype)
-    )
+    # With pipeline parallelism the busiest stage holds ceil(layers / stages) layers (vllm/distributed/utils.py
+    # `get_pp_indices` at v0.32.0 spreads them evenly), with their weights and their share of the cache.
+    stage_layers = -(-facts.layers // model.pipeline_parallel_size)
+    parallel = f"TP {tp}" + (f", PP {model.pipeline_parallel_size}" if model.pipeline_parallel_size > 1 else "")
+    weights = facts.parameters * facts.bytes_per_parameter / tp * stage_layers / facts.layers / GIB
+    heads = kv_heads_per_gpu(facts.kv_heads, tp)
+    kv_token = 2 * stage_layers * heads * facts.head_dim * facts.kv_cache_bytes(model.kv_cache_dtype)
     kv_sequence = kv_token * model.max_model_len / GIB
-    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if tp > 1 else 0.0)
+    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if tp * model.pipeline_parallel_size > 1 else 0.0)
     cache = usable - weights - reserve
     sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
 
@@ -136,7 +137,7 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
             reserve_gib_per_gpu=reserve,
             margin_gib=cache - kv_sequence,
             sequences_at_max_model_len=sequences,
-            reason=f"{model.name} on {instance_type} (TP {tp}): {reason}",
+            reason=f"{model.name} on {instance_type} ({parallel}): {reason}",
         )
 
     problems = []

@@ -31,6 +31,7 @@ def served_models(settings: Any, pools: list[dict[str, Any]]) -> list[ServedMode
             facts,
             kv_cache_dtype=extra.kv_cache_dtype,
             context_overridden=extra.overrides_hf_config,
+            pipeline_parallel_size=extra.pipeline_parallel_size,
         )
     ]
 

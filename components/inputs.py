@@ -101,7 +101,7 @@ def _object_name(objects: str) -> Own:
 
 STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     # Whether the stack builds the component at all.
-    VllmSettings: ("enabled",),
+    VllmSettings: ("enabled", "model_facts"),
     AutoscalerSettings: ("enabled",),
     DevicePluginSettings: ("enabled",),
     ObservabilitySettings: ("dcgm_exporter", "prometheus_operator"),

@@ -102,6 +102,12 @@ class ExtraArgs:
     """Every refused item, in order."""
     gpu_factor: int
     """The GPUs one server uses per tensor parallel rank: pipeline x prefill context x data parallel sizes."""
+    kv_cache_dtype: str | None = None
+    """`--kv-cache-dtype` when the items set it (the last one counts), else None (vLLM's `auto`)."""
+    overrides_hf_config: bool = False
+    """Whether the items set `--hf-overrides`, which may change the model's context (rope scaling)."""
+    pipeline_parallel_size: int = 1
+    """`--pipeline-parallel-size`: the stages the model's layers are split into (1 when not set)."""
 
 
 def check(items: Sequence[str]) -> ExtraArgs:
@@ -114,12 +120,17 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
     reading = vllm_parser.read(items)
     problems = list(reading.problems)
     factors = dict.fromkeys(GPU_FACTORS, 1)
+    kv_cache_dtype, overrides = None, False
     for setting in reading.settings:
         problem = _judged(setting) or setting.problem
         if problem:
             problems.append(Problem(setting.index, problem))
         elif setting.option.dest in factors:
             factors[setting.option.dest] = setting.value  # type: ignore[assignment]  # the last one counts
+        elif setting.option.dest == "kv_cache_dtype" and isinstance(setting.value, str):
+            kv_cache_dtype = setting.value
+        elif setting.option.dest == "hf_overrides":
+            overrides = True
     if not problems:
         refused = vllm_parser.argparse_error("model", items)
         if refused:
@@ -130,7 +141,13 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
     gpu_factor = 1
     for value in factors.values():
         gpu_factor *= value
-    return ExtraArgs(tuple(sorted(problems, key=lambda problem: problem.index)), gpu_factor)
+    return ExtraArgs(
+        tuple(sorted(problems, key=lambda problem: problem.index)),
+        gpu_factor,
+        kv_cache_dtype,
+        overrides,
+        factors["pipeline_parallel_size"],
+    )
 
 
 def _judged(setting: Setting) -> str | None:

@@ -213,7 +213,8 @@ def test_an_exporter_pointed_at_an_engine_by_flag_or_variable_is_recognised():
             {"gpuNodeGroup": {"nodeRepair": False}}, "(kube-system/dcgm-exporter, its own engine)", id="no node repair"
         ),
         pytest.param(
-            {"gpuNodeGroup": {"instanceTypes": ["g5g.xlarge"]}},
+            # A 1.5B model: the default 7B's 14.2 GiB of weights do not fit a 16 GiB T4G (verdict 11).
+            {"gpuNodeGroup": {"instanceTypes": ["g5g.xlarge"]}, "vllm": {"model": "Qwen/Qwen2.5-1.5B-Instruct"}},
             "(kube-system/dcgm-exporter-embedded, its own engine)",
             id="Graviton GPUs, where dcgm-server does not run",
         ),

@@ -95,6 +95,7 @@ def test_every_section_is_shown_in_all_three_formats_with_its_title_and_severity
         "addons",
         "node-pools",
         "placement",
+        "models",
         "gpu-guard",
     ]
     assert [section for section in report.sections if section.shown_in(MARKDOWN)] == shown

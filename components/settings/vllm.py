@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator
 
 from .. import vllm_flags
-from ..facts import versions
+from ..facts import model_catalog, versions
 from ..facts.kubernetes import KUBE_SYSTEM
+from ..facts.model_catalog import DTYPE_BYTES, ModelFacts
 from ..facts.vllm_cli import OPTIONS
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
@@ -82,6 +83,14 @@ OwnNamespace = Annotated[
 ]
 
 
+def _shape_allowed(key: str, facts: ModelFacts) -> str:
+    """What a setting the model's shape refuses may be instead."""
+    if key == "maxModelLen":
+        return f"at most {facts.max_context}, or rope scaling through --hf-overrides in extraArgs"
+    divisors = [n for n in range(1, facts.attention_heads + 1) if facts.attention_heads % n == 0]
+    return "a divisor of the attention heads: " + ", ".join(map(str, divisors))
+
+
 class ModelCacheSettings(SectionModel):
     """Where vLLM caches model weights (`vllm.modelCache`)."""
 
@@ -92,6 +101,54 @@ class ModelCacheSettings(SectionModel):
     storage_class: str | None = None
     """Storage class of the claim, backed by a CSI driver (such as the EBS CSI add-on, which the stack does not
     install). Default: the cluster's default class."""
+
+
+class ModelFactsSettings(SectionModel):
+    """The shape of a model outside the catalog (`vllm.modelFacts`), read from its `config.json` and model card;
+    the plan's fits gate (verdict 11) sizes the model with them."""
+
+    parameters: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1 (total parameters, every expert)")]
+    """Total parameters, every expert of a mixture of experts included."""
+    layers: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")]
+    """Transformer layers (`num_hidden_layers`)."""
+    attention_heads: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")]
+    """Query heads (`num_attention_heads`)."""
+    kv_heads: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")]
+    """Key/value heads (`num_key_value_heads`), a divisor of `attentionHeads`."""
+    head_dim: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")]
+    """Elements per head (`head_dim`, else `hidden_size / num_attention_heads`)."""
+    max_context: Annotated[int, rule(lambda n: n >= 16, "an integer >= 16")]
+    """The longest context without rope scaling (`max_position_embeddings`)."""
+    dtype: Literal["bfloat16", "float16", "float32", "fp8"] = "bfloat16"
+    """Dtype of the published weights (`torch_dtype`); the KV cache keeps the same."""
+    bytes_per_parameter: Annotated[float, rule(lambda x: 0 < x <= 4, "a number with 0 < x <= 4")] | None = None
+    """Bytes one parameter takes, for quantized weights (0.5 for 4-bit). Default: the bytes of `dtype`."""
+
+    def problems(self) -> list[ConfigProblem]:
+        if self.attention_heads % self.kv_heads:
+            return [
+                ConfigProblem(
+                    "kvHeads",
+                    f"{self.kv_heads!r} does not divide attentionHeads {self.attention_heads}; allowed: a divisor "
+                    "of attentionHeads",
+                )
+            ]
+        return []
+
+    def facts(self) -> ModelFacts:
+        """These settings as the catalog's row type."""
+        size = self.bytes_per_parameter or DTYPE_BYTES[self.dtype]
+        return ModelFacts(
+            self.parameters,
+            self.layers,
+            self.attention_heads,
+            self.kv_heads,
+            self.head_dim,
+            self.max_context,
+            self.dtype,
+            size,
+            "vllm.modelFacts",
+        )
 
 
 class VllmSettings(SectionModel):
@@ -127,6 +184,9 @@ class VllmSettings(SectionModel):
     `--pipeline-parallel-size` and `--data-parallel-size` multiply the GPUs each replica requests."""
     model_cache: ModelCacheSettings = ModelCacheSettings()
     """Where the server caches model weights."""
+    model_facts: ModelFactsSettings | None = None
+    """The shape of `model` when the catalog (`facts/model_catalog.py`) does not know it, for the plan's fits
+    gate. Default: the catalog's row; a model in neither is reported "not checked"."""
     startup_timeout_seconds: Annotated[
         int, rule(lambda n: n >= 60, "at least 60 seconds (weights take time to download and load)")
     ] = 1800
@@ -148,6 +208,19 @@ class VllmSettings(SectionModel):
             ConfigProblem("extraArgs" if problem.index < 0 else f"extraArgs[{problem.index}]", problem.message)
             for problem in vllm_flags.check(self.extra_args).problems
         ]
+        facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
+        if facts is not None:
+            source = "vllm.modelFacts" if self.model_facts else "the model catalog"
+            problems += [
+                ConfigProblem(key, f"{message} of {self.model} ({source}): vLLM refuses to start; allowed: " + allowed)
+                for key, message in model_catalog.shape_problems(
+                    facts,
+                    self.tensor_parallel_size,
+                    self.max_model_len,
+                    context_overridden=vllm_flags.check(self.extra_args).overrides_hf_config,
+                )
+                for allowed in [_shape_allowed(key, facts)]
+            ]
         if self.model_cache.type == "pvc" and self.replicas > 1:
             problems.append(
                 ConfigProblem(

@@ -38,6 +38,7 @@ from .addons import AddonRow, addon_rows
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
     from ...placement import PlacementRow, Verdict
+    from ...placement.model_fit import ModelFit
     from ..aws.check import RequestCheck
     from .node_agents import ClusterAgents
     from .render import WrittenFile
@@ -126,6 +127,8 @@ class PlanResult:
     """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws.check`)."""
     addons: list[AddonRow] = field(default_factory=list)
     """The EKS add-ons the stack installs, each with its version and where it came from."""
+    models: list[ModelFit] = field(default_factory=list)
+    """Each served model on each instance type of its pool: whether it fits the GPUs (verdict 11)."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -235,6 +238,8 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         progress("placing workloads on node pools…")
         _place(run.resources, objects, result)
+        if settings is not None and result.verdicts:
+            _check_models(settings, result)
         return result
     finally:
         progress(None)
@@ -404,6 +409,18 @@ def _check_autoscaling(resources: list[Any], workloads: list[dict], node_pools: 
     tags = scale_from_zero.template_tags(resources)
     result.verdicts.append(scale_from_zero.scale_from_zero_verdict(workloads, node_pools, tags, result.matrix))
     result.verdicts.append(scale_from_zero.cpu_workloads_verdict(workloads, node_pools, result.matrix))
+
+
+def _check_models(settings: Any, result: PlanResult) -> None:
+    """Verdict 11: each served model fits the GPUs of each instance type of its pool; a warning per model the
+    gate cannot check."""
+    from ...placement.model_fit import model_fits_verdict
+    from . import models
+
+    result.models = models.model_fits(settings, result.pools)
+    result.warnings += models.not_checked_warnings(result.models)
+    result.verdicts.append(model_fits_verdict(result.models))
+    result.verdicts.sort(key=lambda verdict: verdict.id)
 
 
 @contextlib.contextmanager

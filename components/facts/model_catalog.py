@@ -1,0 +1,165 @@
+"""What the fits gate needs to know of a model: the open models users deploy most, as their published
+checkpoints describe them.
+
+Standard library only: the settings and the placement model both read it. Each row gives the total
+parameters (all experts of a mixture-of-experts model: vLLM loads every expert on the GPUs), the
+transformer's layers, attention heads, key/value heads and head dimension, the context length vLLM accepts
+without rope scaling (`max_position_embeddings` of `config.json`, which vLLM reads as the model's maximum
+`max_model_len`; a tokenizer's smaller `model_max_length` would lower it further and is not recorded), the dtype
+of the published weights (`torch_dtype`) and the bytes one parameter takes in it.
+
+Sources: each model's `config.json` on the Hugging Face Hub at its `main` revision
+(https://huggingface.co/<model>/blob/main/config.json) for layers, heads, key/value heads, head dimension
+(`head_dim`, else `hidden_size / num_attention_heads`), context and dtype, and the model card
+(https://huggingface.co/<model>) for the parameter count. The Hub itself was not reachable when the table was
+written (2026-12-02); the rows were compared with copies of those files quoted in public repositories
+(transformers-style configs of Llama 3.1 8B and 70B, 3.2 1B and 3B, 3.3 70B, Qwen2.5 7B/14B/32B, Qwen3 0.6B,
+1.7B, 4B and 8B, Mixtral 8x7B, Gemma 2 2B/9B/27B, Phi-3-mini; Qwen's own model cards for the Qwen2.5 sizes).
+The distills share the shapes of their base models (Qwen2.5-Math-1.5B, Qwen2.5-7B/14B/32B, Llama 3.1 8B and
+3.3 70B) with a 131072-token context. Parameter counts of 70B rows are Meta's 70,562,938,880.
+
+Left out on purpose, until their figures are confirmed:
+
+- openai/gpt-oss-20b and gpt-oss-120b: MXFP4 experts beside bf16 attention give no single bytes per
+  parameter, and half their layers use a 128-token sliding window, which this per-layer sum would overstate.
+- google/gemma-3-*: multimodal checkpoints (the vision tower's parameters are not separated on the card) with
+  five sliding-window layers per global one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+# Bytes per element of the dtypes published checkpoints use.
+DTYPE_BYTES: Mapping[str, float] = MappingProxyType({"float32": 4, "bfloat16": 2, "float16": 2, "fp8": 1})
+# Bytes per element of the `--kv-cache-dtype` values whose element is one plain byte or two: vLLM stores them as
+# these torch dtypes (vllm/utils/torch_utils.py `STR_DTYPE_TO_TORCH_DTYPE` at v0.32.0: fp8 variants as uint8).
+# Other values (packed 4-bit, per-token-head scales) are sized as the model's dtype, an overestimate.
+KV_CACHE_DTYPE_BYTES: Mapping[str, float] = MappingProxyType(
+    {"bfloat16": 2, "float16": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1}
+)
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """One model's shape, as the fits gate reads it."""
+
+    parameters: int
+    """Total parameters, every expert included."""
+    layers: int
+    """Transformer layers (`num_hidden_layers`); each keeps its own key/value cache."""
+    attention_heads: int
+    """Query heads (`num_attention_heads`); the tensor parallel size must divide them."""
+    kv_heads: int
+    """Key/value heads (`num_key_value_heads`; equal to `attention_heads` without grouped-query attention)."""
+    head_dim: int
+    """Elements per head (`head_dim`, else `hidden_size / num_attention_heads`)."""
+    max_context: int
+    """The longest `max_model_len` vLLM accepts without rope scaling (`max_position_embeddings`)."""
+    dtype: str
+    """Dtype or quantization of the published weights (`torch_dtype`)."""
+    bytes_per_parameter: float
+    """Bytes one parameter takes in `dtype`."""
+    source: str = ""
+    """Where the figures come from."""
+
+    def __post_init__(self) -> None:
+        counts = (self.parameters, self.layers, self.attention_heads, self.kv_heads, self.head_dim, self.max_context)
+        if min(counts) <= 0 or self.bytes_per_parameter <= 0:
+            raise ValueError(f"{self}: every count and bytes_per_parameter must be positive")
+        if self.attention_heads % self.kv_heads:
+            raise ValueError(f"{self}: attention_heads must be a multiple of kv_heads")
+
+    def kv_cache_bytes(self, kv_cache_dtype: str | None = None) -> float:
+        """Bytes per element of the key/value cache: `kv_cache_dtype` when it has a plain size, else the model's
+        dtype, which is vLLM's default (`cache_dtype = "auto"`, vllm/config/cache.py at v0.32.0)."""
+        if kv_cache_dtype is not None and kv_cache_dtype in KV_CACHE_DTYPE_BYTES:
+            return KV_CACHE_DTYPE_BYTES[kv_cache_dtype]
+        return DTYPE_BYTES.get(self.dtype, 2)
+
+
+def shape_problems(
+    facts: ModelFacts, tensor_parallel_size: int, max_model_len: int, *, context_overridden: bool = False
+) -> list[tuple[str, str]]:
+    """What vLLM refuses at start-up whatever the GPUs, as (setting, problem): a tensor parallel size that does
+    not divide the attention heads (vllm/config/model.py `verify_with_parallel_config` at v0.32.0) and a
+    `max_model_len` beyond the model's context (`_get_and_verify_max_len` there), unless `context_overridden`
+    (`--hf-overrides` may add rope scaling, which raises it). The settings and the fits gate both ask this."""
+    problems = []
+    if facts.attention_heads % tensor_parallel_size:
+        problems.append(
+            (
+                "tensorParallelSize",
+                f"tensorParallelSize {tensor_parallel_size} does not divide the {facts.attention_heads} attention heads",
+            )
+        )
+    if max_model_len > facts.max_context and not context_overridden:
+        problems.append(("maxModelLen", f"maxModelLen {max_model_len} > the model's context {facts.max_context}"))
+    return problems
+
+
+def _hf(model: str) -> str:
+    return f"https://huggingface.co/{model}/blob/main/config.json and model card, read 2026-12-01"
+
+
+def _bf16(
+    model: str, parameters: float, layers: int, heads: int, kv_heads: int, head_dim: int, context: int
+) -> tuple[str, ModelFacts]:
+    facts = ModelFacts(round(parameters * 1e9), layers, heads, kv_heads, head_dim, context, "bfloat16", 2, _hf(model))
+    return model, facts
+
+
+# Rows: (model id, parameters in billions, layers, attention heads, KV heads, head dim, context).
+MODELS: Mapping[str, ModelFacts] = MappingProxyType(
+    dict(
+        [
+            # Qwen2.5: config.json's max_position_embeddings is 32768; the card's 131072 needs YaRN rope scaling.
+            _bf16("Qwen/Qwen2.5-0.5B-Instruct", 0.49, 24, 14, 2, 64, 32768),
+            _bf16("Qwen/Qwen2.5-1.5B-Instruct", 1.54, 28, 12, 2, 128, 32768),
+            _bf16("Qwen/Qwen2.5-3B-Instruct", 3.09, 36, 16, 2, 128, 32768),
+            _bf16("Qwen/Qwen2.5-7B-Instruct", 7.61, 28, 28, 4, 128, 32768),
+            _bf16("Qwen/Qwen2.5-14B-Instruct", 14.7, 48, 40, 8, 128, 32768),
+            _bf16("Qwen/Qwen2.5-32B-Instruct", 32.5, 64, 40, 8, 128, 32768),
+            _bf16("Qwen/Qwen2.5-72B-Instruct", 72.7, 80, 64, 8, 128, 32768),
+            # Qwen3 dense: max_position_embeddings 40960 (32768 of context plus room to generate, per the card).
+            _bf16("Qwen/Qwen3-0.6B", 0.6, 28, 16, 8, 128, 40960),
+            _bf16("Qwen/Qwen3-1.7B", 1.7, 28, 16, 8, 128, 40960),
+            _bf16("Qwen/Qwen3-4B", 4.0, 36, 32, 8, 128, 40960),
+            _bf16("Qwen/Qwen3-8B", 8.2, 36, 32, 8, 128, 40960),
+            _bf16("Qwen/Qwen3-14B", 14.8, 40, 40, 8, 128, 40960),
+            _bf16("Qwen/Qwen3-32B", 32.8, 64, 64, 8, 128, 40960),
+            _bf16("meta-llama/Llama-3.1-8B-Instruct", 8.03, 32, 32, 8, 128, 131072),
+            _bf16("meta-llama/Llama-3.1-70B-Instruct", 70.56, 80, 64, 8, 128, 131072),
+            _bf16("meta-llama/Llama-3.2-1B-Instruct", 1.24, 16, 32, 8, 64, 131072),
+            _bf16("meta-llama/Llama-3.2-3B-Instruct", 3.21, 28, 24, 8, 128, 131072),
+            _bf16("meta-llama/Llama-3.3-70B-Instruct", 70.56, 80, 64, 8, 128, 131072),
+            _bf16("mistralai/Mistral-7B-Instruct-v0.3", 7.25, 32, 32, 8, 128, 32768),
+            _bf16("mistralai/Mixtral-8x7B-Instruct-v0.1", 46.7, 32, 32, 8, 128, 32768),
+            # Gemma 2 alternates 4096-token sliding-window and global layers; counting every layer as global
+            # at most doubles the cache of a sequence, an overestimate on the safe side.
+            _bf16("google/gemma-2-2b-it", 2.61, 26, 8, 4, 256, 8192),
+            _bf16("google/gemma-2-9b-it", 9.24, 42, 16, 8, 256, 8192),
+            _bf16("google/gemma-2-27b-it", 27.2, 46, 32, 16, 128, 8192),
+            _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", 1.78, 28, 12, 2, 128, 131072),
+            _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", 7.62, 28, 28, 4, 128, 131072),
+            _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", 14.8, 48, 40, 8, 128, 131072),
+            _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", 32.8, 64, 40, 8, 128, 131072),
+            _bf16("deepseek-ai/DeepSeek-R1-Distill-Llama-8B", 8.03, 32, 32, 8, 128, 131072),
+            _bf16("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", 70.56, 80, 64, 8, 128, 131072),
+            _bf16("microsoft/Phi-3-mini-4k-instruct", 3.821, 32, 32, 32, 96, 4096),
+            _bf16("microsoft/Phi-3-mini-128k-instruct", 3.821, 32, 32, 32, 96, 131072),
+            _bf16("microsoft/Phi-4-mini-instruct", 3.84, 32, 24, 8, 128, 131072),
+            _bf16("microsoft/phi-4", 14.7, 40, 40, 10, 128, 16384),
+        ]
+    )
+)
+"""The catalog, by Hugging Face model id."""
+
+_BY_FOLDED = {name.casefold(): facts for name, facts in MODELS.items()}
+
+
+def lookup(model: str) -> ModelFacts | None:
+    """The catalog's facts of `model`; the Hub resolves ids without regard to case, and so does this."""
+    return _BY_FOLDED.get(model.casefold())

@@ -87,6 +87,24 @@ def test_every_gpu_entry_has_complete_gpu_facts(entry: InstanceType) -> None:
     assert entry.gpu_product
 
 
+# nvidia-smi's totals (MiB) as the catalog cites them: what CUDA reports, and vLLM multiplies.
+VISIBLE_MIB = {"g4dn.xlarge": 15360, "g5.xlarge": 23028, "g6.xlarge": 23034, "g6e.xlarge": 46068, "p5.48xlarge": 81559}
+
+
+@pytest.mark.parametrize(("name", "mib"), VISIBLE_MIB.items())
+def test_gpu_memory_as_cuda_reports_it_is_the_cited_total_below_the_nominal_size(name, mib):
+    entry = GPU_INSTANCE_TYPES[name]
+    assert entry.gpu_memory_visible_gib == mib / 1024
+    assert (
+        entry.gpu_memory_gib is not None
+        and 0.9 * entry.gpu_memory_gib < entry.gpu_memory_visible_gib < entry.gpu_memory_gib
+    )
+
+
+def test_a_gpu_without_a_cited_visible_total_has_none_rather_than_a_guess():
+    assert GPU_INSTANCE_TYPES["g5g.xlarge"].gpu_memory_visible_gib is None  # T4G
+
+
 @pytest.mark.parametrize("entry", CPU_INSTANCE_TYPES.values(), ids=lambda entry: entry.name)
 def test_every_cpu_entry_has_no_gpu_facts(entry: InstanceType) -> None:
     assert entry.gpus == 0

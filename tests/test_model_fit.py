@@ -1,7 +1,8 @@
 """The fits gate (verdict 11): a model at its context length and tensor parallel size against one instance type.
 
 Each case's id or comment states its arithmetic: weights = parameters x 2 bytes / TP, KV per token =
-2 x layers x max(1, KV heads // TP) x head dim x 2 bytes, usable = GPU GiB x 0.9, reserve 2 GiB (2.5 with TP > 1).
+2 x layers x max(1, KV heads // TP) x head dim x 2 bytes, usable = the GPU's memory as CUDA reports it x 0.9 (A10G
+23028 MiB = 22.49 GiB gives 20.24; L4 23034 MiB 20.24; H100 81559 MiB 71.68), reserve 2 GiB (2.5 with TP > 1).
 """
 
 from __future__ import annotations
@@ -30,17 +31,18 @@ def fit(model: ServedModel, instance_type: str) -> ModelFit:
 
 
 FITS = [
-    # 7.61e9 x 2 / 2^30 = 14.17 GiB; KV 2x28x4x128x2 B x 8192 = 0.4375 GiB; (21.6 - 14.17 - 2) / 0.4375 = 12.
-    pytest.param("Qwen/Qwen2.5-7B-Instruct", 1, 8192, "g5.xlarge", 14.17, 0.4375, 12, id="qwen7b-a10g-8k-12-seqs"),
-    # KV 2x32x8x128x2 B x 32768 = 4 GiB; 21.6 - 14.96 - 2 = 4.64 GiB holds exactly one.
-    pytest.param("meta-llama/Llama-3.1-8B-Instruct", 1, 32768, "g5.xlarge", 14.96, 4.0, 1, id="llama8b-a10g-32k-1-seq"),
-    # 70.56e9 x 2 / 8 / 2^30 = 16.43 GiB; KV 2x80x1x128x2 x 8192 = 0.3125 GiB; (72 - 16.43 - 2.5) / 0.3125 = 169.
+    # 7.61e9 x 2 / 2^30 = 14.17 GiB; KV 2x28x4x128x2 B x 8192 = 0.4375 GiB; (20.24 - 14.17 - 2) / 0.4375 = 9.
+    pytest.param("Qwen/Qwen2.5-7B-Instruct", 1, 8192, "g5.xlarge", 14.17, 0.4375, 9, id="qwen7b-a10g-8k-9-seqs"),
+    # KV 2x32x8x128x2 B x 16384 = 2 GiB; 20.24 - 14.96 - 2 = 3.28 GiB holds exactly one.
+    pytest.param("meta-llama/Llama-3.1-8B-Instruct", 1, 16384, "g5.xlarge", 14.96, 2.0, 1, id="llama8b-a10g-16k-1-seq"),
+    # 70.56e9 x 2 / 8 / 2^30 = 16.43 GiB; KV 2x80x1x128x2 x 8192 = 0.3125 GiB; (71.68 - 16.43 - 2.5) / 0.3125 = 168.
     pytest.param(
-        "meta-llama/Llama-3.3-70B-Instruct", 8, 8192, "p5.48xlarge", 16.43, 0.3125, 169, id="llama70b-8xh100-tp8"
+        "meta-llama/Llama-3.3-70B-Instruct", 8, 8192, "p5.48xlarge", 16.43, 0.3125, 168, id="llama70b-8xh100-tp8"
     ),
-    # 2 KV heads over TP 4: one replicated head per GPU, KV 2x28x1x128x2 x 8192 = 0.109 GiB, not half of it.
+    # 2 KV heads over TP 4: one replicated head per GPU, KV 2x28x1x128x2 x 8192 = 0.109 GiB, not half of it;
+    # (20.24 - 0.72 - 2.5) / 0.1094 = 155.
     pytest.param(
-        "Qwen/Qwen2.5-1.5B-Instruct", 4, 8192, "g5.12xlarge", 0.72, 0.1094, 168, id="qwen1.5b-tp4-kv-replicated"
+        "Qwen/Qwen2.5-1.5B-Instruct", 4, 8192, "g5.12xlarge", 0.72, 0.1094, 155, id="qwen1.5b-tp4-kv-replicated"
     ),
 ]
 
@@ -58,34 +60,43 @@ def test_model_fits_with_its_numbers(model, tensor_parallel, length, instance, w
 
 
 FAILS = [
-    # 70.56e9 x 2 / 4 / 2^30 = 32.86 GiB per GPU > 24 x 0.9 = 21.6 GiB.
+    # 70.56e9 x 2 / 4 / 2^30 = 32.86 GiB per GPU > 22.49 x 0.9 = 20.24 GiB.
     pytest.param(
         "meta-llama/Llama-3.1-70B-Instruct",
         4,
         8192,
         "g5.12xlarge",
-        "weights 32.9 GiB + reserve 2.5 GiB per GPU > 21.6 GiB usable per A10G",
-        id="memory-llama70b-4xa10g-32.9-gt-21.6",
+        "weights 32.9 GiB + reserve 2.5 GiB per GPU > 20.2 GiB usable per A10G",
+        id="memory-llama70b-4xa10g-32.9-gt-20.2",
     ),
-    # 14.7e9 x 2 = 27.38 GiB > 21.6 GiB.
+    # 14.7e9 x 2 = 27.38 GiB > 22.49 x 0.9 = 20.24 GiB.
     pytest.param(
         "Qwen/Qwen2.5-14B-Instruct",
         1,
         4096,
         "g6.xlarge",
-        "weights 27.4 GiB + reserve 2.0 GiB per GPU > 21.6 GiB usable per L4",
-        id="memory-qwen14b-l4-27.4-gt-21.6",
+        "weights 27.4 GiB + reserve 2.0 GiB per GPU > 20.2 GiB usable per L4",
+        id="memory-qwen14b-l4-27.4-gt-20.2",
     ),
-    # Weights fit (14.96 + 2 < 21.6) but KV 128 KiB/token x 131072 = 16 GiB > the 4.64 GiB left.
+    # Weights fit (14.96 + 2 < 20.24) but KV 128 KiB/token x 131072 = 16 GiB > the 3.28 GiB left.
     pytest.param(
         "meta-llama/Llama-3.1-8B-Instruct",
         1,
         131072,
         "g5.xlarge",
-        "KV cache of one 131072-token sequence 16.00 GiB per GPU > 4.64 GiB left per A10G",
-        id="memory-kv-llama8b-128k-16-gt-4.64",
+        "KV cache of one 131072-token sequence 16.00 GiB per GPU > 3.28 GiB left per A10G",
+        id="memory-kv-llama8b-128k-16-gt-3.28",
     ),
-    # 65536 > the 32768 of max_position_embeddings; memory would fit on an L40S (43.2 GiB usable).
+    # 32768 tokens: 4 GiB of KV, more than the 3.28 GiB left (against the nominal 24 GiB it would have fit).
+    pytest.param(
+        "meta-llama/Llama-3.1-8B-Instruct",
+        1,
+        32768,
+        "g5.xlarge",
+        "KV cache of one 32768-token sequence 4.00 GiB per GPU > 3.28 GiB left per A10G",
+        id="memory-kv-llama8b-32k-4-gt-3.28",
+    ),
+    # 65536 > the 32768 of max_position_embeddings; memory would fit on an L40S (40.49 GiB usable).
     pytest.param(
         "Qwen/Qwen2.5-7B-Instruct",
         1,
@@ -149,11 +160,11 @@ def test_reserve_adds_nccl_buffers_only_with_tensor_parallelism():
 
 def test_lower_gpu_memory_utilization_shrinks_usable_memory_and_sequences():
     full = fit(served("Qwen/Qwen2.5-7B-Instruct", utilization=0.9), "g5.xlarge")
-    lower = fit(served("Qwen/Qwen2.5-7B-Instruct", utilization=0.7), "g5.xlarge")
+    lower = fit(served("Qwen/Qwen2.5-7B-Instruct", utilization=0.75), "g5.xlarge")
 
-    # 24 x 0.7 = 16.8; (16.8 - 14.17 - 2) / 0.4375 = 1.
-    assert lower.usable_gib_per_gpu == pytest.approx(16.8)
-    assert (full.sequences_at_max_model_len, lower.sequences_at_max_model_len) == (12, 1)
+    # 23028 MiB x 0.75 = 16.87 GiB; (16.87 - 14.17 - 2) / 0.4375 = 1.
+    assert lower.usable_gib_per_gpu == pytest.approx(23028 / 1024 * 0.75)
+    assert (full.sequences_at_max_model_len, lower.sequences_at_max_model_len) == (9, 1)
 
 
 def test_model_outside_the_catalog_is_not_checked_and_names_the_facts_key():

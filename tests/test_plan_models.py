@@ -39,19 +39,20 @@ def test_dev_stack_model_fits_its_a10g_and_the_json_reports_the_numbers(capsys, 
     document = json.loads(out)
 
     assert code == 0, document["failures"]
-    # 7.61e9 x 2 / 2^30 = 14.17 GiB of weights; 24 x 0.9 = 21.6 usable; KV 0.4375 GiB per 8192 tokens; 12 fit.
+    # 7.61e9 x 2 / 2^30 = 14.17 GiB of weights; 23028 MiB x 0.9 = 20.24 usable; KV 0.4375 GiB per 8192 tokens;
+    # (20.24 - 14.17 - 2) / 0.4375: 9 fit, 3.63 GiB to spare.
     assert document["models"] == [
         {
             "name": "Qwen/Qwen2.5-7B-Instruct",
             "pool": "gpu-inference-dev-gpu",
             "instanceType": "g5.xlarge",
             "fits": True,
-            "usableGiBPerGpu": 21.6,
+            "usableGiBPerGpu": 20.24,
             "weightsGiBPerGpu": 14.17,
             "kvGiBPerSequencePerGpu": 0.4375,
             "reserveGiBPerGpu": 2.0,
-            "marginGiB": 4.99,
-            "sequencesAtMaxModelLen": 12,
+            "marginGiB": 3.63,
+            "sequencesAtMaxModelLen": 9,
             "reason": document["models"][0]["reason"],
         }
     ]
@@ -68,10 +69,10 @@ def test_dev_stack_text_and_markdown_show_the_models_section_and_verdict_11(caps
     _, markdown = plan(capsys, tmp_path, fmt="markdown")
 
     assert re.search(
-        r"^  Qwen/Qwen2\.5-7B-Instruct +gpu-inference-dev-gpu +g5\.xlarge +fits +21\.6 +14\.2 +0\.44 ", text, re.M
+        r"^  Qwen/Qwen2\.5-7B-Instruct +gpu-inference-dev-gpu +g5\.xlarge +fits +20\.2 +14\.2 +0\.44 ", text, re.M
     )
     assert "PASS  11 model-fits-gpu" in text
-    assert "| `Qwen/Qwen2.5-7B-Instruct` | `gpu-inference-dev-gpu` | `g5.xlarge` | ✅ fits | 21.6 | 14.2 |" in markdown
+    assert "| `Qwen/Qwen2.5-7B-Instruct` | `gpu-inference-dev-gpu` | `g5.xlarge` | ✅ fits | 20.2 | 14.2 |" in markdown
     assert re.search(r"^\| ✅ \| 11 \| model-fits-gpu \|", markdown, re.M)
 
 
@@ -85,13 +86,13 @@ def test_a_70b_model_on_four_a10g_fails_verdict_11_with_its_numbers(capsys, tmp_
     document = json.loads(out)
 
     assert code == 1
-    # 70.56e9 x 2 / 4 / 2^30 = 32.86 GiB per GPU > 21.6 GiB usable.
+    # 70.56e9 x 2 / 4 / 2^30 = 32.86 GiB per GPU > 20.24 GiB usable.
     [model] = document["models"]
     assert (model["fits"], model["weightsGiBPerGpu"], model["instanceType"]) == (False, 32.86, "g5.12xlarge")
     assert not verdict_11(document)["passed"]
     assert any(
         failure.startswith("verdict 11 model-fits-gpu: meta-llama/Llama-3.1-70B-Instruct on g5.12xlarge (TP 4): ")
-        and "weights 32.9 GiB + reserve 2.5 GiB per GPU > 21.6 GiB usable per A10G" in failure
+        and "weights 32.9 GiB + reserve 2.5 GiB per GPU > 20.2 GiB usable per A10G" in failure
         for failure in document["failures"]
     )
 
@@ -123,7 +124,7 @@ def test_hf_overrides_lift_the_context_limit_and_the_gate_sizes_the_longer_cache
     code, out = plan(capsys, tmp_path, {"vllm": {"maxModelLen": 65536, "extraArgs": ["--hf-overrides", rope]}})
     document = json.loads(out)
 
-    # KV 0.4375 GiB x 8 = 3.5 GiB per 65536 tokens; 21.6 - 14.17 - 2 = 5.43 GiB left holds one.
+    # KV 0.4375 GiB x 8 = 3.5 GiB per 65536 tokens; 20.24 - 14.17 - 2 = 4.07 GiB left holds one.
     assert code == 0, document["failures"]
     [model] = document["models"]
     assert (model["fits"], model["kvGiBPerSequencePerGpu"], model["sequencesAtMaxModelLen"]) == (True, 3.5, 1)
@@ -146,7 +147,7 @@ def test_model_facts_from_the_config_size_a_model_outside_the_catalog(capsys, tm
     )
     document = json.loads(out)
 
-    # 20e9 x 2 / 2^30 = 37.25 GiB > 21.6 GiB usable on the A10G.
+    # 20e9 x 2 / 2^30 = 37.25 GiB > 20.24 GiB usable on the A10G.
     assert code == 1
     assert document["models"][0]["weightsGiBPerGpu"] == 37.25
     assert "weights 37.3 GiB" in verdict_11(document)["message"]
@@ -168,10 +169,10 @@ def test_kv_cache_dtype_in_extra_args_halves_the_kv_cache_of_a_sequence(capsys, 
     code, out = plan(capsys, tmp_path, {"vllm": {"extraArgs": ["--kv-cache-dtype", "fp8"]}})
     document = json.loads(out)
 
-    # 2x28x4x128 elements x 1 byte x 8192 tokens = 0.21875 GiB; (21.6 - 14.17 - 2) / 0.21875 = 24 sequences.
+    # 2x28x4x128 elements x 1 byte x 8192 tokens = 0.21875 GiB; (20.24 - 14.17 - 2) / 0.21875 = 18 sequences.
     assert code == 0, document["failures"]
     [model] = document["models"]
-    assert (model["kvGiBPerSequencePerGpu"], model["sequencesAtMaxModelLen"]) == (0.2188, 24)
+    assert (model["kvGiBPerSequencePerGpu"], model["sequencesAtMaxModelLen"]) == (0.2188, 18)
 
 
 def test_pipeline_parallel_size_in_extra_args_splits_the_layers_over_the_stages(capsys, tmp_path):
@@ -183,7 +184,7 @@ def test_pipeline_parallel_size_in_extra_args_splits_the_layers_over_the_stages(
     code, out = plan(capsys, tmp_path, overrides)
     document = json.loads(out)
 
-    # 14.7e9 x 2 / 2^30 = 27.38 GiB on one GPU would not fit 21.6; half the 48 layers per stage: 13.69 GiB.
+    # 14.7e9 x 2 / 2^30 = 27.38 GiB on one GPU would not fit 20.24; half the 48 layers per stage: 13.69 GiB.
     assert code == 0, document["failures"]
     [model] = document["models"]
     assert (model["fits"], model["weightsGiBPerGpu"], model["kvGiBPerSequencePerGpu"]) == (True, 13.69, 0.75)

@@ -61,6 +61,10 @@ class InstanceType:
     gpus: int = 0  # NVIDIA GPUs per instance; 0 for CPU-only types
     gpu_model: str | None = None  # "NVIDIA A10G"
     gpu_memory_gib: int | None = None  # memory per GPU, GiB
+    # Memory per GPU as CUDA and NVML report it (nvidia-smi's total), GiB: less than the nominal figure, and what
+    # vLLM's `gpu_memory_utilization` multiplies (vllm/v1/worker/utils.py `request_memory` at v0.32.0 takes
+    # `total_memory` from the device's memory info). None where no source gives it.
+    gpu_memory_visible_gib: float | None = None
     gpu_product: str | None = None  # the value GPU feature discovery puts in nvidia.com/gpu.product
 
     def __post_init__(self) -> None:
@@ -123,16 +127,21 @@ class _Gpu(NamedTuple):
     model: str
     memory_gib: int
     product: str
+    visible_mib: int | None = None
+    """nvidia-smi's total memory (MiB), which CUDA reports too; None where no source gives it."""
 
 
-_T4 = _Gpu("NVIDIA T4", 16, "Tesla-T4")
+# Visible totals, read 2026-12-02: nvidia-smi totals per GPU type in modal-labs/modal-client#2797 (2025-01-23:
+# T4 15360 MiB, A10 23028, L4 23034, L40S 46068, A100 40GB 40960, A100 80GB 81920, H100 81559), and on AWS's
+# A10G (g5) in NVIDIA/DCGM#232 (23028 MiB). None found for the T4G or the H200.
+_T4 = _Gpu("NVIDIA T4", 16, "Tesla-T4", 15360)
 _T4G = _Gpu("NVIDIA T4G", 16, "NVIDIA-T4G")
-_A10G = _Gpu("NVIDIA A10G", 24, "NVIDIA-A10G")
-_L4 = _Gpu("NVIDIA L4", 24, "NVIDIA-L4")
-_L40S = _Gpu("NVIDIA L40S", 48, "NVIDIA-L40S")
-_A100_40 = _Gpu("NVIDIA A100", 40, "NVIDIA-A100-SXM4-40GB")
-_A100_80 = _Gpu("NVIDIA A100", 80, "NVIDIA-A100-SXM4-80GB")
-_H100 = _Gpu("NVIDIA H100", 80, "NVIDIA-H100-80GB-HBM3")
+_A10G = _Gpu("NVIDIA A10G", 24, "NVIDIA-A10G", 23028)
+_L4 = _Gpu("NVIDIA L4", 24, "NVIDIA-L4", 23034)
+_L40S = _Gpu("NVIDIA L40S", 48, "NVIDIA-L40S", 46068)
+_A100_40 = _Gpu("NVIDIA A100", 40, "NVIDIA-A100-SXM4-40GB", 40960)
+_A100_80 = _Gpu("NVIDIA A100", 80, "NVIDIA-A100-SXM4-80GB", 81920)
+_H100 = _Gpu("NVIDIA H100", 80, "NVIDIA-H100-80GB-HBM3", 81559)
 _H200 = _Gpu("NVIDIA H200", 141, "NVIDIA-H200")
 
 
@@ -153,6 +162,7 @@ def _gpu_family(
             gpus=gpus,
             gpu_model=gpu.model,
             gpu_memory_gib=gpu.memory_gib,
+            gpu_memory_visible_gib=gpu.visible_mib / 1024 if gpu.visible_mib else None,
             gpu_product=gpu.product,
         )
         for size, vcpus, memory, gpus, max_pods in sizes

@@ -4,8 +4,9 @@ an instance type, before a node is bought and the weights downloaded.
 Pure functions of plain values and the facts' catalogs, so a stack with several models and pools can call
 them per model and per instance type. The arithmetic follows how vLLM v0.32.0 sizes its memory:
 
-- vLLM may use `gpu_memory_utilization` x the GPU's total memory (`requested_memory` in
-  vllm/v1/worker/gpu_worker.py `determine_available_memory`); what the weights, the profiled activation peak,
+- vLLM may use `gpu_memory_utilization` x the GPU's total memory as the device reports it (`request_memory` in
+  vllm/v1/worker/utils.py, from `MemorySnapshot.total_memory`; facts/gpu_catalog.py's visible totals, below the
+  nominal ones: 22.5 GiB on a 24 GB A10G); what the weights, the profiled activation peak,
   non-torch memory and the CUDA graphs leave of it becomes the KV cache.
 - Tensor parallelism splits the weights over the GPUs, and the KV heads as `max(1, kv_heads // tp)` per GPU:
   with fewer KV heads than GPUs each GPU keeps a replica of one (vllm/config/model.py `get_num_kv_heads`).
@@ -112,7 +113,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
         reason = f"not checked: instance type {instance_type} is not a GPU type of the catalog"
         return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
     gpu = (instance.gpu_model or "GPU").removeprefix("NVIDIA ")
-    usable = instance.gpu_memory_gib * model.gpu_memory_utilization
+    # What CUDA reports where the catalog has it (vLLM multiplies that), else the nominal memory.
+    usable = (instance.gpu_memory_visible_gib or instance.gpu_memory_gib) * model.gpu_memory_utilization
     # With pipeline parallelism the busiest stage holds ceil(layers / stages) layers (vllm/distributed/utils.py
     # `get_pp_indices` at v0.32.0 spreads them evenly), with their weights and their share of the cache.
     stage_layers = -(-facts.layers // model.pipeline_parallel_size)

@@ -61,11 +61,11 @@ class InstanceType:
     gpus: int = 0  # NVIDIA GPUs per instance; 0 for CPU-only types
     gpu_model: str | None = None  # "NVIDIA A10G"
     gpu_memory_gib: int | None = None  # memory per GPU, GiB
+    gpu_product: str | None = None  # the value GPU feature discovery puts in nvidia.com/gpu.product
     # Memory per GPU as CUDA and NVML report it (nvidia-smi's total), GiB: less than the nominal figure, and what
     # vLLM's `gpu_memory_utilization` multiplies (vllm/v1/worker/utils.py `request_memory` at v0.32.0 takes
     # `total_memory` from the device's memory info). None where no source gives it.
     gpu_memory_visible_gib: float | None = None
-    gpu_product: str | None = None  # the value GPU feature discovery puts in nvidia.com/gpu.product
 
     def __post_init__(self) -> None:
         if _NAME_RE.fullmatch(self.name) is None:

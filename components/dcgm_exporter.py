@@ -52,7 +52,7 @@ from .facts import versions
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
-from .facts.markers import DCGM_EXPORTER_LABEL_VALUE
+from .facts.markers import DCGM_EXPORTER_LABEL_VALUE, DCGM_REMOTE_ENGINE_ENV
 from .facts.node_agents import DCGM_SERVER, DCGM_SERVER_HOST_PORT
 from .labels import checkov_annotations, created_name, in_namespace, label_value, selector_labels, standard_labels
 from .labels import network_policy as network_policy_manifest
@@ -214,7 +214,7 @@ def engine_env(engine: str) -> list[dict]:
         return [
             {"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}},
             # Kubernetes expands $(NODE_IP) from the variable above (dependent environment variables).
-            {"name": "DCGM_REMOTE_HOSTENGINE_INFO", "value": f"$(NODE_IP):{DCGM_SERVER_HOST_PORT}"},
+            {"name": DCGM_REMOTE_ENGINE_ENV, "value": f"$(NODE_IP):{DCGM_SERVER_HOST_PORT}"},
         ]
     return [{"name": "DCGM_EXPORTER_ENABLE_DCGM_LOG", "value": "true"}]
 

@@ -20,3 +20,8 @@ DCGM_EXPORTER_IMAGE_MARKER = "dcgm-exporter"
 DCGM_EXPORTER_LABEL_KEY = COMPONENT_LABEL_KEY
 DCGM_EXPORTER_LABEL_VALUE = "dcgm-exporter"
 """The component label of the DCGM exporter DaemonSet (components/dcgm_exporter.py)."""
+
+DCGM_REMOTE_ENGINE_ENV = "DCGM_REMOTE_HOSTENGINE_INFO"
+"""The variable that points the exporter at a DCGM host engine outside its container instead of embedding one
+(dcgm-exporter pkg/cmd/app.go at 4.5.3-4.8.2, flag `--remote-hostengine-info`, `-r`): the component sets it, the
+guard reads it."""

@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 # How the guard recognises the exporter DaemonSet: either marker suffices.
-from ..facts.markers import DCGM_EXPORTER_IMAGE_MARKER, DCGM_EXPORTER_LABEL_KEY, DCGM_EXPORTER_LABEL_VALUE
+from ..facts.markers import (
+    DCGM_EXPORTER_IMAGE_MARKER,
+    DCGM_EXPORTER_LABEL_KEY,
+    DCGM_EXPORTER_LABEL_VALUE,
+    DCGM_REMOTE_ENGINE_ENV,
+)
 from .explain import filter_failures
 from .pools import PLACEMENT_FILTERS, gpu_pool_label_hint, pool_gpus
 from .verdict import Verdict
@@ -41,7 +46,7 @@ def is_dcgm_exporter(workload: dict) -> bool:
 
 # How an exporter is pointed at a DCGM engine outside its container (dcgm-exporter pkg/cmd/app.go at 4.5.3-4.8.2:
 # `--remote-hostengine-info`, `-r`, or its variable); without one it embeds its own engine.
-REMOTE_ENGINE_ENV = "DCGM_REMOTE_HOSTENGINE_INFO"
+REMOTE_ENGINE_ENV = DCGM_REMOTE_ENGINE_ENV
 REMOTE_ENGINE_FLAGS = ("-r", "--remote-hostengine-info")
 
 
@@ -112,7 +117,7 @@ def dcgm_exporter_covers_gpu_pools(
         if engine and not remote:
             problems.append(
                 f"DCGM exporter {wid} embeds a DCGM engine on GPU pool {pool['name']}, where {engine} runs one: "
-                "two engines cannot share DCGM's profiling module; connect to it (DCGM_REMOTE_HOSTENGINE_INFO)"
+                f"two engines cannot share DCGM's profiling module; connect to it ({REMOTE_ENGINE_ENV})"
             )
         elif remote and not engine:
             problems.append(

@@ -10,6 +10,10 @@ from components.stackcheck.__main__ import main
 GPU_TAINT = {"key": "GPU", "value": "true", "effect": "NoSchedule"}
 GPU_TOLERATION = {"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
 GPU_LABELS = {"GPU": "true", "nvidia.com/gpu.present": "true"}
+# Tolerates every taint, as node agents do.
+ALL_TAINTS = [{"operator": "Exists"}]
+# How the stack places vLLM: tolerates the GPU taint and selects the GPU label.
+VLLM = {"tolerations": [GPU_TOLERATION], "node_selector": {"GPU": "true"}}
 
 
 def node(

@@ -165,7 +165,12 @@ def test_plan_places_coredns_on_the_system_pool_only(dev_plan):
         "gpu-inference-dev-system": True,
         "gpu-inference-dev-gpu": False,
     }
-    assert any(SYSTEM_POOL_LABEL[0] in reason for reason in rows["gpu-inference-dev-gpu"].reasons)
+    # The GPU pool is refused for the system pool's label, not only for its taint: a key in any text would not say so.
+    key, value = SYSTEM_POOL_LABEL
+    assert (
+        f"node affinity/selector mismatch: required node affinity: {key} In [{value}] (node has no label {key})"
+        in rows["gpu-inference-dev-gpu"].reasons
+    )
 
 
 def test_plan_lists_every_addon_with_its_version_and_origin(dev_plan):

@@ -9,18 +9,12 @@ import pytest
 from promtool import alert_test, case, check_rules, run, run_rule_tests
 
 from components.alert_rules import rule_groups
-from components.facts.resource_types import PROMETHEUS_RULE
 from components.monitoring import ALERT_RULES_FILE, alert_rule_groups
+from tests.test_alert_rules import OPERATOR, registered_groups
 
-OPERATOR = {"observability": {"prometheusOperator": True}}
 MODEL = "Qwen/Qwen2.5-7B-Instruct"
 GPU = 'gpu="0",UUID="GPU-0",Hostname="gpu-node-1"'
 GPU_LABELS = {"gpu": "0", "UUID": "GPU-0", "Hostname": "gpu-node-1"}
-
-
-def registered_groups(run_result) -> list[dict[str, Any]]:
-    [rule] = [r.inputs for r in run_result.of_type(PROMETHEUS_RULE)]
-    return rule["spec"]["groups"]
 
 
 def description(groups: list[dict[str, Any]], alertname: str) -> str:

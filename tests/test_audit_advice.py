@@ -7,6 +7,7 @@ import pytest
 from audit_objects import (
     GPU_TAINT,
     GPU_TOLERATION,
+    VLLM,
     audit_json,
     daemon_pod,
     daemonset,
@@ -18,8 +19,6 @@ from audit_objects import (
 )
 
 from components.stackcheck.audit.advice import edit_distance, near_miss
-
-VLLM = {"tolerations": [GPU_TOLERATION], "node_selector": {"GPU": "true"}}
 
 
 def cluster() -> list[dict]:
@@ -174,7 +173,6 @@ def test_a_crash_looping_plugin_on_a_node_without_gpus_says_so(capsys, tmp_path)
     assert missing["fix"] == "make the device plugin's containers run (see node-agent-failing)"
 
 
-TAINT = {"key": "GPU", "value": "true", "effect": "NoSchedule"}
 # (case, toleration, the difference named, or None when it is no near miss)
 NEAR_MISSES = [
     (
@@ -214,7 +212,7 @@ NEAR_MISSES = [
 
 @pytest.mark.parametrize(("case", "toleration", "difference"), NEAR_MISSES, ids=[c[0] for c in NEAR_MISSES])
 def test_a_toleration_that_nearly_matches_is_named_with_the_difference(case, toleration, difference):
-    found = near_miss(toleration, TAINT)
+    found = near_miss(toleration, GPU_TAINT)
 
     if difference is None:
         assert found is None

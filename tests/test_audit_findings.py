@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 from audit_objects import (
+    ALL_TAINTS,
     GPU_TOLERATION,
+    VLLM,
     audit_json,
     daemon_pod,
     daemonset,
@@ -22,8 +24,6 @@ from audit_objects import (
 from components.stackcheck.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
-ALL_TAINTS = [{"operator": "Exists"}]
-VLLM = {"tolerations": [GPU_TOLERATION], "node_selector": {"GPU": "true"}}
 
 
 def healthy() -> list[dict]:

@@ -4,12 +4,21 @@ the owner references, Failed and Succeeded pods, label values that differ only i
 from __future__ import annotations
 
 import pytest
-from audit_objects import GPU_TOLERATION, audit_json, daemon_pod, daemonset, device_plugin, gpu_node, node, of_kind, pod
+from audit_objects import (
+    ALL_TAINTS,
+    VLLM,
+    audit_json,
+    daemon_pod,
+    daemonset,
+    device_plugin,
+    gpu_node,
+    node,
+    of_kind,
+    pod,
+)
 
 from components.stackcheck.audit.model import Snapshot
 
-ALL_TAINTS = [{"operator": "Exists"}]
-VLLM = {"tolerations": [GPU_TOLERATION], "node_selector": {"GPU": "true"}}
 RS = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-7d4b9c", "controller": True}
 
 

@@ -9,21 +9,16 @@ import pulumi
 import pytest
 
 from components.component_args import ArgumentError, contract_of
-from components.settings import PROJECT, ConfigError, parse_settings
+from components.settings import ConfigError, parse_settings
 from components.stackcheck.plan.report import render
 from components.stackcheck.plan.run import PlanOptions, run_plan
-from components.stackcheck.runtime import ProgramRun, run_program
+from components.stackcheck.runtime import ProgramRun
+from tests.test_component_args import run_components
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 REQUIRED = (
     'cluster_name="ml", node_role_arn="arn:aws:iam::123456789012:role/n", subnet_ids=["subnet-0123456789abcdef0"]'
 )
-
-
-def run_components(tmp_path, source: str, run: ProgramRun | None = None) -> ProgramRun:
-    program = tmp_path / "__main__.py"
-    program.write_text(textwrap.dedent(source))
-    return run_program(program, {}, project=PROJECT, stack="test", run=run)
 
 
 def node_group(placement: str) -> str:

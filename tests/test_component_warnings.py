@@ -14,6 +14,7 @@ from components.facts import versions
 from components.settings import PROJECT
 from components.stackcheck.plan.run import PlanOptions, run_plan
 from components.stackcheck.runtime import run_program
+from tests.test_component_args import run_components
 
 PRIVATE = (
     'vpc_id="vpc-0123456789abcdef0", '
@@ -66,12 +67,6 @@ def test_a_program_of_components_alone_gets_the_warnings_in_its_plan(tmp_path):
 
 def warnings_of(caplog) -> list[str]:
     return [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
-
-
-def run_components(tmp_path, source: str) -> None:
-    program = tmp_path / "__main__.py"
-    program.write_text(textwrap.dedent(source))
-    run_program(program, {}, project=PROJECT, stack="test")
 
 
 @pytest.mark.parametrize(

@@ -451,7 +451,9 @@ def test_a_model_id_huggingface_hub_accepts_is_accepted(model):
 def test_a_model_id_without_a_namespace_reaches_the_registered_server():
     run = run_stack(merge(dev_stack_config(), {"vllm": {"model": "gpt2"}}))
     (server,) = [d for d in run.of_type(DEPLOYMENT) if d.inputs["metadata"]["namespace"] == "vllm"]
-    assert "gpt2" in server.inputs["spec"]["template"]["spec"]["containers"][0]["args"]
+    args = server.inputs["spec"]["template"]["spec"]["containers"][0]["args"]
+    # The model is `vllm serve`'s positional first argument; `--served-model-name gpt2` alone would not load it.
+    assert args[0] == "gpt2"
 
 
 def test_component_args_get_the_same_rules_naming_the_argument(tmp_path):

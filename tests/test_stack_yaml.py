@@ -3,6 +3,7 @@ and nesting, and what the plan answers with such a file."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -155,7 +156,10 @@ def test_duration_written_like_base_60_is_judged_as_written(capsys, tmp_path):
     code, out, err = plan(capsys, stack_file, tmp_path, "--format", "json")
 
     assert code == 2 and "Traceback" not in err
-    assert "'1:30'" in out and " 90" not in out
+    # Read as YAML 1.1's base 60 the value would be the integer 90; the problem must quote the text as written.
+    problems = {p["key"]: p["message"] for p in json.loads(out)["configProblems"]}
+    assert "in duration '1:30'" in problems["autoscaler.scaleDownUnneededTime"]
+    assert " 90" not in out
 
 
 def test_a_boolean_written_no_is_refused_as_text(capsys, tmp_path):

@@ -4,8 +4,6 @@ into the pod's request."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +15,8 @@ from components.placement import gpu_guard
 from components.settings import PROJECT, ConfigError, parse_settings
 from components.stackcheck.plan.node_agents import cluster_agents
 from components.stackcheck.plan.pools import build_pools, node_group_specs
-from components.stackcheck.runtime import ProgramRun, run_program
+from components.stackcheck.runtime import ProgramRun
+from tests.test_component_args import run_components
 
 # (extraArgs, position of the refused item, fragments its message holds: the value and what is allowed).
 MISUSES = [
@@ -188,12 +187,6 @@ def test_every_misused_item_is_reported_at_once():
         parse_settings({"vllm": {"extraArgs": args}})
     keys = [str(p).split(": ", 1)[0] for p in error.value.problems]
     assert keys == [f"{PROJECT}:vllm.extraArgs[{i}]" for i in (0, 2, 4, 6, 7)]
-
-
-def run_components(tmp_path, source: str, run: ProgramRun | None = None) -> ProgramRun:
-    program = tmp_path / "__main__.py"
-    program.write_text(textwrap.dedent(source))
-    return run_program(program, {}, project=PROJECT, stack="test", run=run)
 
 
 @pytest.mark.parametrize(

@@ -203,10 +203,11 @@ class VllmSettings(SectionModel):
     """Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
 
     def problems(self) -> list[ConfigProblem]:
+        extra_args = vllm_flags.check(self.extra_args)
         problems = [
             # Pulumi's own path syntax for one item (`pulumi config set --path 'vllm.extraArgs[0]'`).
             ConfigProblem("extraArgs" if problem.index < 0 else f"extraArgs[{problem.index}]", problem.message)
-            for problem in vllm_flags.check(self.extra_args).problems
+            for problem in extra_args.problems
         ]
         facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
         if facts is not None:
@@ -217,7 +218,7 @@ class VllmSettings(SectionModel):
                     facts,
                     self.tensor_parallel_size,
                     self.max_model_len,
-                    context_overridden=vllm_flags.check(self.extra_args).overrides_hf_config,
+                    context_overridden=extra_args.overrides_hf_config,
                 )
                 for allowed in [_shape_allowed(key, facts)]
             ]

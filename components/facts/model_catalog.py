@@ -32,6 +32,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+MODEL_FACTS_KEY = "vllm.modelFacts"
+"""The config key that gives the facts of a model outside the catalog (settings/vllm.py reads it; the fits gate
+names it)."""
 # Bytes per element of the dtypes published checkpoints use.
 DTYPE_BYTES: Mapping[str, float] = MappingProxyType({"float32": 4, "bfloat16": 2, "float16": 2, "fp8": 1})
 # Bytes per element of the `--kv-cache-dtype` values whose element is one plain byte or two: vLLM stores them as

@@ -9,7 +9,7 @@ from pydantic import AfterValidator
 from .. import vllm_flags
 from ..facts import model_catalog, versions
 from ..facts.kubernetes import KUBE_SYSTEM
-from ..facts.model_catalog import DTYPE_BYTES, ModelFacts
+from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
@@ -147,7 +147,7 @@ class ModelFactsSettings(SectionModel):
             self.max_context,
             self.dtype,
             size,
-            "vllm.modelFacts",
+            MODEL_FACTS_KEY,
         )
 
 
@@ -211,7 +211,7 @@ class VllmSettings(SectionModel):
         ]
         facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
         if facts is not None:
-            source = "vllm.modelFacts" if self.model_facts else "the model catalog"
+            source = MODEL_FACTS_KEY if self.model_facts else "the model catalog"
             problems += [
                 ConfigProblem(key, f"{message} of {self.model} ({source}): vLLM refuses to start; allowed: " + allowed)
                 for key, message in model_catalog.shape_problems(

@@ -110,7 +110,10 @@ def _hf(model: str) -> str:
 def _bf16(
     model: str, parameters: float, layers: int, heads: int, kv_heads: int, head_dim: int, context: int
 ) -> tuple[str, ModelFacts]:
-    facts = ModelFacts(round(parameters * 1e9), layers, heads, kv_heads, head_dim, context, "bfloat16", 2, _hf(model))
+    bytes_per_parameter = DTYPE_BYTES["bfloat16"]
+    facts = ModelFacts(
+        round(parameters * 1e9), layers, heads, kv_heads, head_dim, context, "bfloat16", bytes_per_parameter, _hf(model)
+    )
     return model, facts
 
 

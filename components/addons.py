@@ -67,12 +67,9 @@ def coredns_configuration() -> dict:
     stay the add-on's (CriticalAddonsOnly, control-plane), which tolerate no GPU taint.
     """
     key, value = SYSTEM_POOL_LABEL
-    default = COREDNS.pod_spec
-    assert default is not None, "facts/node_agents.py records CoreDNS's pod spec"
-    required = default["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
     terms = [
         {"matchExpressions": [*term["matchExpressions"], {"key": key, "operator": "In", "values": [value]}]}
-        for term in required["nodeSelectorTerms"]
+        for term in COREDNS.required_node_terms()
     ]
     return {
         "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}

@@ -181,9 +181,12 @@ class EksCluster(pulumi.ComponentResource):
     (VPC CNI, kube-proxy) are at the versions EKS offers for it, so node groups are created and upgraded after them."""
 
     def __init__(self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None):
-        args = coerce(EksClusterArgs, args, args_path("EksCluster", name))
+        where = args_path("EksCluster", name)
+        args = coerce(EksClusterArgs, args, where)
         # Checked before anything is registered.
         settings, system_settings, gpu_contract = validated(name, args)
+        # Names arguments in messages as the caller wrote them.
+        keys = Validation(where, args)
         super().__init__(f"{PROJECT}:index:EksCluster", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         tags = dict(args.tags or {})
@@ -200,7 +203,6 @@ class EksCluster(pulumi.ComponentResource):
             subnet_args = cluster_subnet_args(settings, default_subnet_ids)
             nodes_subnet_ids = node_subnet_ids(settings, default_subnet_ids)
             if settings.public_subnet_ids and not settings.private_subnet_ids:
-                keys = Validation(args_path("EksCluster", name), args)
                 nodes_subnet_ids = self._assigning_public_ips(
                     list(settings.public_subnet_ids), keys.key("public_subnet_ids"), keys.key("private_subnet_ids")
                 )
@@ -248,7 +250,6 @@ class EksCluster(pulumi.ComponentResource):
                 transforms=[creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)],
             ),
         )
-        keys = Validation(args_path("EksCluster", name), args)
         self._warn_about_deployer_access(settings, (keys.key("admin_principal_arns"), keys.key("creator_admin")))
         # pulumi-eks names the EKS cluster exactly `name` when given; depending on the component
         # makes everything that uses the name wait for the control plane.

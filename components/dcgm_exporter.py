@@ -249,10 +249,7 @@ def container(bottlerocket: bool = False, engine: str = EMBEDDED) -> dict:
 
 def host_engine_node_terms() -> list[dict]:
     """The node selector terms of the GPU nodes the node monitoring agent's `dcgm-server` runs on (its affinity)."""
-    pod_spec = DCGM_SERVER.pod_spec
-    assert pod_spec is not None, "facts/node_agents.py records dcgm-server's pod spec"
-    required = pod_spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-    return [dict(term) for term in required["nodeSelectorTerms"]]
+    return DCGM_SERVER.required_node_terms()
 
 
 def embedded_engine_node_terms() -> list[dict]:

@@ -105,8 +105,8 @@ def stack_rule_groups(args: PrometheusMonitorsArgs, vllm: VllmSettings) -> list[
     return alert_rules.rule_groups(vllm.gpu_memory_utilization, vllm.replicas, args.vllm_model_name)
 
 
-def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None = None) -> dict:
-    """The alert rules as a PrometheusRule in the monitoring namespace."""
+def prometheus_rule(settings: ObservabilitySettings, groups: list[dict]) -> dict:
+    """The alert rule `groups` (`stack_rule_groups`) as a PrometheusRule in the monitoring namespace."""
     return {
         "apiVersion": MONITORING_API_VERSION,
         "kind": "PrometheusRule",
@@ -115,7 +115,7 @@ def prometheus_rule(settings: ObservabilitySettings, groups: list[dict] | None =
             "namespace": settings.monitoring_namespace,
             "labels": {**settings.monitor_labels, **MANAGED_BY},
         },
-        "spec": {"groups": alert_rule_groups() if groups is None else groups},
+        "spec": {"groups": groups},
     }
 
 

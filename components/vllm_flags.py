@@ -11,6 +11,7 @@ server uses are read, so the pod requests them. Standard library only: the setti
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -138,12 +139,9 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
             problems.append(
                 Problem(-1, f"refused by vllm serve's parser: {refused}; allowed: {vllm_parser.ALLOWED_FLAGS}")
             )
-    gpu_factor = 1
-    for value in factors.values():
-        gpu_factor *= value
     return ExtraArgs(
         tuple(sorted(problems, key=lambda problem: problem.index)),
-        gpu_factor,
+        math.prod(factors.values()),
         kv_cache_dtype,
         overrides,
         factors["pipeline_parallel_size"],

@@ -77,13 +77,9 @@ class _Token:
     written: str
 
 
-def by_flag() -> dict[str, VllmOption]:
-    """Every option string of the table and its option."""
-    return _by_flag()
-
-
 @functools.cache
 def _by_flag() -> dict[str, VllmOption]:
+    """Every option string of the table and its option."""
     return {flag: option for option in OPTIONS for flag in option.flags}
 
 

@@ -248,7 +248,7 @@ def test_zone_table_entries_are_shaped_as_aws_names_zones(region):
     [("us-west-2", "aws"), ("cn-north-1", "aws-cn"), ("us-gov-east-1", "aws-us-gov"), ("us-iso-east-1", "aws-iso")],
 )
 def test_partition_comes_from_botocores_endpoint_data(region, partition):
-    assert regions.partition_of(region) == partition
+    assert regions.eks_regions()[region] == partition
 
 
 def run_network_component(tmp_path, region: str, args: str, run: ProgramRun | None = None) -> ProgramRun:

@@ -32,6 +32,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+MODEL_FACTS_KEY = "vllm.modelFacts"
+"""The config key that gives the facts of a model outside the catalog (settings/vllm.py reads it; the fits gate
+names it)."""
 # Bytes per element of the dtypes published checkpoints use.
 DTYPE_BYTES: Mapping[str, float] = MappingProxyType({"float32": 4, "bfloat16": 2, "float16": 2, "fp8": 1})
 # Bytes per element of the `--kv-cache-dtype` values whose element is one plain byte or two: vLLM stores them as
@@ -107,7 +110,10 @@ def _hf(model: str) -> str:
 def _bf16(
     model: str, parameters: float, layers: int, heads: int, kv_heads: int, head_dim: int, context: int
 ) -> tuple[str, ModelFacts]:
-    facts = ModelFacts(round(parameters * 1e9), layers, heads, kv_heads, head_dim, context, "bfloat16", 2, _hf(model))
+    bytes_per_parameter = DTYPE_BYTES["bfloat16"]
+    facts = ModelFacts(
+        round(parameters * 1e9), layers, heads, kv_heads, head_dim, context, "bfloat16", bytes_per_parameter, _hf(model)
+    )
     return model, facts
 
 

@@ -78,6 +78,13 @@ class NodeAgent:
     replicas: int = 1
     """Replicas of a Deployment (DaemonSets: one per node)."""
 
+    def required_node_terms(self) -> list[dict]:
+        """Copies of the node selector terms of the pod template's required node affinity, for a component that
+        extends them or takes their complement."""
+        assert self.pod_spec is not None, f"facts/node_agents.py records {self.name}'s pod spec"
+        required = self.pod_spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        return copy.deepcopy(required["nodeSelectorTerms"])
+
 
 def _every_linux_node_on_the_host_network() -> dict:
     """The pod template both the VPC CNI and the pod identity agent charts ship: every taint tolerated, every

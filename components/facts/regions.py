@@ -202,14 +202,6 @@ def dns_suffix(partition: str) -> str:
     raise ValueError(f"unknown partition {partition!r}")
 
 
-def partition_of(region: str) -> str:
-    """The partition of an EKS region (`cn-north-1` -> `aws-cn`); raises `ValueError` naming the nearest."""
-    problem = region_problem(region)
-    if problem:
-        raise ValueError(problem)
-    return eks_regions()[region]
-
-
 def region_problem(region: str) -> str | None:
     """Why `region` is no EKS region, with the nearest ones, or None when it is one."""
     regions = eks_regions()

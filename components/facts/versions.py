@@ -154,8 +154,8 @@ class AddonPin:
 # #vpc-cni-latest-available-version) lists one version for every Kubernetes version; the newest edition read
 # ends at 1.33, so 1.34 and later have no pin. No EKS page lists the pod identity agent's versions per
 # Kubernetes version ("Set up the Amazon EKS Pod Identity Agent", pod-id-agent-setup.html, names none): EKS picks.
-ADDON_PINS = {
-    COREDNS_ADDON: AddonPin(
+_PINS = (
+    AddonPin(
         COREDNS_ADDON,
         {
             "1.32": "v1.11.4-eksbuild.40",
@@ -167,7 +167,7 @@ ADDON_PINS = {
         "EKS user guide, managing-coredns (CoreDNS versions)",
         date(2026, 12, 1),
     ),
-    KUBE_PROXY_ADDON: AddonPin(
+    AddonPin(
         KUBE_PROXY_ADDON,
         {
             "1.32": "v1.32.13-eksbuild.16",
@@ -179,25 +179,28 @@ ADDON_PINS = {
         "EKS user guide, managing-kube-proxy (kube-proxy versions)",
         date(2026, 12, 1),
     ),
-    VPC_CNI_ADDON: AddonPin(
+    AddonPin(
         VPC_CNI_ADDON,
         {"1.32": "v1.20.1-eksbuild.3", "1.33": "v1.20.1-eksbuild.3"},
         "EKS user guide, managing-vpc-cni (Amazon VPC CNI versions)",
         date(2026, 12, 1),
     ),
-    POD_IDENTITY_AGENT_ADDON: AddonPin(
+    AddonPin(
         POD_IDENTITY_AGENT_ADDON,
         {},
         "no per-version table published (EKS user guide, pod-id-agent-setup)",
         date(2026, 12, 1),
     ),
-    NODE_MONITORING_AGENT_ADDON: AddonPin(
+    AddonPin(
         NODE_MONITORING_AGENT_ADDON,
         {version.version: NODE_MONITORING_AGENT_VERSION for version in EKS_VERSIONS},
         f"the version whose configuration schema is committed (chart {NODE_MONITORING_AGENT_CHART})",
         date(2026, 12, 1),
     ),
-}
+)
+ADDON_PINS = {pin.addon: pin for pin in _PINS}
+"""The pins by add-on name."""
+
 # Add-ons whose configuration values are written against a committed configuration schema: EKS must offer
 # exactly the version of that schema, or the values may not mean what they meant (components/data/README.md).
 SCHEMA_VERSIONS = {NODE_MONITORING_AGENT_ADDON: NODE_MONITORING_AGENT_VERSION}

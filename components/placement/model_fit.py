@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..facts.gpu_catalog import InstanceType
-from ..facts.model_catalog import ModelFacts, shape_problems
+from ..facts.model_catalog import MODEL_FACTS_KEY, ModelFacts, shape_problems
 from .verdict import Verdict, _summary
 
 GIB = 1024**3
@@ -52,8 +52,6 @@ class ServedModel:
     gpu_memory_utilization: float
     facts: ModelFacts | None
     """None when neither the catalog nor the config knows the model: the gate does not check it."""
-    facts_key: str = "vllm.modelFacts"
-    """The config key that gives facts of a model outside the catalog, named in the warning."""
     kv_cache_dtype: str | None = None
     """`--kv-cache-dtype` of the server's extra arguments; None for vLLM's default, the model's dtype."""
     context_overridden: bool = False
@@ -107,7 +105,7 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     """Whether `model` fits one GPU of `instance` (the catalog's entry of `instance_type`, None if unknown)."""
     facts, tp = model.facts, model.tensor_parallel_size
     if facts is None:
-        reason = f"not checked: model {model.name} is not in the catalog; give its facts in {model.facts_key}"
+        reason = f"not checked: model {model.name} is not in the catalog; give its facts in {MODEL_FACTS_KEY}"
         return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
     if instance is None or not instance.gpus or instance.gpu_memory_gib is None:
         reason = f"not checked: instance type {instance_type} is not a GPU type of the catalog"

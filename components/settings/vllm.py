@@ -9,7 +9,7 @@ from pydantic import AfterValidator
 from .. import vllm_flags
 from ..facts import model_catalog, versions
 from ..facts.kubernetes import KUBE_SYSTEM
-from ..facts.model_catalog import DTYPE_BYTES, ModelFacts
+from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
@@ -147,7 +147,7 @@ class ModelFactsSettings(SectionModel):
             self.max_context,
             self.dtype,
             size,
-            "vllm.modelFacts",
+            MODEL_FACTS_KEY,
         )
 
 
@@ -203,21 +203,22 @@ class VllmSettings(SectionModel):
     """Labels of pods (in the allowed namespaces) that may call the server. Default: any pod there."""
 
     def problems(self) -> list[ConfigProblem]:
+        extra_args = vllm_flags.check(self.extra_args)
         problems = [
             # Pulumi's own path syntax for one item (`pulumi config set --path 'vllm.extraArgs[0]'`).
             ConfigProblem("extraArgs" if problem.index < 0 else f"extraArgs[{problem.index}]", problem.message)
-            for problem in vllm_flags.check(self.extra_args).problems
+            for problem in extra_args.problems
         ]
         facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
         if facts is not None:
-            source = "vllm.modelFacts" if self.model_facts else "the model catalog"
+            source = MODEL_FACTS_KEY if self.model_facts else "the model catalog"
             problems += [
                 ConfigProblem(key, f"{message} of {self.model} ({source}): vLLM refuses to start; allowed: " + allowed)
                 for key, message in model_catalog.shape_problems(
                     facts,
                     self.tensor_parallel_size,
                     self.max_model_len,
-                    context_overridden=vllm_flags.check(self.extra_args).overrides_hf_config,
+                    context_overridden=extra_args.overrides_hf_config,
                 )
                 for allowed in [_shape_allowed(key, facts)]
             ]

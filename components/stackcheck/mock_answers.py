@@ -13,7 +13,6 @@ MOCK_ACCOUNT = "123456789012"
 MOCK_REGION = "us-west-2"
 """The region the mocks answer for when the config sets no `aws:region`."""
 MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
-MOCK_ZONES = tuple((zone.name, zone.zone_id) for zone in region_zones(MOCK_REGION) or ())
 # The security group EKS creates for a cluster, as DescribeCluster reports it.
 MOCK_EKS_VPC_CONFIG = {"clusterSecurityGroupId": "sg-0eks0000000000000"}
 MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
@@ -32,6 +31,8 @@ def mock_zones(region: str) -> tuple[tuple[str, str], ...]:
 
 # How AZ IDs abbreviate a region's words: `ap-northeast-1` is `apne1`, `us-gov-west-1` is `usgw1`.
 _DIRECTION_CODES = {"northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw"}
+# The zones the mocks answer for MOCK_REGION: the same rule as any other region, so the two cannot drift.
+MOCK_ZONES = mock_zones(MOCK_REGION)
 
 
 def computed_outputs(type_token: str, name: str, inputs: dict, region: str, partition: str) -> dict[str, Any]:

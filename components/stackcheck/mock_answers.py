@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..facts.regions import region_zones
+from ..facts.regions import eks_regions, region_zones
 from ..facts.resource_types import ADDON, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP, ROLE
 
 MOCK_ACCOUNT = "123456789012"
@@ -16,6 +16,17 @@ MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
 # The security group EKS creates for a cluster, as DescribeCluster reports it.
 MOCK_EKS_VPC_CONFIG = {"clusterSecurityGroupId": "sg-0eks0000000000000"}
 MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
+
+
+def mock_region(config: dict[str, Any]) -> str:
+    """The region the mocks answer for: the config's `aws:region` when EKS serves it, else MOCK_REGION."""
+    region = config.get("aws:region")
+    return region if isinstance(region, str) and region in eks_regions() else MOCK_REGION
+
+
+def mock_partition(region: str) -> str:
+    """The partition the mocks answer for `region` (`aws-cn` for `cn-north-1`), `aws` for one EKS does not serve."""
+    return eks_regions().get(region, "aws")
 
 
 def mock_zones(region: str) -> tuple[tuple[str, str], ...]:

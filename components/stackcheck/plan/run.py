@@ -307,11 +307,10 @@ def _inside(key: str, place: str) -> bool:
 
 
 def _partition(values: dict[str, Any]) -> str:
-    """The partition of the config's `aws:region`, as the mocks answered for it (`aws` without a region)."""
-    from ...facts.regions import eks_regions
+    """The partition the mocks answered for (stackcheck/mock_answers.py): the config's region's, else `aws`."""
+    from ..mock_answers import mock_partition, mock_region
 
-    region = values.get("aws:region")
-    return eks_regions().get(region, "aws") if isinstance(region, str) else "aws"
+    return mock_partition(mock_region(values))
 
 
 def _cluster_version(resources: list[Any]) -> str:

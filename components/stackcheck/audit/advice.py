@@ -149,6 +149,15 @@ def waiting_advice(waiting: Iterable[str]) -> list[str]:
     return [f"{reason}: {WAITING_ADVICE[reason]}" for reason in reasons if reason in WAITING_ADVICE]
 
 
+def owner_of(pod) -> str:
+    """What findings group a pod under, as the words after `N pod(s)`: its controller, else its namespace.
+
+    Pods without a controller (created one by one, by hand or by a tool) are grouped per namespace, so a
+    tool that creates many of them still gives one finding per check.
+    """
+    return f"of {pod.owner}" if pod.owner else f"without a controller in namespace {pod.namespace}"
+
+
 def describe_instance(instance_type: str) -> str:
     """`g5.xlarge (1x NVIDIA A10G)` for a catalogued GPU type, else the name (or that it is unknown)."""
     entry = gpu_catalog.lookup(instance_type) if instance_type else None

@@ -8,7 +8,7 @@ from collections import defaultdict
 from ...placement import GPU_RESOURCE
 from ...placement.explain import NODE_AFFINITY, TAINT_TOLERATION
 from ...placement.pools import PLACEMENT_FILTERS
-from .advice import MAX_NAMES, describe_instance, near_misses, pod_state, waiting_advice
+from .advice import MAX_NAMES, describe_instance, near_misses, owner_of, pod_state, waiting_advice
 from .engine import Audit, Finding
 
 
@@ -111,8 +111,7 @@ def node_agents_failing(audit: Audit) -> list[Finding]:
         for role, pod in audit.agent_pods(node):
             if pod.waiting:
                 reasons = tuple(sorted({line.rsplit(": ", 1)[-1] for line in pod.waiting}))
-                owner = f"of {pod.owner}" if pod.owner else f"without a controller in namespace {pod.namespace}"
-                groups[(role, owner, reasons)].append((pod, node))
+                groups[(role, owner_of(pod), reasons)].append((pod, node))
     findings = []
     for (role, owner, reasons), members in sorted(groups.items()):
         plugin = role == "device plugin"

@@ -100,6 +100,11 @@ def near_miss(toleration: dict, taint: dict) -> str | None:
     return f"toleration {_toleration(toleration)} nearly matches taint {format_taint(taint)}: {'; '.join(misses)}"
 
 
+def correct_toleration(hints: list[str] | tuple[str, ...]) -> str:
+    """The fix a finding gives for its first near-miss line: the toleration and the difference it names."""
+    return f"correct the toleration the details name ({hints[0].split(': ', 1)[1]})"
+
+
 def near_misses(tolerations: Iterable[object], taints: Iterable[dict]) -> list[str]:
     """One line per toleration that nearly matches one of `taints` it does not tolerate, first seen first."""
     found: dict[str, None] = {}

@@ -8,7 +8,7 @@ from collections import defaultdict
 from ...placement import GPU_RESOURCE
 from ...placement.explain import NODE_AFFINITY, TAINT_TOLERATION
 from ...placement.pools import PLACEMENT_FILTERS
-from .advice import MAX_NAMES, describe_instance, near_misses, owner_of, pod_state, waiting_advice
+from .advice import MAX_NAMES, correct_toleration, describe_instance, near_misses, owner_of, pod_state, waiting_advice
 from .engine import Audit, Finding
 
 
@@ -90,7 +90,7 @@ def node_agents_missing(audit: Audit) -> list[Finding]:
                     f"DaemonSet {daemonset.id} selects {len(nodes)} GPU node(s) but cannot run there: {reason}",
                     "TaintToleration: the DaemonSet's pod does not tolerate the GPU nodes' taint",
                     (
-                        f"correct the toleration the details name ({hints[0].split(': ', 1)[1]})"
+                        correct_toleration(hints)
                         if hints
                         else f"add a toleration of {taint} to the DaemonSet's pod template"
                     ),

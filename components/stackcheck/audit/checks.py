@@ -17,6 +17,7 @@ from ...placement.explain import NODE_AFFINITY, NODE_RESOURCES_FIT, TAINT_TOLERA
 from ...placement.pools import PLACEMENT_FILTERS
 from .advice import (
     MAX_NAMES,
+    correct_toleration,
     describe_instance,
     instance_types_with,
     most_gpus_in_catalog,
@@ -351,7 +352,7 @@ def _pending_fix(audit: Audit, filters: set[str], hints: tuple[str, ...], wanted
     contract = audit.contract
     fixes = []
     if hints:
-        fixes.append(f"correct the toleration the details name ({hints[0].split(': ', 1)[1]})")
+        fixes.append(correct_toleration(hints))
     elif TAINT_TOLERATION in filters and contract.taint:
         toleration = Taint(
             contract.taint["key"], contract.taint.get("value") or "", contract.taint["effect"]

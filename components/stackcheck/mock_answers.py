@@ -59,7 +59,7 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
             "oidcProviderArn": f"arn:{partition}:iam::{MOCK_ACCOUNT}:oidc-provider/mock",
         }
     if type_token == ROLE:
-        return {"arn": f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{name}", "name": inputs.get("name", name)}
+        return {"arn": mock_role_arn(name, partition), "name": inputs.get("name", name)}
     if type_token == KMS_KEY:
         return {"arn": arn_prefix.format(service="kms") + f":key/{name}", "keyId": name}
     if type_token == LAUNCH_TEMPLATE:
@@ -76,6 +76,11 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
     if type_token == ADDON:
         return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
     return {}
+
+
+def mock_role_arn(name: str, partition: str) -> str:
+    """The ARN the mocks give the IAM role `name` in `partition` (in the mock account)."""
+    return f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{name}"
 
 
 def kubeconfig_of(cluster_name: str) -> dict[str, Any]:

@@ -148,9 +148,14 @@ def pod_state(phase: str, waiting: Iterable[str]) -> str:
     return "; ".join([phase or "phase unknown", *waiting])
 
 
+def waiting_reasons(waiting: Iterable[str]) -> list[str]:
+    """The distinct reasons of a pod's `container: reason` waiting lines (audit/model.py), first seen first."""
+    return list(dict.fromkeys(line.rsplit(": ", 1)[-1] for line in waiting))
+
+
 def waiting_advice(waiting: Iterable[str]) -> list[str]:
     """What each distinct waiting reason means, for the reasons WAITING_ADVICE knows."""
-    reasons = dict.fromkeys(line.rsplit(": ", 1)[-1] for line in waiting)
+    reasons = waiting_reasons(waiting)
     return [f"{reason}: {WAITING_ADVICE[reason]}" for reason in reasons if reason in WAITING_ADVICE]
 
 

@@ -8,7 +8,16 @@ from collections import defaultdict
 from ...placement import GPU_RESOURCE
 from ...placement.explain import NODE_AFFINITY, TAINT_TOLERATION
 from ...placement.pools import PLACEMENT_FILTERS
-from .advice import MAX_NAMES, correct_toleration, describe_instance, near_misses, owner_of, pod_state, waiting_advice
+from .advice import (
+    MAX_NAMES,
+    correct_toleration,
+    describe_instance,
+    near_misses,
+    owner_of,
+    pod_state,
+    waiting_advice,
+    waiting_reasons,
+)
 from .engine import Audit, Finding
 
 
@@ -110,7 +119,7 @@ def node_agents_failing(audit: Audit) -> list[Finding]:
     for node in audit.gpu_nodes:
         for role, pod in audit.agent_pods(node):
             if pod.waiting:
-                reasons = tuple(sorted({line.rsplit(": ", 1)[-1] for line in pod.waiting}))
+                reasons = tuple(sorted(waiting_reasons(pod.waiting)))
                 groups[(role, owner_of(pod), reasons)].append((pod, node))
     findings = []
     for (role, owner, reasons), members in sorted(groups.items()):

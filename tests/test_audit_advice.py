@@ -256,4 +256,7 @@ def test_a_daemonset_with_a_case_slip_in_its_toleration_is_told_the_difference(c
         "toleration GPU=True nearly matches taint GPU=true:NoSchedule: value 'True' differs from 'true' in case only "
         "(values are case sensitive)"
     )
-    assert missing["fix"].startswith("correct the toleration the details name")
+    assert missing["fix"] == (
+        "correct the toleration the details name (value 'True' differs from 'true' in case only "
+        "(values are case sensitive))"
+    )

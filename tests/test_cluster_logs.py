@@ -9,6 +9,7 @@ from conftest import dev_stack_config, merge, run_stack
 from components.facts import eks_model
 from components.facts.resource_types import EKS_CLUSTER, LOG_GROUP
 from components.settings import ConfigError, parse_settings
+from components.stackcheck.aws.builders import _log_group
 from components.stackcheck.aws.check import check_resources
 
 # CloudWatch Logs' retention periods as PutRetentionPolicy documents them (botocore logs model, shape `Days`),
@@ -78,3 +79,16 @@ def test_without_log_types_no_log_group_is_made():
     assert run.of_type(LOG_GROUP) == []
     (cluster,) = run.of_type(EKS_CLUSTER)
     assert cluster.inputs.get("enabledClusterLogTypes", []) == []
+
+
+@pytest.mark.parametrize(
+    ("inputs", "name"),
+    [({}, "terraform-" + "0" * 26), ({"namePrefix": "eks-"}, "eks-" + "0" * 26)],
+    ids=["invented by the provider", "from the prefix"],
+)
+def test_a_log_group_without_a_name_gets_the_one_the_provider_makes(inputs, name):
+    class Resource:
+        name = "logs"
+
+    [create] = _log_group(inputs, Resource(), None, [])
+    assert (create.operation, create.params) == ("CreateLogGroup", {"logGroupName": name})

@@ -65,6 +65,16 @@ def test_unknown_option_is_a_usage_error(capsys):
     assert "--help" in err
 
 
+def test_the_commands_repeated_exit_codes_match_stack_configs():
+    # __main__ and audit/cli repeat them so that --help answers without importing stack_config.
+    from components.stackcheck import __main__ as entry
+    from components.stackcheck import stack_config
+    from components.stackcheck.audit import cli as audit_cli
+
+    wanted = (stack_config.EXIT_USAGE, stack_config.EXIT_INTERNAL)
+    assert (entry.EXIT_USAGE, entry.EXIT_INTERNAL) == wanted == (audit_cli.EXIT_USAGE, audit_cli.EXIT_INTERNAL)
+
+
 def test_help_exits_0(capsys):
     assert main(["plan", "--help"]) == 0
     assert "3 on an internal error (--debug shows its traceback)" in capsys.readouterr().out.replace("\n", " ").replace(

@@ -6,17 +6,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..facts.regions import region_zones
+from ..facts.regions import eks_regions, region_zones
 from ..facts.resource_types import ADDON, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP, ROLE
 
 MOCK_ACCOUNT = "123456789012"
 MOCK_REGION = "us-west-2"
 """The region the mocks answer for when the config sets no `aws:region`."""
 MOCK_VPC_ID = "vpc-0a1b2c3d4e5f60718"
-MOCK_ZONES = tuple((zone.name, zone.zone_id) for zone in region_zones(MOCK_REGION) or ())
 # The security group EKS creates for a cluster, as DescribeCluster reports it.
 MOCK_EKS_VPC_CONFIG = {"clusterSecurityGroupId": "sg-0eks0000000000000"}
 MOCK_SUBNET_IDS = ("subnet-0a1b2c3d4e5f60711", "subnet-0a1b2c3d4e5f60722", "subnet-0a1b2c3d4e5f60733")
+
+
+def mock_region(config: dict[str, Any]) -> str:
+    """The region the mocks answer for: the config's `aws:region` when EKS serves it, else MOCK_REGION."""
+    region = config.get("aws:region")
+    return region if isinstance(region, str) and region in eks_regions() else MOCK_REGION
+
+
+def mock_partition(region: str) -> str:
+    """The partition the mocks answer for `region` (`aws-cn` for `cn-north-1`), `aws` for one EKS does not serve."""
+    return eks_regions().get(region, "aws")
 
 
 def mock_zones(region: str) -> tuple[tuple[str, str], ...]:
@@ -32,6 +42,8 @@ def mock_zones(region: str) -> tuple[tuple[str, str], ...]:
 
 # How AZ IDs abbreviate a region's words: `ap-northeast-1` is `apne1`, `us-gov-west-1` is `usgw1`.
 _DIRECTION_CODES = {"northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw"}
+# The zones the mocks answer for MOCK_REGION: the same rule as any other region, so the two cannot drift.
+MOCK_ZONES = mock_zones(MOCK_REGION)
 
 
 def computed_outputs(type_token: str, name: str, inputs: dict, region: str, partition: str) -> dict[str, Any]:
@@ -47,7 +59,7 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
             "oidcProviderArn": f"arn:{partition}:iam::{MOCK_ACCOUNT}:oidc-provider/mock",
         }
     if type_token == ROLE:
-        return {"arn": f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{name}", "name": inputs.get("name", name)}
+        return {"arn": mock_role_arn(name, partition), "name": inputs.get("name", name)}
     if type_token == KMS_KEY:
         return {"arn": arn_prefix.format(service="kms") + f":key/{name}", "keyId": name}
     if type_token == LAUNCH_TEMPLATE:
@@ -64,6 +76,11 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
     if type_token == ADDON:
         return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
     return {}
+
+
+def mock_role_arn(name: str, partition: str) -> str:
+    """The ARN the mocks give the IAM role `name` in `partition` (in the mock account)."""
+    return f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{name}"
 
 
 def kubeconfig_of(cluster_name: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from pulumi.runtime.settings import reset_options
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
-from ..facts.regions import dns_suffix, eks_regions
+from ..facts.regions import dns_suffix
 from ..facts.resource_types import (
     GET_AVAILABILITY_ZONES,
     GET_CALLER_IDENTITY,
@@ -45,6 +45,8 @@ from .mock_answers import (
     MOCK_VPC_ID,
     computed_outputs,
     kubeconfig_of,
+    mock_partition,
+    mock_region,
     mock_zones,
 )
 
@@ -176,7 +178,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
     ):
         self.run = run
         self.region = region
-        self.partition = eks_regions().get(region, "aws")
+        self.partition = mock_partition(region)
         self.zones = mock_zones(region)
         self.call_answers = call_answers or {}
         self.project = project
@@ -334,9 +336,7 @@ def run_program(
     sys.path.insert(0, str(program.parent))
     try:
         reset_options(project=project, stack=stack, preview=False)
-        region = config.get("aws:region")
-        region = region if isinstance(region, str) and region in eks_regions() else MOCK_REGION
-        mocks = RecordingMocks(run, project, stack, deployer_arn, call_answers, region)
+        mocks = RecordingMocks(run, project, stack, deployer_arn, call_answers, mock_region(config))
         pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=False, monitor=_Monitor(mocks))
         pulumi.runtime.set_all_config(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},

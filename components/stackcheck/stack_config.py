@@ -55,10 +55,13 @@ class StackConfig:
     stack_file: Path
     values: dict[str, Any]
     """Every key as `namespace:key`, values as YAML loads them."""
-    secret_keys: tuple[str, ...]
-    """Keys whose value (or part of it) is `secure:`; they hold `SECRET_PLACEHOLDER`."""
     secure_values: tuple[SecureValue, ...] = ()
     """Every `secure:` value, where it stands and its ciphertext."""
+
+    @property
+    def secret_keys(self) -> tuple[str, ...]:
+        """Keys whose value (or part of it) is `secure:`; they hold `SECRET_PLACEHOLDER`."""
+        return tuple(dict.fromkeys(secure.key for secure in self.secure_values))
 
 
 @dataclass(frozen=True)
@@ -158,14 +161,11 @@ def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: P
         raise InvalidFileError(f"{stack_file}: `config` is not a mapping; allowed: `config:` with one key per line")
     for key, value in config.items():
         values[_qualified(str(key), project)] = value
-    secret_keys = []
     secure_values: list[SecureValue] = []
     for key, value in values.items():
         found: list[tuple[str, str]] = []
         values[key] = _without_secure_values(value, "", found)
-        if found:
-            secret_keys.append(key)
-            secure_values += [SecureValue(key, path, ciphertext) for path, ciphertext in found]
+        secure_values += [SecureValue(key, path, ciphertext) for path, ciphertext in found]
 
     main = project_doc.get("main")
     program = (project_dir / main) if isinstance(main, str) else project_dir
@@ -173,7 +173,7 @@ def load_stack_config(project_dir: Path, stack: str | None = None, stack_file: P
         program = program / "__main__.py"
     if not program.is_file():
         raise UsageError(f"no program at {program}")
-    return StackConfig(project, stack, program, stack_file, values, tuple(secret_keys), tuple(secure_values))
+    return StackConfig(project, stack, program, stack_file, values, tuple(secure_values))
 
 
 def _declared_default(declaration: Any) -> Any:

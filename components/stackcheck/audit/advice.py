@@ -100,6 +100,11 @@ def near_miss(toleration: dict, taint: dict) -> str | None:
     return f"toleration {_toleration(toleration)} nearly matches taint {format_taint(taint)}: {'; '.join(misses)}"
 
 
+def correct_toleration(hints: list[str] | tuple[str, ...]) -> str:
+    """The fix a finding gives for its first near-miss line: the toleration and the difference it names."""
+    return f"correct the toleration the details name ({hints[0].split(': ', 1)[1]})"
+
+
 def near_misses(tolerations: Iterable[object], taints: Iterable[dict]) -> list[str]:
     """One line per toleration that nearly matches one of `taints` it does not tolerate, first seen first."""
     found: dict[str, None] = {}
@@ -143,10 +148,24 @@ def pod_state(phase: str, waiting: Iterable[str]) -> str:
     return "; ".join([phase or "phase unknown", *waiting])
 
 
+def waiting_reasons(waiting: Iterable[str]) -> list[str]:
+    """The distinct reasons of a pod's `container: reason` waiting lines (audit/model.py), first seen first."""
+    return list(dict.fromkeys(line.rsplit(": ", 1)[-1] for line in waiting))
+
+
 def waiting_advice(waiting: Iterable[str]) -> list[str]:
     """What each distinct waiting reason means, for the reasons WAITING_ADVICE knows."""
-    reasons = dict.fromkeys(line.rsplit(": ", 1)[-1] for line in waiting)
+    reasons = waiting_reasons(waiting)
     return [f"{reason}: {WAITING_ADVICE[reason]}" for reason in reasons if reason in WAITING_ADVICE]
+
+
+def owner_of(pod) -> str:
+    """What findings group a pod under, as the words after `N pod(s)`: its controller, else its namespace.
+
+    Pods without a controller (created one by one, by hand or by a tool) are grouped per namespace, so a
+    tool that creates many of them still gives one finding per check.
+    """
+    return f"of {pod.owner}" if pod.owner else f"without a controller in namespace {pod.namespace}"
 
 
 def describe_instance(instance_type: str) -> str:

@@ -8,7 +8,16 @@ from collections import defaultdict
 from ...placement import GPU_RESOURCE
 from ...placement.explain import NODE_AFFINITY, TAINT_TOLERATION
 from ...placement.pools import PLACEMENT_FILTERS
-from .advice import MAX_NAMES, describe_instance, near_misses, pod_state, waiting_advice
+from .advice import (
+    MAX_NAMES,
+    correct_toleration,
+    describe_instance,
+    near_misses,
+    owner_of,
+    pod_state,
+    waiting_advice,
+    waiting_reasons,
+)
 from .engine import Audit, Finding
 
 
@@ -90,7 +99,7 @@ def node_agents_missing(audit: Audit) -> list[Finding]:
                     f"DaemonSet {daemonset.id} selects {len(nodes)} GPU node(s) but cannot run there: {reason}",
                     "TaintToleration: the DaemonSet's pod does not tolerate the GPU nodes' taint",
                     (
-                        f"correct the toleration the details name ({hints[0].split(': ', 1)[1]})"
+                        correct_toleration(hints)
                         if hints
                         else f"add a toleration of {taint} to the DaemonSet's pod template"
                     ),
@@ -110,9 +119,8 @@ def node_agents_failing(audit: Audit) -> list[Finding]:
     for node in audit.gpu_nodes:
         for role, pod in audit.agent_pods(node):
             if pod.waiting:
-                reasons = tuple(sorted({line.rsplit(": ", 1)[-1] for line in pod.waiting}))
-                owner = f"of {pod.owner}" if pod.owner else f"without a controller in namespace {pod.namespace}"
-                groups[(role, owner, reasons)].append((pod, node))
+                reasons = tuple(sorted(waiting_reasons(pod.waiting)))
+                groups[(role, owner_of(pod), reasons)].append((pod, node))
     findings = []
     for (role, owner, reasons), members in sorted(groups.items()):
         plugin = role == "device plugin"

@@ -15,7 +15,15 @@ from ...facts.contract import REPELLING_EFFECTS, Taint
 from ...placement import format_taint, tolerates
 from ...placement.explain import NODE_AFFINITY, NODE_RESOURCES_FIT, TAINT_TOLERATION
 from ...placement.pools import PLACEMENT_FILTERS
-from .advice import MAX_NAMES, describe_instance, instance_types_with, most_gpus_in_catalog, near_misses
+from .advice import (
+    MAX_NAMES,
+    correct_toleration,
+    describe_instance,
+    instance_types_with,
+    most_gpus_in_catalog,
+    near_misses,
+    owner_of,
+)
 from .agents import gpus_not_advertised, node_agents_failing, node_agents_missing
 from .engine import Audit, Finding
 
@@ -147,15 +155,6 @@ def gpu_leaks(audit: Audit) -> list[Finding]:
             )
         )
     return findings
-
-
-def owner_of(pod) -> str:
-    """What findings group a pod under, as the words after `N pod(s)`: its controller, else its namespace.
-
-    Pods without a controller (created one by one, by hand or by a tool) are grouped per namespace, so a
-    tool that creates many of them still gives one finding per check.
-    """
-    return f"of {pod.owner}" if pod.owner else f"without a controller in namespace {pod.namespace}"
 
 
 def counted(lines_per_member: list[tuple[str, ...]]) -> list[str]:
@@ -353,7 +352,7 @@ def _pending_fix(audit: Audit, filters: set[str], hints: tuple[str, ...], wanted
     contract = audit.contract
     fixes = []
     if hints:
-        fixes.append(f"correct the toleration the details name ({hints[0].split(': ', 1)[1]})")
+        fixes.append(correct_toleration(hints))
     elif TAINT_TOLERATION in filters and contract.taint:
         toleration = Taint(
             contract.taint["key"], contract.taint.get("value") or "", contract.taint["effect"]

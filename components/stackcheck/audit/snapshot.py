@@ -112,7 +112,6 @@ class _ListReader:
         self.pending: list[dict] = []  # items seen before the envelope's kind (typed lists put it last)
         self.kind_hint: str | None = None
         self.offset = 0  # file offset of buf[0]
-        self.consumed = 0
 
     def run(self) -> dict:
         buf = self._read_more(b"")
@@ -309,15 +308,11 @@ class _ListReader:
         raise SnapshotError(f"{self.name}: {what} at byte {at}")
 
     def _read_more(self, buf: bytes) -> bytes:
-        more = self.stream.read(CHUNK_BYTES)
-        self.consumed += len(more)
-        return buf + more
+        return buf + self.read(CHUNK_BYTES)
 
     def read(self, size: int = -1) -> bytes:
-        """The stream's next `size` bytes (all that is left by default), counted in `consumed`."""
-        more = self.stream.read(size)
-        self.consumed += len(more)
-        return more
+        """The stream's next `size` bytes (all that is left by default)."""
+        return self.stream.read(size)
 
 
 def _items_start(buf: bytes) -> tuple[bytes, int] | None:

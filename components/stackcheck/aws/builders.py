@@ -375,9 +375,8 @@ def _log_group(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> l
         ignored=("tags", "retentionInDays", "skipDestroy", "namePrefix"),
     )
     if "logGroupName" not in params:
-        params["logGroupName"] = (
-            inputs.get("namePrefix", "") + UNIQUE_ID if inputs.get("namePrefix") else TERRAFORM_NAME
-        )
+        # Not autonamed here: the provider makes the name from `namePrefix`, else invents one.
+        params["logGroupName"] = _name(inputs, resource.name, autonamed=False)
     if isinstance(inputs.get("tags"), dict) and inputs["tags"]:
         params["tags"] = dict(inputs["tags"])
     requests = [Request("logs", "CreateLogGroup", params)]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...facts.resource_types import LAUNCH_TEMPLATE, ROLE, ROLE_POLICY, SUBNET, VPC
-from ..mock_answers import MOCK_ACCOUNT
+from ..mock_answers import mock_role_arn
 from ..runtime import Secret
 from . import network_rules, rules
 from .api_models import Violation, validate
@@ -92,9 +92,7 @@ def build_stack(resources: list[Any], partition: str = "aws") -> Stack:
             role_name = resource_name_of(inputs, resource.name)
             # Under mocks a role's name and id are its resource name and `<name>-id`; AWS uses the role name.
             stack.role_names[resource.name] = stack.role_names[resource.id] = role_name
-            stack.role_arns[f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{resource.name}"] = (
-                f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{role_name}"
-            )
+            stack.role_arns[mock_role_arn(resource.name, partition)] = mock_role_arn(role_name, partition)
             for policy in inputs.get("inlinePolicies") or []:
                 if isinstance(policy, dict) and policy.get("policy"):
                     stack.inline_policies.setdefault(role_name, []).append(

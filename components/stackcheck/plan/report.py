@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from .addons import RESOLVED
 from .report_json import render_json
 from .report_markdown import render_markdown
 from .report_text import render_text
@@ -244,7 +245,7 @@ def _aws_requests(result: PlanResult) -> Section:
 
 def _addons(result: PlanResult) -> Section:
     rows = tuple(Row((row.addon, row.version or "EKS default", row.origin, row.detail)) for row in result.addons)
-    unresolved = [row.addon for row in result.addons if row.origin != "resolved"]
+    unresolved = [row.addon for row in result.addons if row.origin != RESOLVED]
     notes = (
         (
             Paragraph(

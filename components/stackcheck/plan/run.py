@@ -120,11 +120,11 @@ class PlanResult:
     outputs: dict[str, Any] = field(default_factory=dict)
     """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
     aws_requests: list[RequestCheck] = field(default_factory=list)
+    """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws.check`)."""
     log_groups: list[dict[str, Any]] = field(default_factory=list)
     """The CloudWatch log groups the stack owns (`stackcheck.plan.control_plane.log_groups`)."""
     not_checked: list[str] = field(default_factory=list)
     """Checks of AWS's answers that the program makes at preview and the mocks cannot answer."""
-    """The create requests of each AWS resource, checked against the AWS API models (`stackcheck.aws.check`)."""
     addons: list[AddonRow] = field(default_factory=list)
     """The EKS add-ons the stack installs, each with its version and where it came from."""
     models: list[ModelFit] = field(default_factory=list)
@@ -307,11 +307,10 @@ def _inside(key: str, place: str) -> bool:
 
 
 def _partition(values: dict[str, Any]) -> str:
-    """The partition of the config's `aws:region`, as the mocks answered for it (`aws` without a region)."""
-    from ...facts.regions import eks_regions
+    """The partition the mocks answered for (stackcheck/mock_answers.py): the config's region's, else `aws`."""
+    from ..mock_answers import mock_partition, mock_region
 
-    region = values.get("aws:region")
-    return eks_regions().get(region, "aws") if isinstance(region, str) else "aws"
+    return mock_partition(mock_region(values))
 
 
 def _cluster_version(resources: list[Any]) -> str:

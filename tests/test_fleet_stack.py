@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,16 @@ def test_pulumi_yaml_declares_the_fleet_keys():
 
     assert config["gpuPools"]["type"] == "object"
     assert config["models"]["type"] == "array" and config["models"]["items"] == {"type": "object"}
+
+
+def test_a_branch_revision_warns_under_the_models_config_key(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    document = fleet_config()
+    document["config"]["eks-gpu-inference:models"][1]["revision"] = "main"
+    run_fleet(document, tmp_path)
+
+    warnings = [record.getMessage() for record in caplog.records if "revision" in record.getMessage()]
+    assert warnings == [
+        "eks-gpu-inference:models.1.revision: revision 'main' looks like a branch: the weights it names can change "
+        "under the same config; pin a commit id (40 hex digits) or a release tag"
+    ]

@@ -190,6 +190,8 @@ for served in settings.servers:
             placement=placement_args(settings.pool_contract(pool), require_node_affinity),
             # Among several pools, the GPU product label keeps the server on its own pool's nodes.
             require_gpu_product=served.settings.require_gpu_product or (product if settings.fleet else None),
+            # The pool's own label, so a server keeps to its pool among pools of one GPU product too.
+            require_node_labels=pool.node_labels or None,
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,

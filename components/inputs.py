@@ -321,6 +321,14 @@ ARGS: tuple[Args, ...] = (
             after="shutdown_timeout_seconds",
         ),
         Own(
+            "require_node_labels",
+            "dict[str, str] | None",
+            "Node labels the server also requires (a required node-affinity term), to keep it to one pool among "
+            "several that share the placement contract, such as a fleet pool's `eks-gpu-inference/node-pool`. "
+            "Default none.",
+            after="require_gpu_product",
+        ),
+        Own(
             "create_namespace",
             "bool | None",
             "Create the namespace, labelled for the restricted Pod Security Standard. Default true; set false for "

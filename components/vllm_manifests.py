@@ -238,6 +238,7 @@ def pod_spec(
     has_token: bool = False,
     has_api_key: bool = False,
     server_name: str = SERVER_NAME,
+    node_labels: dict[str, str] | None = None,
 ) -> dict:
     """The server's pod spec: on the contract's GPU nodes, tolerating their taints, restricted-compliant.
 
@@ -265,8 +266,8 @@ def pod_spec(
         "containers": [container(settings, instance, has_token, has_api_key, server_name)],
         "volumes": volumes(settings, has_token, server_name),
     }
-    if require_node_affinity or settings.require_gpu_product:
-        spec["affinity"] = {"nodeAffinity": contract.node_affinity(settings.require_gpu_product)}
+    if require_node_affinity or settings.require_gpu_product or node_labels:
+        spec["affinity"] = {"nodeAffinity": contract.node_affinity(settings.require_gpu_product, node_labels)}
     return spec
 
 
@@ -350,6 +351,7 @@ def deployment(
     has_api_key: bool = False,
     pod_annotations: dict[str, str] | None = None,
     server_name: str = SERVER_NAME,
+    node_labels: dict[str, str] | None = None,
 ) -> dict:
     """The server Deployment, replaced with `Recreate` so an update never needs a spare GPU (docs/traps.md#rolling-update-deadlock)."""
     labels = server_labels(instance, settings)
@@ -373,6 +375,7 @@ def deployment(
                     has_token=has_token,
                     has_api_key=has_api_key,
                     server_name=server_name,
+                    node_labels=node_labels,
                 ),
             },
         },

@@ -12,12 +12,13 @@ import pulumi_kubernetes as k8s
 
 from . import vllm_api_key
 from .args.vllm_server import VllmServerArgs
-from .component_args import Validation, args_path, coerce, placement_contract
+from .component_args import Validation, args_path, argument_problem, coerce, placement_contract
 from .facts import gpu_catalog
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .labels import created_name
 from .settings import GpuNodeGroupSettings, VllmSettings, arguments, server_pool_problems
+from .settings.fields import check_node_labels
 from .settings.fleet import revision_warning
 from .vllm_manifests import (
     PORT,
@@ -46,6 +47,7 @@ class ServerPlan:
     instance: gpu_catalog.InstanceType
     require_node_affinity: bool
     object_name: str
+    node_labels: dict[str, str]
 
 
 def validated(name: str, args: VllmServerArgs) -> ServerPlan:
@@ -64,10 +66,15 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
         warning = revision_warning(validation.key("revision"), settings.revision)
         if warning:
             validation.warn(warning)
+    node_labels = dict(args.require_node_labels or {})
+    try:
+        check_node_labels(node_labels)
+    except ValueError as error:
+        validation.add([argument_problem(f"{where}.require_node_labels", str(error))])
     validation.secret("hf_token", args.hf_token, "hfToken")
     validation.secret("api_key", args.api_key, "vllmApiKey")
     validation.done()
-    return ServerPlan(settings, contract, pool.smallest_instance, require_node_affinity, object_name)
+    return ServerPlan(settings, contract, pool.smallest_instance, require_node_affinity, object_name, node_labels)
 
 
 class VllmServer(pulumi.ComponentResource):
@@ -154,6 +161,7 @@ class VllmServer(pulumi.ComponentResource):
             has_api_key=has_api_key,
             pod_annotations=dict(args.pod_annotations or {}),
             server_name=plan.object_name,
+            node_labels=plan.node_labels,
         )
         timeout = rollout_timeout(settings)
         k8s.apps.v1.Deployment(

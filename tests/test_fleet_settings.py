@@ -84,14 +84,26 @@ def test_the_one_pool_form_is_one_pool_and_one_server_under_its_own_keys():
         pytest.param(
             {"gpuPools": {"L4": L4}},
             "eks-gpu-inference:gpuPools: invalid pool name 'L4'; allowed: 1-32 lowercase letters, digits or '-', "
-            "starting with a letter and ending with a letter or digit, other than 'auto'",
+            "starting with a letter and ending with a letter or digit, other than 'auto' or 'system'",
             id="pool name not a DNS label",
         ),
         pytest.param(
             {"gpuPools": {"auto": L4}},
             "eks-gpu-inference:gpuPools: invalid pool name 'auto'; allowed: 1-32 lowercase letters, digits or '-', "
-            "starting with a letter and ending with a letter or digit, other than 'auto'",
+            "starting with a letter and ending with a letter or digit, other than 'auto' or 'system'",
             id="pool named auto",
+        ),
+        pytest.param(
+            {"gpuPools": {"system": L4}},
+            "eks-gpu-inference:gpuPools: invalid pool name 'system'; allowed: 1-32 lowercase letters, digits or '-', "
+            "starting with a letter and ending with a letter or digit, other than 'auto' or 'system'",
+            id="pool named system",
+        ),
+        pytest.param(
+            {"gpuPools": {"l4": {**L4, "extraLabels": {"eks-gpu-inference/node-pool": "x"}}}},
+            "eks-gpu-inference:gpuPools.l4.extraLabels.eks-gpu-inference/node-pool: 'x' overrides the label naming "
+            "the pool, which the stack sets to the pool's name and its models require; allowed: other keys",
+            id="a pool relabelled",
         ),
         pytest.param(
             {"gpuPools": {"l4": {"instanceTypes": ["m6i.large"]}}},

@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from components.args_coercion import ArgumentError
 from components.stackcheck.__main__ import main
 from components.stackcheck.runtime import ProgramRun, run_program
 from components.stackcheck.stack_config import load_stack_config
+from components.vllm_server import VllmServer, VllmServerArgs
 
 ROOT = Path(__file__).resolve().parent.parent
 FLEET = ROOT / "examples" / "fleet" / "Pulumi.fleet.yaml"
@@ -254,3 +256,39 @@ def test_two_models_on_a_pool_of_one_node_fail_capacity_together(tmp_path):
         "GPU pool(s) gpu-fleet-gpu-l4 (1 desired / 1 max node(s)"
     )
     assert "hold 1 at maxSize: 1 pod(s) can never be scheduled" in verdict["message"]
+
+
+def test_two_pools_of_one_gpu_product_keep_their_models_apart_by_the_pool_label(tmp_path):
+    # On-demand and Spot L4 pools share nvidia.com/gpu.product; only the pool label tells their nodes apart.
+    document = fleet_config()
+    config = document["config"]
+    config["eks-gpu-inference:gpuPools"] = {
+        "l4": {"instanceTypes": ["g6.xlarge"], "desiredSize": 1},
+        "l4-spot": {"instanceTypes": ["g6.xlarge"], "capacityType": "SPOT", "desiredSize": 1},
+    }
+    config["eks-gpu-inference:models"] = [
+        {"name": "steady", "model": "Qwen/Qwen2.5-1.5B-Instruct", "pool": "l4"},
+        {"name": "batch", "model": "Qwen/Qwen2.5-1.5B-Instruct", "pool": "l4-spot"},
+    ]
+    stack_file = tmp_path / "Pulumi.fleet.yaml"
+    stack_file.write_text(yaml.safe_dump(document))
+    run = run_fleet(document, tmp_path)
+
+    for name, pool in (("steady", "l4"), ("batch", "l4-spot")):
+        assert node_group(run, pool)["labels"]["eks-gpu-inference/node-pool"] == pool
+        pod = deployment(run, name)["spec"]["template"]["spec"]
+        [term] = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+        assert {"key": "eks-gpu-inference/node-pool", "operator": "In", "values": [pool]} in term["matchExpressions"]
+    code, report = plan(stack_file, tmp_path / "out")
+    assert code == 0, report["failures"]
+    for name, pool in (("steady", "l4"), ("batch", "l4-spot")):
+        landed = [row["pool"] for row in report["matrix"] if row["workload"] == f"{name}/{name}" and row["lands"]]
+        assert landed == [f"gpu-fleet-gpu-{pool}"]
+
+
+def test_a_servers_required_node_labels_are_checked_as_node_labels():
+    with pytest.raises(ArgumentError) as error:
+        VllmServer("server", VllmServerArgs(require_node_labels={"kubernetes.io/pool": "a"}))
+
+    assert "VllmServer(server).args.require_node_labels: " in str(error.value)
+    assert "kubernetes.io" in str(error.value)

@@ -42,6 +42,8 @@ class VllmServerArgs:
     """Plain. The GPU placement contract: nodeSelector, tolerations and node affinity come from it. Default: label `GPU=true`, taint `GPU=true:NoSchedule`."""
     require_gpu_product: str | None = None
     """Plain. Also require this `nvidia.com/gpu.product` (for example `NVIDIA-A10G`), which the GPU node group must provide: picks one pool among several. Default: not required."""
+    require_node_labels: dict[str, str] | None = None
+    """Plain. Node labels the server also requires (a required node-affinity term), to keep it to one pool among several that share the placement contract, such as a fleet pool's `eks-gpu-inference/node-pool`. Default none."""
     tensor_parallel_size: int | None = None
     """Plain. GPUs per replica, 1 to the GPUs per instance; the model's attention heads must divide by it. Default 1."""
     max_model_len: int | None = None

@@ -146,11 +146,13 @@ class PlacementContract:
             result.append(dict(NVIDIA_GPU_TOLERATION))
         return result
 
-    def node_affinity(self, gpu_product: str | None = None) -> dict:
-        """A required node-affinity term on the contract label, and on the GPU product when given."""
+    def node_affinity(self, gpu_product: str | None = None, node_labels: dict[str, str] | None = None) -> dict:
+        """A required node-affinity term on the contract label, on the GPU product when given, and on each of
+        `node_labels` (a fleet pool's own label)."""
         expressions = [{"key": self.label_key, "operator": "In", "values": [self.label_value]}]
         if gpu_product:
             expressions.append({"key": NVIDIA_GPU_PRODUCT_LABEL, "operator": "In", "values": [gpu_product]})
+        expressions += [{"key": key, "operator": "In", "values": [value]} for key, value in (node_labels or {}).items()]
         return {
             "requiredDuringSchedulingIgnoredDuringExecution": {
                 "nodeSelectorTerms": [{"matchExpressions": expressions}],

@@ -26,7 +26,9 @@ from . import versions
 from .identity import PROJECT
 from .kubernetes import KUBE_SYSTEM
 
-SYSTEM_POOL_LABEL = (f"{PROJECT}/node-pool", "system")
+NODE_POOL_LABEL_KEY = f"{PROJECT}/node-pool"
+"""The label naming the node pool a node belongs to: `system`, or a GPU pool's name in the fleet form."""
+SYSTEM_POOL_LABEL = (NODE_POOL_LABEL_KEY, "system")
 """The label the system node group's nodes carry, which the CoreDNS add-on's node affinity selects."""
 
 # Where an agent must land (placement/agents.py checks each rule).

@@ -18,6 +18,7 @@ from .. import vllm_flags
 from ..facts import gpu_catalog, model_catalog
 from ..facts.contract import PlacementContract, Taint
 from ..facts.model_memory import ModelFit, ServedModel, model_fit
+from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
 from .errors import ConfigProblem, Where, _suggestion
 from .fields import rule
 from .node_groups import GpuNodeGroupSettings
@@ -25,6 +26,8 @@ from .section import validate
 from .vllm import VllmSettings
 
 AUTO_POOL = "auto"
+# `auto` chooses a pool; `system` names the system node group's nodes (NODE_POOL_LABEL_KEY).
+RESERVED_POOL_NAMES = (AUTO_POOL, SYSTEM_POOL_LABEL[1])
 # A pool or model name names node groups, Kubernetes objects and the Service clients call: an RFC 1035 label
 # (a Service name), short enough that `<cluster>-gpu-<pool>` stays a readable resource name.
 _NAME = re.compile(r"^[a-z]([-a-z0-9]{0,30}[a-z0-9])?$")
@@ -66,6 +69,11 @@ class Pool:
     def config_key(self) -> str:
         """Where the stack config sets it: `gpuNodeGroup` or `gpuPools.<name>`."""
         return "gpuNodeGroup" if self.key is None else f"gpuPools.{self.key}"
+
+    @property
+    def node_labels(self) -> dict[str, str]:
+        """The label naming the pool on its nodes, which its servers require: none in the one-pool form."""
+        return {} if self.key is None else {NODE_POOL_LABEL_KEY: self.key}
 
     @property
     def label(self) -> str:
@@ -113,10 +121,11 @@ def parse_pools(value: Any, where: Where) -> tuple[dict[str, GpuNodeGroupSetting
     problems: list[ConfigProblem] = []
     for name, data in value.items():
         key = f"gpuPools.{name}"
-        if not isinstance(name, str) or not is_name(name) or name == AUTO_POOL:
+        if not isinstance(name, str) or not is_name(name) or name in RESERVED_POOL_NAMES:
+            reserved = " or ".join(repr(reserved) for reserved in RESERVED_POOL_NAMES)
             problems.append(
                 ConfigProblem(
-                    "gpuPools", f"invalid pool name {name!r}; allowed: {NAME_RULE}, other than {AUTO_POOL!r}"
+                    "gpuPools", f"invalid pool name {name!r}; allowed: {NAME_RULE}, other than {reserved}"
                 ).written(where)
             )
             continue
@@ -213,13 +222,16 @@ def choose_pool(settings: VllmSettings, pools: Sequence[Pool]) -> tuple[Pool | N
     )
 
 
-def pool_contract(contract: PlacementContract, pool: GpuNodeGroupSettings) -> PlacementContract:
-    """`contract` (the label and taint every pool shares) with one pool's own labels, taints and GPU product."""
+def pool_contract(
+    contract: PlacementContract, pool: GpuNodeGroupSettings, node_labels: dict[str, str] | None = None
+) -> PlacementContract:
+    """`contract` (the label and taint every pool shares) with one pool's own labels (`node_labels` too), taints
+    and GPU product."""
     return PlacementContract(
         label_key=contract.label_key,
         label_value=contract.label_value,
         taint=contract.taint,
-        extra_labels=dict(pool.extra_labels),
+        extra_labels={**pool.extra_labels, **(node_labels or {})},
         extra_taints=tuple(taint.to_taint() for taint in pool.extra_taints),
         gpu_product=pool.gpu_product,
     )
@@ -274,6 +286,15 @@ def fleet_problems(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> li
                         "each once)",
                     )
                 )
+    for pool in pools:
+        if NODE_POOL_LABEL_KEY in pool.settings.extra_labels:
+            problems.append(
+                ConfigProblem(
+                    f"{pool.config_key}.extraLabels.{NODE_POOL_LABEL_KEY}",
+                    f"{pool.settings.extra_labels[NODE_POOL_LABEL_KEY]!r} overrides the label naming the pool, which "
+                    "the stack sets to the pool's name and its models require; allowed: other keys",
+                )
+            )
     model_names: dict[str, int] = {}
     namespaces: dict[str, str] = {}
     for index, model in enumerate(models):

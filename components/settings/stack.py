@@ -179,7 +179,7 @@ class Settings(SectionModel):
     def pool_contract(self, pool: Pool) -> PlacementContract:
         """The contract of one pool's nodes and of the servers on it: the shared label and taint, the pool's own
         labels, taints and GPU product."""
-        return pool_contract(self.contract, pool.settings)
+        return pool_contract(self.contract, pool.settings, pool.node_labels)
 
     @property
     def gpu_ami_family(self) -> str:

@@ -12,6 +12,7 @@ from ..facts.eks_node import ami_family_runs_device_plugin
 from ..facts.identity import PROJECT
 from .autoscaler import AutoscalerSettings
 from .cluster import ClusterSettings
+from .cost import CostSettings
 from .device_plugin import DevicePluginSettings
 from .errors import ConfigError, ConfigProblem, _suggestion, stack_config
 from .gpu_placement import GpuPlacementSettings
@@ -116,6 +117,7 @@ class Settings(SectionModel):
     network: NetworkSettings = NetworkSettings()
     autoscaler: AutoscalerSettings = AutoscalerSettings()
     observability: ObservabilitySettings = ObservabilitySettings()
+    cost: CostSettings = CostSettings()
     hf_token: str | None = None
     """Hugging Face token for gated models, a secret: `pulumi config set --secret hfToken <token>` (plain text is
     rejected). Default none."""
@@ -206,6 +208,7 @@ SECTIONS: dict[str, type[SectionModel]] = {
     "network": NetworkSettings,
     "autoscaler": AutoscalerSettings,
     "observability": ObservabilitySettings,
+    "cost": CostSettings,
 }
 SECRET_KEYS = ("hfToken", "vllmApiKey")
 TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)

@@ -20,12 +20,12 @@ def budget_verdict(
     size, or items left out of the totals (`not_priced`), warn. Without a budget the verdict holds."""
     if budget is None:
         return Verdict(VERDICT_ID, VERDICT_NAME, True, "no budget set (cost.maxMonthlyUsd)"), []
-    bound = " at least" if not_priced else ""
-    at_max_text = f"${at_max:,.2f} a month{bound} at every pool's maxSize"
+    bound = "at least " if not_priced else ""
+    at_max_text = f"{bound}${at_max:,.2f} a month at every pool's maxSize"
     warnings = []
     if at_desired > budget:
         warnings.append(
-            f"${at_desired:,.2f} a month{bound} at desiredSize is over the budget of ${budget:,.2f} "
+            f"{bound}${at_desired:,.2f} a month at desiredSize is over the budget of ${budget:,.2f} "
             "(cost.maxMonthlyUsd)"
         )
     if not_priced:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...facts import prices, versions
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE
 from ...facts.resource_types import CLUSTER_TYPES, EKS_CLUSTER, NAT_GATEWAY, NODE_GROUP, VPC_ENDPOINT
-from ..runtime import RegisteredResource
-from .pools import EKS_DEFAULT_INSTANCE_TYPE
+
+if TYPE_CHECKING:  # the runtime loads the Pulumi SDK; the report imports this module for any plan
+    from ..runtime import RegisteredResource
 
 SIZES = ("min", "desired", "max")
 """The sizes every pool and total is given at."""
@@ -161,6 +162,8 @@ def estimate(
 
 
 def _pool(resource: RegisteredResource, region: str, spot_discount: float | None) -> PoolCost:
+    from .pools import EKS_DEFAULT_INSTANCE_TYPE
+
     inputs = resource.inputs
     scaling = inputs.get("scalingConfig") or {}
     sizes = {size: int(scaling.get(f"{size}Size") or 0) for size in SIZES}

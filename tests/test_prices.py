@@ -26,7 +26,9 @@ def test_a_type_without_a_price_in_a_region_is_not_priced_rather_than_free():
 
 def test_every_price_is_positive_and_in_a_region_the_zone_table_knows():
     known = set(regions.ZONES)
-    for row in (*price_table.GPU_ROWS, *price_table.CPU_ROWS):
+    rows = (*price_table.GPU_ROWS, *price_table.CPU_ROWS)
+    assert len(rows) == len(prices.priced_instance_types())
+    for row in rows:
         name, *pairs = row.split()
         for pair in pairs:
             region, _, usd = pair.partition("=")

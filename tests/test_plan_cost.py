@@ -67,6 +67,33 @@ def test_a_budget_below_the_cost_at_max_size_fails_verdict_16_and_the_summary_sa
     ]
 
 
+def test_markdown_quiet_is_the_summary_line_and_the_failures(capsys, tmp_path):
+    code, out = plan(
+        capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 100}}, "--quiet", "--format", "markdown"
+    )
+
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("**FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
+    assert lines[1:] == [
+        "",
+        "- verdict 16 cost-within-budget: at least $1,574.61 a month at every pool's maxSize is over the budget of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget",
+    ]
+
+
+def test_markdown_opens_with_the_summary_and_shows_each_pool_at_each_size(capsys, tmp_path):
+    code, out = plan(capsys, tmp_path, {}, "--format", "markdown")
+
+    assert code == 0
+    assert out.startswith("**OK (exit 0): every check holds; 1 warning(s); at least $840.23 a month at desiredSize**\n")
+    assert out.index("### Warnings") < out.index("### Cost (us-west-2, 730 hours a month)") < out.index("### Resources")
+    assert (
+        "\n| `gpu-inference-dev-gpu` | `g5.xlarge` | ON_DEMAND | $1.006 | 0/1/2 | $0.00 | $734.38 | $1,468.76 |\n"
+        in out
+    )
+    assert "\n| at minSize (idle floor) | at least $105.85 |\n" in out
+
+
 def test_text_opens_with_the_summary_and_the_warnings_and_shows_the_cost_section(capsys, tmp_path):
     code, out = plan(capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 5000}})
 

@@ -69,7 +69,7 @@ def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
         else "Spot nodes are not priced: their price moves (set cost.spotDiscount to price them)."
     )
     budget = f" Budget: {usd(cost.budget)} a month (cost.maxMonthlyUsd, verdict 16)." if cost.budget else ""
-    sources = tuple(
+    sources = "; ".join(
         f"{source.name} ({source.where}, {source.as_of})"
         for source in (
             prices.GPU_SOURCE,
@@ -79,8 +79,8 @@ def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
             prices.ENDPOINT_SOURCE,
         )
     )
+    # The list comes last: markdown reads a block right after a list item as part of that item.
     return (
-        Items(tuple(cost.not_priced), severity="warning", label="Not priced (left out of the totals)"),
         pools,
         fixed,
         totals,
@@ -88,7 +88,8 @@ def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
             "The idle floor is the fixed costs and every pool at minSize: the stack with no traffic. Data "
             "processed, volumes and load balancers are billed by use and not counted. " + spot + budget
         ),
-        Items(sources, label="Prices from", only=MARKDOWN),
+        Paragraph(f"Prices from: {sources}.", only=MARKDOWN),
+        Items(tuple(cost.not_priced), severity="warning", label="Not priced (left out of the totals)"),
     )
 
 

@@ -46,9 +46,14 @@ def test_dev_plan_json_prices_the_g5_pool_for_us_west_2(capsys, tmp_path):
     system = next(pool for pool in estimate["pools"] if pool["instanceType"] == "m6i.large")
     assert system["usdPerNodeHour"] is None and "m6i.large in us-west-2" in system["notPriced"]
     fixed = {item["item"]: (item["count"], item["usdPerUnitHour"]) for item in estimate["fixed"]}
-    assert fixed == {"EKS control plane": (1, 0.1), "NAT gateway": (1, 0.045)}  # natGateways: single
-    assert estimate["monthlyUsd"]["desired"] == round(734.38 + 73 + 32.85, 2)
-    assert estimate["idleFloorMonthlyUsd"] == estimate["monthlyUsd"]["min"] == round(73 + 32.85, 2)
+    # natGateways: single, with its Elastic IP
+    assert fixed == {
+        "EKS control plane": (1, 0.1),
+        "NAT gateway": (1, 0.045),
+        "public IPv4 address (Elastic IP)": (1, 0.005),
+    }
+    assert estimate["monthlyUsd"]["desired"] == round(734.38 + 73 + 32.85 + 3.65, 2)
+    assert estimate["idleFloorMonthlyUsd"] == estimate["monthlyUsd"]["min"] == round(73 + 32.85 + 3.65, 2)
     assert document["summary"]["monthlyUsdAtDesired"] == estimate["monthlyUsd"]["desired"]
     assert document["summary"]["costComplete"] is False
     assert {"id": 16, "name": "cost-within-budget", "passed": True}.items() <= document["verdicts"][-1].items()
@@ -60,9 +65,9 @@ def test_a_budget_below_the_cost_at_max_size_fails_verdict_16_and_the_summary_sa
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith("FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
-    assert lines[0].endswith("warning(s); at least $840.23 a month at desiredSize")
+    assert lines[0].endswith("warning(s); at least $843.88 a month at desiredSize")
     assert lines[1:] == [
-        "  - verdict 16 cost-within-budget: at least $1,574.61 a month at every pool's maxSize is over the budget "
+        "  - verdict 16 cost-within-budget: at least $1,578.26 a month at every pool's maxSize is over the budget "
         "of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget"
     ]
 
@@ -77,7 +82,7 @@ def test_markdown_quiet_is_the_summary_line_and_the_failures(capsys, tmp_path):
     assert lines[0].startswith("**FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
     assert lines[1:] == [
         "",
-        "- verdict 16 cost-within-budget: at least $1,574.61 a month at every pool's maxSize is over the budget of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget",
+        "- verdict 16 cost-within-budget: at least $1,578.26 a month at every pool's maxSize is over the budget of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget",
     ]
 
 
@@ -85,25 +90,25 @@ def test_markdown_opens_with_the_summary_and_shows_each_pool_at_each_size(capsys
     code, out = plan(capsys, tmp_path, {}, "--format", "markdown")
 
     assert code == 0
-    assert out.startswith("**OK (exit 0): every check holds; 1 warning(s); at least $840.23 a month at desiredSize**\n")
+    assert out.startswith("**OK (exit 0): every check holds; 1 warning(s); at least $843.88 a month at desiredSize**\n")
     assert out.index("### Warnings") < out.index("### Cost (us-west-2, 730 hours a month)") < out.index("### Resources")
     assert (
         "\n| `gpu-inference-dev-gpu` | `g5.xlarge` | ON_DEMAND | $1.006 | 0/1/2 | $0.00 | $734.38 | $1,468.76 |\n"
         in out
     )
-    assert "\n| at minSize (idle floor) | at least $105.85 |\n" in out
+    assert "\n| at minSize (idle floor) | at least $109.50 |\n" in out
 
 
 def test_text_opens_with_the_summary_and_the_warnings_and_shows_the_cost_section(capsys, tmp_path):
     code, out = plan(capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 5000}})
 
     assert code == 0
-    assert out.startswith("OK (exit 0): every check holds; 2 warning(s); at least $840.23 a month at desiredSize\n")
+    assert out.startswith("OK (exit 0): every check holds; 2 warning(s); at least $843.88 a month at desiredSize\n")
     assert out.index("\nWarnings\n") < out.index("\nResources\n") < out.index("\nCost (") < out.index("\nGPU guard\n")
     assert "  warning: verdict 16 cost-within-budget: the totals leave out what is not priced" in out
-    assert "\n  at minSize (idle floor)  at least $105.85\n" in out
-    assert "\n  at maxSize" + " " * 15 + "at least $1,574.61\n" in out
-    assert "PASS  16 cost-within-budget: at least $1,574.61 a month at every pool's maxSize is within the budget" in out
+    assert "\n  at minSize (idle floor)  at least $109.50\n" in out
+    assert "\n  at maxSize" + " " * 15 + "at least $1,578.26\n" in out
+    assert "PASS  16 cost-within-budget: at least $1,578.26 a month at every pool's maxSize is within the budget" in out
 
 
 def pool_cost(stack, overrides: dict, spot_discount: float | None = None) -> cost.CostEstimate:
@@ -124,7 +129,7 @@ def test_interface_endpoints_are_counted_in_each_zone_and_nat_gateways_per_zone(
     estimate = pool_cost(stack, {"network": {"interfaceEndpoints": True, "natGateways": "perAz"}})
     fixed = {item.item: item for item in estimate.fixed}
 
-    assert fixed["NAT gateway"].count == 3  # azCount 3
+    assert fixed["NAT gateway"].count == fixed["public IPv4 address (Elastic IP)"].count == 3  # azCount 3
     endpoints = fixed["interface endpoint (per zone)"]
     assert endpoints.count % 3 == 0 and endpoints.count > 0
     assert endpoints.usd_per_unit_hour is None and endpoints.not_priced == "no price in us-west-2"

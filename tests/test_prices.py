@@ -52,3 +52,8 @@ def test_nat_gateways_and_interface_endpoints_are_priced_where_the_sources_name_
     assert prices.nat_gateway("eu-west-1") is None
     assert prices.interface_endpoint("us-east-1") == prices.Price(0.01, prices.ENDPOINT_SOURCE)
     assert prices.interface_endpoint("us-west-2") is None
+
+
+def test_a_public_ipv4_address_is_priced_in_the_aws_partition_only():
+    assert prices.public_ipv4("aws") == prices.Price(0.005, prices.IPV4_SOURCE)
+    assert prices.public_ipv4("aws-us-gov") is None

@@ -1,5 +1,5 @@
-"""What AWS charges by the hour for what a stack registers: nodes, the EKS control plane, NAT gateways and
-interface endpoints, each price with its source and the date it was read.
+"""What AWS charges by the hour for what a stack registers: nodes, the EKS control plane, NAT gateways, their
+public IPv4 addresses and interface endpoints, each price with its source and the date it was read.
 
 Prices are on-demand list prices in US dollars (Linux, shared tenancy), checked 2026-12-01 against the sources
 below. A month is 730 hours, the month AWS's own Pricing Calculator bills (`HOURS_PER_MONTH`). A price this
@@ -62,11 +62,21 @@ ENDPOINT_SOURCE = PriceSource(
     "2026-05-01",
 )
 
+IPV4_SOURCE = PriceSource(
+    "AWS charges for every public IPv4 address it provides, Elastic IPs included, from 2024-02-01 (AWS "
+    'Networking & Content Delivery blog, "Identify and optimize public IPv4 address usage on AWS"): $0.005 per '
+    "address hour, as quoted by doit.com/aws-public-ipv4-price-increase-the-complete-guide",
+    "https://aws.amazon.com/blogs/networking-and-content-delivery/identify-and-optimize-public-ipv4-address-usage-on-aws/",
+    "2024-02-01",
+)
+
 EKS_STANDARD_USD_PER_HOUR = 0.10
 EKS_EXTENDED_USD_PER_HOUR = 0.60
 """The whole control-plane hour in extended support, not a surcharge on top of the standard one."""
 EKS_PRICED_PARTITIONS = ("aws",)
 """The partitions whose regions the EKS price above is for; China and GovCloud have their own price lists."""
+PUBLIC_IPV4_USD_PER_HOUR = 0.005
+IPV4_PRICED_PARTITIONS = ("aws",)
 NAT_GATEWAY_USD_PER_HOUR: dict[str, float] = {"us-east-1": 0.045, "us-east-2": 0.045, "us-west-2": 0.045}
 INTERFACE_ENDPOINT_USD_PER_ZONE_HOUR: dict[str, float] = {"us-east-1": 0.01}
 
@@ -132,6 +142,13 @@ def nat_gateway(region: str) -> Price | None:
     """One NAT gateway's hour in `region` (data processed is billed per GB on top, and not counted here)."""
     usd = NAT_GATEWAY_USD_PER_HOUR.get(region)
     return Price(usd, NAT_SOURCE) if usd is not None else None
+
+
+def public_ipv4(partition: str) -> Price | None:
+    """One public IPv4 address's hour (an Elastic IP, such as a NAT gateway's) in a region of `partition`."""
+    if partition not in IPV4_PRICED_PARTITIONS:
+        return None
+    return Price(PUBLIC_IPV4_USD_PER_HOUR, IPV4_SOURCE)
 
 
 def interface_endpoint(region: str) -> Price | None:

@@ -2,7 +2,7 @@
 
 The estimate reads what the program registered, not the stack config, so it prices any number of node groups:
 each EKS node group at its `minSize`, `desiredSize` and `maxSize`, and the fixed costs that run whatever the
-traffic (the control plane, NAT gateways, interface endpoints in each of their zones). The "idle floor" is the
+traffic (the control plane, NAT gateways and their public addresses, interface endpoints in each of their zones). The "idle floor" is the
 fixed costs and every pool at `minSize`: what the stack costs with no traffic once the autoscaler has scaled in.
 Data processed, EBS volumes, load balancers and log storage are billed by use and not counted. Anything the
 price table has no price for is listed as not priced, and totals are then lower bounds.
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...facts import prices, versions
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE
-from ...facts.resource_types import CLUSTER_TYPES, EKS_CLUSTER, NAT_GATEWAY, NODE_GROUP, VPC_ENDPOINT
+from ...facts.resource_types import CLUSTER_TYPES, EIP, EKS_CLUSTER, NAT_GATEWAY, NODE_GROUP, VPC_ENDPOINT
 
 if TYPE_CHECKING:  # the runtime loads the Pulumi SDK; the report imports this module for any plan
     from ..runtime import RegisteredResource
@@ -148,6 +148,12 @@ def estimate(
     nat = sum(1 for resource in resources if resource.type == NAT_GATEWAY)
     if nat:
         result.fixed.append(_fixed("NAT gateway", nat, prices.nat_gateway(region), f"no price in {region}"))
+    addresses = sum(1 for resource in resources if resource.type == EIP)
+    if addresses:
+        price = prices.public_ipv4(partition)
+        result.fixed.append(
+            _fixed("public IPv4 address (Elastic IP)", addresses, price, f"no price for the {partition} partition")
+        )
     # An interface endpoint is billed in each zone it has a subnet in (AWS PrivateLink pricing); gateway
     # endpoints (S3) cost nothing.
     zones = sum(
@@ -214,6 +220,7 @@ def _sources() -> list[dict[str, str]]:
             prices.CPU_SOURCE,
             prices.EKS_SOURCE,
             prices.NAT_SOURCE,
+            prices.IPV4_SOURCE,
             prices.ENDPOINT_SOURCE,
         )
     ]

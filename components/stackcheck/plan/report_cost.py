@@ -76,6 +76,7 @@ def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
             prices.CPU_SOURCE,
             prices.EKS_SOURCE,
             prices.NAT_SOURCE,
+            prices.IPV4_SOURCE,
             prices.ENDPOINT_SOURCE,
         )
     )

@@ -125,6 +125,18 @@ def test_a_spot_pool_is_not_priced_without_a_discount_and_priced_with_one(stack)
     assert priced.usd_per_node_hour == pytest.approx(1.006 * 0.4) and not priced.not_priced
 
 
+def test_a_spot_pool_of_several_types_is_priced_at_the_dearest_and_an_on_demand_one_at_the_first():
+    scaling = {"scalingConfig": {"minSize": 0, "desiredSize": 1, "maxSize": 1}}
+    types = {"instanceTypes": ["g6.xlarge", "g5.xlarge"], **scaling}
+    spot = resource(NODE_GROUP, {**types, "capacityType": "SPOT"}, "spot")
+    on_demand = resource(NODE_GROUP, {**types, "capacityType": "ON_DEMAND"}, "on-demand")
+
+    [spot_pool, on_demand_pool] = cost.estimate([spot, on_demand], "us-east-1", "aws", spot_discount=0.5).pools
+
+    assert (spot_pool.instance_type, spot_pool.usd_per_node_hour) == ("g5.xlarge", pytest.approx(1.006 * 0.5))
+    assert (on_demand_pool.instance_type, on_demand_pool.usd_per_node_hour) == ("g6.xlarge", 0.8048)
+
+
 def test_interface_endpoints_are_counted_in_each_zone_and_nat_gateways_per_zone(stack):
     estimate = pool_cost(stack, {"network": {"interfaceEndpoints": True, "natGateways": "perAz"}})
     fixed = {item.item: item for item in estimate.fixed}

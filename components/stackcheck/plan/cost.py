@@ -173,18 +173,29 @@ def _pool(resource: RegisteredResource, region: str, spot_discount: float | None
     inputs = resource.inputs
     scaling = inputs.get("scalingConfig") or {}
     sizes = {size: int(scaling.get(f"{size}Size") or 0) for size in SIZES}
-    # EKS launches On-Demand nodes of a group with several types in the order given ("prioritized"; EKS user
-    # guide, Managed node groups, "Managed node group capacity types"): the first type is the one priced.
-    instance_type = (inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE])[0]
+    # EKS fills On-Demand capacity of a group with several types in the order given (EKS user guide, "Managed
+    # node groups", capacity types; quoted in cloudposse/terraform-aws-eks-node-group#135): the first type is
+    # priced. Spot capacity goes to whichever type the allocation strategy picks, so the dearest is priced.
+    instance_types = list(inputs.get("instanceTypes") or [EKS_DEFAULT_INSTANCE_TYPE])
+    instance_type = instance_types[0]
     capacity = inputs.get("capacityType") or DEFAULT_CAPACITY_TYPE
     name = inputs.get("nodeGroupName") or resource.name
+    price: prices.Price | None = None
+    why = ""
     if capacity == "SPOT":
-        price = prices.spot(instance_type, region, spot_discount)
-        why = "Spot prices move; set cost.spotDiscount to price Spot nodes" if spot_discount is None else ""
+        spot = [prices.spot(kind, region, spot_discount) for kind in instance_types]
+        if spot_discount is None:
+            why = "Spot prices move; set cost.spotDiscount to price Spot nodes"
+        elif all(spot):
+            instance_type, price = max(
+                zip(instance_types, spot, strict=True), key=lambda pair: pair[1].usd_per_hour if pair[1] else 0
+            )
+        else:
+            instance_type = next(kind for kind, one in zip(instance_types, spot, strict=True) if one is None)
     elif capacity == "ON_DEMAND":
-        price, why = prices.on_demand(instance_type, region), ""
+        price = prices.on_demand(instance_type, region)
     else:
-        price, why = None, f"{capacity} capacity is reserved and paid up front, not by the hour"
+        why = f"{capacity} capacity is reserved and paid up front, not by the hour"
     if price is None and not why:
         why = f"no on-demand price for {instance_type} in {region} in the price table (facts/price_table.py)"
     return PoolCost(name, instance_type, capacity, sizes, price.usd_per_hour if price else None, why)

@@ -59,6 +59,25 @@ def test_dev_plan_json_prices_the_g5_pool_for_us_west_2(capsys, tmp_path):
     assert {"id": 16, "name": "cost-within-budget", "passed": True}.items() <= document["verdicts"][-1].items()
 
 
+def test_the_fleet_example_prices_each_of_its_gpu_pools(capsys, tmp_path):
+    fleet = ROOT / "examples" / "fleet" / "Pulumi.fleet.yaml"
+    code = main(
+        ["plan", "--project-dir", str(ROOT), "--stack-file", str(fleet), "--out", str(tmp_path), "--format", "json"]
+    )
+    estimate = json.loads(capsys.readouterr().out)["cost"]
+
+    assert code == 0
+    gpu = {
+        pool["instanceType"]: pool["usdPerNodeHour"]
+        for pool in estimate["pools"]
+        if pool["instanceType"] != "m6i.large"
+    }
+    assert gpu == {"g6.xlarge": 0.8048, "g6e.xlarge": 1.861, "p5.48xlarge": 55.04}
+    desired = sum(pool["monthlyUsd"]["desired"] or 0 for pool in estimate["pools"])
+    fixed = sum(item["monthlyUsd"] for item in estimate["fixed"])
+    assert estimate["monthlyUsd"]["desired"] == pytest.approx(desired + fixed, abs=0.02)
+
+
 def test_a_budget_below_the_cost_at_max_size_fails_verdict_16_and_the_summary_says_so(capsys, tmp_path):
     code, out = plan(capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 100}}, "--quiet")
 

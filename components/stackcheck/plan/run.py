@@ -37,8 +37,8 @@ from ..stack_config import (
 from .addons import AddonRow, addon_rows
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
+    from ...facts.model_memory import ModelFit
     from ...placement import PlacementRow, Verdict
-    from ...placement.model_fit import ModelFit
     from ..aws.check import RequestCheck
     from .cost import CostEstimate
     from .node_agents import ClusterAgents
@@ -420,7 +420,7 @@ def _check_models(settings: Any, result: PlanResult) -> None:
     from ...placement.model_fit import model_fits_verdict
     from . import models
 
-    result.models = models.model_fits(settings, result.pools)
+    result.models = models.model_fits(settings)
     result.warnings += models.not_checked_warnings(result.models)
     result.verdicts.append(model_fits_verdict(result.models))
     result.verdicts.sort(key=lambda verdict: verdict.id)

@@ -56,7 +56,8 @@ def render(result: PlanResult, output_format: str, *, colour: bool = False, quie
 
 
 def plan_report(result: PlanResult) -> Report:
-    """The report of `result`: every section, in the order the plan ran the steps behind them."""
+    """The report of `result`: its summary line, then every section, the config's problems and the warnings
+    first and the others in the order the plan ran the steps behind them."""
     steps = (
         _config,
         _warnings,

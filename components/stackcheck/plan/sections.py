@@ -5,10 +5,10 @@
 knows the block types below and nothing of the plan; what one format shows and another does not is said
 here, with `only`, rather than decided by the renderers.
 
-Orders: the sections are listed in the order the plan ran the steps behind them. The terminal prints them
-in that order, so that its last lines, the ones left on the screen, are the verdicts and the outcome;
-markdown, read from the top in a pull request, opens with the outcome and the alerts, then the other
-sections the other way round.
+Orders: both formats open with the report's summary line (`Summary`) and the warnings (a `lead` section).
+The other sections are listed in the order the plan ran the steps behind them. The terminal prints them in
+that order, so that its last lines, the ones left on the screen, are the verdicts and the outcome; markdown,
+read from the top in a pull request, gives the alerts first, then the other sections the other way round.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from typing import Any
 from .facts.contract import PlacementContract
 from .settings.autoscaler import AutoscaledClusterSettings, AutoscalerSettings
 from .settings.cluster import ClusterSettings
+from .settings.cost import CostSettings
 from .settings.device_plugin import DevicePluginSettings
 from .settings.gpu_placement import GpuPlacementSettings
 from .settings.network import NetworkSettings
@@ -107,6 +108,8 @@ STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     ObservabilitySettings: ("dcgm_exporter", "prometheus_operator"),
     # The stack's choice between its own VPC and the default one; `Network` always creates one.
     NetworkSettings: ("mode",),
+    # The offline plan's estimate and budget; nothing is registered from them.
+    CostSettings: ("spot_discount", "max_monthly_usd"),
 }
 """Settings fields no component takes: the stack config alone has them."""
 

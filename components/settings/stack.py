@@ -12,6 +12,7 @@ from ..facts.eks_node import ami_family_runs_device_plugin
 from ..facts.identity import PROJECT
 from .autoscaler import AutoscalerSettings
 from .cluster import ClusterSettings
+from .cost import CostSettings
 from .device_plugin import DevicePluginSettings
 from .errors import ConfigError, ConfigProblem, _suggestion, stack_config
 from .fleet import (
@@ -127,6 +128,7 @@ class Settings(SectionModel):
     network: NetworkSettings = NetworkSettings()
     autoscaler: AutoscalerSettings = AutoscalerSettings()
     observability: ObservabilitySettings = ObservabilitySettings()
+    cost: CostSettings = CostSettings()
     gpu_pools: dict[str, GpuNodeGroupSettings] = {}
     """The fleet form's GPU pools: pool name -> the keys of `gpuNodeGroup`, each pool a node group of its own under
     the one placement contract. Not with `gpuNodeGroup` or `vllm`. Default none (the one-pool form)."""
@@ -297,6 +299,7 @@ SECTIONS: dict[str, type[SectionModel]] = {
     "network": NetworkSettings,
     "autoscaler": AutoscalerSettings,
     "observability": ObservabilitySettings,
+    "cost": CostSettings,
 }
 COLLECTIONS = {"gpuPools": parse_pools, "models": parse_models}
 """The fleet form's keys, a map and a list of sections, each checked by its parser."""

@@ -93,6 +93,11 @@ def add_plan_arguments(plan: argparse.ArgumentParser) -> None:
         help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
         "json for tools (default: text)",
     )
+    plan.add_argument(
+        "--quiet",
+        action="store_true",
+        help="text and markdown: print only the summary line and the failures",
+    )
     plan.add_argument("--debug", action="store_true", help="on an internal error, print its traceback")
 
 
@@ -183,7 +188,7 @@ def _run_plan(args: argparse.Namespace) -> int:
             progress=_progress_writer(),
         )
         result = run_plan(options)
-        report = render(result, args.format, colour=_colour_stdout())
+        report = render(result, args.format, colour=_colour_stdout(), quiet=args.quiet)
     except UsageError as error:
         for problem in error.problems:
             print(f"stackcheck plan: error: {problem}", file=sys.stderr)

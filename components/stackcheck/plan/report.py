@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .addons import RESOLVED
+from .report_cost import cost_section
 from .report_json import render_json
 from .report_markdown import render_markdown
 from .report_text import render_text
@@ -31,6 +32,7 @@ from .sections import (
     Row,
     Section,
     Status,
+    Summary,
     Table,
     TreeRow,
     VerdictLine,
@@ -40,25 +42,27 @@ from .sections import (
 FORMATS = ("text", "markdown", "json")
 
 
-def render(result: PlanResult, output_format: str, *, colour: bool = False) -> str:
-    """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text."""
+def render(result: PlanResult, output_format: str, *, colour: bool = False, quiet: bool = False) -> str:
+    """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text; `quiet`
+    gives text and markdown as the summary line and the failures alone (JSON is always whole)."""
     if output_format not in FORMATS:
         raise ValueError(f"unknown format {output_format!r}; allowed: {', '.join(FORMATS)}")
     report = plan_report(result)
     if output_format == "json":
         return render_json(report)
     if output_format == "markdown":
-        return render_markdown(report)
-    return render_text(report, colour=colour)
+        return render_markdown(report, quiet=quiet)
+    return render_text(report, colour=colour, quiet=quiet)
 
 
 def plan_report(result: PlanResult) -> Report:
-    """The report of `result`: every section, in the order the plan ran the steps behind them."""
+    """The report of `result`: its summary line, then every section, the config's problems and the warnings
+    first and the others in the order the plan ran the steps behind them."""
     steps = (
         _config,
+        _warnings,
         _resources,
         _control_plane,
-        _warnings,
         _program_error,
         _objects,
         _aws_requests,
@@ -67,6 +71,7 @@ def plan_report(result: PlanResult) -> Report:
         _placement,
         _placement_error,
         _models,
+        cost_section,
         _guard,
     )
     return Report(
@@ -76,6 +81,20 @@ def plan_report(result: PlanResult) -> Report:
         exit_code=result.exit_code,
         failures=tuple(result.failures),
         sections=tuple(step(result) for step in steps),
+        summary=summary(result),
+    )
+
+
+def summary(result: PlanResult) -> Summary:
+    """The one line that answers the plan: exit status, failed checks and verdicts, warnings, monthly cost."""
+    cost = result.cost
+    return Summary(
+        exit_code=result.exit_code,
+        failed_checks=len(result.failures),
+        failed_verdicts=tuple(f"{verdict.id} {verdict.name}" for verdict in result.verdicts if not verdict.passed),
+        warnings=len(result.warnings),
+        monthly_usd_at_desired=cost.total("desired") if cost else None,
+        cost_complete=not cost.not_priced if cost else True,
     )
 
 
@@ -149,6 +168,7 @@ def _warnings(result: PlanResult) -> Section:
         "Warnings",
         "warning" if result.warnings else "ok",
         (Items(tuple(result.warnings), severity="warning"),),
+        lead=True,
         data={"warnings": result.warnings},
     )
 

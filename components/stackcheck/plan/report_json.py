@@ -18,6 +18,7 @@ def document(report: Report) -> dict[str, Any]:
         "stackFile": report.stack_file,
         "exitCode": report.exit_code,
         "failures": list(report.failures),
+        "summary": report.summary.to_dict() if report.summary else None,
     }
     for section in report.sections:
         fields.update(section.data)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan impo
     from ...facts.model_memory import ModelFit
     from ...placement import PlacementRow, Verdict
     from ..aws.check import RequestCheck
+    from .cost import CostEstimate
     from .node_agents import ClusterAgents
     from .render import WrittenFile
     from .schema import SchemaResult
@@ -129,6 +130,8 @@ class PlanResult:
     """The EKS add-ons the stack installs, each with its version and where it came from."""
     models: list[ModelFit] = field(default_factory=list)
     """Each served model on each instance type of its pool: whether it fits the GPUs (verdict 11)."""
+    cost: CostEstimate | None = None
+    """What the registered resources cost an hour and a month (`stackcheck.plan.cost`; verdict 16)."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -240,6 +243,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
         _place(run.resources, objects, result)
         if settings is not None and result.verdicts:
             _check_models(settings, result)
+        _check_cost(run.resources, config.values, settings, result)
         return result
     finally:
         progress(None)
@@ -419,6 +423,29 @@ def _check_models(settings: Any, result: PlanResult) -> None:
     result.models = models.model_fits(settings)
     result.warnings += models.not_checked_warnings(result.models)
     result.verdicts.append(model_fits_verdict(result.models))
+    result.verdicts.sort(key=lambda verdict: verdict.id)
+
+
+def _check_cost(resources: list[Any], values: dict[str, Any], settings: Any, result: PlanResult) -> None:
+    """The cost estimate, and verdict 16 against the stack's budget (`cost.maxMonthlyUsd`)."""
+    from ...placement.budget import budget_verdict
+    from ..mock_answers import mock_partition, mock_region
+    from .cost import estimate
+
+    region = mock_region(values)
+    cost = settings.cost if settings is not None else None
+    result.cost = estimate(
+        resources,
+        region,
+        mock_partition(region),
+        spot_discount=cost.spot_discount if cost else None,
+        budget=cost.max_monthly_usd if cost else None,
+    )
+    verdict, warnings = budget_verdict(
+        result.cost.budget, result.cost.total("desired"), result.cost.total("max"), result.cost.not_priced
+    )
+    result.verdicts.append(verdict)
+    result.warnings += warnings
     result.verdicts.sort(key=lambda verdict: verdict.id)
 
 

@@ -135,6 +135,9 @@ class Settings(SectionModel):
     models: list[ModelSettings] = []
     """The fleet form's models, each a vLLM server of its own on a pool of `gpuPools`: the keys of `vllm`, plus
     `name` and `pool`. Default none."""
+    region: str | None = None
+    """The AWS region the stack runs in (`aws:region`), set by the stack config reader once it has checked it (not
+    a key of the project's namespace): its prices break ties of `pool: auto`. Default unknown."""
     hf_token: str | None = None
     """Hugging Face token for gated models, a secret: `pulumi config set --secret hfToken <token>` (plain text is
     rejected). Default none."""
@@ -161,7 +164,7 @@ class Settings(SectionModel):
         """The vLLM servers that run: `vllm` when enabled, or each enabled model of `models` with its pool
         (`auto` resolved; a model it cannot place is a problem of `problems`, and left out here)."""
         if self.fleet:
-            return resolve_servers(self.pools, self.models)[0]
+            return resolve_servers(self.pools, self.models, self.region)[0]
         return [Server(None, self.vllm, self.pools[0], "vllm")] if self.vllm.enabled else []
 
     @property

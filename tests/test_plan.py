@@ -423,6 +423,8 @@ def test_the_installed_command_plans_the_checkout_from_another_directory(tmp_pat
     done = subprocess.run([*command, "--out", str(tmp_path / "out")], cwd=tmp_path, capture_output=True, text=True)
 
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith(f"Plan of stack dev (project eks-gpu-inference, {ROOT / 'Pulumi.dev.yaml'})")
+    summary, *_ = done.stdout.splitlines()
+    assert summary.startswith("OK (exit 0): every check holds")
+    assert f"\nPlan of stack dev (project eks-gpu-inference, {ROOT / 'Pulumi.dev.yaml'})\n" in done.stdout
     assert done.stdout.rstrip().endswith("OK: every check holds (exit 0)")
     assert (tmp_path / "out" / "kube-system.daemonset.nvidia-device-plugin.yaml").is_file()

@@ -7,12 +7,17 @@ says how each format orders and shows them).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .addons import RESOLVED
+from .compare import compare
+from .compare_report import comparison_section
+from .report_json import document as json_document
 from .report_json import render_json
 from .report_markdown import render_markdown
 from .report_text import render_text
@@ -40,11 +45,24 @@ from .sections import (
 FORMATS = ("text", "markdown", "json")
 
 
-def render(result: PlanResult, output_format: str, *, colour: bool = False) -> str:
-    """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text."""
+def render(
+    result: PlanResult,
+    output_format: str,
+    *,
+    colour: bool = False,
+    previous: tuple[str, Mapping[str, Any]] | None = None,
+) -> str:
+    """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text.
+
+    `previous`, an earlier plan's JSON document and how to name it, puts the comparison with it first.
+    """
     if output_format not in FORMATS:
         raise ValueError(f"unknown format {output_format!r}; allowed: {', '.join(FORMATS)}")
     report = plan_report(result)
+    if previous is not None:
+        label, document = previous
+        comparison = compare(document, json_document(report), label)
+        report = dataclasses.replace(report, leading=(comparison_section(comparison),))
     if output_format == "json":
         return render_json(report)
     if output_format == "markdown":
@@ -118,7 +136,8 @@ def _resources(result: PlanResult) -> Section:
         markdown_heading=f"Resources: {counts['total']} to create",
         data={
             "resources": [
-                {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn} for row in result.resources
+                {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn, "inputs": row.inputs}
+                for row in result.resources
             ],
             "counts": counts,
             "outputs": result.outputs,

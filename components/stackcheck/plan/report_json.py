@@ -19,11 +19,12 @@ def document(report: Report) -> dict[str, Any]:
         "exitCode": report.exit_code,
         "failures": list(report.failures),
     }
-    for section in report.sections:
+    sections = (*report.leading, *report.sections)
+    for section in sections:
         fields.update(section.data)
     fields["sections"] = [
         {"id": section.key, "title": section.title, "severity": section.severity}
-        for section in report.sections
+        for section in sections
         if section.shown_in(TEXT) or section.shown_in(MARKDOWN)
     ]
     return fields

@@ -30,7 +30,7 @@ _SEVERITY_ICONS = {"error": "❌", "warning": "⚠️", "ok": "✅", "info": "�
 def render_markdown(report: Report) -> str:
     """`report` as markdown."""
     lines = [f"## Offline plan of stack `{report.stack}` ({report.project})", "", *_outcome(report), ""]
-    for section in markdown_order(report.sections):
+    for section in (*report.leading, *markdown_order(report.sections)):
         if section.shown_in(MARKDOWN):
             lines += _section(section)
     while lines and not lines[-1]:

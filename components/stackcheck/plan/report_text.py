@@ -34,7 +34,7 @@ def render_text(report: Report, *, colour: bool = False) -> str:
     """`report` for a terminal; `colour` adds ANSI colour."""
     paint = _painter(colour)
     lines = [paint(f"Plan of stack {report.stack} (project {report.project}, {report.stack_file})", _BOLD)]
-    for section in report.sections:
+    for section in (*report.leading, *report.sections):
         if section.shown_in(TEXT):
             lines += ["", *_section(section, paint)]
     lines += ["", *_outcome(report, paint)]

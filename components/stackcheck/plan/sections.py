@@ -204,6 +204,9 @@ class Report:
     failures: tuple[str, ...]
     """Every failed check, one line each."""
     sections: tuple[Section, ...]
+    leading: tuple[Section, ...] = ()
+    """Sections every format shows before the others, in this order: what the reader came for, such as the
+    comparison with an earlier plan (`plan --compare`)."""
 
 
 def markdown_order(sections: tuple[Section, ...]) -> list[Section]:

@@ -7,7 +7,9 @@ Kubernetes: pulumi-kubernetes decides replacement in its provider (`provider/pkg
 `forceNewProperties`: `.metadata.name` and `.metadata.namespace` for every kind, and a table of immutable
 fields per group, version and kind, which `Diff` in `provider.go` applies to every change of the inputs).
 The script reads that Go file from a git directory of pulumi/pulumi-kubernetes at a tag and evaluates its
-tables (a small reader of the Go subset the file is written in), for the kinds this program registers.
+tables (a small reader of the Go subset the file is written in), for the kinds this program registers. The
+default tag is v4.32.0, the newest the snapshot read held, below the pinned 4.34.2 (requirements.txt);
+diff.go was the same at the snapshot's newest commit.
 
 AWS: pulumi-aws is bridged from terraform-provider-aws, and a change replaces when the Terraform schema marks
 the attribute `ForceNew`; Pulumi's schema.json and pulumi-aws's `bridge-metadata.json` (Pulumi names of the
@@ -53,12 +55,13 @@ KUBERNETES_KINDS = (
 )
 
 _TF = "hashicorp/terraform-provider-aws"
-AWS_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
+AWS_RULES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    # token: (source, ForceNew paths, paths a CustomizeDiff `ForceNewIf` replaces only under a condition).
     # ami_type, capacity_type, cluster_name, disk_size, instance_types, launch_template.id/.name,
     # node_group_name(_prefix), node_role_arn, remote_access, subnet_ids are ForceNew; scaling_config,
     # labels, taint, update_config, version, release_version and tags update in place.
     "aws:eks/nodeGroup:NodeGroup": (
-        f"{_TF} internal/service/eks/node_group.go (commit 012e0a32f0686212f447447fd3d81c3d0ce256ad), ForceNew",
+        f"{_TF} internal/service/eks/node_group.go (commit 012e0a32f068), ForceNew",
         (
             "amiType",
             "capacityType",
@@ -73,12 +76,44 @@ AWS_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
             "remoteAccess",
             "subnetIds",
         ),
+        (),
+    ),
+    # addon_name and cluster_name are ForceNew; the version, configuration values, roles and tags update in place.
+    "aws:eks/addon:Addon": (
+        f"{_TF} internal/service/eks/addon.go (commit 00a35305dc1b), ForceNew",
+        ("addonName", "clusterName"),
+        (),
     ),
     # cidr_block, ipv4_ipam_pool_id, ipv4_netmask_length are ForceNew; DNS attributes, tenancy, IPv6 and tags
     # update in place.
     "aws:ec2/vpc:Vpc": (
-        f"{_TF} internal/service/ec2/vpc_.go (commit 00081ce41cc691433ac19bf42227cdabffd0454d), ForceNew",
+        f"{_TF} internal/service/ec2/vpc_.go (commit 00081ce41cc6), ForceNew",
         ("cidrBlock", "ipv4IpamPoolId", "ipv4NetmaskLength"),
+        (),
+    ),
+    # The zone, CIDR, IPAM pools, IPv6-native, Outpost and VPC are ForceNew; `ipv6_cidr_block` replaces only when
+    # the subnet assigned IPv6 addresses on creation (CustomizeDiff ForceNewIf).
+    "aws:ec2/subnet:Subnet": (
+        f"{_TF} internal/service/ec2/vpc_subnet.go (commit 00cda125a19d), ForceNew and ForceNewIf",
+        (
+            "availabilityZone",
+            "availabilityZoneId",
+            "cidrBlock",
+            "ipv4IpamPoolId",
+            "ipv4NetmaskLength",
+            "ipv6IpamPoolId",
+            "ipv6Native",
+            "ipv6NetmaskLength",
+            "outpostArn",
+            "vpcId",
+        ),
+        ("ipv6CidrBlock",),
+    ),
+    # autoscaling_group_name and tag.key are ForceNew; the tag's value and propagate_at_launch update in place.
+    "aws:autoscaling/tag:Tag": (
+        f"{_TF} internal/service/autoscaling/group_tag.go (commit 050ac11163ca), ForceNew",
+        ("autoscalingGroupName", "tag.key"),
+        (),
     ),
 }
 
@@ -210,8 +245,9 @@ def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
         '"""Which input changes make a provider replace a resource rather than update it in place.',
         "",
         "Written by scripts/replace_rules.py; do not edit. Paths are the registered inputs' wire names, dotted, with",
-        "`[*]` for any list item; a change at a path, or inside it, replaces the resource. A type not in",
-        "`REPLACE_ON_CHANGE` may replace on any change: not known. Standard library only.",
+        "`[*]` for any list item; a change at a path, or inside it, replaces the resource (one in",
+        "`MAY_REPLACE_ON_CHANGE` may). A type not in `REPLACE_ON_CHANGE` may replace on any change: not known.",
+        "Standard library only.",
         "",
         f"Kubernetes: pulumi/pulumi-kubernetes {ref} {DIFF_GO} (`forceNewProperties`).",
         "AWS: terraform-provider-aws `ForceNew` attributes, which pulumi-aws's bridge turns into replacements; each",
@@ -223,13 +259,25 @@ def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
         "REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {",
     ]
     sources = {}
-    for token, (source, paths) in sorted(AWS_RULES.items()):
+    rules = {token: paths for token, (_, paths, _) in AWS_RULES.items()} | kubernetes
+    for token, paths in sorted(rules.items()):
         lines += [f'    "{token}": (', *[f'        "{path}",' for path in paths], "    ),"]
-        sources[token] = source
-    for token, paths in sorted(kubernetes.items()):
-        lines += [f'    "{token}": (', *[f'        "{path}",' for path in paths], "    ),"]
-        sources[token] = "KUBERNETES_SOURCE"
-    lines += ["}", '"""Force-new input paths, by type token."""', "", "SOURCES: dict[str, str] = {"]
+        sources[token] = AWS_RULES[token][0] if token in AWS_RULES else "KUBERNETES_SOURCE"
+    lines += [
+        "}",
+        '"""Force-new input paths, by type token."""',
+        "",
+        "MAY_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {",
+    ]
+    for token, (_, _, conditional) in sorted(AWS_RULES.items()):
+        if conditional:
+            lines += [f'    "{token}": (', *[f'        "{path}",' for path in conditional], "    ),"]
+    lines += [
+        "}",
+        '"""Input paths whose change replaces the resource only under a condition the plan does not judge."""',
+        "",
+        "SOURCES: dict[str, str] = {",
+    ]
     for token, source in sorted(sources.items()):
         value = source if source == "KUBERNETES_SOURCE" else f'"{source}"'
         lines.append(f'    "{token}": {value},')

@@ -1,8 +1,9 @@
 """Which input changes make a provider replace a resource rather than update it in place.
 
 Written by scripts/replace_rules.py; do not edit. Paths are the registered inputs' wire names, dotted, with
-`[*]` for any list item; a change at a path, or inside it, replaces the resource. A type not in
-`REPLACE_ON_CHANGE` may replace on any change: not known. Standard library only.
+`[*]` for any list item; a change at a path, or inside it, replaces the resource (one in
+`MAY_REPLACE_ON_CHANGE` may). A type not in `REPLACE_ON_CHANGE` may replace on any change: not known.
+Standard library only.
 
 Kubernetes: pulumi/pulumi-kubernetes v4.32.0 provider/pkg/provider/diff.go (`forceNewProperties`).
 AWS: terraform-provider-aws `ForceNew` attributes, which pulumi-aws's bridge turns into replacements; each
@@ -12,10 +13,30 @@ type's source is in `SOURCES`.
 KUBERNETES_SOURCE = "pulumi/pulumi-kubernetes v4.32.0 provider/pkg/provider/diff.go"
 
 REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
+    "aws:autoscaling/tag:Tag": (
+        "autoscalingGroupName",
+        "tag.key",
+    ),
+    "aws:ec2/subnet:Subnet": (
+        "availabilityZone",
+        "availabilityZoneId",
+        "cidrBlock",
+        "ipv4IpamPoolId",
+        "ipv4NetmaskLength",
+        "ipv6IpamPoolId",
+        "ipv6Native",
+        "ipv6NetmaskLength",
+        "outpostArn",
+        "vpcId",
+    ),
     "aws:ec2/vpc:Vpc": (
         "cidrBlock",
         "ipv4IpamPoolId",
         "ipv4NetmaskLength",
+    ),
+    "aws:eks/addon:Addon": (
+        "addonName",
+        "clusterName",
     ),
     "aws:eks/nodeGroup:NodeGroup": (
         "amiType",
@@ -127,9 +148,17 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
 }
 """Force-new input paths, by type token."""
 
+MAY_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
+    "aws:ec2/subnet:Subnet": ("ipv6CidrBlock",),
+}
+"""Input paths whose change replaces the resource only under a condition the plan does not judge."""
+
 SOURCES: dict[str, str] = {
-    "aws:ec2/vpc:Vpc": "hashicorp/terraform-provider-aws internal/service/ec2/vpc_.go (commit 00081ce41cc691433ac19bf42227cdabffd0454d), ForceNew",
-    "aws:eks/nodeGroup:NodeGroup": "hashicorp/terraform-provider-aws internal/service/eks/node_group.go (commit 012e0a32f0686212f447447fd3d81c3d0ce256ad), ForceNew",
+    "aws:autoscaling/tag:Tag": "hashicorp/terraform-provider-aws internal/service/autoscaling/group_tag.go (commit 050ac11163ca), ForceNew",
+    "aws:ec2/subnet:Subnet": "hashicorp/terraform-provider-aws internal/service/ec2/vpc_subnet.go (commit 00cda125a19d), ForceNew and ForceNewIf",
+    "aws:ec2/vpc:Vpc": "hashicorp/terraform-provider-aws internal/service/ec2/vpc_.go (commit 00081ce41cc6), ForceNew",
+    "aws:eks/addon:Addon": "hashicorp/terraform-provider-aws internal/service/eks/addon.go (commit 00a35305dc1b), ForceNew",
+    "aws:eks/nodeGroup:NodeGroup": "hashicorp/terraform-provider-aws internal/service/eks/node_group.go (commit 012e0a32f068), ForceNew",
     "kubernetes:apps/v1:DaemonSet": KUBERNETES_SOURCE,
     "kubernetes:apps/v1:Deployment": KUBERNETES_SOURCE,
     "kubernetes:core/v1:ConfigMap": KUBERNETES_SOURCE,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ...facts.replace_rules import REPLACE_ON_CHANGE, SOURCES
+from ...facts.replace_rules import MAY_REPLACE_ON_CHANGE, REPLACE_ON_CHANGE, SOURCES
 from ...facts.resource_types import CLUSTER_TYPES, NAT_GATEWAY, NODE_GROUP, STACK, VPC
 from ..stack_config import UsageError
 
@@ -45,6 +45,8 @@ class InputChange:
     before: Any
     after: Any
     replaces: bool | None
+    follows: str = ""
+    """The resource being replaced whose new id this input takes (its value in both plans is the old id)."""
 
 
 @dataclass(frozen=True)
@@ -143,12 +145,14 @@ def compare(previous: Mapping[str, Any], current: Mapping[str, Any], label: str)
     before = _resources(previous)
     after = _resources(current)
     inputs_compared = all("inputs" in entry for entry in before.values())
-    changed = []
+    changes: dict[str, ResourceChange] = {}
     if inputs_compared:
-        for urn in after.keys() & before.keys():
-            change = resource_change(before[urn], after[urn], gpu_pools)
+        for key in after.keys() & before.keys():
+            change = resource_change(before[key], after[key], gpu_pools)
             if change is not None:
-                changed.append(change)
+                changes[key] = change
+        _follow_replacements(before, after, changes, gpu_pools)
+    changed = list(changes.values())
     changed.sort(key=lambda change: (ACTIONS.index(change.action), change.rank, change.type, change.name))
     return Comparison(
         previous=label,
@@ -180,15 +184,65 @@ def resource_change(before: Mapping[str, Any], after: Mapping[str, Any], gpu_poo
             )
     if not changes:
         return None
-    if any(change.replaces for change in changes):
-        action: Action = "replace"
-    elif any(change.replaces is None for change in changes):
-        action = "may-replace"
-    else:
-        action = "update"
     return ResourceChange(
-        resource_type, str(after["name"]), str(after["urn"]), action, tuple(changes), rank(after, gpu_pools)
+        resource_type, str(after["name"]), str(after["urn"]), _action(changes), tuple(changes), rank(after, gpu_pools)
     )
+
+
+def _action(changes: list[InputChange] | tuple[InputChange, ...]) -> Action:
+    if any(change.replaces for change in changes):
+        return "replace"
+    if any(change.replaces is None for change in changes):
+        return "may-replace"
+    return "update"
+
+
+def _follow_replacements(
+    before: dict[str, Mapping[str, Any]],
+    after: dict[str, Mapping[str, Any]],
+    changes: dict[str, ResourceChange],
+    gpu_pools: set[str],
+) -> None:
+    """Add to `changes` what a replacement changes in the resources that take the replaced one's id.
+
+    A replaced resource gets a new id, unknown until it is created; an input holding the old id changes with it,
+    and replaces its resource when the rules say so (a new launch template id replaces the node group), which in
+    turn reaches what takes that one's id. Ids are matched as whole input values (the plan's `resources[].id`).
+    """
+    replaced = {
+        str(before[key].get("id")): change.name
+        for key, change in changes.items()
+        if change.action == "replace" and before[key].get("id")
+    }
+    while replaced:
+        newly: dict[str, str] = {}
+        for key in sorted(after.keys() & before.keys()):
+            current = changes.get(key)
+            if current is not None and current.action == "replace":
+                continue
+            old = dict(_leaves(before[key].get("inputs") or {}))
+            seen = {change.path for change in current.changes} if current else set()
+            resource_type = str(after[key]["type"])
+            followed = [
+                InputChange(path, value, value, replaces_on_change(resource_type, path), follows=replaced[value])
+                for path, value in _leaves(after[key].get("inputs") or {})
+                if isinstance(value, str) and value in replaced and old.get(path) == value and path not in seen
+            ]
+            if not followed:
+                continue
+            items = (*(current.changes if current else ()), *followed)
+            change = ResourceChange(
+                resource_type,
+                str(after[key]["name"]),
+                str(after[key]["urn"]),
+                _action(items),
+                items,
+                rank(after[key], gpu_pools),
+            )
+            changes[key] = change
+            if change.action == "replace" and before[key].get("id"):
+                newly[str(before[key]["id"])] = change.name
+        replaced = newly
 
 
 def replaces_on_change(resource_type: str, path: str) -> bool | None:
@@ -196,13 +250,19 @@ def replaces_on_change(resource_type: str, path: str) -> bool | None:
 
     A rule covers its path and everything inside it (`launchTemplate.id`, `spec.selector.matchLabels.app`), with
     `[*]` standing for any list item, as pulumi-kubernetes matches its force-new paths against a change and as
-    Terraform replaces for a change anywhere inside a `ForceNew` attribute.
+    Terraform replaces for a change anywhere inside a `ForceNew` attribute. A path the provider replaces for only
+    under a condition (`MAY_REPLACE_ON_CHANGE`) is not known either.
     """
     rules = REPLACE_ON_CHANGE.get(resource_type)
     if rules is None:
         return None
     pattern = _INDEX.sub("[*]", path)
-    # A rule on a list's items covers the list as a whole too (`spec.containers` is written `spec.containers[*]`).
+    if _covered(pattern, rules):
+        return True
+    return None if _covered(pattern, MAY_REPLACE_ON_CHANGE.get(resource_type, ())) else False
+
+
+def _covered(pattern: str, rules: tuple[str, ...]) -> bool:
     return any(pattern == rule or pattern.startswith((f"{rule}.", f"{rule}[")) for rule in rules)
 
 

@@ -92,7 +92,13 @@ def comparison_data(comparison: Comparison) -> dict[str, Any]:
                 "action": change.action,
                 "rulesFrom": rule_source(change.type),
                 "inputs": [
-                    {"path": item.path, "before": item.before, "after": item.after, "replaces": item.replaces}
+                    {
+                        "path": item.path,
+                        "before": item.before,
+                        "after": item.after,
+                        "replaces": item.replaces,
+                        "follows": item.follows or None,
+                    }
                     for item in change.changes
                 ],
             }
@@ -125,6 +131,8 @@ def _changes(change: ResourceChange) -> str:
 
 def _change(item: InputChange) -> str:
     marker = " (replaces)" if item.replaces else ""
+    if item.follows:
+        return f"{item.path}: takes the new id of {item.follows}{marker}"
     return f"{item.path}: {_value(item.before)} -> {_value(item.after)}{marker}"
 
 

@@ -136,7 +136,14 @@ def _resources(result: PlanResult) -> Section:
         markdown_heading=f"Resources: {counts['total']} to create",
         data={
             "resources": [
-                {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn, "inputs": row.inputs}
+                {
+                    "type": row.type,
+                    "name": row.name,
+                    "parent": row.parent,
+                    "urn": row.urn,
+                    "id": row.id,
+                    "inputs": row.inputs,
+                }
                 for row in result.resources
             ],
             "counts": counts,

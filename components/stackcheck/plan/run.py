@@ -82,6 +82,9 @@ class ResourceRow:
     urn: str
     parent: str | None
     """URN of the parent; None only for the stack itself."""
+    id: str = ""
+    """The physical id the mocks gave it (empty for the stack); a resource that takes another's id as an input
+    holds this value, which is how the comparison follows a replacement to what depends on it."""
     inputs: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     """What the program registered, keys sorted, secrets redacted (`stackcheck.plan.inputs`); the JSON document
     carries them so that a later plan can be compared with this one."""
@@ -261,6 +264,7 @@ def resource_rows(resources: list[Any], project: str, stack: str) -> list[Resour
                 resource.name,
                 resource.urn,
                 resource.parent or stack_urn,
+                resource.id,
                 recorded_inputs(resource.inputs),
             )
         )

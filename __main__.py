@@ -37,8 +37,9 @@ except ConfigError as error:
 # only keys of this project under another namespace are the config's own to warn of.
 for warning in namespace_warnings(stack_config):
     pulumi.log.warn(warning)
-contract = settings.contract
-placement = placement_args(contract, settings.gpu_placement.require_node_affinity)
+require_node_affinity = settings.gpu_placement.require_node_affinity
+# What the DaemonSets of every GPU node follow; each pool and the servers on it follow the pool's own contract.
+placement = placement_args(settings.contract, require_node_affinity)
 name = settings.cluster.name
 tags = {f"{LABEL_PREFIX}/part-of": PROJECT, "pulumi:stack": pulumi.get_stack()}
 
@@ -50,7 +51,7 @@ if settings.creates_network:
             NetworkArgs,
             settings.network,
             name_tag=name,
-            gpu_instance_types=list(settings.gpu_node_group.instance_types),
+            gpu_instance_types=settings.gpu_instance_types,
             tags=tags,
         ),
     )
@@ -64,7 +65,7 @@ cluster = EksCluster(
         EksClusterArgs,
         settings.cluster,
         system_node_group=args_from_settings(SystemNodeGroupArgs, settings.system_node_group),
-        node_monitoring_agent=settings.gpu_node_group.node_repair,
+        node_monitoring_agent=settings.node_repair,
         gpu_placement=placement,
         tags=tags,
         pod_identity_agent=settings.autoscaler.enabled,
@@ -78,20 +79,24 @@ cluster = EksCluster(
         aws_profile=pulumi.Config("aws").get("profile"),
     ),
 )
-gpu_nodes = GpuNodeGroup(
-    f"{name}-gpu",
-    args_from_settings(
-        GpuNodeGroupArgs,
-        settings.gpu_node_group,
-        cluster_name=cluster.cluster_name,
-        node_role_arn=cluster.node_role_arn,
-        kubernetes_version=cluster.kubernetes_version,
-        # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
-        subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
-        placement=placement,
-        tags=tags,
-    ),
-)
+
+gpu_pools: dict[str | None, GpuNodeGroup] = {}
+for pool in settings.pools:
+    gpu_pools[pool.key] = GpuNodeGroup(
+        pool.resource_name(name),
+        args_from_settings(
+            GpuNodeGroupArgs,
+            pool.settings,
+            config_key=pool.config_key,
+            cluster_name=cluster.cluster_name,
+            node_role_arn=cluster.node_role_arn,
+            kubernetes_version=cluster.kubernetes_version,
+            # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
+            subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
+            placement=placement_args(settings.pool_contract(pool), require_node_affinity),
+            tags=tags,
+        ),
+    )
 on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
 
 if settings.autoscaler.enabled:
@@ -125,47 +130,89 @@ if settings.device_plugin_enabled:
 else:
     pulumi.export(
         "devicePlugin",
-        f"not deployed: the {settings.gpu_node_group.ami_family} NVIDIA AMI runs the device plugin on the host"
-        if ami_family_runs_device_plugin(settings.gpu_node_group.ami_family)
+        f"not deployed: the {settings.gpu_ami_family} NVIDIA AMI runs the device plugin on the host"
+        if ami_family_runs_device_plugin(settings.gpu_ami_family)
         else "not deployed: devicePlugin.enabled is false",
     )
 
 pulumi.export("clusterName", cluster.cluster_name)
 pulumi.export("kubeconfig", cluster.kubeconfig)
 pulumi.export("systemNodeGroup", cluster.system_node_group_name)
-pulumi.export("gpuNodeGroup", gpu_nodes.node_group_name)
-pulumi.export("gpuAmiType", gpu_nodes.ami_type)
-pulumi.export("gpuNodeLabels", gpu_nodes.labels)
-pulumi.export("gpuNodeTaints", gpu_nodes.taints)
 
-vllm_scrape = vllm_target(f"{name}-vllm", settings.vllm.namespace, VLLM_SERVER_NAME)
-if settings.vllm.enabled:
+# The fleet form exports each pool's and each model's outputs under its name; the one-pool form keeps the
+# top-level outputs it always had.
+SINGLE_POOL_OUTPUTS = {
+    "nodeGroup": "gpuNodeGroup",
+    "amiType": "gpuAmiType",
+    "labels": "gpuNodeLabels",
+    "taints": "gpuNodeTaints",
+}
+SINGLE_SERVER_OUTPUTS = {
+    "namespace": "vllmNamespace",
+    "service": "vllmService",
+    "port": "vllmPort",
+    "model": "vllmModel",
+    "try": "vllmTry",
+}
+
+
+def pool_outputs(pool: GpuNodeGroup) -> dict[str, pulumi.Output]:
+    return {"nodeGroup": pool.node_group_name, "amiType": pool.ami_type, "labels": pool.labels, "taints": pool.taints}
+
+
+if settings.fleet:
+    pulumi.export("gpuPools", {key: pool_outputs(pool) for key, pool in gpu_pools.items()})
+else:
+    for key, value in pool_outputs(gpu_pools[None]).items():
+        pulumi.export(SINGLE_POOL_OUTPUTS[key], value)
+
+scrape_targets = []
+servers: dict[str, dict[str, pulumi.Output]] = {}
+for served in settings.servers:
+    # The one-model form keeps the names deployed stacks have (not the component's): a new name would replace
+    # the live objects.
+    server_name = served.resource_name(name)
+    object_name = VLLM_SERVER_NAME if served.name is None else served.name
+    scrape = vllm_target(server_name, served.settings.namespace, object_name)
+    scrape_targets.append(scrape)
+    pool = served.pool
+    product = pool.settings.gpu_product
     server = VllmServer(
-        f"{name}-vllm",
+        server_name,
         args_from_settings(
             VllmServerArgs,
-            settings.vllm,
-            namespace=settings.vllm.namespace,
-            instance_types=list(settings.gpu_node_group.instance_types),
-            placement=placement,
+            served.settings,
+            config_key=served.config_key,
+            namespace=served.settings.namespace,
+            instance_types=list(pool.settings.instance_types),
+            placement=placement_args(settings.pool_contract(pool), require_node_affinity),
+            # Among several pools, the GPU product label keeps the server on its own pool's nodes.
+            require_gpu_product=served.settings.require_gpu_product or (product if settings.fleet else None),
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
-            pod_annotations=pod_scrape_annotations(settings.observability, vllm_scrape),
-            # The names deployed stacks have (not the component's): a new name would replace the live objects.
-            name=VLLM_SERVER_NAME,
+            pod_annotations=pod_scrape_annotations(settings.observability, scrape),
+            name=object_name,
         ),
-        opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_nodes]),
+        opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_pools[pool.key]]),
     )
-    pulumi.export("vllmNamespace", server.namespace)
-    pulumi.export("vllmService", server.service_dns_name)
-    pulumi.export("vllmPort", server.service_port)
-    pulumi.export("vllmModel", server.model)
-    pulumi.export("vllmTry", server.try_command)
+    outputs = {
+        "namespace": server.namespace,
+        "service": server.service_dns_name,
+        "port": server.service_port,
+        "model": server.model,
+        "try": server.try_command,
+    }
+    if served.name is None:
+        for key, value in outputs.items():
+            pulumi.export(SINGLE_SERVER_OUTPUTS[key], value)
+    else:
+        servers[served.name] = outputs
+if settings.fleet:
+    pulumi.export("models", servers)
 
 # GPU and model-server metrics: the exporter on every GPU node, and scrape configuration for both.
 observability = settings.observability
-scrape_targets = [vllm_scrape] if settings.vllm.enabled else []
 if observability.dcgm_exporter.enabled:
     exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter", name=DCGM_EXPORTER_NAME)
     exporter = DcgmExporter(
@@ -174,9 +221,9 @@ if observability.dcgm_exporter.enabled:
             placement=placement,
             monitoring_namespace=observability.monitoring_namespace,
             # The host-plugin family is Bottlerocket, whose NVIDIA runtime needs the exporter privileged.
-            bottlerocket=settings.gpu_node_group.ami_family == HOST_DEVICE_PLUGIN_AMI_FAMILY,
+            bottlerocket=settings.gpu_ami_family == HOST_DEVICE_PLUGIN_AMI_FAMILY,
             # With node repair, EksCluster installs the node monitoring agent and with it dcgm-server.
-            dcgm_host_engine=settings.gpu_node_group.node_repair,
+            dcgm_host_engine=settings.node_repair,
             pod_annotations=pod_scrape_annotations(observability, exporter_target),
             # The name deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DCGM_EXPORTER_NAME,
@@ -192,10 +239,14 @@ if observability.prometheus_operator:
             PrometheusMonitorsArgs,
             observability,
             targets=scrape_targets,
-            # The alerts watch the server this stack runs; with none, no server is expected to be scraped.
-            vllm_model_name=settings.vllm.model_name,
-            replicas=settings.vllm.replicas if settings.vllm.enabled else 0,
-            gpu_memory_utilization=settings.vllm.gpu_memory_utilization,
+            # The alerts watch the servers this stack runs; with none, no server is expected to be scraped. With
+            # several models they watch every model, and GPU memory above the largest budget any model takes.
+            vllm_model_name=settings.vllm.model_name if not settings.fleet else None,
+            replicas=sum(served.settings.replicas for served in settings.servers),
+            gpu_memory_utilization=max(
+                (served.settings.gpu_memory_utilization for served in settings.servers),
+                default=settings.vllm.gpu_memory_utilization,
+            ),
         ),
         opts=on_cluster,
     )

@@ -309,16 +309,17 @@ def placement_args(contract: PlacementContract, require_node_affinity: bool = Fa
     )
 
 
-def args_from_settings(cls: type, section: Any, **values: Any) -> Any:
+def args_from_settings(cls: type, section: Any, /, config_key: str | None = None, **values: Any) -> Any:
     """`cls` with the fields of a settings section (a pydantic model) it shares and the config sets, plus
-    `values`: how a program that reads the stack config hands a section to a component."""
+    `values`: how a program that reads the stack config hands a section to a component. `config_key` is where
+    the config sets the section when that is not its own key (a pool of `gpuPools`, a model of `models`)."""
     names = {field.name for field in dataclasses.fields(cls)}
     # Only what the config sets: a default is the component's own, and "set" matters to some rules (azCount).
     given = section.model_dump(exclude_unset=True)
     shared = {key: value for key, value in given.items() if key in names and key not in values}
     args = coerce(cls, {**shared, **values}, cls.__name__)
     # Remembered so that the component's warnings name the config keys the stack's user wrote.
-    object.__setattr__(args, CONFIG_SECTION, _section_key(section))
+    object.__setattr__(args, CONFIG_SECTION, config_key or _section_key(section))
     return args
 
 

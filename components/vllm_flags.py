@@ -23,6 +23,7 @@ MANAGED: dict[str, str] = {
     "model_tag": "vllm.model",
     "model": "vllm.model",
     "served_model_name": "vllm.servedModelName",
+    "revision": "vllm.revision",
     "tensor_parallel_size": "vllm.tensorParallelSize",
     "max_model_len": "vllm.maxModelLen",
     "gpu_memory_utilization": "vllm.gpuMemoryUtilization",

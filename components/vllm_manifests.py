@@ -113,6 +113,8 @@ def container_args(settings: VllmSettings) -> list[str]:
         "--shutdown-timeout",
         str(settings.shutdown_timeout_seconds),
     ]
+    if settings.revision:
+        args += ["--revision", settings.revision]
     return [*args, *settings.extra_args]
 
 

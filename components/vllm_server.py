@@ -18,6 +18,7 @@ from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .labels import created_name
 from .settings import GpuNodeGroupSettings, VllmSettings, arguments, server_pool_problems
+from .settings.fleet import revision_warning
 from .vllm_manifests import (
     PORT,
     TOKEN_KEY,
@@ -59,6 +60,10 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
     if settings is not None and pool is not None:
         validation.add([problem.written(arguments(where)) for problem in server_pool_problems(settings, pool)])
     object_name = validation.object_name(args.name or name)
+    if settings is not None:
+        warning = revision_warning(validation.key("revision"), settings.revision)
+        if warning:
+            validation.warn(warning)
     validation.secret("hf_token", args.hf_token, "hfToken")
     validation.secret("api_key", args.api_key, "vllmApiKey")
     validation.done()

@@ -14,6 +14,17 @@ from .autoscaler import AutoscalerSettings
 from .cluster import ClusterSettings
 from .device_plugin import DevicePluginSettings
 from .errors import ConfigError, ConfigProblem, _suggestion, stack_config
+from .fleet import (
+    ModelSettings,
+    Pool,
+    Server,
+    every_pool_contract,
+    fleet_problems,
+    parse_models,
+    parse_pools,
+    pool_contract,
+    resolve_servers,
+)
 from .gpu_placement import GpuPlacementSettings
 from .network import NetworkSettings
 from .node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings
@@ -116,6 +127,12 @@ class Settings(SectionModel):
     network: NetworkSettings = NetworkSettings()
     autoscaler: AutoscalerSettings = AutoscalerSettings()
     observability: ObservabilitySettings = ObservabilitySettings()
+    gpu_pools: dict[str, GpuNodeGroupSettings] = {}
+    """The fleet form's GPU pools: pool name -> the keys of `gpuNodeGroup`, each pool a node group of its own under
+    the one placement contract. Not with `gpuNodeGroup` or `vllm`. Default none (the one-pool form)."""
+    models: list[ModelSettings] = []
+    """The fleet form's models, each a vLLM server of its own on a pool of `gpuPools`: the keys of `vllm`, plus
+    `name` and `pool`. Default none."""
     hf_token: str | None = None
     """Hugging Face token for gated models, a secret: `pulumi config set --secret hfToken <token>` (plain text is
     rejected). Default none."""
@@ -126,23 +143,64 @@ class Settings(SectionModel):
     key)."""
 
     @property
+    def fleet(self) -> bool:
+        """Whether the config uses the fleet form (`gpuPools`, `models`)."""
+        return bool(self.model_fields_set & {"gpu_pools", "models"})
+
+    @property
+    def pools(self) -> list[Pool]:
+        """The GPU node groups: `gpuNodeGroup`, or each pool of `gpuPools` in the config's order."""
+        if self.fleet:
+            return [Pool(key, pool) for key, pool in self.gpu_pools.items()]
+        return [Pool(None, self.gpu_node_group)]
+
+    @property
+    def servers(self) -> list[Server]:
+        """The vLLM servers that run: `vllm` when enabled, or each enabled model of `models` with its pool
+        (`auto` resolved; a model it cannot place is a problem of `problems`, and left out here)."""
+        if self.fleet:
+            return resolve_servers(self.pools, self.models)[0]
+        return [Server(None, self.vllm, self.pools[0], "vllm")] if self.vllm.enabled else []
+
+    @property
     def contract(self) -> PlacementContract:
-        """The placement contract every GPU consumer derives from."""
+        """The placement contract every GPU consumer derives from: in the fleet form, the shared label and taint
+        with every pool's own taints (what the DaemonSets of every GPU node tolerate)."""
         placement = self.gpu_placement
-        return PlacementContract(
+        shared = PlacementContract(
             label_key=placement.label_key,
             label_value=placement.label_value,
             taint=Taint(placement.taint_key, placement.taint_value, placement.taint_effect),
-            extra_labels=dict(self.gpu_node_group.extra_labels),
-            extra_taints=tuple(taint.to_taint() for taint in self.gpu_node_group.extra_taints),
-            gpu_product=self.gpu_node_group.gpu_product,
         )
+        if self.fleet:
+            return every_pool_contract(shared, self.pools)
+        return pool_contract(shared, self.gpu_node_group)
+
+    def pool_contract(self, pool: Pool) -> PlacementContract:
+        """The contract of one pool's nodes and of the servers on it: the shared label and taint, the pool's own
+        labels, taints and GPU product."""
+        return pool_contract(self.contract, pool.settings)
+
+    @property
+    def gpu_ami_family(self) -> str:
+        """The AMI family of the GPU nodes (one for every pool)."""
+        return self.pools[0].settings.ami_family
+
+    @property
+    def node_repair(self) -> bool:
+        """Whether any GPU pool has node auto repair, so `EksCluster` installs the node monitoring agent."""
+        return any(pool.settings.node_repair for pool in self.pools)
+
+    @property
+    def gpu_instance_types(self) -> list[str]:
+        """Every pool's instance types, each once, in the config's order."""
+        return list(dict.fromkeys(name for pool in self.pools for name in pool.settings.instance_types))
 
     @property
     def device_plugin_enabled(self) -> bool:
         if self.device_plugin.enabled is not None:
             return self.device_plugin.enabled
-        return not ami_family_runs_device_plugin(self.gpu_node_group.ami_family)
+        return not ami_family_runs_device_plugin(self.gpu_ami_family)
 
     @property
     def creates_network(self) -> bool:
@@ -152,14 +210,24 @@ class Settings(SectionModel):
     def problems(self) -> list[ConfigProblem]:
         """Checks across sections; keys are the config keys (`vllm.tensorParallelSize`)."""
         problems: list[ConfigProblem] = []
-        gpu = self.gpu_node_group
-        contract = self.contract
-        vllm = self.vllm
-        if vllm.enabled:
-            problems.extend(problem.under("vllm") for problem in server_pool_problems(vllm, gpu))
-        problems.extend(
-            problem.under("gpuNodeGroup") for problem in contract_problems(contract, "gpuPlacement.taintKey")
-        )
+        form = self.form_problems()
+        if form:
+            return form
+        pools = self.pools
+        servers = self.servers
+        if self.fleet:
+            problems += fleet_problems(pools, self.models)
+            problems += resolve_servers(pools, self.models)[1]
+        for server in servers:
+            problems.extend(
+                problem.under(server.config_key)
+                for problem in server_pool_problems(server.settings, server.pool.settings)
+            )
+        for pool in pools:
+            problems.extend(
+                problem.under(pool.config_key)
+                for problem in contract_problems(self.pool_contract(pool), "gpuPlacement.taintKey")
+            )
         if self.cluster.vpc_id and self.network.model_fields_set:
             problems.append(
                 ConfigProblem(
@@ -174,26 +242,49 @@ class Settings(SectionModel):
                 problem.under("cluster")
                 for problem in autoscaler_release_problems(self.cluster.version, "autoscaler.enabled false")
             )
-        if vllm.enabled and vllm.replicas > 0 and not self.autoscaler.enabled and gpu.desired_size == 0:
-            # minSize <= desiredSize, so the group starts empty and only an autoscaler would add a node.
-            problems.append(
-                ConfigProblem(
-                    "gpuNodeGroup.desiredSize",
-                    f"0 with autoscaler.enabled false and vllm.replicas {vllm.replicas}: nothing ever adds a "
-                    "GPU node, so the server's pods stay Pending; allowed: gpuNodeGroup.desiredSize 1 or more "
-                    "(an autoscaler installed another way owns the size afterwards, down to minSize), "
-                    "autoscaler.enabled true, or vllm.replicas 0",
+        for pool in pools:
+            on_pool = [server for server in servers if server.pool == pool and server.settings.replicas > 0]
+            if on_pool and not self.autoscaler.enabled and pool.settings.desired_size == 0:
+                # minSize <= desiredSize, so the group starts empty and only an autoscaler would add a node.
+                replicas = " and ".join(
+                    f"{server.config_key}.replicas {server.settings.replicas}" for server in on_pool
                 )
-            )
-        if self.device_plugin.enabled and ami_family_runs_device_plugin(gpu.ami_family):
+                zero = " or ".join(f"{server.config_key}.replicas 0" for server in on_pool)
+                problems.append(
+                    ConfigProblem(
+                        f"{pool.config_key}.desiredSize",
+                        f"0 with autoscaler.enabled false and {replicas}: nothing ever adds a "
+                        f"GPU node, so the server's pods stay Pending; allowed: {pool.config_key}.desiredSize 1 or more "
+                        "(an autoscaler installed another way owns the size afterwards, down to minSize), "
+                        f"autoscaler.enabled true, or {zero}",
+                    )
+                )
+        if self.device_plugin.enabled and ami_family_runs_device_plugin(self.gpu_ami_family):
             problems.append(
                 ConfigProblem(
                     "devicePlugin.enabled",
-                    "true with gpuNodeGroup.amiFamily 'Bottlerocket', whose "
+                    f"true with {pools[0].config_key}.amiFamily 'Bottlerocket', whose "
                     "AMI runs the device plugin itself; allowed: false or unset",
                 )
             )
         return problems
+
+    def form_problems(self) -> list[ConfigProblem]:
+        """The one-pool form (`gpuNodeGroup`, `vllm`) and the fleet form (`gpuPools`, `models`) are not mixed, and
+        models need pools."""
+        single = [key for key, name in _SINGLE_FORM.items() if name in self.model_fields_set]
+        fleet = [key for key, name in _FLEET_FORM.items() if name in self.model_fields_set]
+        if single and fleet:
+            return [
+                ConfigProblem(
+                    fleet[0],
+                    f"is set with {' and '.join(single)}; allowed: one form, gpuNodeGroup and vllm (one pool, one "
+                    "model) or gpuPools and models (several)",
+                )
+            ]
+        if fleet == ["models"]:
+            return [ConfigProblem("models", "is set without gpuPools; allowed: gpuPools with the pools they run on")]
+        return []
 
 
 SECTIONS: dict[str, type[SectionModel]] = {
@@ -207,10 +298,15 @@ SECTIONS: dict[str, type[SectionModel]] = {
     "autoscaler": AutoscalerSettings,
     "observability": ObservabilitySettings,
 }
+COLLECTIONS = {"gpuPools": parse_pools, "models": parse_models}
+"""The fleet form's keys, a map and a list of sections, each checked by its parser."""
 SECRET_KEYS = ("hfToken", "vllmApiKey")
-TOP_LEVEL_KEYS = (*SECTIONS, *SECRET_KEYS)
+TOP_LEVEL_KEYS = (*SECTIONS, *COLLECTIONS, *SECRET_KEYS)
 # The checks across sections read these; one of them invalid (left at its default) would make them misleading.
-_CROSS_CHECKED_SECTIONS = {"gpuNodeGroup", "gpuPlacement", "vllm", "devicePlugin", "systemNodeGroup"}
+_CROSS_CHECKED_SECTIONS = {"gpuNodeGroup", "gpuPlacement", "vllm", "devicePlugin", "systemNodeGroup", *COLLECTIONS}
+# Config key -> field of each form.
+_SINGLE_FORM = {"gpuNodeGroup": "gpu_node_group", "vllm": "vllm"}
+_FLEET_FORM = {"gpuPools": "gpu_pools", "models": "models"}
 
 
 def parse_settings(values: Mapping[str, Any], project: str = PROJECT) -> Settings:
@@ -228,6 +324,11 @@ def parse_settings(values: Mapping[str, Any], project: str = PROJECT) -> Setting
             problems.extend(found)
             if section is not None:
                 parsed[key] = section
+        elif key in COLLECTIONS:
+            collection, found = COLLECTIONS[key](value, where)
+            problems.extend(found)
+            if collection is not None:
+                parsed[key] = collection
         elif key in SECRET_KEYS:
             if value is not None and not isinstance(value, str):
                 problems.append(

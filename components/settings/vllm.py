@@ -159,6 +159,10 @@ class VllmSettings(SectionModel):
     model: Annotated[str, AfterValidator(check_repo_id)] = "Qwen/Qwen2.5-7B-Instruct"
     """Hugging Face model id (`name` or `namespace/name`, as `huggingface_hub` validates it); the default is
     ungated and fits one 24 GB GPU."""
+    revision: Annotated[str, rule(lambda value: bool(value.strip()), "a commit id or a tag")] | None = None
+    """The model's revision on the Hugging Face Hub, passed as `--revision`: a commit id (40 hex digits) or a
+    release tag; a branch such as `main` is accepted with a warning, since the weights it names can change.
+    Default: the Hub's default branch."""
     served_model_name: str | None = None
     """Model name clients send in requests. Default: the model id."""
     image: Annotated[str, AfterValidator(_image)] = versions.VLLM_IMAGE

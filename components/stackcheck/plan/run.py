@@ -433,7 +433,7 @@ def _check_models(settings: Any, result: PlanResult) -> None:
     from ...placement.model_fit import model_fits_verdict
     from . import models
 
-    result.models = models.model_fits(settings, result.pools)
+    result.models = models.model_fits(settings)
     result.warnings += models.not_checked_warnings(result.models)
     result.verdicts.append(model_fits_verdict(result.models))
     result.verdicts.sort(key=lambda verdict: verdict.id)

@@ -1,0 +1,339 @@
+"""The fleet form of the stack config: several GPU pools (`gpuPools`) and models (`models`), beside the one-pool,
+one-model form (`gpuNodeGroup` + `vllm`).
+
+A pool takes every key `gpuNodeGroup` has; a model every key `vllm` has, plus its `name` and `pool`. Both forms
+come down to the same thing, a list of `Pool`s and a list of `Server`s (`Settings.pools`, `Settings.servers`),
+which the program turns into node groups and vLLM servers. `pool: auto` is resolved here, before any resource
+exists, by the fits gate's own arithmetic (placement/model_fit.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from .. import vllm_flags
+from ..facts import gpu_catalog, model_catalog
+from ..facts.contract import PlacementContract, Taint
+from ..placement.model_fit import ModelFit, ServedModel, model_fit
+from .errors import ConfigProblem, Where, _suggestion
+from .fields import rule
+from .node_groups import GpuNodeGroupSettings
+from .section import validate
+from .vllm import VllmSettings
+
+AUTO_POOL = "auto"
+# A pool or model name names node groups, Kubernetes objects and the Service clients call: an RFC 1035 label
+# (a Service name), short enough that `<cluster>-gpu-<pool>` stays a readable resource name.
+_NAME = re.compile(r"^[a-z]([-a-z0-9]{0,30}[a-z0-9])?$")
+NAME_RULE = "1-32 lowercase letters, digits or '-', starting with a letter and ending with a letter or digit"
+# A Hugging Face commit id; a revision in this form cannot move under the same config.
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+# A release tag (`v1.0`, `2.1.3`): pinned by convention, unlike a branch.
+_VERSION_TAG = re.compile(r"^v?\d+(\.\d+)*([-.+][0-9A-Za-z.]+)?$")
+
+
+def is_name(value: str) -> bool:
+    return bool(_NAME.match(value))
+
+
+ModelName = Annotated[str, rule(is_name, NAME_RULE, "invalid name")]
+
+
+class ModelSettings(VllmSettings):
+    """One model of `models`: a vLLM server of its own, on one GPU pool. Every key of `vllm`, plus `name` and
+    `pool`; `namespace` defaults to the model's name."""
+
+    name: ModelName
+    """The model's name in the stack: its vLLM server's Kubernetes objects and Service, and its namespace unless
+    `namespace` is set; 1-32 lowercase letters, digits or '-', unique among the models."""
+    pool: str = AUTO_POOL
+    """The key of `gpuPools` the server runs on, or `auto`: the pool whose GPUs fit the model (the fits gate,
+    verdict 11) with the least GPU memory."""
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A GPU node group of the stack, in either form."""
+
+    key: str | None
+    """The pool's name in `gpuPools`; None for the one-pool form's `gpuNodeGroup`."""
+    settings: GpuNodeGroupSettings
+
+    @property
+    def config_key(self) -> str:
+        """Where the stack config sets it: `gpuNodeGroup` or `gpuPools.<name>`."""
+        return "gpuNodeGroup" if self.key is None else f"gpuPools.{self.key}"
+
+    @property
+    def label(self) -> str:
+        """How the config names the pool: `gpuNodeGroup` or the pool's name."""
+        return self.key or "gpuNodeGroup"
+
+    def resource_name(self, cluster_name: str) -> str:
+        """The name of the pool's `GpuNodeGroup`; the one-pool form keeps the name deployed stacks have."""
+        return f"{cluster_name}-gpu" if self.key is None else f"{cluster_name}-gpu-{self.key}"
+
+
+@dataclass(frozen=True)
+class Server:
+    """A vLLM server of the stack, in either form, with the pool it runs on."""
+
+    name: str | None
+    """The model's `name` in `models`; None for the one-model form's `vllm`."""
+    settings: VllmSettings
+    pool: Pool
+    config_key: str
+    """Where the stack config sets it: `vllm` or `models.<position>`."""
+    pool_reason: str = ""
+    """Why `pool: auto` chose this pool; empty when the config names the pool."""
+
+    def resource_name(self, cluster_name: str) -> str:
+        """The name of the server's `VllmServer`; the one-model form keeps the name deployed stacks have."""
+        return f"{cluster_name}-vllm" if self.name is None else f"{cluster_name}-vllm-{self.name}"
+
+
+def _is_mapping(value: Any) -> bool:
+    return isinstance(value, Mapping)
+
+
+def parse_pools(value: Any, where: Where) -> tuple[dict[str, GpuNodeGroupSettings] | None, list[ConfigProblem]]:
+    """`gpuPools` validated: pool name -> the pool's settings, or None and every problem."""
+    if not _is_mapping(value):
+        return None, [
+            ConfigProblem(
+                "gpuPools", f"{type(value).__name__} value; allowed: a map of pool name -> the keys of gpuNodeGroup"
+            ).written(where)
+        ]
+    if not value:
+        return None, [ConfigProblem("gpuPools", "empty map; allowed: at least one pool").written(where)]
+    pools: dict[str, GpuNodeGroupSettings] = {}
+    problems: list[ConfigProblem] = []
+    for name, data in value.items():
+        key = f"gpuPools.{name}"
+        if not isinstance(name, str) or not is_name(name) or name == AUTO_POOL:
+            problems.append(
+                ConfigProblem(
+                    "gpuPools", f"invalid pool name {name!r}; allowed: {NAME_RULE}, other than {AUTO_POOL!r}"
+                ).written(where)
+            )
+            continue
+        if not _is_mapping(data):
+            problems.append(
+                ConfigProblem(key, f"{type(data).__name__} value; allowed: the keys of gpuNodeGroup").written(where)
+            )
+            continue
+        pool, found = validate(GpuNodeGroupSettings, data, key, where)
+        problems.extend(found)
+        if pool is not None:
+            pools[name] = pool
+    return (None if problems else pools), problems
+
+
+def parse_models(value: Any, where: Where) -> tuple[list[ModelSettings] | None, list[ConfigProblem]]:
+    """`models` validated: each model's settings in order, or None and every problem."""
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        return None, [
+            ConfigProblem(
+                "models", f"{type(value).__name__} value; allowed: a list of models, each with name, model and pool"
+            ).written(where)
+        ]
+    models: list[ModelSettings] = []
+    problems: list[ConfigProblem] = []
+    for index, data in enumerate(value):
+        key = f"models.{index}"
+        if not _is_mapping(data):
+            problems.append(
+                ConfigProblem(
+                    key, f"{type(data).__name__} value; allowed: the keys of vllm, with name and pool"
+                ).written(where)
+            )
+            continue
+        name = data.get("name")
+        # The namespace defaults to the model's name (`vllm`'s default would put every model in one namespace).
+        defaults = {"namespace": name} if isinstance(name, str) and is_name(name) else {}
+        model, found = validate(ModelSettings, {**defaults, **data}, key, where)
+        problems.extend(found)
+        if model is not None:
+            models.append(model)
+    return (None if problems else models), problems
+
+
+def served_model(settings: VllmSettings, pool: str) -> ServedModel:
+    """`settings` as the fits gate sizes it on `pool`, with its facts (the config's `modelFacts`, else the
+    catalog's)."""
+    facts = settings.model_facts.facts() if settings.model_facts else model_catalog.lookup(settings.model)
+    extra = vllm_flags.check(settings.extra_args)
+    return ServedModel(
+        settings.model,
+        pool,
+        settings.tensor_parallel_size,
+        settings.max_model_len,
+        settings.gpu_memory_utilization,
+        facts,
+        kv_cache_dtype=extra.kv_cache_dtype,
+        context_overridden=extra.overrides_hf_config,
+        pipeline_parallel_size=extra.pipeline_parallel_size,
+    )
+
+
+def pool_fits(settings: VllmSettings, pool: Pool) -> list[ModelFit]:
+    """The fits gate's row for `settings` on each instance type of `pool`."""
+    model = served_model(settings, pool.label)
+    return [
+        model_fit(model, gpu_catalog.lookup(instance_type), instance_type)
+        for instance_type in pool.settings.instance_types
+    ]
+
+
+def choose_pool(settings: VllmSettings, pools: Sequence[Pool]) -> tuple[Pool | None, str]:
+    """`pool: auto`: the pool whose every instance type fits the model, with the least GPU memory per GPU (then
+    the fewest GPUs per node, then the name), and why; (None, why not) when none fits or the model's facts are
+    unknown."""
+    fitting = []
+    refused = []
+    for pool in pools:
+        fits = pool_fits(settings, pool)
+        if any(fit.fits is None for fit in fits):
+            return None, next(fit.reason for fit in fits if fit.fits is None)
+        if all(fit.fits for fit in fits):
+            memory = max(fit.usable_gib_per_gpu or 0.0 for fit in fits)
+            fitting.append((memory, pool.settings.gpus_per_instance, pool.label, pool))
+        else:
+            refused.append(next(fit.reason for fit in fits if not fit.fits))
+    if not fitting:
+        return None, "no pool fits: " + "; ".join(refused)
+    memory, _, label, chosen = min(fitting, key=lambda row: row[:3])
+    others = len(fitting) - 1
+    return chosen, (
+        f"pool auto: {label}, the least GPU memory that fits ({memory:.1f} GiB usable per GPU)"
+        + (f", of {others + 1} pools that fit" if others else ", the only pool that fits")
+    )
+
+
+def pool_contract(contract: PlacementContract, pool: GpuNodeGroupSettings) -> PlacementContract:
+    """`contract` (the label and taint every pool shares) with one pool's own labels, taints and GPU product."""
+    return PlacementContract(
+        label_key=contract.label_key,
+        label_value=contract.label_value,
+        taint=contract.taint,
+        extra_labels=dict(pool.extra_labels),
+        extra_taints=tuple(taint.to_taint() for taint in pool.extra_taints),
+        gpu_product=pool.gpu_product,
+    )
+
+
+def every_pool_contract(contract: PlacementContract, pools: Sequence[Pool]) -> PlacementContract:
+    """The contract the DaemonSets of every GPU node (device plugin, DCGM exporter) follow: the shared label and
+    taint, and every pool's own taints, each once (`fleet_problems` holds a key to one value and effect)."""
+    taints: list[Taint] = []
+    for pool in pools:
+        for taint in pool.settings.extra_taints:
+            if taint.to_taint() not in taints:
+                taints.append(taint.to_taint())
+    products = {pool.settings.gpu_product for pool in pools}
+    return PlacementContract(
+        label_key=contract.label_key,
+        label_value=contract.label_value,
+        taint=contract.taint,
+        extra_taints=tuple(taints),
+        gpu_product=products.pop() if len(products) == 1 else None,
+    )
+
+
+def fleet_problems(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> list[ConfigProblem]:
+    """The rules of the fleet form across pools and models; keys `gpuPools.<name>...` and `models.<n>...`."""
+    problems: list[ConfigProblem] = []
+    names = [pool.key or "" for pool in pools]
+    families = {pool.settings.ami_family for pool in pools}
+    if len(families) > 1:
+        first = pools[0]
+        for pool in pools[1:]:
+            if pool.settings.ami_family != first.settings.ami_family:
+                problems.append(
+                    ConfigProblem(
+                        f"{pool.config_key}.amiFamily",
+                        f"{pool.settings.ami_family!r} while pool {first.key} has {first.settings.ami_family!r}; "
+                        "allowed: one AMI family for every pool (Bottlerocket runs the device plugin on the host, "
+                        "the other AMIs need the one device-plugin DaemonSet of every pool)",
+                    )
+                )
+    seen_taints: dict[str, tuple[str, Taint]] = {}
+    for pool in pools:
+        for index, taint in enumerate(pool.settings.extra_taints):
+            earlier = seen_taints.setdefault(taint.key, (pool.key or "", taint.to_taint()))
+            if earlier[1] != taint.to_taint():
+                problems.append(
+                    ConfigProblem(
+                        f"{pool.config_key}.extraTaints.{index}",
+                        f"taint {taint.key!r} is {taint.value!r}:{taint.effect} here and "
+                        f"{earlier[1].value!r}:{earlier[1].effect} in pool {earlier[0]}; allowed: the same value and "
+                        "effect in every pool that has the key (the device plugin and the DCGM exporter tolerate "
+                        "each once)",
+                    )
+                )
+    model_names: dict[str, int] = {}
+    namespaces: dict[str, str] = {}
+    for index, model in enumerate(models):
+        key = f"models.{index}"
+        if model.name in model_names:
+            problems.append(
+                ConfigProblem(
+                    f"{key}.name",
+                    f"{model.name!r} is also models.{model_names[model.name]}'s; allowed: a name no other model has",
+                )
+            )
+        model_names.setdefault(model.name, index)
+        if model.namespace in namespaces and namespaces[model.namespace] != model.name:
+            problems.append(
+                ConfigProblem(
+                    f"{key}.namespace",
+                    f"{model.namespace!r} is also model {namespaces[model.namespace]}'s; allowed: a namespace of its "
+                    "own (each server owns its namespace and deletes it on destroy)",
+                )
+            )
+        namespaces.setdefault(model.namespace, model.name)
+        if model.pool != AUTO_POOL and model.pool not in names:
+            allowed = ", ".join([*names, AUTO_POOL])
+            problems.append(
+                ConfigProblem(f"{key}.pool", f"unknown pool{_suggestion(model.pool, names)}; allowed: {allowed}")
+            )
+    return problems
+
+
+def resolve_servers(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> tuple[list[Server], list[ConfigProblem]]:
+    """Each enabled model with its pool, `auto` resolved; a model whose pool cannot be resolved is a problem."""
+    by_name = {pool.key: pool for pool in pools}
+    servers: list[Server] = []
+    problems: list[ConfigProblem] = []
+    for index, model in enumerate(models):
+        key = f"models.{index}"
+        if not model.enabled:
+            continue
+        if model.pool != AUTO_POOL:
+            if model.pool in by_name:
+                servers.append(Server(model.name, model, by_name[model.pool], key))
+            continue
+        chosen, reason = choose_pool(model, pools)
+        if chosen is None:
+            names = ", ".join(pool.label for pool in pools)
+            problems.append(
+                ConfigProblem(
+                    f"{key}.pool", f"'auto' finds no pool for {model.model}: {reason}; allowed: one of {names}"
+                )
+            )
+            continue
+        servers.append(Server(model.name, model, chosen, key, reason))
+    return servers, problems
+
+
+def revision_warning(key: str, revision: str | None) -> str | None:
+    """A warning for a `revision` that may move: not a commit id, nor a release tag (a branch such as `main`)."""
+    if revision is None or _COMMIT.match(revision) or _VERSION_TAG.match(revision):
+        return None
+    return (
+        f"{key}: revision {revision!r} looks like a branch: the weights it names can change under the same config; "
+        "pin a commit id (40 hex digits) or a release tag"
+    )

@@ -120,7 +120,7 @@ AWS_RULES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
 
 def kubernetes_rules(source: str) -> dict[str, tuple[str, ...]]:
     """The force-new paths of each kind in `KUBERNETES_KINDS`, by Pulumi type token, from diff.go's `source`."""
-    reader = _GoReader(source)
+    reader = GoReader(source)
     groups = reader.value("forceNew")
     metadata = reader.call("metadataForceNewProperties", [".metadata"])
     # Secrets and ConfigMaps are immutable unless the provider is configured otherwise (`enableSecretMutable`,
@@ -150,7 +150,7 @@ def _path(go_path: str) -> str:
 _TOKEN = re.compile(r'\s+|//[^\n]*|"(?:[^"\\]|\\.)*"|\.\.\.|[A-Za-z_][A-Za-z0-9_]*|[{}(),:+\[\]*.&]')
 
 
-class _GoReader:
+class GoReader:
     """Evaluates the `var` tables and the property helpers of diff.go: string literals, `properties{...}`,
     `_groups`/`_versions`/`_kinds` maps, `append(a, b...)`, variables, and calls of the helpers, which add
     each prefix they are given to the string suffixes in their body."""

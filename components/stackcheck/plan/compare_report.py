@@ -59,13 +59,16 @@ def comparison_section(comparison: Comparison) -> Section:
 
 def summary(comparison: Comparison) -> str:
     """One sentence: how many resources are replaced, may be replaced, updated, added and removed, and the cost."""
-    counts = [
-        f"{len(comparison.of_action('replace'))} to replace",
-        f"{len(comparison.of_action('may-replace'))} that may replace (rules not known)",
-        f"{len(comparison.of_action('update'))} to update in place",
-        f"{len(comparison.added)} to add",
-        f"{len(comparison.removed)} to remove",
-    ]
+    counts = (
+        [
+            f"{len(comparison.of_action('replace'))} to replace",
+            f"{len(comparison.of_action('may-replace'))} that may replace (rules not known)",
+            f"{len(comparison.of_action('update'))} to update in place",
+        ]
+        if comparison.inputs_compared
+        else ["changed inputs not compared"]
+    )
+    counts += [f"{len(comparison.added)} to add", f"{len(comparison.removed)} to remove"]
     if comparison.verdicts:
         counts.append(f"{len(comparison.verdicts)} verdict(s) changed")
     return f"{', '.join(counts)}; {cost_sentence(comparison.cost)}."

@@ -156,7 +156,7 @@ SINGLE_SERVER_OUTPUTS = {
 }
 
 
-def pool_outputs(pool: GpuNodeGroup) -> dict[str, pulumi.Output]:
+def pool_outputs(pool: GpuNodeGroup) -> dict[str, object]:
     return {"nodeGroup": pool.node_group_name, "amiType": pool.ami_type, "labels": pool.labels, "taints": pool.taints}
 
 

@@ -221,7 +221,29 @@ def test_two_stacks_compare_by_urn_without_stack_and_project():
     assert (change.action, change.changes[0].path, change.changes[0].replaces) == ("replace", "diskSize", True)
 
 
+def test_a_resource_that_deletes_before_replacing_says_so():
+    before = _document([_resource(NODE_GROUP, "gpu", {"diskSize": 100})])
+    after = _document([dict(_resource(NODE_GROUP, "gpu", {"diskSize": 200}), deleteBeforeReplace=True)])
+    comparison = compare(before, after, "dev.json")
+    assert comparison.changed[0].delete_first is True
+    text = render_text(Report("p", "dev", "f", 0, (), (), (comparison_section(comparison),)))
+    assert "replace (delete first)" in text
+
+
 def test_recorded_inputs_are_sorted_with_secrets_redacted_and_pulumi_keys_dropped():
     recorded = recorded_inputs({"b": 2.0, "a": {"token": Secret({"key": "s3cr3t", "n": [1]})}, "__defaults": []})
     assert recorded == {"a": {"token": {"key": "[redacted]", "n": ["[redacted]"]}}, "b": 2}
     assert list(recorded) == ["a", "b"]
+
+
+def test_a_previous_document_of_odd_shapes_compares_without_failing():
+    previous = {
+        "schemaVersion": 1,
+        "resources": [7, {"name": "x"}, {"urn": "u", "inputs": ["a", {"b": None}]}],
+        "verdicts": [{"id": "1"}, "v"],
+        "pools": [{"name": "gpu", "gpusPerNode": "4"}, None],
+        "cost": {"totals": {"desiredMonthlyUsd": "12"}},
+    }
+    comparison = compare(previous, _document([_resource(NODE_GROUP, "gpu", {})]), "odd.json")
+    assert [ref.urn for ref in comparison.removed] == ["u"]
+    assert [ref.name for ref in comparison.added] == ["gpu"] and comparison.cost is None

@@ -70,6 +70,8 @@ def test_another_gpu_instance_type_replaces_the_gpu_node_group_and_leads_the_com
         {key: item[key] for key in ("path", "before", "after", "replaces")} for item in first["inputs"]
     ]
     assert "node_group.go" in first["rulesFrom"]
+    # Pulumi creates the new node group before deleting the old one: for a while, both pools' nodes run.
+    assert first["deleteFirst"] is False
     # The system node group, the network and the cluster are untouched.
     assert {c["name"] for c in comparison["changed"] if c["action"] == "replace"} == {GPU_NODE_GROUP}
     assert comparison["added"] == [] and comparison["removed"] == []
@@ -87,7 +89,7 @@ def test_text_and_markdown_show_the_comparison_before_the_plan(tmp_path, dev_pla
     sections = [line for line in markdown.splitlines() if line.startswith("### ")]
     assert sections[0] == f"### Changes since `{dev_plan}`"
     assert (
-        f"| replace | `{GPU_NODE_GROUP}` | `{NODE_GROUP}` | instanceTypes[0]: g5.xlarge -> g5.2xlarge (replaces) |"
+        f"| replace (create first) | `{GPU_NODE_GROUP}` | `{NODE_GROUP}` | instanceTypes[0]: g5.xlarge -> g5.2xlarge (replaces) |"
         in (markdown)
     )
 

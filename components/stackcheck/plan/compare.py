@@ -60,6 +60,9 @@ class ResourceChange:
     changes: tuple[InputChange, ...]
     rank: int
     """0 a GPU node group, 1 the cluster, 2 the VPC, 3 another node group or a NAT gateway, 4 anything else."""
+    delete_first: bool = False
+    """A replacement deletes the resource before creating the new one; otherwise both exist for a while (for a
+    node group, twice its nodes)."""
 
     @property
     def replacing(self) -> tuple[InputChange, ...]:
@@ -185,7 +188,13 @@ def resource_change(before: Mapping[str, Any], after: Mapping[str, Any], gpu_poo
     if not changes:
         return None
     return ResourceChange(
-        resource_type, str(after["name"]), str(after["urn"]), _action(changes), tuple(changes), rank(after, gpu_pools)
+        resource_type,
+        str(after["name"]),
+        str(after["urn"]),
+        _action(changes),
+        tuple(changes),
+        rank(after, gpu_pools),
+        bool(after.get("deleteBeforeReplace")),
     )
 
 
@@ -238,6 +247,7 @@ def _follow_replacements(
                 _action(items),
                 items,
                 rank(after[key], gpu_pools),
+                bool(after[key].get("deleteBeforeReplace")),
             )
             changes[key] = change
             if change.action == "replace" and before[key].get("id"):
@@ -350,7 +360,7 @@ def _gpu_pools(document: Mapping[str, Any]) -> set[str]:
     return {
         str(pool.get("name"))
         for pool in document.get("pools") or []
-        if isinstance(pool, Mapping) and (pool.get("gpusPerNode") or 0) > 0
+        if isinstance(pool, Mapping) and isinstance(pool.get("gpusPerNode"), int) and pool["gpusPerNode"] > 0
     }
 
 

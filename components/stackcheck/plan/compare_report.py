@@ -31,7 +31,7 @@ def comparison_section(comparison: Comparison) -> Section:
         Table(
             (Column("Action"), Column("Resource", code=True), Column("Type", code=True), Column("Changed inputs")),
             tuple(
-                Row((_ACTION_WORDS[change.action], change.name, change.type, _changes(change)))
+                Row((_action_words(change), change.name, change.type, _changes(change)))
                 for change in comparison.changed
             ),
         ),
@@ -93,6 +93,7 @@ def comparison_data(comparison: Comparison) -> dict[str, Any]:
                 "name": change.name,
                 "urn": change.urn,
                 "action": change.action,
+                "deleteFirst": change.delete_first,
                 "rulesFrom": rule_source(change.type),
                 "inputs": [
                     {
@@ -121,6 +122,12 @@ def comparison_data(comparison: Comparison) -> dict[str, Any]:
             "desiredMonthlyUsdDelta": comparison.cost.delta,
         },
     }
+
+
+def _action_words(change: ResourceChange) -> str:
+    if change.action != "replace":
+        return _ACTION_WORDS[change.action]
+    return "replace (delete first)" if change.delete_first else "replace (create first)"
 
 
 def _changes(change: ResourceChange) -> str:

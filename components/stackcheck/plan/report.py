@@ -143,6 +143,7 @@ def _resources(result: PlanResult) -> Section:
                     "urn": row.urn,
                     "id": row.id,
                     "inputs": row.inputs,
+                    "deleteBeforeReplace": row.delete_before_replace,
                 }
                 for row in result.resources
             ],

@@ -86,6 +86,8 @@ class ResourceRow:
     """The physical id the mocks gave it (empty for the stack); a resource that takes another's id as an input
     holds this value, which is how the comparison follows a replacement to what depends on it."""
     inputs: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    delete_before_replace: bool = False
+    """Whether a replacement deletes it before creating the new one (Pulumi's default creates first)."""
     """What the program registered, keys sorted, secrets redacted (`stackcheck.plan.inputs`); the JSON document
     carries them so that a later plan can be compared with this one."""
 
@@ -266,6 +268,7 @@ def resource_rows(resources: list[Any], project: str, stack: str) -> list[Resour
                 resource.parent or stack_urn,
                 resource.id,
                 recorded_inputs(resource.inputs),
+                resource.delete_before_replace,
             )
         )
     return rows

@@ -1,5 +1,7 @@
 """An EKS cluster whose GPU nodes only GPU workloads reach, the NVIDIA device plugin, and vLLM."""
 
+from typing import Any
+
 import pulumi
 
 from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
@@ -156,7 +158,7 @@ SINGLE_SERVER_OUTPUTS = {
 }
 
 
-def pool_outputs(pool: GpuNodeGroup) -> dict[str, object]:
+def pool_outputs(pool: GpuNodeGroup) -> dict[str, Any]:
     return {"nodeGroup": pool.node_group_name, "amiType": pool.ami_type, "labels": pool.labels, "taints": pool.taints}
 
 
@@ -167,7 +169,7 @@ else:
         pulumi.export(SINGLE_POOL_OUTPUTS[key], value)
 
 scrape_targets = []
-servers: dict[str, dict[str, pulumi.Output]] = {}
+servers: dict[str, dict[str, Any]] = {}
 for served in settings.servers:
     # The one-model form keeps the names deployed stacks have (not the component's): a new name would replace
     # the live objects.

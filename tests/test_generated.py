@@ -19,7 +19,7 @@ from components.facts import versions
 from components.inputs import STACK_ONLY, Args, Own, Take
 from components.settings import GpuNodeGroupSettings, NetworkSettings, ObservabilitySettings, VllmSettings
 from components.settings.section import SectionModel
-from components.settings.stack import SECRET_KEYS, SECTIONS
+from components.settings.stack import COLLECTIONS, SECRET_KEYS, SECTIONS
 from scripts import generate, generate_args
 from scripts.generate_args import DeclarationError, class_docstrings, settings_fields
 
@@ -107,7 +107,7 @@ def test_a_component_default_other_than_the_stack_configs_is_the_components_own_
 def test_pulumi_yaml_declares_every_top_level_key_with_the_secrets_marked():
     config = yaml.safe_load((ROOT / "Pulumi.yaml").read_text())["config"]
 
-    assert list(config) == [*SECTIONS, *SECRET_KEYS]
+    assert list(config) == [*SECTIONS, *COLLECTIONS, *SECRET_KEYS]
     assert all(config[key]["type"] == "object" for key in SECTIONS)
     assert all(config[key] == {**config[key], "type": "string", "secret": True} for key in SECRET_KEYS)
     assert "amiFamily (AL2023|Bottlerocket)" in config["gpuNodeGroup"]["description"]

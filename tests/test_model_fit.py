@@ -11,15 +11,15 @@ import pytest
 
 from components.facts import gpu_catalog, model_catalog
 from components.facts.model_catalog import ModelFacts
-from components.placement.model_fit import (
+from components.facts.model_memory import (
     NCCL_RESERVE_GIB,
     RUNTIME_RESERVE_GIB,
     ModelFit,
     ServedModel,
     kv_heads_per_gpu,
     model_fit,
-    model_fits_verdict,
 )
+from components.placement.model_fit import model_fits_verdict
 
 
 def served(model: str, tp: int = 1, max_model_len: int = 8192, utilization: float = 0.9) -> ServedModel:

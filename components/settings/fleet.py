@@ -4,7 +4,7 @@ one-model form (`gpuNodeGroup` + `vllm`).
 A pool takes every key `gpuNodeGroup` has; a model every key `vllm` has, plus its `name` and `pool`. Both forms
 come down to the same thing, a list of `Pool`s and a list of `Server`s (`Settings.pools`, `Settings.servers`),
 which the program turns into node groups and vLLM servers. `pool: auto` is resolved here, before any resource
-exists, by the fits gate's own arithmetic (placement/model_fit.py).
+exists, by the fits gate's own arithmetic (facts/model_memory.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from .. import vllm_flags
 from ..facts import gpu_catalog, model_catalog
 from ..facts.contract import PlacementContract, Taint
-from ..placement.model_fit import ModelFit, ServedModel, model_fit
+from ..facts.model_memory import ModelFit, ServedModel, model_fit
 from .errors import ConfigProblem, Where, _suggestion
 from .fields import rule
 from .node_groups import GpuNodeGroupSettings

@@ -2,7 +2,7 @@
 
 The stack serves one model (`vllm`) on one pool (`gpuNodeGroup`), or several models (`models`) on several pools
 (`gpuPools`); either way `Settings.servers` lists them with their pools. The arithmetic lives in
-`placement/model_fit.py`, a function of one model and one instance type, which this step calls per pair.
+`facts/model_memory.py`, a function of one model and one instance type, which this step calls per pair.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ...placement.model_fit import ModelFit
+from ...facts.model_memory import ModelFit
 from ...settings.fleet import pool_fits
 
 

@@ -37,8 +37,8 @@ from ..stack_config import (
 from .addons import AddonRow, addon_rows
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
+    from ...facts.model_memory import ModelFit
     from ...placement import PlacementRow, Verdict
-    from ...placement.model_fit import ModelFit
     from ..aws.check import RequestCheck
     from .node_agents import ClusterAgents
     from .render import WrittenFile

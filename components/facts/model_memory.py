@@ -1,0 +1,169 @@
+"""Does a model, at its context length and tensor parallel size, fit the GPUs of an instance type, before a node
+is bought and the weights downloaded: the arithmetic of the fits gate (verdict 11, placement/model_fit.py) and of
+`pool: auto` (settings/fleet.py), standard library only.
+
+Pure functions of plain values and the facts' catalogs, so a stack with several models and pools can call
+them per model and per instance type. The arithmetic follows how vLLM v0.32.0 sizes its memory:
+
+- vLLM may use `gpu_memory_utilization` x the GPU's total memory as the device reports it (`request_memory` in
+  vllm/v1/worker/utils.py, from `MemorySnapshot.total_memory`; facts/gpu_catalog.py's visible totals, below the
+  nominal ones: 22.5 GiB on a 24 GB A10G); what the weights, the profiled activation peak,
+  non-torch memory and the CUDA graphs leave of it becomes the KV cache.
+- Tensor parallelism splits the weights over the GPUs, and the KV heads as `max(1, kv_heads // tp)` per GPU:
+  with fewer KV heads than GPUs each GPU keeps a replica of one (vllm/config/model.py `get_num_kv_heads`).
+- The attention heads must divide by the tensor parallel size (vllm/config/model.py
+  `verify_with_parallel_config`: "Total number of attention heads ... must be divisible by tensor parallel
+  size"), and `max_model_len` may not exceed the model's `max_position_embeddings` without rope scaling
+  (`_get_and_verify_max_len` there).
+- vLLM refuses to start when the KV cache cannot hold one sequence of `max_model_len` (vllm/v1/core/
+  kv_cache_utils.py `check_enough_kv_cache_memory`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .gpu_catalog import InstanceType
+from .model_catalog import MODEL_FACTS_KEY, ModelFacts, shape_problems
+
+GIB = 1024**3
+# Memory per GPU set aside beyond weights and KV cache: the activation peak of the profiling run at vLLM's
+# default batch budget, the CUDA graphs, the CUDA context and allocator slack. An estimate on the safe side of
+# what vLLM's start-up log reports for 7B-70B dense models on 24-80 GiB GPUs (the activation peak, "CUDA graph
+# memory" and "non-torch memory" lines of gpu_worker.py's memory profile at v0.32.0), not a measurement.
+RUNTIME_RESERVE_GIB = 2.0
+# With tensor parallelism NCCL keeps communication buffers on each GPU (NCCL_BUFFSIZE defaults to 4 MiB per
+# channel and peer; NVIDIA NCCL docs, Environment Variables), plus vLLM's custom all-reduce buffers; 0.5 GiB
+# covers them with room to spare on one node.
+NCCL_RESERVE_GIB = 0.5
+
+
+@dataclass(frozen=True)
+class ServedModel:
+    """A model as one vLLM server runs it, on one GPU pool."""
+
+    name: str
+    """The model id (`vllm.model`)."""
+    pool: str
+    """The GPU pool it runs on."""
+    tensor_parallel_size: int
+    max_model_len: int
+    gpu_memory_utilization: float
+    facts: ModelFacts | None
+    """None when neither the catalog nor the config knows the model: the gate does not check it."""
+    kv_cache_dtype: str | None = None
+    """`--kv-cache-dtype` of the server's extra arguments; None for vLLM's default, the model's dtype."""
+    context_overridden: bool = False
+    """Whether the server's extra arguments set `--hf-overrides` (rope scaling may lengthen the context)."""
+    pipeline_parallel_size: int = 1
+    """`--pipeline-parallel-size` of the server's extra arguments: each stage's GPUs hold only its layers."""
+
+
+@dataclass(frozen=True)
+class ModelFit:
+    """Whether one model fits the GPUs of one instance type, and by how much."""
+
+    name: str
+    pool: str
+    instance_type: str
+    fits: bool | None
+    """None when not checked (no facts of the model or of the instance type)."""
+    usable_gib_per_gpu: float | None = None
+    weights_gib_per_gpu: float | None = None
+    kv_gib_per_sequence_per_gpu: float | None = None
+    reserve_gib_per_gpu: float | None = None
+    margin_gib: float | None = None
+    """What is left per GPU after weights, reserve and one sequence of `max_model_len`; negative when short."""
+    sequences_at_max_model_len: int | None = None
+    """How many full-length sequences the KV cache holds at once."""
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        """The row as the plan's JSON document writes it (`models`)."""
+        return {
+            "name": self.name,
+            "pool": self.pool,
+            "instanceType": self.instance_type,
+            "fits": self.fits,
+            "usableGiBPerGpu": _round(self.usable_gib_per_gpu),
+            "weightsGiBPerGpu": _round(self.weights_gib_per_gpu),
+            "kvGiBPerSequencePerGpu": _round(self.kv_gib_per_sequence_per_gpu, 4),
+            "reserveGiBPerGpu": _round(self.reserve_gib_per_gpu),
+            "marginGiB": _round(self.margin_gib),
+            "sequencesAtMaxModelLen": self.sequences_at_max_model_len,
+            "reason": self.reason,
+        }
+
+
+def kv_heads_per_gpu(kv_heads: int, tensor_parallel_size: int) -> int:
+    """KV heads each GPU keeps: split over the GPUs, at least one (replicated when fewer heads than GPUs)."""
+    return max(1, kv_heads // tensor_parallel_size)
+
+
+def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: str) -> ModelFit:
+    """Whether `model` fits one GPU of `instance` (the catalog's entry of `instance_type`, None if unknown)."""
+    facts, tp = model.facts, model.tensor_parallel_size
+    if facts is None:
+        reason = f"not checked: model {model.name} is not in the catalog; give its facts in {MODEL_FACTS_KEY}"
+        return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
+    if instance is None or not instance.gpus or instance.gpu_memory_gib is None:
+        reason = f"not checked: instance type {instance_type} is not a GPU type of the catalog"
+        return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
+    gpu = (instance.gpu_model or "GPU").removeprefix("NVIDIA ")
+    # What CUDA reports where the catalog has it (vLLM multiplies that), else the nominal memory.
+    usable = (instance.gpu_memory_visible_gib or instance.gpu_memory_gib) * model.gpu_memory_utilization
+    # With pipeline parallelism the busiest stage holds ceil(layers / stages) layers (vllm/distributed/utils.py
+    # `get_pp_indices` at v0.32.0 spreads them evenly), with their weights and their share of the cache.
+    stage_layers = -(-facts.layers // model.pipeline_parallel_size)
+    parallel = f"TP {tp}" + (f", PP {model.pipeline_parallel_size}" if model.pipeline_parallel_size > 1 else "")
+    weights = facts.parameters * facts.bytes_per_parameter / tp * stage_layers / facts.layers / GIB
+    heads = kv_heads_per_gpu(facts.kv_heads, tp)
+    kv_token = 2 * stage_layers * heads * facts.head_dim * facts.kv_cache_bytes(model.kv_cache_dtype)
+    kv_sequence = kv_token * model.max_model_len / GIB
+    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if tp * model.pipeline_parallel_size > 1 else 0.0)
+    cache = usable - weights - reserve
+    sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
+
+    def row(fits: bool, reason: str) -> ModelFit:
+        return ModelFit(
+            model.name,
+            model.pool,
+            instance_type,
+            fits,
+            usable_gib_per_gpu=usable,
+            weights_gib_per_gpu=weights,
+            kv_gib_per_sequence_per_gpu=kv_sequence,
+            reserve_gib_per_gpu=reserve,
+            margin_gib=cache - kv_sequence,
+            sequences_at_max_model_len=sequences,
+            reason=f"{model.name} on {instance_type} ({parallel}): {reason}",
+        )
+
+    problems = []
+    if tp > instance.gpus:
+        problems.append(f"tensorParallelSize {tp} > {instance.gpus} GPU(s) per {instance_type}")
+    problems += [
+        problem
+        for _, problem in shape_problems(facts, tp, model.max_model_len, context_overridden=model.context_overridden)
+    ]
+    if weights + reserve > usable:
+        problems.append(
+            f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB per GPU > {usable:.1f} GiB usable per {gpu}"
+        )
+    elif sequences < 1:
+        problems.append(
+            f"KV cache of one {model.max_model_len}-token sequence {kv_sequence:.2f} GiB per GPU > "
+            f"{cache:.2f} GiB left per {gpu} after weights {weights:.1f} GiB and reserve {reserve:.1f} GiB"
+        )
+    if problems:
+        return row(False, "; ".join(problems))
+    return row(
+        True,
+        f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB + KV {kv_sequence:.2f} GiB per "
+        f"{model.max_model_len}-token sequence within {usable:.1f} GiB usable per {gpu}; margin "
+        f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)",
+    )
+
+
+def _round(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)

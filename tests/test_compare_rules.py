@@ -247,3 +247,23 @@ def test_a_previous_document_of_odd_shapes_compares_without_failing():
     comparison = compare(previous, _document([_resource(NODE_GROUP, "gpu", {})]), "odd.json")
     assert [ref.urn for ref in comparison.removed] == ["u"]
     assert [ref.name for ref in comparison.added] == ["gpu"] and comparison.cost is None
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "delete_first"),
+    [
+        # A name the program gives, unchanged: pulumi-kubernetes deletes the old object first.
+        ({"name": "ds", "namespace": "kube-system"}, {"name": "ds", "namespace": "kube-system"}, True),
+        # A new name or namespace: the new object is created first.
+        ({"name": "ds", "namespace": "kube-system"}, {"name": "ds2", "namespace": "kube-system"}, False),
+        ({"name": "ds", "namespace": "a"}, {"name": "ds", "namespace": "b"}, False),
+        # Named by Pulumi or by the API server: created first.
+        ({}, {}, False),
+        ({"generateName": "ds-"}, {"generateName": "ds-"}, False),
+    ],
+)
+def test_a_kubernetes_object_named_by_the_program_is_deleted_before_it_is_replaced(before, after, delete_first):
+    old = _resource("kubernetes:apps/v1:DaemonSet", "ds", {"metadata": before, "spec": {"selector": {"a": "1"}}})
+    new = _resource("kubernetes:apps/v1:DaemonSet", "ds", {"metadata": after, "spec": {"selector": {"a": "2"}}})
+    [change] = compare(_document([old]), _document([new]), "base.json").changed
+    assert (change.action, change.delete_first) == ("replace", delete_first)

@@ -128,6 +128,22 @@ def test_a_new_vpc_cidr_replaces_the_vpc_its_subnets_and_through_their_ids_both_
     assert gateway["action"] == "may-replace" and gateway["rulesFrom"] is None
 
 
+def test_turning_node_repair_off_replaces_the_exporter_daemonset_deleting_it_first(tmp_path, dev_plan):
+    code, out = plan(tmp_path, {"gpuNodeGroup": {"nodeRepair": False}}, "--compare", str(dev_plan))
+    comparison = json.loads(out)["comparison"]
+
+    assert code == 0
+    exporter = changed(comparison, "gpu-inference-dev-dcgm-exporter-ds", "kubernetes:apps/v1:DaemonSet")
+    # Its selector changes, which Kubernetes cannot update; it keeps its name, so the old one goes first.
+    assert (exporter["action"], exporter["deleteFirst"]) == ("replace", True)
+    assert [i["path"] for i in exporter["inputs"] if i["replaces"]] == [
+        'spec.selector.matchLabels["eks-gpu-inference/dcgm-engine"]'
+    ]
+    assert {(r["type"], r["name"]) for r in comparison["removed"]} >= {
+        ("aws:eks/addon:Addon", "gpu-inference-dev-node-monitoring-agent")
+    }
+
+
 def test_the_same_plan_compared_with_itself_changes_nothing(tmp_path, dev_plan):
     code, out = plan(tmp_path, None, "--compare", str(dev_plan))
     comparison = json.loads(out)["comparison"]

@@ -194,8 +194,30 @@ def resource_change(before: Mapping[str, Any], after: Mapping[str, Any], gpu_poo
         _action(changes),
         tuple(changes),
         rank(after, gpu_pools),
-        bool(after.get("deleteBeforeReplace")),
+        deletes_first(before, after),
     )
+
+
+def deletes_first(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether replacing the resource deletes it before creating the new one.
+
+    The program asks for it with `deleteBeforeReplace`; pulumi-kubernetes also decides so itself for an object the
+    program names (`metadata.name`, not `generateName` or Pulumi's autoname) when the name and namespace stay
+    the same, since two objects of one name cannot coexist (`Diff`, `deleteBeforeReplace`, in
+    provider/pkg/provider/provider.go at v4.32.0). Everything else is created first, Pulumi's default.
+    """
+    if after.get("deleteBeforeReplace"):
+        return True
+    if not str(after.get("type", "")).startswith("kubernetes:"):
+        return False
+    old, new = _metadata(before), _metadata(after)
+    return bool(new.get("name")) and (old.get("name"), old.get("namespace")) == (new.get("name"), new.get("namespace"))
+
+
+def _metadata(resource: Mapping[str, Any]) -> Mapping[str, Any]:
+    inputs = resource.get("inputs")
+    metadata = inputs.get("metadata") if isinstance(inputs, Mapping) else None
+    return metadata if isinstance(metadata, Mapping) else {}
 
 
 def _action(changes: list[InputChange] | tuple[InputChange, ...]) -> Action:
@@ -247,7 +269,7 @@ def _follow_replacements(
                 _action(items),
                 items,
                 rank(after[key], gpu_pools),
-                bool(after[key].get("deleteBeforeReplace")),
+                deletes_first(before[key], after[key]),
             )
             changes[key] = change
             if change.action == "replace" and before[key].get("id"):

@@ -16,7 +16,8 @@ the attribute `ForceNew`; Pulumi's schema.json and pulumi-aws's `bridge-metadata
 Terraform types and fields) do not carry it. The attributes below were read from terraform-provider-aws's
 resource schemas at the commits named beside them and are written out here, with their Pulumi names (the
 bridge's camelCase of the Terraform names; a `MaxItems: 1` block is an object). Types of pulumi-aws not listed
-are not known, nor are components (their children decide, and pulumi-eks's are hidden from the plan).
+are not known, nor are components (their children decide, and pulumi-eks's are hidden from the plan), but for
+the inputs of `COMPONENT_RULES`, which a component passes to a child that replaces for them.
 """
 
 from __future__ import annotations
@@ -114,6 +115,20 @@ AWS_RULES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         f"{_TF} internal/service/autoscaling/group_tag.go (commit 050ac11163ca), ForceNew",
         ("autoscalingGroupName", "tag.key"),
         (),
+    ),
+}
+
+
+# Components: inputs a component passes to a child that a change of them replaces; its other inputs are not
+# known (the component's other children, hidden from the plan, decide). pulumi-eks's `eks.Cluster` passes
+# `name` as the control plane's `name` (pulumi/pulumi-eks v4.3.0 nodejs/eks/cluster/cluster.ts,
+# `new aws.eks.Cluster`; v4.3.0 is the newest tag the snapshot read held, below the pinned 4.4.0), which
+# terraform-provider-aws marks ForceNew.
+COMPONENT_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "eks:index:Cluster": (
+        "pulumi/pulumi-eks v4.3.0 nodejs/eks/cluster/cluster.ts (name to aws.eks.Cluster); "
+        f"{_TF} internal/service/eks/cluster.go (commit 00555dc5b38f), ForceNew",
+        ("name",),
     ),
 }
 
@@ -246,8 +261,9 @@ def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
         "",
         "Written by scripts/replace_rules.py; do not edit. Paths are the registered inputs' wire names, dotted, with",
         "`[*]` for any list item; a change at a path, or inside it, replaces the resource (one in",
-        "`MAY_REPLACE_ON_CHANGE` may). A type not in `REPLACE_ON_CHANGE` may replace on any change: not known.",
-        "Standard library only.",
+        "`MAY_REPLACE_ON_CHANGE` may). A type not in `REPLACE_ON_CHANGE` may replace on any change: not known; of",
+        "a component in `COMPONENT_REPLACE_ON_CHANGE`, only the inputs listed are known to replace. Standard library",
+        "only.",
         "",
         f"Kubernetes: pulumi/pulumi-kubernetes {ref} {DIFF_GO} (`forceNewProperties`).",
         "AWS: terraform-provider-aws `ForceNew` attributes, which pulumi-aws's bridge turns into replacements; each",
@@ -275,6 +291,16 @@ def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
     lines += [
         "}",
         '"""Input paths whose change replaces the resource only under a condition the plan does not judge."""',
+        "",
+        "COMPONENT_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {",
+    ]
+    for token, (source, paths) in sorted(COMPONENT_RULES.items()):
+        lines += [f'    "{token}": (', *[f'        "{path}",' for path in paths], "    ),"]
+        sources[token] = source
+    lines += [
+        "}",
+        '"""Inputs a component passes to a child that a change of them replaces; a change of any other input of the',
+        'component may replace: not known."""',
         "",
         "SOURCES: dict[str, str] = {",
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.facts.replace_rules import REPLACE_ON_CHANGE, SOURCES
+from components.facts.replace_rules import COMPONENT_REPLACE_ON_CHANGE, REPLACE_ON_CHANGE, SOURCES
 from components.facts.resource_types import NODE_GROUP
 from components.stackcheck.plan.compare import compare, cost_delta, replaces_on_change
 from components.stackcheck.plan.compare_report import comparison_section, summary
@@ -57,6 +57,8 @@ from scripts.replace_rules import GoReader, kubernetes_rules
         # Not known: a type without rules here, and a component (its children decide).
         ("aws:ec2/launchTemplate:LaunchTemplate", "userData", None),
         ("eks:index:Cluster", "version", None),
+        # pulumi-eks passes `name` to the control plane, which a new name replaces.
+        ("eks:index:Cluster", "name", True),
     ],
 )
 def test_replace_rules(resource_type, path, replaces):
@@ -64,7 +66,7 @@ def test_replace_rules(resource_type, path, replaces):
 
 
 def test_every_type_with_rules_names_its_source():
-    assert set(SOURCES) == set(REPLACE_ON_CHANGE)
+    assert set(SOURCES) == set(REPLACE_ON_CHANGE) | set(COMPONENT_REPLACE_ON_CHANGE)
 
 
 def test_the_diff_go_reader_evaluates_tables_appends_and_helpers():

@@ -2,8 +2,9 @@
 
 Written by scripts/replace_rules.py; do not edit. Paths are the registered inputs' wire names, dotted, with
 `[*]` for any list item; a change at a path, or inside it, replaces the resource (one in
-`MAY_REPLACE_ON_CHANGE` may). A type not in `REPLACE_ON_CHANGE` may replace on any change: not known.
-Standard library only.
+`MAY_REPLACE_ON_CHANGE` may). A type not in `REPLACE_ON_CHANGE` may replace on any change: not known; of
+a component in `COMPONENT_REPLACE_ON_CHANGE`, only the inputs listed are known to replace. Standard library
+only.
 
 Kubernetes: pulumi/pulumi-kubernetes v4.32.0 provider/pkg/provider/diff.go (`forceNewProperties`).
 AWS: terraform-provider-aws `ForceNew` attributes, which pulumi-aws's bridge turns into replacements; each
@@ -153,12 +154,19 @@ MAY_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
 }
 """Input paths whose change replaces the resource only under a condition the plan does not judge."""
 
+COMPONENT_REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
+    "eks:index:Cluster": ("name",),
+}
+"""Inputs a component passes to a child that a change of them replaces; a change of any other input of the
+component may replace: not known."""
+
 SOURCES: dict[str, str] = {
     "aws:autoscaling/tag:Tag": "hashicorp/terraform-provider-aws internal/service/autoscaling/group_tag.go (commit 050ac11163ca), ForceNew",
     "aws:ec2/subnet:Subnet": "hashicorp/terraform-provider-aws internal/service/ec2/vpc_subnet.go (commit 00cda125a19d), ForceNew and ForceNewIf",
     "aws:ec2/vpc:Vpc": "hashicorp/terraform-provider-aws internal/service/ec2/vpc_.go (commit 00081ce41cc6), ForceNew",
     "aws:eks/addon:Addon": "hashicorp/terraform-provider-aws internal/service/eks/addon.go (commit 00a35305dc1b), ForceNew",
     "aws:eks/nodeGroup:NodeGroup": "hashicorp/terraform-provider-aws internal/service/eks/node_group.go (commit 012e0a32f068), ForceNew",
+    "eks:index:Cluster": "pulumi/pulumi-eks v4.3.0 nodejs/eks/cluster/cluster.ts (name to aws.eks.Cluster); hashicorp/terraform-provider-aws internal/service/eks/cluster.go (commit 00555dc5b38f), ForceNew",
     "kubernetes:apps/v1:DaemonSet": KUBERNETES_SOURCE,
     "kubernetes:apps/v1:Deployment": KUBERNETES_SOURCE,
     "kubernetes:core/v1:ConfigMap": KUBERNETES_SOURCE,

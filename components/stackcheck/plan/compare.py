@@ -20,7 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ...facts.replace_rules import MAY_REPLACE_ON_CHANGE, REPLACE_ON_CHANGE, SOURCES
+from ...facts.replace_rules import (
+    COMPONENT_REPLACE_ON_CHANGE,
+    MAY_REPLACE_ON_CHANGE,
+    REPLACE_ON_CHANGE,
+    SOURCES,
+)
 from ...facts.resource_types import CLUSTER_TYPES, NAT_GATEWAY, NODE_GROUP, STACK, VPC
 from ..stack_config import UsageError
 
@@ -283,12 +288,15 @@ def replaces_on_change(resource_type: str, path: str) -> bool | None:
     A rule covers its path and everything inside it (`launchTemplate.id`, `spec.selector.matchLabels.app`), with
     `[*]` standing for any list item, as pulumi-kubernetes matches its force-new paths against a change and as
     Terraform replaces for a change anywhere inside a `ForceNew` attribute. A path the provider replaces for only
-    under a condition (`MAY_REPLACE_ON_CHANGE`) is not known either.
+    under a condition (`MAY_REPLACE_ON_CHANGE`) is not known either, nor is an input of a component other than
+    those it passes to a child that replaces for them (`COMPONENT_REPLACE_ON_CHANGE`).
     """
+    pattern = _INDEX.sub("[*]", path)
+    if resource_type in COMPONENT_REPLACE_ON_CHANGE:
+        return True if _covered(pattern, COMPONENT_REPLACE_ON_CHANGE[resource_type]) else None
     rules = REPLACE_ON_CHANGE.get(resource_type)
     if rules is None:
         return None
-    pattern = _INDEX.sub("[*]", path)
     if _covered(pattern, rules):
         return True
     return None if _covered(pattern, MAY_REPLACE_ON_CHANGE.get(resource_type, ())) else False

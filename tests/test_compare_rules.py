@@ -157,7 +157,9 @@ def test_a_cheaper_change_shows_a_negative_delta():
     assert "$2,190.00 -> $730.00 (-$1,460.00)" in summary(comparison)
 
 
-@pytest.mark.parametrize("costs", [(None, 100.0), (100.0, None), (None, None)])
+@pytest.mark.parametrize(
+    "costs", [(None, 100.0), (100.0, None), (None, None)], ids=["only-current", "only-previous", "neither"]
+)
 def test_without_a_cost_on_both_sides_the_delta_is_not_known_and_says_which_key(costs):
     previous, current = _document(cost=costs[0]), _document(cost=costs[1])
     assert cost_delta(previous, current) is None
@@ -255,13 +257,20 @@ def test_a_previous_document_of_odd_shapes_compares_without_failing():
     ("before", "after", "delete_first"),
     [
         # A name the program gives, unchanged: pulumi-kubernetes deletes the old object first.
-        ({"name": "ds", "namespace": "kube-system"}, {"name": "ds", "namespace": "kube-system"}, True),
+        pytest.param(
+            {"name": "ds", "namespace": "kube-system"}, {"name": "ds", "namespace": "kube-system"}, True, id="same-name"
+        ),
         # A new name or namespace: the new object is created first.
-        ({"name": "ds", "namespace": "kube-system"}, {"name": "ds2", "namespace": "kube-system"}, False),
-        ({"name": "ds", "namespace": "a"}, {"name": "ds", "namespace": "b"}, False),
+        pytest.param(
+            {"name": "ds", "namespace": "kube-system"},
+            {"name": "ds2", "namespace": "kube-system"},
+            False,
+            id="new-name",
+        ),
+        pytest.param({"name": "ds", "namespace": "a"}, {"name": "ds", "namespace": "b"}, False, id="new-namespace"),
         # Named by Pulumi or by the API server: created first.
-        ({}, {}, False),
-        ({"generateName": "ds-"}, {"generateName": "ds-"}, False),
+        pytest.param({}, {}, False, id="autonamed"),
+        pytest.param({"generateName": "ds-"}, {"generateName": "ds-"}, False, id="generate-name"),
     ],
 )
 def test_a_kubernetes_object_named_by_the_program_is_deleted_before_it_is_replaced(before, after, delete_first):

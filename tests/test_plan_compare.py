@@ -161,10 +161,10 @@ def test_the_same_plan_compared_with_itself_changes_nothing(tmp_path, dev_plan):
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        (None, "cannot read it"),
-        ("{not json", "not JSON"),
-        ('{"schemaVersion": 1}', "has no `resources` list"),
-        ('{"schemaVersion": 2, "resources": []}', "schemaVersion 2 is not one this plan reads"),
+        pytest.param(None, "cannot read it", id="missing"),
+        pytest.param("{not json", "not JSON", id="not-json"),
+        pytest.param('{"schemaVersion": 1}', "has no `resources` list", id="no-resources"),
+        pytest.param('{"schemaVersion": 2, "resources": []}', "schemaVersion 2 is not one this plan reads", id="v2"),
     ],
 )
 def test_an_unreadable_previous_plan_exits_2_naming_compare_before_planning(tmp_path, capsys, content, problem):

@@ -187,3 +187,18 @@ def test_every_kubernetes_and_costly_aws_type_the_dev_stack_registers_has_replac
     kubernetes = {t for t in types if t.startswith("kubernetes:")}
     assert kubernetes and kubernetes <= set(REPLACE_ON_CHANGE)
     assert {NODE_GROUP, VPC, SUBNET} <= set(REPLACE_ON_CHANGE)
+
+
+def test_a_secret_value_is_recorded_redacted_in_the_inputs(tmp_path):
+    stack_file = ROOT / "tests" / "stacks" / "Pulumi.secret-token.yaml"
+    args = ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*args, "--format", "json"])
+    document = json.loads(out.getvalue())
+
+    assert code == 0
+    [secret] = [r for r in document["resources"] if r["type"] == "kubernetes:core/v1:Secret"]
+    assert secret["inputs"]["stringData"] == {"token": "[redacted]"}
+    assert "c2VjcmV0LWNpcGhlcnRleHQtbmV2ZXItc2hvd24" not in out.getvalue()
+    assert "not decrypted offline" not in out.getvalue()

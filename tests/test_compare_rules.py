@@ -278,3 +278,10 @@ def test_a_kubernetes_object_named_by_the_program_is_deleted_before_it_is_replac
     new = _resource("kubernetes:apps/v1:DaemonSet", "ds", {"metadata": after, "spec": {"selector": {"a": "2"}}})
     [change] = compare(_document([old]), _document([new]), "base.json").changed
     assert (change.action, change.delete_first) == ("replace", delete_first)
+
+
+def test_a_value_that_changes_type_is_a_change():
+    before = _document([_resource(NODE_GROUP, "gpu", {"labels": {"a": "1"}, "diskSize": 1})])
+    after = _document([_resource(NODE_GROUP, "gpu", {"labels": {"a": 1}, "diskSize": True})])
+    [change] = compare(before, after, "base.json").changed
+    assert [(item.path, item.replaces) for item in change.changes] == [("diskSize", True), ("labels.a", False)]

@@ -181,7 +181,8 @@ def resource_change(before: Mapping[str, Any], after: Mapping[str, Any], gpu_poo
     changes = []
     for path in sorted(old.keys() | new.keys()):
         was, now = old.get(path, _ABSENT), new.get(path, _ABSENT)
-        if was != now:
+        # `true` and `1` are equal to Python, not to a provider.
+        if was != now or type(was) is not type(now):
             changes.append(
                 InputChange(
                     path,

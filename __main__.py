@@ -234,6 +234,23 @@ if observability.dcgm_exporter.enabled:
     )
     scrape_targets.append(exporter_target)
     pulumi.export("dcgmExporter", exporter.daemonset_name)
+# The alerts watch the servers this stack runs; with none, no server is expected to be scraped. In the fleet form
+# each model with replicas is watched on its own, and GPU memory above the largest budget any model takes.
+watched_servers: dict[str, Any] = (
+    {
+        "watched_models": [served.settings.model_name for served in settings.servers if served.settings.replicas > 0],
+        "gpu_memory_utilization": max(
+            (served.settings.gpu_memory_utilization for served in settings.servers),
+            default=settings.vllm.gpu_memory_utilization,
+        ),
+    }
+    if settings.fleet
+    else {
+        "vllm_model_name": settings.vllm.model_name,
+        "replicas": settings.vllm.replicas if settings.vllm.enabled else 0,
+        "gpu_memory_utilization": settings.vllm.gpu_memory_utilization,
+    }
+)
 if observability.prometheus_operator:
     PrometheusMonitors(
         f"{name}-monitors",
@@ -241,14 +258,7 @@ if observability.prometheus_operator:
             PrometheusMonitorsArgs,
             observability,
             targets=scrape_targets,
-            # The alerts watch the servers this stack runs; with none, no server is expected to be scraped. With
-            # several models they watch every model, and GPU memory above the largest budget any model takes.
-            vllm_model_name=settings.vllm.model_name if not settings.fleet else None,
-            replicas=sum(served.settings.replicas for served in settings.servers),
-            gpu_memory_utilization=max(
-                (served.settings.gpu_memory_utilization for served in settings.servers),
-                default=settings.vllm.gpu_memory_utilization,
-            ),
+            **watched_servers,
         ),
         opts=on_cluster,
     )

@@ -136,9 +136,31 @@ def gpu_memory_rules(gpu_memory_utilization: float) -> list[dict[str, Any]]:
     ]
 
 
-def vllm_rules(model_name: str | None, replicas: int) -> list[dict[str, Any]]:
+def no_server_rule(model_name: str | None) -> dict[str, Any]:
+    """The alert for no server of model `model_name` (None: of any model) being scraped for 10 minutes."""
+    selector = "" if model_name is None else "{model_name=" + promql_string(model_name) + "}"
+    return {
+        "alert": "VllmNoPodReady",
+        # vLLM serves HTTP, /metrics included, only once the model is loaded; when no server answers,
+        # its series go stale and disappear.
+        "expr": f"absent(vllm:num_requests_running{selector})",
+        "for": "10m",
+        "labels": {"severity": "critical"},
+        "annotations": {
+            "summary": "No vLLM server has been ready (scraped) for 10 minutes",
+            "description": (
+                "kubectl -n <vllm namespace> get pods; a pod Pending means no GPU node, one restarting "
+                "means the model fails to load."
+            ),
+        },
+    }
+
+
+def vllm_rules(model_name: str | None, replicas: int, watched_models: list[str] | None = None) -> list[dict[str, Any]]:
     """The vLLM server's alerts for the series of model `model_name` (None: of every model), and the
-    no-server alert only while the stack asks for `replicas` > 0.
+    no-server alert only while the stack asks for `replicas` > 0. With `watched_models` (several servers) the
+    queue alert reads every model's series and each watched model has a no-server alert of its own, so one model
+    down is not hidden by the others.
 
     The no-server alert is left out at zero replicas rather than joined with kube-state-metrics'
     `kube_deployment_spec_replicas`: the replicas are the stack's own setting (nothing in it scales the
@@ -160,24 +182,10 @@ def vllm_rules(model_name: str | None, replicas: int) -> list[dict[str, Any]]:
             },
         }
     ]
-    if replicas > 0:
-        rules.append(
-            {
-                "alert": "VllmNoPodReady",
-                # vLLM serves HTTP, /metrics included, only once the model is loaded; when no server answers,
-                # its series go stale and disappear.
-                "expr": f"absent(vllm:num_requests_running{selector})",
-                "for": "10m",
-                "labels": {"severity": "critical"},
-                "annotations": {
-                    "summary": "No vLLM server has been ready (scraped) for 10 minutes",
-                    "description": (
-                        "kubectl -n <vllm namespace> get pods; a pod Pending means no GPU node, one restarting "
-                        "means the model fails to load."
-                    ),
-                },
-            }
-        )
+    if watched_models is not None:
+        rules += [no_server_rule(name) for name in watched_models]
+    elif replicas > 0:
+        rules.append(no_server_rule(model_name))
     return rules
 
 
@@ -185,12 +193,14 @@ def rule_groups(
     gpu_memory_utilization: float = DEFAULT_GPU_MEMORY_UTILIZATION,
     replicas: int = DEFAULT_REPLICAS,
     model_name: str | None = None,
+    watched_models: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """The rule groups for a vLLM server of model `model_name` (None: any model) with `replicas` replicas,
-    started with `gpu_memory_utilization`."""
+    started with `gpu_memory_utilization`; or, with `watched_models`, for several servers, each of those models
+    watched on its own (`gpu_memory_utilization` then the largest any of them takes)."""
     return [
         {"name": GPU_GROUP, "rules": xid_rules() + gpu_memory_rules(gpu_memory_utilization)},
-        {"name": VLLM_GROUP, "rules": vllm_rules(model_name, replicas)},
+        {"name": VLLM_GROUP, "rules": vllm_rules(model_name, replicas, watched_models)},
     ]
 
 

@@ -418,6 +418,13 @@ ARGS: tuple[Args, ...] = (
             "`--served-model-name`, else the model id); the vLLM alerts select its series. Default: every "
             "model's series.",
         ),
+        Own(
+            "watched_models",
+            "list[str] | None",
+            "The model names (`model_name` labels) of several vLLM servers, each watched on its own: one no-server "
+            "alert per model, fired when that model is not scraped; list the servers with replicas. Not with "
+            "`vllm_model_name` or `replicas`. Default: the one server those describe.",
+        ),
         Take(
             VllmSettings,
             only=("replicas", "gpu_memory_utilization"),

@@ -19,7 +19,7 @@ import yaml
 
 from . import alert_rules, dcgm_exporter, vllm_manifests
 from .args.monitoring import PrometheusMonitorsArgs, ScrapeTarget
-from .component_args import Validation, args_path, coerce
+from .component_args import Validation, args_path, argument_problem, coerce
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
 from .labels import selector_labels
@@ -102,7 +102,8 @@ def alert_rule_groups(path: Path = ALERT_RULES_FILE) -> list[dict]:
 
 def stack_rule_groups(args: PrometheusMonitorsArgs, vllm: VllmSettings) -> list[dict]:
     """The alert rules for the vLLM server `args` names: its model's series, its replicas, its memory budget."""
-    return alert_rules.rule_groups(vllm.gpu_memory_utilization, vllm.replicas, args.vllm_model_name)
+    watched = None if args.watched_models is None else list(args.watched_models)
+    return alert_rules.rule_groups(vllm.gpu_memory_utilization, vllm.replicas, args.vllm_model_name, watched)
 
 
 def prometheus_rule(settings: ObservabilitySettings, groups: list[dict]) -> dict:
@@ -127,6 +128,18 @@ def validated(name: str, args: PrometheusMonitorsArgs) -> tuple[ObservabilitySet
     args = validation.known(args)
     settings = validation.section(ObservabilitySettings, args)
     vllm = validation.section(VllmSettings, args)
+    if args.watched_models is not None:
+        given = [field for field in ("vllm_model_name", "replicas") if getattr(args, field) is not None]
+        if given:
+            validation.add(
+                [
+                    argument_problem(
+                        f"{where}.watched_models",
+                        f"given with {' and '.join(given)}; allowed: watched_models for several servers, or "
+                        "vllm_model_name and replicas for one",
+                    )
+                ]
+            )
     validation.done()
     return settings, vllm
 

@@ -100,7 +100,7 @@ def test_metric_name_extraction_finds_names_and_skips_functions_labels_and_durat
 
 def test_dashboard_reads_any_prometheus_through_a_datasource_variable():
     dashboard = json.loads(DASHBOARD.read_text())
-    [variable] = dashboard["templating"]["list"]
+    [variable] = [variable for variable in dashboard["templating"]["list"] if variable["type"] == "datasource"]
     assert variable == {
         "name": "datasource",
         "label": "Prometheus",
@@ -125,3 +125,22 @@ def test_alert_rules_and_dashboard_ship_with_the_installable_components():
     package_dir = ROOT / "components"
     shipped = {path for pattern in package_data["eks_gpu_inference"] for path in package_dir.glob(pattern)}
     assert {ALERT_RULES_FILE, DASHBOARD, DCGM_LIST, VLLM_LIST} <= shipped
+
+
+def test_the_vllm_row_repeats_per_model_and_every_vllm_query_keeps_to_its_model():
+    # A row's `repeat` names the variable it is repeated for, one copy per selected value (Grafana's dashboard
+    # schema, RowPanel.repeat: grafana.github.io/grafana-foundation-sdk, dashboard RowPanel).
+    dashboard = json.loads(DASHBOARD.read_text())
+    [variable] = [variable for variable in dashboard["templating"]["list"] if variable["name"] == "model_name"]
+    assert variable["type"] == "query" and variable["multi"] and variable["includeAll"]
+    assert variable["query"]["query"] == "label_values(vllm:num_requests_running, model_name)"
+    assert variable["datasource"] == {"type": "prometheus", "uid": "${datasource}"}
+    rows = [panel for panel in dashboard["panels"] if panel["type"] == "row"]
+    assert [row.get("repeat") for row in rows] == [None, "model_name"]
+    start = dashboard["panels"].index(rows[1])
+    queries = [target["expr"] for panel in dashboard["panels"][start + 1 :] for target in panel["targets"]]
+    assert queries and all(expr.count("vllm:") == expr.count('{model_name=~"$model_name"}') for expr in queries), (
+        queries
+    )
+    gpu_queries = [target["expr"] for panel in dashboard["panels"][:start] for target in panel.get("targets", [])]
+    assert not [expr for expr in gpu_queries if "model_name" in expr]

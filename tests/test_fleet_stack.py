@@ -57,6 +57,17 @@ def plan(stack_file: Path, out: Path) -> tuple[int, dict]:
     return code, json.loads(stdout.getvalue())
 
 
+def failed_verdict(document: dict, tmp_path: Path, name: str) -> dict:
+    """The verdict `name` of the plan of `document`, after asserting that the plan failed on it."""
+    stack_file = tmp_path / "Pulumi.fleet.yaml"
+    stack_file.write_text(yaml.safe_dump(document))
+    code, report = plan(stack_file, tmp_path / "out")
+    assert code == 1
+    [verdict] = [verdict for verdict in report["verdicts"] if verdict["name"] == name]
+    assert not verdict["passed"]
+    return verdict
+
+
 @pytest.fixture(scope="module")
 def fleet_run(tmp_path_factory) -> ProgramRun:
     return run_fleet(fleet_config(), tmp_path_factory.mktemp("fleet"))
@@ -195,14 +206,7 @@ def test_a_70b_model_on_one_l40s_fails_the_gate_with_its_numbers(tmp_path):
     # (44.99 GiB as CUDA reports it x 0.9).
     document = fleet_config()
     document["config"]["eks-gpu-inference:models"][3].update(pool="l40s", tensorParallelSize=1)
-    stack_file = tmp_path / "Pulumi.fleet.yaml"
-    stack_file.write_text(yaml.safe_dump(document))
-
-    code, report = plan(stack_file, tmp_path / "out")
-
-    assert code == 1
-    [verdict] = [verdict for verdict in report["verdicts"] if verdict["name"] == "model-fits-gpu"]
-    assert not verdict["passed"]
+    verdict = failed_verdict(document, tmp_path, "model-fits-gpu")
     assert (
         "llama-70b (meta-llama/Llama-3.3-70B-Instruct) on g6e.xlarge (TP 1): weights 131.4 GiB + reserve 2.0 GiB per GPU > 40.5 GiB usable per L40S"
         in verdict["message"]
@@ -227,3 +231,26 @@ def test_a_branch_revision_warns_under_the_models_config_key(tmp_path, caplog):
         "eks-gpu-inference:models.1.revision: revision 'main' looks like a branch: the weights it names can change "
         "under the same config; pin a commit id (40 hex digits) or a release tag"
     ]
+
+
+def test_capacity_counts_together_the_models_that_share_a_pool(fleet_plan):
+    _, report = fleet_plan
+    [verdict] = [verdict for verdict in report["verdicts"] if verdict["name"] == "gpu-capacity-fits-replicas"]
+
+    # Two one-GPU models on the L4 pool: 2 of its 4 nodes x 1 GPU at maxSize, both placed at desiredSize 2.
+    assert (
+        "qwen-1-5b/qwen-1-5b + llama-8b/llama-8b: 2 pod(s), 2 of 4 GPU(s) at maxSize, 2 at desiredSize"
+        in (verdict["message"])
+    )
+
+
+def test_two_models_on_a_pool_of_one_node_fail_capacity_together(tmp_path):
+    # Each model alone fits the one L4 node; together they ask for 2 GPUs of 1.
+    document = fleet_config()
+    document["config"]["eks-gpu-inference:gpuPools"]["l4"].update(desiredSize=1, maxSize=1)
+    verdict = failed_verdict(document, tmp_path, "gpu-capacity-fits-replicas")
+    assert verdict["message"].startswith(
+        "qwen-1-5b/qwen-1-5b + llama-8b/llama-8b asks for 1 x 1 nvidia.com/gpu, 1 x 1 nvidia.com/gpu (2 pod(s)) but "
+        "GPU pool(s) gpu-fleet-gpu-l4 (1 desired / 1 max node(s)"
+    )
+    assert "hold 1 at maxSize: 1 pod(s) can never be scheduled" in verdict["message"]

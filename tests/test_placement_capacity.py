@@ -134,3 +134,11 @@ def test_replicas_above_desired_size_warn_in_the_plan_and_pass(capsys, tmp_path)
         "GPU pool(s) gpu-inference-replicas-gpu" in out
     )
     assert "1 pod(s) wait until the pool scales up" in out
+
+
+def test_workloads_sharing_pools_that_fit_are_reported_in_gpus():
+    # Two one-GPU workloads on one-GPU nodes: 2 of the 3 nodes' GPUs at maxSize, both at desiredSize 2.
+    verdict, warnings = gpu_capacity([server(1, name="a"), server(1, name="b")], [gpu_pool(desired=2, maximum=3)])
+
+    assert verdict.passed and warnings == []
+    assert "ml/a + ml/b: 2 pod(s), 2 of 3 GPU(s) at maxSize, 2 at desiredSize" in verdict.message

@@ -42,6 +42,8 @@ class PrometheusMonitorsArgs:
     """Plain. Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them (kube-prometheus-stack selects `release: <its release name>` unless its `*SelectorNilUsesHelmValues` are false; prometheus-community/helm-charts#1631). Default none."""
     vllm_model_name: str | None = None
     """Plain. The model name the watched vLLM server's metrics carry (their `model_name` label: `--served-model-name`, else the model id); the vLLM alerts select its series. Default: every model's series."""
+    watched_models: list[str] | None = None
+    """Plain. The model names (`model_name` labels) of several vLLM servers, each watched on its own: one no-server alert per model, fired when that model is not scraped; list the servers with replicas. Not with `vllm_model_name` or `replicas`. Default: the one server those describe."""
     replicas: int | None = None
     """Plain. Replicas of the watched vLLM server, 0 or more; with 0 the alert on no server being scraped is left out. Default 1."""
     gpu_memory_utilization: float | None = None

@@ -129,9 +129,20 @@ def _check(
             f"{label} asks for {asked} ({wanted} pod(s)); GPU pool(s) {where} hold {at_desired} at "
             f"desiredSize: {wanted - at_desired} pod(s) wait until the pool scales up"
         )
-        fits.append(f"{label}: {wanted} of {at_max} at maxSize")
+        fits.append(f"{label}: {_held(group, [pools[name] for name in names], wanted, at_max)} at maxSize")
     else:
-        fits.append(f"{label}: {wanted} of {at_max} at maxSize, {at_desired} at desiredSize")
+        held = _held(group, [pools[name] for name in names], wanted, at_max)
+        fits.append(f"{label}: {held} at maxSize, {at_desired} at desiredSize")
+
+
+def _held(group: list[Demand], pools: list[dict], wanted: int, at_max: int) -> str:
+    """What a fitting group takes of the pools at maxSize: its pods of the pods one workload's pools hold, or
+    for several workloads (counted in whole GPUs) its GPUs of the pools' GPUs."""
+    if len(group) == 1:
+        return f"{wanted} of {at_max}"
+    gpus = sum(d.replicas * d.gpus for d in group)
+    total = sum(int(p.get("maxCount") or 0) * _known_pods_per_node(p, 1) for p in pools)
+    return f"{wanted} pod(s), {gpus} of {total} GPU(s)"
 
 
 def _holds(group: list[Demand], pools: list[dict], size_key: str) -> int:

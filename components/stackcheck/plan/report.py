@@ -7,13 +7,18 @@ says how each format orders and shows them).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .addons import RESOLVED
+from .compare import compare
+from .compare_report import comparison_section
 from .report_cost import cost_section
+from .report_json import document as json_document
 from .report_json import render_json
 from .report_markdown import render_markdown
 from .report_text import render_text
@@ -42,12 +47,26 @@ from .sections import (
 FORMATS = ("text", "markdown", "json")
 
 
-def render(result: PlanResult, output_format: str, *, colour: bool = False, quiet: bool = False) -> str:
+def render(
+    result: PlanResult,
+    output_format: str,
+    *,
+    colour: bool = False,
+    quiet: bool = False,
+    previous: tuple[str, Mapping[str, Any]] | None = None,
+) -> str:
     """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text; `quiet`
-    gives text and markdown as the summary line and the failures alone (JSON is always whole)."""
+    gives text and markdown as the summary line and the failures alone (JSON is always whole).
+
+    `previous`, an earlier plan's JSON document and how to name it, puts the comparison with it first.
+    """
     if output_format not in FORMATS:
         raise ValueError(f"unknown format {output_format!r}; allowed: {', '.join(FORMATS)}")
     report = plan_report(result)
+    if previous is not None:
+        label, document = previous
+        comparison = compare(document, json_document(report), label)
+        report = dataclasses.replace(report, leading=(comparison_section(comparison),))
     if output_format == "json":
         return render_json(report)
     if output_format == "markdown":
@@ -137,7 +156,16 @@ def _resources(result: PlanResult) -> Section:
         markdown_heading=f"Resources: {counts['total']} to create",
         data={
             "resources": [
-                {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn} for row in result.resources
+                {
+                    "type": row.type,
+                    "name": row.name,
+                    "parent": row.parent,
+                    "urn": row.urn,
+                    "id": row.id,
+                    "inputs": row.inputs,
+                    "deleteBeforeReplace": row.delete_before_replace,
+                }
+                for row in result.resources
             ],
             "counts": counts,
             "outputs": result.outputs,

@@ -20,11 +20,12 @@ def document(report: Report) -> dict[str, Any]:
         "failures": list(report.failures),
         "summary": report.summary.to_dict() if report.summary else None,
     }
-    for section in report.sections:
+    sections = (*report.leading, *report.sections)
+    for section in sections:
         fields.update(section.data)
     fields["sections"] = [
         {"id": section.key, "title": section.title, "severity": section.severity}
-        for section in report.sections
+        for section in sections
         if section.shown_in(TEXT) or section.shown_in(MARKDOWN)
     ]
     return fields

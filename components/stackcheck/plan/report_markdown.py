@@ -33,7 +33,7 @@ def render_markdown(report: Report, *, quiet: bool = False) -> str:
     if quiet:
         return "\n".join(lines + [f"- {escape(failure)}" for failure in report.failures]).rstrip("\n") + "\n"
     lines += [f"## Offline plan of stack `{report.stack}` ({report.project})", "", *_outcome(report), ""]
-    for section in markdown_order(report.sections):
+    for section in (*report.leading, *markdown_order(report.sections)):
         if section.shown_in(MARKDOWN):
             lines += _section(section)
     while lines and not lines[-1]:

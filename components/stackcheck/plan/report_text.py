@@ -40,7 +40,7 @@ def render_text(report: Report, *, colour: bool = False, quiet: bool = False) ->
     if quiet:
         return "\n".join(lines + [f"  - {failure}" for failure in report.failures]) + "\n"
     lines.append(paint(f"Plan of stack {report.stack} (project {report.project}, {report.stack_file})", _BOLD))
-    for section in report.sections:
+    for section in (*report.leading, *report.sections):
         if section.shown_in(TEXT):
             lines += ["", *_section(section, paint)]
     lines += ["", *_outcome(report, paint)]

@@ -83,6 +83,14 @@ class ResourceRow:
     urn: str
     parent: str | None
     """URN of the parent; None only for the stack itself."""
+    id: str = ""
+    """The physical id the mocks gave it (empty for the stack); a resource that takes another's id as an input
+    holds this value, which is how the comparison follows a replacement to what depends on it."""
+    inputs: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    delete_before_replace: bool = False
+    """Whether a replacement deletes it before creating the new one (Pulumi's default creates first)."""
+    """What the program registered, keys sorted, secrets redacted (`stackcheck.plan.inputs`); the JSON document
+    carries them so that a later plan can be compared with this one."""
 
 
 @dataclass
@@ -251,10 +259,22 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
 def resource_rows(resources: list[Any], project: str, stack: str) -> list[ResourceRow]:
     """The stack resource, then every registered resource, each with its parent's URN."""
+    from .inputs import recorded_inputs
+
     stack_urn = f"urn:pulumi:{stack}::{project}::{STACK_TYPE}::{project}-{stack}"
     rows = [ResourceRow(STACK_TYPE, f"{project}-{stack}", stack_urn, None)]
     for resource in resources:
-        rows.append(ResourceRow(resource.type, resource.name, resource.urn, resource.parent or stack_urn))
+        rows.append(
+            ResourceRow(
+                resource.type,
+                resource.name,
+                resource.urn,
+                resource.parent or stack_urn,
+                resource.id,
+                recorded_inputs(resource.inputs),
+                resource.delete_before_replace,
+            )
+        )
     return rows
 
 

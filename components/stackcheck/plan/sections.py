@@ -258,6 +258,9 @@ class Report:
     sections: tuple[Section, ...]
     summary: Summary | None = None
     """The line text and markdown open with; None for a report built without one."""
+    leading: tuple[Section, ...] = ()
+    """Sections every format shows before the others, in this order: what the reader came for, such as the
+    comparison with an earlier plan (`plan --compare`)."""
 
 
 def markdown_order(sections: tuple[Section, ...]) -> list[Section]:

@@ -21,6 +21,7 @@ from .report_cost import cost_section
 from .report_json import document as json_document
 from .report_json import render_json
 from .report_markdown import render_markdown
+from .report_models import models_section
 from .report_text import render_text
 from .run import PlanResult, ResourceRow
 from .sections import (
@@ -89,7 +90,7 @@ def plan_report(result: PlanResult) -> Report:
         _pools,
         _placement,
         _placement_error,
-        _models,
+        models_section,
         cost_section,
         _guard,
     )
@@ -368,51 +369,6 @@ def _placement_error(result: PlanResult) -> Section:
         (Message(result.placement_error or ""),),
         alert=True,
         data={"placementError": result.placement_error},
-    )
-
-
-def _models(result: PlanResult) -> Section:
-    def gib(value: float | None, digits: int = 1) -> str:
-        return "-" if value is None else f"{value:.{digits}f}"
-
-    def verdict(fits: bool | None) -> Mark:
-        if fits is None:
-            return Mark("skip", "not checked")
-        return Mark("pass", "fits") if fits else Mark("fail", "does not fit")
-
-    rows = tuple(
-        Row(
-            (
-                fit.name,
-                fit.pool,
-                fit.instance_type,
-                verdict(fit.fits),
-                gib(fit.usable_gib_per_gpu),
-                gib(fit.weights_gib_per_gpu),
-                gib(fit.kv_gib_per_sequence_per_gpu, 2),
-                gib(fit.margin_gib),
-                "-" if fit.sequences_at_max_model_len is None else str(fit.sequences_at_max_model_len),
-            ),
-            status=verdict(fit.fits).status,
-        )
-        for fit in result.models
-    )
-    headers = ("Usable GiB/GPU", "Weights GiB/GPU", "KV GiB/seq/GPU", "Margin GiB", "Sequences at maxModelLen")
-    columns = (
-        Column("Model", code=True),
-        Column("Pool", code=True),
-        Column("Instance", code=True),
-        Column("Fits"),
-        *(Column(header) for header in headers),
-    )
-    failed = any(fit.fits is False for fit in result.models)
-    unchecked = any(fit.fits is None for fit in result.models)
-    return Section(
-        "models",
-        "Models (does each model fit its GPUs, verdict 11)",
-        "error" if failed else "warning" if unchecked else "ok",
-        (Table(columns, rows), Items(tuple(fit.reason for fit in result.models), label="Why")),
-        data={"models": [fit.to_dict() for fit in result.models]},
     )
 
 

@@ -17,6 +17,7 @@ from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.facts.eks_node import HOST_DEVICE_PLUGIN_AMI_FAMILY, ami_family_runs_device_plugin
 from components.facts.identity import PROJECT
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+from components.gpu_quota import PoolDemand, checked_quotas
 from components.labels import LABEL_PREFIX
 from components.monitoring import (
     PrometheusMonitors,
@@ -82,6 +83,24 @@ cluster = EksCluster(
     ),
 )
 
+# The GPU node groups wait for their EC2 vCPU quotas to be read and judged: a group the quota refuses would end
+# CREATE_FAILED and stay in the state (components/gpu_quota.py).
+quotas_checked = checked_quotas(
+    [
+        PoolDemand(
+            f"{pulumi.get_project()}:{pool.config_key}",
+            tuple(pool.settings.instance_types),
+            pool.settings.capacity_type,
+            pool.settings.desired_size,
+            pool.settings.max_size,
+        )
+        for pool in settings.pools
+    ]
+)
+# Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
+gpu_subnet_ids = pulumi.Output.all(network.gpu_subnet_ids if network else cluster.subnet_ids, quotas_checked).apply(
+    lambda parts: parts[0]
+)
 gpu_pools: dict[str | None, GpuNodeGroup] = {}
 for pool in settings.pools:
     gpu_pools[pool.key] = GpuNodeGroup(
@@ -93,8 +112,7 @@ for pool in settings.pools:
             cluster_name=cluster.cluster_name,
             node_role_arn=cluster.node_role_arn,
             kubernetes_version=cluster.kubernetes_version,
-            # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
-            subnet_ids=network.gpu_subnet_ids if network else cluster.subnet_ids,
+            subnet_ids=gpu_subnet_ids,
             placement=placement_args(settings.pool_contract(pool), require_node_affinity),
             tags=tags,
         ),

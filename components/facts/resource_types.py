@@ -48,6 +48,7 @@ GET_CALLER_IDENTITY = "aws:index/getCallerIdentity:getCallerIdentity"
 GET_PARTITION = "aws:index/getPartition:getPartition"
 GET_REGION = "aws:index/getRegion:getRegion"
 GET_ADDON_VERSION = "aws:eks/getAddonVersion:getAddonVersion"
+GET_SERVICE_QUOTA = "aws:servicequotas/getServiceQuota:getServiceQuota"
 
 # pulumi-kubernetes.
 NAMESPACE = "kubernetes:core/v1:Namespace"

@@ -1,11 +1,12 @@
 """What the plan shows of the control plane beside its objects: the log group EKS writes to, with the retention
-the stack gives it, and the checks of the cluster's subnets that need AWS and so are left to the preview."""
+the stack gives it, and the checks that need AWS's answers (the cluster's subnets, the GPU pools' vCPU quotas)
+and so are left to the preview."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...facts.resource_types import GET_SUBNET, LOG_GROUP
+from ...facts.resource_types import GET_SERVICE_QUOTA, GET_SUBNET, LOG_GROUP
 
 
 def log_groups(resources: list[Any]) -> list[dict[str, Any]]:
@@ -25,14 +26,20 @@ def not_checked_offline(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """The checks the program makes on AWS's answers that the mocks cannot give, one line each.
 
     The cluster reads each public node subnet (EC2 DescribeSubnets) to see that it assigns public IPv4
-    addresses (components/cluster.py, `_assigning_public_ips`); the mocks answer nothing, so offline the check
-    is not made, and the plan says so rather than pass it.
+    addresses (components/cluster.py, `_assigning_public_ips`), and the program each EC2 vCPU quota its GPU
+    pools draw on (components/gpu_quota.py); the mocks answer nothing, so offline those checks are not made, and
+    the plan says so rather than pass them.
     """
     return [
         f"subnet {args.get('id')}: whether it assigns public IPv4 addresses to nodes (MapPublicIpOnLaunch) is read "
         "from AWS at preview; not checked offline"
         for token, args in calls
         if token == GET_SUBNET
+    ] + [
+        f"EC2 vCPU quota {args.get('quotaCode')}: the GPU pools' vCPUs are judged against it at preview "
+        "(components/gpu_quota.py), the quota read from Service Quotas; not checked offline"
+        for token, args in calls
+        if token == GET_SERVICE_QUOTA
     ]
 
 

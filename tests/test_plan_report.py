@@ -110,7 +110,7 @@ def test_every_section_is_shown_in_all_three_formats_with_its_title_and_severity
     severities = {entry["id"]: entry["severity"] for entry in document["sections"]}
     assert severities["gpu-guard"] == "error" and severities["aws-requests"] == "ok"
     assert severities["warnings"] == "warning" and severities["resources"] == "info"
-    assert severities["control-plane"] == "info"  # the log group listed, nothing left unchecked offline
+    assert severities["control-plane"] == "warning"  # the log group listed, the GPU quota left unchecked offline
     assert severities["addons"] == "ok"
 
 

@@ -224,17 +224,7 @@ def _rounded(value: float | None) -> float | None:
 
 
 def _sources() -> list[dict[str, str]]:
-    return [
-        {"name": source.name, "where": source.where, "asOf": source.as_of}
-        for source in (
-            prices.GPU_SOURCE,
-            prices.CPU_SOURCE,
-            prices.EKS_SOURCE,
-            prices.NAT_SOURCE,
-            prices.IPV4_SOURCE,
-            prices.ENDPOINT_SOURCE,
-        )
-    ]
+    return [{"name": source.name, "where": source.where, "asOf": source.as_of} for source in prices.SOURCES]
 
 
 def usd(value: float | None) -> str:

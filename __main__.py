@@ -17,6 +17,9 @@ from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.facts.eks_node import HOST_DEVICE_PLUGIN_AMI_FAMILY, ami_family_runs_device_plugin
 from components.facts.identity import PROJECT
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+from components.karpenter import Karpenter, KarpenterArgs
+from components.karpenter_manifests import DO_NOT_DISRUPT
+from components.karpenter_pool import KarpenterNodePool, KarpenterNodePoolArgs
 from components.labels import LABEL_PREFIX
 from components.monitoring import (
     PrometheusMonitors,
@@ -70,7 +73,7 @@ cluster = EksCluster(
         node_monitoring_agent=settings.node_repair,
         gpu_placement=placement,
         tags=tags,
-        pod_identity_agent=settings.autoscaler.enabled,
+        pod_identity_agent=settings.installs_autoscaler or settings.installs_karpenter,
         network=ClusterNetwork(
             vpc_id=network.vpc_id,
             private_subnet_ids=network.private_subnet_ids,
@@ -82,8 +85,48 @@ cluster = EksCluster(
     ),
 )
 
-gpu_pools: dict[str | None, GpuNodeGroup] = {}
+karpenter = None
+if settings.installs_karpenter:
+    # Karpenter launches into the private subnets; it picks among their zones the ones offering an instance type.
+    node_subnets = (
+        [
+            network.private_subnet_ids.apply(lambda ids, index=index: ids[index])
+            for index in range(settings.network.zone_count)
+        ]
+        if network
+        else list(settings.cluster.private_subnet_ids)
+    )
+    karpenter = Karpenter(
+        f"{name}-karpenter",
+        KarpenterArgs(
+            cluster_name=cluster.cluster_name,
+            node_security_group_id=cluster.cluster_security_group_id,
+            subnet_ids=node_subnets,
+            pod_identity_agent=cluster.pod_identity_agent,
+            tags=tags,
+        ),
+        opts=pulumi.ResourceOptions(providers=[cluster.provider]),
+    )
+
+gpu_pools: dict[str | None, GpuNodeGroup | KarpenterNodePool] = {}
 for pool in settings.pools:
+    if pool.settings.karpenter:
+        assert karpenter is not None
+        gpu_pools[pool.key] = KarpenterNodePool(
+            pool.resource_name(name),
+            args_from_settings(
+                KarpenterNodePoolArgs,
+                pool.settings,
+                config_key=pool.config_key,
+                cluster_name=cluster.cluster_name,
+                node_role_name=karpenter.node_role_name,
+                placement=placement_args(settings.pool_contract(pool), require_node_affinity),
+                name=pool.node_pool_name,
+                tags=tags,
+            ),
+            opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[karpenter.release]),
+        )
+        continue
     gpu_pools[pool.key] = GpuNodeGroup(
         pool.resource_name(name),
         args_from_settings(
@@ -101,7 +144,9 @@ for pool in settings.pools:
     )
 on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
 
-if settings.autoscaler.enabled:
+# The Cluster Autoscaler scales node groups only (it discovers their Auto Scaling groups); Karpenter pools scale
+# themselves, so with no node-group GPU pool it is not installed.
+if settings.installs_autoscaler:
     ClusterAutoscaler(
         f"{name}-autoscaler",
         args_from_settings(
@@ -145,6 +190,7 @@ pulumi.export("systemNodeGroup", cluster.system_node_group_name)
 # top-level outputs it always had.
 SINGLE_POOL_OUTPUTS = {
     "nodeGroup": "gpuNodeGroup",
+    "nodePool": "gpuNodePool",
     "amiType": "gpuAmiType",
     "labels": "gpuNodeLabels",
     "taints": "gpuNodeTaints",
@@ -158,7 +204,9 @@ SINGLE_SERVER_OUTPUTS = {
 }
 
 
-def pool_outputs(pool: GpuNodeGroup) -> dict[str, Any]:
+def pool_outputs(pool: GpuNodeGroup | KarpenterNodePool) -> dict[str, Any]:
+    if isinstance(pool, KarpenterNodePool):
+        return {"nodePool": pool.node_pool_name, "labels": pool.labels, "taints": pool.taints}
     return {"nodeGroup": pool.node_group_name, "amiType": pool.ami_type, "labels": pool.labels, "taints": pool.taints}
 
 
@@ -195,7 +243,11 @@ for served in settings.servers:
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
-            pod_annotations=pod_scrape_annotations(settings.observability, scrape),
+            pod_annotations={
+                **pod_scrape_annotations(settings.observability, scrape),
+                # Karpenter leaves the pod's node alone while the model loads (the startup budget after it runs).
+                **({DO_NOT_DISRUPT: f"{served.settings.startup_timeout_seconds}s"} if pool.settings.karpenter else {}),
+            },
             name=object_name,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_pools[pool.key]]),

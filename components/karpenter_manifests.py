@@ -15,6 +15,7 @@ from typing import Any
 from .facts import versions
 from .facts.contract import NVIDIA_GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE, PlacementContract
 from .facts.gpu_catalog import InstanceType
+from .facts.karpenter import CAPACITY_TYPE_LABEL, CAPACITY_TYPES
 from .node_group import ROOT_DEVICE_NAMES
 from .settings import GpuNodeGroupSettings
 
@@ -31,8 +32,6 @@ getting-started guide tags them so, and the EC2NodeClass selects them by it)."""
 DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt"
 """Pod annotation: a Go duration keeps the pod's node from voluntary disruption for that long after the pod starts
 running, `"true"` for ever (docs/concepts/disruption.md, "Pod-Level Controls", at v1.14.1)."""
-# Karpenter's `karpenter.sh/capacity-type` values for the EKS capacity types of the pool settings.
-CAPACITY_TYPES = {"ON_DEMAND": "on-demand", "SPOT": "spot"}
 # A GPU node is drained for an upgrade at most this often; 30 days, the getting-started guide's NodePool.
 EXPIRE_AFTER = "720h"
 # How long an empty GPU node waits for another pod before Karpenter removes it: long enough that a rollout
@@ -110,7 +109,7 @@ def node_pool(
                             "values": list(settings.instance_types),
                         },
                         {
-                            "key": "karpenter.sh/capacity-type",
+                            "key": CAPACITY_TYPE_LABEL,
                             "operator": "In",
                             "values": [CAPACITY_TYPES[settings.capacity_type]],
                         },

@@ -50,6 +50,9 @@ GET_REGION = "aws:index/getRegion:getRegion"
 GET_ADDON_VERSION = "aws:eks/getAddonVersion:getAddonVersion"
 
 # pulumi-kubernetes.
+KARPENTER_NODE_POOL = "kubernetes:karpenter.sh/v1:NodePool"
+KARPENTER_NODE_CLASS = "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"
+HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 NAMESPACE = "kubernetes:core/v1:Namespace"
 SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"
 SECRET = "kubernetes:core/v1:Secret"

@@ -49,7 +49,7 @@ INTERRUPTION_EVENTS = {
     "spot-interruption": ("aws.ec2", "EC2 Spot Instance Interruption Warning"),
     "rebalance": ("aws.ec2", "EC2 Instance Rebalance Recommendation"),
     "instance-state-change": ("aws.ec2", "EC2 Instance State-change Notification"),
-    "capacity-reservation-interruption": ("aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning"),
+    "reservation-interruption": ("aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning"),
 }
 # The queue keeps a message 5 minutes (the template's MessageRetentionPeriod): a spot warning is two minutes ahead.
 QUEUE_RETENTION_SECONDS = 300

@@ -14,8 +14,6 @@ CRDs. A v4 Chart would register every rendered object as a Pulumi resource of th
 Deployment and RBAC included, which Helm's own upgrade path then no longer owns.
 """
 
-from __future__ import annotations
-
 import functools
 import json
 

@@ -1,8 +1,6 @@
 """A GPU pool that Karpenter provisions: a `NodePool` and its `EC2NodeClass`, from the pool's settings and the
 placement contract (components/karpenter_manifests.py builds both)."""
 
-from __future__ import annotations
-
 import pulumi
 import pulumi_kubernetes as k8s
 

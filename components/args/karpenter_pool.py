@@ -31,6 +31,6 @@ class KarpenterNodePoolArgs:
     placement: PlacementArgs | None = None
     """Plain. The placement contract: the nodes carry its label, extra labels and taints. Default: label `GPU=true`, taint `GPU=true:NoSchedule`."""
     name: str | None = None
-    """Plain. Name of the NodePool and EC2NodeClass; two in one namespace need two names. Default: the component name."""
+    """Plain. Name of the NodePool and its EC2NodeClass, cluster-wide objects: two pools need two names. Default: the component name."""
     tags: dict[str, str] | None = None
     """Plain. Tags for the instances and volumes Karpenter launches. Default none."""

@@ -326,7 +326,8 @@ def test_node_group_taints_become_kubernetes_spelling_and_bottlerocket_advertise
 def test_custom_resource_passes_unchecked_while_unknown_built_in_kind_fails():
     from components.stackcheck.plan.schema import validate_objects
 
-    custom = {"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": {"name": "gpu"}}
+    # A kind whose CRD schema is not committed (Karpenter's NodePool is: tests/test_karpenter_manifests.py).
+    custom = {"apiVersion": "cert-manager.io/v1", "kind": "Certificate", "metadata": {"name": "gpu"}}
     unknown = {"apiVersion": "apps/v1", "kind": "DaemonSett", "metadata": {"name": "typo", "namespace": "n"}}
     custom_result, unknown_result = validate_objects(
         [

@@ -18,6 +18,7 @@ from __future__ import annotations
 from .input_parts import Args, Own, Take, _args, _object_name, _placement
 from .settings.autoscaler import AutoscaledClusterSettings, AutoscalerSettings
 from .settings.cluster import ClusterSettings
+from .settings.cost import CostSettings
 from .settings.device_plugin import DevicePluginSettings
 from .settings.gpu_placement import GpuPlacementSettings
 from .settings.network import NetworkSettings
@@ -36,6 +37,8 @@ STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     NetworkSettings: ("mode",),
     # Which component the stack builds for a pool: `GpuNodeGroup`, or `KarpenterNodePool`.
     GpuNodeGroupSettings: ("provisioner",),
+    # The offline plan's estimate and budget; nothing is registered from them.
+    CostSettings: ("spot_discount", "max_monthly_usd"),
 }
 """Settings fields no component takes: the stack config alone has them."""
 

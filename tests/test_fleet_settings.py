@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.settings import ConfigError, parse_settings
+from components.facts import prices
+from components.settings import ConfigError, parse_settings, parse_stack_config
 from components.settings.fleet import AUTO_POOL, revision_warning
 
 L4 = {"instanceTypes": ["g6.xlarge"]}
@@ -309,3 +310,26 @@ def test_a_revision_that_may_move_warns(revision, warns):
     assert (warning is not None) is warns
     if warns:
         assert warning.startswith(f"models.0.revision: revision {revision!r} looks like a branch")
+
+
+def test_auto_breaks_a_tie_of_gpu_memory_by_the_regions_node_price():
+    # Qwen2.5-7B fits both: an A10G (g5.xlarge) and an L4 (g6.xlarge) each leave 20.2 GiB usable per GPU, so the
+    # region's on-demand price decides (facts/prices.py).
+    config = {
+        "aws:region": "us-west-2",
+        "eks-gpu-inference:gpuPools": {"a10g": {"instanceTypes": ["g5.xlarge"]}, "l4": L4},
+        "eks-gpu-inference:models": [model("a", "Qwen/Qwen2.5-7B-Instruct")],
+    }
+    a10g, l4 = (prices.on_demand(name, "us-west-2").usd_per_hour for name in ("g5.xlarge", "g6.xlarge"))
+    assert l4 < a10g
+
+    [server] = parse_stack_config(config).servers
+
+    assert server.pool.key == "l4"
+    assert server.pool_reason == (
+        "pool auto: l4, the least GPU memory that fits (20.2 GiB usable per GPU), the cheapest of 2 with as much "
+        f"(${l4:.3f} an hour per node in us-west-2), of 2 pools that fit"
+    )
+    # Without a region no price is known: the name decides.
+    [unpriced] = parse_settings({key.split(":")[1]: value for key, value in config.items() if "gpu-inf" in key}).servers
+    assert unpriced.pool.key == "a10g"

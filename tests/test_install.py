@@ -197,7 +197,9 @@ def test_eks_gpu_plan_plans_another_projects_stack_from_any_directory(environmen
     completed = _run(command, cwd=tmp_path, check=False)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     out = completed.stdout
-    assert out.startswith(f"Plan of stack dev (project ml-inference, {project / 'Pulumi.dev.yaml'})")
+    summary, heading = out.splitlines()[:2]
+    assert summary.startswith("OK (exit 0): every check holds; ")
+    assert heading == f"Plan of stack dev (project ml-inference, {project / 'Pulumi.dev.yaml'})"
     for verdict in (
         "PASS  1 gpu-workloads-land-on-gpu-pools",
         "PASS  2 plain-pods-stay-off-gpu-pools",

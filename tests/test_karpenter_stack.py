@@ -43,7 +43,7 @@ def karpenter_run() -> ProgramRun:
 def karpenter_stack_file(tmp_path: Path, overrides: dict | None = None) -> Path:
     document = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())
     config = {key.removeprefix("eks-gpu-inference:"): value for key, value in document["config"].items()}
-    merged = merge(config, {**KARPENTER, **(overrides or {})})
+    merged = merge(merge(config, KARPENTER), overrides or {})
     document["config"] = {(key if ":" in key else f"eks-gpu-inference:{key}"): value for key, value in merged.items()}
     stack_file = tmp_path / "Pulumi.karpenter.yaml"
     stack_file.write_text(yaml.safe_dump(document))
@@ -232,3 +232,16 @@ def test_a_karpenter_pool_needs_private_subnets_to_tag(stack):
         stack({**KARPENTER, "network": {"mode": "defaultVpc"}})
 
     assert "gpuNodeGroup.provisioner: 'karpenter' without private subnets to tag for it" in str(error.value)
+
+
+def test_the_cost_of_a_karpenter_pool_is_nothing_idle_and_its_gpu_limit_at_max(tmp_path):
+    code, report = plan(
+        karpenter_stack_file(tmp_path, {"gpuNodeGroup": {"instanceTypes": ["g6.xlarge", "g5.xlarge"]}}),
+        tmp_path / "out",
+    )
+    [pool] = [item for item in report["cost"]["pools"] if item["name"] == "gpu"]
+
+    assert code == 0, report["failures"]
+    assert pool["nodes"] == {"min": 0, "desired": 0, "max": 2}
+    # On-Demand capacity goes to the cheapest type allowed: a g6.xlarge costs less an hour than a g5.xlarge.
+    assert pool["instanceType"] == "g6.xlarge" and pool["monthlyUsd"]["desired"] == 0

@@ -163,7 +163,7 @@ def test_markdown_and_json_carry_the_same_verdicts_as_text(capsys, tmp_path):
     markdown = re.findall(r"^\| (✅|❌) \| (\d+) \| ([a-z0-9-]+) \|", outputs["markdown"][1], re.MULTILINE)
     document = json.loads(outputs["json"][1])
     as_json = [(verdict["passed"], str(verdict["id"]), verdict["name"]) for verdict in document["verdicts"]]
-    assert [n for _, n, _ in text] == [str(n) for n in range(1, 13)]  # verdicts 1 to 12
+    assert [n for _, n, _ in text] == [*(str(n) for n in range(1, 13)), "16"]  # verdicts 1 to 12, and 16
     assert [(status == "PASS", n, name) for status, n, name in text] == as_json
     assert [(mark == "✅", n, name) for mark, n, name in markdown] == as_json
     assert re.search(r"^\| `vllm/vllm-server` \| Deployment \|", outputs["markdown"][1], re.MULTILINE)
@@ -424,6 +424,8 @@ def test_the_installed_command_plans_the_checkout_from_another_directory(tmp_pat
     done = subprocess.run([*command, "--out", str(tmp_path / "out")], cwd=tmp_path, capture_output=True, text=True)
 
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith(f"Plan of stack dev (project eks-gpu-inference, {ROOT / 'Pulumi.dev.yaml'})")
+    summary, *_ = done.stdout.splitlines()
+    assert summary.startswith("OK (exit 0): every check holds")
+    assert f"\nPlan of stack dev (project eks-gpu-inference, {ROOT / 'Pulumi.dev.yaml'})\n" in done.stdout
     assert done.stdout.rstrip().endswith("OK: every check holds (exit 0)")
     assert (tmp_path / "out" / "kube-system.daemonset.nvidia-device-plugin.yaml").is_file()

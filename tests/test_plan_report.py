@@ -86,16 +86,18 @@ def test_every_section_is_shown_in_all_three_formats_with_its_title_and_severity
     text, markdown, document = rendered(report)
 
     shown = [section for section in report.sections if section.shown_in(TEXT)]
+    # The warnings lead, right after the summary line; the cost comes after the step that priced it.
     assert [section.key for section in shown] == [
+        "warnings",
         "resources",
         "control-plane",
-        "warnings",
         "kubernetes-objects",
         "aws-requests",
         "addons",
         "node-pools",
         "placement",
         "models",
+        "cost",
         "gpu-guard",
     ]
     assert [section for section in report.sections if section.shown_in(MARKDOWN)] == shown
@@ -128,7 +130,9 @@ def test_json_document_takes_every_field_from_the_sections_even_when_they_show_n
     assert document["programError"] == "RuntimeError: the program broke"
     assert document["verdicts"] == [] and document["awsRequests"] == [] and document["configProblems"] == []
     assert document["placementError"] is None and document["outputs"] == {}
-    assert [entry["id"] for entry in document["sections"]] == ["resources", "warnings", "program-error"]
+    assert [entry["id"] for entry in document["sections"]] == ["warnings", "resources", "program-error"]
+    assert document["cost"] is None  # the program failed before anything was priced
+    assert document["summary"]["line"] == "FAILED (exit 1): 1 check(s) failed; 1 warning(s); cost not estimated"
 
 
 def test_terminal_ends_on_the_alert_and_markdown_opens_with_it_then_reverses_the_order():
@@ -136,7 +140,9 @@ def test_terminal_ends_on_the_alert_and_markdown_opens_with_it_then_reverses_the
     text = render(result, "text")
     markdown = render(result, "markdown")
 
-    assert text.index("\nResources\n") < text.index("\nWarnings\n") < text.index("The program failed: RuntimeError")
+    summary = "FAILED (exit 1): 1 check(s) failed; 1 warning(s); cost not estimated"
+    assert text.startswith(f"{summary}\nPlan of stack dev") and markdown.startswith(f"**{summary}**\n")
+    assert text.index("\nWarnings\n") < text.index("\nResources\n") < text.index("The program failed: RuntimeError")
     assert text.endswith("FAILED: 1 check(s) (exit 1)\n  - program: RuntimeError: the program broke\n")
     assert markdown.index("**❌ 1 check(s) failed**") < markdown.index("### The program failed")
     assert markdown.index("### The program failed") < markdown.index("### Warnings") < markdown.index("### Resources")

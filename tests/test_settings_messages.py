@@ -55,20 +55,20 @@ def test_a_taint_effect_in_eks_spelling_gets_the_kubernetes_spelling():
             {"HFTOKEN": "x"},
             "eks-gpu-inference:HFTOKEN: unknown key 'HFTOKEN'; did you mean 'hfToken'?; allowed: cluster, "
             "systemNodeGroup, gpuNodeGroup, gpuPlacement, vllm, devicePlugin, network, autoscaler, observability, "
-            "gpuPools, models, hfToken, vllmApiKey",
+            "cost, gpuPools, models, hfToken, vllmApiKey",
             id="a key in the wrong case is matched whatever its case",
         ),
         pytest.param(
             {"gpuNod": {}},
             "eks-gpu-inference:gpuNod: unknown key 'gpuNod'; did you mean 'gpuNodeGroup'?; allowed: cluster, "
             "systemNodeGroup, gpuNodeGroup, gpuPlacement, vllm, devicePlugin, network, autoscaler, observability, "
-            "gpuPools, models, hfToken, vllmApiKey",
+            "cost, gpuPools, models, hfToken, vllmApiKey",
             id="a key half as long as the one meant is still matched",
         ),
         pytest.param(
             {"zzz": {}},
             "eks-gpu-inference:zzz: unknown key 'zzz'; allowed: cluster, systemNodeGroup, gpuNodeGroup, "
-            "gpuPlacement, vllm, devicePlugin, network, autoscaler, observability, gpuPools, models, hfToken, "
+            "gpuPlacement, vllm, devicePlugin, network, autoscaler, observability, cost, gpuPools, models, hfToken, "
             "vllmApiKey",
             id="a key like no other gets no suggestion",
         ),

@@ -175,7 +175,7 @@ def test_another_projects_name_is_the_namespace_of_its_stack_config_messages():
         f"ml-platform:gpuNodeGroup.desiredSize: 3 is greater than maxSize 2; {SIZES}",
         "ml-platform:vllm.replicas: invalid value -1; allowed: an integer >= 0",
         "ml-platform:clustr: unknown key 'clustr'; did you mean 'cluster'?; allowed: cluster, systemNodeGroup, "
-        "gpuNodeGroup, gpuPlacement, vllm, devicePlugin, network, autoscaler, observability, gpuPools, models, "
+        "gpuNodeGroup, gpuPlacement, vllm, devicePlugin, network, autoscaler, observability, cost, gpuPools, models, "
         "hfToken, vllmApiKey",
     ]
     assert not any("eks-gpu-inference" in problem for problem in problems)

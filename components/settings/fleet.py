@@ -9,13 +9,14 @@ exists, by the fits gate's own arithmetic (facts/model_memory.py).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from .. import vllm_flags
-from ..facts import gpu_catalog, model_catalog
+from ..facts import gpu_catalog, model_catalog, prices
 from ..facts.contract import PlacementContract, Taint
 from ..facts.model_memory import ModelFit, ServedModel, model_fit
 from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
@@ -202,10 +203,20 @@ def pool_fits(settings: VllmSettings, pool: Pool) -> list[ModelFit]:
     ]
 
 
-def choose_pool(settings: VllmSettings, pools: Sequence[Pool]) -> tuple[Pool | None, str]:
-    """`pool: auto`: the pool whose every instance type fits the model, with the least GPU memory per GPU (then
-    the fewest GPUs per node, then the name), and why; (None, why not) when none fits or the model's facts are
-    unknown."""
+def node_price(pool: Pool, region: str | None) -> float | None:
+    """The on-demand hourly price of one node of `pool` in `region` (its first instance type, which EKS fills
+    first), or None when unknown."""
+    if region is None:
+        return None
+    price = prices.on_demand(pool.settings.instance_types[0], region)
+    return None if price is None else price.usd_per_hour
+
+
+def choose_pool(settings: VllmSettings, pools: Sequence[Pool], region: str | None = None) -> tuple[Pool | None, str]:
+    """`pool: auto`: the pool whose every instance type fits the model, with the least GPU memory per GPU (to a
+    tenth of a GiB: an A10G and an L4 count alike), then the lowest on-demand node price in `region` where known,
+    then the fewest GPUs per node, then the name; and why. (None, why not) when none fits or the model's facts
+    are unknown."""
     fitting = []
     refused = []
     for pool in pools:
@@ -213,18 +224,23 @@ def choose_pool(settings: VllmSettings, pools: Sequence[Pool]) -> tuple[Pool | N
         if any(fit.fits is None for fit in fits):
             return None, next(fit.reason for fit in fits if fit.fits is None)
         if all(fit.fits for fit in fits):
-            memory = max(fit.usable_gib_per_gpu or 0.0 for fit in fits)
-            fitting.append((memory, pool.settings.gpus_per_instance, pool.label, pool))
+            memory = round(max(fit.usable_gib_per_gpu or 0.0 for fit in fits), 1)
+            price = node_price(pool, region)
+            rank = (memory, math.inf if price is None else price, pool.settings.gpus_per_instance, pool.label)
+            fitting.append((rank, pool))
         else:
             refused.append(next(fit.reason for fit in fits if not fit.fits))
     if not fitting:
         return None, "no pool fits: " + "; ".join(refused)
-    memory, _, label, chosen = min(fitting, key=lambda row: row[:3])
-    others = len(fitting) - 1
-    return chosen, (
-        f"pool auto: {label}, the least GPU memory that fits ({memory:.1f} GiB usable per GPU)"
-        + (f", of {others + 1} pools that fit" if others else ", the only pool that fits")
-    )
+    fitting.sort(key=lambda row: row[0])
+    (memory, price, _, label), chosen = fitting[0]
+    reason = f"pool auto: {chosen.label}, the least GPU memory that fits ({memory:.1f} GiB usable per GPU)"
+    alike = [row for row in fitting if row[0][0] == memory]
+    if len(alike) > 1 and price != math.inf:
+        reason += f", the cheapest of {len(alike)} with as much (${price:.3f} an hour per node in {region})"
+    if len(fitting) == 1:
+        return chosen, reason + ", the only pool that fits"
+    return chosen, reason + f", of {len(fitting)} pools that fit"
 
 
 def pool_contract(
@@ -329,8 +345,11 @@ def fleet_problems(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> li
     return problems
 
 
-def resolve_servers(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> tuple[list[Server], list[ConfigProblem]]:
-    """Each enabled model with its pool, `auto` resolved; a model whose pool cannot be resolved is a problem."""
+def resolve_servers(
+    pools: Sequence[Pool], models: Sequence[ModelSettings], region: str | None = None
+) -> tuple[list[Server], list[ConfigProblem]]:
+    """Each enabled model with its pool, `auto` resolved (prices of `region` breaking ties); a model whose pool
+    cannot be resolved is a problem."""
     by_name = {pool.key: pool for pool in pools}
     servers: list[Server] = []
     problems: list[ConfigProblem] = []
@@ -342,7 +361,7 @@ def resolve_servers(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> t
             if model.pool in by_name:
                 servers.append(Server(model.name, model, by_name[model.pool], key))
             continue
-        chosen, reason = choose_pool(model, pools)
+        chosen, reason = choose_pool(model, pools, region)
         if chosen is None:
             names = ", ".join(pool.label for pool in pools)
             problems.append(

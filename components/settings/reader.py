@@ -98,6 +98,7 @@ def _in_region(settings: Settings, region: str, problems: list[ConfigProblem], p
     """`settings` resolved for `region` (its default zone count), with what the region refuses added to
     `problems`: ARNs of another partition or region, zones the region lacks."""
     where = stack_config(project)
+    settings = settings.model_copy(update={"region": region})
     problems.extend(problem.under("cluster").written(where) for problem in arn_problems(settings.cluster, region))
     if not settings.creates_network:
         return settings

@@ -12,6 +12,7 @@ from ..facts.eks_node import ami_family_runs_device_plugin
 from ..facts.identity import PROJECT
 from .autoscaler import AutoscalerSettings
 from .cluster import ClusterSettings
+from .cost import CostSettings
 from .device_plugin import DevicePluginSettings
 from .errors import ConfigError, ConfigProblem, _suggestion, stack_config
 from .fleet import (
@@ -127,12 +128,16 @@ class Settings(SectionModel):
     network: NetworkSettings = NetworkSettings()
     autoscaler: AutoscalerSettings = AutoscalerSettings()
     observability: ObservabilitySettings = ObservabilitySettings()
+    cost: CostSettings = CostSettings()
     gpu_pools: dict[str, GpuNodeGroupSettings] = {}
     """The fleet form's GPU pools: pool name -> the keys of `gpuNodeGroup`, each pool a node group of its own under
     the one placement contract. Not with `gpuNodeGroup` or `vllm`. Default none (the one-pool form)."""
     models: list[ModelSettings] = []
     """The fleet form's models, each a vLLM server of its own on a pool of `gpuPools`: the keys of `vllm`, plus
     `name` and `pool`. Default none."""
+    region: str | None = None
+    """The AWS region the stack runs in (`aws:region`), set by the stack config reader once it has checked it (not
+    a key of the project's namespace): its prices break ties of `pool: auto`. Default unknown."""
     hf_token: str | None = None
     """Hugging Face token for gated models, a secret: `pulumi config set --secret hfToken <token>` (plain text is
     rejected). Default none."""
@@ -159,7 +164,7 @@ class Settings(SectionModel):
         """The vLLM servers that run: `vllm` when enabled, or each enabled model of `models` with its pool
         (`auto` resolved; a model it cannot place is a problem of `problems`, and left out here)."""
         if self.fleet:
-            return resolve_servers(self.pools, self.models)[0]
+            return resolve_servers(self.pools, self.models, self.region)[0]
         return [Server(None, self.vllm, self.pools[0], "vllm")] if self.vllm.enabled else []
 
     @property
@@ -321,6 +326,7 @@ SECTIONS: dict[str, type[SectionModel]] = {
     "network": NetworkSettings,
     "autoscaler": AutoscalerSettings,
     "observability": ObservabilitySettings,
+    "cost": CostSettings,
 }
 COLLECTIONS = {"gpuPools": parse_pools, "models": parse_models}
 """The fleet form's keys, a map and a list of sections, each checked by its parser."""

@@ -93,6 +93,19 @@ def add_plan_arguments(plan: argparse.ArgumentParser) -> None:
         help="text for terminals, markdown for pull-request comments and $GITHUB_STEP_SUMMARY, "
         "json for tools (default: text)",
     )
+    plan.add_argument(
+        "--quiet",
+        action="store_true",
+        help="text and markdown: print only the summary line and the failures",
+    )
+    plan.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        metavar="PREVIOUS.json",
+        help="an earlier plan's JSON (--format json): show first what changed since it, which changes replace a "
+        "resource, the verdicts that changed and the cost delta",
+    )
     plan.add_argument("--debug", action="store_true", help="on an internal error, print its traceback")
 
 
@@ -170,10 +183,12 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _run_plan(args: argparse.Namespace) -> int:
+    from .plan.compare import load_previous
     from .plan.report import render
     from .plan.run import PlanOptions, UsageError, run_plan
 
     try:
+        previous = (str(args.compare), load_previous(args.compare)) if args.compare else None
         project_dir = (args.project_dir or Path.cwd()).resolve()
         options = PlanOptions(
             stack=args.stack,
@@ -183,7 +198,7 @@ def _run_plan(args: argparse.Namespace) -> int:
             progress=_progress_writer(),
         )
         result = run_plan(options)
-        report = render(result, args.format, colour=_colour_stdout())
+        report = render(result, args.format, colour=_colour_stdout(), quiet=args.quiet, previous=previous)
     except UsageError as error:
         for problem in error.problems:
             print(f"stackcheck plan: error: {problem}", file=sys.stderr)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...facts import gpu_catalog
+from ...facts import gpu_catalog, prices
 from ...placement import format_taint, tolerates
 
 # Pods, nodes and reasons a finding lists by name before it says how many more there are.
@@ -174,3 +174,29 @@ def describe_instance(instance_type: str) -> str:
     if entry is not None and entry.gpus:
         return f"{instance_type} ({entry.gpus}x {entry.gpu_model})"
     return instance_type or "instance type unknown"
+
+
+# The labels that say a node is Spot, and their Spot values: EKS managed node groups label their nodes
+# `eks.amazonaws.com/capacityType` (ON_DEMAND, SPOT, CAPACITY_BLOCK; placement/pools.py), Karpenter
+# `karpenter.sh/capacity-type` (`reserved`, `spot`, `on-demand`; karpenter-provider-aws
+# website/content/en/docs/concepts/scheduling.md, "Well-Known Labels").
+CAPACITY_TYPE_LABELS = {"eks.amazonaws.com/capacityType": "ON_DEMAND", "karpenter.sh/capacity-type": "on-demand"}
+REGION_LABEL = "topology.kubernetes.io/region"
+
+
+def idle_price(labels: dict, instance_type: str) -> prices.Price | None:
+    """What an idle node costs an hour on demand, from its instance type and region labels; None for a node
+    that is not on demand (Spot prices move, reserved capacity is paid up front) or that the table does not
+    price."""
+    for key, on_demand in CAPACITY_TYPE_LABELS.items():
+        if labels.get(key) and labels[key] != on_demand:
+            return None
+    region = labels.get(REGION_LABEL)
+    return prices.on_demand(instance_type, region) if region and instance_type else None
+
+
+def describe_price(price: prices.Price | None) -> str:
+    """`$1.006 an hour ($734.38 a month) on demand`, or why there is no price."""
+    if price is None:
+        return "not priced (Spot or reserved, or no price for its type and region)"
+    return f"${price.usd_per_hour:g} an hour (${price.usd_per_month:,.2f} a month) on demand"

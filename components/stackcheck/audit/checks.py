@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from ...facts import prices
 from ...facts.contract import REPELLING_EFFECTS, Taint
 from ...placement import format_taint, tolerates
 from ...placement.explain import NODE_AFFINITY, NODE_RESOURCES_FIT, TAINT_TOLERATION
@@ -19,6 +20,8 @@ from .advice import (
     MAX_NAMES,
     correct_toleration,
     describe_instance,
+    describe_price,
+    idle_price,
     instance_types_with,
     most_gpus_in_catalog,
     near_misses,
@@ -90,18 +93,26 @@ def idle_gpus(audit: Audit) -> list[Finding]:
                 idle_partial += allocatable - requested
         if empty:
             idle = sum(n.gpus_allocatable or 0 for n in empty)
+            node_prices = [idle_price(n.labels, n.instance_type) for n in empty]
+            priced = [price.usd_per_hour for price in node_prices if price is not None]
+            cost = ""
+            if priced:
+                hourly = sum(priced)
+                bound = "" if len(priced) == len(empty) else "at least "
+                cost = f", {bound}${hourly:,.2f} an hour (${hourly * prices.HOURS_PER_MONTH:,.2f} a month) on demand"
             findings.append(
                 Finding(
                     "idle-gpus",
                     "warning",
-                    f"{len(empty)} GPU node(s) of pool {pool} run no pod that requests a GPU: {idle} GPU(s) idle",
+                    f"{len(empty)} GPU node(s) of pool {pool} run no pod that requests a GPU: {idle} GPU(s) idle{cost}",
                     "GPUs allocatable vs requested by the pods bound to each node",
                     "schedule GPU work there or scale the pool down (desired and minimum size); an idle node "
                     "is billed for its whole instance type",
                     [n.name for n in empty],
                     [
-                        f"{n.name}: {describe_instance(n.instance_type)}, {n.gpus_allocatable} GPU(s) allocatable, 0 requested"
-                        for n in empty[:MAX_NAMES]
+                        f"{n.name}: {describe_instance(n.instance_type)}, {n.gpus_allocatable} GPU(s) allocatable, 0 "
+                        f"requested, {describe_price(price)}"
+                        for n, price in list(zip(empty, node_prices, strict=True))[:MAX_NAMES]
                     ],
                 )
             )

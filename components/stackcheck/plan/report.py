@@ -7,14 +7,21 @@ says how each format orders and shows them).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .addons import RESOLVED
+from .compare import compare
+from .compare_report import comparison_section
+from .report_cost import cost_section
+from .report_json import document as json_document
 from .report_json import render_json
 from .report_markdown import render_markdown
+from .report_models import models_section
 from .report_text import render_text
 from .run import PlanResult, ResourceRow
 from .sections import (
@@ -31,6 +38,7 @@ from .sections import (
     Row,
     Section,
     Status,
+    Summary,
     Table,
     TreeRow,
     VerdictLine,
@@ -40,25 +48,41 @@ from .sections import (
 FORMATS = ("text", "markdown", "json")
 
 
-def render(result: PlanResult, output_format: str, *, colour: bool = False) -> str:
-    """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text."""
+def render(
+    result: PlanResult,
+    output_format: str,
+    *,
+    colour: bool = False,
+    quiet: bool = False,
+    previous: tuple[str, Mapping[str, Any]] | None = None,
+) -> str:
+    """`result` in `output_format` (`text`, `markdown` or `json`); `colour` adds ANSI colour to text; `quiet`
+    gives text and markdown as the summary line and the failures alone (JSON is always whole).
+
+    `previous`, an earlier plan's JSON document and how to name it, puts the comparison with it first.
+    """
     if output_format not in FORMATS:
         raise ValueError(f"unknown format {output_format!r}; allowed: {', '.join(FORMATS)}")
     report = plan_report(result)
+    if previous is not None:
+        label, document = previous
+        comparison = compare(document, json_document(report), label)
+        report = dataclasses.replace(report, leading=(comparison_section(comparison),))
     if output_format == "json":
         return render_json(report)
     if output_format == "markdown":
-        return render_markdown(report)
-    return render_text(report, colour=colour)
+        return render_markdown(report, quiet=quiet)
+    return render_text(report, colour=colour, quiet=quiet)
 
 
 def plan_report(result: PlanResult) -> Report:
-    """The report of `result`: every section, in the order the plan ran the steps behind them."""
+    """The report of `result`: its summary line, then every section, the config's problems and the warnings
+    first and the others in the order the plan ran the steps behind them."""
     steps = (
         _config,
+        _warnings,
         _resources,
         _control_plane,
-        _warnings,
         _program_error,
         _objects,
         _aws_requests,
@@ -66,7 +90,8 @@ def plan_report(result: PlanResult) -> Report:
         _pools,
         _placement,
         _placement_error,
-        _models,
+        models_section,
+        cost_section,
         _guard,
     )
     return Report(
@@ -76,6 +101,20 @@ def plan_report(result: PlanResult) -> Report:
         exit_code=result.exit_code,
         failures=tuple(result.failures),
         sections=tuple(step(result) for step in steps),
+        summary=summary(result),
+    )
+
+
+def summary(result: PlanResult) -> Summary:
+    """The one line that answers the plan: exit status, failed checks and verdicts, warnings, monthly cost."""
+    cost = result.cost
+    return Summary(
+        exit_code=result.exit_code,
+        failed_checks=len(result.failures),
+        failed_verdicts=tuple(f"{verdict.id} {verdict.name}" for verdict in result.verdicts if not verdict.passed),
+        warnings=len(result.warnings),
+        monthly_usd_at_desired=cost.total("desired") if cost else None,
+        cost_complete=not cost.not_priced if cost else True,
     )
 
 
@@ -118,7 +157,16 @@ def _resources(result: PlanResult) -> Section:
         markdown_heading=f"Resources: {counts['total']} to create",
         data={
             "resources": [
-                {"type": row.type, "name": row.name, "parent": row.parent, "urn": row.urn} for row in result.resources
+                {
+                    "type": row.type,
+                    "name": row.name,
+                    "parent": row.parent,
+                    "urn": row.urn,
+                    "id": row.id,
+                    "inputs": row.inputs,
+                    "deleteBeforeReplace": row.delete_before_replace,
+                }
+                for row in result.resources
             ],
             "counts": counts,
             "outputs": result.outputs,
@@ -149,6 +197,7 @@ def _warnings(result: PlanResult) -> Section:
         "Warnings",
         "warning" if result.warnings else "ok",
         (Items(tuple(result.warnings), severity="warning"),),
+        lead=True,
         data={"warnings": result.warnings},
     )
 
@@ -326,51 +375,6 @@ def _placement_error(result: PlanResult) -> Section:
         (Message(result.placement_error or ""),),
         alert=True,
         data={"placementError": result.placement_error},
-    )
-
-
-def _models(result: PlanResult) -> Section:
-    def gib(value: float | None, digits: int = 1) -> str:
-        return "-" if value is None else f"{value:.{digits}f}"
-
-    def verdict(fits: bool | None) -> Mark:
-        if fits is None:
-            return Mark("skip", "not checked")
-        return Mark("pass", "fits") if fits else Mark("fail", "does not fit")
-
-    rows = tuple(
-        Row(
-            (
-                fit.name,
-                fit.pool,
-                fit.instance_type,
-                verdict(fit.fits),
-                gib(fit.usable_gib_per_gpu),
-                gib(fit.weights_gib_per_gpu),
-                gib(fit.kv_gib_per_sequence_per_gpu, 2),
-                gib(fit.margin_gib),
-                "-" if fit.sequences_at_max_model_len is None else str(fit.sequences_at_max_model_len),
-            ),
-            status=verdict(fit.fits).status,
-        )
-        for fit in result.models
-    )
-    headers = ("Usable GiB/GPU", "Weights GiB/GPU", "KV GiB/seq/GPU", "Margin GiB", "Sequences at maxModelLen")
-    columns = (
-        Column("Model", code=True),
-        Column("Pool", code=True),
-        Column("Instance", code=True),
-        Column("Fits"),
-        *(Column(header) for header in headers),
-    )
-    failed = any(fit.fits is False for fit in result.models)
-    unchecked = any(fit.fits is None for fit in result.models)
-    return Section(
-        "models",
-        "Models (does each model fit its GPUs, verdict 11)",
-        "error" if failed else "warning" if unchecked else "ok",
-        (Table(columns, rows), Items(tuple(fit.reason for fit in result.models), label="Why")),
-        data={"models": [fit.to_dict() for fit in result.models]},
     )
 
 

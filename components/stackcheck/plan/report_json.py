@@ -18,12 +18,14 @@ def document(report: Report) -> dict[str, Any]:
         "stackFile": report.stack_file,
         "exitCode": report.exit_code,
         "failures": list(report.failures),
+        "summary": report.summary.to_dict() if report.summary else None,
     }
-    for section in report.sections:
+    sections = (*report.leading, *report.sections)
+    for section in sections:
         fields.update(section.data)
     fields["sections"] = [
         {"id": section.key, "title": section.title, "severity": section.severity}
-        for section in report.sections
+        for section in sections
         if section.shown_in(TEXT) or section.shown_in(MARKDOWN)
     ]
     return fields

@@ -27,10 +27,13 @@ _ICONS = {"pass": "✅", "fail": "❌", "skip": "⏭️"}
 _SEVERITY_ICONS = {"error": "❌", "warning": "⚠️", "ok": "✅", "info": "ℹ️"}
 
 
-def render_markdown(report: Report) -> str:
-    """`report` as markdown."""
-    lines = [f"## Offline plan of stack `{report.stack}` ({report.project})", "", *_outcome(report), ""]
-    for section in markdown_order(report.sections):
+def render_markdown(report: Report, *, quiet: bool = False) -> str:
+    """`report` as markdown, opening with the summary line; `quiet` gives only that line and the failures."""
+    lines = [f"**{escape(report.summary.line)}**", ""] if report.summary else []
+    if quiet:
+        return "\n".join(lines + [f"- {escape(failure)}" for failure in report.failures]).rstrip("\n") + "\n"
+    lines += [f"## Offline plan of stack `{report.stack}` ({report.project})", "", *_outcome(report), ""]
+    for section in (*report.leading, *markdown_order(report.sections)):
         if section.shown_in(MARKDOWN):
             lines += _section(section)
     while lines and not lines[-1]:

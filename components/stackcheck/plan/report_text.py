@@ -30,11 +30,17 @@ Styled = tuple[str, str | None]
 """A cell's text and its colour."""
 
 
-def render_text(report: Report, *, colour: bool = False) -> str:
-    """`report` for a terminal; `colour` adds ANSI colour."""
+def render_text(report: Report, *, colour: bool = False, quiet: bool = False) -> str:
+    """`report` for a terminal; `colour` adds ANSI colour. It opens with the summary line; `quiet` prints only
+    that line and the failures."""
     paint = _painter(colour)
-    lines = [paint(f"Plan of stack {report.stack} (project {report.project}, {report.stack_file})", _BOLD)]
-    for section in report.sections:
+    lines = []
+    if report.summary:
+        lines.append(paint(report.summary.line, _GREEN if report.summary.ok else _RED))
+    if quiet:
+        return "\n".join(lines + [f"  - {failure}" for failure in report.failures]) + "\n"
+    lines.append(paint(f"Plan of stack {report.stack} (project {report.project}, {report.stack_file})", _BOLD))
+    for section in (*report.leading, *report.sections):
         if section.shown_in(TEXT):
             lines += ["", *_section(section, paint)]
     lines += ["", *_outcome(report, paint)]

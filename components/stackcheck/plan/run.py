@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan impo
     from ...facts.model_memory import ModelFit
     from ...placement import PlacementRow, Verdict
     from ..aws.check import RequestCheck
+    from .cost import CostEstimate
     from .node_agents import ClusterAgents
     from .render import WrittenFile
     from .schema import SchemaResult
@@ -82,6 +83,14 @@ class ResourceRow:
     urn: str
     parent: str | None
     """URN of the parent; None only for the stack itself."""
+    id: str = ""
+    """The physical id the mocks gave it (empty for the stack); a resource that takes another's id as an input
+    holds this value, which is how the comparison follows a replacement to what depends on it."""
+    inputs: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    delete_before_replace: bool = False
+    """Whether a replacement deletes it before creating the new one (Pulumi's default creates first)."""
+    """What the program registered, keys sorted, secrets redacted (`stackcheck.plan.inputs`); the JSON document
+    carries them so that a later plan can be compared with this one."""
 
 
 @dataclass
@@ -129,6 +138,8 @@ class PlanResult:
     """The EKS add-ons the stack installs, each with its version and where it came from."""
     models: list[ModelFit] = field(default_factory=list)
     """Each served model on each instance type of its pool: whether it fits the GPUs (verdict 11)."""
+    cost: CostEstimate | None = None
+    """What the registered resources cost an hour and a month (`stackcheck.plan.cost`; verdict 16)."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -240,6 +251,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
         _place(run.resources, objects, result)
         if settings is not None and result.verdicts:
             _check_models(settings, result)
+        _check_cost(run.resources, config.values, settings, result)
         return result
     finally:
         progress(None)
@@ -247,10 +259,22 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
 def resource_rows(resources: list[Any], project: str, stack: str) -> list[ResourceRow]:
     """The stack resource, then every registered resource, each with its parent's URN."""
+    from .inputs import recorded_inputs
+
     stack_urn = f"urn:pulumi:{stack}::{project}::{STACK_TYPE}::{project}-{stack}"
     rows = [ResourceRow(STACK_TYPE, f"{project}-{stack}", stack_urn, None)]
     for resource in resources:
-        rows.append(ResourceRow(resource.type, resource.name, resource.urn, resource.parent or stack_urn))
+        rows.append(
+            ResourceRow(
+                resource.type,
+                resource.name,
+                resource.urn,
+                resource.parent or stack_urn,
+                resource.id,
+                recorded_inputs(resource.inputs),
+                resource.delete_before_replace,
+            )
+        )
     return rows
 
 
@@ -421,6 +445,29 @@ def _check_models(settings: Any, result: PlanResult) -> None:
     result.models = models.model_fits(settings)
     result.warnings += models.not_checked_warnings(result.models)
     result.verdicts.append(model_fits_verdict(result.models))
+    result.verdicts.sort(key=lambda verdict: verdict.id)
+
+
+def _check_cost(resources: list[Any], values: dict[str, Any], settings: Any, result: PlanResult) -> None:
+    """The cost estimate, and verdict 16 against the stack's budget (`cost.maxMonthlyUsd`)."""
+    from ...placement.budget import budget_verdict
+    from ..mock_answers import mock_partition, mock_region
+    from .cost import estimate
+
+    region = mock_region(values)
+    cost = settings.cost if settings is not None else None
+    result.cost = estimate(
+        resources,
+        region,
+        mock_partition(region),
+        spot_discount=cost.spot_discount if cost else None,
+        budget=cost.max_monthly_usd if cost else None,
+    )
+    verdict, warnings = budget_verdict(
+        result.cost.budget, result.cost.total("desired"), result.cost.total("max"), result.cost.not_priced
+    )
+    result.verdicts.append(verdict)
+    result.warnings += warnings
     result.verdicts.sort(key=lambda verdict: verdict.id)
 
 

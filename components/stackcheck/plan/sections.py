@@ -5,10 +5,10 @@
 knows the block types below and nothing of the plan; what one format shows and another does not is said
 here, with `only`, rather than decided by the renderers.
 
-Orders: the sections are listed in the order the plan ran the steps behind them. The terminal prints them
-in that order, so that its last lines, the ones left on the screen, are the verdicts and the outcome;
-markdown, read from the top in a pull request, opens with the outcome and the alerts, then the other
-sections the other way round.
+Orders: both formats open with the report's summary line (`Summary`) and the warnings (a `lead` section).
+The other sections are listed in the order the plan ran the steps behind them. The terminal prints them in
+that order, so that its last lines, the ones left on the screen, are the verdicts and the outcome; markdown,
+read from the top in a pull request, gives the alerts first, then the other sections the other way round.
 """
 
 from __future__ import annotations
@@ -180,6 +180,9 @@ class Section:
     """The terminal's heading, when it says more than `title`."""
     markdown_heading: str = ""
     """Markdown's heading, when it differs from `title`."""
+    lead: bool = False
+    """Shown right after the summary in every format, before the alerts' details and the resource tree (the
+    warnings)."""
     data: Mapping[str, Any] = field(default_factory=dict)
     """The section's fields of the JSON document, kept even when the section shows nothing."""
 
@@ -190,6 +193,55 @@ class Section:
     def shown_in(self, output_format: str) -> bool:
         """Whether `output_format` shows the section at all: a section with nothing to show is left out."""
         return bool(self.blocks_for(output_format))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The answer in one line: the exit status, the failed verdicts, the warnings and the monthly cost."""
+
+    exit_code: int
+    failed_checks: int
+    failed_verdicts: tuple[str, ...]
+    """`16 cost-within-budget`, one per failed verdict."""
+    warnings: int
+    monthly_usd_at_desired: float | None
+    """None when the plan did not get as far as the cost estimate."""
+    cost_complete: bool = True
+    """False when something is not priced, so the cost is a lower bound."""
+
+    @property
+    def ok(self) -> bool:
+        return self.failed_checks == 0 and self.exit_code == 0
+
+    @property
+    def line(self) -> str:
+        """`OK (exit 0): every check holds; 1 warning(s); $840.23 a month at desiredSize`."""
+        if self.ok:
+            outcome = "every check holds"
+        else:
+            outcome = f"{self.failed_checks} check(s) failed"
+            if self.failed_verdicts:
+                outcome += f", verdict(s) {', '.join(self.failed_verdicts)}"
+        if self.monthly_usd_at_desired is None:
+            cost = "cost not estimated"
+        else:
+            bound = "" if self.cost_complete else "at least "
+            cost = f"{bound}${self.monthly_usd_at_desired:,.2f} a month at desiredSize"
+        return f"{'OK' if self.ok else 'FAILED'} (exit {self.exit_code}): {outcome}; {self.warnings} warning(s); {cost}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document's `summary`."""
+        return {
+            "line": self.line,
+            "exitCode": self.exit_code,
+            "failedChecks": self.failed_checks,
+            "failedVerdicts": list(self.failed_verdicts),
+            "warnings": self.warnings,
+            "monthlyUsdAtDesired": None
+            if self.monthly_usd_at_desired is None
+            else round(self.monthly_usd_at_desired, 2),
+            "costComplete": self.cost_complete,
+        }
 
 
 @dataclass(frozen=True)
@@ -204,10 +256,18 @@ class Report:
     failures: tuple[str, ...]
     """Every failed check, one line each."""
     sections: tuple[Section, ...]
+    summary: Summary | None = None
+    """The line text and markdown open with; None for a report built without one."""
+    leading: tuple[Section, ...] = ()
+    """Sections every format shows before the others, in this order: what the reader came for, such as the
+    comparison with an earlier plan (`plan --compare`)."""
 
 
 def markdown_order(sections: tuple[Section, ...]) -> list[Section]:
-    """The order markdown shows `sections` in: alerts first, then the others from the last to the first."""
-    return [section for section in sections if section.alert] + [
-        section for section in reversed(sections) if not section.alert
-    ]
+    """The order markdown shows `sections` in: alerts first, then the lead sections (the warnings), then the
+    others from the last to the first."""
+    return (
+        [section for section in sections if section.alert]
+        + [section for section in sections if section.lead and not section.alert]
+        + [section for section in reversed(sections) if not section.alert and not section.lead]
+    )

@@ -1,5 +1,6 @@
 """An EKS cluster whose GPU nodes only GPU workloads reach, the NVIDIA device plugin, and vLLM."""
 
+import functools
 from typing import Any
 
 import pulumi
@@ -85,12 +86,17 @@ cluster = EksCluster(
     ),
 )
 
+
+def _nth(ids: list[str], index: int) -> str:
+    return ids[index]
+
+
 karpenter = None
 if settings.installs_karpenter:
     # Karpenter launches into the private subnets; it picks among their zones the ones offering an instance type.
-    node_subnets = (
+    node_subnets: list[pulumi.Input[str]] = (
         [
-            network.private_subnet_ids.apply(lambda ids, index=index: ids[index])
+            network.private_subnet_ids.apply(functools.partial(_nth, index=index))
             for index in range(settings.network.zone_count)
         ]
         if network

@@ -25,6 +25,7 @@ def pool_settings(**values) -> GpuNodeGroupSettings:
         {"instance_types": ["g6e.xlarge", "g6e.2xlarge"], "capacity_type": "SPOT", "max_size": 5, "disk_size": 300},
         {"instance_types": ["g5g.xlarge"]},
     ],
+    ids=["defaults", "spot-two-types", "arm64"],
 )
 def test_the_node_pool_and_node_class_are_valid_against_the_pinned_crds(values):
     settings = pool_settings(**values)
@@ -128,5 +129,6 @@ def test_the_provisioner_is_node_group_or_karpenter():
 def test_the_pinned_release_supports_every_kubernetes_version_the_stack_offers():
     oldest, newest = (tuple(map(int, version.split("."))) for version in versions.KARPENTER_KUBERNETES_VERSIONS)
 
+    assert versions.SUPPORTED_KUBERNETES_VERSIONS
     for version in versions.SUPPORTED_KUBERNETES_VERSIONS:
         assert oldest <= tuple(map(int, version.split("."))) <= newest

@@ -146,7 +146,7 @@ def _provisioner_labels(group: NodeGroupSpec, instance: Any) -> dict[str, str]:
         karpenter.CAPACITY_TYPE_LABEL: karpenter.CAPACITY_TYPES.get(group.capacity_type, group.capacity_type),
         karpenter.INSTANCE_FAMILY_LABEL: group.instance_type.split(".", 1)[0],
     }
-    if instance is not None and getattr(instance, "gpus", 0):
+    if instance is not None and int(getattr(instance, "gpus", 0) or 0):
         labels[karpenter.INSTANCE_GPU_COUNT_LABEL] = str(instance.gpus)
     return labels
 

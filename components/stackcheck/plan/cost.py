@@ -218,9 +218,10 @@ def _node_pool(resource: RegisteredResource, region: str, spot_discount: float |
     `lowest-price` allocation strategy"), so the cheapest type it allows is priced; Spot as a node group's."""
     from .pools import node_pool_specs
 
-    [spec] = node_pool_specs([resource]).specs or [None]
-    if spec is None:
+    specs = node_pool_specs([resource]).specs
+    if not specs:
         return PoolCost(resource.name, "", "", dict.fromkeys(SIZES, 0), None, "no instance-type requirement")
+    spec = specs[0]
     instance_types = list(spec.instance_types)
     if spec.capacity_type == "ON_DEMAND":
         priced = [(kind, price) for kind in instance_types if (price := prices.on_demand(kind, region)) is not None]

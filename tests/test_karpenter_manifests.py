@@ -132,3 +132,21 @@ def test_the_pinned_release_supports_every_kubernetes_version_the_stack_offers()
     assert versions.SUPPORTED_KUBERNETES_VERSIONS
     for version in versions.SUPPORTED_KUBERNETES_VERSIONS:
         assert oldest <= tuple(map(int, version.split("."))) <= newest
+
+
+def test_the_controllers_helm_values_are_values_the_pinned_chart_reads():
+    from components.stackcheck.plan.helm_values import chart_defaults, unknown_values
+
+    document = chart_defaults()[(versions.KARPENTER_CHART, versions.KARPENTER_VERSION)]
+    values = manifests.helm_values("c1", "q1", {"eks-gpu-inference/node-pool": "system"})
+
+    assert unknown_values(values, document["values"]) == []
+
+
+def test_a_helm_value_the_chart_does_not_read_is_named_by_its_path():
+    from components.stackcheck.plan.helm_values import chart_defaults, unknown_values
+
+    document = chart_defaults()[(versions.KARPENTER_CHART, versions.KARPENTER_VERSION)]
+    values = {"settings": {"clusterNmae": "c1"}, "nodeSelector": {"any-label": "x"}, "podAnnotations": {"a": "b"}}
+
+    assert unknown_values(values, document["values"]) == ["values.settings.clusterNmae"]

@@ -196,6 +196,11 @@ def test_the_dev_stack_with_a_karpenter_pool_plans_clean(tmp_path):
     assert {(pool["name"], pool["provisioner"], pool["maxCount"]) for pool in report["pools"]} >= {
         ("gpu", "karpenter", 2)
     }
+    [release] = [result for result in report["schema"] if result["object"].startswith("Release ")]
+    assert (
+        release["passed"]
+        and release["message"] == "valid (values of chart oci://public.ecr.aws/karpenter/karpenter 1.14.1)"
+    )
 
 
 def test_the_karpenter_aws_requests_pass_the_botocore_check(tmp_path):

@@ -235,11 +235,11 @@ def run_plan(options: PlanOptions) -> PlanResult:
             ) from None
 
         progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
-        from . import schema
+        from . import helm_values, schema
 
         result.schema = schema.validate_objects(
             [(written.object, written.path) for written in result.written], result.kubernetes_version
-        )
+        ) + helm_values.check_releases(run.resources)
 
         progress("checking AWS requests against the AWS API models…")
         from ..aws.check import check_resources

@@ -94,7 +94,7 @@ class Karpenter(pulumi.ComponentResource):
         )
 
         queue = aws.sqs.Queue(
-            f"{name}-interruption",
+            naming.autonamed_resource_name(f"{name}-interruption", naming.SQS_QUEUE_NAME_MAX),
             message_retention_seconds=manifests.QUEUE_RETENTION_SECONDS,
             sqs_managed_sse_enabled=True,
             tags=tags or None,
@@ -108,7 +108,7 @@ class Karpenter(pulumi.ComponentResource):
         )
         for event, (source, detail_type) in manifests.INTERRUPTION_EVENTS.items():
             rule = aws.cloudwatch.EventRule(
-                f"{name}-{event}",
+                naming.autonamed_resource_name(f"{name}-{event}", naming.EVENT_RULE_NAME_MAX),
                 description=f"{detail_type} events for Karpenter's interruption queue",
                 event_pattern=json.dumps(manifests.event_pattern(source, detail_type)),
                 tags=tags or None,

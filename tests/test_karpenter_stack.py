@@ -250,3 +250,12 @@ def test_the_cost_of_a_karpenter_pool_is_nothing_idle_and_its_gpu_limit_at_max(t
     assert pool["nodes"] == {"min": 0, "desired": 0, "max": 2}
     # On-Demand capacity goes to the cheapest type allowed: a g6.xlarge costs less an hour than a g5.xlarge.
     assert pool["instanceType"] == "g6.xlarge" and pool["monthlyUsd"]["desired"] == 0
+
+
+def test_a_long_cluster_name_still_gives_aws_names_within_their_limits(tmp_path):
+    long_name = "inference-" + "x" * 60
+    code, report = plan(karpenter_stack_file(tmp_path, {"cluster": {"name": long_name}}), tmp_path / "out")
+    checks = [check for check in report["awsRequests"] if check["type"] in {SQS_QUEUE, EVENT_RULE}]
+
+    assert code == 0, report["failures"]
+    assert len(checks) == 6 and all(check["passed"] for check in checks)

@@ -81,6 +81,11 @@ class Pool:
         """How the config names the pool: `gpuNodeGroup` or the pool's name."""
         return self.key or "gpuNodeGroup"
 
+    @property
+    def node_pool_name(self) -> str:
+        """The name of the pool's Karpenter NodePool and EC2NodeClass: `gpu`, or `gpu-<pool>`."""
+        return "gpu" if self.key is None else f"gpu-{self.key}"
+
     def resource_name(self, cluster_name: str) -> str:
         """The name of the pool's `GpuNodeGroup`; the one-pool form keeps the name deployed stacks have."""
         return f"{cluster_name}-gpu" if self.key is None else f"{cluster_name}-gpu-{self.key}"

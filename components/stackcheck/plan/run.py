@@ -235,11 +235,11 @@ def run_plan(options: PlanOptions) -> PlanResult:
             ) from None
 
         progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
-        from . import schema
+        from . import helm_values, schema
 
         result.schema = schema.validate_objects(
             [(written.object, written.path) for written in result.written], result.kubernetes_version
-        )
+        ) + helm_values.check_releases(run.resources)
 
         progress("checking AWS requests against the AWS API models…")
         from ..aws.check import check_resources
@@ -383,6 +383,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
 
 def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
     from ... import placement
+    from ...placement.provisioners import provisioners_verdict
     from ...placement.workloads import WORKLOAD_KINDS
     from . import node_agents, pools
 
@@ -405,6 +406,7 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         _place_node_agents(agents, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)
         _check_autoscaling(resources, workloads, node_pools, result)
+        result.verdicts.append(provisioners_verdict(workloads, node_groups.specs, declaring))
         result.verdicts.sort(key=lambda verdict: verdict.id)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"

@@ -14,7 +14,7 @@ from .autoscaler import AutoscalerSettings
 from .cluster import ClusterSettings
 from .cost import CostSettings
 from .device_plugin import DevicePluginSettings
-from .errors import ConfigError, ConfigProblem, _suggestion, stack_config
+from .errors import ConfigError, ConfigProblem, stack_config, suggestion
 from .fleet import (
     ModelSettings,
     Pool,
@@ -376,7 +376,7 @@ def parse_settings(values: Mapping[str, Any], project: str = PROJECT) -> Setting
             else:
                 parsed[key] = value
         else:
-            message = f"unknown key{_suggestion(key, TOP_LEVEL_KEYS)}; allowed: {', '.join(TOP_LEVEL_KEYS)}"
+            message = f"unknown key{suggestion(key, TOP_LEVEL_KEYS)}; allowed: {', '.join(TOP_LEVEL_KEYS)}"
             problems.append(ConfigProblem(key, message, project))
     settings = Settings.model_validate(parsed, context={DEFER_PROBLEMS: True})
     bad_sections = {problem.key.split(".", 1)[0] for problem in problems}

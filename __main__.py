@@ -18,6 +18,8 @@ from components.facts.eks_node import HOST_DEVICE_PLUGIN_AMI_FAMILY, ami_family_
 from components.facts.identity import PROJECT
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.gpu_quota import PoolDemand, checked_quotas
+from components.keda import Keda, KedaArgs
+from components.keda_manifests import compatibility_warning
 from components.labels import LABEL_PREFIX
 from components.monitoring import (
     PrometheusMonitors,
@@ -186,6 +188,14 @@ else:
     for key, value in pool_outputs(gpu_pools[None]).items():
         pulumi.export(SINGLE_POOL_OUTPUTS[key], value)
 
+# KEDA scales the servers that autoscale on their queue; installed only when one does.
+keda = None
+if any(served.settings.autoscaling.enabled for served in settings.servers):
+    keda = Keda(f"{name}-keda", KedaArgs(), opts=on_cluster)
+    warning = compatibility_warning(settings.cluster.version)
+    if warning:
+        pulumi.log.warn(warning)
+
 scrape_targets = []
 servers: dict[str, dict[str, Any]] = {}
 for served in settings.servers:
@@ -213,6 +223,8 @@ for served in settings.servers:
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
+            prometheus_url=settings.observability.prometheus.url,
+            keda_namespace=keda.namespace if keda and served.settings.autoscaling.enabled else None,
             pod_annotations=pod_scrape_annotations(settings.observability, scrape),
             name=object_name,
         ),

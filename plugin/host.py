@@ -43,6 +43,7 @@ def components() -> list[type]:
     from components.dcgm_exporter import DcgmExporter
     from components.device_plugin import NvidiaDevicePlugin
     from components.gpu_node_group import GpuNodeGroup
+    from components.keda import Keda
     from components.monitoring import PrometheusMonitors
     from components.network import Network
     from components.vllm_server import VllmServer
@@ -56,6 +57,7 @@ def components() -> list[type]:
         DcgmExporter,
         ClusterAutoscaler,
         PrometheusMonitors,
+        Keda,
     ]
 
 

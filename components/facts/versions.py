@@ -223,3 +223,15 @@ def pinned_addon_version(addon: str, kubernetes_version: str) -> str | None:
 DCGM_EXPORTER_IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s/dcgm-exporter"
 DCGM_EXPORTER_VERSION = "4.5.3-4.8.2"
 DCGM_EXPORTER_IMAGE = f"{DCGM_EXPORTER_IMAGE_REPOSITORY}:{DCGM_EXPORTER_VERSION}-distroless"
+
+# KEDA, which scales the vLLM servers on their queue, from its official chart (kedacore/charts, tag v2.20.2,
+# keda/Chart.yaml: version and appVersion 2.20.2, `kubeVersion: ">=v1.23.0-0"`, so Helm installs it on every
+# version above). KEDA tests each release on three Kubernetes minors (keda.sh/docs/2.22/operate/cluster/,
+# "Kubernetes Compatibility": v2.20 on v1.33 - v1.35); the newest release stored with its source is 2.20.2
+# (kedacore/keda tag v2.20.2, 68a5b5028f35b22d50597c69819ab32c4e92f21a), whose ScaledObject schema is
+# stackcheck/plan/crds/keda.sh_v1alpha1_scaledobject.json.
+KEDA_CHART = "keda"
+KEDA_CHART_REPOSITORY = "https://kedacore.github.io/charts"
+KEDA_VERSION = "2.20.2"
+KEDA_TESTED_KUBERNETES = ("1.33", "1.35")
+"""The oldest and newest Kubernetes minor KEDA's release is tested on; outside them the stack warns."""

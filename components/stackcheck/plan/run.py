@@ -384,7 +384,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
 def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
     from ... import placement
     from ...placement.workloads import WORKLOAD_KINDS
-    from . import node_agents, pools
+    from . import node_agents, pools, scaling
 
     node_groups = pools.node_group_specs(resources)
     result.node_group_problems = node_groups.problems
@@ -405,6 +405,7 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         _place_node_agents(agents, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)
         _check_autoscaling(resources, workloads, node_pools, result)
+        result.verdicts += scaling.scaling_verdicts(objects, workloads, node_pools)
         result.verdicts.sort(key=lambda verdict: verdict.id)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"

@@ -283,6 +283,13 @@ watched_servers: dict[str, Any] = (
         "gpu_memory_utilization": settings.vllm.gpu_memory_utilization,
     }
 )
+autoscaled_models = {
+    served.settings.model_name: served.settings.autoscaling.max_replicas
+    for served in settings.servers
+    if served.settings.autoscaling.enabled
+}
+if autoscaled_models:
+    watched_servers["autoscaled_models"] = autoscaled_models
 if observability.prometheus_operator:
     PrometheusMonitors(
         f"{name}-monitors",

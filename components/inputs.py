@@ -473,6 +473,12 @@ ARGS: tuple[Args, ...] = (
             "alert per model, fired when that model is not scraped; list the servers with replicas. Not with "
             "`vllm_model_name` or `replicas`. Default: the one server those describe.",
         ),
+        Own(
+            "autoscaled_models",
+            "dict[str, int] | None",
+            "The model names (`model_name` labels) of the servers KEDA scales, each with its maxReplicas: an alert "
+            "fires when one runs its maximum with requests waiting for 10 minutes. Default none.",
+        ),
         Take(
             VllmSettings,
             only=("replicas", "gpu_memory_utilization"),

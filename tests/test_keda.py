@@ -217,3 +217,11 @@ def test_a_cluster_version_outside_kedas_tested_window_warns(version, warns):
 def merge_autoscaling(vllm: dict) -> dict:
     autoscaling = {**AUTOSCALED["vllm"]["autoscaling"], **vllm.pop("autoscaling", {})}
     return {"vllm": {**vllm, "autoscaling": autoscaling}}
+
+
+def test_a_claim_for_the_weights_is_refused_when_autoscaling_may_add_a_second_replica(stack):
+    with pytest.raises(StackConfigError) as error:
+        stack({"vllm": {"modelCache": {"type": "pvc"}, "autoscaling": {"enabled": True, "maxReplicas": 2}}})
+
+    [problem] = error.value.problems
+    assert str(problem).startswith("eks-gpu-inference:vllm.modelCache.type: 'pvc' with autoscaling.maxReplicas 2")

@@ -229,7 +229,16 @@ class VllmSettings(SectionModel):
                 )
                 for allowed in [_shape_allowed(key, facts)]
             ]
-        if self.model_cache.type == "pvc" and self.replicas > 1:
+        scaled = self.autoscaling
+        if self.model_cache.type == "pvc" and scaled.enabled and scaled.max_replicas > 1:
+            problems.append(
+                ConfigProblem(
+                    "modelCache.type",
+                    f"'pvc' with autoscaling.maxReplicas {scaled.max_replicas}: a ReadWriteOnce claim attaches to "
+                    "one node only; allowed: 'emptyDir', or autoscaling.maxReplicas 1",
+                )
+            )
+        elif self.model_cache.type == "pvc" and self.replicas > 1:
             problems.append(
                 ConfigProblem(
                     "modelCache.type",

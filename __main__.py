@@ -192,9 +192,9 @@ else:
 keda = None
 if any(served.settings.autoscaling.enabled for served in settings.servers):
     keda = Keda(f"{name}-keda", KedaArgs(), opts=on_cluster)
-    warning = compatibility_warning(settings.cluster.version)
-    if warning:
-        pulumi.log.warn(warning)
+    keda_warning = compatibility_warning(settings.cluster.version)
+    if keda_warning:
+        pulumi.log.warn(keda_warning)
 
 scrape_targets = []
 servers: dict[str, dict[str, Any]] = {}

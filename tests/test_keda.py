@@ -205,7 +205,11 @@ def test_every_bad_autoscaling_value_is_reported_at_once(stack):
     ]
 
 
-@pytest.mark.parametrize(("version", "warns"), [("1.32", True), ("1.33", False), ("1.35", False), ("1.36", True)])
+@pytest.mark.parametrize(
+    ("version", "warns"),
+    [("1.32", True), ("1.33", False), ("1.35", False), ("1.36", True)],
+    ids=["below-window", "oldest-tested", "newest-tested", "above-window"],
+)
 def test_a_cluster_version_outside_kedas_tested_window_warns(version, warns):
     warning = compatibility_warning(version)
 

@@ -80,6 +80,13 @@ def fit(workloads, scalers, pools):
         ("g5.12xlarge", 2, 3, 3, False),  # floor(4 / 3) = 1 a node: 1 x 2 = 2 < 3
         ("g5.12xlarge", 3, 2, 6, True),  # floor(4 / 2) = 2 a node: 2 x 3 = 6 >= 6
     ],
+    ids=[
+        "1-gpu-nodes-hold-2",
+        "1-gpu-nodes-short-by-3",
+        "4-gpu-nodes-hold-8",
+        "3-gpu-replicas-one-a-node",
+        "2-gpu-replicas-two-a-node",
+    ],
 )
 def test_replicas_at_max_against_the_pool_at_max_size(instance_type, max_size, gpus, max_replicas, passed):
     verdict = fit(
@@ -148,6 +155,7 @@ def test_a_scaler_targets_only_the_deployment_of_its_namespace_and_name():
         ({"httpGet": {"path": "/health", "port": 8000}}, 30),
         (None, None),
     ],
+    ids=["vllm-probe-30-minutes", "initial-delay-added", "api-defaults", "no-startup-probe"],
 )
 def test_the_startup_budget_is_what_the_startup_probe_allows(probe, budget):
     assert startup_budget(server(startup=probe)) == budget
@@ -161,6 +169,7 @@ def test_the_startup_budget_is_what_the_startup_probe_allows(probe, budget):
         ((), 600),  # both default to 10m
         (("--scale-down-delay-after-add=45m",), 2700),  # max(2700, 600)
     ],
+    ids=["dev-stack-unneeded-time-longer", "delay-longer", "both-defaults", "one-default"],
 )
 def test_the_autoscaler_holds_a_new_node_for_the_longer_of_its_two_waits(args, hold):
     assert autoscaler_node_hold([server(), autoscaler(*args)]) == hold
@@ -181,6 +190,13 @@ PROBE_1800 = {"periodSeconds": 10, "failureThreshold": 180}
         (1799, 3600, False),  # 1799 < 1800
         (3600, 1200, False),  # the autoscaler may take the node after 1200 < 1800
         (None, None, False),  # the HorizontalPodAutoscaler's default window, 300 < 1800
+    ],
+    ids=[
+        "both-outlast",
+        "equal-window-no-autoscaler",
+        "window-a-second-short",
+        "autoscaler-too-soon",
+        "hpa-default-window",
     ],
 )
 def test_scale_down_against_the_startup_budget(window, hold, passed):

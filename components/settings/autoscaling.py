@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from .errors import ConfigProblem
+from pydantic import AfterValidator
+
+from .errors import ConfigProblem, _bad
 from .fields import rule
 from .section import SectionModel
 
@@ -18,13 +20,21 @@ SCALE_TO_ZERO_REASON = (
 )
 
 
+def _min_replicas(count: int) -> int:
+    if count == 0:
+        raise ValueError(f"0 is refused: {SCALE_TO_ZERO_REASON}; allowed: an integer >= 1")
+    if count < 0:
+        raise _bad(count, "an integer >= 1")
+    return count
+
+
 class AutoscalingSettings(SectionModel):
     """Replicas that follow vLLM's queue (`vllm.autoscaling`): KEDA scales the Deployment between `minReplicas`
     and `maxReplicas` on `vllm:num_requests_waiting`; `replicas` is then the initial count."""
 
     enabled: bool = False
     """Scale the server's replicas on its queue with KEDA, which the stack installs on the system nodes."""
-    min_replicas: Annotated[int, rule(lambda n: n >= 0, "an integer >= 1")] = 1
+    min_replicas: Annotated[int, AfterValidator(_min_replicas)] = 1
     """Fewest replicas KEDA keeps, at least 1: 0 is refused, since at 0 vLLM exports no queue to wake the
     Deployment."""
     max_replicas: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 2
@@ -42,8 +52,6 @@ class AutoscalingSettings(SectionModel):
     """How often KEDA asks Prometheus for the queue, in seconds."""
 
     def problems(self) -> list[ConfigProblem]:
-        if self.min_replicas == 0:
-            return [ConfigProblem("minReplicas", f"0 is refused: {SCALE_TO_ZERO_REASON}; allowed: an integer >= 1")]
         if self.max_replicas < self.min_replicas:
             return [
                 ConfigProblem(

@@ -157,27 +157,6 @@ BAD_ARGS = {
             "VllmServer(chat).args.namespace",
         ],
     ),
-    "VllmServer-autoscaling": (
-        """
-        from components.args.vllm_server import AutoscalingArgs
-        from components.vllm_server import VllmServer, VllmServerArgs
-
-        VllmServer("chat", VllmServerArgs(autoscaling=AutoscalingArgs(enabled=True, min_replicas=0,
-                                                                      polling_interval_seconds=0)))
-        """,
-        [
-            "VllmServer(chat).args.autoscaling.min_replicas: 0 is refused: at 0 replicas vLLM exports no metrics",
-            "VllmServer(chat).args.autoscaling.polling_interval_seconds",
-        ],
-    ),
-    "Keda": (
-        """
-        from components.keda import Keda, KedaArgs
-
-        Keda("keda", KedaArgs(version="latest"))
-        """,
-        ["Keda(keda).args.version: 'latest' is not a chart release"],
-    ),
     "NvidiaDevicePlugin": (
         """
         from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs

@@ -229,3 +229,43 @@ def test_a_claim_for_the_weights_is_refused_when_autoscaling_may_add_a_second_re
 
     [problem] = error.value.problems
     assert str(problem).startswith("eks-gpu-inference:vllm.modelCache.type: 'pvc' with autoscaling.maxReplicas 2")
+
+
+COMPONENT_ARGS = {
+    "autoscaled-server": (
+        """
+        from components.args.vllm_server import AutoscalingArgs
+        from components.vllm_server import VllmServer, VllmServerArgs
+
+        VllmServer("chat", VllmServerArgs(autoscaling=AutoscalingArgs(enabled=True, min_replicas=0,
+                                                                      polling_interval_seconds=0)))
+        """,
+        [
+            "VllmServer(chat).args.autoscaling.min_replicas: 0 is refused: at 0 replicas vLLM exports no metrics",
+            "VllmServer(chat).args.autoscaling.polling_interval_seconds: invalid value 0",
+        ],
+    ),
+    "keda-version": (
+        """
+        from components.keda import Keda, KedaArgs
+
+        Keda("keda", KedaArgs(version="latest"))
+        """,
+        ["Keda(keda).args.version: 'latest' is not a chart release"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMPONENT_ARGS))
+def test_bad_component_args_fail_naming_each_argument_before_anything_registers(tmp_path, case):
+    from components.settings import ConfigError
+    from tests.test_component_args import run_components
+
+    source, keys = COMPONENT_ARGS[case]
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_components(tmp_path, source, run)
+
+    assert [key for key in keys if key not in str(raised.value)] == []
+    assert len(raised.value.problems) == len(keys)
+    assert run.resources == []

@@ -22,6 +22,8 @@ from components.gpu_quota import PoolDemand, checked_quotas
 from components.karpenter import Karpenter, KarpenterArgs
 from components.karpenter_manifests import DO_NOT_DISRUPT
 from components.karpenter_pool import KarpenterNodePool, KarpenterNodePoolArgs
+from components.keda import Keda, KedaArgs
+from components.keda_manifests import compatibility_warning
 from components.labels import LABEL_PREFIX
 from components.monitoring import (
     PrometheusMonitors,
@@ -242,6 +244,14 @@ else:
     for key, value in pool_outputs(gpu_pools[None]).items():
         pulumi.export(SINGLE_POOL_OUTPUTS[key], value)
 
+# KEDA scales the servers that autoscale on their queue; installed only when one does.
+keda = None
+if any(served.settings.autoscaling.enabled for served in settings.servers):
+    keda = Keda(f"{name}-keda", KedaArgs(), opts=on_cluster)
+    keda_warning = compatibility_warning(settings.cluster.version)
+    if keda_warning:
+        pulumi.log.warn(keda_warning)
+
 scrape_targets = []
 servers: dict[str, dict[str, Any]] = {}
 for served in settings.servers:
@@ -269,6 +279,8 @@ for served in settings.servers:
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
+            prometheus_url=settings.observability.prometheus.url,
+            keda_namespace=keda.namespace if keda and served.settings.autoscaling.enabled else None,
             pod_annotations={
                 **pod_scrape_annotations(settings.observability, scrape),
                 # Karpenter leaves the pod's node alone while the model loads (the startup budget after it runs).
@@ -331,6 +343,13 @@ watched_servers: dict[str, Any] = (
         "gpu_memory_utilization": settings.vllm.gpu_memory_utilization,
     }
 )
+autoscaled_models = {
+    served.settings.model_name: served.settings.autoscaling.max_replicas
+    for served in settings.servers
+    if served.settings.autoscaling.enabled
+}
+if autoscaled_models:
+    watched_servers["autoscaled_models"] = autoscaled_models
 if observability.prometheus_operator:
     PrometheusMonitors(
         f"{name}-monitors",

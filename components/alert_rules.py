@@ -156,7 +156,39 @@ def no_server_rule(model_name: str | None) -> dict[str, Any]:
     }
 
 
-def vllm_rules(model_name: str | None, replicas: int, watched_models: list[str] | None = None) -> list[dict[str, Any]]:
+def at_max_replicas_rule(model_name: str, max_replicas: int) -> dict[str, Any]:
+    """The alert for model `model_name` running its `max_replicas` (KEDA's `maxReplicaCount`) with requests still
+    waiting for 10 minutes: the autoscaler can add no replica, so the capacity is exhausted.
+
+    The replicas are counted from vLLM's own series, one scrape target each (Prometheus attaches `instance` to
+    every target's series: Prometheus docs, "Jobs and instances"), so no kube-state-metrics is needed.
+    """
+    selector = "{model_name=" + promql_string(model_name) + "}"
+    return {
+        "alert": "VllmAtMaxReplicas",
+        "expr": (
+            f"count by (model_name) (count by (model_name, instance) (vllm:num_requests_waiting{selector})) >= "
+            f"{max_replicas}\nand\nsum by (model_name) (vllm:num_requests_waiting{selector}) > 0"
+        ),
+        "for": "10m",
+        "labels": {"severity": "warning"},
+        "annotations": {
+            "summary": f"{{{{ $labels.model_name }}}} has run its {max_replicas} replicas (maxReplicas) with "
+            "requests waiting for 10 minutes",
+            "description": (
+                "Capacity is exhausted: raise autoscaling.maxReplicas and the GPU pool's maxSize with it "
+                "(the plan's verdict 13 checks they agree), or serve the model from larger GPUs."
+            ),
+        },
+    }
+
+
+def vllm_rules(
+    model_name: str | None,
+    replicas: int,
+    watched_models: list[str] | None = None,
+    autoscaled: dict[str, int] | None = None,
+) -> list[dict[str, Any]]:
     """The vLLM server's alerts for the series of model `model_name` (None: of every model), and the
     no-server alert only while the stack asks for `replicas` > 0. With `watched_models` (several servers) the
     queue alert reads every model's series and each watched model has a no-server alert of its own, so one model
@@ -165,7 +197,7 @@ def vllm_rules(model_name: str | None, replicas: int, watched_models: list[str] 
     The no-server alert is left out at zero replicas rather than joined with kube-state-metrics'
     `kube_deployment_spec_replicas`: the replicas are the stack's own setting (nothing in it scales the
     Deployment), and a join with a series that is not scraped yields nothing, so without kube-state-metrics the
-    alert would never fire.
+    alert would never fire. Each model of `autoscaled` (model name -> maxReplicas) also has the at-max alert.
     """
     selector = "" if model_name is None else "{model_name=" + promql_string(model_name) + "}"
     rules: list[dict[str, Any]] = [
@@ -186,7 +218,7 @@ def vllm_rules(model_name: str | None, replicas: int, watched_models: list[str] 
         rules += [no_server_rule(name) for name in watched_models]
     elif replicas > 0:
         rules.append(no_server_rule(model_name))
-    return rules
+    return rules + [at_max_replicas_rule(name, count) for name, count in (autoscaled or {}).items()]
 
 
 def rule_groups(
@@ -194,13 +226,15 @@ def rule_groups(
     replicas: int = DEFAULT_REPLICAS,
     model_name: str | None = None,
     watched_models: list[str] | None = None,
+    autoscaled: dict[str, int] | None = None,
 ) -> list[dict[str, Any]]:
     """The rule groups for a vLLM server of model `model_name` (None: any model) with `replicas` replicas,
     started with `gpu_memory_utilization`; or, with `watched_models`, for several servers, each of those models
-    watched on its own (`gpu_memory_utilization` then the largest any of them takes)."""
+    watched on its own (`gpu_memory_utilization` then the largest any of them takes); each model of `autoscaled`
+    (model name -> maxReplicas) with the at-max alert."""
     return [
         {"name": GPU_GROUP, "rules": xid_rules() + gpu_memory_rules(gpu_memory_utilization)},
-        {"name": VLLM_GROUP, "rules": vllm_rules(model_name, replicas, watched_models)},
+        {"name": VLLM_GROUP, "rules": vllm_rules(model_name, replicas, watched_models, autoscaled)},
     ]
 
 

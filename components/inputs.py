@@ -15,15 +15,17 @@ text, as the generated classes spell them.
 
 from __future__ import annotations
 
+from .facts import versions
 from .input_parts import Args, Own, Take, _args, _object_name, _placement
 from .settings.autoscaler import AutoscaledClusterSettings, AutoscalerSettings
+from .settings.autoscaling import AutoscalingSettings
 from .settings.cluster import ClusterSettings
 from .settings.cost import CostSettings
 from .settings.device_plugin import DevicePluginSettings
 from .settings.gpu_placement import GpuPlacementSettings
 from .settings.network import NetworkSettings
 from .settings.node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings, TaintSettings
-from .settings.observability import ObservabilitySettings
+from .settings.observability import ObservabilitySettings, PrometheusSettings
 from .settings.section import SectionModel
 from .settings.vllm import ModelCacheSettings, VllmSettings
 
@@ -32,7 +34,9 @@ STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     VllmSettings: ("enabled", "model_facts"),
     AutoscalerSettings: ("enabled",),
     DevicePluginSettings: ("enabled",),
-    ObservabilitySettings: ("dcgm_exporter", "prometheus_operator"),
+    ObservabilitySettings: ("dcgm_exporter", "prometheus_operator", "prometheus"),
+    # Where KEDA asks: the program hands it to each autoscaled server as `prometheus_url`.
+    PrometheusSettings: ("url",),
     # The stack's choice between its own VPC and the default one; `Network` always creates one.
     NetworkSettings: ("mode",),
     # Which component the stack builds for a pool: `GpuNodeGroup`, or `KarpenterNodePool`.
@@ -287,10 +291,29 @@ ARGS: tuple[Args, ...] = (
         ),
     ),
     _args(
+        "KedaArgs",
+        "keda",
+        "Inputs of `Keda`. Every field is plain (it names the chart release) and checked when the component is "
+        "constructed.",
+        Own(
+            "version",
+            "str | None",
+            "Version of KEDA's official chart (kedacore/charts), whose ScaledObject schema the plan checks.",
+            default=versions.KEDA_VERSION,
+        ),
+    ),
+    _args(
         "ModelCacheArgs",
         "vllm_server",
         "Where vLLM caches model weights.",
         Take(ModelCacheSettings),
+    ),
+    _args(
+        "AutoscalingArgs",
+        "vllm_server",
+        "Replicas that follow vLLM's queue: a KEDA ScaledObject on the server's Deployment (KEDA must be installed, "
+        "as `Keda` does).",
+        Take(AutoscalingSettings),
     ),
     _args(
         "VllmServerArgs",
@@ -339,6 +362,20 @@ ARGS: tuple[Args, ...] = (
             "metrics_namespace",
             "str | None",
             "Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none.",
+        ),
+        Own(
+            "prometheus_url",
+            "str | None",
+            "URL of the Prometheus HTTP API that KEDA asks for the server's queue when `autoscaling` is enabled. "
+            "Default: `http://prometheus-operated.<metrics_namespace>.svc:9090` (`monitoring` when that is none), the "
+            "Service the Prometheus operator creates.",
+        ),
+        Own(
+            "keda_namespace",
+            "pulumi.Input[str] | None",
+            "KEDA's namespace as an output (`Keda.namespace`), which resolves once KEDA's chart, and with it the "
+            "ScaledObject CRD, is installed: the ScaledObject waits for it. Default none (KEDA is installed "
+            "elsewhere).",
         ),
         Own(
             "pod_annotations",
@@ -432,6 +469,12 @@ ARGS: tuple[Args, ...] = (
             "The model names (`model_name` labels) of several vLLM servers, each watched on its own: one no-server "
             "alert per model, fired when that model is not scraped; list the servers with replicas. Not with "
             "`vllm_model_name` or `replicas`. Default: the one server those describe.",
+        ),
+        Own(
+            "autoscaled_models",
+            "dict[str, int] | None",
+            "The model names (`model_name` labels) of the servers KEDA scales, each with its maxReplicas: an alert "
+            "fires when one runs its maximum with requests waiting for 10 minutes. Default none.",
         ),
         Take(
             VllmSettings,

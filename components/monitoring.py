@@ -103,7 +103,10 @@ def alert_rule_groups(path: Path = ALERT_RULES_FILE) -> list[dict]:
 def stack_rule_groups(args: PrometheusMonitorsArgs, vllm: VllmSettings) -> list[dict]:
     """The alert rules for the vLLM server `args` names: its model's series, its replicas, its memory budget."""
     watched = None if args.watched_models is None else list(args.watched_models)
-    return alert_rules.rule_groups(vllm.gpu_memory_utilization, vllm.replicas, args.vllm_model_name, watched)
+    autoscaled = dict(args.autoscaled_models or {})
+    return alert_rules.rule_groups(
+        vllm.gpu_memory_utilization, vllm.replicas, args.vllm_model_name, watched, autoscaled
+    )
 
 
 def prometheus_rule(settings: ObservabilitySettings, groups: list[dict]) -> dict:
@@ -139,6 +142,11 @@ def validated(name: str, args: PrometheusMonitorsArgs) -> tuple[ObservabilitySet
                         "vllm_model_name and replicas for one",
                     )
                 ]
+            )
+    for model, count in (args.autoscaled_models or {}).items():
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            validation.add(
+                [argument_problem(f"{where}.autoscaled_models[{model!r}]", f"{count!r}; allowed: an integer >= 1")]
             )
     validation.done()
     return settings, vllm

@@ -16,8 +16,9 @@ from .component_args import Validation, args_path, argument_problem, coerce, pla
 from .facts import gpu_catalog
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
+from .keda_manifests import default_prometheus_url, scaled_object
 from .labels import created_name
-from .settings import GpuNodeGroupSettings, VllmSettings, arguments, server_pool_problems
+from .settings import GpuNodeGroupSettings, ObservabilitySettings, VllmSettings, arguments, server_pool_problems
 from .settings.fields import check_node_labels
 from .settings.fleet import revision_warning
 from .vllm_manifests import (
@@ -164,12 +165,17 @@ class VllmServer(pulumi.ComponentResource):
             node_labels=plan.node_labels,
         )
         timeout = rollout_timeout(settings)
-        k8s.apps.v1.Deployment(
+        deployment_resource = k8s.apps.v1.Deployment(
             f"{name}-deployment",
             metadata=manifest["metadata"],
             spec=manifest["spec"],
             opts=pulumi.ResourceOptions(
-                parent=self, depends_on=pod_needs, custom_timeouts=pulumi.CustomTimeouts(create=timeout, update=timeout)
+                parent=self,
+                depends_on=pod_needs,
+                custom_timeouts=pulumi.CustomTimeouts(create=timeout, update=timeout),
+                # KEDA's HorizontalPodAutoscaler owns the replica count; `replicas` is only the initial one, and an
+                # update must not reset what it chose.
+                ignore_changes=["spec.replicas"] if settings.autoscaling.enabled else None,
             ),
         )
         svc_manifest = service(name, settings, plan.object_name)
@@ -185,6 +191,23 @@ class VllmServer(pulumi.ComponentResource):
             f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=in_namespace
         )
 
+        if settings.autoscaling.enabled:
+            prometheus_url = args.prometheus_url or default_prometheus_url(
+                args.metrics_namespace or ObservabilitySettings().monitoring_namespace
+            )
+            scaler = scaled_object(name, settings, prometheus_url, plan.object_name)
+            metadata = scaler["metadata"]
+            if args.keda_namespace is not None:
+                # Waits for KEDA's release, which installs the ScaledObject CRD.
+                metadata = pulumi.Output.all(args.keda_namespace).apply(lambda _: scaler["metadata"])
+            k8s.apiextensions.CustomResource(
+                f"{name}-scaler",
+                api_version=scaler["apiVersion"],
+                kind=scaler["kind"],
+                metadata=metadata,
+                spec=scaler["spec"],
+                opts=pulumi.ResourceOptions(parent=self, depends_on=[*namespace_needs, deployment_resource]),
+            )
         self.service_name = svc.metadata.apply(created_name)
         self.service_dns_name = pulumi.Output.all(self.service_name, self.namespace).apply(
             lambda parts: service_dns_name(parts[1], parts[0])

@@ -45,6 +45,7 @@ def components() -> list[type]:
     from components.gpu_node_group import GpuNodeGroup
     from components.karpenter import Karpenter
     from components.karpenter_pool import KarpenterNodePool
+    from components.keda import Keda
     from components.monitoring import PrometheusMonitors
     from components.network import Network
     from components.vllm_server import VllmServer
@@ -60,6 +61,7 @@ def components() -> list[type]:
         DcgmExporter,
         ClusterAutoscaler,
         PrometheusMonitors,
+        Keda,
     ]
 
 

@@ -155,7 +155,7 @@ def test_a_settings_field_no_component_takes_must_be_listed_stack_only(monkeypat
     monkeypatch.setitem(STACK_ONLY, ObservabilitySettings, ("dcgm_exporter",))
 
     assert generate_args.declaration_problems() == [
-        "ObservabilitySettings: ['prometheusOperator'] are inputs of no component; take them in an args class of "
+        "ObservabilitySettings: ['prometheusOperator', 'prometheus'] are inputs of no component; take them in an args class of "
         "components/inputs.py, or list them in its STACK_ONLY"
     ]
 

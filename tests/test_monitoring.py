@@ -19,6 +19,7 @@ from components.facts.resource_types import (
     SERVICE,
     SERVICE_MONITOR,
 )
+from components.facts.versions import KEDA_VERSION
 from components.monitoring import ALERT_RULES_FILE
 from components.stackcheck.__main__ import main
 from components.stackcheck.plan import crd_schema
@@ -175,9 +176,15 @@ def test_committed_crd_schemas_name_their_source_release():
     assert set(documents) == {
         ("monitoring.coreos.com/v1", "ServiceMonitor"),
         ("monitoring.coreos.com/v1", "PrometheusRule"),
+        ("keda.sh/v1alpha1", "ScaledObject"),
     }
-    for document in documents.values():
-        assert document["source"].startswith("prometheus-operator/prometheus-operator v0.93.0")
+    for key, document in documents.items():
+        release = (
+            f"kedacore/keda v{KEDA_VERSION} "
+            if key[0] == "keda.sh/v1alpha1"
+            else "prometheus-operator/prometheus-operator v0.93.0"
+        )
+        assert document["source"].startswith(release)
 
 
 def test_plan_checks_custom_resources_against_their_schema(capsys, tmp_path):

@@ -44,6 +44,8 @@ class PrometheusMonitorsArgs:
     """Plain. The model name the watched vLLM server's metrics carry (their `model_name` label: `--served-model-name`, else the model id); the vLLM alerts select its series. Default: every model's series."""
     watched_models: list[str] | None = None
     """Plain. The model names (`model_name` labels) of several vLLM servers, each watched on its own: one no-server alert per model, fired when that model is not scraped; list the servers with replicas. Not with `vllm_model_name` or `replicas`. Default: the one server those describe."""
+    autoscaled_models: dict[str, int] | None = None
+    """Plain. The model names (`model_name` labels) of the servers KEDA scales, each with its maxReplicas: an alert fires when one runs its maximum with requests waiting for 10 minutes. Default none."""
     replicas: int | None = None
     """Plain. Replicas of the watched vLLM server, 0 or more; with 0 the alert on no server being scraped is left out. Default 1."""
     gpu_memory_utilization: float | None = None

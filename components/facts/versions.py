@@ -238,3 +238,15 @@ KARPENTER_KUBERNETES_VERSIONS = ("1.26", "1.36")
 # Karpenter resolves the alias to the standard, NVIDIA and Neuron variants and gives each instance type the one its
 # hardware needs (pkg/providers/amifamily/al2023.go at v1.14.1, DescribeImageQuery).
 KARPENTER_AL2023_AMI_RELEASE = "v20260714"
+
+# KEDA, which scales the vLLM servers on their queue, from its official chart (kedacore/charts, tag v2.20.2,
+# keda/Chart.yaml: version and appVersion 2.20.2, `kubeVersion: ">=v1.23.0-0"`, so Helm installs it on every
+# version above). KEDA tests each release on three Kubernetes minors (keda.sh/docs/2.22/operate/cluster/,
+# "Kubernetes Compatibility": v2.20 on v1.33 - v1.35); the newest release stored with its source is 2.20.2
+# (kedacore/keda tag v2.20.2, 68a5b5028f35b22d50597c69819ab32c4e92f21a), whose ScaledObject schema is
+# stackcheck/plan/crds/keda.sh_v1alpha1_scaledobject.json.
+KEDA_CHART = "keda"
+KEDA_CHART_REPOSITORY = "https://kedacore.github.io/charts"
+KEDA_VERSION = "2.20.2"
+KEDA_TESTED_KUBERNETES = ("1.33", "1.35")
+"""The oldest and newest Kubernetes minor KEDA's release is tested on; outside them the stack warns."""

@@ -3,7 +3,10 @@ components/monitoring.py."""
 
 from __future__ import annotations
 
-from .fields import Labels, NamespaceName, PrometheusDuration
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from .fields import Labels, NamespaceName, PrometheusDuration, rule
 from .section import SectionModel
 
 
@@ -12,6 +15,22 @@ class DcgmExporterSettings(SectionModel):
 
     enabled: bool = True
     """Deploy the exporter DaemonSet on every GPU node."""
+
+
+def _is_http_url(value: str) -> bool:
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+class PrometheusSettings(SectionModel):
+    """The Prometheus that KEDA asks for vLLM's queue (`observability.prometheus`)."""
+
+    url: (
+        Annotated[str, rule(_is_http_url, "an http:// or https:// URL such as http://prometheus.monitoring:9090")]
+        | None
+    ) = None
+    """URL of the Prometheus HTTP API that scrapes the vLLM servers. Default: the Service the Prometheus operator
+    creates for its Prometheus in `monitoringNamespace`, `http://prometheus-operated.<monitoringNamespace>.svc:9090`."""
 
 
 class ObservabilitySettings(SectionModel):
@@ -32,3 +51,5 @@ class ObservabilitySettings(SectionModel):
     """Labels on the ServiceMonitors and the PrometheusRule, for a Prometheus whose selectors require them
     (kube-prometheus-stack selects `release: <its release name>` unless its `*SelectorNilUsesHelmValues` are
     false; prometheus-community/helm-charts#1631)."""
+    prometheus: PrometheusSettings = PrometheusSettings()
+    """The Prometheus that KEDA asks for vLLM's queue when a model autoscales."""

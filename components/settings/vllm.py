@@ -11,6 +11,7 @@ from ..facts import model_catalog, versions
 from ..facts.kubernetes import KUBE_SYSTEM
 from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
+from .autoscaling import AutoscalingSettings
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
 from .section import SectionModel
@@ -180,6 +181,8 @@ class VllmSettings(SectionModel):
     """Share of GPU memory vLLM may use, 0 < x <= 1."""
     replicas: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 1
     """Server replicas, 0 or more."""
+    autoscaling: AutoscalingSettings = AutoscalingSettings()
+    """Replicas that follow vLLM's queue (KEDA); when enabled, `replicas` is the initial count."""
     extra_args: list[str] = []
     """More `vllm serve` flags, appended after the ones built from the other fields and read as vLLM's parser reads
     them: each flag and each value its own item. Not the flags those fields set, in any spelling vLLM accepts
@@ -226,7 +229,16 @@ class VllmSettings(SectionModel):
                 )
                 for allowed in [_shape_allowed(key, facts)]
             ]
-        if self.model_cache.type == "pvc" and self.replicas > 1:
+        scaled = self.autoscaling
+        if self.model_cache.type == "pvc" and scaled.enabled and scaled.max_replicas > 1:
+            problems.append(
+                ConfigProblem(
+                    "modelCache.type",
+                    f"'pvc' with autoscaling.maxReplicas {scaled.max_replicas}: a ReadWriteOnce claim attaches to "
+                    "one node only; allowed: 'emptyDir', or autoscaling.maxReplicas 1",
+                )
+            )
+        elif self.model_cache.type == "pvc" and self.replicas > 1:
             problems.append(
                 ConfigProblem(
                     "modelCache.type",

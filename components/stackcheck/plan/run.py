@@ -385,7 +385,7 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
     from ... import placement
     from ...placement.provisioners import provisioners_verdict
     from ...placement.workloads import WORKLOAD_KINDS
-    from . import node_agents, pools
+    from . import node_agents, pools, scaling
 
     node_groups = pools.node_group_specs(resources)
     result.node_group_problems = node_groups.problems
@@ -407,6 +407,7 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         _check_gpu_capacity(workloads, node_pools, result)
         _check_autoscaling(resources, workloads, node_pools, result)
         result.verdicts.append(provisioners_verdict(workloads, node_groups.specs, declaring))
+        result.verdicts += scaling.scaling_verdicts(objects, workloads, node_pools)
         result.verdicts.sort(key=lambda verdict: verdict.id)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"

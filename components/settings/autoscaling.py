@@ -1,0 +1,62 @@
+"""Settings of a vLLM server's replica autoscaling (`vllm.autoscaling`, and each `models` entry's): KEDA scales
+the server's Deployment on vLLM's own queue, components/keda.py and components/keda_manifests.py."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+from .errors import ConfigProblem, _bad
+from .fields import rule
+from .section import SectionModel
+
+# vLLM exports its metrics only from running replicas, so at zero replicas the queue KEDA reads is gone and
+# nothing would ever scale the Deployment up again (KEDA's HTTP add-on exists to count requests at zero:
+# kedacore/http-add-on README, "scale to zero"). The stack installs no such demand source.
+SCALE_TO_ZERO_REASON = (
+    "at 0 replicas vLLM exports no metrics, so the queue KEDA scales on disappears with the last pod and nothing "
+    "wakes the Deployment; the stack installs no demand source that counts requests at zero replicas"
+)
+
+
+def _min_replicas(count: int) -> int:
+    if count == 0:
+        raise ValueError(f"0 is refused: {SCALE_TO_ZERO_REASON}; allowed: an integer >= 1")
+    if count < 0:
+        raise _bad(count, "an integer >= 1")
+    return count
+
+
+class AutoscalingSettings(SectionModel):
+    """Replicas that follow vLLM's queue (`vllm.autoscaling`): KEDA scales the Deployment between `minReplicas`
+    and `maxReplicas` on `vllm:num_requests_waiting`; `replicas` is then the initial count."""
+
+    enabled: bool = False
+    """Scale the server's replicas on its queue with KEDA, which the stack installs on the system nodes."""
+    min_replicas: Annotated[int, AfterValidator(_min_replicas)] = 1
+    """Fewest replicas KEDA keeps, at least 1: 0 is refused, since at 0 vLLM exports no queue to wake the
+    Deployment."""
+    max_replicas: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 2
+    """Most replicas KEDA runs; the plan's verdict 13 checks the GPU pool holds them all at its maximum size."""
+    target_waiting_per_replica: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 5
+    """Requests waiting in vLLM's queue per replica that KEDA aims at: above it, replicas are added."""
+    # The HorizontalPodAutoscaler KEDA creates refuses a window over one hour (k8s.io/api autoscaling/v2
+    # types.go, HPAScalingRules.StabilizationWindowSeconds: "less than or equal to 3600").
+    scale_down_stabilization_seconds: Annotated[
+        int, rule(lambda n: 0 <= n <= 3600, "0-3600 seconds (the HorizontalPodAutoscaler's limit)")
+    ] = 3600
+    """Seconds the queue must stay low before a replica is removed; the plan's verdict 14 checks it is at least
+    the startup budget (`startupTimeoutSeconds`), so a replica that is still loading is never scaled away."""
+    polling_interval_seconds: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 30
+    """How often KEDA asks Prometheus for the queue, in seconds."""
+
+    def problems(self) -> list[ConfigProblem]:
+        if self.max_replicas < self.min_replicas:
+            return [
+                ConfigProblem(
+                    "maxReplicas",
+                    f"{self.max_replicas!r} is below minReplicas {self.min_replicas}; allowed: at least minReplicas",
+                )
+            ]
+        return []

@@ -37,6 +37,7 @@ from ..stack_config import (
 from .addons import AddonRow, addon_rows
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
+    from ...facts.cold_start import ColdStart
     from ...facts.model_memory import ModelFit
     from ...placement import PlacementRow, Verdict
     from ..aws.check import RequestCheck
@@ -138,6 +139,8 @@ class PlanResult:
     """The EKS add-ons the stack installs, each with its version and where it came from."""
     models: list[ModelFit] = field(default_factory=list)
     """Each served model on each instance type of its pool: whether it fits the GPUs (verdict 11)."""
+    cold_start: list[ColdStart] = field(default_factory=list)
+    """Each served model's cold start, step by step, against its budgets (`stackcheck.plan.cold_start`; verdict 15)."""
     cost: CostEstimate | None = None
     """What the registered resources cost an hour and a month (`stackcheck.plan.cost`; verdict 16)."""
 
@@ -251,6 +254,9 @@ def run_plan(options: PlanOptions) -> PlanResult:
         _place(run.resources, objects, result)
         if settings is not None and result.verdicts:
             _check_models(settings, result)
+            from .cold_start import check_cold_start
+
+            check_cold_start(settings, result)
         _check_cost(run.resources, config.values, settings, result)
         return result
     finally:

@@ -169,6 +169,9 @@ CUDA_GRAPHS = Figure(
 )
 
 
+WEIGHTS_SIZE_SOURCE = "weights: parameters x bytes per parameter (facts/model_catalog.py, or vllm.modelFacts)"
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a cold start: its name, its seconds, how they were worked out, and the source."""
@@ -190,13 +193,13 @@ class Step:
         }
 
 
-def _transfer(name: str, size: float, rate: Figure, bound: Figure | None, in_probe: bool) -> Step:
-    """`size` bytes at `rate`, or at `bound` when that is lower."""
+def _transfer(name: str, size: Figure, rate: Figure, bound: Figure | None, in_probe: bool) -> Step:
+    """`size` bytes at `rate`, or at `bound` when that is lower; the source names where both figures come from."""
     speed, source = rate.value, rate.source
     if bound is not None and bound.value < speed:
         speed, source = bound.value, f"{source}; bounded by {bound.source}"
-    arithmetic = f"{size / GB:.2f} GB / {speed / 1e6:.1f} MB/s"
-    return Step(name, size / speed, arithmetic, source, in_probe)
+    arithmetic = f"{size.value / GB:.2f} GB / {speed / 1e6:.1f} MB/s"
+    return Step(name, size.value / speed, arithmetic, f"{size.source}; {source}", in_probe)
 
 
 def cold_start_steps(
@@ -229,7 +232,7 @@ def cold_start_steps(
             Step("image pull", 0, "the image is on the node's data volume", IMAGE_ALREADY_ON_NODE.source, False)
         )
     elif size is not None:
-        steps.append(_transfer("image pull", size.value, IMAGE_PULL_RATE[image_cache], None, False))
+        steps.append(_transfer("image pull", size, IMAGE_PULL_RATE[image_cache], None, False))
     else:
         missing.append(f"image pull ({image}: compressed size not recorded in facts/cold_start.py)")
     if weights_bytes is None:
@@ -237,14 +240,13 @@ def cold_start_steps(
             "weights download and load (the model's size is unknown: not in the model catalog, no modelFacts)"
         )
     else:
+        weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
         if source == "s3":
             # The streamer reads from S3 straight into GPU memory: fetching is loading.
-            steps.append(_transfer("weights stream from S3 to the GPUs", weights_bytes, WEIGHTS_RATE["s3"], None, True))
+            steps.append(_transfer("weights stream from S3 to the GPUs", weights, WEIGHTS_RATE["s3"], None, True))
         else:
-            steps.append(
-                _transfer("weights download", weights_bytes, WEIGHTS_RATE["huggingface"], INTERNET_BANDWIDTH, True)
-            )
-            steps.append(_transfer("weights load", weights_bytes, LOCAL_LOAD_RATE, None, True))
+            steps.append(_transfer("weights download", weights, WEIGHTS_RATE["huggingface"], INTERNET_BANDWIDTH, True))
+            steps.append(_transfer("weights load", weights, LOCAL_LOAD_RATE, None, True))
     steps.append(Step("torch.compile", COMPILE.value, "without a compile cache", COMPILE.source, True))
     steps.append(Step("CUDA graph capture", CUDA_GRAPHS.value, "upper figure", CUDA_GRAPHS.source, True))
     return steps, missing

@@ -62,7 +62,7 @@ def cold_start_section(result: PlanResult) -> Section:
         Items(tuple(sources), label="Sources", only=MARKDOWN),
     )
     return Section(
-        "coldStart",
+        "cold-start",
         "Cold start (from a pending pod to a server that answers, verdict 15)",
         "error" if failed else "warning" if any(entry.scales_from_zero for entry in entries) else "ok",
         blocks if entries else (),

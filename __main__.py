@@ -71,7 +71,9 @@ cluster = EksCluster(
         node_monitoring_agent=settings.node_repair,
         gpu_placement=placement,
         tags=tags,
-        pod_identity_agent=settings.autoscaler.enabled,
+        # The autoscaler and servers that read their weights from S3 take their credentials from the agent.
+        pod_identity_agent=settings.autoscaler.enabled
+        or any(served.settings.source.type == "s3" for served in settings.servers),
         network=ClusterNetwork(
             vpc_id=network.vpc_id,
             private_subnet_ids=network.private_subnet_ids,
@@ -215,6 +217,8 @@ for served in settings.servers:
             metrics_namespace=settings.observability.monitoring_namespace,
             pod_annotations=pod_scrape_annotations(settings.observability, scrape),
             name=object_name,
+            cluster_name=cluster.cluster_name,
+            tags=tags,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_pools[pool.key]]),
     )

@@ -26,6 +26,13 @@ ROLE_POLICY = "aws:iam/rolePolicy:RolePolicy"
 ROLE_POLICY_ATTACHMENT = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
 KMS_KEY = "aws:kms/key:Key"
 
+# pulumi-aws: S3, the weights of servers that read them from S3.
+S3_BUCKET = "aws:s3/bucket:Bucket"
+S3_PUBLIC_ACCESS_BLOCK = "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock"
+S3_OWNERSHIP_CONTROLS = "aws:s3/bucketOwnershipControls:BucketOwnershipControls"
+S3_ENCRYPTION = "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration"
+S3_VERSIONING = "aws:s3/bucketVersioning:BucketVersioning"
+
 # pulumi-aws: the network.
 VPC = "aws:ec2/vpc:Vpc"
 SUBNET = "aws:ec2/subnet:Subnet"

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ..facts.regions import eks_regions, region_zones
-from ..facts.resource_types import ADDON, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP, ROLE
+from ..facts.resource_types import ADDON, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP, ROLE, S3_BUCKET
 
 MOCK_ACCOUNT = "123456789012"
 MOCK_REGION = "us-west-2"
@@ -75,6 +75,10 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
         }
     if type_token == ADDON:
         return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
+    if type_token == S3_BUCKET:
+        # The provider autonames a bucket from its resource name and a suffix; the stand-in keeps the name.
+        bucket = inputs.get("bucket") or name
+        return {"bucket": bucket, "arn": f"arn:{partition}:s3:::{bucket}"}
     return {}
 
 

@@ -32,6 +32,7 @@ _EXPORTS = {
     "VllmServer": ".vllm_server",
     "VllmServerArgs": ".args.vllm_server",
     "ModelCacheArgs": ".args.vllm_server",
+    "ModelSourceArgs": ".args.vllm_server",
     "PrometheusMonitors": ".monitoring",
     "PrometheusMonitorsArgs": ".args.monitoring",
     "ScrapeTarget": ".args.monitoring",

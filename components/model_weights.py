@@ -132,12 +132,11 @@ def register_s3_weights(
             rule={"object_ownership": "BucketOwnerEnforced"},
             opts=after_bucket,
         )
+        # SSE-S3: encrypted at rest with keys S3 manages, which the reader's role needs no KMS grant to decrypt.
         aws.s3.BucketServerSideEncryptionConfiguration(
             f"{name}-weights",
             bucket=created.id,
-            rules=[
-                {"apply_server_side_encryption_by_default": {"sse_algorithm": "aws:kms"}, "bucket_key_enabled": True}
-            ],
+            rules=[{"apply_server_side_encryption_by_default": {"sse_algorithm": "AES256"}}],
             opts=after_bucket,
         )
         aws.s3.BucketVersioning(

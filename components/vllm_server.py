@@ -73,7 +73,9 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
         check_node_labels(node_labels)
     except ValueError as error:
         validation.add([argument_problem(f"{where}.require_node_labels", str(error))])
-    if settings is not None and settings.source.type == "s3" and args.cluster_name is None:
+    # Read from the args as well, so that a bad bucket name and a missing cluster are reported together.
+    reads_s3 = settings.source.type == "s3" if settings is not None else getattr(args.source, "type", None) == "s3"
+    if reads_s3 and args.cluster_name is None:
         validation.add(
             [
                 argument_problem(

@@ -175,6 +175,7 @@ SINGLE_SERVER_OUTPUTS = {
     "port": "vllmPort",
     "model": "vllmModel",
     "try": "vllmTry",
+    "weights": "vllmWeights",
 }
 
 
@@ -229,6 +230,9 @@ for served in settings.servers:
         "model": server.model,
         "try": server.try_command,
     }
+    if served.settings.source.type == "s3":
+        # Where to seed the weights: the bucket the stack created is named only once it exists.
+        outputs["weights"] = server.weights_uri
     if served.name is None:
         for key, value in outputs.items():
             pulumi.export(SINGLE_SERVER_OUTPUTS[key], value)

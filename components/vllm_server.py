@@ -107,6 +107,9 @@ class VllmServer(pulumi.ComponentResource):
     """Model name clients send in requests."""
     try_command: pulumi.Output[str]
     """A shell line that port-forwards the Service and sends one chat request."""
+    weights_uri: pulumi.Output[str]
+    """`s3://<bucket>/<prefix>` the server reads its weights from, where to seed them; empty with weights from the
+    Hugging Face Hub."""
 
     def __init__(self, name: str, args: VllmServerArgs, opts: pulumi.ResourceOptions | None = None):
         args = coerce(VllmServerArgs, args, args_path("VllmServer", name))
@@ -224,6 +227,7 @@ class VllmServer(pulumi.ComponentResource):
         )
         self.service_port = pulumi.Output.from_input(PORT)
         self.model = pulumi.Output.from_input(settings.model_name)
+        self.weights_uri = weights.uri if weights is not None else pulumi.Output.from_input("")
         self.try_command = pulumi.Output.all(self.namespace, self.service_name).apply(
             lambda parts: try_command(parts[0], parts[1], settings.model_name)
         )
@@ -235,6 +239,7 @@ class VllmServer(pulumi.ComponentResource):
                 "service_port": self.service_port,
                 "model": self.model,
                 "try_command": self.try_command,
+                "weights_uri": self.weights_uri,
             }
         )
 

@@ -120,6 +120,8 @@ def test_the_server_loads_s3_weights_with_the_streamer_and_serves_them_under_the
     assert {"to": [{"ipBlock": {"cidr": "169.254.170.23/32"}}], "ports": [{"protocol": "TCP", "port": 80}]} in egress
     [start] = document["coldStart"]
     assert [step["step"] for step in start["steps"]][3] == "weights stream from S3 to the GPUs"
+    # Where to seed the weights, as a stack output.
+    assert document["outputs"]["vllmWeights"] == "s3://gpu-inference-dev-vllm-weights/Qwen/Qwen2.5-7B-Instruct"
 
 
 def test_a_given_bucket_and_prefix_are_read_as_they_are_and_no_bucket_is_created(capsys, tmp_path):
@@ -156,6 +158,7 @@ def test_the_default_source_registers_nothing_of_s3_and_keeps_the_hub_download(c
     container = server_container(tmp_path)
     assert container["args"][0] == "Qwen/Qwen2.5-7B-Instruct" and "--load-format" not in container["args"]
     assert not [variable for variable in container["env"] if variable["name"] == "AWS_REGION"]
+    assert "vllmWeights" not in document["outputs"]
 
 
 def test_bad_source_settings_exit_2_naming_every_key_at_once(capsys, tmp_path):

@@ -203,3 +203,27 @@ def test_a_created_bucket_is_named_as_a_bucket_may_be_whatever_the_server_is_cal
     assert bucket_resource_name("Gpu_Inference-DEV-vllm") == "gpu-inference-dev-vllm-weights"
     long_name = bucket_resource_name("a" * 80)
     assert len(long_name) <= 63 - 8 and long_name == long_name.lower()
+
+
+def test_in_the_fleet_form_each_model_reads_from_its_own_source(capsys, tmp_path):
+    document = yaml.safe_load((ROOT / "examples" / "fleet" / "Pulumi.fleet.yaml").read_text())
+    models = document["config"][f"{PROJECT}:models"]
+    [llama] = [model for model in models if model["name"] == "llama-8b"]
+    llama["source"] = {"type": "s3"}
+    stack_file = tmp_path / "Pulumi.fleet.yaml"
+    stack_file.write_text(yaml.safe_dump(document))
+    args = ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")]
+    code = main([*args, "--format", "json"])
+    planned = json.loads(capsys.readouterr().out)
+
+    assert code == 0, planned["failures"]
+    [bucket] = registered(planned, S3_BUCKET)
+    assert bucket["name"].endswith("-vllm-llama-8b-weights")
+    weights = {name: outputs.get("weights") for name, outputs in planned["outputs"]["models"].items()}
+    assert weights.pop("llama-8b") == f"s3://{bucket['name']}/meta-llama/Llama-3.1-8B-Instruct"
+    assert set(weights.values()) == {None}
+    streamed = {
+        start["model"]: any(step["step"] == "weights stream from S3 to the GPUs" for step in start["steps"])
+        for start in planned["coldStart"]
+    }
+    assert [model for model, from_s3 in streamed.items() if from_s3] == ["llama-8b (meta-llama/Llama-3.1-8B-Instruct)"]

@@ -1,5 +1,6 @@
 """An EKS cluster whose GPU nodes only GPU workloads reach, the NVIDIA device plugin, and vLLM."""
 
+import functools
 from typing import Any
 
 import pulumi
@@ -18,6 +19,9 @@ from components.facts.eks_node import HOST_DEVICE_PLUGIN_AMI_FAMILY, ami_family_
 from components.facts.identity import PROJECT
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.gpu_quota import PoolDemand, checked_quotas
+from components.karpenter import Karpenter, KarpenterArgs
+from components.karpenter_manifests import DO_NOT_DISRUPT
+from components.karpenter_pool import KarpenterNodePool, KarpenterNodePoolArgs
 from components.labels import LABEL_PREFIX
 from components.monitoring import (
     PrometheusMonitors,
@@ -71,8 +75,9 @@ cluster = EksCluster(
         node_monitoring_agent=settings.node_repair,
         gpu_placement=placement,
         tags=tags,
-        # The autoscaler and servers that read their weights from S3 take their credentials from the agent.
-        pod_identity_agent=settings.autoscaler.enabled
+        # The autoscalers and servers that read their weights from S3 take their credentials from the agent.
+        pod_identity_agent=settings.installs_autoscaler
+        or settings.installs_karpenter
         or any(served.settings.source.type == "s3" for served in settings.servers),
         network=ClusterNetwork(
             vpc_id=network.vpc_id,
@@ -85,8 +90,37 @@ cluster = EksCluster(
     ),
 )
 
+
+def _nth(ids: list[str], index: int) -> str:
+    return ids[index]
+
+
+karpenter = None
+if settings.installs_karpenter:
+    # Karpenter launches into the private subnets; it picks among their zones the ones offering an instance type.
+    node_subnets: list[pulumi.Input[str]] = (
+        [
+            network.private_subnet_ids.apply(functools.partial(_nth, index=index))
+            for index in range(settings.network.zone_count)
+        ]
+        if network
+        else list(settings.cluster.private_subnet_ids)
+    )
+    karpenter = Karpenter(
+        f"{name}-karpenter",
+        KarpenterArgs(
+            cluster_name=cluster.cluster_name,
+            node_security_group_id=cluster.cluster_security_group_id,
+            subnet_ids=node_subnets,
+            pod_identity_agent=cluster.pod_identity_agent,
+            tags=tags,
+        ),
+        opts=pulumi.ResourceOptions(providers=[cluster.provider]),
+    )
+
 # The GPU node groups wait for their EC2 vCPU quotas to be read and judged: a group the quota refuses would end
-# CREATE_FAILED and stay in the state (components/gpu_quota.py).
+# CREATE_FAILED and stay in the state (components/gpu_quota.py). Karpenter launches its pools' instances itself, so
+# a shortfall there leaves pods Pending rather than a failed resource; those pools are not judged.
 quotas_checked = checked_quotas(
     [
         PoolDemand(
@@ -97,14 +131,32 @@ quotas_checked = checked_quotas(
             pool.settings.max_size,
         )
         for pool in settings.pools
+        if not pool.settings.karpenter
     ]
 )
 # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
 gpu_subnet_ids = pulumi.Output.all(network.gpu_subnet_ids if network else cluster.subnet_ids, quotas_checked).apply(
     lambda parts: parts[0]
 )
-gpu_pools: dict[str | None, GpuNodeGroup] = {}
+gpu_pools: dict[str | None, GpuNodeGroup | KarpenterNodePool] = {}
 for pool in settings.pools:
+    if pool.settings.karpenter:
+        assert karpenter is not None
+        gpu_pools[pool.key] = KarpenterNodePool(
+            pool.resource_name(name),
+            args_from_settings(
+                KarpenterNodePoolArgs,
+                pool.settings,
+                config_key=pool.config_key,
+                cluster_name=cluster.cluster_name,
+                node_role_name=karpenter.node_role_name,
+                placement=placement_args(settings.pool_contract(pool), require_node_affinity),
+                name=pool.node_pool_name,
+                tags=tags,
+            ),
+            opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[karpenter.release]),
+        )
+        continue
     gpu_pools[pool.key] = GpuNodeGroup(
         pool.resource_name(name),
         args_from_settings(
@@ -121,7 +173,9 @@ for pool in settings.pools:
     )
 on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
 
-if settings.autoscaler.enabled:
+# The Cluster Autoscaler scales node groups only (it discovers their Auto Scaling groups); Karpenter pools scale
+# themselves, so with no node-group GPU pool it is not installed.
+if settings.installs_autoscaler:
     ClusterAutoscaler(
         f"{name}-autoscaler",
         args_from_settings(
@@ -165,6 +219,7 @@ pulumi.export("systemNodeGroup", cluster.system_node_group_name)
 # top-level outputs it always had.
 SINGLE_POOL_OUTPUTS = {
     "nodeGroup": "gpuNodeGroup",
+    "nodePool": "gpuNodePool",
     "amiType": "gpuAmiType",
     "labels": "gpuNodeLabels",
     "taints": "gpuNodeTaints",
@@ -179,7 +234,9 @@ SINGLE_SERVER_OUTPUTS = {
 }
 
 
-def pool_outputs(pool: GpuNodeGroup) -> dict[str, Any]:
+def pool_outputs(pool: GpuNodeGroup | KarpenterNodePool) -> dict[str, Any]:
+    if isinstance(pool, KarpenterNodePool):
+        return {"nodePool": pool.node_pool_name, "labels": pool.labels, "taints": pool.taints}
     return {"nodeGroup": pool.node_group_name, "amiType": pool.ami_type, "labels": pool.labels, "taints": pool.taints}
 
 
@@ -216,7 +273,11 @@ for served in settings.servers:
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
-            pod_annotations=pod_scrape_annotations(settings.observability, scrape),
+            pod_annotations={
+                **pod_scrape_annotations(settings.observability, scrape),
+                # Karpenter leaves the pod's node alone while the model loads (the startup budget after it runs).
+                **({DO_NOT_DISRUPT: f"{served.settings.startup_timeout_seconds}s"} if pool.settings.karpenter else {}),
+            },
             name=object_name,
             cluster_name=cluster.cluster_name,
             tags=tags,

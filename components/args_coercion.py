@@ -17,7 +17,7 @@ import pulumi
 from pydantic.alias_generators import to_camel
 
 from .settings import ConfigError, ConfigProblem
-from .settings.errors import _suggestion
+from .settings.errors import suggestion
 
 
 class ArgumentError(ConfigError, pulumi.RunError):
@@ -82,7 +82,7 @@ def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[
             problems.append(
                 argument_problem(
                     f"{where}.{key}",
-                    f"unknown argument{_suggestion(str(key), list(fields))}; allowed: {', '.join(fields)} (or "
+                    f"unknown argument{suggestion(str(key), list(fields))}; allowed: {', '.join(fields)} (or "
                     "their camelCase spelling)",
                 )
             )

@@ -15,11 +15,7 @@ text, as the generated classes spell them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
-
-from .facts.contract import PlacementContract
+from .input_parts import Args, Own, Take, _args, _object_name, _placement
 from .settings.autoscaler import AutoscaledClusterSettings, AutoscalerSettings
 from .settings.cluster import ClusterSettings
 from .settings.cost import CostSettings
@@ -32,75 +28,6 @@ from .settings.observability import ObservabilitySettings
 from .settings.section import SectionModel
 from .settings.vllm import ModelCacheSettings, VllmSettings
 
-
-@dataclass(frozen=True)
-class Take:
-    """Fields of the settings model `model`, under the same names, checked by that model's rules when the
-    component is constructed."""
-
-    model: type[SectionModel]
-    only: tuple[str, ...] = ()
-    """Just these fields. Default: every field of `model` that an earlier `Take` of the same class did not take,
-    leaving out `without` and the model's `STACK_ONLY` fields."""
-    without: tuple[str, ...] = ()
-    """Fields another args class takes instead."""
-    defaults: Mapping[str, str] = field(default_factory=dict)
-    """The component's own default sentence of a field, where it is not the stack config's
-    (`{"namespace": "Default: the component name."}`)."""
-    docs: Mapping[str, str] = field(default_factory=dict)
-    """What a field means to this component, where that is not what the model's docstring says."""
-    after: str | None = None
-    """Place the fields after this one of the class (default: after the parts before it)."""
-
-
-@dataclass(frozen=True)
-class Own:
-    """An input only components have: no key of the stack config."""
-
-    name: str
-    annotation: str
-    """As the args class spells it: `pulumi.Input[str]`, `list[str] | None`, `PlacementArgs | None`."""
-    doc: str
-    """What it is and, when its default is `None`, what that means (`Default: the component name.`)."""
-    default: Any = None
-    """A plain value (its default sentence is rendered from it), or `None`."""
-    required: bool = False
-    after: str | None = None
-    """Place the field after this one of the class (default: after the parts before it)."""
-
-
-@dataclass(frozen=True)
-class Args:
-    """An args class: its name, the module of components/args/ it is written to, its docstring and its fields."""
-
-    name: str
-    module: str
-    doc: str
-    parts: tuple[Take | Own, ...]
-    kw_only: bool = True
-
-
-def _args(name: str, module: str, doc: str, *parts: Take | Own, kw_only: bool = True) -> Args:
-    return Args(name, module, doc, parts, kw_only)
-
-
-_CONTRACT = PlacementContract()
-
-
-def _placement(doc: str, after: str | None = None) -> Own:
-    label = f"{_CONTRACT.label_key}={_CONTRACT.label_value}"
-    taint = f"{_CONTRACT.taint.key}={_CONTRACT.taint.value}:{_CONTRACT.taint.effect}"
-    return Own("placement", "PlacementArgs | None", f"{doc} Default: label `{label}`, taint `{taint}`.", after=after)
-
-
-def _object_name(objects: str) -> Own:
-    return Own(
-        "name",
-        "str | None",
-        f"Name of the {objects}; two in one namespace need two names. Default: the component name.",
-    )
-
-
 STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     # Whether the stack builds the component at all.
     VllmSettings: ("enabled", "model_facts"),
@@ -109,6 +36,8 @@ STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     ObservabilitySettings: ("dcgm_exporter", "prometheus_operator"),
     # The stack's choice between its own VPC and the default one; `Network` always creates one.
     NetworkSettings: ("mode",),
+    # Which component the stack builds for a pool: `GpuNodeGroup`, or `KarpenterNodePool`.
+    GpuNodeGroupSettings: ("provisioner",),
     # The offline plan's estimate and budget; nothing is registered from them.
     CostSettings: ("spot_discount", "max_monthly_usd"),
 }
@@ -274,6 +203,74 @@ ARGS: tuple[Args, ...] = (
         Take(GpuNodeGroupSettings, without=("extra_labels", "extra_taints")),
         _placement("The placement contract: the nodes carry its label, extra labels and taints."),
         Own("tags", "dict[str, str] | None", "Tags for the AWS resources. Default none."),
+    ),
+    _args(
+        "KarpenterArgs",
+        "karpenter",
+        "Inputs of `Karpenter`: its controller, the controller's AWS access and interruption queue, and the node role "
+        "its GPU pools launch nodes with.",
+        Own(
+            "cluster_name",
+            "pulumi.Input[str]",
+            "Name of the EKS cluster (`EksCluster.cluster_name`): the controller's `settings.clusterName`, the scope of "
+            "its IAM policy and the value of the discovery tags.",
+            required=True,
+        ),
+        Own(
+            "node_security_group_id",
+            "pulumi.Input[str]",
+            "Security group of the nodes (`EksCluster.cluster_security_group_id`), tagged for discovery.",
+            required=True,
+        ),
+        Own(
+            "subnet_ids",
+            "list[pulumi.Input[str]]",
+            "Private subnets for the nodes, each tagged for discovery; Karpenter launches in those of their zones that "
+            "offer an instance type.",
+            required=True,
+        ),
+        Own(
+            "pod_identity_agent",
+            "aws.eks.Addon | None",
+            "The `eks-pod-identity-agent` add-on that serves the controller's credentials; the controller starts after "
+            "it. Default none (the add-on is managed elsewhere).",
+        ),
+        Own("tags", "dict[str, str] | None", "Tags for the AWS resources. Default none."),
+    ),
+    _args(
+        "KarpenterNodePoolArgs",
+        "karpenter_pool",
+        "Inputs of `KarpenterNodePool`. Fields without `Input` must be plain values: they shape the NodePool and are "
+        "checked when it is constructed, with the rules of the stack config's `gpuNodeGroup` section.",
+        Own(
+            "cluster_name",
+            "pulumi.Input[str]",
+            "Name of the EKS cluster: the subnets and security groups tagged `karpenter.sh/discovery` with it are the "
+            "nodes'.",
+            required=True,
+        ),
+        Own(
+            "node_role_name",
+            "pulumi.Input[str]",
+            "IAM role of the nodes (`Karpenter.node_role_name`).",
+            required=True,
+        ),
+        Take(
+            GpuNodeGroupSettings,
+            only=("instance_types", "capacity_type", "max_size", "disk_size"),
+            docs={
+                "max_size": "Largest node count of the pool's largest instance type: the NodePool's limits are its "
+                "GPUs and vCPUs times this."
+            },
+        ),
+        _placement("The placement contract: the nodes carry its label, extra labels and taints."),
+        Own(
+            "name",
+            "str | None",
+            "Name of the NodePool and its EC2NodeClass, cluster-wide objects: two pools need two names. Default: the "
+            "component name.",
+        ),
+        Own("tags", "dict[str, str] | None", "Tags for the instances and volumes Karpenter launches. Default none."),
     ),
     _args(
         "NvidiaDevicePluginArgs",

@@ -43,6 +43,8 @@ def components() -> list[type]:
     from components.dcgm_exporter import DcgmExporter
     from components.device_plugin import NvidiaDevicePlugin
     from components.gpu_node_group import GpuNodeGroup
+    from components.karpenter import Karpenter
+    from components.karpenter_pool import KarpenterNodePool
     from components.monitoring import PrometheusMonitors
     from components.network import Network
     from components.vllm_server import VllmServer
@@ -51,6 +53,8 @@ def components() -> list[type]:
         Network,
         EksCluster,
         GpuNodeGroup,
+        Karpenter,
+        KarpenterNodePool,
         NvidiaDevicePlugin,
         VllmServer,
         DcgmExporter,

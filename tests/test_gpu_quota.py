@@ -133,3 +133,28 @@ def test_offline_the_plan_says_the_quota_was_not_checked(capsys, tmp_path):
         f"EC2 vCPU quota {G}: the GPU pools' vCPUs are judged against it at preview (components/gpu_quota.py), the "
         "quota read from Service Quotas; not checked offline"
     ]
+
+
+def test_a_karpenter_pool_is_not_judged_against_the_quota_it_launches_into_itself(monkeypatch):
+    # Karpenter launches the instances itself: a shortfall leaves pods Pending, no node group CREATE_FAILED.
+    original = runtime.RecordingMocks.call
+    asked: list[str] = []
+
+    def call(self, args):
+        if args.token == GET_SERVICE_QUOTA:
+            asked.append(args.args["quotaCode"])
+            return {"value": 0.0}
+        return original(self, args)
+
+    monkeypatch.setattr(runtime.RecordingMocks, "call", call)
+    config = dev_stack_config()
+    config["gpuNodeGroup"] = {**config["gpuNodeGroup"], "provisioner": "karpenter"}
+    run_program(
+        PROGRAM,
+        {f"{PROJECT}:{key}": value for key, value in config.items()},
+        project=PROJECT,
+        stack="t",
+        run=ProgramRun(),
+    )
+
+    assert asked == []

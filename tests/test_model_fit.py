@@ -286,3 +286,12 @@ def test_pipeline_stages_hold_only_their_layers_weights_and_cache():
     assert result.kv_gib_per_sequence_per_gpu == pytest.approx(0.75)
     assert result.reserve_gib_per_gpu == RUNTIME_RESERVE_GIB + NCCL_RESERVE_GIB
     assert result.reason.startswith("Qwen/Qwen2.5-14B-Instruct on g5.12xlarge (TP 1, PP 2): ")
+
+
+def test_model_facts_settings_accept_exactly_the_dtypes_the_catalog_sizes():
+    import typing
+
+    from components.facts.model_catalog import DTYPE_BYTES
+    from components.settings.vllm import ModelFactsSettings
+
+    assert set(typing.get_args(ModelFactsSettings.model_fields["dtype"].annotation)) == set(DTYPE_BYTES)

@@ -170,7 +170,8 @@ def test_crd_schema_check_rejects_misspelt_and_mistyped_fields(stack):
 
 
 def test_committed_crd_schemas_name_their_source_release():
-    documents = crd_schema.crd_schemas()
+    # The Prometheus operator's; Karpenter's are tests/test_karpenter_manifests.py's.
+    documents = {key: value for key, value in crd_schema.crd_schemas().items() if key[0].startswith("monitoring.")}
     assert set(documents) == {
         ("monitoring.coreos.com/v1", "ServiceMonitor"),
         ("monitoring.coreos.com/v1", "PrometheusRule"),

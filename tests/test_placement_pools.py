@@ -38,6 +38,7 @@ def test_cpu_pool_from_m6i_large():
         "gpusPerNodeByType": {"m6i.large": 0},
         "unknown": False,
         "gpuAdvertisedByHost": False,
+        "provisioner": "nodeGroup",
     }
     # 2 vCPU less 60m + 10m; 8 GiB less 11Mi * 29 + 255Mi and the 100Mi eviction threshold.
     assert pool["node"]["status"]["allocatable"] == {

@@ -259,3 +259,19 @@ def test_text_and_markdown_show_the_cold_start_section_and_markdown_its_sources(
     assert "image pull            288" in text
     assert "Cold start" in markdown and "vllm-project/vllm#27154" in markdown
     assert "vllm-project/vllm#27154" not in text
+
+
+def test_a_karpenter_pool_waits_for_its_batch_window_and_is_not_bound_by_the_autoscaler(capsys, tmp_path):
+    overrides = {"gpuNodeGroup": {"provisioner": "karpenter"}, "autoscaler": {"maxNodeProvisionTime": "1m"}}
+    code, out = plan(capsys, tmp_path, overrides)
+    document = json.loads(out)
+
+    assert code == 0, document["failures"]
+    [start] = document["coldStart"]
+    decision, launch = start["steps"][:2]
+    assert (decision["seconds"], decision["arithmetic"]) == (10, "Karpenter's batch window")
+    assert "BATCH_MAX_DURATION" in decision["source"]
+    assert launch["arithmetic"] == "karpenter, AL2023"
+    # maxNodeProvisionTime (1m, shorter than the launch) is the Cluster Autoscaler's, which never sees this pool.
+    assert start["budget"]["maxNodeProvisionSeconds"] is None
+    assert verdict_15(document)["passed"]

@@ -55,9 +55,18 @@ SCALE_UP_DECISION = Figure(
     "`--scan-interval` defaults to 10s; the stack does not change it",
 )
 """The longest wait before the autoscaler sees the pending pod."""
+KARPENTER_BATCH = Figure(
+    10,
+    "s",
+    "Karpenter settings reference (aws/karpenter-provider-aws website/content/en/docs/reference/settings.md, "
+    "v1.14): `BATCH_MAX_DURATION` defaults to 10s; the stack does not change it",
+)
+"""The longest Karpenter waits to batch pending pods before it launches a node."""
+SCALE_UP = MappingProxyType({"nodeGroup": SCALE_UP_DECISION, "karpenter": KARPENTER_BATCH})
+"""The wait before a node is asked for, per provisioner (`provisioner` of a GPU pool)."""
 
-# Keyed by (provisioner, AMI family). Managed node groups scaled by the Cluster Autoscaler are the only provisioner
-# the stack has today. Published launch-to-Ready figures for Linux nodes are about 30 s under Karpenter (the
+# Keyed by (provisioner, AMI family): managed node groups scaled by the Cluster Autoscaler (`nodeGroup`), or
+# Karpenter (AL2023 only, as the stack pins Karpenter's AMI alias for it). Published launch-to-Ready figures for Linux nodes are about 30 s under Karpenter (the
 # Bottlerocket data-volume write-up below; "Linux nodes ... only taking 30s to become available", hackernoon.com
 # "How I Reduced EKS Windows Node Start Time From 5 Min to ~90s", 2024-06-08); an Auto Scaling group's launch and
 # the NVIDIA AMIs' driver load add to it, so the estimate keeps the 3 minutes the README has given since the
@@ -71,8 +80,8 @@ NODE_LAUNCH: Mapping[tuple[str, str], Figure] = MappingProxyType(
             "registration; Linux nodes reach Ready in about 30 s under Karpenter (hackernoon.com, 2024-06-08; "
             "akingscote.co.uk/posts/aws-eks-bottlerocket-prefetch)",
         )
-        for provisioner in ("nodegroup",)
-        for family in ("AL2023", "Bottlerocket")
+        for provisioner, families in (("nodeGroup", ("AL2023", "Bottlerocket")), ("karpenter", ("AL2023",)))
+        for family in families
     }
 )
 """Seconds from the Auto Scaling group's launch to a Ready GPU node."""
@@ -209,21 +218,16 @@ def cold_start_steps(
     weights_bytes: float | None,
     source: str = "huggingface",
     image_cache: str = "none",
-    provisioner: str = "nodegroup",
+    provisioner: str = "nodeGroup",
 ) -> tuple[list[Step], list[str]]:
     """The steps of a scale-up from zero for a server of `image` loading `weights_bytes` from `source`, on a node
     of `ami_family` with `image_cache`, and the steps left out for want of a figure (an image the table does not
     know, a model of unknown size)."""
     missing = []
-    launch = NODE_LAUNCH[(provisioner, ami_family)]
+    launch, decision = NODE_LAUNCH[(provisioner, ami_family)], SCALE_UP[provisioner]
+    how = "Karpenter's batch window" if provisioner == "karpenter" else "the autoscaler's scan interval"
     steps = [
-        Step(
-            "scale-up decision",
-            SCALE_UP_DECISION.value,
-            "the autoscaler's scan interval",
-            SCALE_UP_DECISION.source,
-            False,
-        ),
+        Step("scale-up decision", decision.value, how, decision.source, False),
         Step("node launch and join", launch.value, f"{provisioner}, {ami_family}", launch.source, False),
     ]
     size = IMAGE_COMPRESSED_BYTES.get(image)

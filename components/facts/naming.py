@@ -25,6 +25,11 @@ NAME_PREFIX_SUFFIX_LENGTH = 26
 # whose aws.iam.Role is `<that>-role` (pulumi/pulumi-eks nodejs/eks/cluster/cluster.ts, servicerole.ts).
 EKS_SERVICE_ROLE_SUFFIX = "-eksRole-role"
 
+# EventBridge rule names: 1-64 characters (botocore events model, `RuleName`); SQS queue names: up to 80 (botocore
+# SQS model, CreateQueue `QueueName`). Both are auto-named from the resource name.
+EVENT_RULE_NAME_MAX = 64
+SQS_QUEUE_NAME_MAX = 80
+
 _HASH_LENGTH = 8
 
 
@@ -35,6 +40,11 @@ def fit(name: str, limit: int) -> str:
     digest = hashlib.sha256(name.encode()).hexdigest()[:_HASH_LENGTH]
     head = name[: limit - _HASH_LENGTH - 1].rstrip("-_")
     return f"{head}-{digest}"
+
+
+def autonamed_resource_name(name: str, limit: int) -> str:
+    """A resource name whose auto-named AWS name (name + Pulumi's suffix) fits `limit`."""
+    return fit(name, limit - AUTONAME_SUFFIX_LENGTH)
 
 
 def eks_cluster_resource_name(name: str) -> str:

@@ -80,6 +80,9 @@ IPV4_PRICED_PARTITIONS = ("aws",)
 NAT_GATEWAY_USD_PER_HOUR: dict[str, float] = {"us-east-1": 0.045, "us-east-2": 0.045, "us-west-2": 0.045}
 INTERFACE_ENDPOINT_USD_PER_ZONE_HOUR: dict[str, float] = {"us-east-1": 0.01}
 
+SOURCES: tuple[PriceSource, ...] = (GPU_SOURCE, CPU_SOURCE, EKS_SOURCE, NAT_SOURCE, IPV4_SOURCE, ENDPOINT_SOURCE)
+"""Every source of the table, in the order the plan cites them."""
+
 
 @dataclass(frozen=True)
 class Price:

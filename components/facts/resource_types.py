@@ -26,6 +26,13 @@ ROLE_POLICY = "aws:iam/rolePolicy:RolePolicy"
 ROLE_POLICY_ATTACHMENT = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
 KMS_KEY = "aws:kms/key:Key"
 
+# pulumi-aws: Karpenter's interruption queue and its rules, and discovery tags.
+SQS_QUEUE = "aws:sqs/queue:Queue"
+SQS_QUEUE_POLICY = "aws:sqs/queuePolicy:QueuePolicy"
+EVENT_RULE = "aws:cloudwatch/eventRule:EventRule"
+EVENT_TARGET = "aws:cloudwatch/eventTarget:EventTarget"
+EC2_TAG = "aws:ec2/tag:Tag"
+
 # pulumi-aws: S3, the weights of servers that read them from S3.
 S3_BUCKET = "aws:s3/bucket:Bucket"
 S3_PUBLIC_ACCESS_BLOCK = "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock"
@@ -58,6 +65,9 @@ GET_ADDON_VERSION = "aws:eks/getAddonVersion:getAddonVersion"
 GET_SERVICE_QUOTA = "aws:servicequotas/getServiceQuota:getServiceQuota"
 
 # pulumi-kubernetes.
+KARPENTER_NODE_POOL = "kubernetes:karpenter.sh/v1:NodePool"
+KARPENTER_NODE_CLASS = "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"
+HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 NAMESPACE = "kubernetes:core/v1:Namespace"
 SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"
 SECRET = "kubernetes:core/v1:Secret"

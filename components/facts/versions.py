@@ -223,3 +223,18 @@ def pinned_addon_version(addon: str, kubernetes_version: str) -> str | None:
 DCGM_EXPORTER_IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s/dcgm-exporter"
 DCGM_EXPORTER_VERSION = "4.5.3-4.8.2"
 DCGM_EXPORTER_IMAGE = f"{DCGM_EXPORTER_IMAGE_REPOSITORY}:{DCGM_EXPORTER_VERSION}-distroless"
+
+
+# Karpenter, installed from its OCI Helm chart (chart and controller share the version). 1.14.1 is the newest release
+# (aws/karpenter-provider-aws tag v1.14.1; `docs: update for patch release v1.14.1`, 1d927085, sets the docs'
+# KARPENTER_VERSION and charts/karpenter/Chart.yaml to it). Its compatibility matrix gives 1.14.x Kubernetes 1.26 to
+# 1.36 (hack/docs/compatibilitymatrix_gen/compatibility.yaml at v1.14.1), which holds every version above.
+KARPENTER_VERSION = "1.14.1"
+KARPENTER_CHART = "oci://public.ecr.aws/karpenter/karpenter"
+KARPENTER_KUBERNETES_VERSIONS = ("1.26", "1.36")
+"""The oldest and newest Kubernetes minor the pinned Karpenter release supports."""
+# The EKS-optimized AL2023 AMI release Karpenter pools boot, as an EC2NodeClass alias (`al2023@<release>`); the
+# release whose NVIDIA driver the DCGM exporter pin above was checked against (amazon-eks-ami v20260714).
+# Karpenter resolves the alias to the standard, NVIDIA and Neuron variants and gives each instance type the one its
+# hardware needs (pkg/providers/amifamily/al2023.go at v1.14.1, DescribeImageQuery).
+KARPENTER_AL2023_AMI_RELEASE = "v20260714"

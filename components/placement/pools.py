@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..facts import gpu_catalog
+from ..facts import gpu_catalog, karpenter
 from ..facts.contract import KUBERNETES_TAINT_EFFECTS
 from ..facts.eks_node import (
     CAPACITY_TYPES,
@@ -56,6 +56,9 @@ class NodeGroupSpec:
     """Most nodes the group may scale to. Default None: the desired size."""
     instance_types: tuple[str, ...] = ()
     """Every instance type the group may start (GPUs per node are counted for each). Default (): `instance_type` only."""
+    provisioner: str = "nodeGroup"
+    """`nodeGroup` (an EKS managed node group), or `karpenter` (a Karpenter NodePool: its nodes carry Karpenter's
+    well-known labels instead of the node group's)."""
 
 
 def pools_for_node_groups(
@@ -103,8 +106,7 @@ def pools_for_node_groups(
                 "kubernetes.io/os": "linux",
                 "beta.kubernetes.io/os": "linux",
                 "node.kubernetes.io/instance-type": group.instance_type,
-                "eks.amazonaws.com/nodegroup": group.name,
-                "eks.amazonaws.com/capacityType": group.capacity_type,
+                **_provisioner_labels(group, instance),
                 "kubernetes.io/hostname": hostname,
             }
         )
@@ -128,10 +130,25 @@ def pools_for_node_groups(
                 "gpusPerNodeByType": _gpus_by_type(group, lookup),
                 "unknown": instance is None,
                 "gpuAdvertisedByHost": group.gpu_advertised_by_host,
+                "provisioner": group.provisioner,
                 "node": node,
             }
         )
     return pools
+
+
+def _provisioner_labels(group: NodeGroupSpec, instance: Any) -> dict[str, str]:
+    """The labels a node has from what launched it: the node group's, or Karpenter's well-known ones."""
+    if group.provisioner != karpenter.PROVISIONER:
+        return {"eks.amazonaws.com/nodegroup": group.name, "eks.amazonaws.com/capacityType": group.capacity_type}
+    labels = {
+        karpenter.NODE_POOL_LABEL: group.name,
+        karpenter.CAPACITY_TYPE_LABEL: karpenter.CAPACITY_TYPES.get(group.capacity_type, group.capacity_type),
+        karpenter.INSTANCE_FAMILY_LABEL: group.instance_type.split(".", 1)[0],
+    }
+    if instance is not None and int(getattr(instance, "gpus", 0) or 0):
+        labels[karpenter.INSTANCE_GPU_COUNT_LABEL] = str(instance.gpus)
+    return labels
 
 
 def advertise_gpus(pools: Iterable[dict], workloads: Iterable[dict]) -> list[dict]:

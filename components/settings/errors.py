@@ -154,7 +154,7 @@ def problems_from(error: ValidationError, model: type[BaseModel], parent: str, w
         if detail["type"] == "extra_forbidden":
             known = _known_keys(model, location[:-1])
             key = join_key(parent, key_path(location, where.brackets))
-            message = f"unknown key{_suggestion(str(location[-1]), known)}; allowed: {', '.join(known)}"
+            message = f"unknown key{suggestion(str(location[-1]), known)}; allowed: {', '.join(known)}"
             problems.append(ConfigProblem(key, message).written(where))
             continue
         cause = detail.get("ctx", {}).get("error")
@@ -199,7 +199,9 @@ def _known_keys(model: type[BaseModel], location: tuple) -> list[str]:
     return [field.alias or name for name, field in model.model_fields.items()]
 
 
-def _suggestion(key: str, known: list[str] | tuple[str, ...]) -> str:
+def suggestion(key: str, known: list[str] | tuple[str, ...]) -> str:
+    """` 'key'; did you mean 'known'?` for the known key closest to `key` (difflib, else the same key in another
+    case), or just ` 'key'`: the one way every unknown-key message names what was meant."""
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
     if not close:
         lowered = {k.lower(): k for k in known}

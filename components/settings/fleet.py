@@ -20,7 +20,7 @@ from ..facts import gpu_catalog, model_catalog, prices
 from ..facts.contract import PlacementContract, Taint
 from ..facts.model_memory import ModelFit, ServedModel, model_fit
 from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
-from .errors import ConfigProblem, Where, _suggestion
+from .errors import ConfigProblem, Where, suggestion
 from .fields import rule
 from .node_groups import GpuNodeGroupSettings
 from .section import validate
@@ -80,6 +80,11 @@ class Pool:
     def label(self) -> str:
         """How the config names the pool: `gpuNodeGroup` or the pool's name."""
         return self.key or "gpuNodeGroup"
+
+    @property
+    def node_pool_name(self) -> str:
+        """The name of the pool's Karpenter NodePool and EC2NodeClass: `gpu`, or `gpu-<pool>`."""
+        return "gpu" if self.key is None else f"gpu-{self.key}"
 
     def resource_name(self, cluster_name: str) -> str:
         """The name of the pool's `GpuNodeGroup`; the one-pool form keeps the name deployed stacks have."""
@@ -335,7 +340,7 @@ def fleet_problems(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> li
         if model.pool != AUTO_POOL and model.pool not in names:
             allowed = ", ".join([*names, AUTO_POOL])
             problems.append(
-                ConfigProblem(f"{key}.pool", f"unknown pool{_suggestion(model.pool, names)}; allowed: {allowed}")
+                ConfigProblem(f"{key}.pool", f"unknown pool{suggestion(model.pool, names)}; allowed: {allowed}")
             )
     return problems
 

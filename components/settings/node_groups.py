@@ -159,6 +159,11 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     """Nodes replaced at once during a node group update, 1-100."""
     node_repair: bool = True
     """EKS node auto repair, with the node monitoring agent add-on that `EksCluster` installs."""
+    provisioner: Literal["nodeGroup", "karpenter"] = "nodeGroup"
+    """What launches the pool's nodes: `nodeGroup` (an EKS managed node group, scaled by the Cluster Autoscaler)
+    or `karpenter` (a Karpenter NodePool and EC2NodeClass, launching an instance per pending pod; `minSize`,
+    `desiredSize`, `updateMaxUnavailable` and `nodeRepair` do not apply, `maxSize` caps the pool at maxSize x GPUs
+    per instance, and `amiFamily` must be `AL2023`)."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()
@@ -190,11 +195,24 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                     f"{self.instance_types!r} mix GPU counts {gpu_counts}; allowed: one GPU count per node group",
                 )
             )
+        if self.provisioner == "karpenter" and self.ami_family != "AL2023":
+            problems.append(
+                ConfigProblem(
+                    "amiFamily",
+                    f"{self.ami_family!r} with provisioner 'karpenter'; allowed: 'AL2023' (the Karpenter pool's "
+                    "AMI alias is pinned for AL2023 only), or provisioner 'nodeGroup'",
+                )
+            )
         taint_keys = [taint.key for taint in self.extra_taints]
         duplicates = sorted({k for k in taint_keys if taint_keys.count(k) > 1})
         if duplicates:
             problems.append(ConfigProblem("extraTaints", f"duplicate taint keys {duplicates}; allowed: each key once"))
         return problems
+
+    @property
+    def karpenter(self) -> bool:
+        """Whether Karpenter launches the pool's nodes (`provisioner: karpenter`)."""
+        return self.provisioner == "karpenter"
 
     @property
     def instances(self) -> list[gpu_catalog.InstanceType]:

@@ -14,7 +14,7 @@ from .autoscaler import AutoscalerSettings
 from .cluster import ClusterSettings
 from .cost import CostSettings
 from .device_plugin import DevicePluginSettings
-from .errors import ConfigError, ConfigProblem, _suggestion, stack_config
+from .errors import ConfigError, ConfigProblem, stack_config, suggestion
 from .fleet import (
     ModelSettings,
     Pool,
@@ -208,6 +208,16 @@ class Settings(SectionModel):
         return not ami_family_runs_device_plugin(self.gpu_ami_family)
 
     @property
+    def installs_karpenter(self) -> bool:
+        """Whether a GPU pool's provisioner is Karpenter, so the stack installs it."""
+        return any(pool.settings.karpenter for pool in self.pools)
+
+    @property
+    def installs_autoscaler(self) -> bool:
+        """Whether the stack installs the Cluster Autoscaler: enabled, and a node-group GPU pool to scale."""
+        return self.autoscaler.enabled and any(not pool.settings.karpenter for pool in self.pools)
+
+    @property
     def creates_network(self) -> bool:
         """Whether the stack creates its own VPC (no `cluster.vpcId`, `network.mode` `create`)."""
         return not self.cluster.vpc_id and self.network.mode == "create"
@@ -249,7 +259,12 @@ class Settings(SectionModel):
             )
         for pool in pools:
             on_pool = [server for server in servers if server.pool == pool and server.settings.replicas > 0]
-            if on_pool and not self.autoscaler.enabled and pool.settings.desired_size == 0:
+            if (
+                on_pool
+                and not self.autoscaler.enabled
+                and pool.settings.desired_size == 0
+                and not pool.settings.karpenter
+            ):
                 # minSize <= desiredSize, so the group starts empty and only an autoscaler would add a node.
                 replicas = " and ".join(
                     f"{server.config_key}.replicas {server.settings.replicas}" for server in on_pool
@@ -264,6 +279,15 @@ class Settings(SectionModel):
                         f"autoscaler.enabled true, or {zero}",
                     )
                 )
+        karpenter_pools = [pool.config_key for pool in pools if pool.settings.karpenter]
+        if karpenter_pools and not self.creates_network and not self.cluster.private_subnet_ids:
+            problems.append(
+                ConfigProblem(
+                    f"{karpenter_pools[0]}.provisioner",
+                    "'karpenter' without private subnets to tag for it; allowed: network.mode 'create' (the stack's "
+                    "own VPC), cluster.privateSubnetIds, or provisioner 'nodeGroup'",
+                )
+            )
         if self.device_plugin.enabled and ami_family_runs_device_plugin(self.gpu_ami_family):
             problems.append(
                 ConfigProblem(
@@ -352,7 +376,7 @@ def parse_settings(values: Mapping[str, Any], project: str = PROJECT) -> Setting
             else:
                 parsed[key] = value
         else:
-            message = f"unknown key{_suggestion(key, TOP_LEVEL_KEYS)}; allowed: {', '.join(TOP_LEVEL_KEYS)}"
+            message = f"unknown key{suggestion(key, TOP_LEVEL_KEYS)}; allowed: {', '.join(TOP_LEVEL_KEYS)}"
             problems.append(ConfigProblem(key, message, project))
     settings = Settings.model_validate(parsed, context={DEFER_PROBLEMS: True})
     bad_sections = {problem.key.split(".", 1)[0] for problem in problems}

@@ -7,7 +7,17 @@ import json
 from typing import Any
 
 from ..facts.regions import eks_regions, region_zones
-from ..facts.resource_types import ADDON, EKS_CLUSTER, KMS_KEY, LAUNCH_TEMPLATE, NODE_GROUP, ROLE, S3_BUCKET
+from ..facts.resource_types import (
+    ADDON,
+    EKS_CLUSTER,
+    EVENT_RULE,
+    KMS_KEY,
+    LAUNCH_TEMPLATE,
+    NODE_GROUP,
+    ROLE,
+    S3_BUCKET,
+    SQS_QUEUE,
+)
 
 MOCK_ACCOUNT = "123456789012"
 MOCK_REGION = "us-west-2"
@@ -75,6 +85,16 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
         }
     if type_token == ADDON:
         return {"arn": arn_prefix.format(service="eks") + f":addon/{inputs.get('addonName', name)}"}
+    if type_token == SQS_QUEUE:
+        queue = inputs.get("name", name)
+        return {
+            "arn": arn_prefix.format(service="sqs") + f":{queue}",
+            "url": f"https://sqs.{region}.amazonaws.com/{MOCK_ACCOUNT}/{queue}",
+            "name": queue,
+        }
+    if type_token == EVENT_RULE:
+        rule = inputs.get("name", name)
+        return {"arn": arn_prefix.format(service="events") + f":rule/{rule}", "name": rule}
     if type_token == S3_BUCKET:
         # The provider autonames a bucket from its resource name and a suffix; the stand-in keeps the name.
         bucket = inputs.get("bucket") or name

@@ -21,6 +21,7 @@ from . import network_rules, rules
 from .api_models import Violation, validate
 from .builders import BUILDERS, Request, Stack, launch_template_request, ref, resource_name_of
 from .eks_builders import EKS_BUILDERS
+from .messaging_builders import MESSAGING_BUILDERS
 from .network_builders import NETWORK_BUILDERS, stand_in_ids
 
 SECRET_SHOWN = "[secret]"
@@ -137,7 +138,12 @@ def check_resource(resource: Any, stack: Stack | None = None) -> RequestCheck:
     """Build and check the requests of one resource; `stack` lets it see the resources it refers to."""
     stack = stack or build_stack([resource])
     result = RequestCheck(resource.type, resource.name)
-    builder = BUILDERS.get(resource.type) or EKS_BUILDERS.get(resource.type) or NETWORK_BUILDERS.get(resource.type)
+    builder = (
+        BUILDERS.get(resource.type)
+        or EKS_BUILDERS.get(resource.type)
+        or NETWORK_BUILDERS.get(resource.type)
+        or MESSAGING_BUILDERS.get(resource.type)
+    )
     if builder is None:
         result.checked = False
         result.notes.append("not checked: no request mapping for this resource type")

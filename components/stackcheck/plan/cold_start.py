@@ -41,7 +41,9 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
     """One entry per served model, named as the fits gate names it, the pool by its GpuNodeGroup."""
     deployments = {(obj.namespace, obj.name): obj.manifest for obj in objects if obj.kind == "Deployment"}
     autoscaler = settings.autoscaler
-    max_provision = parse_go_duration(autoscaler.max_node_provision_time) / NANOSECONDS if autoscaler.enabled else None
+    max_provision = (
+        parse_go_duration(autoscaler.max_node_provision_time) / NANOSECONDS if settings.installs_autoscaler else None
+    )
     entries = []
     for server in settings.servers:
         vllm = server.settings
@@ -50,7 +52,8 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
             ami_family=pool.ami_family,
             image=vllm.image,
             weights_bytes=weights_bytes(vllm),
-            source=getattr(getattr(vllm, "source", None), "type", "huggingface"),
+            source=vllm.source.type,
+            provisioner=pool.provisioner,
         )
         object_name = SERVER_NAME if server.name is None else server.name
         entries.append(
@@ -60,7 +63,8 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
                 steps=tuple(steps),
                 scales_from_zero=pool.min_size == 0,
                 startup_allowance=startup_allowance(deployments.get((vllm.namespace, object_name))),
-                max_node_provision=max_provision,
+                # The Cluster Autoscaler's bound is for the node groups it scales, not Karpenter's nodes.
+                max_node_provision=None if pool.karpenter else max_provision,
                 not_estimated=tuple(missing),
             )
         )

@@ -10,13 +10,22 @@ price table has no price for is listed as not priced, and totals are then lower 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ...facts import prices, versions
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE
-from ...facts.resource_types import CLUSTER_TYPES, EIP, EKS_CLUSTER, NAT_GATEWAY, NODE_GROUP, VPC_ENDPOINT
+from ...facts.resource_types import (
+    CLUSTER_TYPES,
+    EIP,
+    EKS_CLUSTER,
+    KARPENTER_NODE_POOL,
+    NAT_GATEWAY,
+    NODE_GROUP,
+    VPC_ENDPOINT,
+)
 
 if TYPE_CHECKING:  # the runtime loads the Pulumi SDK; the report imports this module for any plan
     from ..runtime import RegisteredResource
@@ -138,6 +147,8 @@ def estimate(
     for resource in resources:
         if resource.type == NODE_GROUP:
             result.pools.append(_pool(resource, region, spot_discount))
+        elif resource.type == KARPENTER_NODE_POOL:
+            result.pools.append(_node_pool(resource, region, spot_discount))
         elif resource.type in CLUSTER_TYPES and not _inside_cluster_component(resource, by_urn):
             clusters += 1
             extended = extended or _extended_support(resource.inputs, today or versions.today())
@@ -201,6 +212,30 @@ def _pool(resource: RegisteredResource, region: str, spot_discount: float | None
     return PoolCost(name, instance_type, capacity, sizes, price.usd_per_hour if price else None, why)
 
 
+def _node_pool(resource: RegisteredResource, region: str, spot_discount: float | None) -> PoolCost:
+    """A Karpenter NodePool: no node until a pod needs one, at most its GPU limit over the GPUs per node. EC2 Fleet
+    fills On-Demand capacity at the lowest price (Karpenter FAQ at v1.14.1: "effectively equivalent to the
+    `lowest-price` allocation strategy"), so the cheapest type it allows is priced; Spot as a node group's."""
+    from .pools import node_pool_specs
+
+    specs = node_pool_specs([resource]).specs
+    if not specs:
+        return PoolCost(resource.name, "", "", dict.fromkeys(SIZES, 0), None, "no instance-type requirement")
+    spec = specs[0]
+    instance_types = list(spec.instance_types)
+    if spec.capacity_type == "ON_DEMAND":
+        priced = [(kind, price) for kind in instance_types if (price := prices.on_demand(kind, region)) is not None]
+        if priced:
+            instance_types = [min(priced, key=lambda pair: pair[1].usd_per_hour)[0]]
+    inputs = {
+        "nodeGroupName": spec.name,
+        "instanceTypes": instance_types,
+        "capacityType": spec.capacity_type,
+        "scalingConfig": {"minSize": 0, "desiredSize": 0, "maxSize": spec.max_size or 0},
+    }
+    return _pool(dataclasses.replace(resource, inputs=inputs), region, spot_discount)
+
+
 def _fixed(item: str, count: int, price: prices.Price | None, why: str) -> FixedCost:
     return FixedCost(item, count, price.usd_per_hour if price else None, "" if price else why)
 
@@ -224,17 +259,7 @@ def _rounded(value: float | None) -> float | None:
 
 
 def _sources() -> list[dict[str, str]]:
-    return [
-        {"name": source.name, "where": source.where, "asOf": source.as_of}
-        for source in (
-            prices.GPU_SOURCE,
-            prices.CPU_SOURCE,
-            prices.EKS_SOURCE,
-            prices.NAT_SOURCE,
-            prices.IPV4_SOURCE,
-            prices.ENDPOINT_SOURCE,
-        )
-    ]
+    return [{"name": source.name, "where": source.where, "asOf": source.as_of} for source in prices.SOURCES]
 
 
 def usd(value: float | None) -> str:

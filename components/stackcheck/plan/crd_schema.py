@@ -60,6 +60,12 @@ def known(api_version: str, kind: str) -> bool:
     return (api_version, kind) in crd_schemas()
 
 
+def cluster_scoped(api_version: Any, kind: str) -> bool:
+    """Whether a committed CRD makes `apiVersion`/`kind` cluster-scoped (its `scope: Cluster`, kept beside the
+    schema); custom resources are otherwise namespaced."""
+    return crd_schemas().get((api_version, kind), {}).get("scope") == "Cluster"
+
+
 def validation_errors(manifest: dict[str, Any]) -> list[str]:
     """Every place `manifest` breaks its committed CRD schema, as `path: message` (empty when valid)."""
     validator = _validator(manifest["apiVersion"], manifest["kind"])

@@ -1,13 +1,17 @@
-"""Node pools from the node groups a stack registers: the nodes the placement model schedules onto."""
+"""Node pools from the node groups and Karpenter NodePools a stack registers: the nodes the placement model
+schedules onto."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ...facts import gpu_catalog
+from ...facts import gpu_catalog, karpenter
 from ...facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
+from ...facts.quantity import parse_quantity
+from ...facts.resource_types import KARPENTER_NODE_CLASS as KARPENTER_NODE_CLASS_TYPE
+from ...facts.resource_types import KARPENTER_NODE_POOL as KARPENTER_NODE_POOL_TYPE
 from ...facts.resource_types import LAUNCH_TEMPLATE as LAUNCH_TEMPLATE_TYPE
 from ...facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
 from ...placement import GPU_RESOURCE, NodeGroupSpec, format_taint, pools_for_node_groups
@@ -66,6 +70,74 @@ def node_group_specs(resources: list[RegisteredResource]) -> NodeGroups:
                 disk_size_gib=_disk_size(inputs, templates),
             )
         )
+    # Karpenter's NodePools are pools too: the nodes they can launch.
+    node_pools = node_pool_specs(resources)
+    return NodeGroups(specs + node_pools.specs, problems + node_pools.problems)
+
+
+def node_pool_specs(resources: list[RegisteredResource]) -> NodeGroups:
+    """A `NodeGroupSpec` per registered Karpenter `NodePool`: the nodes it can launch.
+
+    Its nodes carry the template's labels and taints; the instance types are those of its
+    `node.kubernetes.io/instance-type` requirement (modelled by the smallest, as a node group), the capacity type
+    that of `karpenter.sh/capacity-type` (on-demand when it allows several, Karpenter's own preference), and the
+    most nodes it launches its `nvidia.com/gpu` limit over the GPUs per node. The disk is the root volume of its
+    EC2NodeClass. A NodePool starts no node until a pod needs one: zero nodes now.
+    """
+    classes = {
+        (resource.inputs.get("metadata") or {}).get("name"): resource.inputs.get("spec") or {}
+        for resource in resources
+        if resource.type == KARPENTER_NODE_CLASS_TYPE
+    }
+    specs, problems = [], []
+    for resource in resources:
+        if resource.type != KARPENTER_NODE_POOL_TYPE:
+            continue
+        name = (resource.inputs.get("metadata") or {}).get("name") or resource.name
+        spec = resource.inputs.get("spec") or {}
+        template = spec.get("template") or {}
+        node_spec = template.get("spec") or {}
+        requirements = {
+            item.get("key"): list(item.get("values") or ())
+            for item in node_spec.get("requirements") or ()
+            if item.get("operator") == "In"
+        }
+        instance_types = requirements.get("node.kubernetes.io/instance-type") or []
+        if not instance_types:
+            problems.append(
+                f"NodePool {name}: no node.kubernetes.io/instance-type requirement; the plan models a "
+                "NodePool by the instance types it allows"
+            )
+            continue
+        capacity = requirements.get(karpenter.CAPACITY_TYPE_LABEL) or ["on-demand"]
+        capacity_type = karpenter.EKS_CAPACITY_TYPES.get(
+            "on-demand" if "on-demand" in capacity else capacity[0], DEFAULT_CAPACITY_TYPE
+        )
+        smallest = _smallest(instance_types)
+        entry = gpu_catalog.lookup(smallest)
+        gpu_limit = (spec.get("limits") or {}).get(GPU_RESOURCE)
+        max_size = None
+        if gpu_limit is not None and entry is not None and entry.gpus:
+            max_size = int(gpu_limit) // entry.gpus
+        node_class = classes.get((node_spec.get("nodeClassRef") or {}).get("name")) or {}
+        specs.append(
+            NodeGroupSpec(
+                name=name,
+                instance_type=smallest,
+                desired_size=0,
+                max_size=max_size,
+                instance_types=tuple(instance_types),
+                labels=dict((template.get("metadata") or {}).get("labels") or {}),
+                taints=[dict(taint) for taint in node_spec.get("taints") or ()],
+                capacity_type=capacity_type,
+                gpu_advertised_by_host=any(
+                    str(term.get("alias", "")).startswith("bottlerocket@")
+                    for term in node_class.get("amiSelectorTerms") or ()
+                ),
+                disk_size_gib=_node_class_disk(node_class),
+                provisioner=karpenter.PROVISIONER,
+            )
+        )
     return NodeGroups(specs, problems)
 
 
@@ -86,6 +158,7 @@ def pool_summary(pool: dict) -> dict[str, Any]:
         "gpusPerNode": pool_gpus(pool),
         "gpusAdvertised": int(allocatable.get(GPU_RESOURCE, 0)),
         "gpuAdvertisedByHost": bool(pool.get("gpuAdvertisedByHost")),
+        "provisioner": pool.get("provisioner", "nodeGroup"),
         "labels": {key: value for key, value in sorted(labels.items()) if not key.startswith(SYSTEM_LABEL_PREFIXES)},
         "taints": [format_taint(taint) for taint in pool_taints(pool)],
     }
@@ -110,6 +183,14 @@ def _launch_templates(resources: list[RegisteredResource]) -> dict[str, Register
                 by_reference[resource.id] = resource
             by_reference[resource.inputs.get("name") or resource.name] = resource
     return by_reference
+
+
+def _node_class_disk(node_class: dict) -> int:
+    for mapping in node_class.get("blockDeviceMappings") or ():
+        size = (mapping.get("ebs") or {}).get("volumeSize")
+        if size and mapping.get("rootVolume", True):
+            return int(parse_quantity(str(size)) // 2**30)
+    return EKS_DEFAULT_DISK_GIB
 
 
 def _disk_size(inputs: dict, templates: dict[str, RegisteredResource]) -> int:

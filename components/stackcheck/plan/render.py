@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from ..runtime import RegisteredResource, Secret
+from .crd_schema import cluster_scoped
 
 KUBERNETES_PACKAGE = "kubernetes"
 REDACTED = "[redacted]"
@@ -91,7 +92,7 @@ class KubernetesObject:
     @property
     def namespace(self) -> str | None:
         """The namespace, `default` when unset; None for a cluster-scoped kind."""
-        if self.kind in CLUSTER_SCOPED_KINDS:
+        if self.kind in CLUSTER_SCOPED_KINDS or cluster_scoped(self.manifest.get("apiVersion"), self.kind):
             return None
         return (self.manifest.get("metadata") or {}).get("namespace") or "default"
 

@@ -317,11 +317,17 @@ def _addons(result: PlanResult) -> Section:
     )
 
 
+# What launches a pool's nodes and scales it: the Cluster Autoscaler scales node groups only (through their Auto
+# Scaling groups), Karpenter its own NodePools.
+_LAUNCHED_BY = {"nodeGroup": "EKS node group", "karpenter": "Karpenter NodePool"}
+
+
 def _pools(result: PlanResult) -> Section:
     rows = tuple(
         Row(
             (
                 pool["name"],
+                _LAUNCHED_BY.get(pool.get("provisioner", "nodeGroup"), pool.get("provisioner", "")),
                 pool["instanceType"],
                 str(pool["count"]),
                 str(pool["gpusPerNode"]),
@@ -332,7 +338,7 @@ def _pools(result: PlanResult) -> Section:
         )
         for pool in result.pools
     )
-    headers = ("Pool", "Instance", "Nodes", "GPUs/node", "GPUs advertised", "Taints", "Labels")
+    headers = ("Pool", "Launched by", "Instance", "Nodes", "GPUs/node", "GPUs advertised", "Taints", "Labels")
     columns = (Column(headers[0], code=True), *(Column(header) for header in headers[1:]))
     failed = result.node_group_problems or result.network_problems
     return Section(

@@ -69,17 +69,7 @@ def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
         else "Spot nodes are not priced: their price moves (set cost.spotDiscount to price them)."
     )
     budget = f" Budget: {usd(cost.budget)} a month (cost.maxMonthlyUsd, verdict 16)." if cost.budget else ""
-    sources = "; ".join(
-        f"{source.name} ({source.where}, {source.as_of})"
-        for source in (
-            prices.GPU_SOURCE,
-            prices.CPU_SOURCE,
-            prices.EKS_SOURCE,
-            prices.NAT_SOURCE,
-            prices.IPV4_SOURCE,
-            prices.ENDPOINT_SOURCE,
-        )
-    )
+    sources = "; ".join(f"{source.name} ({source.where}, {source.as_of})" for source in prices.SOURCES)
     # The list comes last: markdown reads a block right after a list item as part of that item.
     return (
         pools,

@@ -16,7 +16,7 @@ import logging
 import sys
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +35,7 @@ from ..stack_config import (
     load_stack_config,
 )
 from .addons import AddonRow, addon_rows
+from .captured_logs import captured_logs
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
     from ...facts.cold_start import ColdStart
@@ -238,11 +239,11 @@ def run_plan(options: PlanOptions) -> PlanResult:
             ) from None
 
         progress(f"validating {len(objects)} objects against Kubernetes {result.kubernetes_version}…")
-        from . import schema
+        from . import helm_values, schema
 
         result.schema = schema.validate_objects(
             [(written.object, written.path) for written in result.written], result.kubernetes_version
-        )
+        ) + helm_values.check_releases(run.resources)
 
         progress("checking AWS requests against the AWS API models…")
         from ..aws.check import check_resources
@@ -361,7 +362,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
     """Run the program; a config error it raises becomes `config_problems`, any other `program_error`."""
     from .. import runtime
 
-    with _captured_logs() as records, contextlib.chdir(config.program.parent):
+    with captured_logs() as records, contextlib.chdir(config.program.parent):
         try:
             runtime.run_program(
                 config.program,
@@ -389,6 +390,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
 
 def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
     from ... import placement
+    from ...placement.provisioners import provisioners_verdict
     from ...placement.workloads import WORKLOAD_KINDS
     from . import node_agents, pools
 
@@ -411,6 +413,7 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         _place_node_agents(agents, node_pools, result)
         _check_gpu_capacity(workloads, node_pools, result)
         _check_autoscaling(resources, workloads, node_pools, result)
+        result.verdicts.append(provisioners_verdict(workloads, node_groups.specs, declaring))
         result.verdicts.sort(key=lambda verdict: verdict.id)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"
@@ -473,24 +476,6 @@ def _check_cost(resources: list[Any], values: dict[str, Any], settings: Any, res
     result.verdicts.append(verdict)
     result.warnings += warnings
     result.verdicts.sort(key=lambda verdict: verdict.id)
-
-
-@contextlib.contextmanager
-def _captured_logs() -> Iterator[list[logging.LogRecord]]:
-    """Collect what the program logs (pulumi.log.warn and friends reach the root logger under mocks)."""
-    records: list[logging.LogRecord] = []
-
-    class Collect(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(record)
-
-    handler = Collect(logging.WARNING)
-    root = logging.getLogger()
-    root.addHandler(handler)
-    try:
-        yield records
-    finally:
-        root.removeHandler(handler)
 
 
 def _import_from(project_dir: Path) -> None:

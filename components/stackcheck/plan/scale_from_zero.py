@@ -115,8 +115,11 @@ def scale_from_zero_verdict(
 ) -> Verdict:
     """Verdict 8: each GPU workload fits the template node of every GPU pool it lands on, tags complete."""
     lands = {(row.workload, row.pool) for row in matrix if row.lands}
-    gpu_pools = [pool for pool in pools if pool_gpus(pool) > 0]
-    problems, checked = [], []
+    # Karpenter launches a node from its NodePool's own template (labels, taints, the instance type's capacity),
+    # which the placement model already reads as the pool: no tags to describe it at zero.
+    karpenter_pools = [pool["name"] for pool in pools if pool_gpus(pool) > 0 and pool.get("provisioner") == "karpenter"]
+    gpu_pools = [pool for pool in pools if pool_gpus(pool) > 0 and pool["name"] not in karpenter_pools]
+    problems, checked = [], [f"{name}: Karpenter NodePool, launched from its template" for name in karpenter_pools]
     for pool in gpu_pools:
         pool_tags = tags.get(pool["name"], {})
         problems += [f"{pool['name']}: missing tag {tag}" for tag in missing_tags(pool, pool_tags)]
@@ -141,7 +144,7 @@ def scale_from_zero_verdict(
             + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""),
             problems,
         )
-    if not gpu_pools:
+    if not gpu_pools and not karpenter_pools:
         return Verdict(SCALE_FROM_ZERO_ID, "gpu-pools-scale-from-zero", True, "no GPU pool to scale")
     return Verdict(
         SCALE_FROM_ZERO_ID,

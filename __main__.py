@@ -77,7 +77,10 @@ cluster = EksCluster(
         node_monitoring_agent=settings.node_repair,
         gpu_placement=placement,
         tags=tags,
-        pod_identity_agent=settings.installs_autoscaler or settings.installs_karpenter,
+        # The autoscalers and servers that read their weights from S3 take their credentials from the agent.
+        pod_identity_agent=settings.installs_autoscaler
+        or settings.installs_karpenter
+        or any(served.settings.source.type == "s3" for served in settings.servers),
         network=ClusterNetwork(
             vpc_id=network.vpc_id,
             private_subnet_ids=network.private_subnet_ids,
@@ -229,6 +232,7 @@ SINGLE_SERVER_OUTPUTS = {
     "port": "vllmPort",
     "model": "vllmModel",
     "try": "vllmTry",
+    "weights": "vllmWeights",
 }
 
 
@@ -287,6 +291,8 @@ for served in settings.servers:
                 **({DO_NOT_DISRUPT: f"{served.settings.startup_timeout_seconds}s"} if pool.settings.karpenter else {}),
             },
             name=object_name,
+            cluster_name=cluster.cluster_name,
+            tags=tags,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_pools[pool.key]]),
     )
@@ -297,6 +303,9 @@ for served in settings.servers:
         "model": server.model,
         "try": server.try_command,
     }
+    if served.settings.source.type == "s3":
+        # Where to seed the weights: the bucket the stack created is named only once it exists.
+        outputs["weights"] = server.weights_uri
     if served.name is None:
         for key, value in outputs.items():
             pulumi.export(SINGLE_SERVER_OUTPUTS[key], value)

@@ -39,6 +39,7 @@ _EXPORTS = {
     "AutoscalingArgs": ".args.vllm_server",
     "Keda": ".keda",
     "KedaArgs": ".args.keda",
+    "ModelSourceArgs": ".args.vllm_server",
     "PrometheusMonitors": ".monitoring",
     "PrometheusMonitorsArgs": ".args.monitoring",
     "ScrapeTarget": ".args.monitoring",

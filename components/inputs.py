@@ -23,6 +23,7 @@ from .settings.cluster import ClusterSettings
 from .settings.cost import CostSettings
 from .settings.device_plugin import DevicePluginSettings
 from .settings.gpu_placement import GpuPlacementSettings
+from .settings.model_source import ModelSourceSettings
 from .settings.network import NetworkSettings
 from .settings.node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings, TaintSettings
 from .settings.observability import ObservabilitySettings, PrometheusSettings
@@ -316,6 +317,12 @@ ARGS: tuple[Args, ...] = (
         Take(AutoscalingSettings),
     ),
     _args(
+        "ModelSourceArgs",
+        "vllm_server",
+        "Where vLLM reads the model's weights.",
+        Take(ModelSourceSettings),
+    ),
+    _args(
         "VllmServerArgs",
         "vllm_server",
         "Inputs of `VllmServer`. Fields without `Input` must be plain values: they shape the pod spec and the "
@@ -357,6 +364,21 @@ ARGS: tuple[Args, ...] = (
             "Create the namespace, labelled for the restricted Pod Security Standard. Default true; set false for "
             "all but one of the servers sharing a namespace (and let them depend on that one).",
             after="namespace",
+        ),
+        Own(
+            "cluster_name",
+            "pulumi.Input[str] | None",
+            "The EKS cluster (`EksCluster.cluster_name`) the server's Pod Identity association is made in, for "
+            "weights from S3 (`source.type` `s3`, where it is required; the cluster needs the "
+            "`eks-pod-identity-agent` add-on). Default none.",
+            after="source",
+        ),
+        Own(
+            "tags",
+            "dict[str, str] | None",
+            "Tags for the AWS resources of weights from S3 (the bucket, the role, the Pod Identity association). "
+            "Default none.",
+            after="cluster_name",
         ),
         Own(
             "metrics_namespace",

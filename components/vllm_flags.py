@@ -30,6 +30,8 @@ MANAGED: dict[str, str] = {
     "port": "the container port",
     "shutdown_timeout": "vllm.shutdownTimeoutSeconds",
 }
+# Options that choose how the weights load: the server sets them itself for weights from S3.
+LOADER = ("load_format", "model_loader_extra_config")
 # Options that carry a secret: as container args they would be plain text in the pod spec and the state.
 SECRET: dict[str, str] = {"api_key": "vllmApiKey", "hf_token": "hfToken"}
 # Options whose product with the tensor parallel size is the GPUs one server uses on its node: the parallel
@@ -110,6 +112,9 @@ class ExtraArgs:
     """Whether the items set `--hf-overrides`, which may change the model's context (rope scaling)."""
     pipeline_parallel_size: int = 1
     """`--pipeline-parallel-size`: the stages the model's layers are split into (1 when not set)."""
+    loader_indexes: tuple[int, ...] = ()
+    """Items that set how the weights load (`--load-format`, `--model-loader-extra-config`), which weights from
+    S3 set themselves."""
 
 
 def check(items: Sequence[str]) -> ExtraArgs:
@@ -123,6 +128,7 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
     problems = list(reading.problems)
     factors = dict.fromkeys(GPU_FACTORS, 1)
     kv_cache_dtype, overrides = None, False
+    loaders = tuple(setting.index for setting in reading.settings if setting.option.dest in LOADER)
     for setting in reading.settings:
         problem = _judged(setting) or setting.problem
         if problem:
@@ -146,6 +152,7 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
         kv_cache_dtype,
         overrides,
         factors["pipeline_parallel_size"],
+        loaders,
     )
 
 

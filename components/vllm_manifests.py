@@ -90,16 +90,23 @@ def _metadata(instance: str, settings: VllmSettings, name: str = SERVER_NAME, **
 # The container.
 
 
-def container_args(settings: VllmSettings) -> list[str]:
+def container_args(settings: VllmSettings, weights_uri: str | None = None) -> list[str]:
     """`vllm serve` arguments: the model first, then parallelism and memory from settings, the port, `extraArgs`.
+
+    Weights from S3 (`weights_uri`, `s3://<bucket>/<prefix>`, or the settings' own when they name the bucket) are
+    the positional model, read by the Run:ai model streamer (`--load-format runai_streamer`, whose
+    `--model-loader-extra-config` takes `concurrency`: vllm/model_executor/model_loader/runai_streamer_loader.py
+    and vllm/config/load.py at v0.32.0; an `s3://` model is object storage to it,
+    vllm/transformers_utils/runai_utils.py `is_runai_obj_uri`); clients still name the model by its id.
 
     The image's entrypoint is `vllm serve` (docker/Dockerfile, `vllm-openai` stage), so these are its
     arguments. The model is the positional `model_tag`: vLLM 0.32 warns that `--model` "will be removed
     in a future version", and rejects `--served-model-name` when no positional model comes first
     (vllm/utils/argparse_utils.py, FlexibleArgumentParser.parse_args, at v0.32.0).
     """
+    uri = weights_uri or settings.weights_uri
     args = [
-        settings.model,
+        uri or settings.model,
         "--served-model-name",
         settings.model_name,
         "--tensor-parallel-size",
@@ -115,6 +122,10 @@ def container_args(settings: VllmSettings) -> list[str]:
     ]
     if settings.revision:
         args += ["--revision", settings.revision]
+    if uri:
+        args += ["--load-format", "runai_streamer"]
+        if settings.source.concurrency:
+            args += ["--model-loader-extra-config", json.dumps({"concurrency": settings.source.concurrency})]
     return [*args, *settings.extra_args]
 
 

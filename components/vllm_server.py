@@ -18,6 +18,7 @@ from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .keda_manifests import default_prometheus_url, scaled_object
 from .labels import created_name
+from .model_weights import pod_identity_egress, register_s3_weights
 from .settings import GpuNodeGroupSettings, ObservabilitySettings, VllmSettings, arguments, server_pool_problems
 from .settings.fields import check_node_labels
 from .settings.fleet import revision_warning
@@ -25,6 +26,7 @@ from .vllm_manifests import (
     PORT,
     TOKEN_KEY,
     api_key_secret,
+    container_args,
     deployment,
     disruption_budget,
     model_cache_claim,
@@ -72,6 +74,19 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
         check_node_labels(node_labels)
     except ValueError as error:
         validation.add([argument_problem(f"{where}.require_node_labels", str(error))])
+    # Read from the args as well, so that a bad bucket name and a missing cluster are reported together.
+    reads_s3 = settings.source.type == "s3" if settings is not None else getattr(args.source, "type", None) == "s3"
+    if reads_s3 and args.cluster_name is None:
+        validation.add(
+            [
+                argument_problem(
+                    f"{where}.cluster_name",
+                    "is not set, and source.type 's3' reads the weights through an EKS Pod Identity association "
+                    "in that cluster; allowed: the cluster's name (EksCluster.cluster_name), or source.type "
+                    "'huggingface'",
+                )
+            ]
+        )
     validation.secret("hf_token", args.hf_token, "hfToken")
     validation.secret("api_key", args.api_key, "vllmApiKey")
     validation.done()
@@ -93,6 +108,9 @@ class VllmServer(pulumi.ComponentResource):
     """Model name clients send in requests."""
     try_command: pulumi.Output[str]
     """A shell line that port-forwards the Service and sends one chat request."""
+    weights_uri: pulumi.Output[str]
+    """`s3://<bucket>/<prefix>` the server reads its weights from, where to seed them; empty with weights from the
+    Hugging Face Hub."""
 
     def __init__(self, name: str, args: VllmServerArgs, opts: pulumi.ResourceOptions | None = None):
         args = coerce(VllmServerArgs, args, args_path("VllmServer", name))
@@ -152,6 +170,20 @@ class VllmServer(pulumi.ComponentResource):
                 )
             )
 
+        weights = None
+        if settings.source.type == "s3" and args.cluster_name is not None:
+            weights = register_s3_weights(
+                name,
+                bucket=settings.source.bucket,
+                prefix=settings.weights_prefix,
+                cluster_name=args.cluster_name,
+                namespace=settings.namespace,
+                service_account=plan.object_name,
+                tags=args.tags,
+                parent=self,
+            )
+            pod_needs += weights.needs
+
         manifest = deployment(
             name,
             settings,
@@ -164,6 +196,8 @@ class VllmServer(pulumi.ComponentResource):
             server_name=plan.object_name,
             node_labels=plan.node_labels,
         )
+        if weights is not None:
+            manifest = with_s3_weights(manifest, weights.uri, weights.region, settings)
         timeout = rollout_timeout(settings)
         deployment_resource = k8s.apps.v1.Deployment(
             f"{name}-deployment",
@@ -187,6 +221,8 @@ class VllmServer(pulumi.ComponentResource):
             f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"], opts=in_namespace
         )
         policy = network_policy(name, settings, metrics_namespace=args.metrics_namespace, server_name=plan.object_name)
+        if weights is not None:
+            policy["spec"]["egress"].append(pod_identity_egress())
         k8s.networking.v1.NetworkPolicy(
             f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=in_namespace
         )
@@ -214,6 +250,7 @@ class VllmServer(pulumi.ComponentResource):
         )
         self.service_port = pulumi.Output.from_input(PORT)
         self.model = pulumi.Output.from_input(settings.model_name)
+        self.weights_uri = weights.uri if weights is not None else pulumi.Output.from_input("")
         self.try_command = pulumi.Output.all(self.namespace, self.service_name).apply(
             lambda parts: try_command(parts[0], parts[1], settings.model_name)
         )
@@ -225,5 +262,18 @@ class VllmServer(pulumi.ComponentResource):
                 "service_port": self.service_port,
                 "model": self.model,
                 "try_command": self.try_command,
+                "weights_uri": self.weights_uri,
             }
         )
+
+
+def with_s3_weights(
+    manifest: dict, uri: pulumi.Output[str], region: pulumi.Output[str], settings: VllmSettings
+) -> dict:
+    """The Deployment `manifest` reading its weights from `uri` (`s3://bucket/prefix`, known once the bucket
+    exists): the server's arguments for the Run:ai model streamer, and `AWS_REGION` for its S3 client, which
+    EKS Pod Identity does not set (it injects only the credentials' URI and token file)."""
+    container = manifest["spec"]["template"]["spec"]["containers"][0]
+    container["args"] = uri.apply(lambda value: container_args(settings, value))
+    container["env"] = [*container["env"], {"name": "AWS_REGION", "value": region}]
+    return manifest

@@ -186,6 +186,22 @@ MISUSES = [
     ),
     pytest.param(
         """
+        from components import ModelSourceArgs, VllmServer, VllmServerArgs
+
+        VllmServer("chat", VllmServerArgs(source=ModelSourceArgs(type="s3", bucket="Models")))
+        """,
+        [
+            "VllmServer(chat).args.source.bucket: invalid bucket name 'Models'; allowed: an S3 bucket name: 3-63 "
+            "lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit, no '..', not "
+            "an IP address",
+            "VllmServer(chat).args.cluster_name: is not set, and source.type 's3' reads the weights through an EKS "
+            "Pod Identity association in that cluster; allowed: the cluster's name (EksCluster.cluster_name), or "
+            "source.type 'huggingface'",
+        ],
+        id="weights from S3 without a cluster for the Pod Identity association",
+    ),
+    pytest.param(
+        """
         from components.cluster import EksCluster, EksClusterArgs
 
         EksCluster("ml", EksClusterArgs(system_node_group={"instanceTypes": ["g5.xlarge"]},

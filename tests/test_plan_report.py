@@ -97,6 +97,7 @@ def test_every_section_is_shown_in_all_three_formats_with_its_title_and_severity
         "node-pools",
         "placement",
         "models",
+        "cold-start",
         "cost",
         "gpu-guard",
     ]

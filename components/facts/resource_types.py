@@ -33,6 +33,13 @@ EVENT_RULE = "aws:cloudwatch/eventRule:EventRule"
 EVENT_TARGET = "aws:cloudwatch/eventTarget:EventTarget"
 EC2_TAG = "aws:ec2/tag:Tag"
 
+# pulumi-aws: S3, the weights of servers that read them from S3.
+S3_BUCKET = "aws:s3/bucket:Bucket"
+S3_PUBLIC_ACCESS_BLOCK = "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock"
+S3_OWNERSHIP_CONTROLS = "aws:s3/bucketOwnershipControls:BucketOwnershipControls"
+S3_ENCRYPTION = "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration"
+S3_VERSIONING = "aws:s3/bucketVersioning:BucketVersioning"
+
 # pulumi-aws: the network.
 VPC = "aws:ec2/vpc:Vpc"
 SUBNET = "aws:ec2/subnet:Subnet"

@@ -14,6 +14,7 @@ from ..facts.vllm_cli import OPTIONS
 from .autoscaling import AutoscalingSettings
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
+from .model_source import ModelSourceSettings
 from .section import SectionModel
 
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
@@ -189,6 +190,9 @@ class VllmSettings(SectionModel):
     (`--max_model_len=...`, `-tp 2`, a prefix such as `--tensor-parallel`), no `--api-key`, and none that break
     the pod (`--host` other than 0.0.0.0 or ::, `--download-dir`, `--config`, multi-node flags);
     `--pipeline-parallel-size` and `--data-parallel-size` multiply the GPUs each replica requests."""
+    source: ModelSourceSettings = ModelSourceSettings()
+    """Where the server reads the weights: the Hugging Face Hub, or an S3 prefix through the Run:ai model
+    streamer."""
     model_cache: ModelCacheSettings = ModelCacheSettings()
     """Where the server caches model weights."""
     model_facts: ModelFactsSettings | None = None
@@ -229,6 +233,7 @@ class VllmSettings(SectionModel):
                 )
                 for allowed in [_shape_allowed(key, facts)]
             ]
+        problems += self._source_problems(extra_args.loader_indexes)
         scaled = self.autoscaling
         if self.model_cache.type == "pvc" and scaled.enabled and scaled.max_replicas > 1:
             problems.append(
@@ -247,6 +252,42 @@ class VllmSettings(SectionModel):
                 )
             )
         return problems
+
+    def _source_problems(self, loader_indexes: tuple[int, ...]) -> list[ConfigProblem]:
+        """With weights from S3 the server sets the loader itself, and the Hub's revision names nothing."""
+        if self.source.type != "s3":
+            return []
+        problems = [
+            ConfigProblem(
+                f"extraArgs[{index}]",
+                f"{self.extra_args[index]!r} sets the weights' loader, which source.type 's3' sets (--load-format "
+                "runai_streamer, --model-loader-extra-config); allowed: other flags, or source.type 'huggingface'",
+            )
+            for index in loader_indexes
+        ]
+        if self.revision is not None:
+            problems.append(
+                ConfigProblem(
+                    "revision",
+                    f"{self.revision!r} with source.type 's3': the weights are the objects under source.prefix, "
+                    "not a Hub revision; allowed: leave revision out (put the revision in source.prefix), or "
+                    "source.type 'huggingface'",
+                )
+            )
+        return problems
+
+    @property
+    def weights_uri(self) -> str | None:
+        """`s3://<bucket>/<prefix>` of weights from S3 with a bucket given, else None (the Hub, or a bucket the
+        stack creates, whose name is known only once it exists)."""
+        if self.source.type != "s3" or self.source.bucket is None:
+            return None
+        return f"s3://{self.source.bucket}/{self.weights_prefix}"
+
+    @property
+    def weights_prefix(self) -> str:
+        """The key prefix of weights from S3: `source.prefix`, else the model id."""
+        return self.source.prefix or self.model
 
     @property
     def gpus_per_replica(self) -> int:

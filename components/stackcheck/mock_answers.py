@@ -15,6 +15,7 @@ from ..facts.resource_types import (
     LAUNCH_TEMPLATE,
     NODE_GROUP,
     ROLE,
+    S3_BUCKET,
     SQS_QUEUE,
 )
 
@@ -94,6 +95,10 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
     if type_token == EVENT_RULE:
         rule = inputs.get("name", name)
         return {"arn": arn_prefix.format(service="events") + f":rule/{rule}", "name": rule}
+    if type_token == S3_BUCKET:
+        # The provider autonames a bucket from its resource name and a suffix; the stand-in keeps the name.
+        bucket = inputs.get("bucket") or name
+        return {"bucket": bucket, "arn": f"arn:{partition}:s3:::{bucket}"}
     return {}
 
 

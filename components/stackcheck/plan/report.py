@@ -17,6 +17,7 @@ from typing import Any
 from .addons import RESOLVED
 from .compare import compare
 from .compare_report import comparison_section
+from .report_cold_start import cold_start_section
 from .report_cost import cost_section
 from .report_json import document as json_document
 from .report_json import render_json
@@ -91,6 +92,7 @@ def plan_report(result: PlanResult) -> Report:
         _placement,
         _placement_error,
         models_section,
+        cold_start_section,
         cost_section,
         _guard,
     )

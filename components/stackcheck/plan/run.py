@@ -16,7 +16,7 @@ import logging
 import sys
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,8 +35,10 @@ from ..stack_config import (
     load_stack_config,
 )
 from .addons import AddonRow, addon_rows
+from .captured_logs import captured_logs
 
 if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan imports them only when needed
+    from ...facts.cold_start import ColdStart
     from ...facts.model_memory import ModelFit
     from ...placement import PlacementRow, Verdict
     from ..aws.check import RequestCheck
@@ -138,6 +140,8 @@ class PlanResult:
     """The EKS add-ons the stack installs, each with its version and where it came from."""
     models: list[ModelFit] = field(default_factory=list)
     """Each served model on each instance type of its pool: whether it fits the GPUs (verdict 11)."""
+    cold_start: list[ColdStart] = field(default_factory=list)
+    """Each served model's cold start, step by step, against its budgets (`stackcheck.plan.cold_start`; verdict 15)."""
     cost: CostEstimate | None = None
     """What the registered resources cost an hour and a month (`stackcheck.plan.cost`; verdict 16)."""
 
@@ -251,6 +255,9 @@ def run_plan(options: PlanOptions) -> PlanResult:
         _place(run.resources, objects, result)
         if settings is not None and result.verdicts:
             _check_models(settings, result)
+            from .cold_start import check_cold_start
+
+            check_cold_start(settings, result)
         _check_cost(run.resources, config.values, settings, result)
         return result
     finally:
@@ -355,7 +362,7 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
     """Run the program; a config error it raises becomes `config_problems`, any other `program_error`."""
     from .. import runtime
 
-    with _captured_logs() as records, contextlib.chdir(config.program.parent):
+    with captured_logs() as records, contextlib.chdir(config.program.parent):
         try:
             runtime.run_program(
                 config.program,
@@ -470,24 +477,6 @@ def _check_cost(resources: list[Any], values: dict[str, Any], settings: Any, res
     result.verdicts.append(verdict)
     result.warnings += warnings
     result.verdicts.sort(key=lambda verdict: verdict.id)
-
-
-@contextlib.contextmanager
-def _captured_logs() -> Iterator[list[logging.LogRecord]]:
-    """Collect what the program logs (pulumi.log.warn and friends reach the root logger under mocks)."""
-    records: list[logging.LogRecord] = []
-
-    class Collect(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(record)
-
-    handler = Collect(logging.WARNING)
-    root = logging.getLogger()
-    root.addHandler(handler)
-    try:
-        yield records
-    finally:
-        root.removeHandler(handler)
 
 
 def _import_from(project_dir: Path) -> None:

@@ -1,0 +1,90 @@
+"""Where a vLLM server reads its model's weights (`vllm.source`, and each model's `source`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from .errors import ConfigProblem
+from .fields import rule
+from .section import SectionModel
+
+# General purpose bucket naming rules (Amazon S3 User Guide, "General purpose bucket naming rules"): 3-63
+# characters, lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit, no two
+# adjacent dots, not formatted as an IP address, none of the reserved prefixes and suffixes.
+_BUCKET_RE = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
+_IP_RE = re.compile(r"\d{1,3}(\.\d{1,3}){3}")
+_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
+_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
+
+
+def is_bucket_name(value: str) -> bool:
+    """Whether S3 accepts `value` as a general purpose bucket's name."""
+    return bool(
+        _BUCKET_RE.fullmatch(value)
+        and ".." not in value
+        and not _IP_RE.fullmatch(value)
+        and not value.startswith(_RESERVED_PREFIXES)
+        and not value.endswith(_RESERVED_SUFFIXES)
+    )
+
+
+def is_prefix(value: str) -> bool:
+    """Whether `value` is a key prefix the stack can scope a policy to: 1-900 characters (an object key is at
+    most 1024 bytes, Amazon S3 User Guide, "Naming Amazon S3 objects"; room is left for the file names), no
+    leading or trailing `/`, no empty, `.` or `..` segment, and none of `*`, `?` or `$` (IAM reads them as
+    wildcards and policy variables in a resource ARN or an `s3:prefix` condition)."""
+    segments = value.split("/")
+    return (
+        0 < len(value.encode()) <= 900
+        and all(segment not in ("", ".", "..") for segment in segments)
+        and not set(value) & set("*?$")
+        and value.isprintable()
+    )
+
+
+BucketName = Annotated[
+    str,
+    rule(
+        is_bucket_name,
+        "an S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter "
+        "or digit, no '..', not an IP address",
+        "invalid bucket name",
+    ),
+]
+KeyPrefix = Annotated[
+    str,
+    rule(
+        is_prefix,
+        "a key prefix such as models/qwen2.5-7b: no leading or trailing '/', no empty, '.' or '..' segment, no "
+        "'*', '?' or '$', at most 900 bytes",
+        "invalid prefix",
+    ),
+]
+
+
+class ModelSourceSettings(SectionModel):
+    """Where vLLM reads the model's weights (`vllm.source`)."""
+
+    type: Literal["huggingface", "s3"] = "huggingface"
+    """`huggingface` (vLLM downloads the weights from the Hub when it starts) or `s3` (the Run:ai model streamer
+    reads them from S3 straight into GPU memory; the server's ServiceAccount may only read the prefix, through
+    EKS Pod Identity)."""
+    bucket: BucketName | None = None
+    """With `s3`: the bucket that holds the weights, in the stack's region. Default: a bucket the stack creates
+    for the server (private, encrypted, versioned, public access blocked), which you seed with the weights."""
+    prefix: KeyPrefix | None = None
+    """With `s3`: the key prefix the weights (`config.json`, the tokenizer and the `*.safetensors` files) are
+    under. Default: the model id, such as `Qwen/Qwen2.5-7B-Instruct`."""
+    concurrency: Annotated[int, rule(lambda n: 1 <= n <= 256, "an integer from 1 to 256")] | None = None
+    """With `s3`: the streamer's concurrent S3 clients, passed as `--model-loader-extra-config
+    '{"concurrency": N}'`, 1-256. Default: the streamer's own."""
+
+    def problems(self) -> list[ConfigProblem]:
+        if self.type == "s3":
+            return []
+        return [
+            ConfigProblem(key, f"{value!r} with type 'huggingface'; allowed: type 's3', or leave {key} out")
+            for key, value in (("bucket", self.bucket), ("prefix", self.prefix), ("concurrency", self.concurrency))
+            if value is not None
+        ]

@@ -1,0 +1,82 @@
+"""The plan's cold-start budget: each served model's start from a pending pod, step by step (facts/cold_start.py),
+against the startup probe its Deployment registers and the autoscaler's `maxNodeProvisionTime` (verdict 15).
+
+The stack serves one model (`vllm`) or several (`models`); either way `Settings.servers` lists them with their
+pools, and the Deployment of each is found among the objects the program registered, so the allowance checked is
+the probe the cluster would run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...facts import cold_start, model_catalog
+from ...facts.go_duration import parse_go_duration
+from ...vllm_manifests import SERVER_NAME
+
+NANOSECONDS = 1_000_000_000
+
+
+def weights_bytes(settings: Any) -> float | None:
+    """Bytes of a server's weights: parameters times bytes per parameter, from `modelFacts` or the catalog."""
+    facts = settings.model_facts.facts() if settings.model_facts else model_catalog.lookup(settings.model)
+    return None if facts is None else facts.parameters * facts.bytes_per_parameter
+
+
+def startup_allowance(deployment: dict[str, Any] | None) -> float | None:
+    """Seconds the first container's startup probe allows before the kubelet restarts it: its initial delay plus
+    `failureThreshold` periods (Kubernetes defaults: 0, 3 and 10 s)."""
+    if deployment is None:
+        return None
+    containers = deployment.get("spec", {}).get("template", {}).get("spec", {}).get("containers") or [{}]
+    probe = containers[0].get("startupProbe")
+    if not probe:
+        return None
+    return float(
+        probe.get("initialDelaySeconds", 0) + probe.get("failureThreshold", 3) * probe.get("periodSeconds", 10)
+    )
+
+
+def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]:
+    """One entry per served model, named as the fits gate names it, the pool by its GpuNodeGroup."""
+    deployments = {(obj.namespace, obj.name): obj.manifest for obj in objects if obj.kind == "Deployment"}
+    autoscaler = settings.autoscaler
+    max_provision = (
+        parse_go_duration(autoscaler.max_node_provision_time) / NANOSECONDS if settings.installs_autoscaler else None
+    )
+    entries = []
+    for server in settings.servers:
+        vllm = server.settings
+        pool = server.pool.settings
+        steps, missing = cold_start.cold_start_steps(
+            ami_family=pool.ami_family,
+            image=vllm.image,
+            weights_bytes=weights_bytes(vllm),
+            source=vllm.source.type,
+            provisioner=pool.provisioner,
+        )
+        object_name = SERVER_NAME if server.name is None else server.name
+        entries.append(
+            cold_start.ColdStart(
+                name=vllm.model if server.name is None else f"{server.name} ({vllm.model})",
+                pool=server.pool.resource_name(settings.cluster.name),
+                steps=tuple(steps),
+                scales_from_zero=pool.min_size == 0,
+                startup_allowance=startup_allowance(deployments.get((vllm.namespace, object_name))),
+                # The Cluster Autoscaler's bound is for the node groups it scales, not Karpenter's nodes.
+                max_node_provision=None if pool.karpenter else max_provision,
+                not_estimated=tuple(missing),
+            )
+        )
+    return entries
+
+
+def check_cold_start(settings: Any, result: Any) -> None:
+    """Verdict 15 on the plan's `result`: the cold starts of its written objects, the verdict and its warnings."""
+    from ...placement.cold_start import cold_start_verdict
+
+    result.cold_start = cold_starts(settings, [written.object for written in result.written])
+    verdict, warnings = cold_start_verdict(result.cold_start)
+    result.verdicts.append(verdict)
+    result.warnings += warnings
+    result.verdicts.sort(key=lambda verdict: verdict.id)

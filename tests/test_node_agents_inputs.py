@@ -88,3 +88,11 @@ def test_only_dcgm_server_is_a_dcgm_host_engine():
     engines = found.dcgm_host_engines()
     assert [engine["metadata"]["name"] for engine in engines] == [node_agents.DCGM_SERVER.name]
     assert cluster_agents([]).dcgm_host_engines() == []
+
+
+def test_the_verdict_lists_each_agent_with_the_pools_it_covers_in_order():
+    found = cluster_agents([])
+    verdict = found.verdict(pools(SYSTEM, GPU))
+    assert verdict.passed
+    assert verdict.details[:2] == ["aws-node on system, gpu", "coredns on non-GPU pool(s) system"]
+    assert verdict.details[2:] == found.notes

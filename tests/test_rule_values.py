@@ -57,3 +57,13 @@ def test_a_daemonset_on_the_host_network_keeps_it_and_so_its_default_toleration(
     pod = daemonset_pod(read.obj)
     tolerations = pod["spec"].get("tolerations") or []
     assert any(tolerates(toleration, NETWORK_UNAVAILABLE) for toleration in tolerations) is host_network
+
+
+def test_the_exporter_verdict_states_its_one_problem_whole_and_counts_the_others():
+    from test_placement_exporter import device_plugin, exporter, exporter_verdict, gpu_pool, system_pool
+
+    one = exporter_verdict([device_plugin(), exporter(node_selector={})], [system_pool(), gpu_pool()])
+    assert one.message == one.details[0] and len(one.details) == 1
+    two = exporter_verdict([device_plugin(), exporter(tolerations=[])], [system_pool(), gpu_pool("a"), gpu_pool("b")])
+    assert len(two.details) == 2
+    assert two.message == f"{two.details[0]} (and 1 more)"

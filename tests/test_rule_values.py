@@ -71,3 +71,20 @@ def test_the_exporter_verdict_states_its_one_problem_whole_and_counts_the_others
     two = exporter_verdict([device_plugin(), exporter(tolerations=[])], [system_pool(), gpu_pool("a"), gpu_pool("b")])
     assert len(two.details) == 2
     assert two.message == f"{two.details[0]} (and 1 more)"
+
+
+def test_the_autoscalers_template_node_is_linux_in_lower_case_so_os_selectors_match():
+    # The autoscaler labels its template node kubernetes.io/os with cloudprovider.DefaultOS, "linux"
+    # (kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/aws_manager.go, buildGenericLabels); label
+    # values match case-sensitively, so a pod selecting the OS as charts do must fit it.
+    from components.placement import explain
+    from components.stackcheck.plan.scale_from_zero import template_node
+
+    node = template_node("gpu", "g5.xlarge", {})
+    assert node["metadata"]["labels"]["kubernetes.io/os"] == "linux"
+    pod = {
+        "kind": "Pod",
+        "metadata": {"name": "p"},
+        "spec": {"nodeSelector": {"kubernetes.io/os": "linux"}, "containers": [{"name": "c", "image": "i"}]},
+    }
+    assert explain(pod, node) == []

@@ -88,3 +88,15 @@ def test_the_autoscalers_template_node_is_linux_in_lower_case_so_os_selectors_ma
         "spec": {"nodeSelector": {"kubernetes.io/os": "linux"}, "containers": [{"name": "c", "image": "i"}]},
     }
     assert explain(pod, node) == []
+
+
+def test_items_without_a_comma_between_them_are_refused_naming_the_byte_where_it_is_missing():
+    import io
+
+    from components.stackcheck.audit.snapshot import SnapshotError, read_list
+
+    first = b'{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}'
+    data = first + b' {"kind": "Node", "metadata": {"name": "b"}}]}'
+    with pytest.raises(SnapshotError) as error:
+        read_list(io.BytesIO(data), "t.json", lambda kind, item: None)
+    assert str(error.value) == f"t.json: not valid JSON (expected ',' or ']' after an item) at byte {len(first) + 1}"

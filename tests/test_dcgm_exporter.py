@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 from conftest import CUSTOM_CONTRACT, node_group_node_labels
 
 from components.facts import versions
 from components.facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
+from components.facts.quantity import parse_quantity
 from components.facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE, SERVICE_ACCOUNT
 from components.placement import node_matches, tolerates
 from components.placement.exporter import is_dcgm_exporter
@@ -211,3 +213,21 @@ def test_exporter_listens_and_is_probed_on_the_port_its_service_scrapes(dev_run)
 def test_exporter_also_tolerates_nvidias_own_gpu_taint(dev_run):
     tolerations = exporter_daemonset(dev_run)["spec"]["template"]["spec"]["tolerations"]
     assert {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"} in tolerations
+
+
+def test_every_exporter_asks_upstreams_requests_and_limits_in_binary_units(stack):
+    # NVIDIA/dcgm-exporter dcgm-exporter.yaml at tag 4.5.3-4.8.2: requests cpu 100m, memory 128Mi; limits cpu
+    # 200m, memory 256Mi. Compared as amounts, so 128M (decimal megabytes) is not taken for 128Mi.
+    expected = {
+        "requests": {"cpu": Fraction(1, 10), "memory": 128 * 2**20},
+        "limits": {"cpu": Fraction(2, 10), "memory": 256 * 2**20},
+    }
+    daemonsets = exporter_daemonsets(stack({"autoscaler": {"enabled": False}}))
+    assert len(daemonsets) == 2  # the exporter on the node's engine, and the one embedding its own
+    for daemonset in daemonsets:
+        [container] = daemonset["spec"]["template"]["spec"]["containers"]
+        amounts = {
+            kind: {name: parse_quantity(value) for name, value in values.items()}
+            for kind, values in container["resources"].items()
+        }
+        assert amounts == expected, daemonset["metadata"]["name"]

@@ -19,7 +19,7 @@ import pulumi_kubernetes as k8s
 
 from .args.cluster_autoscaler import ClusterAutoscalerArgs
 from .component_args import Validation, args_path, coerce
-from .facts import naming, versions
+from .facts import naming, pod_identity, versions
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
 from .labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, created_name, selector_labels, standard_labels
@@ -31,7 +31,6 @@ from .settings.autoscaler import AutoscaledClusterSettings
 NAME = "cluster-autoscaler"
 NAMESPACE = KUBE_SYSTEM
 METRICS_PORT = 8085
-POD_IDENTITY_AGENT_ADDRESS = "169.254.170.23/32"
 # The tags EKS puts on every managed node group's Auto Scaling group, which auto-discovery matches
 # (EKS user guide, "Managed node groups": node groups are tagged for the Cluster Autoscaler).
 DISCOVERY_TAG = "k8s.io/cluster-autoscaler/enabled"
@@ -187,7 +186,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
         role = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-role"),
             description=f"Cluster Autoscaler of EKS cluster {args.cluster_name} (EKS Pod Identity)",
-            assume_role_policy=json.dumps(pod_identity_trust_policy()),
+            assume_role_policy=json.dumps(pod_identity.trust_policy()),
             tags=args.tags or None,
             opts=child,
         )
@@ -357,31 +356,11 @@ def disruption_budget(instance: str, version: str) -> dict:
 def network_policy(instance: str, version: str) -> dict:
     """No inbound traffic; out only to DNS, HTTPS (the Kubernetes API, the AWS APIs) and the Pod Identity agent."""
     labels = autoscaler_labels(instance, version)
-    # The Pod Identity agent serves credentials on this link-local address, port 80 (EKS user guide,
-    # "Understand how EKS Pod Identity works").
-    pod_identity = {
-        "to": [{"ipBlock": {"cidr": POD_IDENTITY_AGENT_ADDRESS}}],
-        "ports": [{"protocol": "TCP", "port": 80}],
-    }
     return network_policy_manifest(
         {"name": NAME, "namespace": NAMESPACE, "labels": labels},
         labels,
-        egress=[DNS_EGRESS, HTTPS_EGRESS, pod_identity],
+        egress=[DNS_EGRESS, HTTPS_EGRESS, pod_identity.agent_egress()],
     )
-
-
-def pod_identity_trust_policy() -> dict:
-    """Trust for EKS Pod Identity (EKS user guide, "Create an IAM role for EKS Pod Identity")."""
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Effect": "Allow",
-                "Principal": {"Service": "pods.eks.amazonaws.com"},
-                "Action": ["sts:AssumeRole", "sts:TagSession"],
-            }
-        ],
-    }
 
 
 def scaling_policy(cluster_name: str) -> dict:

@@ -23,11 +23,11 @@ import pulumi_kubernetes as k8s
 
 from . import karpenter_manifests as manifests
 from .args.karpenter import KarpenterArgs
-from .cluster_autoscaler import pod_identity_trust_policy
 from .component_args import Validation, args_path, coerce
-from .facts import naming, regions, versions
+from .facts import naming, pod_identity, regions, versions
 from .facts.identity import PROJECT
 from .facts.node_agents import SYSTEM_POOL_LABEL
+from .node_group import node_trust_policy
 
 
 class Karpenter(pulumi.ComponentResource):
@@ -59,19 +59,7 @@ class Karpenter(pulumi.ComponentResource):
         node_role = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-node-role"),
             description=pulumi.Output.concat("Nodes Karpenter launches for EKS cluster ", cluster_name),
-            assume_role_policy=pulumi.Output.json_dumps(
-                {
-                    "Version": "2012-10-17",
-                    "Statement": [
-                        {
-                            "Effect": "Allow",
-                            # The partition's DNS suffix, as NodeRole spells it (components/node_group.py).
-                            "Principal": {"Service": pulumi.Output.concat("ec2.", partition.dns_suffix)},
-                            "Action": "sts:AssumeRole",
-                        }
-                    ],
-                }
-            ),
+            assume_role_policy=node_trust_policy(partition.dns_suffix),
             tags=tags or None,
             opts=child,
         )
@@ -127,7 +115,7 @@ class Karpenter(pulumi.ComponentResource):
             description=pulumi.Output.concat(
                 "Karpenter controller of EKS cluster ", cluster_name, " (EKS Pod Identity)"
             ),
-            assume_role_policy=json.dumps(pod_identity_trust_policy()),
+            assume_role_policy=json.dumps(pod_identity.trust_policy()),
             tags=tags or None,
             opts=child,
         )

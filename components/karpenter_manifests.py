@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import node_group
 from .facts import versions
 from .facts.contract import NVIDIA_GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE, PlacementContract
 from .facts.gpu_catalog import InstanceType
@@ -54,12 +55,7 @@ INTERRUPTION_EVENTS = {
 # The queue keeps a message 5 minutes (the template's MessageRetentionPeriod): a spot warning is two minutes ahead.
 QUEUE_RETENTION_SECONDS = 300
 # The node role's managed policies (the template's KarpenterNodeRole): the managed node groups' three, and SSM.
-NODE_ROLE_POLICIES = (
-    "AmazonEKS_CNI_Policy",
-    "AmazonEKSWorkerNodePolicy",
-    "AmazonEC2ContainerRegistryPullOnly",
-    "AmazonSSMManagedInstanceCore",
-)
+NODE_ROLE_POLICIES = (*node_group.NODE_ROLE_POLICIES, "AmazonSSMManagedInstanceCore")
 # Controller resources: the getting-started guide's `helm upgrade` sets 1 CPU and 1 GiB, requests equal to limits.
 CONTROLLER_RESOURCES = {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"cpu": "1", "memory": "1Gi"}}
 

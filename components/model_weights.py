@@ -21,13 +21,10 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from .facts import naming
+from .facts import naming, pod_identity
 
 # The EKS Pod Identity agent serves credentials on this link-local address, port 80 (EKS user guide,
 # "Understand how EKS Pod Identity works").
-POD_IDENTITY_AGENT_ADDRESS = "169.254.170.23/32"
-
-
 # A general purpose bucket's name: at most 63 lowercase letters, digits, dots and hyphens (Amazon S3 User Guide,
 # "General purpose bucket naming rules"); Pulumi's autoname adds a hyphen and seven characters.
 BUCKET_NAME_MAX = 63
@@ -62,25 +59,6 @@ def read_policy(bucket: str, prefix: str, partition: str = "aws") -> dict:
             },
         ],
     }
-
-
-def pod_identity_trust_policy() -> dict:
-    """Trust for EKS Pod Identity (EKS user guide, "Create an IAM role for EKS Pod Identity")."""
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Effect": "Allow",
-                "Principal": {"Service": "pods.eks.amazonaws.com"},
-                "Action": ["sts:AssumeRole", "sts:TagSession"],
-            }
-        ],
-    }
-
-
-def pod_identity_egress() -> dict:
-    """The NetworkPolicy egress rule to the Pod Identity agent, which a pod reading S3 needs for credentials."""
-    return {"to": [{"ipBlock": {"cidr": POD_IDENTITY_AGENT_ADDRESS}}], "ports": [{"protocol": "TCP", "port": 80}]}
 
 
 @dataclass
@@ -148,7 +126,7 @@ def register_s3_weights(
     role = aws.iam.Role(
         naming.autonamed_role_resource_name(f"{name}-weights-reader"),
         description=f"vLLM server {name}: reads its model's weights from S3 (EKS Pod Identity)",
-        assume_role_policy=json.dumps(pod_identity_trust_policy()),
+        assume_role_policy=json.dumps(pod_identity.trust_policy()),
         tags=tags,
         opts=child,
     )

@@ -106,6 +106,27 @@ def launch_template_args(spec: ManagedNodeGroupSpec) -> dict:
     }
 
 
+def node_trust_policy(dns_suffix: pulumi.Input[str]) -> pulumi.Output[str]:
+    """The assume-role policy of a role that EC2 nodes take, for the partition of `dns_suffix`.
+
+    EC2's service principal carries the partition's DNS suffix: EKS refuses a node role in China whose trust names
+    `ec2.amazonaws.com` instead of `ec2.amazonaws.com.cn` (awslabs/cdk-eks-blueprints#558); terraform-aws-eks's
+    node groups write it `ec2.${dns_suffix}` alike.
+    """
+    return pulumi.Output.json_dumps(
+        {
+            "Version": "2012-10-17",
+            "Statement": [
+                {
+                    "Effect": "Allow",
+                    "Principal": {"Service": pulumi.Output.concat("ec2.", dns_suffix)},
+                    "Action": "sts:AssumeRole",
+                }
+            ],
+        }
+    )
+
+
 class NodeRole(pulumi.ComponentResource):
     """The IAM role EC2 nodes assume, with the policies a managed node group needs.
 
@@ -123,23 +144,9 @@ class NodeRole(pulumi.ComponentResource):
     def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None):
         super().__init__(f"{PROJECT}:index:NodeRole", name, None, opts)
         partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self))
-        # EC2's service principal carries the partition's DNS suffix: EKS refuses a node role in China whose
-        # trust names `ec2.amazonaws.com` instead of `ec2.amazonaws.com.cn` (awslabs/cdk-eks-blueprints#558);
-        # terraform-aws-eks's node groups write it `ec2.${dns_suffix}` alike.
         role = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-role"),
-            assume_role_policy=pulumi.Output.json_dumps(
-                {
-                    "Version": "2012-10-17",
-                    "Statement": [
-                        {
-                            "Effect": "Allow",
-                            "Principal": {"Service": pulumi.Output.concat("ec2.", partition.dns_suffix)},
-                            "Action": "sts:AssumeRole",
-                        }
-                    ],
-                }
-            ),
+            assume_role_policy=node_trust_policy(partition.dns_suffix),
             opts=pulumi.ResourceOptions(parent=self),
         )
         attachments = [

@@ -13,12 +13,12 @@ import pulumi_kubernetes as k8s
 from . import vllm_api_key
 from .args.vllm_server import VllmServerArgs
 from .component_args import Validation, args_path, argument_problem, coerce, placement_contract
-from .facts import gpu_catalog
+from .facts import gpu_catalog, pod_identity
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .keda_manifests import default_prometheus_url, scaled_object
 from .labels import created_name
-from .model_weights import pod_identity_egress, register_s3_weights
+from .model_weights import register_s3_weights
 from .settings import GpuNodeGroupSettings, ObservabilitySettings, VllmSettings, arguments, server_pool_problems
 from .settings.fields import check_node_labels
 from .settings.fleet import revision_warning
@@ -222,7 +222,7 @@ class VllmServer(pulumi.ComponentResource):
         )
         policy = network_policy(name, settings, metrics_namespace=args.metrics_namespace, server_name=plan.object_name)
         if weights is not None:
-            policy["spec"]["egress"].append(pod_identity_egress())
+            policy["spec"]["egress"].append(pod_identity.agent_egress())
         k8s.networking.v1.NetworkPolicy(
             f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=in_namespace
         )

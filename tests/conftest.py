@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
+import io
 import json
 import logging
 import os
@@ -281,3 +283,15 @@ def change_registrations(monkeypatch, change) -> list[str]:
 
     monkeypatch.setattr(RecordingMocks, "new_resource", new_resource)
     return changed
+
+
+def plan_stack_file(stack_file: Path, out: Path) -> tuple[int, dict]:
+    """The offline plan of this checkout's program with `stack_file`, as JSON: (exit code, document)."""
+    from components.stackcheck.__main__ import main
+
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        code = main(
+            ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--format", "json", "--out", str(out)]
+        )
+    return code, json.loads(stdout.getvalue())

@@ -4,17 +4,14 @@ plan of it and of a variant that fails the fits gate, and the one-pool dev stack
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import logging
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import plan_stack_file
 
 from components.args_coercion import ArgumentError
-from components.stackcheck.__main__ import main
 from components.stackcheck.runtime import ProgramRun, run_program
 from components.stackcheck.stack_config import load_stack_config
 from components.vllm_server import VllmServer, VllmServerArgs
@@ -50,20 +47,11 @@ def run_fleet(document: dict, tmp_path: Path) -> ProgramRun:
     )
 
 
-def plan(stack_file: Path, out: Path) -> tuple[int, dict]:
-    stdout = io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        code = main(
-            ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--format", "json", "--out", str(out)]
-        )
-    return code, json.loads(stdout.getvalue())
-
-
 def failed_verdict(document: dict, tmp_path: Path, name: str) -> dict:
     """The verdict `name` of the plan of `document`, after asserting that the plan failed on it."""
     stack_file = tmp_path / "Pulumi.fleet.yaml"
     stack_file.write_text(yaml.safe_dump(document))
-    code, report = plan(stack_file, tmp_path / "out")
+    code, report = plan_stack_file(stack_file, tmp_path / "out")
     assert code == 1
     [verdict] = [verdict for verdict in report["verdicts"] if verdict["name"] == name]
     assert not verdict["passed"]
@@ -77,7 +65,7 @@ def fleet_run(tmp_path_factory) -> ProgramRun:
 
 @pytest.fixture(scope="module")
 def fleet_plan(tmp_path_factory) -> tuple[int, dict]:
-    return plan(FLEET, tmp_path_factory.mktemp("fleet-plan"))
+    return plan_stack_file(FLEET, tmp_path_factory.mktemp("fleet-plan"))
 
 
 def node_group(run: ProgramRun, pool: str) -> dict:
@@ -279,7 +267,7 @@ def test_two_pools_of_one_gpu_product_keep_their_models_apart_by_the_pool_label(
         pod = deployment(run, name)["spec"]["template"]["spec"]
         [term] = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
         assert {"key": "eks-gpu-inference/node-pool", "operator": "In", "values": [pool]} in term["matchExpressions"]
-    code, report = plan(stack_file, tmp_path / "out")
+    code, report = plan_stack_file(stack_file, tmp_path / "out")
     assert code == 0, report["failures"]
     for name, pool in (("steady", "l4"), ("batch", "l4-spot")):
         landed = [row["pool"] for row in report["matrix"] if row["workload"] == f"{name}/{name}" and row["lands"]]

@@ -3,16 +3,13 @@ contract; the Cluster Autoscaler for the node groups only, and the plan clean wi
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import plan_stack_file
 
 from components.facts.resource_types import KARPENTER_NODE_POOL, NODE_GROUP
-from components.stackcheck.__main__ import main
 from components.stackcheck.runtime import ProgramRun, run_program
 from components.stackcheck.stack_config import load_stack_config
 
@@ -61,22 +58,7 @@ def test_only_the_servers_on_the_karpenter_pool_carry_do_not_disrupt(mixed_run):
 
 
 def test_the_mixed_fleet_plans_clean_with_verdict_12(mixed_file, tmp_path):
-    stdout = io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        code = main(
-            [
-                "plan",
-                "--project-dir",
-                str(ROOT),
-                "--stack-file",
-                str(mixed_file),
-                "--format",
-                "json",
-                "--out",
-                str(tmp_path),
-            ]
-        )
-    report = json.loads(stdout.getvalue())
+    code, report = plan_stack_file(mixed_file, tmp_path)
     [verdict] = [item for item in report["verdicts"] if item["id"] == 12]
 
     assert code == 0, report["failures"]

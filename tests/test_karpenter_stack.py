@@ -4,14 +4,12 @@ drifts from the placement contract fails the plan with the reason; the fleet for
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import change_registrations, dev_stack_config, merge, run_stack
+from conftest import change_registrations, dev_stack_config, merge, plan_stack_file, run_stack
 
 from components.facts import versions
 from components.facts.resource_types import (
@@ -28,7 +26,6 @@ from components.facts.resource_types import (
     SQS_QUEUE,
     SQS_QUEUE_POLICY,
 )
-from components.stackcheck.__main__ import main
 from components.stackcheck.runtime import ProgramRun
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,15 +45,6 @@ def karpenter_stack_file(tmp_path: Path, overrides: dict | None = None) -> Path:
     stack_file = tmp_path / "Pulumi.karpenter.yaml"
     stack_file.write_text(yaml.safe_dump(document))
     return stack_file
-
-
-def plan(stack_file: Path, out: Path) -> tuple[int, dict]:
-    stdout = io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        code = main(
-            ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--format", "json", "--out", str(out)]
-        )
-    return code, json.loads(stdout.getvalue())
 
 
 def verdict(report: dict, name: str) -> dict:
@@ -188,7 +176,7 @@ def test_with_no_node_group_pool_the_cluster_autoscaler_is_not_installed(karpent
 
 
 def test_the_dev_stack_with_a_karpenter_pool_plans_clean(tmp_path):
-    code, report = plan(karpenter_stack_file(tmp_path), tmp_path / "out")
+    code, report = plan_stack_file(karpenter_stack_file(tmp_path), tmp_path / "out")
 
     assert code == 0, report["failures"]
     assert verdict(report, "gpu-workloads-land-on-gpu-pools")["passed"]
@@ -204,7 +192,7 @@ def test_the_dev_stack_with_a_karpenter_pool_plans_clean(tmp_path):
 
 
 def test_the_karpenter_aws_requests_pass_the_botocore_check(tmp_path):
-    code, report = plan(karpenter_stack_file(tmp_path), tmp_path / "out")
+    code, report = plan_stack_file(karpenter_stack_file(tmp_path), tmp_path / "out")
     wanted = {SQS_QUEUE, SQS_QUEUE_POLICY, EVENT_RULE, EVENT_TARGET, EC2_TAG, ACCESS_ENTRY, ROLE_POLICY}
     checks = [check for check in report["awsRequests"] if check["type"] in wanted and "karpenter" in check["name"]]
 
@@ -222,7 +210,7 @@ def test_a_node_pool_whose_taint_differs_from_the_contract_fails_a_verdict_with_
         return False
 
     changed = change_registrations(monkeypatch, drifted_taint)
-    code, report = plan(karpenter_stack_file(tmp_path), tmp_path / "out")
+    code, report = plan_stack_file(karpenter_stack_file(tmp_path), tmp_path / "out")
 
     assert code == 1 and changed == ["gpu-inference-dev-gpu-node-pool"]
     failed = verdict(report, "gpu-workloads-land-on-gpu-pools")
@@ -240,7 +228,7 @@ def test_a_karpenter_pool_needs_private_subnets_to_tag(stack):
 
 
 def test_the_cost_of_a_karpenter_pool_is_nothing_idle_and_its_gpu_limit_at_max(tmp_path):
-    code, report = plan(
+    code, report = plan_stack_file(
         karpenter_stack_file(tmp_path, {"gpuNodeGroup": {"instanceTypes": ["g6.xlarge", "g5.xlarge"]}}),
         tmp_path / "out",
     )
@@ -254,7 +242,7 @@ def test_the_cost_of_a_karpenter_pool_is_nothing_idle_and_its_gpu_limit_at_max(t
 
 def test_a_long_cluster_name_still_gives_aws_names_within_their_limits(tmp_path):
     long_name = "inference-" + "x" * 60
-    code, report = plan(karpenter_stack_file(tmp_path, {"cluster": {"name": long_name}}), tmp_path / "out")
+    code, report = plan_stack_file(karpenter_stack_file(tmp_path, {"cluster": {"name": long_name}}), tmp_path / "out")
     checks = [check for check in report["awsRequests"] if check["type"] in {SQS_QUEUE, EVENT_RULE}]
 
     assert code == 0, report["failures"]

@@ -3,13 +3,11 @@ plan of the dev stack with autoscaling on, exiting 1 naming the verdict when the
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import plan_stack_file
 
 from components.placement import pools_for_node_groups
 from components.placement.pools import NodeGroupSpec
@@ -20,7 +18,6 @@ from components.placement.scaling import (
     scaling_outlasts_startup_verdict,
     startup_budget,
 )
-from components.stackcheck.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GPU_LABELS = {"GPU": "true"}
@@ -219,22 +216,7 @@ def plan_dev(tmp_path: Path, autoscaling: dict) -> tuple[int, dict]:
     document["config"]["eks-gpu-inference:vllm"]["autoscaling"] = {"enabled": True, **autoscaling}
     stack_file = tmp_path / "Pulumi.dev.yaml"
     stack_file.write_text(yaml.safe_dump(document))
-    stdout = io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        code = main(
-            [
-                "plan",
-                "--project-dir",
-                str(ROOT),
-                "--stack-file",
-                str(stack_file),
-                "--format",
-                "json",
-                "--out",
-                str(tmp_path / "out"),
-            ]
-        )
-    return code, json.loads(stdout.getvalue())
+    return plan_stack_file(stack_file, tmp_path / "out")
 
 
 def failed_verdicts(document: dict) -> list[int]:

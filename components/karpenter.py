@@ -9,9 +9,14 @@ it; and the `karpenter.sh/discovery` tags on the nodes' subnets and security gro
 EC2NodeClass are `KarpenterNodePool`s (components/karpenter_pool.py).
 
 `kubernetes.helm.v3.Release` rather than a v4 `Chart`: Helm installs the release as the guide's `helm upgrade
---install` does, CRDs of the chart's `crds/` directory first, and the NodePools wait for the release, so for the
-CRDs. A v4 Chart would register every rendered object as a Pulumi resource of this stack, the controller's
+--install` does. A v4 Chart would register every rendered object as a Pulumi resource of this stack, the controller's
 Deployment and RBAC included, which Helm's own upgrade path then no longer owns.
+
+The CRDs are a release of their own, of the `karpenter-crd` chart at the same pin, and the controller's release skips
+its chart's `crds/`: Helm installs a chart's `crds/` only on the first install and never upgrades them, while the
+`karpenter-crd` chart has them as templates, which every upgrade applies (Karpenter's upgrade guide at v1.14.1,
+"CRD Upgrades", website/content/en/v1.14/upgrading/upgrade-guide.md at 1d927085, read 2026-12-02). The controller's
+release waits for the CRDs' and the NodePools for the controller's, so a new pin rolls the CRDs first.
 """
 
 import functools
@@ -40,7 +45,9 @@ class Karpenter(pulumi.ComponentResource):
     interruption_queue: pulumi.Output[str]
     """Name of the SQS queue of interruption events the controller reads."""
     release: k8s.helm.v3.Release
-    """The chart's Helm release; a NodePool depends on it, and with it on Karpenter's CRDs."""
+    """The controller's Helm release; a NodePool depends on it, and through it on Karpenter's CRDs."""
+    crd_release: k8s.helm.v3.Release
+    """The Helm release of Karpenter's CRDs (the `karpenter-crd` chart), which the controller's release waits for."""
 
     def __init__(self, name: str, args: KarpenterArgs, opts: pulumi.ResourceOptions | None = None):
         args = coerce(KarpenterArgs, args, args_path("Karpenter", name))
@@ -154,12 +161,22 @@ class Karpenter(pulumi.ComponentResource):
             )
 
         key, value = SYSTEM_POOL_LABEL
+        self.crd_release = k8s.helm.v3.Release(
+            f"{name}-crd-release",
+            name=manifests.CRD_RELEASE_NAME,
+            chart=versions.KARPENTER_CRD_CHART,
+            version=versions.KARPENTER_VERSION,
+            namespace=manifests.NAMESPACE,
+            opts=child,
+        )
         self.release = k8s.helm.v3.Release(
             f"{name}-release",
             name=manifests.RELEASE_NAME,
             chart=versions.KARPENTER_CHART,
             version=versions.KARPENTER_VERSION,
             namespace=manifests.NAMESPACE,
+            # The CRDs are the karpenter-crd release's, which upgrades them with the pin.
+            skip_crds=True,
             values=pulumi.Output.all(cluster_name, queue.name).apply(
                 lambda values: manifests.helm_values(values[0], values[1], {key: value})
             ),
@@ -167,7 +184,14 @@ class Karpenter(pulumi.ComponentResource):
                 parent=self,
                 # The controller needs its credentials and its queue from its first start, and its nodes need
                 # their role's policies and access entry to join.
-                depends_on=[association, policy, access_entry, *attachments, *filter(None, [args.pod_identity_agent])],
+                depends_on=[
+                    self.crd_release,
+                    association,
+                    policy,
+                    access_entry,
+                    *attachments,
+                    *filter(None, [args.pod_identity_agent]),
+                ],
             ),
         )
         self.node_role_name = node_role.name
@@ -179,5 +203,6 @@ class Karpenter(pulumi.ComponentResource):
                 "node_role_arn": self.node_role_arn,
                 "interruption_queue": self.interruption_queue,
                 "release": self.release,
+                "crd_release": self.crd_release,
             }
         )

@@ -27,6 +27,8 @@ NAMESPACE = "kube-system"
 SERVICE_ACCOUNT = "karpenter"
 """The chart's ServiceAccount for the release name `karpenter` (its `karpenter.serviceAccountName` helper)."""
 RELEASE_NAME = "karpenter"
+CRD_RELEASE_NAME = "karpenter-crd"
+"""The CRDs' release: the name of the upgrade guide's `helm upgrade --install karpenter-crd`, in the same namespace."""
 DISCOVERY_TAG = "karpenter.sh/discovery"
 """The tag whose value, the cluster name, marks the subnets and security groups Karpenter's nodes use (the
 getting-started guide tags them so, and the EC2NodeClass selects them by it)."""

@@ -95,7 +95,7 @@ def _validate(
 
 def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
     """A custom resource checked against its committed CRD schema (stackcheck/plan/crds/), when there is one."""
-    from . import crd_schema
+    from . import crd_rules, crd_schema
 
     if not crd_schema.known(obj.api_version, obj.kind):
         return SchemaResult(
@@ -107,9 +107,18 @@ def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
             checked=False,
         )
     errors = crd_schema.validation_errors(obj.manifest)
-    if errors:
-        return SchemaResult(obj.id, False, f"invalid ({obj.kind} CRD schema): {_shorten('; '.join(errors))}", file)
-    return SchemaResult(obj.id, True, f"valid ({obj.kind} CRD schema, stackcheck/plan/crds)", file)
+    # The API server holds a created object to both, the schema and its CEL rules (crd_rules.py), and names every
+    # failure; a rule's message is short, so each is shown whole.
+    rules = crd_rules.evaluate(obj.manifest)
+    problems = [f"invalid ({obj.kind} CRD schema): {_shorten('; '.join(errors))}"] if errors else []
+    if rules.errors:
+        problems.append(f"invalid ({obj.kind} CRD rules): {'; '.join(rules.errors)}")
+    if problems:
+        return SchemaResult(obj.id, False, "; ".join(problems), file)
+    ran = len(rules.evaluated)
+    return SchemaResult(
+        obj.id, True, f"valid ({obj.kind} CRD schema and its {ran} rule{'s' * (ran != 1)}, stackcheck/plan/crds)", file
+    )
 
 
 def is_built_in(api_version: str) -> bool:

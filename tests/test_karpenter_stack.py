@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -104,8 +105,12 @@ def test_the_node_class_role_is_karpenters_node_role_which_has_an_ec2_linux_acce
     assert entry.inputs["principalArn"].endswith(f":role/{role.name}")
 
 
+def releases(run: ProgramRun) -> dict[str, Any]:
+    return {release.inputs["chart"].rpartition("/")[2]: release for release in run.of_type(HELM_RELEASE)}
+
+
 def test_the_controller_is_the_pinned_chart_on_the_system_nodes_reading_its_interruption_queue(karpenter_run):
-    [release] = karpenter_run.of_type(HELM_RELEASE)
+    release = releases(karpenter_run)["karpenter"]
     [queue] = karpenter_run.of_type(SQS_QUEUE)
 
     assert release.inputs["chart"] == "oci://public.ecr.aws/karpenter/karpenter"
@@ -113,6 +118,25 @@ def test_the_controller_is_the_pinned_chart_on_the_system_nodes_reading_its_inte
     values = release.inputs["values"]
     assert values["settings"] == {"clusterName": "gpu-inference-dev", "interruptionQueue": queue.name}
     assert values["nodeSelector"]["eks-gpu-inference/node-pool"] == "system"
+
+
+def test_the_crds_are_the_karpenter_crd_chart_at_the_same_pin_installed_before_the_controller_which_skips_its_own(
+    karpenter_run,
+):
+    found = releases(karpenter_run)
+    controller, crds = found["karpenter"], found["karpenter-crd"]
+    [component] = [item for item in karpenter_run.resources if item.type.endswith(":Karpenter")]
+
+    assert set(found) == {"karpenter", "karpenter-crd"}
+    assert crds.inputs["chart"] == "oci://public.ecr.aws/karpenter/karpenter-crd"
+    assert crds.inputs["version"] == controller.inputs["version"] == versions.KARPENTER_VERSION
+    assert (crds.inputs["name"], crds.inputs["namespace"]) == ("karpenter-crd", "kube-system")
+    assert not crds.inputs.get("skipCrds") and controller.inputs["skipCrds"] is True
+    assert crds.urn in controller.dependencies
+    assert crds.parent == controller.parent == component.urn
+    # The pools wait for the controller, and through it for the CRDs.
+    [pool] = [item for item in karpenter_run.resources if item.type.endswith(":KarpenterNodePool")]
+    assert controller.urn in pool.dependencies
 
 
 def test_the_controller_gets_its_credentials_through_pod_identity_with_a_policy_scoped_to_the_cluster(karpenter_run):
@@ -184,11 +208,17 @@ def test_the_dev_stack_with_a_karpenter_pool_plans_clean(tmp_path):
     assert {(pool["name"], pool["provisioner"], pool["maxCount"]) for pool in report["pools"]} >= {
         ("gpu", "karpenter", 2)
     }
-    [release] = [result for result in report["schema"] if result["object"].startswith("Release ")]
-    assert (
-        release["passed"]
-        and release["message"] == "valid (values of chart oci://public.ecr.aws/karpenter/karpenter 1.14.1)"
-    )
+    found = {result["object"]: result for result in report["schema"] if result["object"].startswith("Release ")}
+    assert {name: (result["passed"], result["message"]) for name, result in found.items()} == {
+        "Release kube-system/karpenter": (
+            True,
+            "valid (values of chart oci://public.ecr.aws/karpenter/karpenter 1.14.1)",
+        ),
+        "Release kube-system/karpenter-crd": (
+            True,
+            "valid (values of chart oci://public.ecr.aws/karpenter/karpenter-crd 1.14.1)",
+        ),
+    }
 
 
 def test_the_karpenter_aws_requests_pass_the_botocore_check(tmp_path):

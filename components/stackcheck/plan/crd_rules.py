@@ -152,8 +152,14 @@ def _walk(
         properties = schema.get("properties", {})
         for name, sub in properties.items():
             if name in value:
-                _walk(sub, value[name], f"{node}.{name}" if node else name, f"{path}.{name}" if path else name,
-                      rules_at, evaluation)
+                _walk(
+                    sub,
+                    value[name],
+                    f"{node}.{name}" if node else name,
+                    f"{path}.{name}" if path else name,
+                    rules_at,
+                    evaluation,
+                )
         if isinstance(schema.get("additionalProperties"), dict) and not properties:
             for key, item in value.items():
                 _walk(schema["additionalProperties"], item, f"{node}{{*}}", f"{path}[{key}]", rules_at, evaluation)

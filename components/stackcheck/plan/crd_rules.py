@@ -98,7 +98,7 @@ def evaluate(manifest: dict[str, Any]) -> Evaluation:
     document = crd_schema.crd_schemas()[(manifest["apiVersion"], manifest["kind"])]
     schema = document["schema"]
     evaluation = Evaluation()
-    rules_at = {}
+    rules_at: dict[str, list[Rule]] = {}
     for rule in _rules(manifest["apiVersion"], manifest["kind"]):
         rules_at.setdefault(rule.node, []).append(rule)
     _walk(schema, defaulted(schema, copy.deepcopy(manifest)), "", "", rules_at, evaluation)

@@ -4,7 +4,8 @@ kubernetes-validate knows only built-in kinds. For the custom resources the stac
 operator's ServiceMonitor and PrometheusRule), each `crds/<group>_<version>_<kind>.json` holds the
 `openAPIV3Schema` of the CustomResourceDefinition, copied from the release named in its `source`. The
 check is as strict as the built-in one: a field the schema does not know is an error (the API server
-would prune it silently), except where the schema preserves unknown fields.
+would prune it silently), except where the schema preserves unknown fields. The schemas' CEL rules
+(`x-kubernetes-validations`) are crd_rules.py's.
 """
 
 from __future__ import annotations

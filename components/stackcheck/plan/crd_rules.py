@@ -171,7 +171,12 @@ def _walk(
 def _check(rule: Rule, value: Any) -> str | None:
     """None when `rule` holds for `self` = `value`, else what the API server answers."""
     try:
-        result = _program(rule.rule).eval(data={"self": value})
+        program = _program(rule.rule)
+    except RuntimeError as error:
+        # A function this runtime lacks: not the object's fault, but the plan cannot say the API server accepts it.
+        return f"cannot be evaluated offline ({error}): rule {rule.rule}"
+    try:
+        result = program.eval(data={"self": value})
     except RuntimeError as error:
         return f"{error} evaluating rule: {rule.rule}"
     if result.type() == _cel().Type.ERROR:
@@ -197,6 +202,7 @@ def _environment() -> Any:
 
     cel = _cel()
     # `self` is dynamic: the API server types it from the schema, which the structural check has already held.
+    # `oldSelf` is declared so that transition rules compile too, though only an update would run them.
     find = cel.FunctionDecl(
         "find",
         [
@@ -210,7 +216,7 @@ def _environment() -> Any:
         ],
     )
     return cel.NewEnv(
-        variables={"self": cel.Type.DYN},
+        variables={"self": cel.Type.DYN, "oldSelf": cel.Type.DYN},
         extensions=[ext_strings.ExtStrings(), cel.CelExtension("kubernetes.regex", [find])],
     )
 

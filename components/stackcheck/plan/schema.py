@@ -115,10 +115,14 @@ def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
         problems.append(f"invalid ({obj.kind} CRD rules): {'; '.join(rules.errors)}")
     if problems:
         return SchemaResult(obj.id, False, "; ".join(problems), file)
-    ran = len(rules.evaluated)
-    return SchemaResult(
-        obj.id, True, f"valid ({obj.kind} CRD schema and its {ran} rule{'s' * (ran != 1)}, stackcheck/plan/crds)", file
-    )
+    return SchemaResult(obj.id, True, f"valid ({obj.kind} CRD schema{_rules_run(rules)}, stackcheck/plan/crds)", file)
+
+
+def _rules_run(rules) -> str:
+    """`and 17 CEL rules, 3 transition rules skipped`: the rules run on create, and those only an update runs."""
+    ran, skipped = len(rules.evaluated), len(rules.transition_skipped)
+    text = f" and {ran} CEL rule{'s' * (ran != 1)}" if ran else ""
+    return text + (f", {skipped} transition rule{'s' * (skipped != 1)} skipped" if skipped else "")
 
 
 def is_built_in(api_version: str) -> bool:

@@ -231,10 +231,11 @@ DCGM_EXPORTER_IMAGE = f"{DCGM_EXPORTER_IMAGE_REPOSITORY}:{DCGM_EXPORTER_VERSION}
 # 1.36 (hack/docs/compatibilitymatrix_gen/compatibility.yaml at v1.14.1), which holds every version above.
 KARPENTER_VERSION = "1.14.1"
 KARPENTER_CHART = "oci://public.ecr.aws/karpenter/karpenter"
-# Karpenter's CRDs as a chart of their own at the same version (charts/karpenter-crd/Chart.yaml at 1d927085: version
-# and appVersion 1.14.1): its CRDs are templates, which `helm upgrade` upgrades, while the main chart's `crds/` Helm
-# installs only on the first install (website/content/en/v1.14/upgrading/upgrade-guide.md, "CRD Upgrades", read
-# 2026-12-02), so the docs recommend it for the CRDs' lifecycle.
+# Karpenter's CRDs as a chart of their own, published from the release commit at the controller's version
+# (hack/release/common.sh at v1.14.1, publishHelmChart "karpenter-crd"); its templates are pkg/apis/crds at the tag,
+# the CRDs the plan checks against. They are templates, which `helm upgrade` upgrades, while the main chart's `crds/`
+# Helm installs only on the first install (website/content/en/v1.14/upgrading/upgrade-guide.md at 1d927085, "CRD
+# Upgrades", read 2026-12-02), so the docs recommend this chart for the CRDs' lifecycle.
 KARPENTER_CRD_CHART = "oci://public.ecr.aws/karpenter/karpenter-crd"
 KARPENTER_KUBERNETES_VERSIONS = ("1.26", "1.36")
 """The oldest and newest Kubernetes minor the pinned Karpenter release supports."""

@@ -277,3 +277,23 @@ def test_a_long_cluster_name_still_gives_aws_names_within_their_limits(tmp_path)
 
     assert code == 0, report["failures"]
     assert len(checks) == 6 and all(check["passed"] for check in checks)
+
+
+def test_a_crd_chart_value_of_another_version_fails_the_plan_naming_it(tmp_path, monkeypatch):
+    def old_webhook(args):
+        if args.typ == HELM_RELEASE and args.inputs["chart"].endswith("/karpenter-crd"):
+            # The karpenter-crd chart's webhook values of Karpenter 1.0 (charts/karpenter-crd/values.yaml at v1.0.0); 1.14.1 reads none.
+            args.inputs["values"] = {"webhook": {"enabled": True}, "additionalAnnotations": {"team": "ml"}}
+            return True
+        return False
+
+    changed = change_registrations(monkeypatch, old_webhook)
+    code, report = plan_stack_file(karpenter_stack_file(tmp_path), tmp_path / "out")
+
+    assert code == 1 and changed == ["gpu-inference-dev-karpenter-crd-release"]
+    [failed] = [result for result in report["schema"] if not result["passed"]]
+    assert failed == {
+        **failed,
+        "object": "Release kube-system/karpenter-crd",
+        "message": "invalid (chart oci://public.ecr.aws/karpenter/karpenter-crd 1.14.1): reads no values.webhook",
+    }

@@ -282,7 +282,8 @@ def test_a_long_cluster_name_still_gives_aws_names_within_their_limits(tmp_path)
 def test_a_crd_chart_value_of_another_version_fails_the_plan_naming_it(tmp_path, monkeypatch):
     def old_webhook(args):
         if args.typ == HELM_RELEASE and args.inputs["chart"].endswith("/karpenter-crd"):
-            # The karpenter-crd chart's webhook values of Karpenter 1.0 (charts/karpenter-crd/values.yaml at v1.0.0); 1.14.1 reads none.
+            # The karpenter-crd chart's webhook values of Karpenter 1.0 (charts/karpenter-crd/values.yaml at v1.0.0);
+            # 1.14.1 reads none.
             args.inputs["values"] = {"webhook": {"enabled": True}, "additionalAnnotations": {"team": "ml"}}
             return True
         return False

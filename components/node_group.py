@@ -91,7 +91,7 @@ def launch_template_args(spec: ManagedNodeGroupSpec) -> dict:
     what nodeadm's fast image pull asks for and turns the gate on in a `NodeConfig` part, which EKS merges with its
     own; `snapshot` restores Bottlerocket's data volume from the snapshot.
     """
-    args = {
+    args: dict[str, object] = {
         "metadata_options": {
             "http_endpoint": "enabled",
             "http_tokens": "required",

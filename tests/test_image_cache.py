@@ -219,3 +219,14 @@ def test_the_image_step_is_the_compressed_size_over_the_rate_of_the_cache_mode(a
         [image] = [step for step in steps if step.name == "image pull"]
         assert image.seconds == pytest.approx(pull, abs=0.01)
         assert not image.in_probe and missing == []
+
+
+def test_each_pool_of_the_fleet_form_has_its_own_image_cache_and_its_problems_name_the_pool():
+    model = {"model": "Qwen/Qwen2.5-1.5B-Instruct", "pool": "soci"}
+    pools = {"soci": {"instanceTypes": ["g6.xlarge"], "imageCache": "soci"}, "plain": {"instanceTypes": ["g6.xlarge"]}}
+    settings = parse_settings({"gpuPools": pools, "models": [{"name": "chat", **model}]})
+
+    assert {pool.key: pool.settings.image_cache for pool in settings.pools} == {"soci": "soci", "plain": "none"}
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"gpuPools": {**pools, "plain": {"instanceTypes": ["g6.xlarge"], "snapshotId": SNAPSHOT}}})
+    assert f"gpuPools.plain.snapshotId: {SNAPSHOT!r} with imageCache 'none'" in str(error.value)

@@ -208,7 +208,8 @@ def block_devices(template_data: dict[str, Any], path: str = "LaunchTemplateData
         if ebs.get("VolumeType") != "gp3" or not isinstance(throughput, int) or isinstance(throughput, bool):
             continue
         low, high = GP3_THROUGHPUT_MIBPS
-        iops = ebs.get("Iops") if isinstance(ebs.get("Iops"), int) else image_cache.GP3_BASELINE_IOPS
+        given = ebs.get("Iops")
+        iops: int = given if isinstance(given, int) else image_cache.GP3_BASELINE_IOPS
         if not low <= throughput <= high:
             found.append(Violation(f"{where}.Throughput", throughput, f"gp3 throughput of {low} to {high} MiB/s"))
         elif throughput > iops * GP3_THROUGHPUT_PER_IOPS:

@@ -74,9 +74,12 @@ def supports(mode: str, ami_family: str) -> bool:
 def nodeconfig_user_data(boundary: str = "//") -> str:
     """AL2023 user data that turns on SOCI parallel pull: one MIME part, a `NodeConfig` with the feature gate.
 
-    EKS merges its own `NodeConfig` (the cluster's name, endpoint and CA) into a managed node group's user data, and
-    Karpenter into an EC2NodeClass's, so this part names only the gate (EKS user guide, "Customize managed nodes with
-    launch templates", Amazon Linux 2023 user data; Karpenter docs/concepts/nodeclasses.md, `spec.userData`).
+    A managed node group on an EKS AMI gets EKS's own `NodeConfig` (the cluster's name, endpoint and CA) appended to
+    its user data ("For EKS-managed nodes based on native AMIs, the default NodeConfig is being added by EKS MNG under
+    the hood, appended directly to the EC2's userdata": eksctl user guide, docs.aws.amazon.com/eks/latest/eksctl/
+    node-bootstrapping.md, read 2026-12-02), and Karpenter appends its part to an EC2NodeClass's (aws/karpenter-
+    provider-aws pkg/providers/amifamily/bootstrap/nodeadm.go at v1.14.1, `parseUserData`; website docs/concepts/
+    nodeclasses.md, "Karpenter will merge the userData you specify"), so this part names only the gate.
     """
     return (
         "MIME-Version: 1.0\n"

@@ -103,3 +103,38 @@ def test_the_plan_is_clean_and_its_cold_start_pulls_at_the_rate_of_the_mode(tmp_
     templates = [item for item in document["awsRequests"] if item["name"].endswith("-gpu-lt")]
     assert [(item["checked"], item["passed"]) for item in templates] == ([] if "karpenter" in name else [(True, True)])
     assert all(item["passed"] for item in document["awsRequests"])
+
+
+def test_the_components_take_the_image_cache_as_arguments_and_refuse_a_bad_pair_naming_the_argument(tmp_path):
+    from components.stackcheck.runtime import run_program
+
+    program = tmp_path / "__main__.py"
+    program.write_text(
+        "from components.component_args import PlacementArgs\n"
+        "from components.karpenter_pool import KarpenterNodePool, KarpenterNodePoolArgs\n"
+        "KarpenterNodePool('br', KarpenterNodePoolArgs(cluster_name='ml', node_role_name='nodes',\n"
+        "    placement=PlacementArgs(), ami_family='Bottlerocket', image_cache='snapshot',\n"
+        f"    snapshot_id='{SNAPSHOT}'))\n"
+    )
+    run = run_program(program, {}, project=PROJECT, stack="test")
+
+    [node_class] = run.of_type(KARPENTER_NODE_CLASS)
+    assert node_class.inputs["spec"]["blockDeviceMappings"][1]["ebs"]["snapshotID"] == SNAPSHOT
+
+    from components.component_args import PlacementArgs
+    from components.karpenter_pool import KarpenterNodePoolArgs, validated
+    from components.settings import ConfigError
+
+    bad = KarpenterNodePoolArgs(
+        cluster_name="ml",
+        node_role_name="nodes",
+        placement=PlacementArgs(),
+        ami_family="Bottlerocket",
+        image_cache="soci",
+    )
+    with pytest.raises(ConfigError) as error:
+        validated("br", bad)
+    assert (
+        "KarpenterNodePool(br).args.image_cache: 'soci' with ami_family 'Bottlerocket'; allowed: 'none', or 'soci' with ami_family 'AL2023'"
+        in str(error.value)
+    )

@@ -72,6 +72,8 @@ def gpu_node_group_spec(
         node_repair=settings.node_repair,
         tags=tags,
         kubernetes_version=kubernetes_version,
+        image_cache=settings.image_cache,
+        snapshot_id=settings.snapshot_id,
     )
 
 

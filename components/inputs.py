@@ -262,7 +262,15 @@ ARGS: tuple[Args, ...] = (
         ),
         Take(
             GpuNodeGroupSettings,
-            only=("instance_types", "capacity_type", "max_size", "disk_size"),
+            only=(
+                "instance_types",
+                "ami_family",
+                "capacity_type",
+                "max_size",
+                "disk_size",
+                "image_cache",
+                "snapshot_id",
+            ),
             docs={
                 "max_size": "Largest node count of the pool's largest instance type: the NodePool's limits are its "
                 "GPUs and vCPUs times this."

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import node_group
-from .facts import versions
+from .facts import image_cache, versions
 from .facts.contract import NVIDIA_GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE, PlacementContract
 from .facts.gpu_catalog import InstanceType
 from .facts.karpenter import CAPACITY_TYPE_LABEL, CAPACITY_TYPES
@@ -62,9 +62,40 @@ NODE_ROLE_POLICIES = (*node_group.NODE_ROLE_POLICIES, "AmazonSSMManagedInstanceC
 CONTROLLER_RESOURCES = {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"cpu": "1", "memory": "1Gi"}}
 
 
-def ami_alias() -> str:
-    """The EC2NodeClass's AMI: the pinned AL2023 release, whose NVIDIA variant Karpenter picks for GPU types."""
+def ami_alias(ami_family: str = "AL2023") -> str:
+    """The EC2NodeClass's AMI: the pinned AL2023 or Bottlerocket release, whose NVIDIA variant Karpenter picks for
+    GPU types (`facts/versions.py`)."""
+    if ami_family == "Bottlerocket":
+        return f"bottlerocket@{versions.KARPENTER_BOTTLEROCKET_RELEASE}"
     return f"al2023@{versions.KARPENTER_AL2023_AMI_RELEASE}"
+
+
+def block_device_mappings(settings: GpuNodeGroupSettings) -> list[dict[str, Any]]:
+    """The EC2NodeClass's volumes. AL2023: one encrypted gp3 root of the pool's disk size (its throughput raised for
+    `soci`). Bottlerocket: the OS volume at Karpenter's own default size and the data volume, the kubelet's root
+    (`rootVolume`, which Karpenter sizes the node's ephemeral storage by), of the pool's disk size, restored from
+    `snapshotId` with `imageCache: snapshot` (`facts/image_cache.py`)."""
+    ebs: dict[str, Any] = {"volumeSize": f"{settings.disk_size}Gi", "volumeType": "gp3", "deleteOnTermination": True}
+    if settings.image_cache == "snapshot":
+        # A volume from a snapshot takes the snapshot's encryption; the EC2 API refuses an encryption value with it.
+        ebs["snapshotID"] = settings.snapshot_id
+    else:
+        ebs["encrypted"] = True
+    if settings.image_cache == "soci":
+        ebs.update(throughput=image_cache.SOCI_ROOT_THROUGHPUT_MIBPS, iops=image_cache.GP3_BASELINE_IOPS)
+    data = {"deviceName": ROOT_DEVICE_NAMES[settings.ami_family], "rootVolume": True, "ebs": ebs}
+    if settings.ami_family != "Bottlerocket":
+        return [data]
+    os_volume = {
+        "deviceName": image_cache.BOTTLEROCKET_OS_DEVICE,
+        "ebs": {
+            "volumeSize": f"{image_cache.BOTTLEROCKET_OS_VOLUME_GIB}Gi",
+            "volumeType": "gp3",
+            "encrypted": True,
+            "deleteOnTermination": True,
+        },
+    }
+    return [os_volume, data]
 
 
 def node_pool_labels(settings: GpuNodeGroupSettings, contract: PlacementContract) -> dict[str, str]:
@@ -134,13 +165,17 @@ def node_pool(
 def ec2_node_class(
     name: str, settings: GpuNodeGroupSettings, node_role: str, discovery: str, tags: dict[str, str] | None = None
 ) -> dict[str, Any]:
-    """The pool's `EC2NodeClass` (karpenter.k8s.aws/v1): the pinned AL2023 alias, IMDSv2 with a hop limit of 1 (pods
-    off the host network cannot reach the node's credentials), an encrypted gp3 root of the pool's disk size, the
-    node role, and the subnets and security groups tagged `karpenter.sh/discovery: <discovery>`."""
+    """The pool's `EC2NodeClass` (karpenter.k8s.aws/v1): the pinned alias of the pool's AMI family, IMDSv2 with a hop
+    limit of 1 (pods off the host network cannot reach the node's credentials), the volumes of
+    `block_device_mappings`, the node role, and the subnets and security groups tagged
+    `karpenter.sh/discovery: <discovery>`. Karpenter writes the NodePool's labels and taints into the node's
+    bootstrap itself, Bottlerocket's TOML included (pkg/providers/amifamily/bootstrap/bottlerocket.go at v1.14.1:
+    `settings.kubernetes.node-labels` and `node-taints`), so user data is set only for `soci`'s `NodeConfig`, which
+    Karpenter merges before its own part (bootstrap/nodeadm.go, `parseUserData`)."""
     selector = [{"tags": {DISCOVERY_TAG: discovery}}]
     spec: dict[str, Any] = {
         "role": node_role,
-        "amiSelectorTerms": [{"alias": ami_alias()}],
+        "amiSelectorTerms": [{"alias": ami_alias(settings.ami_family)}],
         "subnetSelectorTerms": selector,
         "securityGroupSelectorTerms": selector,
         "metadataOptions": {
@@ -149,19 +184,10 @@ def ec2_node_class(
             "httpPutResponseHopLimit": 1,
             "httpTokens": "required",
         },
-        "blockDeviceMappings": [
-            {
-                "deviceName": ROOT_DEVICE_NAMES[settings.ami_family],
-                "rootVolume": True,
-                "ebs": {
-                    "volumeSize": f"{settings.disk_size}Gi",
-                    "volumeType": "gp3",
-                    "encrypted": True,
-                    "deleteOnTermination": True,
-                },
-            }
-        ],
+        "blockDeviceMappings": block_device_mappings(settings),
     }
+    if settings.image_cache == "soci":
+        spec["userData"] = image_cache.nodeconfig_user_data()
     if tags:
         spec["tags"] = dict(tags)
     return {"apiVersion": NODE_CLASS_API_VERSION, "kind": "EC2NodeClass", "metadata": {"name": name}, "spec": spec}

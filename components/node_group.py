@@ -7,6 +7,7 @@ while every label, taint, AMI type and metadata option here is an input reviewer
 
 from __future__ import annotations
 
+import base64
 import functools
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -14,7 +15,7 @@ from typing import Any, cast
 import pulumi
 import pulumi_aws as aws
 
-from .facts import eks_model, naming, regions
+from .facts import eks_model, image_cache, naming, regions
 from .facts.eks_node import DEFAULT_CAPACITY_TYPE
 from .facts.identity import PROJECT
 from .ordering import once_created
@@ -50,6 +51,9 @@ class ManagedNodeGroupSpec:
     tags: dict[str, str] = field(default_factory=dict)
     kubernetes_version: pulumi.Input[str] | None = None
     """The nodes' Kubernetes version (the control plane's); None leaves it to EKS, which never upgrades them."""
+    image_cache: str = "none"
+    """`none`, `soci` (SOCI parallel pull, AL2023) or `snapshot` (Bottlerocket's data volume from `snapshot_id`)."""
+    snapshot_id: str | None = None
 
 
 def shape(settings: Any) -> dict[str, Any]:
@@ -82,28 +86,39 @@ def launch_template_args(spec: ManagedNodeGroupSpec) -> dict:
     """Launch template inputs: IMDSv2 only with hop limit 1, an encrypted gp3 volume, no image id.
 
     Keeping the image out of the template lets EKS pick the accelerated AMI for `ami_type`; the
-    disk size lives here because the API rejects `diskSize` next to a launch template.
+    disk size lives here because the API rejects `diskSize` next to a launch template. The image cache
+    changes the volume and the user data (`facts/image_cache.py`): `soci` raises the root volume's throughput to
+    what nodeadm's fast image pull asks for and turns the gate on in a `NodeConfig` part, which EKS merges with its
+    own; `snapshot` restores Bottlerocket's data volume from the snapshot.
     """
-    return {
+    args: dict[str, object] = {
         "metadata_options": {
             "http_endpoint": "enabled",
             "http_tokens": "required",
             "http_put_response_hop_limit": 1,
         },
-        "block_device_mappings": [
-            {
-                "device_name": ROOT_DEVICE_NAMES[spec.ami_family],
-                "ebs": {
-                    "volume_size": spec.disk_size,
-                    "volume_type": "gp3",
-                    "encrypted": "true",
-                    "delete_on_termination": "true",
-                },
-            }
-        ],
+        "block_device_mappings": [{"device_name": ROOT_DEVICE_NAMES[spec.ami_family], "ebs": _volume(spec)}],
         "tag_specifications": [{"resource_type": "instance", "tags": spec.tags}] if spec.tags else None,
         "update_default_version": True,
     }
+    if spec.image_cache == "soci":
+        # Launch templates take user data base64-encoded (EC2 RequestLaunchTemplateData, `UserData`).
+        args["user_data"] = base64.b64encode(image_cache.nodeconfig_user_data().encode()).decode()
+    return args
+
+
+def _volume(spec: ManagedNodeGroupSpec) -> dict[str, object]:
+    ebs: dict[str, object] = {"volume_size": spec.disk_size, "volume_type": "gp3", "delete_on_termination": "true"}
+    if spec.image_cache == "snapshot":
+        # "If you are creating a volume from a snapshot, you can't specify an encryption value" (botocore EC2 model,
+        # LaunchTemplateEbsBlockDeviceRequest.Encrypted): the volume is encrypted as the snapshot is.
+        ebs["snapshot_id"] = spec.snapshot_id
+    else:
+        ebs["encrypted"] = "true"
+    if spec.image_cache == "soci":
+        ebs["throughput"] = image_cache.SOCI_ROOT_THROUGHPUT_MIBPS
+        ebs["iops"] = image_cache.GP3_BASELINE_IOPS
+    return ebs
 
 
 def node_trust_policy(dns_suffix: pulumi.Input[str]) -> pulumi.Output[str]:

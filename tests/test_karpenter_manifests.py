@@ -24,8 +24,9 @@ def pool_settings(**values) -> GpuNodeGroupSettings:
         {},
         {"instance_types": ["g6e.xlarge", "g6e.2xlarge"], "capacity_type": "SPOT", "max_size": 5, "disk_size": 300},
         {"instance_types": ["g5g.xlarge"]},
+        {"ami_family": "Bottlerocket", "instance_types": ["g5g.xlarge"]},
     ],
-    ids=["defaults", "spot-two-types", "arm64"],
+    ids=["defaults", "spot-two-types", "arm64", "bottlerocket-arm64"],
 )
 def test_the_node_pool_and_node_class_are_valid_against_the_pinned_crds(values):
     settings = pool_settings(**values)
@@ -110,13 +111,6 @@ def test_the_controller_policy_names_only_this_clusters_resources():
     assert "arn:aws:" not in text
     passing = [statement for statement in policy["Statement"] if statement["Action"] == "iam:PassRole"]
     assert [statement["Resource"] for statement in passing] == ["arn:role"]
-
-
-def test_karpenter_pools_boot_al2023_only():
-    with pytest.raises(ConfigError) as error:
-        parse_settings({"gpuNodeGroup": {"provisioner": "karpenter", "amiFamily": "Bottlerocket"}})
-
-    assert "gpuNodeGroup.amiFamily: 'Bottlerocket' with provisioner 'karpenter'; allowed: 'AL2023'" in str(error.value)
 
 
 def test_the_provisioner_is_node_group_or_karpenter():

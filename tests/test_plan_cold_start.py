@@ -85,6 +85,19 @@ STEP_TABLE = [
         },
         id="snapshot-pulls-nothing",
     ),
+    pytest.param(
+        {"ami_family": "AL2023", "image_cache": "soci", "provisioner": "karpenter"},
+        {
+            "scale-up decision": 10,
+            "node launch and join": 180,
+            "image pull": 144,  # SOCI parallel pull halves the plain pull's 288 s
+            "weights download": round(QWEN_7B_BYTES / 261.1e6, 2),
+            "weights load": round(QWEN_7B_BYTES / LOAD_RATE, 2),
+            "torch.compile": 45,
+            "CUDA graph capture": 20,
+        },
+        id="soci-halves-the-pull",
+    ),
 ]
 
 

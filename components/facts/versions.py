@@ -244,6 +244,15 @@ KARPENTER_KUBERNETES_VERSIONS = ("1.26", "1.36")
 # Karpenter resolves the alias to the standard, NVIDIA and Neuron variants and gives each instance type the one its
 # hardware needs (pkg/providers/amifamily/al2023.go at v1.14.1, DescribeImageQuery).
 KARPENTER_AL2023_AMI_RELEASE = "v20260714"
+# The Bottlerocket release Karpenter pools of `amiFamily: Bottlerocket` boot, as an EC2NodeClass alias
+# (`bottlerocket@<release>`). v1.61.0 (2026-05-18) added the `aws-k8s-1.36-nvidia` variants
+# (bottlerocket-os/bottlerocket#4841, its CHANGELOG) and v1.30 variants went on 2026-07-23 (#4879), so a release
+# after both has NVIDIA variants of every Kubernetes version above; v1.64.0 was released on 2026-08-05
+# (bottlerocket-os/bottlerocket#4895, "Bottlerocket 1.64.0 has been released"; read 2026-12-02). Karpenter reads
+# `/aws/service/bottlerocket/aws-k8s-<version>-nvidia/<arch>/<release>/image_id` for the NVIDIA variant and gives
+# it to instance types with GPUs (`karpenter.k8s.aws/instance-gpu-count` exists: pkg/providers/amifamily/
+# bottlerocket.go and types.go at v1.14.1, `DescribeImageQuery`, `VariantNvidia`).
+KARPENTER_BOTTLEROCKET_RELEASE = "v1.64.0"
 
 # KEDA, which scales the vLLM servers on their queue, from its official chart (kedacore/charts, tag v2.20.2,
 # keda/Chart.yaml: version and appVersion 2.20.2, `kubeVersion: ">=v1.23.0-0"`, so Helm installs it on every

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ..facts import gpu_catalog
+from ..facts import gpu_catalog, image_cache
 from ..facts.contract import Taint
 from .errors import ConfigProblem
 from .fields import (
@@ -36,6 +36,7 @@ GpuDiskSize = Annotated[
         "disk too small:",
     ),
 ]
+SnapshotId = Annotated[str, rule(image_cache.is_snapshot_id, image_cache.SNAPSHOT_ID_RULE)]
 
 
 class _NodeGroupSettings(SectionModel):
@@ -162,8 +163,16 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     provisioner: Literal["nodeGroup", "karpenter"] = "nodeGroup"
     """What launches the pool's nodes: `nodeGroup` (an EKS managed node group, scaled by the Cluster Autoscaler)
     or `karpenter` (a Karpenter NodePool and EC2NodeClass, launching an instance per pending pod; `minSize`,
-    `desiredSize`, `updateMaxUnavailable` and `nodeRepair` do not apply, `maxSize` caps the pool at maxSize x GPUs
-    per instance, and `amiFamily` must be `AL2023`)."""
+    `desiredSize`, `updateMaxUnavailable` and `nodeRepair` do not apply, and `maxSize` caps the pool at maxSize x
+    GPUs per instance)."""
+    image_cache: Literal["none", "soci", "snapshot"] = "none"
+    """How the vLLM image reaches a new node: `none` (the kubelet pulls it), `soci` (SOCI parallel pull, AL2023 only:
+    nodeadm's `FastImagePull` gate, with the root volume's throughput raised to 600 MiB/s; instance types of at least
+    4 vCPUs and 8 GiB) or `snapshot` (Bottlerocket only: the data volume is restored from `snapshotId`, an EBS
+    snapshot holding the pulled image; the README says how to build it)."""
+    snapshot_id: SnapshotId | None = None
+    """The EBS snapshot of a Bottlerocket data volume holding the vLLM image, `snap-` and 8 or 17 hexadecimal
+    digits; required with `imageCache: snapshot` and refused otherwise. Default none."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()
@@ -195,18 +204,55 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                     f"{self.instance_types!r} mix GPU counts {gpu_counts}; allowed: one GPU count per node group",
                 )
             )
-        if self.provisioner == "karpenter" and self.ami_family != "AL2023":
-            problems.append(
-                ConfigProblem(
-                    "amiFamily",
-                    f"{self.ami_family!r} with provisioner 'karpenter'; allowed: 'AL2023' (the Karpenter pool's "
-                    "AMI alias is pinned for AL2023 only), or provisioner 'nodeGroup'",
-                )
-            )
+        problems += self._image_cache_problems()
         taint_keys = [taint.key for taint in self.extra_taints]
         duplicates = sorted({k for k in taint_keys if taint_keys.count(k) > 1})
         if duplicates:
             problems.append(ConfigProblem("extraTaints", f"duplicate taint keys {duplicates}; allowed: each key once"))
+        return problems
+
+    def _image_cache_problems(self) -> list[ConfigProblem]:
+        problems = []
+        families = image_cache.FAMILIES[self.image_cache]
+        if not image_cache.supports(self.image_cache, self.ami_family):
+            problems.append(
+                ConfigProblem(
+                    "imageCache",
+                    f"{self.image_cache!r} with amiFamily {self.ami_family!r}; allowed: 'none', or "
+                    f"{self.image_cache!r} with amiFamily {' or '.join(map(repr, families))}",
+                )
+            )
+        if self.image_cache == "snapshot" and self.snapshot_id is None:
+            problems.append(
+                ConfigProblem(
+                    "snapshotId",
+                    "missing with imageCache 'snapshot'; allowed: the EBS snapshot of a Bottlerocket data volume "
+                    "holding the vLLM image ('snap-' and 8 or 17 hexadecimal digits)",
+                )
+            )
+        if self.image_cache != "snapshot" and self.snapshot_id is not None:
+            problems.append(
+                ConfigProblem(
+                    "snapshotId",
+                    f"{self.snapshot_id!r} with imageCache {self.image_cache!r}; allowed: no snapshotId, or "
+                    "imageCache 'snapshot'",
+                )
+            )
+        if self.image_cache == "soci":
+            small = [
+                entry.name
+                for entry in self.instances
+                if entry.vcpus < image_cache.SOCI_MIN_VCPUS or entry.memory_gib < image_cache.SOCI_MIN_MEMORY_GIB
+            ]
+            if small:
+                problems.append(
+                    ConfigProblem(
+                        "imageCache",
+                        f"'soci' with instance types {small!r}; allowed: instance types of at least "
+                        f"{image_cache.SOCI_MIN_VCPUS} vCPUs and {image_cache.SOCI_MIN_MEMORY_GIB} GiB (nodeadm "
+                        "ignores FastImagePull below 4 vCPUs and 7 GiB), or imageCache 'none'",
+                    )
+                )
         return problems
 
     @property

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from ...facts import eks_model
+from ...facts import eks_model, image_cache
 from ...facts.aws_tags import RESERVED_TAG_PREFIX, is_reserved
 from ...facts.contract import kubelet_refuses_node_label
 from .api_models import UNKNOWN, Violation
@@ -171,6 +171,54 @@ def gp3_volume_sizes(template_data: dict[str, Any], path: str = "LaunchTemplateD
                     size,
                     f"a gp3 volume holds {low} to {high} GiB (64 TiB) (EBS volume types, "
                     "gp3 limit raised from 16 TiB in September 2025)",
+                )
+            )
+    return found
+
+
+# gp3 throughput: "Valid Range: Minimum value of 125. Maximum value of 2,000" MiB/s (botocore 1.44.8 EC2 model,
+# LaunchTemplateEbsBlockDeviceRequest.Throughput), at most 0.25 MiB/s per provisioned IOPS (EBS User Guide,
+# "General Purpose SSD volumes", gp3); without `Iops` the volume has gp3's 3,000.
+GP3_THROUGHPUT_MIBPS = (125, 2000)
+GP3_THROUGHPUT_PER_IOPS = 0.25
+
+
+def block_devices(template_data: dict[str, Any], path: str = "LaunchTemplateData") -> list[Violation]:
+    """A launch template's EBS volumes as EC2 takes them: a snapshot id EC2 can name, no encryption value next to a
+    snapshot ("If you are creating a volume from a snapshot, you can't specify an encryption value", the model's
+    LaunchTemplateEbsBlockDeviceRequest.Encrypted), and gp3 throughput in range and within its IOPS."""
+    found = gp3_volume_sizes(template_data, path)
+    for index, mapping in enumerate(template_data.get("BlockDeviceMappings") or []):
+        ebs = mapping.get("Ebs") if isinstance(mapping, dict) else None
+        if not isinstance(ebs, dict):
+            continue
+        where = f"{path}.BlockDeviceMappings[{index}].Ebs"
+        snapshot = ebs.get("SnapshotId")
+        if isinstance(snapshot, str) and snapshot != UNKNOWN and not image_cache.is_snapshot_id(snapshot):
+            found.append(Violation(f"{where}.SnapshotId", snapshot, image_cache.SNAPSHOT_ID_RULE))
+        if snapshot is not None and ebs.get("Encrypted") is not None:
+            found.append(
+                Violation(
+                    f"{where}.Encrypted",
+                    ebs["Encrypted"],
+                    "no encryption value next to SnapshotId: a volume from a snapshot is encrypted as its snapshot is",
+                )
+            )
+        throughput = ebs.get("Throughput")
+        if ebs.get("VolumeType") != "gp3" or not isinstance(throughput, int) or isinstance(throughput, bool):
+            continue
+        low, high = GP3_THROUGHPUT_MIBPS
+        given = ebs.get("Iops")
+        iops: int = given if isinstance(given, int) else image_cache.GP3_BASELINE_IOPS
+        if not low <= throughput <= high:
+            found.append(Violation(f"{where}.Throughput", throughput, f"gp3 throughput of {low} to {high} MiB/s"))
+        elif throughput > iops * GP3_THROUGHPUT_PER_IOPS:
+            found.append(
+                Violation(
+                    f"{where}.Throughput",
+                    throughput,
+                    f"at most {GP3_THROUGHPUT_PER_IOPS} MiB/s per IOPS: {iops * GP3_THROUGHPUT_PER_IOPS:g} MiB/s "
+                    f"at {iops} IOPS",
                 )
             )
     return found

@@ -53,6 +53,7 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
             image=vllm.image,
             weights_bytes=weights_bytes(vllm),
             source=vllm.source.type,
+            image_cache=pool.image_cache,
             provisioner=pool.provisioner,
         )
         object_name = SERVER_NAME if server.name is None else server.name

@@ -9,6 +9,7 @@ from typing import Any
 from ...facts import gpu_catalog, karpenter
 from ...facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
+from ...facts.image_cache import BOTTLEROCKET_DATA_DEVICE
 from ...facts.quantity import parse_quantity
 from ...facts.resource_types import KARPENTER_NODE_CLASS as KARPENTER_NODE_CLASS_TYPE
 from ...facts.resource_types import KARPENTER_NODE_POOL as KARPENTER_NODE_POOL_TYPE
@@ -186,11 +187,19 @@ def _launch_templates(resources: list[RegisteredResource]) -> dict[str, Register
 
 
 def _node_class_disk(node_class: dict) -> int:
-    for mapping in node_class.get("blockDeviceMappings") or ():
-        size = (mapping.get("ebs") or {}).get("volumeSize")
-        if size and mapping.get("rootVolume", True):
-            return int(parse_quantity(str(size)) // 2**30)
-    return EKS_DEFAULT_DISK_GIB
+    """The node's ephemeral storage as Karpenter sizes it: the mapping marked `rootVolume`, else the AMI family's
+    ephemeral device (`/dev/xvdb`, the data volume, for Bottlerocket; `/dev/xvda` otherwise), else the default
+    (pkg/providers/instancetype/types.go at v1.14.1, `ephemeralStorage`)."""
+    mappings = [mapping for mapping in node_class.get("blockDeviceMappings") or () if isinstance(mapping, dict)]
+    bottlerocket = any(
+        str(term.get("alias", "")).startswith("bottlerocket@") for term in node_class.get("amiSelectorTerms") or ()
+    )
+    device = BOTTLEROCKET_DATA_DEVICE if bottlerocket else "/dev/xvda"
+    chosen = [mapping for mapping in mappings if mapping.get("rootVolume")] or [
+        mapping for mapping in mappings if mapping.get("deviceName") == device
+    ]
+    size = (chosen[0].get("ebs") or {}).get("volumeSize") if chosen else None
+    return int(parse_quantity(str(size)) // 2**30) if size else EKS_DEFAULT_DISK_GIB
 
 
 def _disk_size(inputs: dict, templates: dict[str, RegisteredResource]) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ..facts import gpu_catalog
+from ..facts import auto_mode, gpu_catalog
 from ..facts.contract import Taint
 from .errors import ConfigProblem
 from .fields import (
@@ -159,11 +159,13 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     """Nodes replaced at once during a node group update, 1-100."""
     node_repair: bool = True
     """EKS node auto repair, with the node monitoring agent add-on that `EksCluster` installs."""
-    provisioner: Literal["nodeGroup", "karpenter"] = "nodeGroup"
-    """What launches the pool's nodes: `nodeGroup` (an EKS managed node group, scaled by the Cluster Autoscaler)
-    or `karpenter` (a Karpenter NodePool and EC2NodeClass, launching an instance per pending pod; `minSize`,
+    provisioner: Literal["nodeGroup", "karpenter", "autoMode"] = "nodeGroup"
+    """What launches the pool's nodes: `nodeGroup` (an EKS managed node group, scaled by the Cluster Autoscaler),
+    `karpenter` (a Karpenter NodePool and EC2NodeClass, launching an instance per pending pod; `minSize`,
     `desiredSize`, `updateMaxUnavailable` and `nodeRepair` do not apply, `maxSize` caps the pool at maxSize x GPUs
-    per instance, and `amiFamily` must be `AL2023`)."""
+    per instance, and `amiFamily` must be `AL2023`) or `autoMode` (EKS Auto Mode: a NodePool and an
+    `eks.amazonaws.com` NodeClass, nodes whose AMI, NVIDIA driver, device plugin and repair EKS runs; `maxSize`
+    caps it as for `karpenter`, `amiFamily` stays `AL2023` (unused) and `nodeRepair` `true`)."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()
@@ -203,11 +205,63 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                     "AMI alias is pinned for AL2023 only), or provisioner 'nodeGroup'",
                 )
             )
+        problems += self._auto_mode_problems()
         taint_keys = [taint.key for taint in self.extra_taints]
         duplicates = sorted({k for k in taint_keys if taint_keys.count(k) > 1})
         if duplicates:
             problems.append(ConfigProblem("extraTaints", f"duplicate taint keys {duplicates}; allowed: each key once"))
         return problems
+
+    def _auto_mode_problems(self) -> list[ConfigProblem]:
+        if self.provisioner != auto_mode.PROVISIONER:
+            return []
+        problems = []
+        unsupported = [name for name in self.instance_types if not auto_mode.supports(name)]
+        if unsupported:
+            families = ", ".join(sorted(auto_mode.GPU_FAMILIES))
+            problems.append(
+                ConfigProblem(
+                    "instanceTypes",
+                    f"{unsupported!r} with provisioner 'autoMode', which does not launch them; allowed: sizes of "
+                    f"{families} (EKS Auto Mode's accelerated families), or provisioner 'nodeGroup'",
+                )
+            )
+        if self.ami_family != "AL2023":
+            problems.append(
+                ConfigProblem(
+                    "amiFamily",
+                    f"{self.ami_family!r} with provisioner 'autoMode'; allowed: 'AL2023' or unset (EKS Auto Mode "
+                    "chooses its nodes' AMI itself), or provisioner 'nodeGroup'",
+                )
+            )
+        high = auto_mode.EPHEMERAL_STORAGE_GIB[1]
+        if self.disk_size > high:
+            problems.append(
+                ConfigProblem(
+                    "diskSize",
+                    f"{self.disk_size!r} with provisioner 'autoMode'; allowed: at most {high} GiB (the NodeClass's "
+                    "ephemeral storage)",
+                )
+            )
+        if not self.node_repair:
+            problems.append(
+                ConfigProblem(
+                    "nodeRepair",
+                    "false with provisioner 'autoMode', whose nodes EKS always monitors and repairs; allowed: true "
+                    "or unset, or provisioner 'nodeGroup'",
+                )
+            )
+        return problems
+
+    @property
+    def auto_mode(self) -> bool:
+        """Whether EKS Auto Mode launches the pool's nodes (`provisioner: autoMode`)."""
+        return self.provisioner == auto_mode.PROVISIONER
+
+    @property
+    def node_group(self) -> bool:
+        """Whether an EKS managed node group holds the pool's nodes (the Cluster Autoscaler's to scale)."""
+        return self.provisioner == "nodeGroup"
 
     @property
     def karpenter(self) -> bool:

@@ -88,6 +88,24 @@ def test_a_fleet_mixing_provisioners_keeps_the_device_plugin_and_the_autoscaler_
     assert settings.installs_auto_mode and settings.installs_autoscaler and settings.device_plugin_enabled
 
 
+def test_one_stack_takes_karpenter_or_auto_mode_pools_not_both():
+    with pytest.raises(ConfigError) as error:
+        parse_settings(
+            {
+                "gpuPools": {
+                    "small": {"instanceTypes": ["g5.xlarge"], "provisioner": "karpenter"},
+                    "big": {"instanceTypes": ["g6e.xlarge"], "provisioner": "autoMode"},
+                }
+            }
+        )
+
+    assert [str(problem) for problem in error.value.problems] == [
+        "eks-gpu-inference:gpuPools.big.provisioner: 'autoMode' beside Karpenter pools (gpuPools.small); allowed: "
+        "one of 'karpenter' "
+        "and 'autoMode' in a stack (both run the karpenter.sh NodePool API), or 'nodeGroup'"
+    ]
+
+
 def _settings(**overrides) -> GpuNodeGroupSettings:
     return validate_section(GpuNodeGroupSettings, {**AUTO, **overrides}, where="gpuNodeGroup")
 

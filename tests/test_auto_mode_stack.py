@@ -207,6 +207,23 @@ def test_the_dev_stack_with_an_auto_mode_pool_plans_clean_with_verdict_12_holdin
             for pool in report["pools"]} >= {("gpu", "autoMode", 2, True)}  # fmt: skip
     [node_pool] = [result for result in report["schema"] if result["object"].startswith("NodePool")]
     assert node_pool["passed"] and "CRD schema" in node_pool["message"]
+    [node_class] = [result for result in report["schema"] if result["object"].startswith("NodeClass")]
+    assert node_class["passed"] and node_class["message"].startswith("valid (NodeClass fields of the EKS user guide")
+
+
+def test_a_node_class_off_the_documented_fields_fails_the_plan(tmp_path, monkeypatch):
+    def misspelt(args):
+        if args.typ == AUTO_MODE_NODE_CLASS:
+            args.inputs["spec"]["ephemeralStorage"]["sizeGiB"] = 100
+            return True
+        return False
+
+    change_registrations(monkeypatch, misspelt)
+    code, report = plan_stack_file(auto_stack_file(tmp_path), tmp_path / "out")
+    [node_class] = [result for result in report["schema"] if result["object"].startswith("NodeClass")]
+
+    assert code == 1 and not node_class["passed"]
+    assert "spec.ephemeralStorage.sizeGiB: not a documented field" in node_class["message"]
 
 
 def test_the_auto_mode_cluster_request_passes_the_botocore_check_with_its_compute_configuration(auto_plan):

@@ -292,6 +292,18 @@ class Settings(SectionModel):
                     "own VPC), cluster.privateSubnetIds, or provisioner 'nodeGroup'",
                 )
             )
+        auto_pools = [pool.config_key for pool in pools if pool.settings.auto_mode]
+        if auto_pools and karpenter_pools:
+            # Both read the karpenter.sh NodePool API; AWS suggests one or the other (EKS user guide,
+            # automode/automode-learn-instances.adoc at 06faff1: both "during a migration or in an advanced
+            # configuration").
+            problems.append(
+                ConfigProblem(
+                    f"{auto_pools[0]}.provisioner",
+                    f"'autoMode' beside Karpenter pools ({', '.join(karpenter_pools)}); allowed: one of 'karpenter' "
+                    "and 'autoMode' in a stack (both run the karpenter.sh NodePool API), or 'nodeGroup'",
+                )
+            )
         if self.device_plugin.enabled and ami_family_runs_device_plugin(self.gpu_ami_family):
             problems.append(
                 ConfigProblem(

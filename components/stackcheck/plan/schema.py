@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ...facts import auto_mode
 from ..sorted_json import narrow_to_key
 from .render import KubernetesObject
 
@@ -97,6 +98,8 @@ def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
     """A custom resource checked against its committed CRD schema (stackcheck/plan/crds/), when there is one."""
     from . import crd_schema
 
+    if (obj.api_version, obj.kind) == (auto_mode.NODE_CLASS_API_VERSION, auto_mode.NODE_CLASS_KIND):
+        return _auto_mode_node_class(obj, file)
     if not crd_schema.known(obj.api_version, obj.kind):
         return SchemaResult(
             obj.id,
@@ -110,6 +113,18 @@ def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
     if errors:
         return SchemaResult(obj.id, False, f"invalid ({obj.kind} CRD schema): {_shorten('; '.join(errors))}", file)
     return SchemaResult(obj.id, True, f"valid ({obj.kind} CRD schema, stackcheck/plan/crds)", file)
+
+
+def _auto_mode_node_class(obj: KubernetesObject, file: str | None) -> SchemaResult:
+    """An EKS Auto Mode NodeClass against the fields the EKS user guide documents: no CRD schema is published."""
+    from ...auto_mode_manifests import node_class_problems
+
+    problems = node_class_problems(obj.manifest)
+    if problems:
+        return SchemaResult(
+            obj.id, False, f"invalid (NodeClass documented fields): {_shorten('; '.join(problems))}", file
+        )
+    return SchemaResult(obj.id, True, "valid (NodeClass fields of the EKS user guide; no published CRD schema)", file)
 
 
 def is_built_in(api_version: str) -> bool:

@@ -32,20 +32,23 @@ def test_auto_mode_is_accepted_with_the_defaults():
 @pytest.mark.parametrize(
     ("overrides", "expected"),
     [
-        (
+        pytest.param(
             {"amiFamily": "Bottlerocket"},
             "gpuNodeGroup.amiFamily: 'Bottlerocket' with provisioner 'autoMode'; allowed: 'AL2023' or unset (EKS Auto "
             "Mode chooses its nodes' AMI itself), or provisioner 'nodeGroup'",
+            id="amiFamily Bottlerocket",
         ),
-        (
+        pytest.param(
             {"nodeRepair": False},
             "gpuNodeGroup.nodeRepair: false with provisioner 'autoMode', whose nodes EKS always monitors and "
             "repairs; allowed: true or unset, or provisioner 'nodeGroup'",
+            id="nodeRepair false",
         ),
-        (
+        pytest.param(
             {"diskSize": 60000},
             "gpuNodeGroup.diskSize: 60000 with provisioner 'autoMode'; allowed: at most 59000 GiB (the NodeClass's "
             "ephemeral storage)",
+            id="diskSize above the NodeClass's ephemeral storage",
         ),
     ],
 )
@@ -164,6 +167,7 @@ def test_the_node_class_leaves_out_the_tags_auto_mode_keeps():
             "spec.tags.eks.amazonaws.com/nodeclass",
         ),
     ],
+    ids=["an EC2NodeClass field", "no role", "named default", "a term by subnetId", "storage too large", "a kept tag"],
 )
 def test_a_node_class_off_the_documented_fields_is_named(change, expected):
     node_class = manifests.node_class("gpu", _settings(), "role", ["subnet-a"], "sg-1")
@@ -229,6 +233,7 @@ def test_an_auto_mode_create_cluster_request_as_the_stack_makes_it_passes():
         ({"computeConfig": {"enabled": True, "nodePools": [], "nodeRoleArn": "arn:role"}}, "computeConfig.nodeRoleArn"),
         ({"computeConfig": {"enabled": True, "nodePools": ["system"]}}, "computeConfig.nodePools"),
     ],
+    ids=lambda value: value if isinstance(value, str) else "",
 )
 def test_an_auto_mode_create_cluster_request_eks_refuses_is_named(change, path):
     [violation] = rules.auto_mode({**AUTO_MODE_REQUEST, **change})

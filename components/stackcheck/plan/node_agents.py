@@ -78,9 +78,7 @@ def cluster_agents(resources: list[Any]) -> ClusterAgents:
 
 # What a missing add-on costs, in the words of the setting that leaves it out.
 _WITHOUT = {
-    node_agents.versions.NODE_MONITORING_AGENT_ADDON: (
-        " (with gpuNodeGroup.nodeRepair false, GPU health is not monitored; EKS Auto Mode pools have EKS's own)"
-    ),
+    node_agents.versions.NODE_MONITORING_AGENT_ADDON: " (with gpuNodeGroup.nodeRepair false, GPU health is not monitored)",
     node_agents.versions.POD_IDENTITY_AGENT_ADDON: " (with autoscaler.enabled false, no pod needs EKS Pod Identity)",
 }
 

@@ -7,6 +7,8 @@ import pulumi
 
 from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
 from components.args_coercion import StackConfigError
+from components.auto_mode import AutoMode, AutoModeArgs
+from components.auto_mode_pool import AutoModeNodePool, AutoModeNodePoolArgs
 from components.cluster import EksCluster, EksClusterArgs
 from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 from components.component_args import args_from_settings, placement_args
@@ -88,6 +90,7 @@ cluster = EksCluster(
         )
         if network
         else None,
+        auto_mode=settings.installs_auto_mode,
         aws_profile=pulumi.Config("aws").get("profile"),
     ),
 )
@@ -133,15 +136,38 @@ quotas_checked = checked_quotas(
             pool.settings.max_size,
         )
         for pool in settings.pools
-        if not pool.settings.karpenter
+        if pool.settings.node_group
     ]
 )
 # Only the zones that offer the GPU instance types: a node group elsewhere never gets instances.
 gpu_subnet_ids = pulumi.Output.all(network.gpu_subnet_ids if network else cluster.subnet_ids, quotas_checked).apply(
     lambda parts: parts[0]
 )
-gpu_pools: dict[str | None, GpuNodeGroup | KarpenterNodePool] = {}
+auto_mode = (
+    AutoMode(f"{name}-auto-mode", AutoModeArgs(cluster_name=cluster.cluster_name, tags=tags))
+    if (settings.installs_auto_mode)
+    else None
+)
+gpu_pools: dict[str | None, GpuNodeGroup | KarpenterNodePool | AutoModeNodePool] = {}
 for pool in settings.pools:
+    if pool.settings.auto_mode:
+        assert auto_mode is not None
+        gpu_pools[pool.key] = AutoModeNodePool(
+            pool.resource_name(name),
+            args_from_settings(
+                AutoModeNodePoolArgs,
+                pool.settings,
+                config_key=pool.config_key,
+                node_role_name=auto_mode.node_role_name,
+                subnet_ids=gpu_subnet_ids,
+                security_group_id=cluster.cluster_security_group_id,
+                placement=placement_args(settings.pool_contract(pool), require_node_affinity),
+                name=pool.node_pool_name,
+                tags=tags,
+            ),
+            opts=pulumi.ResourceOptions(provider=cluster.provider),
+        )
+        continue
     if pool.settings.karpenter:
         assert karpenter is not None
         gpu_pools[pool.key] = KarpenterNodePool(
@@ -198,6 +224,7 @@ if settings.device_plugin_enabled:
         NvidiaDevicePluginArgs(
             placement=placement,
             version=settings.device_plugin.version,
+            auto_mode_nodes=settings.installs_auto_mode or None,
             # The names deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DEVICE_PLUGIN_NAME,
             namespace=DEVICE_PLUGIN_NAMESPACE,
@@ -210,6 +237,8 @@ else:
         "devicePlugin",
         f"not deployed: the {settings.gpu_ami_family} NVIDIA AMI runs the device plugin on the host"
         if ami_family_runs_device_plugin(settings.gpu_ami_family)
+        else "not deployed: EKS Auto Mode's nodes run the device plugin themselves"
+        if settings.device_plugin.enabled is None
         else "not deployed: devicePlugin.enabled is false",
     )
 
@@ -236,8 +265,8 @@ SINGLE_SERVER_OUTPUTS = {
 }
 
 
-def pool_outputs(pool: GpuNodeGroup | KarpenterNodePool) -> dict[str, Any]:
-    if isinstance(pool, KarpenterNodePool):
+def pool_outputs(pool: GpuNodeGroup | KarpenterNodePool | AutoModeNodePool) -> dict[str, Any]:
+    if isinstance(pool, KarpenterNodePool | AutoModeNodePool):
         return {"nodePool": pool.node_pool_name, "labels": pool.labels, "taints": pool.taints}
     return {"nodeGroup": pool.node_group_name, "amiType": pool.ami_type, "labels": pool.labels, "taints": pool.taints}
 
@@ -287,8 +316,13 @@ for served in settings.servers:
             keda_namespace=keda.namespace if keda and served.settings.autoscaling.enabled else None,
             pod_annotations={
                 **pod_scrape_annotations(settings.observability, scrape),
-                # Karpenter leaves the pod's node alone while the model loads (the startup budget after it runs).
-                **({DO_NOT_DISRUPT: f"{served.settings.startup_timeout_seconds}s"} if pool.settings.karpenter else {}),
+                # Karpenter (and Auto Mode, whose disruption is Karpenter's) leaves the pod's node alone while the
+                # model loads (the startup budget after it runs).
+                **(
+                    {DO_NOT_DISRUPT: f"{served.settings.startup_timeout_seconds}s"}
+                    if not pool.settings.node_group
+                    else {}
+                ),
             },
             name=object_name,
             cluster_name=cluster.cluster_name,
@@ -327,6 +361,7 @@ if observability.dcgm_exporter.enabled:
             bottlerocket=settings.gpu_ami_family == HOST_DEVICE_PLUGIN_AMI_FAMILY,
             # With node repair, EksCluster installs the node monitoring agent and with it dcgm-server.
             dcgm_host_engine=settings.node_repair,
+            auto_mode_nodes=settings.installs_auto_mode or None,
             pod_annotations=pod_scrape_annotations(observability, exporter_target),
             # The name deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DCGM_EXPORTER_NAME,

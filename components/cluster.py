@@ -14,6 +14,7 @@ import pulumi_kubernetes as k8s
 
 from .addons import ManagedAddon, child_urn, coredns_configuration, create_addon
 from .args.cluster import EksClusterArgs, SystemNodeGroupArgs
+from .auto_mode_cluster import auto_mode_args, bootstrap_addons_transform
 from .cluster_access import access_entries, creator_admin_transform, deployer_access_warning
 from .component_args import Validation, args_path, coerce, placement_contract
 from .facts import naming, versions
@@ -243,11 +244,15 @@ class EksCluster(pulumi.ComponentResource):
             use_default_vpc_cni=True,
             kube_proxy_addon_options=eks.KubeProxyAddonOptionsArgs(enabled=False),
             coredns_addon_options=eks.CoreDnsAddonOptionsArgs(enabled=False),
+            **auto_mode_args(bool(args.auto_mode)),
             tags=tags or None,
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=[log_group] if log_group else None,
-                transforms=[creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value)],
+                transforms=[
+                    creator_admin_transform(settings.creator_admin, eks.AuthenticationMode.API.value),
+                    *([bootstrap_addons_transform()] if args.auto_mode else []),
+                ],
             ),
         )
         self._warn_about_deployer_access(settings, (keys.key("admin_principal_arns"), keys.key("creator_admin")))

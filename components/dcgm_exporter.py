@@ -41,6 +41,14 @@ Bottlerocket differs: its NVIDIA runtime ignores `NVIDIA_VISIBLE_DEVICES` in unp
 settings reference), so an unprivileged exporter sees no GPU and fails with "Failed to initialize NVML"
 (NVIDIA/dcgm-exporter#279, bottlerocket-os/bottlerocket#3992). There the container runs privileged, which
 the runtime honours, rather than turning that setting on for every pod of the node.
+
+EKS Auto Mode nodes (`auto_mode_nodes`) are left out. EKS runs its own node monitoring there, with its NVIDIA
+checks (EKS user guide, node-health: the agent and repair "are automatically enabled with EKS Auto Mode
+compute"), on an AMI it chooses and locks down, and publishes neither whether that monitoring holds a DCGM host
+engine (whose profiling module a second one cannot share, above) nor how an unprivileged container reaches the
+GPUs there; the node monitoring agent's own `dcgm-server` keeps off them (`eks.amazonaws.com/compute-type NotIn
+auto`, facts/node_agents.py). Without a source that an exporter works there, it does not run there (the
+README's provisioner section says so).
 """
 
 import pulumi
@@ -48,7 +56,7 @@ import pulumi_kubernetes as k8s
 
 from .args.dcgm_exporter import DcgmExporterArgs
 from .component_args import Validation, args_path, coerce, placement_contract
-from .facts import versions
+from .facts import auto_mode, versions
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
@@ -149,6 +157,9 @@ class DcgmExporter(pulumi.ComponentResource):
                 engine=engine,
                 split=split,
             )
+            if args.auto_mode_nodes:
+                template = manifest["spec"]["template"]
+                template["spec"] = auto_mode.off_auto_mode_nodes(template["spec"])
             exporters.append(
                 k8s.apps.v1.DaemonSet(
                     f"{name}{suffix}-ds", metadata=manifest["metadata"], spec=manifest["spec"], opts=child

@@ -12,7 +12,7 @@ import pulumi_kubernetes as k8s
 
 from .args.device_plugin import NvidiaDevicePluginArgs
 from .component_args import Validation, args_path, coerce, placement_contract
-from .facts import versions
+from .facts import auto_mode, versions
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .facts.kubernetes import KUBE_SYSTEM
@@ -80,6 +80,10 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
             opts=child,
         )
         manifest = daemonset(name, contract, version, namespace, object_name)
+        if args.auto_mode_nodes:
+            # Auto Mode's nodes run the NVIDIA device plugin themselves (facts/auto_mode.py).
+            template = manifest["spec"]["template"]
+            template["spec"] = auto_mode.off_auto_mode_nodes(template["spec"])
         plugin = k8s.apps.v1.DaemonSet(f"{name}-ds", metadata=manifest["metadata"], spec=manifest["spec"], opts=child)
         policy = network_policy(name, namespace, version, object_name)
         k8s.networking.v1.NetworkPolicy(f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=child)

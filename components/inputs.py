@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .facts import versions
 from .input_parts import Args, Own, Take, _args, _object_name, _placement
+from .inputs_auto_mode import AUTO_MODE_ARGS
 from .inputs_observability import OBSERVABILITY_ARGS
 from .settings.autoscaler import AutoscaledClusterSettings, AutoscalerSettings
 from .settings.autoscaling import AutoscalingSettings
@@ -41,7 +42,7 @@ STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     PrometheusSettings: ("url",),
     # The stack's choice between its own VPC and the default one; `Network` always creates one.
     NetworkSettings: ("mode",),
-    # Which component the stack builds for a pool: `GpuNodeGroup`, or `KarpenterNodePool`.
+    # Which component the stack builds for a pool: `GpuNodeGroup`, `KarpenterNodePool` or `AutoModeNodePool`.
     GpuNodeGroupSettings: ("provisioner",),
     # The offline plan's estimate and budget; nothing is registered from them.
     CostSettings: ("spot_discount", "max_monthly_usd"),
@@ -141,6 +142,13 @@ ARGS: tuple[Args, ...] = (
             "bool | None",
             "Install the `eks-pod-identity-agent` add-on, which the Cluster Autoscaler's credentials come through. "
             "Default false.",
+        ),
+        Own(
+            "auto_mode",
+            "bool | None",
+            "Enable EKS Auto Mode's compute, block storage and load balancing together (pulumi-eks `autoMode`), "
+            "for GPU pools of `AutoModeNodePool`s, without the built-in node pools: the system node group keeps "
+            "CoreDNS and the controllers. Default false.",
         ),
         Own(
             "aws_profile",
@@ -285,6 +293,7 @@ ARGS: tuple[Args, ...] = (
         ),
         Own("tags", "dict[str, str] | None", "Tags for the instances and volumes Karpenter launches. Default none."),
     ),
+    *AUTO_MODE_ARGS,
     _args(
         "NvidiaDevicePluginArgs",
         "device_plugin",
@@ -292,6 +301,12 @@ ARGS: tuple[Args, ...] = (
         "component is constructed.",
         _placement("The GPU placement contract: the plugin tolerates every repelling taint and selects the label."),
         Take(DevicePluginSettings),
+        Own(
+            "auto_mode_nodes",
+            "bool | None",
+            "Some GPU pools are EKS Auto Mode's, whose nodes run the device plugin themselves: the DaemonSet keeps "
+            "off them. Default false.",
+        ),
         _object_name("DaemonSet, its ServiceAccount and NetworkPolicy"),
         Own(
             "namespace",

@@ -21,6 +21,12 @@ OBSERVABILITY_ARGS: tuple[Args, ...] = (
             "The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false.",
         ),
         Own(
+            "auto_mode_nodes",
+            "bool | None",
+            "Some GPU pools are EKS Auto Mode's: the exporter keeps off their nodes (see the module docstring). "
+            "Default false.",
+        ),
+        Own(
             "dcgm_host_engine",
             "bool | None",
             "The EKS node monitoring agent runs (`EksCluster`'s `node_monitoring_agent`), and with it DCGM's host "

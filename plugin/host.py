@@ -38,6 +38,8 @@ def components() -> list[type]:
 
     Imported here, not at module level, so that reading the name and version does not load the SDKs.
     """
+    from components.auto_mode import AutoMode
+    from components.auto_mode_pool import AutoModeNodePool
     from components.cluster import EksCluster
     from components.cluster_autoscaler import ClusterAutoscaler
     from components.dcgm_exporter import DcgmExporter
@@ -56,6 +58,8 @@ def components() -> list[type]:
         GpuNodeGroup,
         Karpenter,
         KarpenterNodePool,
+        AutoMode,
+        AutoModeNodePool,
         NvidiaDevicePlugin,
         VllmServer,
         DcgmExporter,

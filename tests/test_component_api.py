@@ -140,7 +140,7 @@ MISUSES = [
         """,
         [
             "NvidiaDevicePlugin(plugin).args.versoin: unknown argument 'versoin'; did you mean 'version'?; allowed: "
-            "placement, version, name, namespace (or their camelCase spelling)",
+            "placement, version, auto_mode_nodes, name, namespace (or their camelCase spelling)",
             "NvidiaDevicePlugin(plugin).args.version: invalid value 'latest'; allowed: a release tag such as v0.20.0",
         ],
         id="an unknown key and a bad value of a mapping, together",

@@ -113,11 +113,12 @@ def test_the_controller_policy_names_only_this_clusters_resources():
     assert [statement["Resource"] for statement in passing] == ["arn:role"]
 
 
-def test_the_provisioner_is_node_group_or_karpenter():
+def test_the_provisioner_is_node_group_karpenter_or_auto_mode():
     with pytest.raises(ConfigError) as error:
         parse_settings({"gpuNodeGroup": {"provisioner": "fargate"}})
 
-    assert "gpuNodeGroup.provisioner" in str(error.value) and "'nodeGroup' or 'karpenter'" in str(error.value)
+    assert "gpuNodeGroup.provisioner" in str(error.value)
+    assert "'nodeGroup', 'karpenter' or 'autoMode'" in str(error.value)
 
 
 def test_the_pinned_release_supports_every_kubernetes_version_the_stack_offers():

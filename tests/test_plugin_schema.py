@@ -79,6 +79,8 @@ def test_every_hosted_component_is_a_schema_resource_under_the_type_it_registers
     # Karpenter's (a pool's provisioner karpenter: tests/test_karpenter_stack.py), and Keda
     # (vllm.autoscaling.enabled).
     karpenter = {f"{PROJECT}:index:Karpenter", f"{PROJECT}:index:KarpenterNodePool"}
+    # and Auto Mode's (a pool's provisioner autoMode: tests/test_auto_mode_stack.py).
+    karpenter |= {f"{PROJECT}:index:AutoMode", f"{PROJECT}:index:AutoModeNodePool"}
     assert hosted - {f"{PROJECT}:index:PrometheusMonitors", f"{PROJECT}:index:Keda", *karpenter} <= registered
     assert all(committed["resources"][token]["isComponent"] for token in hosted)
 

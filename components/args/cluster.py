@@ -78,6 +78,8 @@ class EksClusterArgs:
     """Plain. The GPU placement contract: the node monitoring agent's `dcgm-server` tolerates its taints, so GPU health is monitored on the tainted GPU nodes. Default none (the add-on's own tolerations)."""
     pod_identity_agent: bool | None = None
     """Plain. Install the `eks-pod-identity-agent` add-on, which the Cluster Autoscaler's credentials come through. Default false."""
+    auto_mode: bool | None = None
+    """Plain. Enable EKS Auto Mode's compute, block storage and load balancing together (pulumi-eks `autoMode`), for GPU pools of `AutoModeNodePool`s, without the built-in node pools: the system node group keeps CoreDNS and the controllers. Default false."""
     aws_profile: str | None = None
     """Plain. AWS CLI profile the Kubernetes provider's kubeconfig authenticates with (`aws eks get-token --profile`). Default none: the default credential chain."""
     tags: dict[str, str] | None = None

@@ -18,6 +18,8 @@ class NvidiaDevicePluginArgs:
     """Plain. The GPU placement contract: the plugin tolerates every repelling taint and selects the label. Default: label `GPU=true`, taint `GPU=true:NoSchedule`."""
     version: str | None = None
     """Plain. Image tag of nvcr.io/nvidia/k8s-device-plugin, a release `vX.Y.Z`. Default `v0.20.0`."""
+    auto_mode_nodes: bool | None = None
+    """Plain. Some GPU pools are EKS Auto Mode's, whose nodes run the device plugin themselves: the DaemonSet keeps off them. Default false."""
     name: str | None = None
     """Plain. Name of the DaemonSet, its ServiceAccount and NetworkPolicy; two in one namespace need two names. Default: the component name."""
     namespace: str | None = None

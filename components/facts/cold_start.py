@@ -62,7 +62,14 @@ KARPENTER_BATCH = Figure(
     "v1.14): `BATCH_MAX_DURATION` defaults to 10s; the stack does not change it",
 )
 """The longest Karpenter waits to batch pending pods before it launches a node."""
-SCALE_UP = MappingProxyType({"nodeGroup": SCALE_UP_DECISION, "karpenter": KARPENTER_BATCH})
+AUTO_MODE_BATCH = Figure(
+    KARPENTER_BATCH.value,
+    "s",
+    "estimate: EKS Auto Mode provisions with Karpenter's NodePool API (EKS user guide, automode/create-node-pool.adoc) "
+    "and publishes no batch window of its own; Karpenter's default `BATCH_MAX_DURATION` 10s is taken",
+)
+"""The wait before Auto Mode launches a node, taken as Karpenter's."""
+SCALE_UP = MappingProxyType({"nodeGroup": SCALE_UP_DECISION, "karpenter": KARPENTER_BATCH, "autoMode": AUTO_MODE_BATCH})
 """The wait before a node is asked for, per provisioner (`provisioner` of a GPU pool)."""
 
 # Keyed by (provisioner, AMI family): managed node groups scaled by the Cluster Autoscaler (`nodeGroup`), or
@@ -80,8 +87,13 @@ NODE_LAUNCH: Mapping[tuple[str, str], Figure] = MappingProxyType(
             "registration; Linux nodes reach Ready in about 30 s under Karpenter (hackernoon.com, 2024-06-08; "
             "akingscote.co.uk/posts/aws-eks-bottlerocket-prefetch)",
         )
-        for provisioner in ("nodeGroup", "karpenter")
-        for family in ("AL2023", "Bottlerocket")
+        for provisioner, families in (
+            ("nodeGroup", ("AL2023", "Bottlerocket")),
+            ("karpenter", ("AL2023", "Bottlerocket")),
+            # Auto Mode chooses its AMI; the pool's amiFamily stays AL2023 (settings/node_groups.py).
+            ("autoMode", ("AL2023",)),
+        )
+        for family in families
     }
 )
 """Seconds from the Auto Scaling group's launch to a Ready GPU node."""
@@ -234,7 +246,7 @@ def cold_start_steps(
     know, a model of unknown size)."""
     missing = []
     launch, decision = NODE_LAUNCH[(provisioner, ami_family)], SCALE_UP[provisioner]
-    how = "Karpenter's batch window" if provisioner == "karpenter" else "the autoscaler's scan interval"
+    how = "the autoscaler's scan interval" if provisioner == "nodeGroup" else "Karpenter's batch window"
     steps = [
         Step("scale-up decision", decision.value, how, decision.source, False),
         Step("node launch and join", launch.value, f"{provisioner}, {ami_family}", launch.source, False),

@@ -67,6 +67,7 @@ GET_SERVICE_QUOTA = "aws:servicequotas/getServiceQuota:getServiceQuota"
 # pulumi-kubernetes.
 KARPENTER_NODE_POOL = "kubernetes:karpenter.sh/v1:NodePool"
 KARPENTER_NODE_CLASS = "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"
+AUTO_MODE_NODE_CLASS = "kubernetes:eks.amazonaws.com/v1:NodeClass"
 HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 NAMESPACE = "kubernetes:core/v1:Namespace"
 SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"

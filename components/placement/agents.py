@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..facts import auto_mode
 from ..facts.node_agents import A_NON_GPU_POOL, COVERAGE, EVERY_NVIDIA_NODE
 from .explain import NODE_AFFINITY, TAINT_TOLERATION, filter_failures
 from .guard import _reasons
@@ -83,6 +84,13 @@ def _check_every_pool(agent: Agent, pod: dict, pools: list[dict], found: AgentFi
         failures = filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS)
         if not failures:
             landed.append(pool["name"])
+        elif pool.get("provisioner") == auto_mode.PROVISIONER and set(failures) == {NODE_AFFINITY}:
+            # EKS keeps its add-ons off Auto Mode nodes, which run networking and node monitoring themselves
+            # (facts/auto_mode.py).
+            found.notes.append(
+                f"{agent.name} does not run on EKS Auto Mode pool {pool['name']}: outside its own node affinity, "
+                "and Auto Mode's nodes do its work themselves"
+            )
         elif nvidia_only and set(failures) == {NODE_AFFINITY}:
             found.notes.append(
                 f"{agent.name} does not run on GPU pool {pool['name']}: outside the add-on's own "

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..facts import auto_mode
+
 # How the guard recognises the exporter DaemonSet: either marker suffices.
 from ..facts.markers import (
     DCGM_EXPORTER_IMAGE_MARKER,
@@ -17,7 +19,7 @@ from ..facts.markers import (
     DCGM_EXPORTER_LABEL_VALUE,
     DCGM_REMOTE_ENGINE_ENV,
 )
-from .explain import filter_failures
+from .explain import NODE_AFFINITY, filter_failures
 from .pools import PLACEMENT_FILTERS, gpu_pool_label_hint, pool_gpus
 from .verdict import Verdict
 from .workloads import pod_of, workload_id
@@ -94,6 +96,17 @@ def dcgm_exporter_covers_gpu_pools(
         engine = next(
             (eid for eid, pod in engines if not filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS)), None
         )
+        if (
+            not landed
+            and pool.get("provisioner") == auto_mode.PROVISIONER
+            and all(
+                set(filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS)) == {NODE_AFFINITY}
+                for _, pod in exporters
+            )
+        ):
+            # Kept off Auto Mode's nodes on purpose (components/dcgm_exporter.py): EKS monitors their GPUs.
+            covered.append(f"{pool['name']} (EKS Auto Mode: no exporter, EKS monitors its GPUs)")
+            continue
         if not landed:
             reasons = {
                 wid: "; ".join(filter_failures(pod, pool["node"], filters=PLACEMENT_FILTERS).values())

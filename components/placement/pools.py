@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..facts import gpu_catalog, karpenter
+from ..facts import auto_mode, gpu_catalog, karpenter
 from ..facts.contract import KUBERNETES_TAINT_EFFECTS
 from ..facts.eks_node import (
     CAPACITY_TYPES,
@@ -57,8 +57,9 @@ class NodeGroupSpec:
     instance_types: tuple[str, ...] = ()
     """Every instance type the group may start (GPUs per node are counted for each). Default (): `instance_type` only."""
     provisioner: str = "nodeGroup"
-    """`nodeGroup` (an EKS managed node group), or `karpenter` (a Karpenter NodePool: its nodes carry Karpenter's
-    well-known labels instead of the node group's)."""
+    """`nodeGroup` (an EKS managed node group), `karpenter` (a Karpenter NodePool: its nodes carry Karpenter's
+    well-known labels instead of the node group's) or `autoMode` (an EKS Auto Mode NodePool: Karpenter's pool and
+    capacity-type labels and Auto Mode's `eks.amazonaws.com/` ones)."""
 
 
 def pools_for_node_groups(
@@ -139,6 +140,8 @@ def pools_for_node_groups(
 
 def _provisioner_labels(group: NodeGroupSpec, instance: Any) -> dict[str, str]:
     """The labels a node has from what launched it: the node group's, or Karpenter's well-known ones."""
+    if group.provisioner == auto_mode.PROVISIONER:
+        return _auto_mode_labels(group, instance)
     if group.provisioner != karpenter.PROVISIONER:
         return {"eks.amazonaws.com/nodegroup": group.name, "eks.amazonaws.com/capacityType": group.capacity_type}
     labels = {
@@ -148,6 +151,20 @@ def _provisioner_labels(group: NodeGroupSpec, instance: Any) -> dict[str, str]:
     }
     if instance is not None and int(getattr(instance, "gpus", 0) or 0):
         labels[karpenter.INSTANCE_GPU_COUNT_LABEL] = str(instance.gpus)
+    return labels
+
+
+def _auto_mode_labels(group: NodeGroupSpec, instance: Any) -> dict[str, str]:
+    """The labels an Auto Mode node has from what launched it (facts/auto_mode.py)."""
+    labels = {
+        karpenter.NODE_POOL_LABEL: group.name,
+        karpenter.CAPACITY_TYPE_LABEL: karpenter.CAPACITY_TYPES.get(group.capacity_type, group.capacity_type),
+        auto_mode.COMPUTE_TYPE_LABEL: auto_mode.COMPUTE_TYPE,
+        auto_mode.INSTANCE_FAMILY_LABEL: group.instance_type.split(".", 1)[0],
+    }
+    if instance is not None and int(getattr(instance, "gpus", 0) or 0):
+        labels[auto_mode.INSTANCE_GPU_COUNT_LABEL] = str(instance.gpus)
+        labels[auto_mode.INSTANCE_GPU_MANUFACTURER_LABEL] = "nvidia"
     return labels
 
 

@@ -7,6 +7,10 @@ A Karpenter NodePool's nodes differ from a node group's in the labels the provis
 in, would land elsewhere after a move between provisioners. The verdict computes the placement matrix as
 configured and again with every pool as a node group, and names each workload and pool where they differ, with
 the reason one of them gives.
+
+An EKS Auto Mode pool is read the same way. Its nodes run the NVIDIA device plugin and GPU monitoring themselves,
+so the stack keeps its own device plugin and DCGM exporter off them on purpose (facts/auto_mode.py); verdicts 3
+and 10 judge those, and here their difference on an Auto Mode pool is noted, not failed.
 """
 
 from __future__ import annotations
@@ -14,9 +18,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
+from ..facts import auto_mode
+from .exporter import is_dcgm_exporter
 from .guard import placement_matrix
 from .pools import NodeGroupSpec, pools_for_node_groups
 from .verdict import Verdict, _summary
+from .workloads import is_device_plugin, workload_id
 
 VERDICT_ID = 12
 NAME = "provisioners-place-pods-alike"
@@ -34,20 +41,27 @@ def provisioners_verdict(
     configured = placement_matrix(workloads, pools_for_node_groups(specs), resources)
     as_node_groups = [dataclasses.replace(spec, provisioner=NODE_GROUP) for spec in specs]
     alike = placement_matrix(workloads, pools_for_node_groups(as_node_groups), resources)
-    differences = []
+    auto = {spec.name for spec in specs if spec.provisioner == auto_mode.PROVISIONER}
+    own_agents = {workload_id(w) for w in workloads if is_device_plugin(w) or is_dcgm_exporter(w)}
+    differences, noted = [], []
     for row, node_group_row in zip(configured, alike, strict=True):
         if row.lands == node_group_row.lands or row.pool not in other:
             continue
         reasons = "; ".join(row.reasons or node_group_row.reasons)
+        if row.pool in auto and row.workload in own_agents and not row.lands:
+            noted.append(f"{row.workload} keeps off EKS Auto Mode pool {row.pool}, which runs its own: {reasons}")
+            continue
         differences.append(
             f"{row.workload} {'lands' if row.lands else 'does not land'} on {row.pool} as provisioned, and "
             f"{'would' if node_group_row.lands else 'would not'} as a node group: {reasons}"
         )
     if differences:
-        return Verdict(VERDICT_ID, NAME, False, _summary(differences), differences)
+        return Verdict(VERDICT_ID, NAME, False, _summary(differences), differences + noted)
     return Verdict(
         VERDICT_ID,
         NAME,
         True,
-        f"every workload lands on the same pools with {', '.join(other)} as a node group",
+        f"every workload lands on the same pools with {', '.join(other)} as a node group"
+        + (f"; noted: {' | '.join(noted)}" if noted else ""),
+        noted,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ..facts import gpu_catalog, image_cache
+from ..facts import auto_mode, gpu_catalog, image_cache
 from ..facts.contract import Taint
 from .errors import ConfigProblem
 from .fields import (
@@ -160,11 +160,13 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     """Nodes replaced at once during a node group update, 1-100."""
     node_repair: bool = True
     """EKS node auto repair, with the node monitoring agent add-on that `EksCluster` installs."""
-    provisioner: Literal["nodeGroup", "karpenter"] = "nodeGroup"
-    """What launches the pool's nodes: `nodeGroup` (an EKS managed node group, scaled by the Cluster Autoscaler)
-    or `karpenter` (a Karpenter NodePool and EC2NodeClass, launching an instance per pending pod; `minSize`,
-    `desiredSize`, `updateMaxUnavailable` and `nodeRepair` do not apply, and `maxSize` caps the pool at maxSize x
-    GPUs per instance)."""
+    provisioner: Literal["nodeGroup", "karpenter", "autoMode"] = "nodeGroup"
+    """What launches the pool's nodes: `nodeGroup` (an EKS managed node group, scaled by the Cluster Autoscaler),
+    `karpenter` (a Karpenter NodePool and EC2NodeClass, launching an instance per pending pod; `minSize`,
+    `desiredSize`, `updateMaxUnavailable` and `nodeRepair` do not apply, `maxSize` caps the pool at maxSize x GPUs
+    per instance) or `autoMode` (EKS Auto Mode: a NodePool and an
+    `eks.amazonaws.com` NodeClass, nodes whose AMI, NVIDIA driver, device plugin and repair EKS runs; `maxSize`
+    caps it as for `karpenter`, `amiFamily` stays `AL2023` (unused) and `nodeRepair` `true`)."""
     image_cache: Literal["none", "soci", "snapshot"] = "none"
     """How the vLLM image reaches a new node: `none` (the kubelet pulls it), `soci` (SOCI parallel pull, AL2023 only:
     nodeadm's `FastImagePull` gate, with the root volume's throughput raised to 600 MiB/s; instance types of at least
@@ -205,6 +207,7 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                 )
             )
         problems += self._image_cache_problems()
+        problems += self._auto_mode_problems()
         taint_keys = [taint.key for taint in self.extra_taints]
         duplicates = sorted({k for k in taint_keys if taint_keys.count(k) > 1})
         if duplicates:
@@ -254,6 +257,65 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                     )
                 )
         return problems
+
+    def _auto_mode_problems(self) -> list[ConfigProblem]:
+        if self.provisioner != auto_mode.PROVISIONER:
+            return []
+        problems = []
+        unsupported = [name for name in self.instance_types if not auto_mode.supports(name)]
+        if unsupported:
+            families = ", ".join(sorted(auto_mode.GPU_FAMILIES))
+            problems.append(
+                ConfigProblem(
+                    "instanceTypes",
+                    f"{unsupported!r} with provisioner 'autoMode', which does not launch them; allowed: sizes of "
+                    f"{families} (EKS Auto Mode's accelerated families), or provisioner 'nodeGroup'",
+                )
+            )
+        if self.ami_family != "AL2023":
+            problems.append(
+                ConfigProblem(
+                    "amiFamily",
+                    f"{self.ami_family!r} with provisioner 'autoMode'; allowed: 'AL2023' or unset (EKS Auto Mode "
+                    "chooses its nodes' AMI itself), or provisioner 'nodeGroup'",
+                )
+            )
+        high = auto_mode.EPHEMERAL_STORAGE_GIB[1]
+        if self.disk_size > high:
+            problems.append(
+                ConfigProblem(
+                    "diskSize",
+                    f"{self.disk_size!r} with provisioner 'autoMode'; allowed: at most {high} GiB (the NodeClass's "
+                    "ephemeral storage)",
+                )
+            )
+        if not self.node_repair:
+            problems.append(
+                ConfigProblem(
+                    "nodeRepair",
+                    "false with provisioner 'autoMode', whose nodes EKS always monitors and repairs; allowed: true "
+                    "or unset, or provisioner 'nodeGroup'",
+                )
+            )
+        if self.image_cache != "none":
+            problems.append(
+                ConfigProblem(
+                    "imageCache",
+                    f"{self.image_cache!r} with provisioner 'autoMode', whose nodes' AMI and volumes EKS manages; "
+                    "allowed: 'none' or unset, or provisioner 'nodeGroup' or 'karpenter'",
+                )
+            )
+        return problems
+
+    @property
+    def auto_mode(self) -> bool:
+        """Whether EKS Auto Mode launches the pool's nodes (`provisioner: autoMode`)."""
+        return self.provisioner == auto_mode.PROVISIONER
+
+    @property
+    def node_group(self) -> bool:
+        """Whether an EKS managed node group holds the pool's nodes (the Cluster Autoscaler's to scale)."""
+        return self.provisioner == "nodeGroup"
 
     @property
     def karpenter(self) -> bool:

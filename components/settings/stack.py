@@ -193,8 +193,9 @@ class Settings(SectionModel):
 
     @property
     def node_repair(self) -> bool:
-        """Whether any GPU pool has node auto repair, so `EksCluster` installs the node monitoring agent."""
-        return any(pool.settings.node_repair for pool in self.pools)
+        """Whether a node-group or Karpenter GPU pool has node auto repair, so `EksCluster` installs the node
+        monitoring agent (Auto Mode nodes have EKS's own)."""
+        return any(pool.settings.node_repair and not pool.settings.auto_mode for pool in self.pools)
 
     @property
     def gpu_instance_types(self) -> list[str]:
@@ -205,7 +206,10 @@ class Settings(SectionModel):
     def device_plugin_enabled(self) -> bool:
         if self.device_plugin.enabled is not None:
             return self.device_plugin.enabled
-        return not ami_family_runs_device_plugin(self.gpu_ami_family)
+        # Auto Mode's nodes run the device plugin themselves (facts/auto_mode.py).
+        return not ami_family_runs_device_plugin(self.gpu_ami_family) and not all(
+            pool.settings.auto_mode for pool in self.pools
+        )
 
     @property
     def installs_karpenter(self) -> bool:
@@ -215,7 +219,12 @@ class Settings(SectionModel):
     @property
     def installs_autoscaler(self) -> bool:
         """Whether the stack installs the Cluster Autoscaler: enabled, and a node-group GPU pool to scale."""
-        return self.autoscaler.enabled and any(not pool.settings.karpenter for pool in self.pools)
+        return self.autoscaler.enabled and any(pool.settings.node_group for pool in self.pools)
+
+    @property
+    def installs_auto_mode(self) -> bool:
+        """Whether a GPU pool's provisioner is EKS Auto Mode, so the cluster enables its compute configuration."""
+        return any(pool.settings.auto_mode for pool in self.pools)
 
     @property
     def creates_network(self) -> bool:
@@ -259,12 +268,7 @@ class Settings(SectionModel):
             )
         for pool in pools:
             on_pool = [server for server in servers if server.pool == pool and server.settings.replicas > 0]
-            if (
-                on_pool
-                and not self.autoscaler.enabled
-                and pool.settings.desired_size == 0
-                and not pool.settings.karpenter
-            ):
+            if on_pool and not self.autoscaler.enabled and pool.settings.desired_size == 0 and pool.settings.node_group:
                 # minSize <= desiredSize, so the group starts empty and only an autoscaler would add a node.
                 replicas = " and ".join(
                     f"{server.config_key}.replicas {server.settings.replicas}" for server in on_pool
@@ -286,6 +290,18 @@ class Settings(SectionModel):
                     f"{karpenter_pools[0]}.provisioner",
                     "'karpenter' without private subnets to tag for it; allowed: network.mode 'create' (the stack's "
                     "own VPC), cluster.privateSubnetIds, or provisioner 'nodeGroup'",
+                )
+            )
+        auto_pools = [pool.config_key for pool in pools if pool.settings.auto_mode]
+        if auto_pools and karpenter_pools:
+            # Both read the karpenter.sh NodePool API; AWS suggests one or the other (EKS user guide,
+            # automode/automode-learn-instances.adoc at 06faff1: both "during a migration or in an advanced
+            # configuration").
+            problems.append(
+                ConfigProblem(
+                    f"{auto_pools[0]}.provisioner",
+                    f"'autoMode' beside Karpenter pools ({', '.join(karpenter_pools)}); allowed: one of 'karpenter' "
+                    "and 'autoMode' in a stack (both run the karpenter.sh NodePool API), or 'nodeGroup'",
                 )
             )
         if self.device_plugin.enabled and ami_family_runs_device_plugin(self.gpu_ami_family):

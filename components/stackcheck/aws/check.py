@@ -227,7 +227,7 @@ def _role_policy_rules(params: dict, stack: Stack) -> list[Violation]:
 
 _RULES: dict[str, Callable[[dict, Stack], list[Violation]]] = {
     "eks:CreateNodegroup": _nodegroup_rules,
-    "eks:CreateCluster": lambda params, stack: rules.cluster_subnets(params),
+    "eks:CreateCluster": lambda params, stack: rules.cluster_subnets(params) + rules.auto_mode(params),
     "ec2:CreateLaunchTemplate": lambda params, stack: rules.block_devices(params.get("LaunchTemplateData") or {}),
     "ec2:CreateVpc": network_rules.vpc_request,
     "ec2:ModifyVpcAttribute": network_rules.vpc_attribute,

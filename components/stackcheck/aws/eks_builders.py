@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...facts import auto_mode
 from ...facts.regions import aws_managed_policy_arn
 from ...facts.resource_types import (
     ACCESS_ENTRY,
@@ -142,9 +143,16 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
     `accessEntries` key with its policy associations (nodejs/eks/cluster/authenticationMode.ts,
     createAccessEntries). Security groups, add-ons and node groups it also creates are not checked.
     (pulumi/pulumi-eks, these files are the same at v4.3.0 and at 7bf0c1b1 of 2026-08-12.)
+
+    With `autoMode.enabled` (cluster.ts at 7bf0c1b1): the service role gets the four Auto Mode policies too, and
+    the control plane `computeConfig` (`enabled: true`, the node role pulumi-eks creates unless `createNodeRole`
+    is false, the built-in node pools unless `computeConfig` names others), `storageConfig.blockStorage` and
+    `kubernetesNetworkConfig.elasticLoadBalancing` enabled, and `bootstrapSelfManagedAddons: false`.
     """
     requests: list[Request] = []
     cluster_name = _name(inputs, f"{resource.name}-eksCluster", autonamed=True, notes=notes, member="name")
+    auto = inputs.get("autoMode") or {}
+    auto_enabled = bool(auto.get("enabled"))
     role_arn = inputs.get("serviceRole")
     if not role_arn:
         role_name = f"{resource.name}-eksRole-role{AUTONAME_SUFFIX}"
@@ -176,13 +184,15 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
                 ),
             )
         )
-        requests.append(
+        policies = ["AmazonEKSClusterPolicy", *(auto_mode.CLUSTER_ROLE_POLICIES if auto_enabled else ())]
+        requests += [
             Request(
                 "iam",
                 "AttachRolePolicy",
-                {"RoleName": role_name, "PolicyArn": aws_managed_policy_arn(stack.partition, "AmazonEKSClusterPolicy")},
+                {"RoleName": role_name, "PolicyArn": aws_managed_policy_arn(stack.partition, policy)},
             )
-        )
+            for policy in policies
+        ]
     if isinstance(role_arn, dict):  # a role resource passed by reference resolves to its outputs
         role_arn = role_arn.get("arn", UNKNOWN)
 
@@ -201,6 +211,11 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
     network = _drop_none(
         {"serviceIpv4Cidr": inputs.get("kubernetesServiceIpAddressRange"), "ipFamily": inputs.get("ipFamily")}
     )
+    compute, storage = None, None
+    if auto_enabled:
+        network = {"ipFamily": "ipv4", **network, "elasticLoadBalancing": {"enabled": True}}
+        compute = _auto_mode_compute(auto, resource.name, stack, notes)
+        storage = {"blockStorage": {"enabled": True}}
     log_types = inputs.get("enabledClusterLogTypes")
     key_arn = inputs.get("encryptionConfigKeyArn")
     mode = inputs.get("authenticationMode")
@@ -228,7 +243,11 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
                         **(inputs.get("clusterTags") or {}),
                         **(inputs.get("tags") or {}),
                     },
-                    "bootstrapSelfManagedAddons": inputs.get("bootstrapSelfManagedAddons", True),
+                    "bootstrapSelfManagedAddons": False
+                    if auto_enabled
+                    else inputs.get("bootstrapSelfManagedAddons", True),
+                    "computeConfig": compute,
+                    "storageConfig": storage,
                     "upgradePolicy": inputs.get("upgradePolicy"),
                     "deletionProtection": inputs.get("deletionProtection"),
                 }
@@ -291,11 +310,22 @@ def _eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) ->
         "accessEntries",
         "vpcId",
         "skipDefaultNodeGroup",
+        "autoMode",
     }
     rest = sorted(set(inputs) - mapped)
     if rest:
         notes.append(f"inputs not checked (requests of other resources pulumi-eks creates): {', '.join(rest)}")
     return requests
+
+
+def _auto_mode_compute(auto: dict, name: str, stack: Stack, notes: list[str]) -> dict[str, Any]:
+    """The control plane's `computeConfig` as pulumi-eks spreads `autoMode.computeConfig` over its defaults."""
+    config = {key: value for key, value in (auto.get("computeConfig") or {}).items() if value is not None}
+    role_arn = None
+    if auto.get("createNodeRole", True):
+        role_arn = _role_arn(f"{name}-nodeRole-role{AUTONAME_SUFFIX}", stack.partition)
+        notes.append(f"Auto Mode node role: RoleName autonamed by Pulumi from {name}-nodeRole-role")
+    return _drop_none({"enabled": True, "nodeRoleArn": role_arn, "nodePools": ["general-purpose", "system"], **config})
 
 
 def _aws_eks_cluster(inputs: dict, resource: Any, stack: Stack, notes: list[str]) -> list[Request]:

@@ -156,6 +156,50 @@ def cluster_subnets(request: dict[str, Any]) -> list[Violation]:
     ]
 
 
+def auto_mode(request: dict[str, Any]) -> list[Violation]:
+    """EKS Auto Mode's rules of CreateCluster that botocore's model does not carry: compute, block storage and load
+    balancing enabled together, and `bootstrapSelfManagedAddons` false with them (both in the errors EKS returns,
+    hashicorp/terraform-provider-aws#40483); `nodeRoleArn` and `nodePools` given together or not at all ("When
+    Compute Config nodeRoleArn is not null or empty, nodePool value(s) must be provided", aws/aws-cdk#33894; "When
+    Compute Config nodeRoleArn is null or empty, nodePool list cannot be populated",
+    terraform-aws-modules/terraform-aws-eks#3366)."""
+    compute = request.get("computeConfig") or {}
+    flags = {
+        "computeConfig.enabled": compute.get("enabled"),
+        "storageConfig.blockStorage.enabled": ((request.get("storageConfig") or {}).get("blockStorage") or {}).get(
+            "enabled"
+        ),
+        "kubernetesNetworkConfig.elasticLoadBalancing.enabled": (
+            (request.get("kubernetesNetworkConfig") or {}).get("elasticLoadBalancing") or {}
+        ).get("enabled"),
+    }
+    if not any(flags.values()):
+        return []
+    found = [
+        Violation(path, value, "EKS Auto Mode's compute, block storage and load balancing are enabled together")
+        for path, value in flags.items()
+        if value is not True
+    ]
+    if request.get("bootstrapSelfManagedAddons") is not False:
+        found.append(
+            Violation(
+                "bootstrapSelfManagedAddons",
+                request.get("bootstrapSelfManagedAddons"),
+                "a cluster created with EKS Auto Mode must set it false",
+            )
+        )
+    role, pools = compute.get("nodeRoleArn"), compute.get("nodePools")
+    if bool(role) != bool(pools):
+        found.append(
+            Violation(
+                "computeConfig.nodeRoleArn" if role else "computeConfig.nodePools",
+                role or pools,
+                "EKS takes a node role with built-in node pools, and neither without the other",
+            )
+        )
+    return found
+
+
 def gp3_volume_sizes(template_data: dict[str, Any], path: str = "LaunchTemplateData") -> list[Violation]:
     found = []
     for index, mapping in enumerate(template_data.get("BlockDeviceMappings") or []):

@@ -64,8 +64,8 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
                 steps=tuple(steps),
                 scales_from_zero=pool.min_size == 0,
                 startup_allowance=startup_allowance(deployments.get((vllm.namespace, object_name))),
-                # The Cluster Autoscaler's bound is for the node groups it scales, not Karpenter's nodes.
-                max_node_provision=None if pool.karpenter else max_provision,
+                # The Cluster Autoscaler's bound is for the node groups it scales, not Karpenter's or Auto Mode's nodes.
+                max_node_provision=max_provision if pool.node_group else None,
                 not_estimated=tuple(missing),
             )
         )

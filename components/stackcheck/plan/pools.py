@@ -1,4 +1,4 @@
-"""Node pools from the node groups and Karpenter NodePools a stack registers: the nodes the placement model
+"""Node pools from the node groups and the Karpenter and EKS Auto Mode NodePools a stack registers: the nodes the placement model
 schedules onto."""
 
 from __future__ import annotations
@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...facts import gpu_catalog, karpenter
+from ...facts import auto_mode, gpu_catalog, karpenter
 from ...facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
 from ...facts.image_cache import BOTTLEROCKET_DATA_DEVICE
 from ...facts.quantity import parse_quantity
+from ...facts.resource_types import AUTO_MODE_NODE_CLASS as AUTO_MODE_NODE_CLASS_TYPE
 from ...facts.resource_types import KARPENTER_NODE_CLASS as KARPENTER_NODE_CLASS_TYPE
 from ...facts.resource_types import KARPENTER_NODE_POOL as KARPENTER_NODE_POOL_TYPE
 from ...facts.resource_types import LAUNCH_TEMPLATE as LAUNCH_TEMPLATE_TYPE
@@ -84,11 +85,14 @@ def node_pool_specs(resources: list[RegisteredResource]) -> NodeGroups:
     that of `karpenter.sh/capacity-type` (on-demand when it allows several, Karpenter's own preference), and the
     most nodes it launches its `nvidia.com/gpu` limit over the GPUs per node. The disk is the root volume of its
     EC2NodeClass. A NodePool starts no node until a pod needs one: zero nodes now.
+
+    A NodePool whose `nodeClassRef` names an `eks.amazonaws.com` NodeClass is EKS Auto Mode's: its nodes run the
+    device plugin themselves (facts/auto_mode.py) and their disk is the NodeClass's ephemeral storage.
     """
     classes = {
-        (resource.inputs.get("metadata") or {}).get("name"): resource.inputs.get("spec") or {}
+        (resource.type, (resource.inputs.get("metadata") or {}).get("name")): resource.inputs.get("spec") or {}
         for resource in resources
-        if resource.type == KARPENTER_NODE_CLASS_TYPE
+        if resource.type in (KARPENTER_NODE_CLASS_TYPE, AUTO_MODE_NODE_CLASS_TYPE)
     }
     specs, problems = [], []
     for resource in resources:
@@ -120,7 +124,10 @@ def node_pool_specs(resources: list[RegisteredResource]) -> NodeGroups:
         max_size = None
         if gpu_limit is not None and entry is not None and entry.gpus:
             max_size = int(gpu_limit) // entry.gpus
-        node_class = classes.get((node_spec.get("nodeClassRef") or {}).get("name")) or {}
+        reference = node_spec.get("nodeClassRef") or {}
+        auto = reference.get("group") == auto_mode.NODE_CLASS_GROUP
+        class_type = AUTO_MODE_NODE_CLASS_TYPE if auto else KARPENTER_NODE_CLASS_TYPE
+        node_class = classes.get((class_type, reference.get("name"))) or {}
         specs.append(
             NodeGroupSpec(
                 name=name,
@@ -131,12 +138,13 @@ def node_pool_specs(resources: list[RegisteredResource]) -> NodeGroups:
                 labels=dict((template.get("metadata") or {}).get("labels") or {}),
                 taints=[dict(taint) for taint in node_spec.get("taints") or ()],
                 capacity_type=capacity_type,
-                gpu_advertised_by_host=any(
+                gpu_advertised_by_host=auto
+                or any(
                     str(term.get("alias", "")).startswith("bottlerocket@")
                     for term in node_class.get("amiSelectorTerms") or ()
                 ),
-                disk_size_gib=_node_class_disk(node_class),
-                provisioner=karpenter.PROVISIONER,
+                disk_size_gib=_auto_mode_disk(node_class) if auto else _node_class_disk(node_class),
+                provisioner=auto_mode.PROVISIONER if auto else karpenter.PROVISIONER,
             )
         )
     return NodeGroups(specs, problems)
@@ -199,6 +207,11 @@ def _node_class_disk(node_class: dict) -> int:
         mapping for mapping in mappings if mapping.get("deviceName") == device
     ]
     size = (chosen[0].get("ebs") or {}).get("volumeSize") if chosen else None
+    return int(parse_quantity(str(size)) // 2**30) if size else EKS_DEFAULT_DISK_GIB
+
+
+def _auto_mode_disk(node_class: dict) -> int:
+    size = (node_class.get("ephemeralStorage") or {}).get("size")
     return int(parse_quantity(str(size)) // 2**30) if size else EKS_DEFAULT_DISK_GIB
 
 

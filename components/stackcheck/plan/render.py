@@ -47,6 +47,9 @@ CLUSTER_SCOPED_KINDS = frozenset(
         "MutatingAdmissionPolicyBinding",
         "MutatingWebhookConfiguration",
         "Namespace",
+        # EKS Auto Mode's eks.amazonaws.com/v1 NodeClass (EKS user guide, automode/create-node-class.adoc: no
+        # namespace in any of its examples; `kubectl get nodeclass` lists them cluster-wide).
+        "NodeClass",
         "Node",
         "PersistentVolume",
         "PriorityClass",

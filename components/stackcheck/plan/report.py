@@ -318,8 +318,12 @@ def _addons(result: PlanResult) -> Section:
 
 
 # What launches a pool's nodes and scales it: the Cluster Autoscaler scales node groups only (through their Auto
-# Scaling groups), Karpenter its own NodePools.
-_LAUNCHED_BY = {"nodeGroup": "EKS node group", "karpenter": "Karpenter NodePool"}
+# Scaling groups), Karpenter its own NodePools, EKS Auto Mode its NodePools.
+_LAUNCHED_BY = {
+    "nodeGroup": "EKS node group",
+    "karpenter": "Karpenter NodePool",
+    "autoMode": "EKS Auto Mode NodePool",
+}
 
 
 def _pools(result: PlanResult) -> Section:

@@ -117,9 +117,20 @@ def scale_from_zero_verdict(
     lands = {(row.workload, row.pool) for row in matrix if row.lands}
     # Karpenter launches a node from its NodePool's own template (labels, taints, the instance type's capacity),
     # which the placement model already reads as the pool: no tags to describe it at zero.
-    karpenter_pools = [pool["name"] for pool in pools if pool_gpus(pool) > 0 and pool.get("provisioner") == "karpenter"]
+    # So does EKS Auto Mode, from the same NodePool API.
+    provisioners = {"karpenter": "Karpenter NodePool", "autoMode": "EKS Auto Mode NodePool"}
+    karpenter_pools = [
+        pool["name"] for pool in pools if pool_gpus(pool) > 0 and pool.get("provisioner") in provisioners
+    ]
     gpu_pools = [pool for pool in pools if pool_gpus(pool) > 0 and pool["name"] not in karpenter_pools]
-    problems, checked = [], [f"{name}: Karpenter NodePool, launched from its template" for name in karpenter_pools]
+    problems, checked = (
+        [],
+        [
+            f"{pool['name']}: {provisioners[pool['provisioner']]}, launched from its template"
+            for pool in pools
+            if pool["name"] in karpenter_pools
+        ],
+    )
     for pool in gpu_pools:
         pool_tags = tags.get(pool["name"], {})
         problems += [f"{pool['name']}: missing tag {tag}" for tag in missing_tags(pool, pool_tags)]

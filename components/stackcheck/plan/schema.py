@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ...facts import auto_mode
 from ..sorted_json import narrow_to_key
 from .render import KubernetesObject
 
@@ -97,6 +98,8 @@ def _custom_resource(obj: KubernetesObject, file: str | None) -> SchemaResult:
     """A custom resource checked against its committed CRD schema (stackcheck/plan/crds/), when there is one."""
     from . import crd_rules, crd_schema
 
+    if (obj.api_version, obj.kind) == (auto_mode.NODE_CLASS_API_VERSION, auto_mode.NODE_CLASS_KIND):
+        return _auto_mode_node_class(obj, file)
     if not crd_schema.known(obj.api_version, obj.kind):
         return SchemaResult(
             obj.id,
@@ -123,6 +126,18 @@ def _rules_run(rules) -> str:
     ran, skipped = len(rules.evaluated), len(rules.transition_skipped)
     text = f" and {ran} CEL rule{'s' * (ran != 1)}" if ran else ""
     return text + (f", {skipped} transition rule{'s' * (skipped != 1)} skipped" if skipped else "")
+
+
+def _auto_mode_node_class(obj: KubernetesObject, file: str | None) -> SchemaResult:
+    """An EKS Auto Mode NodeClass against the fields the EKS user guide documents: no CRD schema is published."""
+    from ...auto_mode_manifests import node_class_problems
+
+    problems = node_class_problems(obj.manifest)
+    if problems:
+        return SchemaResult(
+            obj.id, False, f"invalid (NodeClass documented fields): {_shorten('; '.join(problems))}", file
+        )
+    return SchemaResult(obj.id, True, "valid (NodeClass fields of the EKS user guide; no published CRD schema)", file)
 
 
 def is_built_in(api_version: str) -> bool:

@@ -50,6 +50,12 @@ def test_auto_mode_is_accepted_with_the_defaults():
             "ephemeral storage)",
             id="diskSize above the NodeClass's ephemeral storage",
         ),
+        pytest.param(
+            {"imageCache": "soci"},
+            "gpuNodeGroup.imageCache: 'soci' with provisioner 'autoMode', whose nodes' AMI and volumes EKS manages; "
+            "allowed: 'none' or unset, or provisioner 'nodeGroup' or 'karpenter'",
+            id="imageCache soci",
+        ),
     ],
 )
 def test_auto_mode_refuses_what_it_does_not_let_a_pool_choose(overrides, expected):

@@ -48,6 +48,7 @@ def components() -> list[type]:
     from components.keda import Keda
     from components.monitoring import PrometheusMonitors
     from components.network import Network
+    from components.prometheus_stack import PrometheusStack
     from components.vllm_server import VllmServer
 
     return [
@@ -62,6 +63,7 @@ def components() -> list[type]:
         ClusterAutoscaler,
         PrometheusMonitors,
         Keda,
+        PrometheusStack,
     ]
 
 

@@ -405,9 +405,7 @@ prometheus_stack = None
 if prometheus_choice.install:
     prometheus_stack = PrometheusStack(
         f"{name}-prometheus",
-        args_from_settings(
-            PrometheusStackArgs, observability, keda_namespace=KEDA_NAMESPACE if keda else None
-        ),
+        args_from_settings(PrometheusStackArgs, observability, keda_namespace=KEDA_NAMESPACE if keda else None),
         opts=on_cluster,
     )
 if observability.operator_objects:

@@ -92,6 +92,8 @@ class Keda(pulumi.ComponentResource):
         """The operator's IAM role, its query-only policy and its Pod Identity association; what the release waits
         for."""
         child = pulumi.ResourceOptions(parent=self)
+        assert args.amp_workspace_arn is not None
+        workspace_arn: pulumi.Input[str] = args.amp_workspace_arn
         role = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-query-role"),
             description="KEDA operator: queries one Amazon Managed Service for Prometheus workspace (EKS Pod Identity)",
@@ -102,9 +104,7 @@ class Keda(pulumi.ComponentResource):
         policy = aws.iam.RolePolicy(
             f"{name}-query",
             role=role.id,
-            policy=pulumi.Output.from_input(args.amp_workspace_arn).apply(
-                lambda arn: json.dumps(amp_query_policy(arn))
-            ),
+            policy=pulumi.Output.from_input(workspace_arn).apply(lambda arn: json.dumps(amp_query_policy(arn))),
             opts=child,
         )
         association = aws.eks.PodIdentityAssociation(

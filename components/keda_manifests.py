@@ -110,7 +110,9 @@ def scaled_object(
     scaling = settings.autoscaling
     signed: dict = {}
     if amp_region is not None:
-        signed = {"authenticationRef": {"name": trigger_authentication(instance, settings, server_name)["metadata"]["name"]}}
+        signed = {
+            "authenticationRef": {"name": trigger_authentication(instance, settings, server_name)["metadata"]["name"]}
+        }
 
     def trigger(query: str, threshold: str, **extra: object) -> dict:
         metadata = {"serverAddress": prometheus_url, "query": query, "threshold": threshold}

@@ -61,9 +61,9 @@ def problems(config: dict, region: str | None = None) -> list[str]:
 @pytest.mark.parametrize(
     ("given", "key"),
     [
-        ({"url": "http://prom:9090", "install": True}, "install"),
-        ({"url": "http://prom:9090", "ampWorkspace": WORKSPACE_ID}, "ampWorkspace"),
-        ({"ampWorkspace": WORKSPACE_ID, "install": True}, "install"),
+        pytest.param({"url": "http://prom:9090", "install": True}, "install", id="url and install"),
+        pytest.param({"url": "http://prom:9090", "ampWorkspace": WORKSPACE_ID}, "ampWorkspace", id="url and amp"),
+        pytest.param({"ampWorkspace": WORKSPACE_ID, "install": True}, "install", id="amp and install"),
     ],
 )
 def test_the_three_choices_exclude_each_other_naming_both_keys(given, key):
@@ -117,7 +117,10 @@ def test_the_triggers_ask_the_workspaces_query_endpoint_signed_for_its_region():
     [auth] = objects(run, "TriggerAuthentication")
     [trigger] = scaler.manifest["spec"]["triggers"]
 
-    assert trigger["metadata"]["serverAddress"] == f"https://aps-workspaces.us-west-2.amazonaws.com/workspaces/{WORKSPACE_ID}"
+    assert (
+        trigger["metadata"]["serverAddress"]
+        == f"https://aps-workspaces.us-west-2.amazonaws.com/workspaces/{WORKSPACE_ID}"
+    )
     assert trigger["metadata"]["awsRegion"] == "us-west-2"
     assert trigger["authenticationRef"] == {"name": auth.name}
     assert auth.namespace == scaler.namespace
@@ -217,7 +220,9 @@ def test_the_release_values_are_keys_the_pinned_chart_reads(stack):
     defaults = helm_values.chart_defaults()[("kube-prometheus-stack", versions.KUBE_PROMETHEUS_STACK_VERSION)]
     assert f"tag kube-prometheus-stack-{versions.KUBE_PROMETHEUS_STACK_VERSION}" in defaults["source"]
     # The subchart's default the values change, as Helm merges it under the subchart's key.
-    assert defaults["values"]["prometheus-node-exporter"]["tolerations"] == [{"effect": "NoSchedule", "operator": "Exists"}]
+    assert defaults["values"]["prometheus-node-exporter"]["tolerations"] == [
+        {"effect": "NoSchedule", "operator": "Exists"}
+    ]
     misspelt = {"prometheus": {"prometheusSpec": {"serviceMonitorSelectorNilUsesHelmValue": False}}}
     assert helm_values.unknown_values(misspelt, defaults["values"]) == [
         "values.prometheus.prometheusSpec.serviceMonitorSelectorNilUsesHelmValue"
@@ -243,7 +248,9 @@ def test_keda_asks_the_installed_prometheus_and_its_policy_admits_keda(stack):
 
 
 def test_without_keda_the_installed_prometheus_admits_only_its_namespace(stack):
-    [policy] = [obj for obj in objects(installed(stack, autoscaling=False), "NetworkPolicy") if obj.namespace == "monitoring"]
+    [policy] = [
+        obj for obj in objects(installed(stack, autoscaling=False), "NetworkPolicy") if obj.namespace == "monitoring"
+    ]
 
     assert len(policy.manifest["spec"]["ingress"]) == 1
 
@@ -329,12 +336,18 @@ def test_promtool_evaluates_the_panels_desired_and_ready_replicas_per_model(tmp_
     from promtool import promtool
     from test_dashboards import DASHBOARD
 
-    [panel] = [p for p in json.loads(DASHBOARD.read_text())["panels"] if p.get("title", "").startswith("Replicas desired")]
+    [panel] = [
+        p for p in json.loads(DASHBOARD.read_text())["panels"] if p.get("title", "").startswith("Replicas desired")
+    ]
     exprs = {t["refId"]: t["expr"].replace("$model_name", ".*") for t in panel["targets"]}
     rules = tmp_path / "panel.yaml"
     rules.write_text(
         yaml.safe_dump(
-            {"groups": [{"name": "panel", "rules": [{"record": f"panel:{ref}", "expr": e} for ref, e in exprs.items()]}]}
+            {
+                "groups": [
+                    {"name": "panel", "rules": [{"record": f"panel:{ref}", "expr": e} for ref, e in exprs.items()]}
+                ]
+            }
         )
     )
     vllm = 'vllm:num_requests_waiting{{namespace="{ns}",service="{svc}",pod="{pod}",model_name="{model}"}}'

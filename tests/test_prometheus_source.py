@@ -407,3 +407,36 @@ def test_promtool_evaluates_the_panels_desired_and_ready_replicas_per_model(tmp_
     result = subprocess.run([promtool(), "test", "rules", tests.name], cwd=tmp_path, capture_output=True, text=True)
 
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("stack_file", "checked"),
+    [
+        pytest.param(
+            "Pulumi.amp-kv-cache.yaml",
+            {"TriggerAuthentication vllm/vllm-server-aws", "ScaledObject vllm/vllm-server"},
+            id="amp workspace by id",
+        ),
+        pytest.param(
+            "Pulumi.prometheus-installed.yaml",
+            {"Release monitoring/kube-prometheus-stack", "NetworkPolicy monitoring/prometheus"},
+            id="kube-prometheus-stack installed",
+        ),
+    ],
+)
+def test_the_offline_plan_checks_what_each_choice_registers(stack_file, checked, tmp_path):
+    from conftest import ROOT, plan_stack_file
+
+    code, document = plan_stack_file(ROOT / "tests" / "stacks" / stack_file, tmp_path)
+    results = {result["object"]: result for result in document["schema"]}
+
+    assert code == 0, document["failures"]
+    assert checked <= set(results)
+    assert all(results[name]["passed"] and results[name]["checked"] for name in checked)
+    if "amp" in stack_file:
+        requests = {(r["type"], r["name"]): r for r in document["awsRequests"]}
+        assert requests[("aws:iam/rolePolicy:RolePolicy", "gpu-inference-amp-keda-query")]["passed"]
+        assert requests[
+            ("aws:eks/podIdentityAssociation:PodIdentityAssociation", "gpu-inference-amp-keda-pod-identity")
+        ]["passed"]
+        assert any("writes to" in warning for warning in document["warnings"])

@@ -62,6 +62,11 @@ autoscales = any(served.settings.autoscaling.enabled for served in settings.serv
 prometheus_choice = settings.observability.prometheus
 amp = prometheus_choice.amp_parts(settings.region or "") if autoscales else None
 prometheus_url = prometheus_choice.url
+if prometheus_choice.amp_workspace and not autoscales:
+    pulumi.log.warn(
+        "observability.prometheus.ampWorkspace is set, but no model autoscales: KEDA is not installed and nothing "
+        "queries the workspace"
+    )
 if amp:
     amp_id, amp_region, amp_account = amp
     amp_partition = prometheus_choice.amp_partition() or eks_regions()[amp_region]

@@ -440,3 +440,12 @@ def test_the_offline_plan_checks_what_each_choice_registers(stack_file, checked,
             ("aws:eks/podIdentityAssociation:PodIdentityAssociation", "gpu-inference-amp-keda-pod-identity")
         ]["passed"]
         assert any("writes to" in warning for warning in document["warnings"])
+
+
+def test_a_workspace_no_autoscaled_model_queries_is_warned_of_and_gets_no_identity(caplog):
+    with caplog.at_level(logging.WARNING):
+        run = run_with({"observability": {"prometheus": {"ampWorkspace": ARN}}})
+    messages = [record.getMessage() for record in caplog.records]
+
+    assert any("no model autoscales: KEDA is not installed and nothing queries the workspace" in m for m in messages)
+    assert not [r for r in run.of_type(ASSOCIATION) if r.inputs["namespace"] == "keda"]

@@ -9,7 +9,8 @@ ScaledObjects are created after the release.
 With `amp_workspace_arn`, KEDA's operator queries an Amazon Managed Service for Prometheus workspace as an IAM
 role allowed only to query it, through an EKS Pod Identity association on the operator's ServiceAccount
 (keda_manifests.py says why that account). The release waits for the association: the Pod Identity webhook gives
-credentials to pods created after it, so an operator pod started before it (a stack that adds the workspace later)
+credentials to pods created after it (aws/amazon-eks-pod-identity-webhook README: it modifies "new pods launched
+using this Service Account"), so an operator pod started before it (a stack that adds the workspace later)
 queries unsigned until it is restarted.
 """
 

@@ -4,6 +4,7 @@ import functools
 from typing import Any
 
 import pulumi
+import pulumi_aws as aws
 
 from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
 from components.args_coercion import StackConfigError
@@ -19,13 +20,15 @@ from components.device_plugin import NAME as DEVICE_PLUGIN_NAME
 from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.facts.eks_node import HOST_DEVICE_PLUGIN_AMI_FAMILY, ami_family_runs_device_plugin
 from components.facts.identity import PROJECT
+from components.facts.regions import dns_suffix, eks_regions
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.gpu_quota import PoolDemand, checked_quotas
 from components.karpenter import Karpenter, KarpenterArgs
 from components.karpenter_manifests import DO_NOT_DISRUPT
 from components.karpenter_pool import KarpenterNodePool, KarpenterNodePoolArgs
 from components.keda import Keda, KedaArgs
-from components.keda_manifests import compatibility_warning
+from components.keda_manifests import NAMESPACE as KEDA_NAMESPACE
+from components.keda_manifests import amp_query_url, compatibility_warning
 from components.labels import LABEL_PREFIX
 from components.monitoring import (
     PrometheusMonitors,
@@ -35,6 +38,7 @@ from components.monitoring import (
     vllm_target,
 )
 from components.network import Network, NetworkArgs
+from components.prometheus_stack import PrometheusStack, PrometheusStackArgs
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
 from components.vllm_manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm_server import VllmServer, VllmServerArgs
@@ -53,6 +57,28 @@ require_node_affinity = settings.gpu_placement.require_node_affinity
 placement = placement_args(settings.contract, require_node_affinity)
 name = settings.cluster.name
 tags = {f"{LABEL_PREFIX}/part-of": PROJECT, "pulumi:stack": pulumi.get_stack()}
+
+# Where KEDA reads the servers' queues (observability.prometheus): an AMP workspace is asked at its query endpoint
+# with SigV4, as KEDA's operator; otherwise the URL given, or the operator's Prometheus in the monitoring namespace.
+autoscales = any(served.settings.autoscaling.enabled for served in settings.servers)
+prometheus_choice = settings.observability.prometheus
+amp = prometheus_choice.amp_parts(settings.region or "") if autoscales else None
+prometheus_url = prometheus_choice.url
+if prometheus_choice.amp_workspace and not autoscales:
+    pulumi.log.warn(
+        "observability.prometheus.ampWorkspace is set, but no model autoscales: KEDA is not installed and nothing "
+        "queries the workspace"
+    )
+if amp:
+    amp_id, amp_region, amp_account = amp
+    amp_partition = prometheus_choice.amp_partition() or eks_regions()[amp_region]
+    prometheus_url = amp_query_url(amp_region, amp_id, dns_suffix(amp_partition))
+    pulumi.log.warn(
+        f"KEDA queries the Amazon Managed Service for Prometheus workspace {amp_id} ({amp_region}), which this stack "
+        "neither creates nor writes to: the autoscaled models scale only once a collector of yours sends the vLLM "
+        f"servers' metrics there; it must run in observability.monitoringNamespace "
+        f"({settings.observability.monitoring_namespace}), the only namespace their NetworkPolicies admit scrapes from"
+    )
 
 network = None
 if settings.creates_network:
@@ -82,7 +108,8 @@ cluster = EksCluster(
         # The autoscalers and servers that read their weights from S3 take their credentials from the agent.
         pod_identity_agent=settings.installs_autoscaler
         or settings.installs_karpenter
-        or any(served.settings.source.type == "s3" for served in settings.servers),
+        or any(served.settings.source.type == "s3" for served in settings.servers)
+        or amp is not None,
         network=ClusterNetwork(
             vpc_id=network.vpc_id,
             private_subnet_ids=network.private_subnet_ids,
@@ -279,8 +306,26 @@ else:
 
 # KEDA scales the servers that autoscale on their queue; installed only when one does.
 keda = None
-if any(served.settings.autoscaling.enabled for served in settings.servers):
-    keda = Keda(f"{name}-keda", KedaArgs(), opts=on_cluster)
+if autoscales:
+    amp_arn: pulumi.Input[str] | None = None
+    if amp:
+        amp_arn = (
+            prometheus_choice.amp_workspace
+            if amp_account
+            else aws.get_caller_identity_output().account_id.apply(
+                lambda account: f"arn:{amp_partition}:aps:{amp_region}:{account}:workspace/{amp_id}"
+            )
+        )
+    keda = Keda(
+        f"{name}-keda",
+        KedaArgs(
+            amp_workspace_arn=amp_arn,
+            cluster_name=cluster.cluster_name if amp else None,
+            pod_identity_agent=cluster.pod_identity_agent if amp else None,
+            tags=tags if amp else None,
+        ),
+        opts=on_cluster,
+    )
     keda_warning = compatibility_warning(settings.cluster.version)
     if keda_warning:
         pulumi.log.warn(keda_warning)
@@ -312,7 +357,8 @@ for served in settings.servers:
             hf_token=pulumi.Output.secret(settings.hf_token) if settings.hf_token else None,
             api_key=pulumi.Output.secret(settings.vllm_api_key) if settings.vllm_api_key else None,
             metrics_namespace=settings.observability.monitoring_namespace,
-            prometheus_url=settings.observability.prometheus.url,
+            prometheus_url=prometheus_url,
+            amp_region=amp[1] if amp else None,
             keda_namespace=keda.namespace if keda and served.settings.autoscaling.enabled else None,
             pod_annotations={
                 **pod_scrape_annotations(settings.observability, scrape),
@@ -394,7 +440,15 @@ autoscaled_models = {
 }
 if autoscaled_models:
     watched_servers["autoscaled_models"] = autoscaled_models
-if observability.prometheus_operator:
+# kube-prometheus-stack, when the stack installs it: the monitors and rules wait for its CRDs.
+prometheus_stack = None
+if prometheus_choice.install:
+    prometheus_stack = PrometheusStack(
+        f"{name}-prometheus",
+        args_from_settings(PrometheusStackArgs, observability, keda_namespace=KEDA_NAMESPACE if keda else None),
+        opts=on_cluster,
+    )
+if observability.operator_objects:
     PrometheusMonitors(
         f"{name}-monitors",
         args_from_settings(
@@ -403,5 +457,7 @@ if observability.prometheus_operator:
             targets=scrape_targets,
             **watched_servers,
         ),
-        opts=on_cluster,
+        opts=pulumi.ResourceOptions(
+            provider=cluster.provider, depends_on=[prometheus_stack] if prometheus_stack else None
+        ),
     )

@@ -47,6 +47,8 @@ _EXPORTS = {
     "PrometheusMonitors": ".monitoring",
     "PrometheusMonitorsArgs": ".args.monitoring",
     "ScrapeTarget": ".args.monitoring",
+    "PrometheusStack": ".prometheus_stack",
+    "PrometheusStackArgs": ".args.prometheus_stack",
 }
 
 __all__ = sorted(_EXPORTS)

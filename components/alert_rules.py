@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from .facts.xid import HARDWARE_XIDS, HARDWARE_XIDS_SOURCE, XID_FIELD
+from .keda_manifests import HPA_NAME_PREFIX
 from .settings import ConfigError, VllmSettings
 from .settings.section import validate_section
 
@@ -183,6 +184,50 @@ def at_max_replicas_rule(model_name: str, max_replicas: int) -> dict[str, Any]:
     }
 
 
+# A server's ScaledObject (whose HorizontalPodAutoscaler is `HPA_NAME_PREFIX` + its name), Deployment and Service
+# share its name: the Service is the `service` label the Prometheus operator gives the server's series
+# (prometheus-operator v0.93.0 pkg/prometheus/promcfg.go), so the model of an HPA is found through it.
+# A new replica may wait for a GPU node and then load its model for the startup budget (startupTimeoutSeconds,
+# 1800 s by default) before it is scraped; only a gap that outlasts that is trouble.
+BEHIND_DESIRED_FOR = "30m"
+
+
+def desired_replicas_expr(selector: str) -> str:
+    """The replicas KEDA's HorizontalPodAutoscaler desires for each model of `selector` (kube-state-metrics'
+    `kube_horizontalpodautoscaler_status_desired_replicas`, labelled `horizontalpodautoscaler` and `namespace`)."""
+    return (
+        "max by (model_name) (\n  label_replace(kube_horizontalpodautoscaler_status_desired_replicas"
+        f'{{horizontalpodautoscaler=~"{HPA_NAME_PREFIX}.+"}}, "service", "$1", "horizontalpodautoscaler", '
+        f'"{HPA_NAME_PREFIX}(.+)")\n  * on (namespace, service) group_left (model_name)\n  '
+        f"group by (namespace, service, model_name) (vllm:num_requests_waiting{selector})\n)"
+    )
+
+
+def behind_desired_rule(model_name: str) -> dict[str, Any]:
+    """The alert for model `model_name` serving fewer replicas than KEDA desires for `BEHIND_DESIRED_FOR`: the new
+    replicas are Pending (no GPU node: the pool's maxSize, the EC2 quota, no capacity) or fail to load.
+
+    Without kube-state-metrics the desired count is absent and the alert stays silent (kube-prometheus-stack, which
+    `observability.prometheus.install` installs, runs it)."""
+    selector = "{model_name=" + promql_string(model_name) + "}"
+    serving = f"count by (model_name) (count by (model_name, instance) (vllm:num_requests_waiting{selector}))"
+    return {
+        "alert": "VllmReplicasBehindDesired",
+        "expr": f"{desired_replicas_expr(selector)}\n> {serving}",
+        "for": BEHIND_DESIRED_FOR,
+        "labels": {"severity": "warning"},
+        "annotations": {
+            "summary": "{{ $labels.model_name }} has served fewer replicas than KEDA desires for "
+            f"{BEHIND_DESIRED_FOR}",
+            "description": (
+                "New replicas do not become ready: kubectl -n <vllm namespace> get pods; Pending means no GPU "
+                "node (the pool's maxSize, the EC2 vCPU quota, no capacity in the zones), restarting means the "
+                "model fails to load."
+            ),
+        },
+    }
+
+
 def vllm_rules(
     model_name: str | None,
     replicas: int,
@@ -197,7 +242,8 @@ def vllm_rules(
     The no-server alert is left out at zero replicas rather than joined with kube-state-metrics'
     `kube_deployment_spec_replicas`: the replicas are the stack's own setting (nothing in it scales the
     Deployment), and a join with a series that is not scraped yields nothing, so without kube-state-metrics the
-    alert would never fire. Each model of `autoscaled` (model name -> maxReplicas) also has the at-max alert.
+    alert would never fire. Each model of `autoscaled` (model name -> maxReplicas) also has the at-max alert and the
+    behind-desired alert.
     """
     selector = "" if model_name is None else "{model_name=" + promql_string(model_name) + "}"
     rules: list[dict[str, Any]] = [
@@ -218,7 +264,9 @@ def vllm_rules(
         rules += [no_server_rule(name) for name in watched_models]
     elif replicas > 0:
         rules.append(no_server_rule(model_name))
-    return rules + [at_max_replicas_rule(name, count) for name, count in (autoscaled or {}).items()]
+    for name, count in (autoscaled or {}).items():
+        rules += [at_max_replicas_rule(name, count), behind_desired_rule(name)]
+    return rules
 
 
 def rule_groups(

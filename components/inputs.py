@@ -38,8 +38,9 @@ STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     AutoscalerSettings: ("enabled",),
     DevicePluginSettings: ("enabled",),
     ObservabilitySettings: ("dcgm_exporter", "prometheus_operator", "prometheus"),
-    # Where KEDA asks: the program hands it to each autoscaled server as `prometheus_url`.
-    PrometheusSettings: ("url",),
+    # Where KEDA asks: the program hands it to each autoscaled server as `prometheus_url` (an AMP workspace as its
+    # query URL and `amp_region`, and to `Keda` as `amp_workspace_arn`), and builds `PrometheusStack` for `install`.
+    PrometheusSettings: ("url", "amp_workspace", "install"),
     # The stack's choice between its own VPC and the default one; `Network` always creates one.
     NetworkSettings: ("mode",),
     # Which component the stack builds for a pool: `GpuNodeGroup`, `KarpenterNodePool` or `AutoModeNodePool`.
@@ -318,7 +319,7 @@ ARGS: tuple[Args, ...] = (
     _args(
         "KedaArgs",
         "keda",
-        "Inputs of `Keda`. Every field is plain (it names the chart release) and checked when the component is "
+        "Inputs of `Keda`. Fields without `Input` must be plain values; they are checked when the component is "
         "constructed.",
         Own(
             "version",
@@ -326,6 +327,24 @@ ARGS: tuple[Args, ...] = (
             "Version of KEDA's official chart (kedacore/charts), whose ScaledObject schema the plan checks.",
             default=versions.KEDA_VERSION,
         ),
+        Own(
+            "amp_workspace_arn",
+            "pulumi.Input[str] | None",
+            "ARN of the Amazon Managed Service for Prometheus workspace the ScaledObjects query: KEDA's operator gets "
+            "an IAM role allowed only to query it, through EKS Pod Identity. Needs `cluster_name`. Default none.",
+        ),
+        Own(
+            "cluster_name",
+            "pulumi.Input[str] | None",
+            "Name of the EKS cluster, for the Pod Identity association of KEDA's operator. Default none.",
+        ),
+        Own(
+            "pod_identity_agent",
+            "aws.eks.Addon | None",
+            "The `eks-pod-identity-agent` add-on that serves the operator's credentials; KEDA starts after it. "
+            "Default none (the add-on is managed elsewhere).",
+        ),
+        Own("tags", "dict[str, str] | None", "Tags for the IAM role and the Pod Identity association. Default none."),
     ),
     _args(
         "ModelCacheArgs",
@@ -415,6 +434,13 @@ ARGS: tuple[Args, ...] = (
             "URL of the Prometheus HTTP API that KEDA asks for the server's queue when `autoscaling` is enabled. "
             "Default: `http://prometheus-operated.<metrics_namespace>.svc:9090` (`monitoring` when that is none), the "
             "Service the Prometheus operator creates.",
+        ),
+        Own(
+            "amp_region",
+            "str | None",
+            "Region of the Amazon Managed Service for Prometheus workspace `prometheus_url` is the query endpoint of: "
+            "the triggers sign their queries with SigV4 as KEDA's operator (`Keda`'s `amp_workspace_arn`), through a "
+            "TriggerAuthentication beside the ScaledObject. Default none (no signing).",
         ),
         Own(
             "keda_namespace",

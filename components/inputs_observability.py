@@ -108,5 +108,17 @@ OBSERVABILITY_ARGS: tuple[Args, ...] = (
             },
         ),
     ),
+    _args(
+        "PrometheusStackArgs",
+        "prometheus_stack",
+        "Inputs of `PrometheusStack`. Every field is plain and checked when the component is constructed.",
+        Take(ObservabilitySettings, only=("monitoring_namespace",)),
+        Own(
+            "keda_namespace",
+            "str | None",
+            "Namespace of KEDA, whose operator queries the Prometheus: its NetworkPolicy admits it on the web port "
+            "9090. Default none (only the monitoring namespace is admitted).",
+        ),
+    ),
 )
 """The observability components' args classes, `ScrapeTarget` before `PrometheusMonitorsArgs` that uses it."""

@@ -66,7 +66,7 @@ def scrape_annotations(port: int, path: str = "/metrics") -> dict[str, str]:
 
 def pod_scrape_annotations(settings: ObservabilitySettings, target: ScrapeTarget) -> dict[str, str]:
     """The scrape annotations of `target`'s pods, or none when ServiceMonitors scrape them."""
-    return {} if settings.prometheus_operator else scrape_annotations(target.port, target.path)
+    return {} if settings.operator_objects else scrape_annotations(target.port, target.path)
 
 
 def service_monitor(target: ScrapeTarget, settings: ObservabilitySettings) -> dict:

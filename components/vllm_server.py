@@ -16,7 +16,7 @@ from .component_args import Validation, args_path, argument_problem, coerce, pla
 from .facts import gpu_catalog, pod_identity
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
-from .keda_manifests import default_prometheus_url, scaled_object
+from .keda_manifests import default_prometheus_url, scaled_object, trigger_authentication
 from .labels import created_name
 from .model_weights import register_s3_weights
 from .settings import GpuNodeGroupSettings, ObservabilitySettings, VllmSettings, arguments, server_pool_problems
@@ -231,18 +231,34 @@ class VllmServer(pulumi.ComponentResource):
             prometheus_url = args.prometheus_url or default_prometheus_url(
                 args.metrics_namespace or ObservabilitySettings().monitoring_namespace
             )
-            scaler = scaled_object(name, settings, prometheus_url, plan.object_name)
+            scaler = scaled_object(name, settings, prometheus_url, plan.object_name, args.amp_region)
             metadata = scaler["metadata"]
             if args.keda_namespace is not None:
                 # Waits for KEDA's release, which installs the ScaledObject CRD.
                 metadata = pulumi.Output.all(args.keda_namespace).apply(lambda _: scaler["metadata"])
+            scaler_needs: list[pulumi.Resource] = [*namespace_needs, deployment_resource]
+            if args.amp_region is not None:
+                auth = trigger_authentication(name, settings, plan.object_name)
+                auth_metadata = auth["metadata"]
+                if args.keda_namespace is not None:
+                    auth_metadata = pulumi.Output.all(args.keda_namespace).apply(lambda _: auth["metadata"])
+                scaler_needs.append(
+                    k8s.apiextensions.CustomResource(
+                        f"{name}-scaler-auth",
+                        api_version=auth["apiVersion"],
+                        kind=auth["kind"],
+                        metadata=auth_metadata,
+                        spec=auth["spec"],
+                        opts=pulumi.ResourceOptions(parent=self, depends_on=namespace_needs),
+                    )
+                )
             k8s.apiextensions.CustomResource(
                 f"{name}-scaler",
                 api_version=scaler["apiVersion"],
                 kind=scaler["kind"],
                 metadata=metadata,
                 spec=scaler["spec"],
-                opts=pulumi.ResourceOptions(parent=self, depends_on=[*namespace_needs, deployment_resource]),
+                opts=pulumi.ResourceOptions(parent=self, depends_on=scaler_needs),
             )
         self.service_name = svc.metadata.apply(created_name)
         self.service_dns_name = pulumi.Output.all(self.service_name, self.namespace).apply(

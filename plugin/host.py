@@ -50,6 +50,7 @@ def components() -> list[type]:
     from components.keda import Keda
     from components.monitoring import PrometheusMonitors
     from components.network import Network
+    from components.prometheus_stack import PrometheusStack
     from components.vllm_server import VllmServer
 
     return [
@@ -66,6 +67,7 @@ def components() -> list[type]:
         ClusterAutoscaler,
         PrometheusMonitors,
         Keda,
+        PrometheusStack,
     ]
 
 

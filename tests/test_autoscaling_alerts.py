@@ -80,3 +80,66 @@ def test_the_at_max_alert_reads_only_metrics_the_pinned_vllm_exports(stack):
     named = set(re.findall(r"vllm:[a-z_:]+", expr))
 
     assert named == {"vllm:num_requests_waiting"} and named <= exported_metrics()
+
+
+def served(instance: str, service: str = "vllm-server", model: str = MODEL) -> str:
+    return (
+        f'vllm:num_requests_waiting{{model_name="{model}",engine="0",instance="{instance}",namespace="vllm",'
+        f'service="{service}"}}'
+    )
+
+
+def desired(hpa: str = "keda-hpa-vllm-server") -> str:
+    return f'kube_horizontalpodautoscaler_status_desired_replicas{{namespace="vllm",horizontalpodautoscaler="{hpa}"}}'
+
+
+def behind(groups) -> dict:
+    found = rule(groups, "VllmReplicasBehindDesired")
+    return {
+        "exp_labels": {"model_name": MODEL, "severity": "warning"},
+        "exp_annotations": {
+            "summary": f"{MODEL} has served fewer replicas than KEDA desires for 30m",
+            "description": found["annotations"]["description"],
+        },
+    }
+
+
+def test_the_behind_desired_alert_fires_when_keda_desires_more_replicas_than_serve_for_30_minutes(stack, tmp_path):
+    groups = registered_groups(stack(AUTOSCALED))
+    assert rule(registered_groups(stack(OPERATOR)), "VllmReplicasBehindDesired") is None
+    run_rule_tests(
+        tmp_path,
+        groups,
+        [
+            # KEDA desires 2, one replica serves until the second is scraped at 45m: pending until 30m, firing
+            # after, resolved once both serve.
+            case(
+                {desired(): "2x60", served("10.0.1.5:8000"): "4x60", served("10.0.2.7:8000"): "_x45 1x15"},
+                alert_test("29m", "VllmReplicasBehindDesired"),
+                alert_test("31m", "VllmReplicasBehindDesired", behind(groups)),
+                alert_test("44m", "VllmReplicasBehindDesired", behind(groups)),
+                alert_test("46m", "VllmReplicasBehindDesired"),
+            ),
+            # As many serving as desired: no alert.
+            case(
+                {desired(): "2x40", served("10.0.1.5:8000"): "0x40", served("10.0.2.7:8000"): "0x40"},
+                alert_test("35m", "VllmReplicasBehindDesired"),
+            ),
+            # Another server's HorizontalPodAutoscaler is not this model's.
+            case(
+                {desired("keda-hpa-other"): "3x40", served("10.0.1.5:8000"): "0x40"},
+                alert_test("35m", "VllmReplicasBehindDesired"),
+            ),
+            # No kube-state-metrics: no desired count, no alert.
+            case({served("10.0.1.5:8000"): "9x40"}, alert_test("35m", "VllmReplicasBehindDesired")),
+        ],
+    )
+
+
+def test_the_behind_desired_alert_reads_only_metrics_the_pinned_exporters_expose(stack):
+    from tests.test_dashboards import KSM_LIST, VLLM_LIST, exposed, metric_names
+
+    expr = rule(registered_groups(stack(AUTOSCALED)), "VllmReplicasBehindDesired")["expr"]
+
+    assert metric_names(expr) == {"kube_horizontalpodautoscaler_status_desired_replicas", "vllm:num_requests_waiting"}
+    assert metric_names(expr) <= exposed(KSM_LIST) | exposed(VLLM_LIST)

@@ -15,6 +15,7 @@ DASHBOARD = DASHBOARDS_DIR / "gpu-inference.json"
 METRICS_DIR = DASHBOARDS_DIR / "metrics"
 DCGM_LIST = METRICS_DIR / f"dcgm-exporter-{versions.DCGM_EXPORTER_VERSION}.txt"
 VLLM_LIST = METRICS_DIR / f"vllm-{versions.VLLM_VERSION}.txt"
+KSM_LIST = METRICS_DIR / f"kube-state-metrics-{versions.KUBE_STATE_METRICS_VERSION}.txt"
 # Series a histogram exposes besides its name (Prometheus exposition format).
 HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
 # PromQL words that are not metric names: operators and modifiers (functions are told by their parenthesis).
@@ -72,7 +73,7 @@ def rule_exprs() -> list[str]:
 @pytest.mark.parametrize("source", ["dashboard", "rules"])
 def test_every_metric_used_is_exposed_by_the_pinned_exporters(source):
     exprs = dashboard_exprs() if source == "dashboard" else rule_exprs()
-    allowed = exposed(DCGM_LIST) | exposed(VLLM_LIST)
+    allowed = exposed(DCGM_LIST) | exposed(VLLM_LIST) | exposed(KSM_LIST)
     used = set().union(*(metric_names(expr) for expr in exprs))
     assert used - allowed == set()
     # Both exporters' metrics are used, so the check covers both lists.
@@ -80,12 +81,15 @@ def test_every_metric_used_is_exposed_by_the_pinned_exporters(source):
 
 
 def test_metric_lists_are_those_of_the_pinned_versions_and_name_their_source():
-    for path in (DCGM_LIST, VLLM_LIST):
+    for path in (DCGM_LIST, VLLM_LIST, KSM_LIST):
         head = path.read_text().split("\n# One metric")[0]
         assert "Source" in head, path
     assert "NVIDIA/dcgm-exporter tag " + versions.DCGM_EXPORTER_VERSION in DCGM_LIST.read_text()
     assert versions.VLLM_VERSION in VLLM_LIST.read_text().splitlines()[0]
-    assert {path.name for path in METRICS_DIR.iterdir()} == {DCGM_LIST.name, VLLM_LIST.name}
+    ksm_head = KSM_LIST.read_text().splitlines()[0]
+    assert f"v{versions.KUBE_STATE_METRICS_VERSION}" in ksm_head
+    assert f"kube-prometheus-stack {versions.KUBE_PROMETHEUS_STACK_VERSION}" in ksm_head
+    assert {path.name for path in METRICS_DIR.iterdir()} == {DCGM_LIST.name, VLLM_LIST.name, KSM_LIST.name}
 
 
 def test_metric_name_extraction_finds_names_and_skips_functions_labels_and_durations():
@@ -124,7 +128,7 @@ def test_alert_rules_and_dashboard_ship_with_the_installable_components():
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     package_dir = ROOT / "components"
     shipped = {path for pattern in package_data["eks_gpu_inference"] for path in package_dir.glob(pattern)}
-    assert {ALERT_RULES_FILE, DASHBOARD, DCGM_LIST, VLLM_LIST} <= shipped
+    assert {ALERT_RULES_FILE, DASHBOARD, DCGM_LIST, VLLM_LIST, KSM_LIST} <= shipped
 
 
 def test_the_vllm_row_repeats_per_model_and_every_vllm_query_keeps_to_its_model():
@@ -144,3 +148,25 @@ def test_the_vllm_row_repeats_per_model_and_every_vllm_query_keeps_to_its_model(
     )
     gpu_queries = [target["expr"] for panel in dashboard["panels"][:start] for target in panel.get("targets", [])]
     assert not [expr for expr in gpu_queries if "model_name" in expr]
+
+
+def test_the_replicas_panel_shows_the_replicas_keda_desires_and_the_deployment_has_ready_per_model():
+    from components.keda_manifests import HPA_NAME_PREFIX
+
+    dashboard = json.loads(DASHBOARD.read_text())
+    [panel] = [panel for panel in dashboard["panels"] if panel.get("title", "").startswith("Replicas desired")]
+    by_metric = {name: target["expr"] for target in panel["targets"] for name in metric_names(target["expr"])}
+    desired = by_metric["kube_horizontalpodautoscaler_status_desired_replicas"]
+    ready = by_metric["kube_deployment_status_replicas_ready"]
+
+    # The HorizontalPodAutoscaler of a ScaledObject is keda-hpa-<ScaledObject name>; its name after the prefix is
+    # the server's, which its Service (the `service` label of the vLLM series) shares.
+    assert f'horizontalpodautoscaler=~"{HPA_NAME_PREFIX}.+"' in desired
+    assert f'"service", "$1", "horizontalpodautoscaler", "{HPA_NAME_PREFIX}(.+)"' in desired
+    assert '"service", "$1", "deployment", "(.+)"' in ready
+    for expr in (desired, ready):
+        assert expr.startswith("max by (model_name) (")
+        assert "on (namespace, service) group_left (model_name)" in expr
+        assert 'vllm:num_requests_waiting{model_name=~"$model_name"}' in expr
+    legends = {target["legendFormat"] for target in panel["targets"]}
+    assert {"replicas desired (KEDA) {{model_name}}", "replicas ready {{model_name}}"} <= legends

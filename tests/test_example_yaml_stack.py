@@ -185,13 +185,21 @@ def test_every_resource_type_property_and_required_input_agrees_with_the_schema(
 def test_the_program_uses_every_component_the_package_hosts(program, schema):
     used = {resource["type"] for resource in program["resources"].values()}
 
-    # All but PrometheusMonitors, whose ServiceMonitors need the Prometheus Operator's CRDs in the cluster, and
-    # Karpenter's and Auto Mode's, for a pool Karpenter or EKS Auto Mode provisions instead of the example's node group
-    # (tests/test_karpenter_stack.py, tests/test_auto_mode_stack.py).
+    # All but PrometheusMonitors, whose ServiceMonitors need the Prometheus Operator's CRDs in the cluster,
+    # PrometheusStack, which installs that operator with a whole monitoring stack (tests/test_prometheus_source.py),
+    # and Karpenter's and Auto Mode's, for a pool Karpenter or EKS Auto Mode provisions instead of the example's node
+    # group (tests/test_karpenter_stack.py, tests/test_auto_mode_stack.py).
     hosted = {f"{schema['name']}:index:{component.__name__}" for component in host.components()}
     assert hosted - used == {
         f"{schema['name']}:index:{name}"
-        for name in ("PrometheusMonitors", "Karpenter", "KarpenterNodePool", "AutoMode", "AutoModeNodePool")
+        for name in (
+            "PrometheusMonitors",
+            "PrometheusStack",
+            "Karpenter",
+            "KarpenterNodePool",
+            "AutoMode",
+            "AutoModeNodePool",
+        )
     }
 
 

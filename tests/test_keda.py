@@ -253,6 +253,22 @@ COMPONENT_ARGS = {
         """,
         ["Keda(keda).args.version: 'latest' is not a chart release"],
     ),
+    "keda-amp-without-cluster": (
+        """
+        from components.keda import Keda, KedaArgs
+
+        Keda("keda", KedaArgs(amp_workspace_arn="arn:aws:aps:us-west-2:123456789012:workspace/ws-1"))
+        """,
+        ["Keda(keda).args.cluster_name: none, given amp_workspace_arn"],
+    ),
+    "prometheus-stack-namespace": (
+        """
+        from components.prometheus_stack import PrometheusStack, PrometheusStackArgs
+
+        PrometheusStack("prom", PrometheusStackArgs(monitoring_namespace="Monitoring"))
+        """,
+        ["PrometheusStack(prom).args.monitoring_namespace:"],
+    ),
 }
 
 

@@ -179,6 +179,7 @@ def test_committed_crd_schemas_name_their_source_release():
         ("monitoring.coreos.com/v1", "ServiceMonitor"),
         ("monitoring.coreos.com/v1", "PrometheusRule"),
         ("keda.sh/v1alpha1", "ScaledObject"),
+        ("keda.sh/v1alpha1", "TriggerAuthentication"),
     }
     for key, document in documents.items():
         release = (

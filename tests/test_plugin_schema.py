@@ -76,12 +76,13 @@ def test_every_hosted_component_is_a_schema_resource_under_the_type_it_registers
 
     assert set(committed["resources"]) == hosted
     # The dev stack builds every hosted component but PrometheusMonitors (observability.prometheusOperator) and
-    # Karpenter's (a pool's provisioner karpenter: tests/test_karpenter_stack.py), and Keda
-    # (vllm.autoscaling.enabled).
+    # Karpenter's (a pool's provisioner karpenter: tests/test_karpenter_stack.py), Keda (vllm.autoscaling.enabled)
+    # and PrometheusStack (observability.prometheus.install: tests/test_prometheus_source.py).
     karpenter = {f"{PROJECT}:index:Karpenter", f"{PROJECT}:index:KarpenterNodePool"}
     # and Auto Mode's (a pool's provisioner autoMode: tests/test_auto_mode_stack.py).
     karpenter |= {f"{PROJECT}:index:AutoMode", f"{PROJECT}:index:AutoModeNodePool"}
-    assert hosted - {f"{PROJECT}:index:PrometheusMonitors", f"{PROJECT}:index:Keda", *karpenter} <= registered
+    optional = {f"{PROJECT}:index:PrometheusMonitors", f"{PROJECT}:index:Keda", f"{PROJECT}:index:PrometheusStack"}
+    assert hosted - {*optional, *karpenter} <= registered
     assert all(committed["resources"][token]["isComponent"] for token in hosted)
 
 

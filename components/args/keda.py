@@ -7,10 +7,21 @@ reads the annotations at run time.
 
 from dataclasses import dataclass
 
+import pulumi
+import pulumi_aws as aws
+
 
 @dataclass(frozen=True, kw_only=True)
 class KedaArgs:
-    """Inputs of `Keda`. Every field is plain (it names the chart release) and checked when the component is constructed."""
+    """Inputs of `Keda`. Fields without `Input` must be plain values; they are checked when the component is constructed."""
 
     version: str | None = "2.20.2"
     """Plain. Version of KEDA's official chart (kedacore/charts), whose ScaledObject schema the plan checks. Default `2.20.2`."""
+    amp_workspace_arn: pulumi.Input[str] | None = None
+    """ARN of the Amazon Managed Service for Prometheus workspace the ScaledObjects query: KEDA's operator gets an IAM role allowed only to query it, through EKS Pod Identity. Needs `cluster_name`. Default none."""
+    cluster_name: pulumi.Input[str] | None = None
+    """Name of the EKS cluster, for the Pod Identity association of KEDA's operator. Default none."""
+    pod_identity_agent: aws.eks.Addon | None = None
+    """The `eks-pod-identity-agent` add-on that serves the operator's credentials; KEDA starts after it. Default none (the add-on is managed elsewhere)."""
+    tags: dict[str, str] | None = None
+    """Plain. Tags for the IAM role and the Pod Identity association. Default none."""

@@ -36,6 +36,8 @@ class AutoscalingArgs:
     """Plain. Most replicas KEDA runs; the plan's verdict 13 checks the GPU pool holds them all at its maximum size. Default 2."""
     target_waiting_per_replica: int | None = None
     """Plain. Requests waiting in vLLM's queue per replica that KEDA aims at: above it, replicas are added. Default 5."""
+    target_kv_cache_usage: float | None = None
+    """Plain. KV-cache usage (vLLM's `vllm:kv_cache_usage_perc`, 1 is full) averaged over the replicas that KEDA aims at as well: above it, replicas are added even while the queue is short. Default none (the queue alone)."""
     scale_down_stabilization_seconds: int | None = None
     """Plain. Seconds the queue must stay low before a replica is removed; the plan's verdict 14 checks it is at least the startup budget (`startupTimeoutSeconds`), so a replica that is still loading is never scaled away. Default 3600."""
     polling_interval_seconds: int | None = None
@@ -114,6 +116,8 @@ class VllmServerArgs:
     """Plain. Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none."""
     prometheus_url: str | None = None
     """Plain. URL of the Prometheus HTTP API that KEDA asks for the server's queue when `autoscaling` is enabled. Default: `http://prometheus-operated.<metrics_namespace>.svc:9090` (`monitoring` when that is none), the Service the Prometheus operator creates."""
+    amp_region: str | None = None
+    """Plain. Region of the Amazon Managed Service for Prometheus workspace `prometheus_url` is the query endpoint of: the triggers sign their queries with SigV4 as KEDA's operator (`Keda`'s `amp_workspace_arn`), through a TriggerAuthentication beside the ScaledObject. Default none (no signing)."""
     keda_namespace: pulumi.Input[str] | None = None
     """KEDA's namespace as an output (`Keda.namespace`), which resolves once KEDA's chart, and with it the ScaledObject CRD, is installed: the ScaledObject waits for it. Default none (KEDA is installed elsewhere)."""
     pod_annotations: dict[str, str] | None = None

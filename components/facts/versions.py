@@ -265,3 +265,16 @@ KEDA_CHART_REPOSITORY = "https://kedacore.github.io/charts"
 KEDA_VERSION = "2.20.2"
 KEDA_TESTED_KUBERNETES = ("1.33", "1.35")
 """The oldest and newest Kubernetes minor KEDA's release is tested on; outside them the stack warns."""
+
+# kube-prometheus-stack, installed when `observability.prometheus.install` is true, from its official chart
+# (prometheus-community/helm-charts tag kube-prometheus-stack-88.5.3, ea930baeebeba39f56d6b44e351f23b2a072a600, the
+# newest tag of the chart stored with its source, read 2026-12-02). charts/kube-prometheus-stack/Chart.yaml at the tag:
+# appVersion v0.93.1 (the Prometheus operator), `kubeVersion: ">=1.25.0-0"` (every version above), and the
+# subcharts kube-state-metrics 8.4.0 (appVersion 2.20.0, charts/kube-state-metrics/Chart.yaml at tag
+# kube-state-metrics-8.4.0) and prometheus-node-exporter 4.56.1. Its defaults are
+# stackcheck/plan/charts/kube-prometheus-stack-88.5.3.json.
+KUBE_PROMETHEUS_STACK_CHART = "kube-prometheus-stack"
+KUBE_PROMETHEUS_STACK_CHART_REPOSITORY = "https://prometheus-community.github.io/helm-charts"
+KUBE_PROMETHEUS_STACK_VERSION = "88.5.3"
+KUBE_STATE_METRICS_VERSION = "2.20.0"
+"""The kube-state-metrics release the pinned kube-prometheus-stack installs, whose metrics the dashboard reads."""

@@ -41,6 +41,11 @@ class AutoscalingSettings(SectionModel):
     """Most replicas KEDA runs; the plan's verdict 13 checks the GPU pool holds them all at its maximum size."""
     target_waiting_per_replica: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 5
     """Requests waiting in vLLM's queue per replica that KEDA aims at: above it, replicas are added."""
+    target_kv_cache_usage: (
+        Annotated[float, rule(lambda x: 0 < x <= 1, "a fraction 0 < x <= 1 of the KV cache, such as 0.8")] | None
+    ) = None
+    """KV-cache usage (vLLM's `vllm:kv_cache_usage_perc`, 1 is full) averaged over the replicas that KEDA aims at as
+    well: above it, replicas are added even while the queue is short. Default none (the queue alone)."""
     # The HorizontalPodAutoscaler KEDA creates refuses a window over one hour (k8s.io/api autoscaling/v2
     # types.go, HPAScalingRules.StabilizationWindowSeconds: "less than or equal to 3600").
     scale_down_stabilization_seconds: Annotated[

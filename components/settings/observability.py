@@ -3,9 +3,11 @@ components/monitoring.py."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 from urllib.parse import urlsplit
 
+from .errors import ConfigProblem
 from .fields import Labels, NamespaceName, PrometheusDuration, rule
 from .section import SectionModel
 
@@ -22,8 +24,20 @@ def _is_http_url(value: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
+# botocore data/amp/2020-08-01/service-2.json (botocore 1.44.8, read 2026-12-02): shape WorkspaceId (1-64 characters,
+# `[0-9A-Za-z][-.0-9A-Z_a-z]*`) and shape WorkspaceArn (`arn:aws[-a-z]*:aps:[-a-z0-9]+:[0-9]{12}:workspace/.+`).
+_WORKSPACE_ID = r"[0-9A-Za-z][-.0-9A-Z_a-z]{0,63}"
+_WORKSPACE_ARN = re.compile(rf"arn:(aws[-a-z]*):aps:([-a-z0-9]+):([0-9]{{12}}):workspace/({_WORKSPACE_ID})")
+
+
+def _is_workspace(value: str) -> bool:
+    return bool(re.fullmatch(_WORKSPACE_ID, value) or _WORKSPACE_ARN.fullmatch(value))
+
+
 class PrometheusSettings(SectionModel):
-    """The Prometheus that KEDA asks for vLLM's queue (`observability.prometheus`)."""
+    """Where KEDA reads vLLM's queue (`observability.prometheus`): the user's Prometheus at `url`, an Amazon Managed
+    Service for Prometheus workspace (`ampWorkspace`), or a kube-prometheus-stack the stack installs (`install`).
+    At most one; with none, the Prometheus an operator runs in `monitoringNamespace`."""
 
     url: (
         Annotated[str, rule(_is_http_url, "an http:// or https:// URL such as http://prometheus.monitoring:9090")]
@@ -31,6 +45,53 @@ class PrometheusSettings(SectionModel):
     ) = None
     """URL of the Prometheus HTTP API that scrapes the vLLM servers. Default: the Service the Prometheus operator
     creates for its Prometheus in `monitoringNamespace`, `http://prometheus-operated.<monitoringNamespace>.svc:9090`."""
+    amp_workspace: (
+        Annotated[
+            str,
+            rule(
+                _is_workspace,
+                "an Amazon Managed Service for Prometheus workspace ID such as ws-0123abcd-4567-89ef-0123-456789abcdef, "
+                "or its ARN arn:aws:aps:<region>:<account>:workspace/<id>",
+            ),
+        ]
+        | None
+    ) = None
+    """An Amazon Managed Service for Prometheus workspace KEDA queries, its ID (in the stack's region and account) or
+    its ARN: KEDA's operator signs its queries with SigV4 as an IAM role allowed only to query that workspace (EKS Pod
+    Identity). The stack neither creates the workspace nor writes to it: a collector of yours in
+    `monitoringNamespace` must send it the vLLM servers' metrics. Default none."""
+    install: bool = False
+    """Install kube-prometheus-stack (its official chart, pinned) in `monitoringNamespace` on the system nodes,
+    selecting every ServiceMonitor, PodMonitor and PrometheusRule; KEDA asks its Prometheus, and the stack's
+    ServiceMonitors and alert rules are created for it."""
+
+    def problems(self) -> list[ConfigProblem]:
+        given = [key for key, value in (("url", self.url), ("ampWorkspace", self.amp_workspace)) if value]
+        if self.install:
+            given.append("install")
+        if len(given) < 2:
+            return []
+        return [
+            ConfigProblem(
+                given[1],
+                f"given with {given[0]}; allowed: one of url, ampWorkspace or install: true (where KEDA reads)",
+            )
+        ]
+
+    def amp_parts(self, region: str) -> tuple[str, str, str | None] | None:
+        """`(workspace id, region, account or None)` of `ampWorkspace`: an ID is in `region` and the stack's own
+        account, an ARN names both."""
+        if not self.amp_workspace:
+            return None
+        arn = _WORKSPACE_ARN.fullmatch(self.amp_workspace)
+        if arn:
+            return arn.group(4), arn.group(2), arn.group(3)
+        return self.amp_workspace, region, None
+
+    def amp_partition(self) -> str | None:
+        """The partition an ARN `ampWorkspace` names (None for an ID, which is the stack's)."""
+        arn = _WORKSPACE_ARN.fullmatch(self.amp_workspace or "")
+        return arn.group(1) if arn else None
 
 
 class ObservabilitySettings(SectionModel):
@@ -53,3 +114,8 @@ class ObservabilitySettings(SectionModel):
     false; prometheus-community/helm-charts#1631)."""
     prometheus: PrometheusSettings = PrometheusSettings()
     """The Prometheus that KEDA asks for vLLM's queue when a model autoscales."""
+
+    @property
+    def operator_objects(self) -> bool:
+        """The stack creates ServiceMonitors and the PrometheusRule: an operator runs, or the stack installs one."""
+        return self.prometheus_operator or self.prometheus.install

@@ -15,7 +15,7 @@ from ..facts.identity import PROJECT
 from ..facts.regions import region_problem
 from .errors import ConfigError, ConfigProblem, stack_config
 from .network import for_region, region_zone_problems
-from .region import arn_problems
+from .region import amp_problems, arn_problems
 from .stack import SECRET_KEYS, TOP_LEVEL_KEYS, Settings, parse_settings
 
 REGION_KEY = "aws:region"
@@ -89,6 +89,8 @@ def parse_stack_config(
     else:
         if region:
             settings = _in_region(settings, region, problems, project)
+        elif config.get(REGION_KEY) is None and settings.observability.prometheus.amp_partition() is None:
+            problems.extend(_amp_without_region(settings, project))
     if problems:
         raise ConfigError(problems)
     return settings
@@ -100,6 +102,10 @@ def _in_region(settings: Settings, region: str, problems: list[ConfigProblem], p
     where = stack_config(project)
     settings = settings.model_copy(update={"region": region})
     problems.extend(problem.under("cluster").written(where) for problem in arn_problems(settings.cluster, region))
+    problems.extend(
+        problem.under("observability.prometheus").written(where)
+        for problem in amp_problems(settings.observability.prometheus, region)
+    )
     if not settings.creates_network:
         return settings
     settings = settings.model_copy(update={"network": for_region(settings.network, region)})
@@ -107,6 +113,19 @@ def _in_region(settings: Settings, region: str, problems: list[ConfigProblem], p
         problem.under("network").written(where) for problem in region_zone_problems(settings.network, region)
     )
     return settings
+
+
+def _amp_without_region(settings: Settings, project: str) -> list[ConfigProblem]:
+    """A workspace ID with no `aws:region`: its query endpoint is named by its region, which only an ARN then gives."""
+    workspace = settings.observability.prometheus.amp_workspace
+    if not workspace:
+        return []
+    problem = ConfigProblem(
+        "observability.prometheus.ampWorkspace",
+        f"{workspace!r} is a workspace ID, and aws:region is not set to say its region; allowed: the workspace's "
+        "ARN arn:aws:aps:<region>:<account>:workspace/<id>, or set aws:region",
+    )
+    return [problem.written(stack_config(project))]
 
 
 def _region(value: Any, problems: list[ConfigProblem]) -> str | None:

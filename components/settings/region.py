@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..facts.regions import eks_regions
 from .cluster import ClusterSettings
 from .errors import ConfigProblem
+from .observability import PrometheusSettings
 
 
 def arn_problems(cluster: ClusterSettings, region: str) -> list[ConfigProblem]:
@@ -36,3 +37,20 @@ def arn_problems(cluster: ClusterSettings, region: str) -> list[ConfigProblem]:
                 )
             )
     return problems
+
+
+def amp_problems(prometheus: PrometheusSettings, region: str) -> list[ConfigProblem]:
+    """An `ampWorkspace` ARN of another partition than `region`'s; keys inside `prometheus`. The query-only policy
+    names the ARN, and the role the stack creates acts in the region's partition only (IAM user guide, "IAM
+    identifiers"). A workspace of another region of the partition is allowed: KEDA signs for the ARN's region."""
+    partition = eks_regions()[region]
+    given = prometheus.amp_partition()
+    if given is None or given == partition:
+        return []
+    return [
+        ConfigProblem(
+            "ampWorkspace",
+            f"{prometheus.amp_workspace!r} is a workspace of partition {given!r}, not of {region}'s; allowed: "
+            f"a workspace ID, or an ARN arn:{partition}:aps:...",
+        )
+    ]

@@ -256,6 +256,29 @@ def cold_start_steps(
     return steps, missing
 
 
+WEIGHTS_COPY_STEP = "weights copy from the Hub to S3 (first start)"
+
+
+def weights_copy_step(weights_bytes: float) -> Step:
+    """The seeding Job's copy (`vllm.source.seed`), on the first start of a revision only: the pull of its image on
+    a system node, the Hub download, bounded by what the node may draw from the internet, then the upload to S3,
+    one file after the other. No published S3 upload rate was found: the benchmark's GET rate stands for it. The
+    server's init container waits for it before the server container (and its startup probe) starts."""
+    weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
+    image = IMAGE_COMPRESSED_BYTES[versions.WEIGHTS_COPY_IMAGE]
+    pull = _transfer("", image, IMAGE_PULL_RATE["none"], None, False)
+    download = _transfer("", weights, WEIGHTS_RATE["huggingface"], INTERNET_BANDWIDTH, False)
+    upload = _transfer("", weights, WEIGHTS_RATE["s3"], None, False)
+    parts = (pull, download, upload)
+    return Step(
+        WEIGHTS_COPY_STEP,
+        sum(part.seconds for part in parts),
+        " + ".join(f"({part.arithmetic})" for part in parts) + ": image pull, download, upload",
+        "; ".join(dict.fromkeys(source for part in parts for source in part.source.split("; "))),
+        False,
+    )
+
+
 @dataclass(frozen=True)
 class ColdStart:
     """One served model's cold start: its steps, and the budgets the stack gives them."""
@@ -274,6 +297,10 @@ class ColdStart:
     """The autoscaler's `maxNodeProvisionTime` in seconds; None without the autoscaler."""
     not_estimated: tuple[str, ...] = ()
     """Steps left out for want of a figure (an image or a model the tables do not know)."""
+    weights_copy: Step | None = None
+    """The seeding Job's copy, on a revision's first start only (so not in `steps`); None without seeding."""
+    weights_wait: float | None = None
+    """Seconds the registered init container waits for the copy's marker; None without one."""
 
     @property
     def total(self) -> float:
@@ -303,5 +330,8 @@ class ColdStart:
             },
             "scalesFromZero": self.scales_from_zero,
             "notEstimated": list(self.not_estimated),
+            "weightsCopy": None
+            if self.weights_copy is None
+            else {**self.weights_copy.to_dict(), "waitSeconds": self.weights_wait},
             "sources": sorted({step.source for step in self.steps}),
         }

@@ -162,7 +162,11 @@ def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: b
         volumes.append(
             {
                 "name": "hf-token",
-                "secret": {"secretName": token_secret, "defaultMode": 0o400, "items": [{"key": TOKEN_KEY, "path": TOKEN_KEY}]},
+                "secret": {
+                    "secretName": token_secret,
+                    "defaultMode": 0o400,
+                    "items": [{"key": TOKEN_KEY, "path": TOKEN_KEY}],
+                },
             }
         )
     key, value = SYSTEM_POOL_LABEL

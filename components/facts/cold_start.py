@@ -181,6 +181,23 @@ CUDA_GRAPHS = Figure(
 WEIGHTS_SIZE_SOURCE = "weights: parameters x bytes per parameter (facts/model_catalog.py, or vllm.modelFacts)"
 
 
+def instance_bandwidth(name: str, baseline_gbps: float | None) -> Figure | None:
+    """The baseline network bandwidth of instance type `name` (facts/gpu_catalog.py), the bound on what its pod
+    draws from S3 or the Hub; None when the catalog has none."""
+    if baseline_gbps is None:
+        return None
+    return Figure(
+        baseline_gbps * 1e9 / 8,
+        "B/s",
+        f"{name} baseline {baseline_gbps:g} Gbps (facts/gpu_catalog.py: AWS docs, accelerated computing network "
+        "specifications, via aws/karpenter-provider-aws@v1.14.1 zz_generated.bandwidth.go)",
+    )
+
+
+def _lower(first: Figure, second: Figure | None) -> Figure:
+    return first if second is None or first.value <= second.value else second
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a cold start: its name, its seconds, how they were worked out, and the source."""
@@ -219,10 +236,11 @@ def cold_start_steps(
     source: str = "huggingface",
     image_cache: str = "none",
     provisioner: str = "nodeGroup",
+    bandwidth: Figure | None = None,
 ) -> tuple[list[Step], list[str]]:
     """The steps of a scale-up from zero for a server of `image` loading `weights_bytes` from `source`, on a node
-    of `ami_family` with `image_cache`, and the steps left out for want of a figure (an image the table does not
-    know, a model of unknown size)."""
+    of `ami_family` with `image_cache` and the network `bandwidth` (`instance_bandwidth`), and the steps left out
+    for want of a figure (an image the table does not know, a model of unknown size)."""
     missing = []
     launch, decision = NODE_LAUNCH[(provisioner, ami_family)], SCALE_UP[provisioner]
     how = "Karpenter's batch window" if provisioner == "karpenter" else "the autoscaler's scan interval"
@@ -247,9 +265,10 @@ def cold_start_steps(
         weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
         if source == "s3":
             # The streamer reads from S3 straight into GPU memory: fetching is loading.
-            steps.append(_transfer("weights stream from S3 to the GPUs", weights, WEIGHTS_RATE["s3"], None, True))
+            steps.append(_transfer("weights stream from S3 to the GPUs", weights, WEIGHTS_RATE["s3"], bandwidth, True))
         else:
-            steps.append(_transfer("weights download", weights, WEIGHTS_RATE["huggingface"], INTERNET_BANDWIDTH, True))
+            bound = _lower(INTERNET_BANDWIDTH, bandwidth)
+            steps.append(_transfer("weights download", weights, WEIGHTS_RATE["huggingface"], bound, True))
             steps.append(_transfer("weights load", weights, LOCAL_LOAD_RATE, None, True))
     steps.append(Step("torch.compile", COMPILE.value, "without a compile cache", COMPILE.source, True))
     steps.append(Step("CUDA graph capture", CUDA_GRAPHS.value, "upper figure", CUDA_GRAPHS.source, True))

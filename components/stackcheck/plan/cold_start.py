@@ -59,12 +59,15 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
     for server in settings.servers:
         vllm = server.settings
         pool = server.pool.settings
+        # The type a pool starts first, as the fits gate sizes it.
+        instance = pool.smallest_instance
         steps, missing = cold_start.cold_start_steps(
             ami_family=pool.ami_family,
             image=vllm.image,
             weights_bytes=weights_bytes(vllm),
             source=vllm.source.type,
             provisioner=pool.provisioner,
+            bandwidth=cold_start.instance_bandwidth(instance.name, instance.network_baseline_gbps),
         )
         object_name = SERVER_NAME if server.name is None else server.name
         deployment = deployments.get((vllm.namespace, object_name))

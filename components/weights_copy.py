@@ -23,9 +23,10 @@ from pathlib import Path
 from . import weights_copy_script
 from .facts import cold_start, model_catalog, naming, pod_identity, versions
 from .facts.node_agents import SYSTEM_POOL_LABEL
-from .labels import DNS_EGRESS, HTTPS_EGRESS, network_policy, standard_labels
+from .labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, network_policy, standard_labels
 from .security_context import locked_down
 from .settings import VllmSettings
+from .vllm_manifests import CHECKOV_SKIPS
 
 APP = "vllm-weights-copy"
 COMPONENT = "weights-copy"
@@ -170,7 +171,11 @@ def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: b
             }
         )
     key, value = SYSTEM_POOL_LABEL
-    metadata = _metadata(instance, settings, job_name(server_name, settings))
+    # The server's image and user, so the server's reasons for checkov's skips hold for the Job too.
+    metadata = {
+        **_metadata(instance, settings, job_name(server_name, settings)),
+        "annotations": checkov_annotations(CHECKOV_SKIPS),
+    }
     return {
         "apiVersion": "batch/v1",
         "kind": "Job",

@@ -226,7 +226,8 @@ def register_weights_copy(
         {"name": "WEIGHTS_BUCKET", "value": weights.bucket},
         {"name": "AWS_REGION", "value": weights.region},
     ]
-    # Pulumi waits for the Job to complete, so `pulumi up` reports a failed copy; as long as the Job may run.
+    # Pulumi waits for the Job to complete (10 minutes unless `custom_timeouts` say otherwise: pulumi_kubernetes
+    # 4.34.2 batch/v1/Job.py), so `pulumi up` reports a failed copy; as long as the Job may run.
     timeout = f"{math.ceil((weights_copy.active_deadline(settings) + weights_copy.SCHEDULING_MARGIN_SECONDS) / 60)}m"
     k8s.batch.v1.Job(
         f"{name}-weights-copy",

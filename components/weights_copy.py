@@ -171,10 +171,13 @@ def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: b
             }
         )
     key, value = SYSTEM_POOL_LABEL
-    # The server's image and user, so the server's reasons for checkov's skips hold for the Job too.
+    # The server's image and user, so the server's reasons for checkov's skips hold for the Job too. Pulumi waits
+    # for a Job to complete and fails the update on a Failed one; without `replaceUnready` it would wait on that
+    # same failed Job at the next update rather than run the copy again (pulumi_kubernetes 4.34.2,
+    # batch/v1/Job.py docstring).
     metadata = {
         **_metadata(instance, settings, job_name(server_name, settings)),
-        "annotations": checkov_annotations(CHECKOV_SKIPS),
+        "annotations": {**checkov_annotations(CHECKOV_SKIPS), "pulumi.com/replaceUnready": "true"},
     }
     return {
         "apiVersion": "batch/v1",

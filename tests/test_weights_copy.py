@@ -234,6 +234,7 @@ def test_the_job_copies_the_pinned_revision_on_the_system_nodes(seeded, tmp_path
     [container] = pod["containers"]
 
     assert job["spec"]["backoffLimit"] == 2 and "ttlSecondsAfterFinished" not in job["spec"]
+    assert job["metadata"]["annotations"]["pulumi.com/replaceUnready"] == "true"  # a failed copy runs again
     assert job["spec"]["activeDeadlineSeconds"] == weights_copy.active_deadline(settings) == 1800
     assert pod["nodeSelector"] == dict([SYSTEM_POOL_LABEL]) and "tolerations" not in pod
     assert pod["restartPolicy"] == "Never" and pod["serviceAccountName"] == "vllm-server-weights-copy"

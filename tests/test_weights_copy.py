@@ -341,3 +341,15 @@ def test_verdict_15_fails_a_server_that_waits_less_than_the_copy_takes():
 
 def registered(document: dict, type_token: str) -> list[dict]:
     return [resource for resource in document["resources"] if resource["type"] == type_token]
+
+
+def test_the_cold_start_report_shows_the_copy_with_the_init_containers_wait(capsys, tmp_path):
+    stack_file = tmp_path / "Pulumi.seed.yaml"
+    config = {f"{PROJECT}:{key}": value for key, value in merge(dev_stack_config(), SEEDED).items()}
+    stack_file.write_text(yaml.safe_dump({"config": {"aws:region": "us-west-2", **config}}))
+    args = ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")]
+
+    assert main(args) == 0
+    wait_for = weights_copy.wait_seconds(VllmSettings(revision=REVISION, source={"type": "s3"}))
+    [row] = [line for line in capsys.readouterr().out.splitlines() if cold_start.WEIGHTS_COPY_STEP in line]
+    assert row.endswith(f"no: the init container waits up to {wait_for} s")

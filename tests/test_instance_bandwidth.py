@@ -38,6 +38,7 @@ def test_every_gpu_type_has_a_positive_baseline():
         ("g5g.xlarge", "huggingface", "weights download", 156.25e6, True),
         ("g6e.48xlarge", "huggingface", "weights download", 261.1e6, False),
     ],
+    ids=["s3 on g5.xlarge", "s3 on g5.12xlarge", "hub on g5g.xlarge", "hub on g6e.48xlarge"],
 )
 def test_the_weights_step_is_bounded_by_the_instances_baseline(instance, source, step, rate, bounded):
     [found] = [item for item in steps(instance, source) if item.name == step]

@@ -179,6 +179,7 @@ def test_the_wait_ends_when_the_marker_names_the_revision_and_gives_up_at_its_ti
         ({"type": "s3", "seed": False}, None, False),
         ({}, None, False),
     ],
+    ids=["own bucket", "your bucket", "your bucket with seed", "seed off", "from the hub"],
 )
 def test_seeding_defaults_to_the_stacks_own_bucket(source, revision, seeded):
     settings = VllmSettings(source=source, revision=revision)
@@ -193,6 +194,7 @@ def test_seeding_defaults_to_the_stacks_own_bucket(source, revision, seeded):
         ({"revision": "v1.0", "source": {"type": "s3", "seed": True, "bucket": "b-1"}}, "revision", "commit id"),
         ({"source": {"seed": True}}, "source.seed", "allowed: type 's3'"),
     ],
+    ids=["no revision", "a branch", "a tag", "seed from the hub"],
 )
 def test_seeding_refuses_a_revision_that_is_not_a_commit(capsys, tmp_path, vllm, key, fragment):
     code, document = plan(capsys, tmp_path, {"vllm": vllm})

@@ -16,7 +16,9 @@ The steps, in the order a scale-up from zero runs them:
 6. vLLM compiles the model (torch.compile) and captures its CUDA graphs.
 
 The startup probe starts counting when the container starts (after step 3), so it must allow steps 4-6; the
-autoscaler's `maxNodeProvisionTime` must allow step 2.
+autoscaler's `maxNodeProvisionTime` must allow step 2. A server whose weights the stack copies to S3
+(`vllm.source.seed`) also waits, on a revision's first start only, for the copy Job (`weights_copy_step`), in an
+init container before step 4.
 """
 
 from __future__ import annotations

@@ -10,18 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...facts import cold_start, model_catalog
+from ...facts import cold_start
 from ...facts.go_duration import parse_go_duration
 from ...vllm_manifests import SERVER_NAME
-from ...weights_copy import WAIT_CONTAINER
+from ...weights_copy import WAIT_CONTAINER, weights_bytes
 
 NANOSECONDS = 1_000_000_000
-
-
-def weights_bytes(settings: Any) -> float | None:
-    """Bytes of a server's weights: parameters times bytes per parameter, from `modelFacts` or the catalog."""
-    facts = settings.model_facts.facts() if settings.model_facts else model_catalog.lookup(settings.model)
-    return None if facts is None else facts.parameters * facts.bytes_per_parameter
 
 
 def startup_allowance(deployment: dict[str, Any] | None) -> float | None:

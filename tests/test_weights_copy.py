@@ -355,3 +355,29 @@ def test_the_cold_start_report_shows_the_copy_with_the_init_containers_wait(caps
     wait_for = weights_copy.wait_seconds(VllmSettings(revision=REVISION, source={"type": "s3"}))
     [row] = [line for line in capsys.readouterr().out.splitlines() if cold_start.WEIGHTS_COPY_STEP in line]
     assert row.endswith(f"no: the init container waits up to {wait_for} s")
+
+
+def test_in_the_fleet_form_each_seeded_model_has_a_job_of_its_own(capsys, tmp_path):
+    document = yaml.safe_load((ROOT / "examples" / "fleet" / "Pulumi.fleet.yaml").read_text())
+    models = document["config"][f"{PROJECT}:models"]
+    for model in models[:2]:
+        model.update(source={"type": "s3"}, revision=REVISION)
+    stack_file = tmp_path / "Pulumi.fleet.yaml"
+    stack_file.write_text(yaml.safe_dump(document))
+    args = ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")]
+    code = main([*args, "--format", "json"])
+    planned = json.loads(capsys.readouterr().out)
+
+    assert code == 0, planned["failures"]
+    jobs = [resource for resource in planned["resources"] if resource["type"] == "kubernetes:batch/v1:Job"]
+    assert sorted(job["name"] for job in jobs) == [
+        "gpu-fleet-vllm-llama-8b-weights-copy",
+        "gpu-fleet-vllm-qwen-1-5b-weights-copy",
+    ]
+    waits = {start["model"].split(" ")[0]: start["weightsCopy"] is not None for start in planned["coldStart"]}
+    assert waits == {
+        models[0]["name"]: True,
+        models[1]["name"]: True,
+        models[2]["name"]: False,
+        models[3]["name"]: False,
+    }

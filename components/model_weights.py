@@ -15,13 +15,17 @@ identity with the AWS SDK").
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
+import pulumi_kubernetes as k8s
 
+from . import weights_copy
 from .facts import naming, pod_identity
+from .settings import VllmSettings
 
 # The EKS Pod Identity agent serves credentials on this link-local address, port 80 (EKS user guide,
 # "Understand how EKS Pod Identity works").
@@ -67,6 +71,8 @@ class S3Weights:
 
     uri: pulumi.Output[str]
     """`s3://<bucket>/<prefix>`, the server's positional model."""
+    bucket: pulumi.Output[str]
+    """The bucket's name."""
     region: pulumi.Output[str]
     """The region the stack deploys to, the pod's `AWS_REGION` (the streamer's S3 client reads it)."""
     needs: list[pulumi.Resource]
@@ -149,6 +155,87 @@ def register_s3_weights(
     )
     return S3Weights(
         uri=bucket_name.apply(lambda value: f"s3://{value}/{prefix}"),
+        bucket=bucket_name,
         region=aws.get_region_output(opts=invoke).region,
         needs=[association],
+    )
+
+
+def register_weights_copy(
+    name: str,
+    *,
+    weights: S3Weights,
+    settings: VllmSettings,
+    server_name: str,
+    cluster_name: pulumi.Input[str],
+    token_secret: str | None,
+    tags: dict[str, str] | None,
+    needs: list[pulumi.Resource],
+    parent: pulumi.Resource,
+) -> None:
+    """The seeding Job (`vllm.source.seed`) and what it needs: its ServiceAccount, the ConfigMap with its
+    program, its NetworkPolicy, and the role that may only write the prefix, taken through EKS Pod Identity."""
+    child = pulumi.ResourceOptions(parent=parent, depends_on=needs)
+    prefix = settings.weights_prefix
+    role = aws.iam.Role(
+        naming.autonamed_role_resource_name(f"{name}-weights-writer"),
+        description=f"vLLM server {name}: copies its model's weights to S3 (EKS Pod Identity)",
+        assume_role_policy=json.dumps(pod_identity.trust_policy()),
+        tags=tags,
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+    partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=parent)).partition
+    policy = aws.iam.RolePolicy(
+        f"{name}-weights-write",
+        role=role.id,
+        policy=pulumi.Output.all(weights.bucket, partition).apply(
+            lambda parts: json.dumps(weights_copy.write_policy(parts[0], prefix, parts[1]))
+        ),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+    account = weights_copy.service_account(name, settings, server_name)
+    account_resource = k8s.core.v1.ServiceAccount(
+        f"{name}-weights-copy-sa",
+        metadata=account["metadata"],
+        automount_service_account_token=False,
+        opts=child,
+    )
+    association = aws.eks.PodIdentityAssociation(
+        f"{name}-weights-copy-pod-identity",
+        cluster_name=cluster_name,
+        namespace=settings.namespace,
+        service_account=account["metadata"]["name"],
+        role_arn=role.arn,
+        tags=tags,
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=[policy]),
+    )
+    script = weights_copy.config_map(name, settings, server_name)
+    config_map = k8s.core.v1.ConfigMap(
+        f"{name}-weights-copy-script", metadata=script["metadata"], data=script["data"], opts=child
+    )
+    netpol = weights_copy.copy_network_policy(name, settings, server_name)
+    policy_resource = k8s.networking.v1.NetworkPolicy(
+        f"{name}-weights-copy-netpol", metadata=netpol["metadata"], spec=netpol["spec"], opts=child
+    )
+    manifest = weights_copy.job(
+        name, settings, server_name, has_token=token_secret is not None, token_secret=token_secret or ""
+    )
+    container = manifest["spec"]["template"]["spec"]["containers"][0]
+    container["env"] = [
+        *container["env"],
+        {"name": "WEIGHTS_BUCKET", "value": weights.bucket},
+        {"name": "AWS_REGION", "value": weights.region},
+    ]
+    # Pulumi waits for the Job to complete (10 minutes unless `custom_timeouts` say otherwise: pulumi_kubernetes
+    # 4.34.2 batch/v1/Job.py), so `pulumi up` reports a failed copy; as long as the Job may run.
+    timeout = f"{math.ceil((weights_copy.active_deadline(settings) + weights_copy.SCHEDULING_MARGIN_SECONDS) / 60)}m"
+    k8s.batch.v1.Job(
+        f"{name}-weights-copy",
+        metadata=manifest["metadata"],
+        spec=manifest["spec"],
+        opts=pulumi.ResourceOptions(
+            parent=parent,
+            depends_on=[*needs, account_resource, association, config_map, policy_resource],
+            custom_timeouts=pulumi.CustomTimeouts(create=timeout, update=timeout),
+        ),
     )

@@ -120,7 +120,8 @@ def container_args(settings: VllmSettings, weights_uri: str | None = None) -> li
         "--shutdown-timeout",
         str(settings.shutdown_timeout_seconds),
     ]
-    if settings.revision:
+    # From S3 the revision is the copied prefix's, not one vLLM asks the Hub for.
+    if settings.revision and settings.source.type != "s3":
         args += ["--revision", settings.revision]
     if uri:
         args += ["--load-format", "runai_streamer"]

@@ -5,12 +5,13 @@ instance type (components/vllm_manifests.py), so the offline plan and the placem
 same manifests; the component only hands them to Pulumi.
 """
 
+import math
 from dataclasses import dataclass
 
 import pulumi
 import pulumi_kubernetes as k8s
 
-from . import vllm_api_key
+from . import vllm_api_key, weights_copy
 from .args.vllm_server import VllmServerArgs
 from .component_args import Validation, args_path, argument_problem, coerce, placement_contract
 from .facts import gpu_catalog, pod_identity
@@ -18,7 +19,7 @@ from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
 from .keda_manifests import default_prometheus_url, scaled_object, trigger_authentication
 from .labels import created_name
-from .model_weights import register_s3_weights
+from .model_weights import register_s3_weights, register_weights_copy
 from .settings import GpuNodeGroupSettings, ObservabilitySettings, VllmSettings, arguments, server_pool_problems
 from .settings.fields import check_node_labels
 from .settings.fleet import revision_warning
@@ -37,6 +38,7 @@ from .vllm_manifests import (
     service_account,
     service_dns_name,
     token_secret,
+    token_secret_name,
     try_command,
 )
 
@@ -183,6 +185,18 @@ class VllmServer(pulumi.ComponentResource):
                 parent=self,
             )
             pod_needs += weights.needs
+            if settings.source.seeded:
+                register_weights_copy(
+                    name,
+                    weights=weights,
+                    settings=settings,
+                    server_name=plan.object_name,
+                    cluster_name=args.cluster_name,
+                    token_secret=token_secret_name(plan.object_name) if has_token else None,
+                    tags=args.tags,
+                    needs=list(pod_needs),
+                    parent=self,
+                )
 
         manifest = deployment(
             name,
@@ -197,8 +211,12 @@ class VllmServer(pulumi.ComponentResource):
             node_labels=plan.node_labels,
         )
         if weights is not None:
-            manifest = with_s3_weights(manifest, weights.uri, weights.region, settings)
+            manifest = with_s3_weights(
+                manifest, weights.uri, weights.region, settings, weights.bucket, plan.object_name
+            )
         timeout = rollout_timeout(settings)
+        if weights is not None and settings.source.seeded:
+            timeout = f"{math.ceil((manifest['spec']['progressDeadlineSeconds'] + 300) / 60)}m"
         deployment_resource = k8s.apps.v1.Deployment(
             f"{name}-deployment",
             metadata=manifest["metadata"],
@@ -284,12 +302,32 @@ class VllmServer(pulumi.ComponentResource):
 
 
 def with_s3_weights(
-    manifest: dict, uri: pulumi.Output[str], region: pulumi.Output[str], settings: VllmSettings
+    manifest: dict,
+    uri: pulumi.Output[str],
+    region: pulumi.Output[str],
+    settings: VllmSettings,
+    bucket: pulumi.Output[str] | None = None,
+    server_name: str = "",
 ) -> dict:
     """The Deployment `manifest` reading its weights from `uri` (`s3://bucket/prefix`, known once the bucket
     exists): the server's arguments for the Run:ai model streamer, and `AWS_REGION` for its S3 client, which
     EKS Pod Identity does not set (it injects only the credentials' URI and token file)."""
-    container = manifest["spec"]["template"]["spec"]["containers"][0]
+    pod = manifest["spec"]["template"]["spec"]
+    container = pod["containers"][0]
     container["args"] = uri.apply(lambda value: container_args(settings, value))
     container["env"] = [*container["env"], {"name": "AWS_REGION", "value": region}]
+    if settings.source.seeded:
+        # The server starts once the copy's marker names its revision; the rollout waits that long more.
+        wait = weights_copy.wait_container(settings)
+        wait["env"] = [
+            *wait["env"],
+            {"name": "WEIGHTS_BUCKET", "value": bucket},
+            {"name": "AWS_REGION", "value": region},
+        ]
+        pod["initContainers"] = [wait]
+        pod["volumes"] = [
+            *pod["volumes"],
+            {"name": "weights-copy", "configMap": {"name": weights_copy.object_name(server_name)}},
+        ]
+        manifest["spec"]["progressDeadlineSeconds"] += weights_copy.wait_seconds(settings)
     return manifest

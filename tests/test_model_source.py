@@ -1,6 +1,7 @@
 """Weights from S3 (`vllm.source`): the settings' rules, and what the program registers for a server that reads
 its model with the Run:ai model streamer: the bucket, the read-only role through EKS Pod Identity, the server's
-arguments, its region and its egress to the Pod Identity agent."""
+arguments, its region and its egress to the Pod Identity agent. Without seeding (`seed: false`), which
+tests/test_weights_copy.py covers."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def server_container(tmp_path: Path) -> dict:
 
 
 def test_the_dev_stack_with_weights_from_s3_plans_clean_with_a_private_bucket(capsys, tmp_path):
-    code, document = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3"}}})
+    code, document = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3", "seed": False}}})
 
     assert code == 0, document["failures"]
     [bucket] = registered(document, S3_BUCKET)
@@ -75,7 +76,7 @@ def test_the_dev_stack_with_weights_from_s3_plans_clean_with_a_private_bucket(ca
 
 
 def test_the_server_reads_only_its_prefix_through_an_eks_pod_identity_role(capsys, tmp_path):
-    code, document = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3"}}})
+    code, document = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3", "seed": False}}})
 
     assert code == 0, document["failures"]
     [role] = [role for role in registered(document, ROLE) if role["name"] == "gpu-inference-dev-vllm-weights-reader"]
@@ -106,7 +107,7 @@ def test_the_server_reads_only_its_prefix_through_an_eks_pod_identity_role(capsy
 
 
 def test_the_server_loads_s3_weights_with_the_streamer_and_serves_them_under_the_model_id(capsys, tmp_path):
-    code, document = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3"}}})
+    code, document = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3", "seed": False}}})
 
     assert code == 0, document["failures"]
     container = server_container(tmp_path)
@@ -139,7 +140,7 @@ def test_a_given_bucket_and_prefix_are_read_as_they_are_and_no_bucket_is_created
 
 def test_without_the_autoscaler_weights_from_s3_still_get_the_pod_identity_agent(capsys, tmp_path):
     overrides = {
-        "vllm": {"source": {"type": "s3"}},
+        "vllm": {"source": {"type": "s3", "seed": False}},
         "autoscaler": {"enabled": False},
         "gpuNodeGroup": {"minSize": 1},
     }
@@ -179,7 +180,11 @@ def test_bad_source_settings_exit_2_naming_every_key_at_once(capsys, tmp_path):
 
 def test_s3_refuses_a_hub_revision_and_a_loader_of_its_own_in_extra_args(capsys, tmp_path):
     overrides = {
-        "vllm": {"revision": "a" * 40, "extraArgs": ["--load-format", "safetensors"], "source": {"type": "s3"}}
+        "vllm": {
+            "revision": "a" * 40,
+            "extraArgs": ["--load-format", "safetensors"],
+            "source": {"type": "s3", "seed": False},
+        }
     }
     code, document = plan(capsys, tmp_path, overrides)
 
@@ -209,7 +214,7 @@ def test_in_the_fleet_form_each_model_reads_from_its_own_source(capsys, tmp_path
     document = yaml.safe_load((ROOT / "examples" / "fleet" / "Pulumi.fleet.yaml").read_text())
     models = document["config"][f"{PROJECT}:models"]
     [llama] = [model for model in models if model["name"] == "llama-8b"]
-    llama["source"] = {"type": "s3"}
+    llama["source"] = {"type": "s3", "seed": False}
     stack_file = tmp_path / "Pulumi.fleet.yaml"
     stack_file.write_text(yaml.safe_dump(document))
     args = ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")]

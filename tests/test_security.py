@@ -46,10 +46,12 @@ def test_invalid_stack_table_covers_thirty_cases():
 
 
 # The stacks whose rendered objects checkov scans: the dev stack, and one with what dev leaves out
-# (Bottlerocket GPU nodes, where the exporter runs privileged, and the Prometheus operator's monitors).
+# (Bottlerocket GPU nodes, where the exporter runs privileged, and the Prometheus operator's monitors), and one whose
+# weights the stack copies to S3 (the copy Job).
 SCANNED_STACKS = {
     "dev": None,
     "bottlerocket": {"gpuNodeGroup": {"amiFamily": "Bottlerocket"}, "observability": {"prometheusOperator": True}},
+    "seeded": {"vllm": {"revision": "a" * 40, "source": {"type": "s3"}}},
 }
 
 
@@ -124,3 +126,11 @@ def test_checks_that_cannot_pass_are_skipped_with_a_reason_on_the_object(rendere
     annotations = daemonset["metadata"].get("annotations", {})
     skips = [value for key, value in annotations.items() if key.startswith("checkov.io/skip")]
     assert any(value.startswith("CKV_K8S_23=") and len(value) > len("CKV_K8S_23=") + 10 for value in skips)
+
+
+def test_the_weights_copy_job_passes_checkov_with_no_failed_check(checkov_results):
+    seeded = checkov_results["seeded"]
+    failed = [f"{check['check_id']} {check['resource']}" for check in seeded.get("failed_checks", [])]
+    job_checks = [check for check in seeded.get("passed_checks", []) if check["resource"].startswith("Job.")]
+    assert job_checks
+    assert failed == []

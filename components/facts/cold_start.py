@@ -16,7 +16,9 @@ The steps, in the order a scale-up from zero runs them:
 6. vLLM compiles the model (torch.compile) and captures its CUDA graphs.
 
 The startup probe starts counting when the container starts (after step 3), so it must allow steps 4-6; the
-autoscaler's `maxNodeProvisionTime` must allow step 2.
+autoscaler's `maxNodeProvisionTime` must allow step 2. A server whose weights the stack copies to S3
+(`vllm.source.seed`) also waits, on a revision's first start only, for the copy Job (`weights_copy_step`), in an
+init container before step 4.
 """
 
 from __future__ import annotations
@@ -202,6 +204,23 @@ CUDA_GRAPHS = Figure(
 WEIGHTS_SIZE_SOURCE = "weights: parameters x bytes per parameter (facts/model_catalog.py, or vllm.modelFacts)"
 
 
+def instance_bandwidth(name: str, baseline_gbps: float | None) -> Figure | None:
+    """The baseline network bandwidth of instance type `name` (facts/gpu_catalog.py), the bound on what its pod
+    draws from S3 or the Hub; None when the catalog has none."""
+    if baseline_gbps is None:
+        return None
+    return Figure(
+        baseline_gbps * 1e9 / 8,
+        "B/s",
+        f"{name} baseline {baseline_gbps:g} Gbps (facts/gpu_catalog.py: AWS docs, accelerated computing network "
+        "specifications, via aws/karpenter-provider-aws@v1.14.1 zz_generated.bandwidth.go)",
+    )
+
+
+def _lower(first: Figure, second: Figure | None) -> Figure:
+    return first if second is None or first.value <= second.value else second
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a cold start: its name, its seconds, how they were worked out, and the source."""
@@ -240,10 +259,11 @@ def cold_start_steps(
     source: str = "huggingface",
     image_cache: str = "none",
     provisioner: str = "nodeGroup",
+    bandwidth: Figure | None = None,
 ) -> tuple[list[Step], list[str]]:
     """The steps of a scale-up from zero for a server of `image` loading `weights_bytes` from `source`, on a node
-    of `ami_family` with `image_cache`, and the steps left out for want of a figure (an image the table does not
-    know, a model of unknown size)."""
+    of `ami_family` with `image_cache` and the network `bandwidth` (`instance_bandwidth`), and the steps left out
+    for want of a figure (an image the table does not know, a model of unknown size)."""
     missing = []
     launch, decision = NODE_LAUNCH[(provisioner, ami_family)], SCALE_UP[provisioner]
     how = "the autoscaler's scan interval" if provisioner == "nodeGroup" else "Karpenter's batch window"
@@ -268,13 +288,37 @@ def cold_start_steps(
         weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
         if source == "s3":
             # The streamer reads from S3 straight into GPU memory: fetching is loading.
-            steps.append(_transfer("weights stream from S3 to the GPUs", weights, WEIGHTS_RATE["s3"], None, True))
+            steps.append(_transfer("weights stream from S3 to the GPUs", weights, WEIGHTS_RATE["s3"], bandwidth, True))
         else:
-            steps.append(_transfer("weights download", weights, WEIGHTS_RATE["huggingface"], INTERNET_BANDWIDTH, True))
+            bound = _lower(INTERNET_BANDWIDTH, bandwidth)
+            steps.append(_transfer("weights download", weights, WEIGHTS_RATE["huggingface"], bound, True))
             steps.append(_transfer("weights load", weights, LOCAL_LOAD_RATE, None, True))
     steps.append(Step("torch.compile", COMPILE.value, "without a compile cache", COMPILE.source, True))
     steps.append(Step("CUDA graph capture", CUDA_GRAPHS.value, "upper figure", CUDA_GRAPHS.source, True))
     return steps, missing
+
+
+WEIGHTS_COPY_STEP = "weights copy from the Hub to S3 (first start)"
+
+
+def weights_copy_step(weights_bytes: float) -> Step:
+    """The seeding Job's copy (`vllm.source.seed`), on the first start of a revision only: the pull of its image on
+    a system node, the Hub download, bounded by what the node may draw from the internet, then the upload to S3,
+    one file after the other. No published S3 upload rate was found: the benchmark's GET rate stands for it. The
+    server's init container waits for it before the server container (and its startup probe) starts."""
+    weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
+    image = IMAGE_COMPRESSED_BYTES[versions.WEIGHTS_COPY_IMAGE]
+    pull = _transfer("", image, IMAGE_PULL_RATE["none"], None, False)
+    download = _transfer("", weights, WEIGHTS_RATE["huggingface"], INTERNET_BANDWIDTH, False)
+    upload = _transfer("", weights, WEIGHTS_RATE["s3"], None, False)
+    parts = (pull, download, upload)
+    return Step(
+        WEIGHTS_COPY_STEP,
+        sum(part.seconds for part in parts),
+        " + ".join(f"({part.arithmetic})" for part in parts) + ": image pull, download, upload",
+        "; ".join(dict.fromkeys(source for part in parts for source in part.source.split("; "))),
+        False,
+    )
 
 
 @dataclass(frozen=True)
@@ -295,6 +339,10 @@ class ColdStart:
     """The autoscaler's `maxNodeProvisionTime` in seconds; None without the autoscaler."""
     not_estimated: tuple[str, ...] = ()
     """Steps left out for want of a figure (an image or a model the tables do not know)."""
+    weights_copy: Step | None = None
+    """The seeding Job's copy, on a revision's first start only (so not in `steps`); None without seeding."""
+    weights_wait: float | None = None
+    """Seconds the registered init container waits for the copy's marker; None without one."""
 
     @property
     def total(self) -> float:
@@ -324,5 +372,8 @@ class ColdStart:
             },
             "scalesFromZero": self.scales_from_zero,
             "notEstimated": list(self.not_estimated),
+            "weightsCopy": None
+            if self.weights_copy is None
+            else {**self.weights_copy.to_dict(), "waitSeconds": self.weights_wait},
             "sources": sorted({step.source for step in self.steps}),
         }

@@ -11,6 +11,8 @@ Sources of the facts (the table itself is written here, not copied):
 - max pods: the eni-max-pods table shipped with the Amazon EKS AMIs (amazon-eks-ami
   `templates/shared/runtime/eni-max-pods.txt`, also used by `nodeadm`), i.e. the VPC CNI without
   prefix delegation: ENIs * (IPv4 addresses per ENI - 1) + 2.
+- network baseline: the AWS docs' accelerated computing network specifications, as Karpenter v1.14.1
+  generates them (`NETWORK_BASELINE_MBPS`).
 - gpu_product: NVIDIA GPU feature discovery's product label, the NVML device name with spaces
   replaced by dashes (for example "Tesla T4" becomes "Tesla-T4").
 
@@ -66,6 +68,8 @@ class InstanceType:
     # vLLM's `gpu_memory_utilization` multiplies (vllm/v1/worker/utils.py `request_memory` at v0.32.0 takes
     # `total_memory` from the device's memory info). None where no source gives it.
     gpu_memory_visible_gib: float | None = None
+    # Baseline network bandwidth, Gbps (NETWORK_BASELINE_MBPS); None for the CPU types, not recorded.
+    network_baseline_gbps: float | None = None
 
     def __post_init__(self) -> None:
         if _NAME_RE.fullmatch(self.name) is None:
@@ -145,6 +149,65 @@ _H100 = _Gpu("NVIDIA H100", 80, "NVIDIA-H100-80GB-HBM3", 81559)
 _H200 = _Gpu("NVIDIA H200", 141, "NVIDIA-H200")
 
 
+# Baseline network bandwidth of each GPU type, in Mbps: the first figure of the "Baseline / Burst bandwidth (Gbps)"
+# column of the AWS docs' "Accelerated computing instances" network specifications
+# (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html#ac_network), as Karpenter's generator reads it into
+# aws/karpenter-provider-aws pkg/providers/instancetype/zz_generated.bandwidth.go at v1.14.1 (read 2026-12-02;
+# hack/code/bandwidth_gen/main.go takes the number before the "/", so the baseline, not the "up to" burst). A
+# type of "up to" N Gbps bursts above it for minutes only, on network I/O credits: the baseline is what a
+# sustained download may count on.
+NETWORK_BASELINE_MBPS: Mapping[str, Mapping[str, int]] = MappingProxyType(
+    {
+        "g4dn": {
+            "12xlarge": 50000,
+            "16xlarge": 50000,
+            "2xlarge": 10000,
+            "4xlarge": 20000,
+            "8xlarge": 50000,
+            "metal": 100000,
+            "xlarge": 5000,
+        },
+        "g5": {
+            "12xlarge": 40000,
+            "16xlarge": 25000,
+            "24xlarge": 50000,
+            "2xlarge": 5000,
+            "48xlarge": 100000,
+            "4xlarge": 10000,
+            "8xlarge": 25000,
+            "xlarge": 2500,
+        },
+        "g5g": {"16xlarge": 25000, "2xlarge": 2500, "4xlarge": 5000, "8xlarge": 12000, "metal": 25000, "xlarge": 1250},
+        "g6": {
+            "12xlarge": 40000,
+            "16xlarge": 25000,
+            "24xlarge": 50000,
+            "2xlarge": 5000,
+            "48xlarge": 100000,
+            "4xlarge": 10000,
+            "8xlarge": 25000,
+            "xlarge": 2500,
+        },
+        "g6e": {
+            "12xlarge": 100000,
+            "16xlarge": 35000,
+            "24xlarge": 200000,
+            "2xlarge": 5000,
+            "48xlarge": 400000,
+            "4xlarge": 20000,
+            "8xlarge": 25000,
+            "xlarge": 2500,
+        },
+        "gr6": {"4xlarge": 10000, "8xlarge": 25000},
+        "p4d": {"24xlarge": 400000},
+        "p4de": {"24xlarge": 400000},
+        "p5": {"48xlarge": 3200000, "4xlarge": 100000},
+        "p5e": {"48xlarge": 3200000},
+        "p5en": {"48xlarge": 3200000},
+    }
+)
+
+
 def _gpu_family(
     family: str,
     gpu: _Gpu,
@@ -164,6 +227,7 @@ def _gpu_family(
             gpu_memory_gib=gpu.memory_gib,
             gpu_memory_visible_gib=gpu.visible_mib / 1024 if gpu.visible_mib else None,
             gpu_product=gpu.product,
+            network_baseline_gbps=NETWORK_BASELINE_MBPS[family][size] / 1000,
         )
         for size, vcpus, memory, gpus, max_pods in sizes
     ]

@@ -12,6 +12,13 @@ from datetime import date
 VLLM_IMAGE_REPOSITORY = "vllm/vllm-openai"
 VLLM_VERSION = "v0.32.0"
 VLLM_IMAGE = f"{VLLM_IMAGE_REPOSITORY}:{VLLM_VERSION}"
+# The image the weights copy Job runs (and the server's init container, which waits for its marker): the vLLM
+# image carries both libraries the copy needs. huggingface_hub is a requirement of vLLM itself; boto3 comes with
+# the `runai` extra the image installs for the S3 streamer: vllm-project/vllm docker/Dockerfile (the
+# `vllm-openai-base` stage installs `boto3 runai-model-streamer runai-model-streamer[s3]`; snapshot 0000977e,
+# the v0.32.0 tag's own Dockerfile was not readable here), and runai-model-streamer-s3 0.15.7's wheel metadata
+# on PyPI (`Requires-Dist: boto3`), read 2026-12-02. The same pinned image means no packages fetched at start.
+WEIGHTS_COPY_IMAGE = VLLM_IMAGE
 # The vllm/vllm-openai image runs as root by default (its `vllm-openai` stage sets no USER); it also
 # creates an optional `vllm` user, UID 2000 and GID 0, with group-0-writable home and caches, for
 # running under `--user 2000:0` (vllm-project/vllm docker/Dockerfile at v0.32.0, "Non-root support

@@ -7,7 +7,8 @@ gets `failureThreshold * periodSeconds` to succeed), and vLLM answers `/health` 
 and the model compiled, so an allowance shorter than those steps restarts the pod while it loads, again and
 again. The Cluster Autoscaler gives up on a node that has not registered within `maxNodeProvisionTime`
 (cluster-autoscaler/FAQ.md at cluster-autoscaler-1.36.1) and tries elsewhere, so a bound shorter than the
-node's launch never lets a GPU node join. A pool that scales from zero makes its first request wait for every
+node's launch never lets a GPU node join. A server whose weights the stack copies to S3 (`vllm.source.seed`) must
+wait for the copy at least as long as it takes. A pool that scales from zero makes its first request wait for every
 step: a warning says how long.
 """
 
@@ -44,6 +45,13 @@ def cold_start_verdict(entries: list[ColdStart]) -> tuple[Verdict, list[str]]:
                 f"{where}: autoscaler.maxNodeProvisionTime is {entry.max_node_provision:.0f} s but a GPU node takes "
                 f"about {entry.node_launch:.0f} s to launch and join, so the autoscaler gives up on it; raise it to "
                 f"at least {entry.node_launch:.0f}s"
+            )
+        copy = entry.weights_copy
+        if copy is not None and (entry.weights_wait is None or entry.weights_wait < copy.seconds):
+            waits = "does not wait for it" if entry.weights_wait is None else f"waits {entry.weights_wait:.0f} s"
+            failed.append(
+                f"{where}: the weights copy to S3 takes about {copy.seconds:.0f} s on a revision's first start but "
+                f"the server {waits}, so it starts on a prefix that is still being written"
             )
         if entry.scales_from_zero:
             warnings.append(

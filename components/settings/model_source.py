@@ -16,6 +16,13 @@ _BUCKET_RE = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
 _IP_RE = re.compile(r"\d{1,3}(\.\d{1,3}){3}")
 _RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
 _RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
+# A commit id on the Hugging Face Hub: a git commit's full SHA-1, 40 hex digits.
+_COMMIT_RE = re.compile(r"[0-9a-f]{40}")
+
+
+def is_commit_id(value: str | None) -> bool:
+    """Whether `value` is a full commit id, the only revision whose files never change."""
+    return value is not None and bool(_COMMIT_RE.fullmatch(value))
 
 
 def is_bucket_name(value: str) -> bool:
@@ -79,12 +86,26 @@ class ModelSourceSettings(SectionModel):
     concurrency: Annotated[int, rule(lambda n: 1 <= n <= 256, "an integer from 1 to 256")] | None = None
     """With `s3`: the streamer's concurrent S3 clients, passed as `--model-loader-extra-config
     '{"concurrency": N}'`, 1-256. Default: the streamer's own."""
+    seed: bool | None = None
+    """With `s3`: a Kubernetes Job on the system nodes copies the model at `revision` (a commit id) from the Hub
+    to the prefix, with a role that may only write there, and the server waits for it. Default: on when the stack
+    creates the bucket, off with `bucket` given (seed it yourself: README, "Seeding the weights yourself")."""
+
+    @property
+    def seeded(self) -> bool:
+        """Whether the stack copies the weights to the prefix (`seed`, or its default)."""
+        return self.type == "s3" and (self.seed if self.seed is not None else self.bucket is None)
 
     def problems(self) -> list[ConfigProblem]:
         if self.type == "s3":
             return []
         return [
             ConfigProblem(key, f"{value!r} with type 'huggingface'; allowed: type 's3', or leave {key} out")
-            for key, value in (("bucket", self.bucket), ("prefix", self.prefix), ("concurrency", self.concurrency))
+            for key, value in (
+                ("bucket", self.bucket),
+                ("prefix", self.prefix),
+                ("concurrency", self.concurrency),
+                ("seed", self.seed),
+            )
             if value is not None
         ]

@@ -14,7 +14,7 @@ from ..facts.vllm_cli import OPTIONS
 from .autoscaling import AutoscalingSettings
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
-from .model_source import ModelSourceSettings
+from .model_source import ModelSourceSettings, is_commit_id
 from .section import SectionModel
 
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
@@ -265,13 +265,25 @@ class VllmSettings(SectionModel):
             )
             for index in loader_indexes
         ]
-        if self.revision is not None:
+        # The Job copies one revision and its marker names it: a branch would let a changed model pass for the
+        # copied one, so only a commit id is copied.
+        if self.source.seeded and not is_commit_id(self.revision):
             problems.append(
                 ConfigProblem(
                     "revision",
-                    f"{self.revision!r} with source.type 's3': the weights are the objects under source.prefix, "
-                    "not a Hub revision; allowed: leave revision out (put the revision in source.prefix), or "
-                    "source.type 'huggingface'",
+                    ("is not set" if self.revision is None else f"{self.revision!r} is not a commit id")
+                    + ", and source.seed copies one pinned revision of the model to S3, named by its completion "
+                    "marker; allowed: the commit id (40 hex digits) of the revision to serve, or source.seed false "
+                    "to seed the bucket yourself",
+                )
+            )
+        elif not self.source.seeded and self.revision is not None:
+            problems.append(
+                ConfigProblem(
+                    "revision",
+                    f"{self.revision!r} with source.type 's3' and no seeding: the weights are the objects under "
+                    "source.prefix, not a Hub revision; allowed: leave revision out (put the revision in "
+                    "source.prefix), source.seed true, or source.type 'huggingface'",
                 )
             )
         return problems
@@ -286,8 +298,11 @@ class VllmSettings(SectionModel):
 
     @property
     def weights_prefix(self) -> str:
-        """The key prefix of weights from S3: `source.prefix`, else the model id."""
-        return self.source.prefix or self.model
+        """The key prefix of weights from S3: `source.prefix`, else the model id, and with seeding the model id
+        and the revision, so that a new revision is copied beside the old one rather than over it."""
+        if self.source.prefix:
+            return self.source.prefix
+        return f"{self.model}/{self.revision}" if self.source.seeded and self.revision else self.model
 
     @property
     def gpus_per_replica(self) -> int:

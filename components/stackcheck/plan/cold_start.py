@@ -10,17 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...facts import cold_start, model_catalog
+from ...facts import cold_start
 from ...facts.go_duration import parse_go_duration
 from ...vllm_manifests import SERVER_NAME
+from ...weights_copy import WAIT_CONTAINER, weights_bytes
 
 NANOSECONDS = 1_000_000_000
-
-
-def weights_bytes(settings: Any) -> float | None:
-    """Bytes of a server's weights: parameters times bytes per parameter, from `modelFacts` or the catalog."""
-    facts = settings.model_facts.facts() if settings.model_facts else model_catalog.lookup(settings.model)
-    return None if facts is None else facts.parameters * facts.bytes_per_parameter
 
 
 def startup_allowance(deployment: dict[str, Any] | None) -> float | None:
@@ -37,6 +32,16 @@ def startup_allowance(deployment: dict[str, Any] | None) -> float | None:
     )
 
 
+def weights_wait(deployment: dict[str, Any] | None) -> float | None:
+    """Seconds the server's init container waits for the seeding Job's marker (its `--timeout`), or None."""
+    pod = (deployment or {}).get("spec", {}).get("template", {}).get("spec", {})
+    for container in pod.get("initContainers") or []:
+        command = container.get("command") or []
+        if container.get("name") == WAIT_CONTAINER and "--timeout" in command[:-1]:
+            return float(command[command.index("--timeout") + 1])
+    return None
+
+
 def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]:
     """One entry per served model, named as the fits gate names it, the pool by its GpuNodeGroup."""
     deployments = {(obj.namespace, obj.name): obj.manifest for obj in objects if obj.kind == "Deployment"}
@@ -48,6 +53,8 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
     for server in settings.servers:
         vllm = server.settings
         pool = server.pool.settings
+        # The type a pool starts first, as the fits gate sizes it.
+        instance = pool.smallest_instance
         steps, missing = cold_start.cold_start_steps(
             ami_family=pool.ami_family,
             image=vllm.image,
@@ -55,18 +62,24 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
             source=vllm.source.type,
             image_cache=pool.image_cache,
             provisioner=pool.provisioner,
+            bandwidth=cold_start.instance_bandwidth(instance.name, instance.network_baseline_gbps),
         )
         object_name = SERVER_NAME if server.name is None else server.name
+        deployment = deployments.get((vllm.namespace, object_name))
+        size = weights_bytes(vllm)
+        copy = cold_start.weights_copy_step(size) if vllm.source.seeded and size is not None else None
         entries.append(
             cold_start.ColdStart(
                 name=vllm.model if server.name is None else f"{server.name} ({vllm.model})",
                 pool=server.pool.resource_name(settings.cluster.name),
                 steps=tuple(steps),
                 scales_from_zero=pool.min_size == 0,
-                startup_allowance=startup_allowance(deployments.get((vllm.namespace, object_name))),
+                startup_allowance=startup_allowance(deployment),
                 # The Cluster Autoscaler's bound is for the node groups it scales, not Karpenter's or Auto Mode's nodes.
                 max_node_provision=max_provision if pool.node_group else None,
                 not_estimated=tuple(missing),
+                weights_copy=copy,
+                weights_wait=weights_wait(deployment) if copy is not None else None,
             )
         )
     return entries

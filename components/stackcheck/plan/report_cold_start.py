@@ -24,6 +24,19 @@ def cold_start_section(result: PlanResult) -> Section:
             Row((entry.name, step.name, f"{step.seconds:.0f}", step.arithmetic, "yes" if step.in_probe else "no"))
             for entry in entries
             for step in entry.steps
+        )
+        + tuple(
+            Row(
+                (
+                    entry.name,
+                    entry.weights_copy.name,
+                    f"{entry.weights_copy.seconds:.0f}",
+                    entry.weights_copy.arithmetic,
+                    f"no: the init container waits up to {_seconds(entry.weights_wait)} s",
+                )
+            )
+            for entry in entries
+            if entry.weights_copy is not None
         ),
     )
     totals = Table(
@@ -51,7 +64,8 @@ def cold_start_section(result: PlanResult) -> Section:
             for entry in entries
         ),
     )
-    sources = sorted({step.source for entry in entries for step in entry.steps})
+    copies = [entry.weights_copy for entry in entries if entry.weights_copy is not None]
+    sources = sorted({step.source for entry in entries for step in (*entry.steps, *copies)})
     blocks = (
         totals,
         steps,

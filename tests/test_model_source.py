@@ -26,6 +26,10 @@ from components.model_weights import bucket_resource_name, read_policy
 from components.stackcheck.__main__ import main
 from tests.conftest import dev_stack_config, merge
 
+REVISION = dev_stack_config()["vllm"]["revision"]
+"""The dev stack's pinned model revision, which names the default prefix of weights from S3."""
+PREFIX = f"Qwen/Qwen2.5-7B-Instruct/{REVISION}"
+
 ROOT = Path(__file__).resolve().parent.parent
 S3_TYPES = {S3_BUCKET, S3_ENCRYPTION, S3_OWNERSHIP_CONTROLS, S3_PUBLIC_ACCESS_BLOCK, S3_VERSIONING}
 
@@ -91,11 +95,11 @@ def test_the_server_reads_only_its_prefix_through_an_eks_pod_identity_role(capsy
     [policy] = [policy for policy in registered(document, ROLE_POLICY) if policy["inputs"]["role"] == role["id"]]
     statements = json.loads(policy["inputs"]["policy"])["Statement"]
     assert [(s["Action"], s["Resource"], s.get("Condition")) for s in statements] == [
-        (["s3:GetObject"], ["arn:aws:s3:::gpu-inference-dev-vllm-weights/Qwen/Qwen2.5-7B-Instruct/*"], None),
+        (["s3:GetObject"], [f"arn:aws:s3:::gpu-inference-dev-vllm-weights/{PREFIX}/*"], None),
         (
             ["s3:ListBucket"],
             ["arn:aws:s3:::gpu-inference-dev-vllm-weights"],
-            {"StringLike": {"s3:prefix": ["Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct/*"]}},
+            {"StringLike": {"s3:prefix": [PREFIX, f"{PREFIX}/*"]}},
         ),
     ]
     [association] = [
@@ -112,7 +116,9 @@ def test_the_server_loads_s3_weights_with_the_streamer_and_serves_them_under_the
     assert code == 0, document["failures"]
     container = server_container(tmp_path)
     args = container["args"]
-    assert args[0] == "s3://gpu-inference-dev-vllm-weights/Qwen/Qwen2.5-7B-Instruct"
+    assert args[0] == f"s3://gpu-inference-dev-vllm-weights/{PREFIX}"
+    # The revision names what the prefix holds; the streamer reads the prefix, and vLLM gets no Hub revision.
+    assert "--revision" not in args
     assert args[args.index("--served-model-name") + 1] == "Qwen/Qwen2.5-7B-Instruct"
     assert args[args.index("--load-format") + 1] == "runai_streamer"
     assert "--model-loader-extra-config" not in args  # the streamer's own concurrency
@@ -122,7 +128,7 @@ def test_the_server_loads_s3_weights_with_the_streamer_and_serves_them_under_the
     [start] = document["coldStart"]
     assert [step["step"] for step in start["steps"]][3] == "weights stream from S3 to the GPUs"
     # Where to seed the weights, as a stack output.
-    assert document["outputs"]["vllmWeights"] == "s3://gpu-inference-dev-vllm-weights/Qwen/Qwen2.5-7B-Instruct"
+    assert document["outputs"]["vllmWeights"] == f"s3://gpu-inference-dev-vllm-weights/{PREFIX}"
 
 
 def test_a_given_bucket_and_prefix_are_read_as_they_are_and_no_bucket_is_created(capsys, tmp_path):
@@ -178,7 +184,7 @@ def test_bad_source_settings_exit_2_naming_every_key_at_once(capsys, tmp_path):
     assert not document["resources"]
 
 
-def test_s3_refuses_a_hub_revision_and_a_loader_of_its_own_in_extra_args(capsys, tmp_path):
+def test_s3_refuses_a_loader_of_its_own_in_extra_args_and_takes_a_revision_as_what_the_prefix_holds(capsys, tmp_path):
     overrides = {
         "vllm": {
             "revision": "a" * 40,
@@ -190,8 +196,7 @@ def test_s3_refuses_a_hub_revision_and_a_loader_of_its_own_in_extra_args(capsys,
 
     assert code == 2
     problems = {problem["key"]: problem["message"] for problem in document["configProblems"]}
-    assert set(problems) == {"vllm.revision", "vllm.extraArgs[0]"}
-    assert "source.type 's3'" in problems["vllm.revision"]
+    assert set(problems) == {"vllm.extraArgs[0]"}
     assert "--load-format" in problems["vllm.extraArgs[0]"]
 
 

@@ -189,7 +189,11 @@ def test_seeding_defaults_to_the_stacks_own_bucket(source, revision, seeded):
 @pytest.mark.parametrize(
     ("vllm", "key", "fragment"),
     [
-        ({"source": {"type": "s3"}}, "revision", "is not set, and source.seed copies one pinned revision"),
+        (
+            {"revision": None, "source": {"type": "s3"}},
+            "revision",
+            "is not set, and source.seed copies one pinned revision",
+        ),
         ({"revision": "main", "source": {"type": "s3"}}, "revision", "'main' is not a commit id"),
         ({"revision": "v1.0", "source": {"type": "s3", "seed": True, "bucket": "b-1"}}, "revision", "commit id"),
         ({"source": {"seed": True}}, "source.seed", "allowed: type 's3'"),

@@ -67,7 +67,7 @@ class VllmServerArgs:
     model: str | None = None
     """Plain. Hugging Face model id (`name` or `namespace/name`, as `huggingface_hub` validates it); the default is ungated and fits one 24 GB GPU. Default `Qwen/Qwen2.5-7B-Instruct`."""
     revision: str | None = None
-    """Plain. The model's revision on the Hugging Face Hub, passed as `--revision`: a commit id (40 hex digits) or a release tag; a branch such as `main` is accepted with a warning, since the weights it names can change. Default: the Hub's default branch."""
+    """Plain. The model's revision on the Hugging Face Hub, passed as `--revision`: a commit id (40 hex digits) or a release tag; a branch such as `main` is accepted with a warning, since the weights it names can change. With weights from S3 it names the revision the prefix holds (the default prefix is `<model>/<revision>`) and is not passed. Default: the Hub's default branch."""
     served_model_name: str | None = None
     """Plain. Model name clients send in requests. Default: the model id."""
     image: str | None = None

@@ -163,8 +163,9 @@ class VllmSettings(SectionModel):
     ungated and fits one 24 GB GPU."""
     revision: Annotated[str, rule(lambda value: bool(value.strip()), "a commit id or a tag")] | None = None
     """The model's revision on the Hugging Face Hub, passed as `--revision`: a commit id (40 hex digits) or a
-    release tag; a branch such as `main` is accepted with a warning, since the weights it names can change.
-    Default: the Hub's default branch."""
+    release tag; a branch such as `main` is accepted with a warning, since the weights it names can change. With
+    weights from S3 it names the revision the prefix holds (the default prefix is `<model>/<revision>`) and is not
+    passed. Default: the Hub's default branch."""
     served_model_name: str | None = None
     """Model name clients send in requests. Default: the model id."""
     image: Annotated[str, AfterValidator(_image)] = versions.VLLM_IMAGE
@@ -277,15 +278,6 @@ class VllmSettings(SectionModel):
                     "to seed the bucket yourself",
                 )
             )
-        elif not self.source.seeded and self.revision is not None:
-            problems.append(
-                ConfigProblem(
-                    "revision",
-                    f"{self.revision!r} with source.type 's3' and no seeding: the weights are the objects under "
-                    "source.prefix, not a Hub revision; allowed: leave revision out (put the revision in "
-                    "source.prefix), source.seed true, or source.type 'huggingface'",
-                )
-            )
         return problems
 
     @property
@@ -298,11 +290,11 @@ class VllmSettings(SectionModel):
 
     @property
     def weights_prefix(self) -> str:
-        """The key prefix of weights from S3: `source.prefix`, else the model id, and with seeding the model id
-        and the revision, so that a new revision is copied beside the old one rather than over it."""
+        """The key prefix of weights from S3: `source.prefix`, else the model id and, when `revision` is set, the
+        revision, so that a new revision sits beside the old one rather than over it, whoever seeds the bucket."""
         if self.source.prefix:
             return self.source.prefix
-        return f"{self.model}/{self.revision}" if self.source.seeded and self.revision else self.model
+        return f"{self.model}/{self.revision}" if self.revision else self.model
 
     @property
     def gpus_per_replica(self) -> int:

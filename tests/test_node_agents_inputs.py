@@ -54,7 +54,8 @@ def test_add_ons_the_stack_leaves_out_are_named_with_the_setting_that_leaves_the
         "kube-proxy (add-on kube-proxy, installed by EKS on every cluster): not checked: "
         + node_agents.EKS_DEFAULT_AGENTS[1].source,
         f"add-on {MONITORING} is not installed by the stack: eks-node-monitoring-agent, dcgm-server do not run "
-        "(with gpuNodeGroup.nodeRepair false, GPU health is not monitored)",
+        "(with nodeRepair false on every node-group and Karpenter GPU pool, their GPU health is not monitored; EKS "
+        "Auto Mode pools are monitored by EKS itself)",
         f"add-on {versions.POD_IDENTITY_AGENT_ADDON} is not installed by the stack: eks-pod-identity-agent do not run "
         "(with autoscaler.enabled false, no pod needs EKS Pod Identity)",
     ]

@@ -78,7 +78,10 @@ def cluster_agents(resources: list[Any]) -> ClusterAgents:
 
 # What a missing add-on costs, in the words of the setting that leaves it out.
 _WITHOUT = {
-    node_agents.versions.NODE_MONITORING_AGENT_ADDON: " (with gpuNodeGroup.nodeRepair false, GPU health is not monitored)",
+    node_agents.versions.NODE_MONITORING_AGENT_ADDON: (
+        " (with nodeRepair false on every node-group and Karpenter GPU pool, their GPU health is not monitored; EKS "
+        "Auto Mode pools are monitored by EKS itself)"
+    ),
     node_agents.versions.POD_IDENTITY_AGENT_ADDON: " (with autoscaler.enabled false, no pod needs EKS Pod Identity)",
 }
 

@@ -16,9 +16,9 @@ import pulumi_aws as aws
 
 from .args.auto_mode import AutoModeArgs
 from .component_args import Validation, args_path, coerce
-from .facts import auto_mode, naming, regions
+from .facts import auto_mode, regions
 from .facts.identity import PROJECT
-from .node_group import node_trust_policy
+from .node_group import launched_node_role
 
 
 class AutoMode(pulumi.ComponentResource):
@@ -38,32 +38,17 @@ class AutoMode(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self)
         tags = dict(args.tags or {})
         partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self))
-        role = aws.iam.Role(
-            naming.autonamed_role_resource_name(f"{name}-node-role"),
-            description=pulumi.Output.concat(
-                "Nodes EKS Auto Mode launches for EKS cluster ", pulumi.Output.from_input(args.cluster_name)
-            ),
-            assume_role_policy=node_trust_policy(partition.dns_suffix),
-            tags=tags or None,
-            opts=child,
-        )
-        attachments = [
-            aws.iam.RolePolicyAttachment(
-                f"{name}-node-{policy}",
-                role=role.name,
-                policy_arn=partition.partition.apply(functools.partial(regions.aws_managed_policy_arn, name=policy)),
-                opts=child,
-            )
-            for policy in auto_mode.NODE_ROLE_POLICIES
-        ]
-        entry = aws.eks.AccessEntry(
-            f"{name}-node-access",
+        nodes = launched_node_role(
+            name,
+            launcher="EKS Auto Mode",
             cluster_name=args.cluster_name,
-            principal_arn=role.arn,
-            type=auto_mode.ACCESS_ENTRY_TYPE,
-            tags=tags or None,
+            policies=auto_mode.NODE_ROLE_POLICIES,
+            access_entry_type=auto_mode.ACCESS_ENTRY_TYPE,
+            partition=partition,
+            tags=tags,
             opts=child,
         )
+        role, attachments, entry = nodes.role, nodes.attachments, nodes.access_entry
         association = aws.eks.AccessPolicyAssociation(
             f"{name}-node-policy",
             cluster_name=args.cluster_name,

@@ -19,7 +19,6 @@ its chart's `crds/`: Helm installs a chart's `crds/` only on the first install a
 release waits for the CRDs' and the NodePools for the controller's, so a new pin rolls the CRDs first.
 """
 
-import functools
 import json
 
 import pulumi
@@ -29,10 +28,10 @@ import pulumi_kubernetes as k8s
 from . import karpenter_manifests as manifests
 from .args.karpenter import KarpenterArgs
 from .component_args import Validation, args_path, coerce
-from .facts import naming, pod_identity, regions, versions
+from .facts import naming, pod_identity, versions
 from .facts.identity import PROJECT
 from .facts.node_agents import SYSTEM_POOL_LABEL
-from .node_group import node_trust_policy
+from .node_group import launched_node_role
 
 
 class Karpenter(pulumi.ComponentResource):
@@ -63,30 +62,17 @@ class Karpenter(pulumi.ComponentResource):
         account = aws.get_caller_identity_output(opts=invoke).account_id
         cluster_name = pulumi.Output.from_input(args.cluster_name)
 
-        node_role = aws.iam.Role(
-            naming.autonamed_role_resource_name(f"{name}-node-role"),
-            description=pulumi.Output.concat("Nodes Karpenter launches for EKS cluster ", cluster_name),
-            assume_role_policy=node_trust_policy(partition.dns_suffix),
-            tags=tags or None,
-            opts=child,
-        )
-        attachments = [
-            aws.iam.RolePolicyAttachment(
-                f"{name}-node-{policy}",
-                role=node_role.name,
-                policy_arn=partition.partition.apply(functools.partial(regions.aws_managed_policy_arn, name=policy)),
-                opts=child,
-            )
-            for policy in manifests.NODE_ROLE_POLICIES
-        ]
-        access_entry = aws.eks.AccessEntry(
-            f"{name}-node-access",
+        nodes = launched_node_role(
+            name,
+            launcher="Karpenter",
             cluster_name=args.cluster_name,
-            principal_arn=node_role.arn,
-            type="EC2_LINUX",
-            tags=tags or None,
+            policies=manifests.NODE_ROLE_POLICIES,
+            access_entry_type="EC2_LINUX",
+            partition=partition,
+            tags=tags,
             opts=child,
         )
+        node_role, attachments, access_entry = nodes.role, nodes.attachments, nodes.access_entry
 
         queue = aws.sqs.Queue(
             naming.autonamed_resource_name(f"{name}-interruption", naming.SQS_QUEUE_NAME_MAX),

@@ -142,6 +142,58 @@ def node_trust_policy(dns_suffix: pulumi.Input[str]) -> pulumi.Output[str]:
     )
 
 
+@dataclass(frozen=True)
+class LaunchedNodeRole:
+    """The IAM role of nodes a controller launches outside managed node groups (Karpenter, EKS Auto Mode), its
+    policy attachments and its EKS access entry, which EKS creates itself only for managed node groups."""
+
+    role: aws.iam.Role
+    attachments: list[aws.iam.RolePolicyAttachment]
+    access_entry: aws.eks.AccessEntry
+
+
+def launched_node_role(
+    name: str,
+    *,
+    launcher: str,
+    cluster_name: pulumi.Input[str],
+    policies: tuple[str, ...],
+    access_entry_type: str,
+    partition: pulumi.Output[Any],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> LaunchedNodeRole:
+    """`<name>-node-role` with the AWS managed `policies` attached (`<name>-node-<policy>`) and an access entry of
+    `access_entry_type` (`<name>-node-access`), all with `opts` (the caller's child options)."""
+    role = aws.iam.Role(
+        naming.autonamed_role_resource_name(f"{name}-node-role"),
+        description=pulumi.Output.concat(
+            f"Nodes {launcher} launches for EKS cluster ", pulumi.Output.from_input(cluster_name)
+        ),
+        assume_role_policy=node_trust_policy(partition.dns_suffix),
+        tags=tags or None,
+        opts=opts,
+    )
+    attachments = [
+        aws.iam.RolePolicyAttachment(
+            f"{name}-node-{policy}",
+            role=role.name,
+            policy_arn=partition.partition.apply(functools.partial(regions.aws_managed_policy_arn, name=policy)),
+            opts=opts,
+        )
+        for policy in policies
+    ]
+    access_entry = aws.eks.AccessEntry(
+        f"{name}-node-access",
+        cluster_name=cluster_name,
+        principal_arn=role.arn,
+        type=access_entry_type,
+        tags=tags or None,
+        opts=opts,
+    )
+    return LaunchedNodeRole(role, attachments, access_entry)
+
+
 class NodeRole(pulumi.ComponentResource):
     """The IAM role EC2 nodes assume, with the policies a managed node group needs.
 

@@ -285,6 +285,26 @@ def change_registrations(monkeypatch, change) -> list[str]:
     return changed
 
 
+def dev_stack_file(tmp_path: Path, *overrides: dict[str, Any], name: str = "dev") -> Path:
+    """`Pulumi.<name>.yaml` in `tmp_path`: Pulumi.dev.yaml (aws:* kept) with each of `overrides` (keys without the
+    project prefix) merged in turn."""
+    document = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())
+    prefix = f"{PROJECT}:"
+    config = {key.removeprefix(prefix): value for key, value in document["config"].items()}
+    for override in overrides:
+        config = merge(config, override)
+    document["config"] = {(key if ":" in key else f"{prefix}{key}"): value for key, value in config.items()}
+    stack_file = tmp_path / f"Pulumi.{name}.yaml"
+    stack_file.write_text(yaml.safe_dump(document))
+    return stack_file
+
+
+def verdict(report: dict, name: str) -> dict:
+    """The plan report's verdict called `name` (exactly one)."""
+    [found] = [item for item in report["verdicts"] if item["name"] == name]
+    return found
+
+
 def plan_stack_file(stack_file: Path, out: Path) -> tuple[int, dict]:
     """The offline plan of this checkout's program with `stack_file`, as JSON: (exit code, document)."""
     from components.stackcheck.__main__ import main

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import change_registrations, dev_stack_config, merge, plan_stack_file, run_stack
+from conftest import (
+    change_registrations,
+    dev_stack_config,
+    dev_stack_file,
+    merge,
+    plan_stack_file,
+    run_stack,
+    verdict,
+)
 
 from components.facts.resource_types import (
     ACCESS_ENTRY,
@@ -37,18 +45,7 @@ def auto_run() -> ProgramRun:
 
 
 def auto_stack_file(tmp_path: Path, overrides: dict | None = None) -> Path:
-    document = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())
-    config = {key.removeprefix("eks-gpu-inference:"): value for key, value in document["config"].items()}
-    merged = merge(merge(config, AUTO), overrides or {})
-    document["config"] = {(key if ":" in key else f"eks-gpu-inference:{key}"): value for key, value in merged.items()}
-    stack_file = tmp_path / "Pulumi.auto.yaml"
-    stack_file.write_text(yaml.safe_dump(document))
-    return stack_file
-
-
-def verdict(report: dict, name: str) -> dict:
-    [found] = [item for item in report["verdicts"] if item["name"] == name]
-    return found
+    return dev_stack_file(tmp_path, AUTO, overrides or {}, name="auto")
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from conftest import change_registrations, dev_stack_config, merge, plan_stack_file, run_stack
+from conftest import (
+    change_registrations,
+    dev_stack_config,
+    dev_stack_file,
+    merge,
+    plan_stack_file,
+    run_stack,
+    verdict,
+)
 
 from components.facts import versions
 from components.facts.resource_types import (
@@ -39,18 +46,7 @@ def karpenter_run() -> ProgramRun:
 
 
 def karpenter_stack_file(tmp_path: Path, overrides: dict | None = None) -> Path:
-    document = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())
-    config = {key.removeprefix("eks-gpu-inference:"): value for key, value in document["config"].items()}
-    merged = merge(merge(config, KARPENTER), overrides or {})
-    document["config"] = {(key if ":" in key else f"eks-gpu-inference:{key}"): value for key, value in merged.items()}
-    stack_file = tmp_path / "Pulumi.karpenter.yaml"
-    stack_file.write_text(yaml.safe_dump(document))
-    return stack_file
-
-
-def verdict(report: dict, name: str) -> dict:
-    [found] = [item for item in report["verdicts"] if item["name"] == name]
-    return found
+    return dev_stack_file(tmp_path, KARPENTER, overrides or {}, name="karpenter")
 
 
 def test_a_karpenter_pool_is_a_node_pool_and_no_node_group(karpenter_run):

@@ -5,6 +5,13 @@ An IAM role for EKS Pod Identity trusts the service principal `pods.eks.amazonaw
 `sts:TagSession` (EKS user guide, "Create an IAM role for EKS Pod Identity"). The agent serves the credentials on
 the link-local address 169.254.170.23, port 80 (EKS user guide, "Understand how EKS Pod Identity works"), which a
 pod's NetworkPolicy must let it reach.
+
+A pod whose ServiceAccount has `automountServiceAccountToken: false` still gets its Pod Identity token: the
+mutating webhook that EKS runs (aws/amazon-eks-pod-identity-webhook at 3bf80a34, 2026-08-11, read 2026-12-02:
+pkg/handler/handler.go) adds its own projected `eks-pod-identity-token` volume (audience `pods.eks.amazonaws.com`,
+mounted at /var/run/secrets/pods.eks.amazonaws.com/serviceaccount) and `AWS_CONTAINER_CREDENTIALS_FULL_URI` to every
+pod of an associated ServiceAccount, and never reads that field; the field only leaves out the Kubernetes API token.
+The association must exist before the pod is created (the webhook mutates only new pods).
 """
 
 from __future__ import annotations

@@ -227,6 +227,9 @@ def test_server_args_come_from_settings_in_order_then_extra_args(stack):
         "8000",
         "--shutdown-timeout",
         "45",
+        # Pulumi.dev.yaml pins the model's revision.
+        "--revision",
+        "a09a35458c702b33eeacc393d103063234e8bc28",
         "--enable-prefix-caching",
     ]
 

@@ -6,13 +6,19 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_placement_guard import GPU_TOLERATION, gpu_pool, system_pool
 
+from components import placement
 from components.facts.contract import PlacementContract
 from components.node_monitoring import configuration_json, configuration_values
 from components.settings import ConfigError, parse_settings
 from components.stackcheck.aws.network_rules import permission_descriptions
 from components.stackcheck.aws.rules import nodegroup_with_launch_template
-from components.stackcheck.plan.scale_from_zero import SCALE_FROM_ZERO_ID, scale_from_zero_verdict
+from components.stackcheck.plan.scale_from_zero import (
+    SCALE_FROM_ZERO_ID,
+    cpu_workloads_verdict,
+    scale_from_zero_verdict,
+)
 
 
 def problems_of(values: dict) -> list[tuple[str, str]]:
@@ -85,3 +91,19 @@ def test_the_node_monitoring_configuration_text_has_its_keys_sorted():
     assert json.loads(text) == configuration_values(PlacementContract())
     assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
     assert text.index('"effect"') < text.index('"key"')
+
+
+def test_a_cpu_workload_tolerating_the_gpu_taint_fails_naming_it_and_both_ways_out():
+    web = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"template": {"spec": {"tolerations": [GPU_TOLERATION], "containers": [{"name": "web"}]}}},
+    }
+    pools = [system_pool(), gpu_pool()]
+    verdict = cpu_workloads_verdict([web], pools, placement.placement_matrix([web], pools))
+    assert not verdict.passed
+    assert verdict.message == (
+        "workloads that request no GPU can land on GPU pools: default/web on gpu; remove their toleration of the "
+        "GPU taint, or give them a nodeSelector for the system pool"
+    )

@@ -26,6 +26,8 @@ def test_idle_gpu_nodes_are_priced_an_hour_and_a_month_from_the_price_table(caps
         "2 GPU node(s) of pool gpu run no pod that requests a GPU: 2 GPU(s) idle, $2.01 an hour "
         "($1,468.76 a month) on demand"
     )
+    assert finding["rule"] == "GPUs allocatable vs requested by the pods bound to each node"
+    assert finding["objects"] == ["gpu-1", "gpu-2"]
     assert finding["details"][0] == (
         "gpu-1: g5.xlarge (1x NVIDIA A10G), 1 GPU(s) allocatable, 0 requested, $1.006 an hour ($734.38 a month) "
         "on demand"

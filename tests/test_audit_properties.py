@@ -173,3 +173,16 @@ def test_the_property_sees_every_kind_of_finding():
         "node-agent-missing",
         "model-mismatch",
     }
+
+
+def test_the_inferred_taint_is_the_repelling_one_on_every_gpu_node_and_on_no_other_node():
+    # A soft taint every GPU node has, and a hard one the system node has too, come first: neither is the contract.
+    soft = {"key": "spread", "value": "x", "effect": "PreferNoSchedule"}
+    shared = {"key": "team", "value": "ml", "effect": "NoSchedule"}
+    gpu_taints = [soft, shared, GPU_TAINT]
+    items = [
+        node("gpu-1", "g5.xlarge", taints=gpu_taints, gpus=1),
+        node("gpu-2", "g5.xlarge", taints=gpu_taints, gpus=1),
+        node("sys-1", taints=[shared]),
+    ]
+    assert infer_contract(build(items, keep_raw=False)).taint == GPU_TAINT

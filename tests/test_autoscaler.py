@@ -256,6 +256,9 @@ def test_priority_expander_gets_its_configmap():
         c for c in run.of_type(CONFIG_MAP) if c.inputs["metadata"]["name"] == "cluster-autoscaler-priority-expander"
     ]
     assert configmap.inputs["data"]["priorities"] == '10:\n  - ".*-gpu-.*"\n1:\n  - ".*"\n'
+    (deployment,) = [d for d in run.of_type(DEPLOYMENT) if d.inputs["metadata"]["name"] == "cluster-autoscaler"]
+    assert configmap.inputs["metadata"]["labels"] == deployment.inputs["metadata"]["labels"]
+    assert configmap.inputs["metadata"]["labels"]["app.kubernetes.io/name"] == "cluster-autoscaler"
     assert "--expander=priority" in autoscaler_container(run)["command"]
 
 

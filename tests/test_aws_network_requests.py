@@ -292,6 +292,7 @@ def test_private_dns_of_interface_endpoints_needs_the_vpc_dns_attributes(endpoin
     assert all(
         [(label, v.path) for label, v in c.problems] == [("ec2:CreateVpcEndpoint", "PrivateDnsEnabled")] for c in checks
     )
+    assert all(c.problems[0][1].value is True for c in checks)  # the value the request asks for, which fails
     assert (
         checks[0]
         .problems[0][1]

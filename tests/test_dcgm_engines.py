@@ -45,6 +45,12 @@ def test_with_node_repair_the_exporter_reads_dcgm_servers_engine_and_a_second_on
     daemonsets, policies = registered(run, DAEMONSET), registered(run, NETWORK_POLICY)
     assert set(daemonsets) == set(policies) == {"dcgm-exporter", "dcgm-exporter-embedded"}
     remote, embedded = daemonsets["dcgm-exporter"], daemonsets["dcgm-exporter-embedded"]
+    # The first keeps the resource names of a single exporter; the second's add `-embedded` (a rename would
+    # replace the objects).
+    for type_token, kind in ((DAEMONSET, "ds"), (NETWORK_POLICY, "netpol")):
+        names = {r.inputs["metadata"]["name"]: r.name for r in run.of_type(type_token)}
+        assert names["dcgm-exporter"].endswith(f"-{kind}")
+        assert names["dcgm-exporter-embedded"] == names["dcgm-exporter"].removesuffix(f"-{kind}") + f"-embedded-{kind}"
 
     remote_env = env_of(remote)
     assert remote_env["NODE_IP"] == {"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}}

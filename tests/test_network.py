@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.facts.resource_types import (
+    EIP,
     EKS_CLUSTER,
     GET_SUBNETS,
     GET_VPC,
@@ -311,6 +312,17 @@ def test_subnets_keep_their_zone_and_public_subnets_give_no_public_ips(dev_netwo
     assert all(s.ignore_changes == ("availabilityZoneId",) for s in dev_network.of_type(SUBNET))
     (lookup,) = [args for token, args in dev_network.calls if token == ZONES]
     assert {"name": "opt-in-status", "values": ["opt-in-not-required"]} in lookup["filters"]
+
+
+def test_the_internet_gateway_is_attached_to_the_vpc_and_the_nat_gateway_has_a_vpc_address(dev_network):
+    (vpc,) = dev_network.of_type(VPC)
+    (gateway,) = dev_network.of_type(INTERNET_GATEWAY)
+    assert gateway.inputs["vpcId"] == vpc.id
+    # A NAT gateway's public IP is an Elastic IP for use in a VPC (EC2 AllocateAddress, Domain "vpc").
+    (address,) = dev_network.of_type(EIP)
+    assert address.inputs["domain"] == "vpc"
+    (nat,) = dev_network.of_type(NAT)
+    assert nat.inputs["allocationId"] == address.id
 
 
 def test_nat_gateway_waits_for_the_internet_gateway(dev_network):

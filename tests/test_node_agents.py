@@ -177,3 +177,19 @@ def test_agents_without_cited_facts_are_not_placed():
     with pytest.raises(ValueError, match="kube-proxy: no placement facts"):
         node_agents.workload(node_agents.KUBE_PROXY)
     assert "kube-proxy" not in {agent.name for agent in cluster_agents([]).agents}
+
+
+def test_an_agent_kept_off_every_non_gpu_pool_by_a_taint_names_the_pool_and_the_taint():
+    coredns = Agent("coredns", A_NON_GPU_POOL, node_agents.workload(node_agents.COREDNS))
+    dedicated = NodeGroupSpec("batch", "m6i.large", 2, taints=[{"key": "batch", "value": "x", "effect": "NoSchedule"}])
+    result = node_agents_verdict([coredns], pools(dedicated, GPU))
+    assert not result.passed
+    assert result.message.startswith(
+        "node agent coredns lands on no non-GPU pool with nodes (batch: untolerated taint batch=x:NoSchedule"
+    )
+
+
+def test_with_no_agent_modelled_the_verdict_still_carries_its_notes():
+    result = node_agents_verdict([], pools(SYSTEM, GPU), notes=["kube-proxy: not installed by the stack"])
+    assert result.passed
+    assert result.message == "no node agent modelled; noted: kube-proxy: not installed by the stack"

@@ -84,3 +84,13 @@ def test_the_component_s_daemonset_is_recognised_by_label_and_image():
     assert not is_dcgm_exporter(device_plugin())
     assert not is_dcgm_exporter({**exporter(), "kind": "Deployment"})
     assert exporter_verdict([manifest], [system_pool(), gpu_pool()]).passed
+
+
+def test_two_exporters_of_which_none_lands_are_both_named_with_their_reasons():
+    second = {**exporter(tolerations=[]), "metadata": {"name": "other-metrics", "namespace": "monitoring"}}
+    verdict = exporter_verdict([device_plugin(), exporter(tolerations=[]), second], [system_pool(), gpu_pool()])
+    assert not verdict.passed
+    assert verdict.message.startswith(
+        "no DCGM exporter lands on GPU pool gpu (monitoring/gpu-metrics: untolerated taint GPU=true:NoSchedule;"
+    )
+    assert "; monitoring/other-metrics: " in verdict.message

@@ -48,13 +48,12 @@ def problems_of(values: dict) -> list[tuple[str, str]]:
             id="a negative duration where zero is allowed",
         ),
         pytest.param(
-            {"gpuNodeGroup": {"provisioner": "karpenter", "amiFamily": "Bottlerocket"}},
+            {"gpuNodeGroup": {"provisioner": "karpenter", "imageCache": "snapshot", "snapshotId": "snap-0123abcd"}},
             (
-                "gpuNodeGroup.amiFamily",
-                "'Bottlerocket' with provisioner 'karpenter'; allowed: 'AL2023' (the Karpenter pool's AMI alias is "
-                "pinned for AL2023 only), or provisioner 'nodeGroup'",
+                "gpuNodeGroup.imageCache",
+                "'snapshot' with amiFamily 'AL2023'; allowed: 'none', or 'snapshot' with amiFamily 'Bottlerocket'",
             ),
-            id="Karpenter with an AMI family other than AL2023",
+            id="a Karpenter pool's snapshot image cache on an AMI family other than Bottlerocket",
         ),
     ],
 )

@@ -185,7 +185,7 @@ class VllmServer(pulumi.ComponentResource):
                 parent=self,
             )
             pod_needs += weights.needs
-            if settings.source.seeded:
+            if settings.seeds:
                 register_weights_copy(
                     name,
                     weights=weights,
@@ -215,7 +215,7 @@ class VllmServer(pulumi.ComponentResource):
                 manifest, weights.uri, weights.region, settings, weights.bucket, plan.object_name
             )
         timeout = rollout_timeout(settings)
-        if weights is not None and settings.source.seeded:
+        if weights is not None and settings.seeds:
             timeout = f"{math.ceil((manifest['spec']['progressDeadlineSeconds'] + 300) / 60)}m"
         deployment_resource = k8s.apps.v1.Deployment(
             f"{name}-deployment",
@@ -316,7 +316,7 @@ def with_s3_weights(
     container = pod["containers"][0]
     container["args"] = uri.apply(lambda value: container_args(settings, value))
     container["env"] = [*container["env"], {"name": "AWS_REGION", "value": region}]
-    if settings.source.seeded:
+    if settings.seeds:
         # The server starts once the copy's marker names its revision; the rollout waits that long more.
         wait = weights_copy.wait_container(settings)
         wait["env"] = [

@@ -173,28 +173,38 @@ def test_the_wait_ends_when_the_marker_names_the_revision_and_gives_up_at_its_ti
 @pytest.mark.parametrize(
     ("source", "revision", "seeded"),
     [
-        ({"type": "s3"}, REVISION, True),  # the stack's own bucket: seeded by default
+        ({"type": "s3"}, REVISION, True),  # the stack's own bucket and a pinned commit: seeded by default
+        ({"type": "s3"}, None, False),  # no revision: seeded as before, by you, under the model id
+        ({"type": "s3"}, "v1.0", False),  # a tag names no fixed commit
         ({"type": "s3", "bucket": "team-models"}, None, False),  # a bucket of yours: not written by default
         ({"type": "s3", "bucket": "team-models", "seed": True}, REVISION, True),
         ({"type": "s3", "seed": False}, None, False),
         ({}, None, False),
     ],
-    ids=["own bucket", "your bucket", "your bucket with seed", "seed off", "from the hub"],
+    ids=[
+        "own bucket",
+        "own bucket without a revision",
+        "own bucket with a tag",
+        "your bucket",
+        "your bucket with seed",
+        "seed off",
+        "from the hub",
+    ],
 )
 def test_seeding_defaults_to_the_stacks_own_bucket(source, revision, seeded):
     settings = VllmSettings(source=source, revision=revision)
-    assert settings.source.seeded is seeded
+    assert settings.seeds is seeded
 
 
 @pytest.mark.parametrize(
     ("vllm", "key", "fragment"),
     [
         (
-            {"revision": None, "source": {"type": "s3"}},
+            {"revision": None, "source": {"type": "s3", "seed": True}},
             "revision",
             "is not set, and source.seed copies one pinned revision",
         ),
-        ({"revision": "main", "source": {"type": "s3"}}, "revision", "'main' is not a commit id"),
+        ({"revision": "main", "source": {"type": "s3", "seed": True}}, "revision", "'main' is not a commit id"),
         ({"revision": "v1.0", "source": {"type": "s3", "seed": True, "bucket": "b-1"}}, "revision", "commit id"),
         ({"source": {"seed": True}}, "source.seed", "allowed: type 's3'"),
     ],

@@ -89,12 +89,8 @@ class ModelSourceSettings(SectionModel):
     seed: bool | None = None
     """With `s3`: a Kubernetes Job on the system nodes copies the model at `revision` (a commit id) from the Hub
     to the prefix, with a role that may only write there, and the server waits for it. Default: on when the stack
-    creates the bucket, off with `bucket` given (seed it yourself: README, "Seeding the weights yourself")."""
-
-    @property
-    def seeded(self) -> bool:
-        """Whether the stack copies the weights to the prefix (`seed`, or its default)."""
-        return self.type == "s3" and (self.seed if self.seed is not None else self.bucket is None)
+    creates the bucket and `revision` is a commit id, otherwise off (seed it yourself: README, "Seeding the weights
+    yourself")."""
 
     def problems(self) -> list[ConfigProblem]:
         if self.type == "s3":

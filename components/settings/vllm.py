@@ -268,7 +268,7 @@ class VllmSettings(SectionModel):
         ]
         # The Job copies one revision and its marker names it: a branch would let a changed model pass for the
         # copied one, so only a commit id is copied.
-        if self.source.seeded and not is_commit_id(self.revision):
+        if self.seeds and not is_commit_id(self.revision):
             problems.append(
                 ConfigProblem(
                     "revision",
@@ -287,6 +287,16 @@ class VllmSettings(SectionModel):
         if self.source.type != "s3" or self.source.bucket is None:
             return None
         return f"s3://{self.source.bucket}/{self.weights_prefix}"
+
+    @property
+    def seeds(self) -> bool:
+        """Whether the stack copies the weights to the S3 prefix: `source.seed`, else when the stack creates the
+        bucket and `revision` is a commit id (a stack that named no revision keeps seeding the bucket itself)."""
+        if self.source.type != "s3":
+            return False
+        if self.source.seed is not None:
+            return self.source.seed
+        return self.source.bucket is None and is_commit_id(self.revision)
 
     @property
     def weights_prefix(self) -> str:

@@ -67,7 +67,7 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
         object_name = SERVER_NAME if server.name is None else server.name
         deployment = deployments.get((vllm.namespace, object_name))
         size = weights_bytes(vllm)
-        copy = cold_start.weights_copy_step(size) if vllm.source.seeded and size is not None else None
+        copy = cold_start.weights_copy_step(size) if vllm.seeds and size is not None else None
         entries.append(
             cold_start.ColdStart(
                 name=vllm.model if server.name is None else f"{server.name} ({vllm.model})",

@@ -9,7 +9,10 @@ defaults, which the plan checks them against):
   the tag), so the stack's own monitors and rules (components/monitoring.py) need no `monitorLabels`;
 - the control plane's controller manager, scheduler and etcd are not scraped: EKS runs them and does not expose them
   to the nodes, and the chart's rules would report them down for ever (prometheus-community/helm-charts#4106,
-  aws/containers-roadmap#1298);
+  aws/containers-roadmap#1298); nor is kube-proxy, which serves its metrics on 127.0.0.1:10249 unless configured
+  otherwise (kube-proxy's `metricsBindAddress` default; on EKS aws/containers-roadmap#657,
+  prometheus-community/helm-charts#977), and the stack's kube-proxy add-on sets no configuration, so
+  `KubeProxyDown` would fire for ever too (and Auto Mode nodes run no kube-proxy pod);
 - the node exporter, a DaemonSet that by default tolerates every NoSchedule taint (prometheus-node-exporter 4.56.1
   values.yaml `tolerations: [{effect: NoSchedule, operator: Exists}]`), tolerates none: the GPU taint keeps it off
   the GPU nodes, whose GPU metrics the DCGM exporter reports, and whose allocatable the placement model and the
@@ -55,6 +58,7 @@ def release_values() -> dict:
         "kubeControllerManager": {"enabled": False},
         "kubeScheduler": {"enabled": False},
         "kubeEtcd": {"enabled": False},
+        "kubeProxy": {"enabled": False},
         "prometheus-node-exporter": {"tolerations": []},
     }
 

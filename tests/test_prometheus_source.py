@@ -73,6 +73,14 @@ def test_the_three_choices_exclude_each_other_naming_both_keys(given, key):
     assert "allowed: one of url, ampWorkspace or install: true" in message
 
 
+def test_installing_prometheus_beside_an_operator_that_runs_already_is_refused():
+    assert problems({"observability": {"prometheusOperator": True, "prometheus": {"install": True}}}) == [
+        f"{PROJECT}:observability.prometheus.install: true with prometheusOperator true, which says an operator runs "
+        "already; allowed: prometheus.install true (the stack installs kube-prometheus-stack and its operator) or "
+        "prometheusOperator true (yours), not both"
+    ]
+
+
 def test_a_malformed_workspace_is_refused_with_what_is_allowed():
     [message] = problems({"observability": {"prometheus": {"ampWorkspace": "arn:aws:s3:::bucket"}}})
 
@@ -208,7 +216,9 @@ def test_kube_prometheus_stack_comes_from_its_official_chart_selecting_every_mon
     }
     # Off the GPU nodes, and no scrape of the control plane EKS runs.
     assert values["prometheus-node-exporter"] == {"tolerations": []}
-    assert [values[key]["enabled"] for key in ("kubeControllerManager", "kubeScheduler", "kubeEtcd")] == [False] * 3
+    # Neither the control plane's parts nor kube-proxy (127.0.0.1:10249 on EKS) can be scraped from a pod.
+    unscrapable = ("kubeControllerManager", "kubeScheduler", "kubeEtcd", "kubeProxy")
+    assert [values[key]["enabled"] for key in unscrapable] == [False] * 4
 
 
 def test_the_release_values_are_keys_the_pinned_chart_reads(stack):

@@ -119,3 +119,17 @@ class ObservabilitySettings(SectionModel):
     def operator_objects(self) -> bool:
         """The stack creates ServiceMonitors and the PrometheusRule: an operator runs, or the stack installs one."""
         return self.prometheus_operator or self.prometheus.install
+
+    def problems(self) -> list[ConfigProblem]:
+        if not (self.prometheus_operator and self.prometheus.install):
+            return []
+        # The chart installs its own operator and creates monitoringNamespace: beside one that runs already, the
+        # namespace exists (or two operators reconcile the same ServiceMonitors and rules).
+        return [
+            ConfigProblem(
+                "prometheus.install",
+                "true with prometheusOperator true, which says an operator runs already; allowed: prometheus.install "
+                "true (the stack installs kube-prometheus-stack and its operator) or prometheusOperator true (yours), "
+                "not both",
+            )
+        ]

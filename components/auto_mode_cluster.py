@@ -20,8 +20,10 @@ Three choices of ours:
 - `bootstrapSelfManagedAddons` is create-only (terraform-provider-aws internal/service/eks/cluster.go: ForceNew),
   so turning Auto Mode on for a cluster created without it would replace the cluster. EKS enables Auto Mode on
   an existing cluster in place (UpdateClusterConfig takes `computeConfig`, `storageConfig` and
-  `kubernetesNetworkConfig`; the flag is needed only at creation, pulumi/pulumi-eks#1519), so a transform ignores
-  changes of the flag: a new cluster is created with false, an existing one keeps the value it was created with.
+  `kubernetesNetworkConfig`; the flag is needed only at creation, pulumi/pulumi-eks#1519). pulumi-eks lists the
+  flag in the control plane's `ignoreChanges` itself (cluster.ts at 7bf0c1b1); the transform says the same for
+  the control plane this program registers, so it holds whichever pulumi-eks release runs the cluster: a new
+  cluster is created with false, an existing one keeps the value it was created with.
 """
 
 from typing import Any

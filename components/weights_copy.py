@@ -33,9 +33,7 @@ COMPONENT = "weights-copy"
 SCRIPT_DIR = "/opt/weights-copy"
 SCRIPT_FILE = "weights_copy.py"
 WORK_PATH = "/work"
-# The copy holds one file at a time: Hub shards are at most a few GB (transformers' `max_shard_size` defaults to
-# 5GB), with room for the Hub client's own staging copy beside it.
-WORK_SIZE = "30Gi"
+WORK_SIZE = f"{cold_start.WEIGHTS_COPY_WORK_GIB}Gi"
 TMP_SIZE = "1Gi"
 TOKEN_DIR = "/var/run/secrets/huggingface"
 TOKEN_KEY = "token"

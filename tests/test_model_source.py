@@ -24,7 +24,7 @@ from components.facts.resource_types import (
 )
 from components.model_weights import bucket_resource_name, read_policy
 from components.stackcheck.__main__ import main
-from tests.conftest import dev_stack_config, merge
+from tests.conftest import dev_stack_config, dev_stack_file, plan_stack_file
 
 REVISION = dev_stack_config()["vllm"]["revision"]
 """The dev stack's pinned model revision, which names the default prefix of weights from S3."""
@@ -36,12 +36,7 @@ S3_TYPES = {S3_BUCKET, S3_ENCRYPTION, S3_OWNERSHIP_CONTROLS, S3_PUBLIC_ACCESS_BL
 
 def plan(capsys, tmp_path, overrides: dict) -> tuple[int, dict]:
     """Plan the dev stack with `overrides` merged into its config; the exit code and the JSON document."""
-    stack_file = tmp_path / "Pulumi.s3.yaml"
-    config = {f"{PROJECT}:{key}": value for key, value in merge(dev_stack_config(), overrides).items()}
-    stack_file.write_text(yaml.safe_dump({"config": {"aws:region": "us-west-2", **config}}))
-    args = ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")]
-    code = main([*args, "--format", "json"])
-    return code, json.loads(capsys.readouterr().out)
+    return plan_stack_file(dev_stack_file(tmp_path, overrides, name="s3"), tmp_path / "out")
 
 
 def registered(document: dict, type_token: str) -> list[dict]:

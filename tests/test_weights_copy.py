@@ -21,7 +21,7 @@ from components.placement.cold_start import cold_start_verdict
 from components.settings import VllmSettings
 from components.stackcheck.__main__ import main
 from components.weights_copy_script import MARKER, AnotherRevision, copy, marker_key, read_marker, wait
-from tests.conftest import dev_stack_config, merge
+from tests.conftest import dev_stack_config, dev_stack_file, merge, plan_stack_file
 
 ROOT = Path(__file__).resolve().parent.parent
 REVISION = "a" * 40
@@ -224,12 +224,8 @@ def test_seeding_refuses_a_revision_that_is_not_a_commit(capsys, tmp_path, vllm,
 
 
 def plan(capsys, tmp_path, overrides: dict) -> tuple[int, dict]:
-    stack_file = tmp_path / "Pulumi.seed.yaml"
-    config = {f"{PROJECT}:{key}": value for key, value in merge(dev_stack_config(), overrides).items()}
-    stack_file.write_text(yaml.safe_dump({"config": {"aws:region": "us-west-2", **config}}))
-    args = ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")]
-    code = main([*args, "--format", "json"])
-    return code, json.loads(capsys.readouterr().out)
+    """Plan the dev stack with `overrides` merged into its config; the exit code and the JSON document."""
+    return plan_stack_file(dev_stack_file(tmp_path, overrides, name="seed"), tmp_path / "out")
 
 
 def written(tmp_path: Path, kind: str, name: str) -> dict:

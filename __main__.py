@@ -372,6 +372,7 @@ for served in settings.servers:
             },
             name=object_name,
             cluster_name=cluster.cluster_name,
+            pod_identity_agent=cluster.pod_identity_agent,
             tags=tags,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_pools[pool.key]]),

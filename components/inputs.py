@@ -417,11 +417,18 @@ ARGS: tuple[Args, ...] = (
             after="source",
         ),
         Own(
+            "pod_identity_agent",
+            "aws.eks.Addon | None",
+            "The `eks-pod-identity-agent` add-on that serves the credentials of weights from S3; the server's pods and "
+            "the seeding Job start after it. Default none (the add-on is managed elsewhere).",
+            after="cluster_name",
+        ),
+        Own(
             "tags",
             "dict[str, str] | None",
             "Tags for the AWS resources of weights from S3 (the bucket, the role, the Pod Identity association). "
             "Default none.",
-            after="cluster_name",
+            after="pod_identity_agent",
         ),
         Own(
             "metrics_namespace",

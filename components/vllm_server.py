@@ -185,6 +185,8 @@ class VllmServer(pulumi.ComponentResource):
                 parent=self,
             )
             pod_needs += weights.needs
+            if args.pod_identity_agent is not None:
+                pod_needs.append(args.pod_identity_agent)
             if settings.seeds:
                 register_weights_copy(
                     name,

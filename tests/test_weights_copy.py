@@ -16,12 +16,12 @@ from components.facts import cold_start, versions
 from components.facts.cold_start import ColdStart
 from components.facts.identity import PROJECT
 from components.facts.node_agents import SYSTEM_POOL_LABEL
-from components.facts.resource_types import POD_IDENTITY_ASSOCIATION, ROLE, ROLE_POLICY
+from components.facts.resource_types import ADDON, DEPLOYMENT, JOB, POD_IDENTITY_ASSOCIATION, ROLE, ROLE_POLICY
 from components.placement.cold_start import cold_start_verdict
 from components.settings import VllmSettings
 from components.stackcheck.__main__ import main
 from components.weights_copy_script import MARKER, AnotherRevision, copy, marker_key, read_marker, wait
-from tests.conftest import dev_stack_config, dev_stack_file, merge, plan_stack_file
+from tests.conftest import dev_stack_config, dev_stack_file, merge, plan_stack_file, run_stack
 
 ROOT = Path(__file__).resolve().parent.parent
 REVISION = "a" * 40
@@ -326,7 +326,7 @@ def test_a_new_revision_is_a_new_job_and_a_given_bucket_is_not_written_by_defaul
 
     code, document = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3", "bucket": "team-models"}}})
     assert code == 0, document["failures"]
-    assert not [resource for resource in document["resources"] if resource["type"] == "kubernetes:batch/v1:Job"]
+    assert not [resource for resource in document["resources"] if resource["type"] == JOB]
     assert "initContainers" not in written(tmp_path, "deployment", "vllm-server")["spec"]["template"]["spec"]
 
 
@@ -380,7 +380,7 @@ def test_in_the_fleet_form_each_seeded_model_has_a_job_of_its_own(capsys, tmp_pa
     planned = json.loads(capsys.readouterr().out)
 
     assert code == 0, planned["failures"]
-    jobs = [resource for resource in planned["resources"] if resource["type"] == "kubernetes:batch/v1:Job"]
+    jobs = [resource for resource in planned["resources"] if resource["type"] == JOB]
     assert sorted(job["name"] for job in jobs) == [
         "gpu-fleet-vllm-llama-8b-weights-copy",
         "gpu-fleet-vllm-qwen-1-5b-weights-copy",
@@ -407,3 +407,12 @@ def test_seeding_on_a_system_disk_too_small_for_the_copy_is_warned_of_naming_bot
 
     _, roomy = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3"}}, "systemNodeGroup": {"diskSize": 100}})
     assert not [text for text in roomy["warnings"] if "source.seed copies the weights" in text]
+
+
+def test_the_server_and_the_copy_job_start_after_the_pod_identity_agent_they_take_credentials_from():
+    run = run_stack(merge(dev_stack_config(), {"vllm": {"source": {"type": "s3"}}}))
+    [agent] = [addon for addon in run.of_type(ADDON) if addon.inputs["addonName"] == "eks-pod-identity-agent"]
+    [server] = [d for d in run.of_type(DEPLOYMENT) if d.inputs["metadata"]["name"] == "vllm-server"]
+    [job] = run.of_type(JOB)
+    assert agent.urn in server.dependencies
+    assert agent.urn in job.dependencies

@@ -8,6 +8,7 @@ reads the annotations at run time.
 from dataclasses import dataclass
 
 import pulumi
+import pulumi_aws as aws
 
 from .component_args import PlacementArgs
 
@@ -96,6 +97,8 @@ class VllmServerArgs:
     """Plain. Where the server reads the weights: the Hugging Face Hub, or an S3 prefix through the Run:ai model streamer. Default: the defaults of its fields."""
     cluster_name: pulumi.Input[str] | None = None
     """The EKS cluster (`EksCluster.cluster_name`) the server's Pod Identity association is made in, for weights from S3 (`source.type` `s3`, where it is required; the cluster needs the `eks-pod-identity-agent` add-on). Default none."""
+    pod_identity_agent: aws.eks.Addon | None = None
+    """The `eks-pod-identity-agent` add-on that serves the credentials of weights from S3; the server's pods and the seeding Job start after it. Default none (the add-on is managed elsewhere)."""
     tags: dict[str, str] | None = None
     """Plain. Tags for the AWS resources of weights from S3 (the bucket, the role, the Pod Identity association). Default none."""
     model_cache: ModelCacheArgs | None = None

@@ -273,3 +273,53 @@ def test_a_violation_describes_its_place_value_and_rule():
         "taints = '51 taints': an EKS node group carries at most 50 taints (aws.eks.NodeGroup docs; "
         "terraform-provider-aws node_group.go)"
     )
+
+
+@pytest.mark.parametrize(
+    ("rule", "args"),
+    [
+        pytest.param(rules.nodegroup_name, ({"nodegroupName": "g" + "_-9" * 20 + "ab"},), id="a name of 63"),
+        pytest.param(rules.taint_count, ({"taints": [{}] * 50},), id="50 taints"),
+        pytest.param(
+            rules.cluster_subnets,
+            ({"resourcesVpcConfig": {"subnetIds": ["subnet-1", "subnet-2"]}},),
+            id="two subnets",
+        ),
+        pytest.param(
+            rules.gp3_volume_sizes,
+            ({"BlockDeviceMappings": [_gp3(VolumeSize=1), _gp3(VolumeSize=65536)]},),
+            id="gp3 volumes of 1 and 65536 GiB",
+        ),
+        pytest.param(
+            rules.block_devices,
+            ({"BlockDeviceMappings": [_gp3(Throughput=2000, Iops=8000), _gp3(Throughput=750)]},),
+            id="gp3 throughput of 2000 at 8000 IOPS and 750 at the baseline's 3000",
+        ),
+        pytest.param(
+            rules.role_inline_policies,
+            ("gpu-role", [("a", "x" * 6000), ("b", "y " * 4240)]),
+            id="inline policies of 10240 characters",
+        ),
+        pytest.param(
+            rules.auto_mode,
+            (
+                {
+                    "computeConfig": {
+                        "enabled": True,
+                        "nodeRoleArn": "arn:aws:iam::1:role/n",
+                        "nodePools": ["general-purpose"],
+                    },
+                    **_AUTO_ALL,
+                },
+            ),
+            id="Auto Mode enabled whole, with a node role and node pools",
+        ),
+        pytest.param(
+            rules.pod_identity_names,
+            ({"namespace": "n" * 63, "serviceAccount": "a.b-c"},),
+            id="a namespace of 63 and a dotted ServiceAccount",
+        ),
+    ],
+)
+def test_a_request_on_the_limit_passes(rule, args):
+    assert rule(*args) == []

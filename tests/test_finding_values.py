@@ -127,3 +127,20 @@ def test_cpu_workloads_kept_off_gpu_pools_pass_naming_where_they_land_or_none():
     assert (
         cpu_workloads_verdict([], pools, []).message == "workloads that request no GPU land only on non-GPU pools: none"
     )
+
+
+def test_nodepool_pools_pass_the_scale_from_zero_check_as_launched_from_their_templates():
+    pools = [
+        {"name": "system", "gpusPerNode": 0},
+        {"name": "kp", "gpusPerNode": 1, "provisioner": "karpenter"},
+        {"name": "am", "gpusPerNode": 1, "provisioner": "autoMode"},
+    ]
+    verdict = scale_from_zero_verdict([], pools, {}, [])
+    checked = [
+        "kp: Karpenter NodePool, launched from its template",
+        "am: EKS Auto Mode NodePool, launched from its template",
+    ]
+    assert (verdict.id, verdict.passed, verdict.details) == (SCALE_FROM_ZERO_ID, True, checked)
+    assert verdict.message == (
+        f"every GPU workload fits the node the autoscaler imagines for its pool at zero: {', '.join(checked)}"
+    )

@@ -199,14 +199,18 @@ _KIND = "(member documentation in the botocore EC2 model)"
                     {
                         "UserIdGroupPairs": [{"Description": "ok"}, {"Description": "<b>"}],
                         "IpRanges": [{"CidrIp": "10.0.0.0"}],
+                        "Ipv6Ranges": [{"Description": "<v6>"}],
+                        "PrefixListIds": [{"Description": "<pl>"}],
                     },
                 ]
             },
             [
                 ("IpPermissions[1].IpRanges[0].CidrIp", "10.0.0.0", f"is not IPv4 CIDR notation {_ADDRESS}"),
+                ("IpPermissions[1].Ipv6Ranges[0].Description", "<v6>", _GROUP_TEXT),
+                ("IpPermissions[1].PrefixListIds[0].Description", "<pl>", _GROUP_TEXT),
                 ("IpPermissions[1].UserIdGroupPairs[1].Description", "<b>", _GROUP_TEXT),
             ],
-            id="a rule's CIDR without its length, a pair's description with '<'",
+            id="a rule's CIDR without its length, descriptions with '<' in each kind of range",
         ),
         pytest.param(
             rules.referenced_kinds,

@@ -216,6 +216,13 @@ def _s3(**source) -> dict:
             ]
         ),
         _row(
+            {"vllm": {"model": "a/b/c"}},
+            "vllm.model",
+            "invalid model id 'a/b/c'; allowed: a Hugging Face model id such as Qwen/Qwen2.5-7B-Instruct (Repo id must "
+            "be in the form 'repo_name' or 'namespace/repo_name'. Use `repo_type` argument if needed.)",
+            "a model id of three parts, with huggingface_hub's reason",
+        ),
+        _row(
             {"vllm": {"source": {"bucket": "my-bucket"}}},
             "vllm.source.bucket",
             "'my-bucket' with type 'huggingface'; allowed: type 's3', or leave bucket out",

@@ -94,3 +94,15 @@ def test_two_exporters_of_which_none_lands_are_both_named_with_their_reasons():
         "no DCGM exporter lands on GPU pool gpu (monitoring/gpu-metrics: untolerated taint GPU=true:NoSchedule;"
     )
     assert "; monitoring/other-metrics: " in verdict.message
+
+
+def test_exporter_kept_off_a_node_group_pool_by_its_selector_alone_fails_naming_the_label():
+    # Only an EKS Auto Mode pool may go without an exporter for node affinity alone (EKS monitors its GPUs).
+    verdict = exporter_verdict(
+        [device_plugin(), exporter(node_selector={"GPU": "true", "team": "x"})], [system_pool(), gpu_pool()]
+    )
+    message = (
+        "DCGM exporter monitoring/gpu-metrics cannot land on GPU pool gpu: node affinity/selector mismatch: "
+        "nodeSelector team=x (node has no label team)"
+    )
+    assert (verdict.passed, verdict.message, verdict.details) == (False, message, [message])

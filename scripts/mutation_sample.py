@@ -1,10 +1,11 @@
 """Draw a stratified random sample of mutant names from mutmut's generated mutants (mutants/**/*.meta).
 
-    python scripts/mutation_sample.py SEED PER_GROUP > sample.json
+    python scripts/mutation_sample.py SEED PER_GROUP [EARLIER.json ...] > sample.json
 
 Groups: the modules added most recently, as in docs/mutation-testing.md. Within each group the names are
-sorted, then `random.Random(SEED).sample` draws PER_GROUP of them; a run that stops early takes each
-group's first names, which keeps the strata.
+sorted, the names an earlier sample drew (its record, EARLIER.json) are left out, then
+`random.Random(SEED).sample` draws PER_GROUP of them; a run that stops early takes each group's first names,
+which keeps the strata.
 """
 
 from __future__ import annotations
@@ -37,8 +38,17 @@ GROUPS = {
 }
 
 
+def _drawn_before(records: list[str]) -> set[str]:
+    drawn: set[str] = set()
+    for record in records:
+        for group in json.loads(Path(record).read_text())["groups"].values():
+            drawn.update(group["drawn"])
+    return drawn
+
+
 def main() -> None:
     seed, per_group = int(sys.argv[1]), int(sys.argv[2])
+    earlier = _drawn_before(sys.argv[3:])
     sample = {}
     for group, files in GROUPS.items():
         names: list[str] = []
@@ -46,8 +56,12 @@ def main() -> None:
             meta = MUTANTS / (module + ".meta")
             if meta.exists():
                 names += json.loads(meta.read_text())["exit_code_by_key"]
-        names.sort()
-        sample[group] = {"population": len(names), "sample": random.Random(seed).sample(names, per_group)}
+        left = sorted(set(names) - earlier)
+        sample[group] = {
+            "population": len(names),
+            "drawn_before": len(names) - len(left),
+            "sample": random.Random(seed).sample(left, per_group),
+        }
     json.dump(sample, sys.stdout, indent=1)
 
 

@@ -326,3 +326,28 @@ def test_node_groups_leave_the_desired_size_to_the_autoscaler(dev_run):
         "gpu-inference-dev-system": ("scalingConfig.desiredSize",),
         "gpu-inference-dev-gpu": ("scalingConfig.desiredSize",),
     }
+
+
+def test_every_resource_of_the_autoscaler_is_its_child_and_its_kubernetes_objects_go_to_the_stacks_cluster(dev_run):
+    # A resource registered without the component's options sits outside its tree (a targeted destroy of the
+    # autoscaler leaves it behind) and, for a Kubernetes object, goes through the default provider, that is to
+    # whatever cluster the ambient kubeconfig names.
+    (autoscaler,) = dev_run.of_type("eks-gpu-inference:index:ClusterAutoscaler")
+    (provider,) = dev_run.of_type("pulumi:providers:kubernetes")
+    named = [r for r in dev_run.resources if r.name.startswith(f"{autoscaler.name}-")]
+    assert {r.type.rsplit(":", 1)[1] for r in named} == {
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "Deployment",
+        "NetworkPolicy",
+        "PodDisruptionBudget",
+        "PodIdentityAssociation",
+        "Role",
+        "RoleBinding",
+        "RolePolicy",
+        "ServiceAccount",
+    }
+    for resource in named:
+        assert resource.parent == autoscaler.urn, resource.name
+        if resource.type.startswith("kubernetes:"):
+            assert resource.provider == f"{provider.urn}::{provider.id}", resource.name

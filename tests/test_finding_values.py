@@ -15,6 +15,7 @@ from components.settings import ConfigError, parse_settings
 from components.stackcheck.aws.network_rules import permission_descriptions
 from components.stackcheck.aws.rules import nodegroup_with_launch_template
 from components.stackcheck.plan.scale_from_zero import (
+    CPU_WORKLOADS_ID,
     SCALE_FROM_ZERO_ID,
     cpu_workloads_verdict,
     scale_from_zero_verdict,
@@ -105,4 +106,41 @@ def test_a_cpu_workload_tolerating_the_gpu_taint_fails_naming_it_and_both_ways_o
     assert verdict.message == (
         "workloads that request no GPU can land on GPU pools: default/web on gpu; remove their toleration of the "
         "GPU taint, or give them a nodeSelector for the system pool"
+    )
+
+
+def test_cpu_workloads_kept_off_gpu_pools_pass_naming_where_they_land_or_none():
+    web = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"template": {"spec": {"containers": [{"name": "web"}]}}},
+    }
+    pools = [system_pool(), gpu_pool()]
+    verdict = cpu_workloads_verdict([web], pools, placement.placement_matrix([web], pools))
+    assert (verdict.id, verdict.name, verdict.passed, verdict.message) == (
+        CPU_WORKLOADS_ID,
+        "cpu-workloads-stay-off-gpu-pools",
+        True,
+        "workloads that request no GPU land only on non-GPU pools: default/web on system",
+    )
+    assert (
+        cpu_workloads_verdict([], pools, []).message == "workloads that request no GPU land only on non-GPU pools: none"
+    )
+
+
+def test_nodepool_pools_pass_the_scale_from_zero_check_as_launched_from_their_templates():
+    pools = [
+        {"name": "system", "gpusPerNode": 0},
+        {"name": "kp", "gpusPerNode": 1, "provisioner": "karpenter"},
+        {"name": "am", "gpusPerNode": 1, "provisioner": "autoMode"},
+    ]
+    verdict = scale_from_zero_verdict([], pools, {}, [])
+    checked = [
+        "kp: Karpenter NodePool, launched from its template",
+        "am: EKS Auto Mode NodePool, launched from its template",
+    ]
+    assert (verdict.id, verdict.passed, verdict.details) == (SCALE_FROM_ZERO_ID, True, checked)
+    assert verdict.message == (
+        f"every GPU workload fits the node the autoscaler imagines for its pool at zero: {', '.join(checked)}"
     )

@@ -391,3 +391,18 @@ def test_interface_endpoints_group_keeps_its_description():
     run = run_network({"network": {"interfaceEndpoints": True}})
     (group,) = run.of_type("aws:ec2/securityGroup:SecurityGroup")
     assert group.inputs["description"] == "HTTPS from the VPC to its interface endpoints"
+
+
+def test_the_network_looks_up_zones_that_are_up_without_opt_in_or_eks_refusal_and_where_its_gpu_types_run():
+    # Whole arguments: a zone state misspelt would match no zone, and a dropped filter would pick Local Zones
+    # (opt-in, no EKS control plane) or zone IDs EKS rejects (UnsupportedAvailabilityZoneException).
+    calls = dict(run_network().calls)
+    assert calls["aws:index/getAvailabilityZones:getAvailabilityZones"] == {
+        "state": "available",
+        "excludeZoneIds": list(EKS_UNSUPPORTED_ZONE_IDS),
+        "filters": [{"name": "opt-in-status", "values": ["opt-in-not-required"]}],
+    }
+    assert calls["aws:ec2/getInstanceTypeOfferings:getInstanceTypeOfferings"] == {
+        "filters": [{"name": "instance-type", "values": ["g5.xlarge"]}],
+        "locationType": "availability-zone-id",
+    }

@@ -94,3 +94,35 @@ def test_two_exporters_of_which_none_lands_are_both_named_with_their_reasons():
         "no DCGM exporter lands on GPU pool gpu (monitoring/gpu-metrics: untolerated taint GPU=true:NoSchedule;"
     )
     assert "; monitoring/other-metrics: " in verdict.message
+
+
+def test_exporter_kept_off_a_node_group_pool_by_its_selector_alone_fails_naming_the_label():
+    # Only an EKS Auto Mode pool may go without an exporter for node affinity alone (EKS monitors its GPUs).
+    verdict = exporter_verdict(
+        [device_plugin(), exporter(node_selector={"GPU": "true", "team": "x"})], [system_pool(), gpu_pool()]
+    )
+    message = (
+        "DCGM exporter monitoring/gpu-metrics cannot land on GPU pool gpu: node affinity/selector mismatch: "
+        "nodeSelector team=x (node has no label team)"
+    )
+    assert (verdict.passed, verdict.message, verdict.details) == (False, message, [message])
+
+
+def test_two_exporters_on_two_gpu_pools_are_reported_for_each_pool():
+    second = exporter()
+    second["metadata"]["name"] = "gpu-metrics-2"
+    verdict = exporter_verdict([device_plugin(), exporter(), second], [system_pool(), gpu_pool("a"), gpu_pool("b")])
+    assert not verdict.passed
+    assert verdict.details == [
+        f"2 DCGM exporters land on GPU pool {pool} (monitoring/gpu-metrics, monitoring/gpu-metrics-2): each node's "
+        "GPUs would be read, and reported, more than once"
+        for pool in ("a", "b")
+    ]
+
+
+def test_an_exporter_is_recognised_by_its_component_label_on_the_daemonset_or_its_template_whatever_its_image():
+    on_daemonset, on_template = exporter(image="example.com/metrics:1"), exporter(image="example.com/metrics:1")
+    on_daemonset["metadata"]["labels"] = {"app.kubernetes.io/component": "dcgm-exporter"}
+    on_template["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"] = "dcgm-exporter"
+    assert (is_dcgm_exporter(on_daemonset), is_dcgm_exporter(on_template)) == (True, True)
+    assert not is_dcgm_exporter(exporter(image="example.com/metrics:1"))

@@ -281,7 +281,7 @@ def test_gateway_endpoint_takes_no_subnets(dev_run):
     )
 
     assert (request, path) == ("ec2:CreateVpcEndpoint", "SubnetIds")
-    assert rule.startswith("a Gateway endpoint takes no SubnetIds; only Interface, GatewayLoadBalancer")
+    assert rule.startswith("Gateway endpoints take no SubnetIds; only Interface, GatewayLoadBalancer")
 
 
 def test_private_dns_of_interface_endpoints_needs_the_vpc_dns_attributes(endpoints_run):

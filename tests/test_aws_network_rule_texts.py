@@ -117,13 +117,13 @@ _KIND = "(member documentation in the botocore EC2 model)"
                 (
                     "SubnetIds",
                     ["s"],
-                    "a Gateway endpoint takes no SubnetIds; only Interface, GatewayLoadBalancer, Resource, "
+                    "Gateway endpoints take no SubnetIds; only Interface, GatewayLoadBalancer, Resource, "
                     f"ServiceNetwork, Tunnel endpoints do {_ENDPOINT}",
                 ),
                 (
                     "SecurityGroupIds",
                     ["g"],
-                    "a Gateway endpoint takes no SecurityGroupIds; only Interface, Resource, ServiceNetwork, Tunnel "
+                    "Gateway endpoints take no SecurityGroupIds; only Interface, Resource, ServiceNetwork, Tunnel "
                     f"endpoints do {_ENDPOINT}",
                 ),
                 ("PrivateDnsEnabled", True, f"private DNS is for Interface endpoints, this one is Gateway {_ENDPOINT}"),
@@ -138,7 +138,7 @@ _KIND = "(member documentation in the botocore EC2 model)"
                 (
                     "RouteTableIds",
                     ["r"],
-                    f"a Interface endpoint takes no RouteTableIds; only Gateway endpoints do {_ENDPOINT}",
+                    f"Interface endpoints take no RouteTableIds; only Gateway endpoints do {_ENDPOINT}",
                 ),
                 _PRIVATE_DNS,
             ],

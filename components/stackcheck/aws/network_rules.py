@@ -182,7 +182,7 @@ def endpoint_request(params: dict, stack: Stack) -> list[Violation]:
         Violation(
             member,
             params[member],
-            f"a {kind} endpoint takes no {member}; only {', '.join(kinds)} endpoints do ({_ENDPOINT_SOURCE})",
+            f"{kind} endpoints take no {member}; only {', '.join(kinds)} endpoints do ({_ENDPOINT_SOURCE})",
         )
         for member, kinds in ENDPOINT_MEMBER_TYPES.items()
         if params.get(member) and kind not in kinds

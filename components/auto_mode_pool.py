@@ -2,7 +2,6 @@
 settings and the placement contract (components/auto_mode_manifests.py builds both)."""
 
 import pulumi
-import pulumi_kubernetes as k8s
 
 from . import auto_mode_manifests as manifests
 from .args.auto_mode_pool import AutoModeNodePoolArgs
@@ -10,6 +9,7 @@ from .component_args import Validation, args_path, coerce, placement_contract
 from .facts import auto_mode
 from .facts.contract import PlacementContract
 from .facts.identity import PROJECT
+from .karpenter_pool import register_pool
 from .settings import ConfigProblem, GpuNodeGroupSettings
 
 
@@ -57,25 +57,13 @@ class AutoModeNodePool(pulumi.ComponentResource):
         node_class = pulumi.Output.all(args.node_role_name, args.subnet_ids, args.security_group_id).apply(
             lambda values: manifests.node_class(object_name, settings, values[0], list(values[1]), values[2], tags)
         )
-        node_class_resource = k8s.apiextensions.CustomResource(
-            f"{name}-node-class",
-            api_version=auto_mode.NODE_CLASS_API_VERSION,
-            kind=auto_mode.NODE_CLASS_KIND,
-            metadata={"name": object_name},
-            spec=node_class["spec"],
-            opts=pulumi.ResourceOptions(parent=self),
+        template = register_pool(
+            self,
+            name,
+            object_name,
+            node_class_type=(auto_mode.NODE_CLASS_API_VERSION, auto_mode.NODE_CLASS_KIND),
+            node_class_spec=node_class["spec"],
+            pool=manifests.node_pool(object_name, settings, contract),
         )
-        pool = manifests.node_pool(object_name, settings, contract)
-        k8s.apiextensions.CustomResource(
-            f"{name}-node-pool",
-            api_version=pool["apiVersion"],
-            kind=pool["kind"],
-            metadata=pool["metadata"],
-            spec=pool["spec"],
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[node_class_resource]),
-        )
-        template = pool["spec"]["template"]
-        self.node_pool_name = object_name
-        self.labels = dict(template["metadata"]["labels"])
-        self.taints = list(template["spec"]["taints"])
-        self.register_outputs({"node_pool_name": self.node_pool_name, "labels": self.labels, "taints": self.taints})
+        self.node_pool_name, self.labels, self.taints = template
+        self.register_outputs(template._asdict())

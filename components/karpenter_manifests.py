@@ -16,8 +16,7 @@ from . import node_group
 from .facts import image_cache, versions
 from .facts.contract import NVIDIA_GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE, PlacementContract
 from .facts.gpu_catalog import InstanceType
-from .facts.karpenter import CAPACITY_TYPE_LABEL, CAPACITY_TYPES
-from .node_group import ROOT_DEVICE_NAMES
+from .facts.karpenter import BOTTLEROCKET_ALIAS_PREFIX, CAPACITY_TYPE_LABEL, CAPACITY_TYPES
 from .settings import GpuNodeGroupSettings
 
 NODE_POOL_API_VERSION = "karpenter.sh/v1"
@@ -66,7 +65,7 @@ def ami_alias(ami_family: str = "AL2023") -> str:
     """The EC2NodeClass's AMI: the pinned AL2023 or Bottlerocket release, whose NVIDIA variant Karpenter picks for
     GPU types (`facts/versions.py`)."""
     if ami_family == "Bottlerocket":
-        return f"bottlerocket@{versions.KARPENTER_BOTTLEROCKET_RELEASE}"
+        return f"{BOTTLEROCKET_ALIAS_PREFIX}{versions.KARPENTER_BOTTLEROCKET_RELEASE}"
     return f"al2023@{versions.KARPENTER_AL2023_AMI_RELEASE}"
 
 
@@ -83,7 +82,7 @@ def block_device_mappings(settings: GpuNodeGroupSettings) -> list[dict[str, Any]
         ebs["encrypted"] = True
     if settings.image_cache == "soci":
         ebs.update(throughput=image_cache.SOCI_ROOT_THROUGHPUT_MIBPS, iops=image_cache.GP3_BASELINE_IOPS)
-    data = {"deviceName": ROOT_DEVICE_NAMES[settings.ami_family], "rootVolume": True, "ebs": ebs}
+    data = {"deviceName": image_cache.ROOT_DEVICES[settings.ami_family], "rootVolume": True, "ebs": ebs}
     if settings.ami_family != "Bottlerocket":
         return [data]
     os_volume = {

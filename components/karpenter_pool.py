@@ -1,6 +1,8 @@
 """A GPU pool that Karpenter provisions: a `NodePool` and its `EC2NodeClass`, from the pool's settings and the
 placement contract (components/karpenter_manifests.py builds both)."""
 
+from typing import NamedTuple
+
 import pulumi
 import pulumi_kubernetes as k8s
 
@@ -44,25 +46,53 @@ class KarpenterNodePool(pulumi.ComponentResource):
         node_class = pulumi.Output.all(args.node_role_name, args.cluster_name).apply(
             lambda values: manifests.ec2_node_class(object_name, settings, values[0], values[1], tags)
         )
-        node_class_resource = k8s.apiextensions.CustomResource(
-            f"{name}-node-class",
-            api_version=manifests.NODE_CLASS_API_VERSION,
-            kind="EC2NodeClass",
-            metadata={"name": object_name},
-            spec=node_class["spec"],
-            opts=pulumi.ResourceOptions(parent=self),
+        template = register_pool(
+            self,
+            name,
+            object_name,
+            node_class_type=(manifests.NODE_CLASS_API_VERSION, "EC2NodeClass"),
+            node_class_spec=node_class["spec"],
+            pool=manifests.node_pool(object_name, settings, contract),
         )
-        pool = manifests.node_pool(object_name, settings, contract)
-        k8s.apiextensions.CustomResource(
-            f"{name}-node-pool",
-            api_version=pool["apiVersion"],
-            kind=pool["kind"],
-            metadata=pool["metadata"],
-            spec=pool["spec"],
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[node_class_resource]),
-        )
-        template = pool["spec"]["template"]
-        self.node_pool_name = object_name
-        self.labels = dict(template["metadata"]["labels"])
-        self.taints = list(template["spec"]["taints"])
-        self.register_outputs({"node_pool_name": self.node_pool_name, "labels": self.labels, "taints": self.taints})
+        self.node_pool_name, self.labels, self.taints = template
+        self.register_outputs(template._asdict())
+
+
+class PoolTemplate(NamedTuple):
+    """What a pool's nodes carry from its NodePool's template."""
+
+    node_pool_name: str
+    labels: dict[str, str]
+    taints: list[dict[str, str]]
+
+
+def register_pool(
+    component: pulumi.ComponentResource,
+    name: str,
+    object_name: str,
+    *,
+    node_class_type: tuple[str, str],
+    node_class_spec: pulumi.Input[dict],
+    pool: dict,
+) -> PoolTemplate:
+    """The pool's node class (`node_class_type`: its API version and kind) and its `karpenter.sh/v1` NodePool
+    (created after it), children of `component`; Karpenter's pools and EKS Auto Mode's share it."""
+    api_version, kind = node_class_type
+    node_class = k8s.apiextensions.CustomResource(
+        f"{name}-node-class",
+        api_version=api_version,
+        kind=kind,
+        metadata={"name": object_name},
+        spec=node_class_spec,
+        opts=pulumi.ResourceOptions(parent=component),
+    )
+    k8s.apiextensions.CustomResource(
+        f"{name}-node-pool",
+        api_version=pool["apiVersion"],
+        kind=pool["kind"],
+        metadata=pool["metadata"],
+        spec=pool["spec"],
+        opts=pulumi.ResourceOptions(parent=component, depends_on=[node_class]),
+    )
+    template = pool["spec"]["template"]
+    return PoolTemplate(object_name, dict(template["metadata"]["labels"]), list(template["spec"]["taints"]))

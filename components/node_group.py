@@ -24,7 +24,6 @@ from .ordering import once_created
 # name the partition (`arn:aws-cn:iam::aws:policy/...` in China, `arn:aws-us-gov:` in GovCloud; IAM user guide,
 # "IAM identifiers", ARN format), so they are built from the partition the provider reports.
 NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonEKS_CNI_Policy")
-ROOT_DEVICE_NAMES = {"AL2023": "/dev/xvda", "Bottlerocket": "/dev/xvdb"}
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ def launch_template_args(spec: ManagedNodeGroupSpec) -> dict:
             "http_tokens": "required",
             "http_put_response_hop_limit": 1,
         },
-        "block_device_mappings": [{"device_name": ROOT_DEVICE_NAMES[spec.ami_family], "ebs": _volume(spec)}],
+        "block_device_mappings": [{"device_name": image_cache.ROOT_DEVICES[spec.ami_family], "ebs": _volume(spec)}],
         "tag_specifications": [{"resource_type": "instance", "tags": spec.tags}] if spec.tags else None,
         "update_default_version": True,
     }

@@ -53,6 +53,10 @@ GP3_BASELINE_IOPS = 3000
 BOTTLEROCKET_OS_DEVICE = "/dev/xvda"
 BOTTLEROCKET_DATA_DEVICE = "/dev/xvdb"
 BOTTLEROCKET_OS_VOLUME_GIB = 4
+ROOT_DEVICES = {"AL2023": BOTTLEROCKET_OS_DEVICE, "Bottlerocket": BOTTLEROCKET_DATA_DEVICE}
+"""The volume each AMI family keeps images, containers and the kubelet on, which a launch template or an
+EC2NodeClass sizes as the node's disk: AL2023's root `/dev/xvda` (the same device name as Bottlerocket's OS
+volume), Bottlerocket's data volume."""
 
 # EBS snapshot ids: `snap-` and 8 hexadecimal digits (the older form) or 17 (EC2 User Guide, "Resource IDs": "the
 # IDs of ... snapshots ... use a longer format", 17 characters after the prefix). botocore's EC2 model types

@@ -18,4 +18,6 @@ INSTANCE_GPU_COUNT_LABEL = "karpenter.k8s.aws/instance-gpu-count"
 CAPACITY_TYPES = {"ON_DEMAND": "on-demand", "SPOT": "spot"}
 EKS_CAPACITY_TYPES = {value: key for key, value in CAPACITY_TYPES.items()}
 PROVISIONER = "karpenter"
+BOTTLEROCKET_ALIAS_PREFIX = "bottlerocket@"
+"""How an EC2NodeClass's `amiSelectorTerms` alias names a Bottlerocket release (`bottlerocket@v1.64.0`)."""
 """A pool's provisioner when Karpenter launches its nodes (`nodeGroup` otherwise)."""

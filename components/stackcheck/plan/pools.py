@@ -9,7 +9,7 @@ from typing import Any
 from ...facts import auto_mode, gpu_catalog, karpenter
 from ...facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
-from ...facts.image_cache import BOTTLEROCKET_DATA_DEVICE
+from ...facts.image_cache import ROOT_DEVICES
 from ...facts.quantity import parse_quantity
 from ...facts.resource_types import AUTO_MODE_NODE_CLASS as AUTO_MODE_NODE_CLASS_TYPE
 from ...facts.resource_types import KARPENTER_NODE_CLASS as KARPENTER_NODE_CLASS_TYPE
@@ -138,11 +138,7 @@ def node_pool_specs(resources: list[RegisteredResource]) -> NodeGroups:
                 labels=dict((template.get("metadata") or {}).get("labels") or {}),
                 taints=[dict(taint) for taint in node_spec.get("taints") or ()],
                 capacity_type=capacity_type,
-                gpu_advertised_by_host=auto
-                or any(
-                    str(term.get("alias", "")).startswith("bottlerocket@")
-                    for term in node_class.get("amiSelectorTerms") or ()
-                ),
+                gpu_advertised_by_host=auto or _boots_bottlerocket(node_class),
                 disk_size_gib=_auto_mode_disk(node_class) if auto else _node_class_disk(node_class),
                 provisioner=auto_mode.PROVISIONER if auto else karpenter.PROVISIONER,
             )
@@ -199,10 +195,7 @@ def _node_class_disk(node_class: dict) -> int:
     ephemeral device (`/dev/xvdb`, the data volume, for Bottlerocket; `/dev/xvda` otherwise), else the default
     (pkg/providers/instancetype/types.go at v1.14.1, `ephemeralStorage`)."""
     mappings = [mapping for mapping in node_class.get("blockDeviceMappings") or () if isinstance(mapping, dict)]
-    bottlerocket = any(
-        str(term.get("alias", "")).startswith("bottlerocket@") for term in node_class.get("amiSelectorTerms") or ()
-    )
-    device = BOTTLEROCKET_DATA_DEVICE if bottlerocket else "/dev/xvda"
+    device = ROOT_DEVICES["Bottlerocket" if _boots_bottlerocket(node_class) else "AL2023"]
     chosen = [mapping for mapping in mappings if mapping.get("rootVolume")] or [
         mapping for mapping in mappings if mapping.get("deviceName") == device
     ]
@@ -225,3 +218,11 @@ def _disk_size(inputs: dict, templates: dict[str, RegisteredResource]) -> int:
         if size:
             return int(size)
     return EKS_DEFAULT_DISK_GIB
+
+
+def _boots_bottlerocket(node_class: dict[str, Any]) -> bool:
+    """Whether an EC2NodeClass's AMI alias names a Bottlerocket release."""
+    return any(
+        str(term.get("alias", "")).startswith(karpenter.BOTTLEROCKET_ALIAS_PREFIX)
+        for term in node_class.get("amiSelectorTerms") or ()
+    )

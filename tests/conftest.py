@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import gc
 import io
 import json
 import logging
@@ -141,6 +142,33 @@ SLOWEST_MODULES = (
 def pytest_collection_modifyitems(config, items):
     rank = {name: place for place, name in enumerate(SLOWEST_MODULES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+def _freeze_the_heap() -> None:
+    """Collect the garbage, then leave every object still alive out of later collections (`gc.freeze`).
+
+    What lives for the rest of the session is most of the heap: the modules and SDKs imported so far, the
+    collected tests and the shared runs (`SharedRuns`, some 700,000 objects by the last test). Each run of
+    the program makes new objects in the hundreds of thousands (Pulumi's outputs, futures and coroutines),
+    so the collector runs often, and its older generations walked that whole heap each time: a third of
+    the suite's CPU time when measured (61 s against 44 s on two workers). Objects frozen here are still
+    freed when nothing refers to them; only a cycle among them that is dropped later is never collected,
+    which is what the SharedRuns cache and imported modules never become.
+    """
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_collection_finish(session):
+    _freeze_the_heap()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    # After pytest's own teardown (trylast): the module's fixtures are gone by now and are collected,
+    # not frozen.
+    if nextitem is None or nextitem.path != item.path:
+        _freeze_the_heap()
 
 
 @pytest.hookimpl(wrapper=True)

@@ -7,6 +7,7 @@ from collections import namedtuple
 
 import pytest
 
+from components.facts.contract import NVIDIA_GPU_RESOURCE
 from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG as T
 from components.stackcheck.plan.scale_from_zero import (
     cpu_workloads_verdict,
@@ -16,7 +17,7 @@ from components.stackcheck.plan.scale_from_zero import (
 )
 
 Row = namedtuple("Row", "workload pool lands")
-GPU = "nvidia.com/gpu"
+GPU = NVIDIA_GPU_RESOURCE
 
 
 def gpu_pool(name="gpu", labels=None, taints=(), gpus=1, provisioner=None, instance_type="g5.xlarge"):
@@ -223,7 +224,7 @@ def contract_pool(name="gpu", **kwargs):
                 "(+1 more)",
                 [
                     f"gpu: missing tag {T}/resources/{GPU}=1",
-                    "ml/vllm does not fit gpu at zero nodes: Insufficient nvidia.com/gpu: requests 1, free 0",
+                    f"ml/vllm does not fit gpu at zero nodes: Insufficient {GPU}: requests 1, free 0",
                 ],
             ),
             id="node-group-gpu-tag-wrong",

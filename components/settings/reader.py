@@ -166,9 +166,12 @@ def namespace_warnings(config: Mapping[str, Any], project: str = PROJECT) -> lis
             or difflib.SequenceMatcher(None, namespace, project).ratio() >= _NAMESPACE_SIMILARITY
         ):
             continue
+        # A dotted key is a path inside a section: without --path, Pulumi would store the dotted key that
+        # parse_stack_config refuses.
+        command = f"pulumi config set --path '{key}' <value>" if "." in key else f"pulumi config set {key} <value>"
         found.append(
             f"{full_key}: {head!r} is a key of this project under namespace {namespace!r}, which this program "
-            f"does not read; it reads {project}:{key} (pulumi config set {key} <value>)"
+            f"does not read; it reads {project}:{key} ({command})"
         )
     return found
 

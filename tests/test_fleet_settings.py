@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from components.facts import gpu_catalog, prices
+from components.facts.contract import PlacementContract, Taint
 from components.settings import ConfigError, parse_settings, parse_stack_config
 from components.settings.fleet import AUTO_POOL, revision_warning
 
@@ -295,6 +296,18 @@ def test_daemonsets_tolerate_every_pools_taints_and_each_pool_carries_only_its_o
     assert [t.key for t in settings.pool_contract(b).node_taints()] == ["GPU", "team", "tier"]
     assert settings.pool_contract(a).gpu_product == "NVIDIA-L4"
     assert settings.contract.gpu_product is None  # two products
+
+
+def test_the_fleets_contract_names_the_gpu_product_when_every_pool_has_the_same_one():
+    same = parse_settings({"gpuPools": {"a": L4, "b": {**L4, "extraTaints": [{"key": "team", "value": "x"}]}}})
+
+    assert same.contract == PlacementContract(
+        label_key="GPU",
+        label_value="true",
+        taint=Taint("GPU", "true", "NoSchedule"),
+        extra_taints=(Taint("team", "x", "NoSchedule"),),
+        gpu_product="NVIDIA-L4",
+    )
 
 
 @pytest.mark.parametrize(

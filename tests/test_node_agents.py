@@ -193,3 +193,12 @@ def test_with_no_agent_modelled_the_verdict_still_carries_its_notes():
     result = node_agents_verdict([], pools(SYSTEM, GPU), notes=["kube-proxy: not installed by the stack"])
     assert result.passed
     assert result.message == "no node agent modelled; noted: kube-proxy: not installed by the stack"
+
+
+def test_a_passing_verdict_without_notes_says_so_and_notes_nothing():
+    coredns = Agent("coredns", A_NON_GPU_POOL, node_agents.workload(node_agents.COREDNS))
+
+    assert node_agents_verdict([coredns], pools(SYSTEM, GPU)).message == (
+        "every node agent lands on every pool it must cover: coredns on non-GPU pool(s) system"
+    )
+    assert node_agents_verdict([], pools(SYSTEM, GPU)).message == "no node agent modelled"

@@ -41,6 +41,10 @@ def exporter_verdict(workloads, pools):
 def test_exporter_on_every_gpu_pool_and_no_other_passes():
     verdict = exporter_verdict([device_plugin(), vllm(), exporter()], [system_pool(), gpu_pool("a"), gpu_pool("b")])
     assert verdict.passed and verdict.name == "dcgm-exporter-covers-gpu-pools"
+    assert verdict.message == (
+        "one DCGM exporter lands on every GPU pool, reading one DCGM engine, and none on another pool: "
+        "a (monitoring/gpu-metrics, its own engine), b (monitoring/gpu-metrics, its own engine)"
+    )
     assert verdict.details == [
         "a (monitoring/gpu-metrics, its own engine)",
         "b (monitoring/gpu-metrics, its own engine)",
@@ -126,3 +130,15 @@ def test_an_exporter_is_recognised_by_its_component_label_on_the_daemonset_or_it
     on_template["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"] = "dcgm-exporter"
     assert (is_dcgm_exporter(on_daemonset), is_dcgm_exporter(on_template)) == (True, True)
     assert not is_dcgm_exporter(exporter(image="example.com/metrics:1"))
+
+
+def test_an_exporter_run_as_an_init_container_is_recognised_by_its_image():
+    # A native sidecar (an init container with restartPolicy Always, Kubernetes 1.29+) runs for the pod's life.
+    sidecar = exporter()
+    pod_spec = sidecar["spec"]["template"]["spec"]
+    pod_spec["initContainers"] = [{**pod_spec["containers"][0], "restartPolicy": "Always"}]
+    pod_spec["containers"] = [{"name": "app", "image": "example.com/app:1"}]
+
+    assert is_dcgm_exporter(sidecar)
+    pod_spec["initContainers"][0]["image"] = "example.com/setup:1"
+    assert not is_dcgm_exporter(sidecar)

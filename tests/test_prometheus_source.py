@@ -82,23 +82,27 @@ def test_installing_prometheus_beside_an_operator_that_runs_already_is_refused()
 
 
 def test_a_malformed_workspace_is_refused_with_what_is_allowed():
-    [message] = problems({"observability": {"prometheus": {"ampWorkspace": "arn:aws:s3:::bucket"}}})
-
-    assert "observability.prometheus.ampWorkspace" in message and "'arn:aws:s3:::bucket'" in message
-    assert "workspace ID such as ws-" in message and "arn:aws:aps:<region>:<account>:workspace/<id>" in message
+    assert problems({"observability": {"prometheus": {"ampWorkspace": "arn:aws:s3:::bucket"}}}) == [
+        f"{PROJECT}:observability.prometheus.ampWorkspace: invalid value 'arn:aws:s3:::bucket'; allowed: an Amazon "
+        f"Managed Service for Prometheus workspace ID such as {WORKSPACE_ID}, or its ARN "
+        "arn:aws:aps:<region>:<account>:workspace/<id>"
+    ]
 
 
 def test_a_workspace_id_needs_the_region_that_names_its_endpoint():
-    [message] = problems({"observability": {"prometheus": {"ampWorkspace": WORKSPACE_ID}}})
-
-    assert "is a workspace ID, and aws:region is not set" in message
+    assert problems({"observability": {"prometheus": {"ampWorkspace": WORKSPACE_ID}}}) == [
+        f"{PROJECT}:observability.prometheus.ampWorkspace: '{WORKSPACE_ID}' is a workspace ID, and aws:region is not "
+        "set to say its region; allowed: the workspace's ARN arn:aws:aps:<region>:<account>:workspace/<id>, or set "
+        "aws:region"
+    ]
 
 
 def test_a_workspace_arn_of_another_partition_is_refused():
     arn = ARN.replace("arn:aws:", "arn:aws-cn:").replace("us-west-2", "cn-north-1")
-    [message] = problems({"observability": {"prometheus": {"ampWorkspace": arn}}}, region="us-west-2")
-
-    assert "is a workspace of partition 'aws-cn', not of us-west-2's" in message
+    assert problems({"observability": {"prometheus": {"ampWorkspace": arn}}}, region="us-west-2") == [
+        f"{PROJECT}:observability.prometheus.ampWorkspace: '{arn}' is a workspace of partition 'aws-cn', not of "
+        "us-west-2's; allowed: a workspace ID, or an ARN arn:aws:aps:..."
+    ]
 
 
 def test_the_parts_of_a_workspace_come_from_its_arn_or_the_stacks_region():

@@ -60,3 +60,16 @@ def test_the_exporter_container_of_each_dcgm_mode_is_registered_whole(dev_run, d
     (registered,) = [d for d in dev_run.of_type(DAEMONSET) if d.inputs["metadata"]["name"] == daemonset]
 
     assert registered.inputs["spec"]["template"]["spec"]["containers"] == [expected_container(daemonset)]
+
+
+@pytest.mark.parametrize("daemonset", sorted(ENGINE_ENV))
+def test_on_bottlerocket_each_exporter_runs_privileged_with_nothing_else_changed(stack, daemonset):
+    run = stack({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}})
+    (registered,) = [d for d in run.of_type(DAEMONSET) if d.inputs["metadata"]["name"] == daemonset]
+    expected = expected_container(daemonset)
+    # The API server refuses privileged with allowPrivilegeEscalation false (ValidateSecurityContext), and a
+    # privileged container holds every capability, so the list goes.
+    context = {key: value for key, value in expected["securityContext"].items() if key != "capabilities"}
+    expected["securityContext"] = {**context, "privileged": True, "allowPrivilegeEscalation": True}
+
+    assert registered.inputs["spec"]["template"]["spec"]["containers"] == [expected]

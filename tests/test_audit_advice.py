@@ -207,6 +207,8 @@ NEAR_MISSES = [
     ("tolerated", GPU_TOLERATION, None),
     ("tolerated by Exists", {"key": "GPU", "operator": "Exists"}, None),
     ("a short value three edits away", {"key": "GPU", "value": "yes"}, None),
+    # Two edits of four letters is half the word: any word, not a typo of it.
+    ("a four-letter value two edits away", {"key": "GPU", "value": "trak", "effect": "NoSchedule"}, None),
 ]
 
 
@@ -259,4 +261,18 @@ def test_a_daemonset_with_a_case_slip_in_its_toleration_is_told_the_difference(c
     assert missing["fix"] == (
         "correct the toleration the details name (value 'True' differs from 'true' in case only "
         "(values are case sensitive))"
+    )
+
+
+def test_a_long_key_three_edits_away_is_no_typo_however_long_it_is():
+    # At most two edits make a typo, whatever share of a long word three would be.
+    taint = {"key": "example.com/dedicated-inference", "value": "true", "effect": "NoSchedule"}
+    three_edits = {"key": "example.com/dedicated-interface", "value": "true", "effect": "NoSchedule"}
+    two_edits = {"key": "example.com/dedicated-inferenXX", "value": "true", "effect": "NoSchedule"}
+
+    assert near_miss(three_edits, taint) is None
+    assert near_miss(two_edits, taint) == (
+        "toleration example.com/dedicated-inferenXX=true:NoSchedule nearly matches taint "
+        "example.com/dedicated-inference=true:NoSchedule: key 'example.com/dedicated-inferenXX' is 2 edit(s) from "
+        "'example.com/dedicated-inference'"
     )

@@ -10,6 +10,7 @@ import pytest
 from audit_objects import VLLM, audit_json, daemon_pod, daemonset, device_plugin, gpu_node, node, pod
 from test_audit_findings import healthy
 
+from components.stackcheck.__main__ import build_parser
 from components.stackcheck.audit.cli import add_audit_arguments
 
 _TAINT = "untolerated taint GPU=true:NoSchedule"
@@ -166,3 +167,18 @@ def test_each_audit_option_has_its_whole_help():
         "--fail-on": "lowest finding severity that makes the exit code 1 (default: warning)",
         "--debug": "on an internal error, print its traceback",
     }
+
+
+def test_the_audit_command_has_its_whole_summary_and_description():
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    (summary,) = [choice.help for choice in commands._choices_actions if choice.dest == "audit"]
+
+    assert summary == (
+        "audit a running cluster: idle GPUs, pods leaking onto GPU nodes, pending GPU pods, GPU nodes without GPUs "
+        "advertised, node agents missing on GPU nodes"
+    )
+    assert commands.choices["audit"].description == (
+        "Read a cluster snapshot (kubectl get nodes,pods,daemonsets -A -o json) or the live cluster, and check it "
+        "with the placement model. Exit 0 when no finding is at or above --fail-on, 1 when one is, 2 when the input "
+        "or the command line is invalid, 3 on an internal error (--debug shows its traceback)."
+    )

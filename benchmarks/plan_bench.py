@@ -10,10 +10,12 @@ discarded):
   (a) one that only imports those SDK modules and touches the classes (the SDKs load submodules
       lazily: `import pulumi_aws.ec2` alone loads nothing), as any program of the stack must;
   (b) the full plan: `python -m components.stackcheck plan --stack dev --out <tmp> --format json`;
-  (c) the imports of (a), with the cyclic garbage collector treated as the plan treats it: off
-      before any SDK loads and the heap frozen before exit. The plan command does both in
-      `stackcheck/__main__.py` (`_as_process`: `gc.disable()` when the command starts, `gc.freeze()`
-      after it returns); (c) runs `gc.disable()` as its first statement and `gc.freeze()` as its last.
+  (c) the imports of (a), with the cyclic garbage collector and the exit treated as the plan treats
+      them: the collector off before any SDK loads, the heap frozen before exit, and the process ended
+      without the interpreter's teardown once the exit handlers ran and the streams were flushed. The
+      plan command does all three in `stackcheck/__main__.py` (`_as_process`: `gc.disable()` when the
+      command starts, `gc.freeze()` after it returns, then `end_process`); (c) runs `gc.disable()` as
+      its first statement and ends with the same steps.
 
 The ratio is b/c, the plan's own work against the same imports run alike; the target is at most 1.3
 and `--check` exits 1 above it. It is the median over the rounds of each round's b/c, so that a
@@ -97,14 +99,16 @@ def registered_types(stack: str) -> list[str]:
 
 def import_script(classes: list[tuple[str, str]], collector: bool = True) -> str:
     """A program that imports each module and touches each class, which makes lazy SDK modules load;
-    with `collector` False, the cyclic collector is off from its first statement and the heap frozen
-    before exit, as the plan command runs."""
+    with `collector` False, the cyclic collector is off from its first statement, the heap frozen
+    before exit and the process ended as the plan command ends it (exit handlers, flushed streams,
+    no teardown)."""
+    ending = ["gc.freeze()", "import atexit, os, sys", "atexit._run_exitfuncs()", "sys.stdout.flush()", "os._exit(0)"]
     lines = [
         *([] if collector else ["import gc", "gc.disable()"]),
         "import importlib",
         f"for module, name in {sorted(set(classes))!r}:",
         "    getattr(importlib.import_module(module), name)",
-        *([] if collector else ["gc.freeze()"]),
+        *([] if collector else ending),
     ]
     return "\n".join(lines)
 

@@ -37,9 +37,13 @@ def test_type_token_maps_to_the_sdk_module_and_class_that_define_it(token, found
 )
 def test_import_script_treats_the_collector_as_asked(collector, state):
     script = plan_bench.import_script([("json", "JSONDecoder"), ("email.message", "Message")], collector=collector)
-    probe = "import gc, sys\nprint(gc.isenabled(), 'frozen' if gc.get_freeze_count() else 0, 'email.message' in sys.modules)"
+    # Read at exit, after the script's last statement: the exit handlers run on both sides.
+    probe = (
+        "import atexit, gc, sys\natexit.register(lambda: print(gc.isenabled(), "
+        "'frozen' if gc.get_freeze_count() else 0, 'email.message' in sys.modules))"
+    )
 
-    done = subprocess.run([sys.executable, "-c", f"{script}\n{probe}"], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", f"{probe}\n{script}"], capture_output=True, text=True, check=True)
 
     assert done.stdout.split() == [*state.split(), "True"]
     assert script.startswith("import gc\ngc.disable()") == (not collector)
@@ -68,3 +72,37 @@ def test_a_timed_process_reports_wall_clock_and_cpu_seconds_and_a_crash_stops_th
     assert busy.wall >= busy.cpu > 0
     with pytest.raises(SystemExit, match="exited 3"):
         plan_bench.timed([sys.executable, "-c", "import sys; sys.exit(3)"], dict(os.environ))
+
+
+def test_the_command_ends_its_process_as_the_floor_does_handlers_run_output_flushed_no_teardown():
+    program = """
+import atexit, sys
+from components.stackcheck.__main__ import _as_process
+
+class Kept:
+    def __del__(self):
+        print("torn down", file=sys.stderr)
+
+kept = Kept()
+atexit.register(lambda: print("exit handler ran", file=sys.stderr))
+
+def command():
+    print("line\\n" * 20000, end="")
+    return 3
+
+_as_process(command)
+"""
+    done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True)
+
+    assert done.returncode == 3
+    assert done.stdout == "line\n" * 20000
+    assert done.stderr == "exit handler ran\n"  # no "torn down": the interpreter's teardown is skipped
+
+
+def test_the_floor_ends_the_same_way():
+    script = plan_bench.import_script([("json", "JSONDecoder")], collector=False)
+    program = f"import atexit, sys\natexit.register(lambda: print('exit handler ran'))\n{script}\nprint('after')"
+
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+
+    assert (done.returncode, done.stdout) == (0, "exit handler ran\n")

@@ -45,7 +45,7 @@ def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[
                 "tensorParallelSize",
                 f"{vllm.tensor_parallel_size!r} is more than the "
                 f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
-                f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
+                f"{'1' if gpu.gpus_per_instance == 1 else f'1-{gpu.gpus_per_instance}'}, or larger GPU instance types",
             )
         )
     elif vllm.gpus_per_replica > gpu.gpus_per_instance:

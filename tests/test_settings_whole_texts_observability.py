@@ -21,7 +21,9 @@ _LABEL_KEY = (
     "allowed: 1-63 characters, an optional DNS-subdomain prefix and '/', then a name of letters, digits, '-', '_' "
     "or '.', starting and ending with a letter or digit"
 )
-_LABEL_VALUE = "allowed: 1-63 characters of letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+_LABEL_VALUE = (
+    "allowed: 1-63 characters of letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+)
 _ARN = "arn:aws:aps:us-west-2:123456789012:workspace/ws-0123abcd"
 
 
@@ -151,7 +153,12 @@ REFUSED = [
     ),
     pytest.param(
         _prometheus(ulr="http://prometheus:9090"),
-        [("observability.prometheus.ulr", "unknown key 'ulr'; did you mean 'url'?; allowed: url, ampWorkspace, install")],
+        [
+            (
+                "observability.prometheus.ulr",
+                "unknown key 'ulr'; did you mean 'url'?; allowed: url, ampWorkspace, install",
+            )
+        ],
         id="a misspelt Prometheus key",
     ),
     pytest.param(

@@ -203,7 +203,10 @@ FIELDS = [
     pytest.param(
         _facts(parameters=0, layers=0, attentionHeads=0, kvHeads=0, headDim=0, maxContext=15, bytesPerParameter=0.0),
         [
-            ("vllm.modelFacts.parameters", "invalid value 0; allowed: an integer >= 1 (total parameters, every expert)"),
+            (
+                "vllm.modelFacts.parameters",
+                "invalid value 0; allowed: an integer >= 1 (total parameters, every expert)",
+            ),
             ("vllm.modelFacts.layers", "invalid value 0; allowed: an integer >= 1"),
             ("vllm.modelFacts.attentionHeads", "invalid value 0; allowed: an integer >= 1"),
             ("vllm.modelFacts.kvHeads", "invalid value 0; allowed: an integer >= 1"),

@@ -223,6 +223,16 @@ def test_a_model_built_directly_raises_its_rules_across_fields():
     )
 
 
+def test_a_model_built_directly_joins_its_problems():
+    with pytest.raises(ValidationError) as error:
+        GpuNodeGroupSettings(min_size=5, desired_size=4, max_size=2)
+    [detail] = error.value.errors()
+    assert detail["msg"] == (
+        "Value error, minSize: 5 is greater than desiredSize 4; allowed: minSize <= desiredSize <= maxSize; "
+        "desiredSize: 4 is greater than maxSize 2; allowed: minSize <= desiredSize <= maxSize"
+    )
+
+
 def test_a_config_error_reads_every_problem_under_its_title():
     error = ConfigError([ConfigProblem("a.b", "first"), ConfigProblem("aws:region", "second", None)])
     assert (error.title, str(error)) == (

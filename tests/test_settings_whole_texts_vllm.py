@@ -190,6 +190,47 @@ FIELDS = [
         [("vllm.source.bucket", f"invalid bucket name 'weights-s3alias'; {_BUCKET}")],
         id="a reserved bucket suffix",
     ),
+    pytest.param(
+        _source(type="s3", bucket="sthree-weights"),
+        [("vllm.source.bucket", f"invalid bucket name 'sthree-weights'; {_BUCKET}")],
+        id="sthree-weights",
+    ),
+    pytest.param(
+        _source(type="s3", bucket="amzn-s3-demo-weights"),
+        [("vllm.source.bucket", f"invalid bucket name 'amzn-s3-demo-weights'; {_BUCKET}")],
+        id="amzn-s3-demo-weights",
+    ),
+    pytest.param(
+        _source(type="s3", bucket="weights--ol-s3"),
+        [("vllm.source.bucket", f"invalid bucket name 'weights--ol-s3'; {_BUCKET}")],
+        id="weights--ol-s3",
+    ),
+    pytest.param(
+        _source(type="s3", bucket="weights.mrap"),
+        [("vllm.source.bucket", f"invalid bucket name 'weights.mrap'; {_BUCKET}")],
+        id="weights.mrap",
+    ),
+    pytest.param(
+        _source(type="s3", bucket="weights--x-s3"),
+        [("vllm.source.bucket", f"invalid bucket name 'weights--x-s3'; {_BUCKET}")],
+        id="weights--x-s3",
+    ),
+    pytest.param(
+        _source(type="s3", bucket="weights--table-s3"),
+        [("vllm.source.bucket", f"invalid bucket name 'weights--table-s3'; {_BUCKET}")],
+        id="weights--table-s3",
+    ),
+    pytest.param(
+        _source(type="s3", prefix="m/../q"),
+        [("vllm.source.prefix", f"invalid prefix 'm/../q'; {_PREFIX}")],
+        id="m/../q",
+    ),
+    pytest.param(
+        _source(type="s3", prefix="m//q"), [("vllm.source.prefix", f"invalid prefix 'm//q'; {_PREFIX}")], id="m//q"
+    ),
+    pytest.param(_source(type="s3", prefix="m?"), [("vllm.source.prefix", f"invalid prefix 'm?'; {_PREFIX}")], id="m?"),
+    pytest.param(_source(type="s3", prefix="m$"), [("vllm.source.prefix", f"invalid prefix 'm$'; {_PREFIX}")], id="m$"),
+    pytest.param(_source(type="s3", prefix="m/"), [("vllm.source.prefix", f"invalid prefix 'm/'; {_PREFIX}")], id="m/"),
     pytest.param(_source(type="s3", prefix="/m"), [("vllm.source.prefix", f"invalid prefix '/m'; {_PREFIX}")], id="/"),
     pytest.param(
         _source(type="s3", prefix="m/./q"), [("vllm.source.prefix", f"invalid prefix 'm/./q'; {_PREFIX}")], id="dot"
@@ -388,3 +429,38 @@ def test_the_passing_side_of_each_vllm_limit(values, field, value):
 def test_seeding_a_commit_passes_and_names_the_prefix_by_model_and_revision():
     vllm = parse_settings({"vllm": {"source": {"type": "s3", "bucket": "weights", "seed": True}, "revision": _COMMIT}})
     assert (vllm.vllm.seeds, vllm.vllm.weights_uri) == (True, f"s3://weights/Qwen/Qwen2.5-7B-Instruct/{_COMMIT}")
+
+
+def test_the_vllm_defaults():
+    vllm = parse_settings({}).vllm
+    assert (
+        vllm.enabled,
+        vllm.model,
+        vllm.revision,
+        vllm.image,
+        vllm.namespace,
+        vllm.tensor_parallel_size,
+        vllm.max_model_len,
+        vllm.gpu_memory_utilization,
+        vllm.replicas,
+        vllm.startup_timeout_seconds,
+        vllm.shutdown_timeout_seconds,
+        vllm.model_cache.model_dump(),
+        vllm.source.model_dump(),
+        vllm.model_name,
+    ) == (
+        True,
+        "Qwen/Qwen2.5-7B-Instruct",
+        None,
+        versions.VLLM_IMAGE,
+        "vllm",
+        1,
+        8192,
+        0.9,
+        1,
+        1800,
+        30,
+        {"type": "emptyDir", "size": "100Gi", "storage_class": None},
+        {"type": "huggingface", "bucket": None, "prefix": None, "concurrency": None, "seed": None},
+        "Qwen/Qwen2.5-7B-Instruct",
+    )

@@ -318,3 +318,19 @@ def test_key_path(location, brackets, key):
 )
 def test_join_key(parent, key, joined):
     assert join_key(parent, key) == joined
+
+
+def test_component_arguments_read_in_config_keys_unless_python_names_are_asked_for():
+    with pytest.raises(ConfigError) as error:
+        validate_section(GpuNodeGroupSettings, {"minSize": 3, "desiredSize": 1}, where=_ARGS)
+    assert [str(problem) for problem in error.value.problems] == [
+        f"{_ARGS}.minSize: 3 is greater than desiredSize 1; allowed: minSize <= desiredSize <= maxSize"
+    ]
+
+
+def test_settings_are_frozen_once_validated():
+    group = validate_section(GpuNodeGroupSettings, {"minSize": 1}, where=_ARGS)
+    with pytest.raises(ValidationError) as error:
+        group.min_size = 5  # type: ignore[misc]
+    assert [(detail["type"], detail["loc"]) for detail in error.value.errors()] == [("frozen_instance", ("min_size",))]
+    assert group.min_size == 1

@@ -257,3 +257,16 @@ def test_a_region_the_stack_config_names_is_the_settings_region():
 )
 def test_the_namespace_warnings_whole(config, warnings):
     assert namespace_warnings(config) == warnings
+
+
+def test_a_namespace_four_fifths_like_the_projects_is_its_misspelling_and_one_less_alike_a_warning():
+    assert _problems({"eks-gpu-infeX:vllm": {}}) == [
+        f"eks-gpu-infeX:vllm: namespace 'eks-gpu-infeX' is not this project's; did you mean {P}:vllm? allowed: keys "
+        f"under {P}: (other namespaces, such as aws:, belong to their providers)"
+    ]
+    assert namespace_warnings({"eks-gpu-infeX:vllm": {}}) == []
+    assert parse_stack_config({"eks-gpu-infXY:vllm": {}}).vllm.replicas == 1
+    assert namespace_warnings({"eks-gpu-infXY:vllm": {}}) == [
+        "eks-gpu-infXY:vllm: 'vllm' is a key of this project under namespace 'eks-gpu-infXY', which this program "
+        f"does not read; it reads {P}:vllm (pulumi config set vllm <value>)"
+    ]

@@ -178,3 +178,36 @@ def test_pools_without_models_are_the_fleet_form():
 )
 def test_the_default_zone_count_follows_the_region(config, zones):
     assert parse_stack_config(config).network.az_count == zones
+
+
+@pytest.mark.parametrize(
+    ("values", "derived"),
+    [
+        pytest.param({}, (True, True, False, True, False), id="the defaults"),
+        pytest.param({"gpuNodeGroup": {"amiFamily": "Bottlerocket"}}, (True, False, False, True, False), id="BR"),
+        pytest.param({"devicePlugin": {"enabled": False}}, (True, False, False, True, False), id="plugin off"),
+        pytest.param(
+            {"devicePlugin": {"enabled": True}, "gpuNodeGroup": {"provisioner": "autoMode"}},
+            (False, True, False, False, True),
+            id="the plugin asked for on Auto Mode",
+        ),
+        pytest.param({"gpuNodeGroup": {"provisioner": "autoMode"}}, (False, False, False, False, True), id="autoMode"),
+        pytest.param({"gpuNodeGroup": {"provisioner": "karpenter"}}, (True, True, True, False, False), id="karpenter"),
+        pytest.param({"gpuNodeGroup": {"nodeRepair": False}}, (False, True, False, True, False), id="no repair"),
+        pytest.param({"autoscaler": {"enabled": False}}, (True, True, False, False, False), id="no autoscaler"),
+        pytest.param(
+            {"gpuPools": {"a": {"provisioner": "autoMode"}, "b": {}}},
+            (True, True, False, True, True),
+            id="Auto Mode beside a node group",
+        ),
+    ],
+)
+def test_what_the_settings_install(values, derived):
+    settings = parse_settings(values)
+    assert (
+        settings.node_repair,
+        settings.device_plugin_enabled,
+        settings.installs_karpenter,
+        settings.installs_autoscaler,
+        settings.installs_auto_mode,
+    ) == derived

@@ -370,7 +370,7 @@ def test_each_vllm_cross_field_problem_is_reported_whole(values, problems):
     assert problems_of(values) == problems
 
 
-_PVC = {"type": "pvc", "size": "100Gi", "storageClass": None}
+_PVC = {"type": "pvc", "size": "100Gi", "storage_class": None}
 
 PASSING = [
     pytest.param(
@@ -409,6 +409,23 @@ PASSING = [
     pytest.param(_source(type="s3", prefix="m" * 900), "source.prefix", "m" * 900, id="a prefix of 900 bytes"),
     pytest.param(_facts(), "model_facts.max_context", 4096, id="a context equal to the model's facts"),
     pytest.param(_facts(bytesPerParameter=4.0), "model_facts.bytes_per_parameter", 4.0, id="4 bytes a parameter"),
+    pytest.param(_facts(bytesPerParameter=0.5), "model_facts.bytes_per_parameter", 0.5, id="half a byte a parameter"),
+    pytest.param(
+        _facts(16, parameters=1, layers=1, attentionHeads=1, kvHeads=1, headDim=1, maxContext=16),
+        "model_facts",
+        {
+            "parameters": 1,
+            "layers": 1,
+            "attention_heads": 1,
+            "kv_heads": 1,
+            "head_dim": 1,
+            "max_context": 16,
+            "dtype": "bfloat16",
+            "bytes_per_parameter": None,
+        },
+        id="every model fact at its floor",
+    ),
+    pytest.param(_vllm(tensorParallelSize=1), "tensor_parallel_size", 1, id="one GPU a replica"),
     pytest.param(
         {"vllm": {"source": {"type": "huggingface"}, "extraArgs": ["--load-format", "safetensors"]}},
         "extra_args",
@@ -423,7 +440,7 @@ def test_the_passing_side_of_each_vllm_limit(values, field, value):
     read = parse_settings(values).vllm
     for name in field.split("."):
         read = getattr(read, name)
-    assert (read.model_dump(by_alias=True) if hasattr(read, "model_dump") else read) == value
+    assert (read.model_dump() if hasattr(read, "model_dump") else read) == value
 
 
 def test_seeding_a_commit_passes_and_names_the_prefix_by_model_and_revision():
@@ -464,3 +481,16 @@ def test_the_vllm_defaults():
         {"type": "huggingface", "bucket": None, "prefix": None, "concurrency": None, "seed": None},
         "Qwen/Qwen2.5-7B-Instruct",
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "uri"),
+    [
+        pytest.param({"type": "s3"}, None, id="a bucket the stack creates is not known yet"),
+        pytest.param({"type": "s3", "bucket": "weights"}, "s3://weights/Qwen/Qwen2.5-7B-Instruct", id="a bucket"),
+        pytest.param({"type": "s3", "bucket": "weights", "prefix": "m/q"}, "s3://weights/m/q", id="a prefix"),
+        pytest.param({}, None, id="the Hub"),
+    ],
+)
+def test_the_weights_uri(source, uri):
+    assert parse_settings(_vllm(source=source)).vllm.weights_uri == uri

@@ -163,7 +163,7 @@ def test_the_one_pool_form_is_one_pool_and_one_server_under_its_own_keys():
                 "gpuPools": {"l4": L4},
                 "models": [model("big", "Qwen/Qwen2.5-7B-Instruct", pool="l4", tensorParallelSize=2)],
             },
-            "eks-gpu-inference:models.0.tensorParallelSize: 2 is more than the 1 GPU(s) per g6.xlarge; allowed: 1-1, or "
+            "eks-gpu-inference:models.0.tensorParallelSize: 2 is more than the 1 GPU(s) per g6.xlarge; allowed: 1, or "
             "larger GPU instance types",
             id="a model against its pool: TP above the GPUs per node",
         ),

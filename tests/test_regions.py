@@ -61,7 +61,7 @@ def problems_of(region: object, network: dict | None = None) -> list[str]:
             "aws:region: 'me-west-1' has no EKS endpoint in botocore 1.44.8's endpoint data; allowed: ",
             id="region botocore knows without EKS",
         ),
-        pytest.param(5, None, "aws:region: 5; allowed: a region name such as us-west-2", id="not a string"),
+        pytest.param(5, None, "aws:region: int value 5; allowed: a region name such as us-west-2", id="not a string"),
         pytest.param(
             "us-west-2a",
             None,

@@ -195,6 +195,6 @@ def test_the_rules_of_a_section_inside_another_are_named_under_the_outer_path():
         f"Stack(prod).args.gpuNodeGroup.desiredSize: 3 is greater than maxSize 2; {SIZES}"
     ]
     assert problems_of(Settings, {"vllm": {"tensorParallelSize": 2}}, where="Stack(prod).args") == [
-        "Stack(prod).args.vllm.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge; allowed: 1-1, or "
+        "Stack(prod).args.vllm.tensorParallelSize: 2 is more than the 1 GPU(s) per g5.xlarge; allowed: 1, or "
         "larger GPU instance types"
     ]

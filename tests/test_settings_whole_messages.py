@@ -115,7 +115,7 @@ def _s3(**source) -> dict:
         _row(
             {"vllm": {"tensorParallelSize": 2}},
             "vllm.tensorParallelSize",
-            "2 is more than the 1 GPU(s) per g5.xlarge; allowed: 1-1, or larger GPU instance types",
+            "2 is more than the 1 GPU(s) per g5.xlarge; allowed: 1, or larger GPU instance types",
             "tensor parallel past the node's GPUs",
         ),
         _row(

@@ -153,8 +153,12 @@ def problems_from(error: ValidationError, model: type[BaseModel], parent: str, w
         location = detail["loc"]
         if detail["type"] == "extra_forbidden":
             known = _known_keys(model, location[:-1])
-            key = join_key(parent, key_path(location, where.brackets))
-            message = f"unknown key{suggestion(str(location[-1]), known)}; allowed: {', '.join(known)}"
+            if where.python_names:
+                known = [python_key(name) for name in known]
+            # The unknown key as the user wrote it: camel-casing it would name another key (`MODEL` as `model`).
+            unknown = str(location[-1])
+            key = join_key(join_key(parent, key_path(location[:-1], where.brackets)), unknown)
+            message = f"unknown key{suggestion(unknown, known)}; allowed: {', '.join(known)}"
             problems.append(ConfigProblem(key, message).written(where))
             continue
         cause = detail.get("ctx", {}).get("error")

@@ -70,6 +70,11 @@ KeyPrefix = Annotated[
 ]
 
 
+def _written(value: object) -> str:
+    """`value` as a stack config writes it: `true`/`false` for a switch, else quoted as given."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
 class ModelSourceSettings(SectionModel):
     """Where vLLM reads the model's weights (`vllm.source`)."""
 
@@ -96,7 +101,8 @@ class ModelSourceSettings(SectionModel):
         if self.type == "s3":
             return []
         return [
-            ConfigProblem(key, f"{value!r} with type 'huggingface'; allowed: type 's3', or leave {key} out")
+            # A switch as the stack config spells it (`seed: false`), not as Python prints it.
+            ConfigProblem(key, f"{_written(value)} with type 'huggingface'; allowed: type 's3', or leave {key} out")
             for key, value in (
                 ("bucket", self.bucket),
                 ("prefix", self.prefix),

@@ -69,13 +69,11 @@ class PrometheusSettings(SectionModel):
         given = [key for key, value in (("url", self.url), ("ampWorkspace", self.amp_workspace)) if value]
         if self.install:
             given.append("install")
-        if len(given) < 2:
-            return []
         return [
             ConfigProblem(
-                given[1],
-                f"given with {given[0]}; allowed: one of url, ampWorkspace or install: true (where KEDA reads)",
+                key, f"given with {given[0]}; allowed: one of url, ampWorkspace or install: true (where KEDA reads)"
             )
+            for key in given[1:]
         ]
 
     def amp_parts(self, region: str) -> tuple[str, str, str | None] | None:

@@ -138,7 +138,11 @@ def _region(value: Any, problems: list[ConfigProblem]) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        problems.append(ConfigProblem(REGION_KEY, f"{value!r}; allowed: a region name such as us-west-2", None))
+        problems.append(
+            ConfigProblem(
+                REGION_KEY, f"{type(value).__name__} value {value!r}; allowed: a region name such as us-west-2", None
+            )
+        )
         return None
     problem = region_problem(value)
     if problem:

@@ -35,9 +35,11 @@ from .section import DEFER_PROBLEMS, SectionModel, validate
 from .vllm import VllmSettings
 
 
-def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[ConfigProblem]:
-    """A vLLM server against the GPU node group it runs on; keys inside the server's settings
-    (`tensorParallelSize`, `extraArgs`). The stack config and `VllmServerArgs` both check these."""
+def server_pool_problems(
+    vllm: VllmSettings, gpu: GpuNodeGroupSettings, pool: str = "the GPU node group"
+) -> list[ConfigProblem]:
+    """A vLLM server against the GPU node group it runs on (named `pool` in the messages); keys inside the server's
+    settings (`tensorParallelSize`, `extraArgs`). The stack config and `VllmServerArgs` both check these."""
     problems = []
     if vllm.tensor_parallel_size > gpu.gpus_per_instance:
         problems.append(
@@ -45,7 +47,7 @@ def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[
                 "tensorParallelSize",
                 f"{vllm.tensor_parallel_size!r} is more than the "
                 f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
-                f"1-{gpu.gpus_per_instance}, or larger GPU instance types",
+                f"{'1' if gpu.gpus_per_instance == 1 else f'1-{gpu.gpus_per_instance}'}, or larger GPU instance types",
             )
         )
     elif vllm.gpus_per_replica > gpu.gpus_per_instance:
@@ -65,7 +67,7 @@ def server_pool_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[
         problems.append(
             ConfigProblem(
                 "requireGpuProduct",
-                f"{vllm.require_gpu_product!r} is not what the GPU node group provides; allowed: {provided}",
+                f"{vllm.require_gpu_product!r} is not what {pool} provides; allowed: {provided}",
             )
         )
     return problems
@@ -261,7 +263,12 @@ class Settings(SectionModel):
         for server in servers:
             problems.extend(
                 problem.under(server.config_key)
-                for problem in server_pool_problems(server.settings, server.pool.settings)
+                # A fleet's model names the pool it runs on; the one pool is the GPU node group.
+                for problem in server_pool_problems(
+                    server.settings,
+                    server.pool.settings,
+                    server.pool.config_key if self.fleet else "the GPU node group",
+                )
             )
         for pool in pools:
             problems.extend(

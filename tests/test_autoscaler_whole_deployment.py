@@ -196,7 +196,12 @@ def rules_of(minor: str) -> list[dict]:
         {"apiGroups": [""], "resources": ["events", "endpoints"], "verbs": ["create", "patch"]},
         {"apiGroups": [""], "resources": ["pods/eviction"], "verbs": ["create"]},
         {"apiGroups": [""], "resources": ["pods/status"], "verbs": ["update"]},
-        {"apiGroups": [""], "resources": ["endpoints"], "resourceNames": ["cluster-autoscaler"], "verbs": ["get", "update"]},
+        {
+            "apiGroups": [""],
+            "resources": ["endpoints"],
+            "resourceNames": ["cluster-autoscaler"],
+            "verbs": ["get", "update"],
+        },
         {"apiGroups": [""], "resources": ["nodes"], "verbs": ["watch", "list", "get", "update"]},
         {
             "apiGroups": [""],

@@ -301,3 +301,92 @@ def test_every_exporter_runs_as_the_service_account_the_component_registers(dev_
     # kubernetes plugin/pkg/admission/serviceaccount/admission.go), so each exporter names the one registered.
     assert accounts == [("kube-system", "dcgm-exporter")]
     assert used == {("kube-system", "dcgm-exporter")}
+
+
+# The component as a program that imports the package calls it: every argument unlike the stack's.
+PROGRAM = """
+import pulumi
+import pulumi_kubernetes as k8s
+from components.component_args import PlacementArgs
+from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+
+placement = PlacementArgs(
+    label_key="accelerator", label_value="nvidia", taint_key="dedicated", taint_value="gpu", taint_effect="NoExecute"
+)
+DcgmExporter(
+    "telemetry",
+    DcgmExporterArgs(
+        name="gpu-telemetry",
+        namespace="gpu-monitoring",
+        monitoring_namespace="prom",
+        dcgm_host_engine=True,
+        pod_annotations={"team": "ml"},
+        placement=placement,
+    ),
+    opts=pulumi.ResourceOptions(providers=[k8s.Provider("cluster", kubeconfig="{}")]),
+)
+"""
+
+
+@pytest.fixture(scope="module")
+def component_run(tmp_path_factory):
+    from components.facts.identity import PROJECT
+    from components.stackcheck.runtime import run_program
+
+    program = tmp_path_factory.mktemp("exporter") / "__main__.py"
+    program.write_text(PROGRAM)
+    return run_program(program, {}, project=PROJECT, stack="test")
+
+
+def component_labels(engine: str | None = None) -> dict[str, str]:
+    return {**labels(engine), "app.kubernetes.io/instance": "telemetry"}
+
+
+def test_the_components_arguments_reach_every_object(component_run):
+    objects = {r.name: r.inputs for r in component_run.resources if r.name.startswith("telemetry-")}
+    by_engine = {
+        "telemetry-ds": ("gpu-telemetry", "host-engine"),
+        "telemetry-embedded-ds": ("gpu-telemetry-embedded", "embedded"),
+    }
+
+    assert sorted(objects) == sorted(
+        ["telemetry-sa", "telemetry-svc", *by_engine, "telemetry-netpol", "telemetry-embedded-netpol"]
+    )
+    assert objects["telemetry-sa"]["metadata"] == {
+        "name": "gpu-telemetry",
+        "namespace": "gpu-monitoring",
+        "labels": component_labels(),
+    }
+    assert objects["telemetry-svc"]["metadata"]["name"] == "gpu-telemetry"
+    assert objects["telemetry-svc"]["metadata"]["namespace"] == "gpu-monitoring"
+    assert objects["telemetry-svc"]["spec"]["selector"] == {
+        "app.kubernetes.io/name": "dcgm-exporter",
+        "app.kubernetes.io/instance": "telemetry",
+    }
+    for resource_name, (object_name, engine) in by_engine.items():
+        daemonset = objects[resource_name]
+        pod = daemonset["spec"]["template"]["spec"]
+        assert {key: daemonset["metadata"][key] for key in ("name", "namespace", "labels")} == {
+            "name": object_name,
+            "namespace": "gpu-monitoring",
+            "labels": component_labels(engine),
+        }
+        assert daemonset["spec"]["template"]["metadata"] == {
+            "labels": component_labels(engine),
+            "annotations": {"team": "ml"},
+        }
+        assert (pod["serviceAccountName"], pod["nodeSelector"], pod["tolerations"]) == (
+            "gpu-telemetry",
+            {"accelerator": "nvidia"},
+            [
+                {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoExecute"},
+                {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+            ],
+        )
+        policy = objects[resource_name.replace("-ds", "-netpol")]
+        assert policy["metadata"] == {
+            "name": object_name,
+            "namespace": "gpu-monitoring",
+            "labels": component_labels(engine),
+        }
+        assert policy["spec"]["ingress"] == ingress_from("prom")

@@ -16,6 +16,7 @@ import json
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
+from components.cluster_autoscaler import priorities_document
 from components.facts import versions
 
 AUTOSCALER = "eks-gpu-inference:index:ClusterAutoscaler"
@@ -354,3 +355,17 @@ def test_the_scaling_policy_belongs_to_the_autoscalers_role(case):
     assert policy.parent == autoscaler.urn
     assert policy.inputs["role"] == f"{child(run, IAM_ROLE).name}-id"
     assert policy.provider == ""
+
+
+@pytest.mark.parametrize(
+    ("priorities", "document"),
+    [
+        # Numeric order, not text order: "9" sorts after "10" as text.
+        pytest.param({"9": ["a"], "10": ["b"]}, '10:\n  - "b"\n9:\n  - "a"\n', id="numeric-order"),
+        pytest.param({"0": [".*"]}, '0:\n  - ".*"\n', id="priority-zero"),
+        # A pattern is a YAML double-quoted string, its quotes and backslashes escaped.
+        pytest.param({"5": ['a"b', "c\\d"]}, '5:\n  - "a\\"b"\n  - "c\\\\d"\n', id="escaped-patterns"),
+    ],
+)
+def test_the_priority_document_lists_priorities_highest_first(priorities, document):
+    assert priorities_document(priorities) == document

@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components import alert_rules
+from components import alert_rules, monitoring
+from components.args.monitoring import PrometheusMonitorsArgs
+from components.component_args import ArgumentError
 
 MONITORS = "eks-gpu-inference:index:PrometheusMonitors"
 K8S_PROVIDER = "pulumi:providers:kubernetes"
@@ -270,3 +272,55 @@ def test_each_no_server_alert_reads_its_own_models_series(arguments, selectors):
     assert [r["expr"] for r in vllm["rules"] if r["alert"] == "VllmNoPodReady"] == [
         f"absent(vllm:num_requests_running{selector})" for selector in selectors
     ]
+
+
+ONE_OR_SEVERAL = "allowed: watched_models for several servers, or vllm_model_name and replicas for one"
+ARGUMENT_CASES = {
+    "watched with a model name": (
+        {"watched_models": ["a"], "vllm_model_name": "a"},
+        [f"PrometheusMonitors(mon).args.watched_models: given with vllm_model_name; {ONE_OR_SEVERAL}"],
+    ),
+    "watched with replicas": (
+        {"watched_models": ["a"], "replicas": 1},
+        [f"PrometheusMonitors(mon).args.watched_models: given with replicas; {ONE_OR_SEVERAL}"],
+    ),
+    "watched with both": (
+        {"watched_models": ["a"], "vllm_model_name": "a", "replicas": 2},
+        [f"PrometheusMonitors(mon).args.watched_models: given with vllm_model_name and replicas; {ONE_OR_SEVERAL}"],
+    ),
+    # Below the bound, a bool and a text are refused, each named; 1 and 2 pass.
+    "autoscaled counts": (
+        {"autoscaled_models": {"m": 0, "n": True, "o": "2", "p": 1, "q": 2, "r": -1}},
+        [
+            f"PrometheusMonitors(mon).args.autoscaled_models[{model!r}]: {value}; allowed: an integer >= 1"
+            for model, value in (("m", "0"), ("n", "True"), ("o", "'2'"), ("r", "-1"))
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize(("arguments", "problems"), list(ARGUMENT_CASES.values()), ids=list(ARGUMENT_CASES))
+def test_the_monitors_refuse_mixed_or_bad_server_arguments_whole(arguments, problems):
+    with pytest.raises(ArgumentError) as error:
+        monitoring.validated("mon", PrometheusMonitorsArgs(targets=[monitoring.vllm_target("s", "ns")], **arguments))
+
+    assert [str(problem) for problem in error.value.problems] == problems
+    assert str(error.value) == "\n".join(
+        [f"invalid arguments to PrometheusMonitors(mon) ({len(problems)} problem(s)):", *(f"  - {p}" for p in problems)]
+    )
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        pytest.param({"watched_models": ["a"], "autoscaled_models": {"a": 1}}, id="watched-and-autoscaled"),
+        pytest.param({"vllm_model_name": "a", "replicas": 0}, id="one-server"),
+        pytest.param({"watched_models": []}, id="no-server-watched"),
+    ],
+)
+def test_the_monitors_take_each_valid_form_of_server_arguments(arguments):
+    settings, vllm = monitoring.validated(
+        "mon", PrometheusMonitorsArgs(targets=[monitoring.vllm_target("s", "ns")], **arguments)
+    )
+
+    assert (settings.monitoring_namespace, vllm.gpu_memory_utilization) == ("monitoring", 0.9)

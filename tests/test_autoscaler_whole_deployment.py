@@ -177,7 +177,7 @@ def test_the_deployment_waits_for_its_credentials_and_account(dev_run):
     association, account = child(dev_run, ASSOCIATION), child(dev_run, SERVICE_ACCOUNT)
     agent = dev_run.named("gpu-inference-dev-pod-identity-agent")
 
-    assert {association.urn, account.urn, agent.urn} <= set(deployment.dependencies)
+    assert set(deployment.dependencies) == {association.urn, account.urn, agent.urn}
 
 
 def test_the_service_account_is_registered_whole(case):
@@ -344,7 +344,9 @@ def test_the_pod_identity_association_is_registered_whole(case):
         "tags": STACK_TAGS,
     }
     assert association.provider == ""
-    assert role.urn in association.dependencies
+    # The cluster's name as its output: the association waits for the cluster, and for the role it names.
+    (eks,) = run.of_type("eks:index:Cluster")
+    assert set(association.dependencies) == {eks.urn, role.urn}
 
 
 def test_the_scaling_policy_belongs_to_the_autoscalers_role(case):

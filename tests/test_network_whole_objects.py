@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import pytest
 from conftest import dev_stack_config, merge, run_stack
+from test_network_gpu_zones import offered_in, run_pinned
+
+from components.network import ZoneError
 
 NETWORK = "eks-gpu-inference:index:Network"
 PREFIX = "gpu-inference-dev-network"
@@ -235,3 +238,45 @@ def test_interface_endpoints_are_registered_whole(stack):
         }
         for service in ("ecr.api", "ecr.dkr", "sts", "eks-auth")
     }
+
+
+def network_outputs(run) -> dict:
+    (network,) = run.of_type(NETWORK)
+    return run.component_outputs[network.urn]
+
+
+def subnet_ids(role: str, *indexes: int) -> list[str]:
+    return [rid(f"{role}-{index}") for index in indexes]
+
+
+def test_the_network_outputs_every_subnet_and_zone_in_order(dev_run):
+    # The mocks offer the GPU types in every zone: every private subnet is a GPU subnet.
+    assert network_outputs(dev_run) == {
+        "vpc_id": rid("vpc"),
+        "private_subnet_ids": subnet_ids("private", 0, 1, 2),
+        "public_subnet_ids": subnet_ids("public", 0, 1, 2),
+        "gpu_subnet_ids": subnet_ids("private", 0, 1, 2),
+        "availability_zones": ZONES,
+    }
+
+
+def test_only_the_private_subnets_in_zones_offering_the_gpu_types_are_gpu_subnets():
+    run = run_pinned(["us-east-1a", "us-east-1c", "us-east-1d"], offered_in("use1-az5", "use1-az4"))
+
+    assert network_outputs(run) == {
+        "vpc_id": rid("vpc"),
+        "private_subnet_ids": subnet_ids("private", 0, 1, 2),
+        "public_subnet_ids": subnet_ids("public", 0, 1, 2),
+        "gpu_subnet_ids": subnet_ids("private", 1, 2),
+        "availability_zones": ["use1-az1", "use1-az4", "use1-az5"],
+    }
+
+
+def test_pinned_zones_offering_none_of_the_gpu_types_fail_with_the_whole_message():
+    with pytest.raises(ZoneError) as raised:
+        run_pinned(["us-east-1a", "us-east-1b"], offered_in("use1-az4"))
+
+    assert str(raised.value) == (
+        "none of the network's zones ['us-east-1a', 'us-east-1b'] offers ['g5.xlarge']; pin network.availabilityZones "
+        "to zones that do, or choose other instance types"
+    )

@@ -324,3 +324,38 @@ def test_the_monitors_take_each_valid_form_of_server_arguments(arguments):
     )
 
     assert (settings.monitoring_namespace, vllm.gpu_memory_utilization) == ("monitoring", 0.9)
+
+
+def test_the_command_line_without_arguments_prints_the_committed_defaults(capsys):
+    assert alert_rules.main([]) == 0
+
+    assert capsys.readouterr().out == alert_rules.rules_text(alert_rules.rule_groups(0.9, 1, None))
+
+
+def test_the_command_line_refuses_bad_values_with_one_whole_line(capsys):
+    with pytest.raises(SystemExit) as raised:
+        alert_rules.main(["--gpu-memory-utilization", "1.5", "--replicas", "-2"])
+
+    assert raised.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "python -m components.alert_rules: error: vllm.gpuMemoryUtilization: invalid value 1.5; allowed: a number "
+        "with 0 < x <= 1; vllm.replicas: invalid value -2; allowed: an integer >= 0"
+    )
+
+
+def test_the_command_lines_help_names_the_program_and_what_it_prints(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit):
+        alert_rules.main(["--help"])
+
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == [
+        "usage: python -m components.alert_rules [-h] [--gpu-memory-utilization GPU_MEMORY_UTILIZATION] "
+        "[--replicas REPLICAS] [--model-name MODEL_NAME]",
+        "",
+        "The alert rules for one vLLM server, as a rule file.",
+    ]
+    assert lines[-2:] == [
+        "  --model-name MODEL_NAME",
+        "                        the served model name (default: every model's series)",
+    ]

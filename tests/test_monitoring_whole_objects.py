@@ -359,3 +359,12 @@ def test_the_command_lines_help_names_the_program_and_what_it_prints(capsys, mon
         "  --model-name MODEL_NAME",
         "                        the served model name (default: every model's series)",
     ]
+
+
+def test_the_rule_groups_of_a_rules_file_are_read_whole(tmp_path):
+    other = tmp_path / "rules.yaml"
+    other.write_text(alert_rules.rules_text(alert_rules.rule_groups(0.8, 0, "chat")), encoding="utf-8")
+
+    # The committed file holds the rules at the defaults, for any model.
+    assert monitoring.alert_rule_groups() == alert_rules.rule_groups()
+    assert monitoring.alert_rule_groups(other) == alert_rules.rule_groups(0.8, 0, "chat")

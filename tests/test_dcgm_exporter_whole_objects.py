@@ -15,8 +15,12 @@ from __future__ import annotations
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
+from components import dcgm_exporter
 from components.facts import versions
+from components.facts.contract import PlacementContract
+from components.facts.identity import PROJECT
 from components.facts.node_agents import DCGM_INSTANCE_TYPES
+from components.stackcheck.runtime import run_program
 
 EXPORTER = "eks-gpu-inference:index:DcgmExporter"
 K8S_PROVIDER = "pulumi:providers:kubernetes"
@@ -330,9 +334,6 @@ DcgmExporter(
 
 @pytest.fixture(scope="module")
 def component_run(tmp_path_factory):
-    from components.facts.identity import PROJECT
-    from components.stackcheck.runtime import run_program
-
     program = tmp_path_factory.mktemp("exporter") / "__main__.py"
     program.write_text(PROGRAM)
     return run_program(program, {}, project=PROJECT, stack="test")
@@ -390,3 +391,46 @@ def test_the_components_arguments_reach_every_object(component_run):
             "labels": component_labels(engine),
         }
         assert policy["spec"]["ingress"] == ingress_from("prom")
+
+
+def test_the_daemonset_builders_defaults_are_one_exporter_with_its_own_engine_in_kube_system():
+    manifest = dcgm_exporter.daemonset("exp", PlacementContract())
+
+    instance = {"app.kubernetes.io/instance": "exp"}
+    assert manifest["metadata"] == {
+        "name": "dcgm-exporter",
+        "namespace": "kube-system",
+        "labels": {**labels(), **instance},
+        "annotations": annotations(*SKIPS, *SYS_ADMIN_SKIPS),
+    }
+    assert manifest["spec"]["template"]["metadata"] == {"labels": {**labels(), **instance}}
+    pod = manifest["spec"]["template"]["spec"]
+    assert {key: value for key, value in pod.items() if key != "containers"} == pod_spec("dcgm-exporter", None)
+    assert pod["containers"] == [dcgm_exporter.container()]
+    assert pod["containers"][0]["securityContext"]["capabilities"] == {"add": ["SYS_ADMIN"], "drop": ["ALL"]}
+
+
+@pytest.mark.parametrize(
+    ("expression", "negated"),
+    [
+        pytest.param(
+            {"key": "k", "operator": "In", "values": ["a"]}, {"key": "k", "operator": "NotIn", "values": ["a"]}, id="in"
+        ),
+        pytest.param(
+            {"key": "k", "operator": "NotIn", "values": ["a"]},
+            {"key": "k", "operator": "In", "values": ["a"]},
+            id="not-in",
+        ),
+        pytest.param({"key": "k", "operator": "Exists"}, {"key": "k", "operator": "DoesNotExist"}, id="exists"),
+        pytest.param({"key": "k", "operator": "DoesNotExist"}, {"key": "k", "operator": "Exists"}, id="does-not-exist"),
+    ],
+)
+def test_the_embedded_exporters_terms_negate_each_operator_of_the_node_engines(monkeypatch, expression, negated):
+    other = {"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64"]}
+    monkeypatch.setattr(dcgm_exporter, "host_engine_node_terms", lambda: [{"matchExpressions": [expression, other]}])
+
+    # One term per expression (terms are ORed), each the expression negated.
+    assert dcgm_exporter.embedded_engine_node_terms() == [
+        {"matchExpressions": [negated]},
+        {"matchExpressions": [{**other, "operator": "NotIn"}]},
+    ]

@@ -368,3 +368,22 @@ def test_the_rule_groups_of_a_rules_file_are_read_whole(tmp_path):
     # The committed file holds the rules at the defaults, for any model.
     assert monitoring.alert_rule_groups() == alert_rules.rule_groups()
     assert monitoring.alert_rule_groups(other) == alert_rules.rule_groups(0.8, 0, "chat")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "annotations"),
+    [
+        pytest.param(
+            (9400,),
+            {"prometheus.io/scrape": "true", "prometheus.io/port": "9400", "prometheus.io/path": "/metrics"},
+            id="default-path",
+        ),
+        pytest.param(
+            (8000, "/v1/metrics"),
+            {"prometheus.io/scrape": "true", "prometheus.io/port": "8000", "prometheus.io/path": "/v1/metrics"},
+            id="own-path",
+        ),
+    ],
+)
+def test_the_scrape_annotations_name_port_and_path(arguments, annotations):
+    assert monitoring.scrape_annotations(*arguments) == annotations

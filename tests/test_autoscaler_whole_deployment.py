@@ -371,3 +371,14 @@ def test_the_scaling_policy_belongs_to_the_autoscalers_role(case):
 )
 def test_the_priority_document_lists_priorities_highest_first(priorities, document):
     assert priorities_document(priorities) == document
+
+
+def test_the_autoscaler_outputs_its_deployments_name_and_its_roles_arn(case):
+    run, _ = case
+    (autoscaler,) = run.of_type(AUTOSCALER)
+    role = child(run, IAM_ROLE)
+
+    assert run.component_outputs[autoscaler.urn] == {
+        "deployment_name": "cluster-autoscaler",
+        "role_arn": f"arn:aws:iam::123456789012:role/{role.name}",
+    }

@@ -434,3 +434,18 @@ def test_the_embedded_exporters_terms_negate_each_operator_of_the_node_engines(m
         {"matchExpressions": [negated]},
         {"matchExpressions": [{**other, "operator": "NotIn"}]},
     ]
+
+
+def test_the_exporter_outputs_its_daemonsets_and_its_services_names(dev_run, component_run):
+    (stack_exporter,) = dev_run.of_type(EXPORTER)
+    (component,) = component_run.of_type(EXPORTER)
+
+    # The first DaemonSet of a split is the one on the node engine's nodes, with the single exporter's name.
+    assert dev_run.component_outputs[stack_exporter.urn] == {
+        "daemonset_name": "dcgm-exporter",
+        "service_name": "dcgm-exporter",
+    }
+    assert component_run.component_outputs[component.urn] == {
+        "daemonset_name": "gpu-telemetry",
+        "service_name": "gpu-telemetry",
+    }

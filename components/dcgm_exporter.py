@@ -156,6 +156,7 @@ class DcgmExporter(pulumi.ComponentResource):
                 name=engine_object,
                 engine=engine,
                 split=split,
+                service_account_name=object_name,
             )
             if args.auto_mode_nodes:
                 template = manifest["spec"]["template"]
@@ -322,9 +323,15 @@ def daemonset(
     name: str = NAME,
     engine: str = EMBEDDED,
     split: bool = False,
+    service_account_name: str | None = None,
 ) -> dict:
     """The DaemonSet manifest `name` (`instance` is the component name, used in the instance label); with
-    `split`, one of the two exporters of `DcgmExporter(dcgm_host_engine=True)`, for `engine`'s nodes."""
+    `split`, one of the two exporters of `DcgmExporter(dcgm_host_engine=True)`, for `engine`'s nodes.
+
+    Its pods run as `service_account_name` (default `name`). Both exporters of a split share the component's one
+    ServiceAccount: the API server refuses a pod whose ServiceAccount does not exist (the ServiceAccount admission
+    plugin, kubernetes plugin/pkg/admission/serviceaccount/admission.go: "It ensures the ServiceAccount referenced
+    by the pod exists"; read 2026-12-02), so the embedded exporter would never start under a name of its own."""
     labels = exporter_labels(instance, engine if split else None)
     skips = dict(CHECKOV_SKIPS)
     if bottlerocket:
@@ -344,7 +351,11 @@ def daemonset(
             "template": {
                 "metadata": template_metadata,
                 "spec": pod_spec(
-                    contract, bottlerocket=bottlerocket, service_account_name=name, engine=engine, split=split
+                    contract,
+                    bottlerocket=bottlerocket,
+                    service_account_name=service_account_name or name,
+                    engine=engine,
+                    split=split,
                 ),
             },
         },

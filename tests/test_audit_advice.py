@@ -276,3 +276,16 @@ def test_a_long_key_three_edits_away_is_no_typo_however_long_it_is():
         "example.com/dedicated-inference=true:NoSchedule: key 'example.com/dedicated-inferenXX' is 2 edit(s) from "
         "'example.com/dedicated-inference'"
     )
+
+
+def test_an_agent_pod_whose_init_container_waits_is_shown_with_it(capsys, tmp_path):
+    # The pod stays Pending while an init container (the device plugin's, say) cannot be pulled.
+    plugin = device_plugin()
+    stuck = daemon_pod(plugin, "gpu-1")
+    stuck["status"]["initContainerStatuses"] = [
+        {"name": "init", "ready": False, "restartCount": 0, "state": {"waiting": {"reason": "ErrImagePull"}}}
+    ]
+    _, document = audit_json(capsys, tmp_path, node("sys-1"), gpu_node("gpu-1"), plugin, stuck)
+
+    [failing] = of_kind(document, "node-agent-failing")
+    assert failing["details"][-1] == "kube-system/nvidia-device-plugin-gpu-1 on gpu-1: Running; init: ErrImagePull"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
 import pytest
 
-from components.facts import node_agents, versions
+from components.facts import auto_mode, node_agents, versions
 from components.facts.node_agents import A_NON_GPU_POOL, EVERY_NODE, EVERY_NVIDIA_NODE
 from components.placement import pools_for_node_groups
 from components.placement.agents import Agent, node_agents_verdict
@@ -202,3 +203,34 @@ def test_a_passing_verdict_without_notes_says_so_and_notes_nothing():
         "every node agent lands on every pool it must cover: coredns on non-GPU pool(s) system"
     )
     assert node_agents_verdict([], pools(SYSTEM, GPU)).message == "no node agent modelled"
+
+
+def test_an_add_on_kept_off_an_auto_mode_pool_by_its_own_affinity_passes_with_the_reason_noted():
+    system, gpu = pools(SYSTEM, GPU)
+    auto = {**gpu, "name": "auto-gpu", "provisioner": auto_mode.PROVISIONER, "node": copy.deepcopy(gpu["node"])}
+    auto["node"]["metadata"]["labels"][auto_mode.COMPUTE_TYPE_LABEL] = auto_mode.COMPUTE_TYPE
+    aws_node = Agent("aws-node", EVERY_NODE, node_agents.workload(node_agents.EKS_DEFAULT_AGENTS[0]))
+
+    result = node_agents_verdict([aws_node], [system, auto])
+
+    assert (result.passed, result.message) == (
+        True,
+        "every node agent lands on every pool it must cover: aws-node on system; noted: aws-node does not run on EKS "
+        "Auto Mode pool auto-gpu: outside its own node affinity, and Auto Mode's nodes do its work themselves",
+    )
+
+
+def test_an_agent_kept_off_by_its_own_selector_fails_without_advice_about_tolerations():
+    picky = copy.deepcopy(node_agents.workload(node_agents.EKS_DEFAULT_AGENTS[0]))
+    picky["spec"]["template"]["spec"]["nodeSelector"] = {"team": "x"}
+
+    result = node_agents_verdict([Agent("picky", EVERY_NODE, picky)], pools(SYSTEM, GPU))
+
+    assert (result.passed, result.details) == (
+        False,
+        [
+            f"node agent picky does not land on pool {pool}: node affinity/selector mismatch: nodeSelector team=x "
+            "(node has no label team)"
+            for pool in ("system", "gpu")
+        ],
+    )

@@ -97,3 +97,11 @@ def test_the_verdict_lists_each_agent_with_the_pools_it_covers_in_order():
     assert verdict.passed
     assert verdict.details[:2] == ["aws-node on system, gpu", "coredns on non-GPU pool(s) system"]
     assert verdict.details[2:] == found.notes
+
+
+def test_a_registered_add_on_without_placement_facts_is_noted_as_the_add_on_it_is():
+    found = cluster_agents([addon("kube-proxy", addonVersion="v1.34.0-eksbuild.1")])
+
+    assert f"kube-proxy (add-on kube-proxy): not checked: {node_agents.KUBE_PROXY.source}" in found.notes
+    assert node_agents.KUBE_PROXY.source == "no public manifest of the EKS kube-proxy DaemonSet"
+    assert "kube-proxy" not in [agent.name for agent in found.agents]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from test_placement_guard import GPU_TOLERATION, device_plugin, gpu_pool, system_pool, vllm
 
 from components.dcgm_exporter import daemonset
+from components.facts import auto_mode
 from components.facts.contract import PlacementContract
 from components.placement import gpu_guard
 from components.placement.exporter import DCGM_EXPORTER_VERDICT_ID, dcgm_exporter_covers_gpu_pools, is_dcgm_exporter
@@ -142,3 +143,23 @@ def test_an_exporter_run_as_an_init_container_is_recognised_by_its_image():
     assert is_dcgm_exporter(sidecar)
     pod_spec["initContainers"][0]["image"] = "example.com/setup:1"
     assert not is_dcgm_exporter(sidecar)
+
+
+def test_an_auto_mode_pool_is_left_to_eks_by_affinity_alone_whatever_its_nodes_could_hold():
+    # A DaemonSet pod is placed on every matching node, so resource fit is no reason here, on any pool.
+    auto = gpu_pool("auto")
+    auto["provisioner"] = auto_mode.PROVISIONER
+    auto["node"]["metadata"]["labels"][auto_mode.COMPUTE_TYPE_LABEL] = auto_mode.COMPUTE_TYPE
+    auto["node"]["status"]["allocatable"] = {"cpu": "1m", "memory": "1Mi", "pods": "58"}
+    kept_off = exporter()
+    kept_off["spec"]["template"]["spec"] = auto_mode.off_auto_mode_nodes(kept_off["spec"]["template"]["spec"])
+    kept_off["spec"]["template"]["spec"]["containers"][0]["resources"] = {
+        "requests": {"cpu": "100m", "memory": "128Mi"}
+    }
+
+    verdict = exporter_verdict([device_plugin(), kept_off], [system_pool(), gpu_pool("a"), auto])
+
+    assert (verdict.passed, verdict.details) == (
+        True,
+        ["a (monitoring/gpu-metrics, its own engine)", "auto (EKS Auto Mode: no exporter, EKS monitors its GPUs)"],
+    )

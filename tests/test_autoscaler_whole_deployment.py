@@ -17,19 +17,19 @@ import pytest
 from conftest import dev_stack_config, merge, run_stack
 
 from components.cluster_autoscaler import priorities_document
-from components.facts import versions
+from components.facts import resource_types, versions
 
 AUTOSCALER = "eks-gpu-inference:index:ClusterAutoscaler"
-K8S_PROVIDER = "pulumi:providers:kubernetes"
-DEPLOYMENT = "kubernetes:apps/v1:Deployment"
-SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"
+K8S_PROVIDER = resource_types.KUBERNETES_PROVIDER
+DEPLOYMENT = resource_types.DEPLOYMENT
+SERVICE_ACCOUNT = resource_types.SERVICE_ACCOUNT
 CLUSTER_ROLE = "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole"
 CLUSTER_ROLE_BINDING = "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding"
 ROLE = "kubernetes:rbac.authorization.k8s.io/v1:Role"
 ROLE_BINDING = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
-BUDGET = "kubernetes:policy/v1:PodDisruptionBudget"
-IAM_ROLE = "aws:iam/role:Role"
-ASSOCIATION = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
+BUDGET = resource_types.POD_DISRUPTION_BUDGET
+IAM_ROLE = resource_types.ROLE
+ASSOCIATION = resource_types.POD_IDENTITY_ASSOCIATION
 STACK_TAGS = {"app.kubernetes.io/part-of": "eks-gpu-inference", "pulumi:stack": "test"}
 
 # A stack unlike the dev one in everything the autoscaler's objects are built from.

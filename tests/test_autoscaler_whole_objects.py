@@ -8,25 +8,22 @@ import json
 
 import pytest
 from conftest import dev_stack_config, merge, run_stack
+from test_autoscaler_whole_deployment import (
+    AUTOSCALER,
+    STACKS,
+    child,
+    in_kube_system,
+    kubernetes_provider,
+    labels,
+    selector,
+)
 
-from components.facts import versions
+from components.facts import resource_types
 from components.facts.resource_types import CONFIG_MAP, ROLE_POLICY
 
-AUTOSCALER = "eks-gpu-inference:index:ClusterAutoscaler"
-NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
-INSTANCE = "gpu-inference-dev-autoscaler"
+NETWORK_POLICY = resource_types.NETWORK_POLICY
+DEV = STACKS["dev"]
 PRIORITIES = {"autoscaler": {"expander": "priority", "expanderPriorities": {"10": [".*-gpu-.*"], "1": [".*"]}}}
-
-
-def labels() -> dict[str, str]:
-    return {
-        "app.kubernetes.io/name": "cluster-autoscaler",
-        "app.kubernetes.io/instance": INSTANCE,
-        "app.kubernetes.io/version": versions.CLUSTER_AUTOSCALER_VERSIONS["1.36"],  # the dev stack's minor
-        "app.kubernetes.io/component": "autoscaler",
-        "app.kubernetes.io/part-of": "eks-gpu-inference",
-        "app.kubernetes.io/managed-by": "pulumi",
-    }
 
 
 @pytest.fixture(scope="module")
@@ -34,14 +31,8 @@ def priority_run():
     return run_stack(merge(dev_stack_config(), PRIORITIES))
 
 
-def child_of_autoscaler(run, type_: str):
-    (autoscaler,) = run.of_type(AUTOSCALER)
-    (resource,) = [r for r in run.of_type(type_) if r.parent == autoscaler.urn]
-    return resource
-
-
 def test_the_scaling_policy_is_registered_whole(dev_run):
-    policy = child_of_autoscaler(dev_run, ROLE_POLICY)
+    policy = child(dev_run, ROLE_POLICY)
 
     # The actions of the autoscaler's AWS README (cloudprovider/aws/README.md, "Minimal IAM Permissions Policy"
     # and the EKS managed node group addition), the mutating ones only on groups tagged for this cluster.
@@ -81,15 +72,13 @@ def test_the_scaling_policy_is_registered_whole(dev_run):
 
 
 def test_the_network_policy_is_registered_whole(dev_run):
-    policy = child_of_autoscaler(dev_run, NETWORK_POLICY)
+    policy = child(dev_run, NETWORK_POLICY)
 
-    assert policy.inputs["metadata"] == {"name": "cluster-autoscaler", "namespace": "kube-system", "labels": labels()}
+    assert policy.inputs["metadata"] == in_kube_system(DEV)
     # Nothing in; out only to CoreDNS, HTTPS (the Kubernetes and AWS APIs) and the EKS Pod Identity agent's
     # link-local address (EKS user guide, "pod-id-agent-setup": 169.254.170.23, port 80).
     assert policy.inputs["spec"] == {
-        "podSelector": {
-            "matchLabels": {"app.kubernetes.io/name": "cluster-autoscaler", "app.kubernetes.io/instance": INSTANCE}
-        },
+        "podSelector": {"matchLabels": selector(DEV)},
         "policyTypes": ["Ingress", "Egress"],
         "egress": [
             {
@@ -110,17 +99,16 @@ def test_the_network_policy_is_registered_whole(dev_run):
 def test_the_priority_configmap_is_registered_whole_in_the_autoscalers_namespace_through_the_stacks_cluster(
     priority_run,
 ):
-    configmap = child_of_autoscaler(priority_run, CONFIG_MAP)
-    (provider,) = priority_run.of_type("pulumi:providers:kubernetes")
+    configmap = child(priority_run, CONFIG_MAP)
 
     # The priority expander reads the ConfigMap of this name in its own namespace (expander/priority/readme.md).
     assert configmap.inputs["metadata"] == {
         "name": "cluster-autoscaler-priority-expander",
         "namespace": "kube-system",
-        "labels": labels(),
+        "labels": labels(DEV),
     }
     assert configmap.inputs["data"] == {"priorities": '10:\n  - ".*-gpu-.*"\n1:\n  - ".*"\n'}
-    assert configmap.provider == f"{provider.urn}::{provider.id}"
+    assert configmap.provider == kubernetes_provider(priority_run)
 
 
 def test_without_the_priority_expander_no_configmap_is_the_autoscalers(dev_run):

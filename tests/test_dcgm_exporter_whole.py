@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.facts import versions
+from components.facts import resource_types, versions
 
-DAEMONSET = "kubernetes:apps/v1:DaemonSet"
+DAEMONSET = resource_types.DAEMONSET
 PROBE = {"httpGet": {"path": "/health", "port": "metrics"}, "initialDelaySeconds": 45, "periodSeconds": 10}
 COMMON_ENV = [
     {"name": "DCGM_EXPORTER_LISTEN", "value": ":9400"},

@@ -16,18 +16,18 @@ import pytest
 from conftest import dev_stack_config, merge, run_stack
 
 from components import dcgm_exporter
-from components.facts import versions
+from components.facts import resource_types, versions
 from components.facts.contract import PlacementContract
 from components.facts.identity import PROJECT
 from components.facts.node_agents import DCGM_INSTANCE_TYPES
 from components.stackcheck.runtime import run_program
 
 EXPORTER = "eks-gpu-inference:index:DcgmExporter"
-K8S_PROVIDER = "pulumi:providers:kubernetes"
-DAEMONSET = "kubernetes:apps/v1:DaemonSet"
-NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
-SERVICE = "kubernetes:core/v1:Service"
-SERVICE_ACCOUNT = "kubernetes:core/v1:ServiceAccount"
+K8S_PROVIDER = resource_types.KUBERNETES_PROVIDER
+DAEMONSET = resource_types.DAEMONSET
+NETWORK_POLICY = resource_types.NETWORK_POLICY
+SERVICE = resource_types.SERVICE
+SERVICE_ACCOUNT = resource_types.SERVICE_ACCOUNT
 INSTANCE = "gpu-inference-dev-dcgm-exporter"
 ENGINE_LABEL = "eks-gpu-inference/dcgm-engine"
 OTHER = {

@@ -15,11 +15,12 @@ from conftest import dev_stack_config, merge, run_stack
 from components import alert_rules, monitoring
 from components.args.monitoring import PrometheusMonitorsArgs
 from components.component_args import ArgumentError
+from components.facts import resource_types
 
 MONITORS = "eks-gpu-inference:index:PrometheusMonitors"
 K8S_PROVIDER = "pulumi:providers:kubernetes"
-RULE = "kubernetes:monitoring.coreos.com/v1:PrometheusRule"
-SERVICE_MONITOR = "kubernetes:monitoring.coreos.com/v1:ServiceMonitor"
+RULE = resource_types.PROMETHEUS_RULE
+SERVICE_MONITOR = resource_types.SERVICE_MONITOR
 OPERATOR = {
     "observability": {
         "prometheusOperator": True,

@@ -14,12 +14,13 @@ from __future__ import annotations
 import pytest
 from conftest import CUSTOM_CONTRACT
 
+from components.facts import resource_types
 from components.facts.contract import PlacementContract, Taint
 from components.node_monitoring import configuration_json
 
-ADDON = "aws:eks/addon:Addon"
+ADDON = resource_types.ADDON
 CLUSTER = "eks-gpu-inference:index:EksCluster"
-LOOKUP = "aws:eks/getAddonVersion:getAddonVersion"
+LOOKUP = resource_types.GET_ADDON_VERSION
 STACK_TAGS = {"app.kubernetes.io/part-of": "eks-gpu-inference", "pulumi:stack": "test"}
 
 CONFIGURATIONS = {

@@ -30,6 +30,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.plan_bench import rotated, round_ratios  # noqa: E402  # the same rounds as the plan benchmark
+
 HEAP_VARIABLE = "SUITE_HEAP"
 UNFROZEN = "unfrozen"
 
@@ -52,15 +56,9 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def rotated(sides: list[str], by: int) -> list[str]:
-    """`sides` started at position `by` (modulo their number): the order of round `by`."""
-    by %= len(sides)
-    return sides[by:] + sides[:by]
-
-
 def median_ratio(tops: list[float], bottoms: list[float]) -> float:
     """The median of each round's top/bottom."""
-    return round(statistics.median(top / bottom for top, bottom in zip(tops, bottoms, strict=True)), 3)
+    return statistics.median(round_ratios(tops, bottoms))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,10 +26,6 @@ def test_the_sides_differ_in_the_heap_variable_alone():
     }
 
 
-def test_rounds_alternate_which_side_runs_first():
-    assert [suite_bench.rotated(["a", "b"], round_) for round_ in range(3)] == [["a", "b"], ["b", "a"], ["a", "b"]]
-
-
 def test_the_ratio_is_the_median_of_each_rounds_ratio():
     # Rounds 2.0, 1.5 and 1.2: the median is 1.5, not the ratio of the medians (60/50 = 1.2).
     assert suite_bench.median_ratio([100.0, 60.0, 60.0], [50.0, 40.0, 50.0]) == 1.5

@@ -289,3 +289,49 @@ def test_an_agent_pod_whose_init_container_waits_is_shown_with_it(capsys, tmp_pa
 
     [failing] = of_kind(document, "node-agent-failing")
     assert failing["details"][-1] == "kube-system/nvidia-device-plugin-gpu-1 on gpu-1: Running; init: ErrImagePull"
+
+
+_MAINTENANCE = {"key": "maintenance", "value": "true", "effect": "NoSchedule"}
+
+# (case, the pod's tolerations, the whole fix)
+TAINT_FIXES = [
+    (
+        "no toleration at all",
+        [],
+        "add the toleration GPU=true:NoSchedule; the GPU nodes carry maintenance=true:NoSchedule, "
+        "which the pod does not tolerate: remove the taint from the nodes that carry it, or tolerate it if the pod should "
+        "run there",
+    ),
+    (
+        "the contract's toleration only",
+        [GPU_TOLERATION],
+        "the GPU nodes carry maintenance=true:NoSchedule, which the pod "
+        "does not tolerate: remove the taint from the nodes that carry it, or tolerate it if the pod should run there",
+    ),
+    (
+        "the other taint's toleration only",
+        [{**_MAINTENANCE, "operator": "Equal"}],
+        "add the toleration GPU=true:NoSchedule",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "tolerations", "fix"), TAINT_FIXES, ids=[c[0] for c in TAINT_FIXES])
+def test_a_pod_kept_off_by_taints_is_told_only_the_tolerations_it_lacks(capsys, tmp_path, case, tolerations, fix):
+    plugin = daemonset(
+        "nvidia-device-plugin",
+        tolerations=[GPU_TOLERATION, {**_MAINTENANCE, "operator": "Equal"}],
+        node_selector={"GPU": "true"},
+        image="nvcr.io/nvidia/k8s-device-plugin:v0.18.0",
+    )
+    items = [
+        node("sys-1"),
+        gpu_node("gpu-1", taints=[GPU_TAINT, _MAINTENANCE]),
+        plugin,
+        daemon_pod(plugin, "gpu-1"),
+        pod("embed", gpus=1, tolerations=tolerations),
+    ]
+    _, document = audit_json(capsys, tmp_path, *items)
+
+    [pending] = of_kind(document, "pending-gpu-pods")
+    assert pending["fix"] == fix

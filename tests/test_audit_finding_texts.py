@@ -7,7 +7,18 @@ from __future__ import annotations
 import argparse
 
 import pytest
-from audit_objects import VLLM, audit_json, daemon_pod, daemonset, device_plugin, gpu_node, node, pod
+from audit_objects import (
+    GPU_TAINT,
+    GPU_TOLERATION,
+    VLLM,
+    audit_json,
+    daemon_pod,
+    daemonset,
+    device_plugin,
+    gpu_node,
+    node,
+    pod,
+)
 from test_audit_findings import healthy
 
 from components.stackcheck.__main__ import build_parser
@@ -32,6 +43,20 @@ def _agent_missing(daemonset_id: str) -> dict:
 def _plugin_off_the_gpu_node() -> list[dict]:
     plugin = daemonset("nvidia-device-plugin", image=_PLUGIN_IMAGE)
     return [node("sys-1"), gpu_node("gpu-1", gpus=None), plugin, daemon_pod(plugin, "sys-1")]
+
+
+def _pending_on_two_pools() -> list[dict]:
+    """A pod that tolerates the contract's taint, pending: one pool's nodes carry another taint or are cordoned, the
+    other pool's node is full."""
+    cordoned = gpu_node("big-2", pool="big")
+    cordoned["spec"]["unschedulable"] = True
+    maintenance = {"key": "maintenance", "value": "true", "effect": "NoSchedule"}
+    return [
+        *healthy(),
+        gpu_node("big-1", pool="big", taints=[GPU_TAINT, maintenance]),
+        cordoned,
+        pod("embed", gpus=1, tolerations=[GPU_TOLERATION]),
+    ]
 
 
 def _agent_off_the_gpu_node() -> list[dict]:
@@ -117,6 +142,54 @@ def _agent_off_the_gpu_node() -> list[dict]:
                 }
             ],
             id="a GPU pod pending on the taint",
+        ),
+        pytest.param(
+            _pending_on_two_pools(),
+            [
+                {
+                    "kind": "pending-gpu-pods",
+                    "severity": "error",
+                    "title": "1 GPU pod(s) pending: pool big: NodeUnschedulable, TaintToleration; pool gpu: "
+                    "NodeResourcesFit",
+                    "rule": "the scheduler's filters (NodeUnschedulable, TaintToleration, NodeAffinity, "
+                    "NodeResourcesFit) on each GPU pool",
+                    "fix": "the GPU nodes carry maintenance=true:NoSchedule, which the pod does not tolerate: remove "
+                    "the taint from the nodes that carry it, or tolerate it if the pod should run there; free or add "
+                    "GPUs: raise the pool's desired/maximum size (see idle GPUs for nodes to reclaim)",
+                    "objects": ["default/embed"],
+                    "details": [
+                        "pool big: 1 node(s), e.g. big-1: untolerated taint maintenance=true:NoSchedule | 1 node(s), "
+                        "e.g. big-2: node is unschedulable (cordoned) and the pod does not tolerate "
+                        "node.kubernetes.io/unschedulable:NoSchedule",
+                        "pool gpu: no node with room; emptiest gpu-1: Insufficient nvidia.com/gpu: requests 1, free 0",
+                    ],
+                },
+                {
+                    "kind": "idle-gpus",
+                    "severity": "warning",
+                    "title": "2 GPU node(s) of pool big run no pod that requests a GPU: 2 GPU(s) idle",
+                    "rule": "GPUs allocatable vs requested by the pods bound to each node",
+                    "fix": "schedule GPU work there or scale the pool down (desired and minimum size); an idle node "
+                    "is billed for its whole instance type",
+                    "objects": ["big-1", "big-2"],
+                    "details": [
+                        f"big-{i}: g5.xlarge (1x NVIDIA A10G), 1 GPU(s) allocatable, 0 requested, not priced (Spot or "
+                        "reserved, or no price for its type and region)"
+                        for i in (1, 2)
+                    ],
+                },
+                {
+                    "kind": "node-agent-missing",
+                    "severity": "warning",
+                    "title": "DaemonSet kube-system/nvidia-device-plugin selects 1 GPU node(s) but cannot run there: "
+                    "untolerated taint maintenance=true:NoSchedule",
+                    "rule": "TaintToleration: the DaemonSet's pod does not tolerate the GPU nodes' taint",
+                    "fix": "add a toleration of maintenance=true:NoSchedule to the DaemonSet's pod template",
+                    "objects": ["kube-system/nvidia-device-plugin", "big-1"],
+                    "details": ["pools: big"],
+                },
+            ],
+            id="a GPU pod that tolerates the contract's taint, pending on another taint, a cordon and a full node",
         ),
         pytest.param(
             _plugin_off_the_gpu_node(),

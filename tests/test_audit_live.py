@@ -12,6 +12,7 @@ import pytest
 from audit_objects import GPU_TOLERATION, daemon_pod, daemonset, device_plugin, gpu_node, node, pod
 
 from components.stackcheck.__main__ import main
+from components.stackcheck.audit.kubeconfig import connection_reason
 
 NODES = [node(f"sys-{i}") for i in range(3)] + [gpu_node(f"gpu-{i}") for i in range(2)]
 PLUGIN = device_plugin()
@@ -228,6 +229,12 @@ BROKEN_KUBECONFIGS = [
         "context 'test' names user 'you', which the kubeconfig does not define; users: me",
     ),
     (
+        "a kubeconfig that defines no user",
+        _config(users=[]),
+        None,
+        "context 'test' names user 'me', which the kubeconfig does not define; users: none",
+    ),
+    (
         "cluster without server",
         _config(clusters=[{"name": "local", "cluster": {}}]),
         None,
@@ -276,3 +283,41 @@ def test_unreachable_server_is_named_without_python_reprs(capsys, tmp_path):
 
     assert code == 2
     assert err == "stackcheck audit: error: http://127.0.0.1:9: cannot reach the API server: Connection refused\n"
+
+
+# (case, the error's text, the reason shown): errors whose chain holds no OSError, read from their text
+ERROR_TEXTS = [
+    (
+        "urllib3's retries text",
+        "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded with url: /api/v1/nodes (Caused by "
+        "NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new "
+        "connection: [Errno 111] Connection refused'))",
+        "Connection refused",
+    ),
+    (
+        "a bracket after the OS error",
+        "proxy tunnel failed: [Errno 101] Network is unreachable [fd00::1]:443",
+        "Network is unreachable [fd00::1]:443",
+    ),
+    (
+        "no OS error",
+        "<urllib3.connection.HTTPSConnection object at 0x7f>: TLS handshake timed out",
+        "TLS handshake timed out",
+    ),
+    ("no text", "", "RuntimeError"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), ERROR_TEXTS, ids=[c[0] for c in ERROR_TEXTS])
+def test_a_connection_error_is_named_by_its_os_error_or_the_last_part_of_its_text(case, text, reason):
+    assert connection_reason(RuntimeError(text)) == reason
+
+
+def test_a_connection_error_is_named_by_the_os_error_in_its_chain():
+    try:
+        try:
+            raise ConnectionRefusedError(111, "Connection refused")
+        except OSError as error:
+            raise RuntimeError("<object at 0x7f>: Failed to establish a new connection") from error
+    except RuntimeError as error:
+        assert connection_reason(error) == "Connection refused"

@@ -216,6 +216,14 @@ def test_each_field_type_refuses_with_its_whole_message(kind, value, message):
     assert _refusal(kind, value) == message
 
 
+@pytest.mark.parametrize("example", ["v1.2.3", versions.DEVICE_PLUGIN_VERSION])
+def test_a_release_tag_refusal_shows_the_example_it_was_made_with(example):
+    # The rows above build their types when the module loads; this one builds its rule as the test runs.
+    kind = Annotated[str, fields.release_tag(example)]
+
+    assert _refusal(kind, "latest") == f"invalid value 'latest'; allowed: a release tag such as {example}"
+
+
 PASSES = [
     _row(fields.LabelKey, "k" * 63, "k" * 63, "a label key of 63"),
     _row(fields.LabelKey, "example.com/gpu", "example.com/gpu", "a prefixed label key"),

@@ -239,7 +239,9 @@ def pending_gpu_pods(audit: Audit) -> list[Finding]:
                 f"{len(pods)} GPU pod(s) pending: {title}",
                 "the scheduler's filters (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit) "
                 "on each GPU pool",
-                _pending_fix(audit, filters, hints, max(wanted for _, _, wanted in keys)),
+                _pending_fix(
+                    audit, filters, hints, max(wanted for _, _, wanted in keys), _untolerated(audit, pods, taints)
+                ),
                 sorted(pod.pod.id for pod in pods),
                 details,
             )
@@ -359,16 +361,37 @@ def _pending_summary(reasons: tuple) -> str:
     return "; ".join(f"pool {pool}: {', '.join(failed) or 'fits'}" for pool, failed, _ in reasons)
 
 
-def _pending_fix(audit: Audit, filters: set[str], hints: tuple[str, ...], wanted: int) -> str:
+def _untolerated(audit: Audit, pods: list[_Keyed], taints: list[dict]) -> tuple[str, ...]:
+    """The GPU nodes' taints that some of the pods do not tolerate, as kubectl writes them."""
+    found: dict[str, None] = {}
+    for keyed in pods:
+        tolerations = audit.grouping.pod_view(keyed.pod).get("spec", {}).get("tolerations") or ()
+        for taint in taints:
+            if not any(tolerates(toleration, taint) for toleration in tolerations):
+                found[format_taint(taint)] = None
+    return tuple(found)
+
+
+def _pending_fix(
+    audit: Audit, filters: set[str], hints: tuple[str, ...], wanted: int, untolerated: tuple[str, ...]
+) -> str:
     contract = audit.contract
     fixes = []
     if hints:
         fixes.append(correct_toleration(hints))
-    elif TAINT_TOLERATION in filters and contract.taint:
-        toleration = Taint(
-            contract.taint["key"], contract.taint.get("value") or "", contract.taint["effect"]
-        ).toleration()
-        fixes.append(f"add the toleration {format_toleration(toleration)}")
+    elif TAINT_TOLERATION in filters:
+        taint = contract.taint
+        contract_taint = format_taint(taint) if taint else None
+        if taint and contract_taint in untolerated:
+            toleration = Taint(taint["key"], taint.get("value") or "", taint["effect"]).toleration()
+            fixes.append(f"add the toleration {format_toleration(toleration)}")
+        others = [taint for taint in untolerated if taint != contract_taint]
+        if others:
+            # A pod that already tolerates the contract's taint gains nothing from being told to add it.
+            fixes.append(
+                f"the GPU nodes carry {', '.join(others)}, which the pod does not tolerate: remove the taint "
+                "from the nodes that carry it, or tolerate it if the pod should run there"
+            )
     if GPUS_PER_NODE in filters:
         like = {n.instance_type for nodes in audit.gpu_pools.values() for n in nodes}
         if wanted > most_gpus_in_catalog():

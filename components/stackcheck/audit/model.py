@@ -225,7 +225,6 @@ class Snapshot:
             "metadata": {
                 "name": metadata.get("name") or "<unnamed>",
                 "namespace": metadata.get("namespace") or "default",
-                "labels": dict(metadata.get("labels") or {}),
             },
             "spec": {"template": {"metadata": {"labels": dict(tmeta.get("labels") or {})}, "spec": slim_spec}},
         }

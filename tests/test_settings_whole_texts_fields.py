@@ -5,6 +5,8 @@ after the key (`Value error, ` is dropped there)."""
 
 from __future__ import annotations
 
+import importlib.util
+from types import FunctionType, ModuleType
 from typing import Annotated, Any
 
 import pytest
@@ -37,7 +39,29 @@ def _refusal(kind: Any, value: Any) -> str:
 
 
 def _row(kind: Any, value: Any, message: str, case: str):
+    """A row: `kind` is a type of `fields`, or a function of a `fields` module that builds one from its factories."""
     return pytest.param(kind, value, message, id=case)
+
+
+def _fields_built_now() -> ModuleType:
+    """`components/settings/fields.py` run again, unregistered, as the test runs: its factories (`rule`, `checked`,
+    `each_once`, `go_duration`, `release_tag`) build the types now, not when the module was first imported (a
+    mutation run switches a mutant on only after every module has loaded)."""
+    spec = importlib.util.spec_from_file_location(fields.__name__, fields.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_NAME_OF = {id(value): name for name, value in vars(fields).items()}
+
+
+def _kinds(kind: Any) -> tuple[Any, Any]:
+    """A row's type as the sections use it, and the same type built by the factories as the test runs."""
+    if isinstance(kind, FunctionType):
+        return kind(fields), kind(_fields_built_now())
+    return kind, getattr(_fields_built_now(), _NAME_OF[id(kind)])
 
 
 REFUSALS = [
@@ -176,34 +200,37 @@ REFUSALS = [
         "a fractional Prometheus duration",
     ),
     _row(
-        Annotated[str, fields.release_tag("v1.2.3")],
+        lambda f: Annotated[str, f.release_tag("v1.2.3")],
         "1.2.3",
         "invalid value '1.2.3'; allowed: a release tag such as v1.2.3",
         "a release tag without its v",
     ),
     _row(
-        Annotated[int, fields.rule(lambda n: n > 1, "more than 1")], 1, "invalid value 1; allowed: more than 1", "rule"
+        lambda f: Annotated[int, f.rule(lambda n: n > 1, "more than 1")],
+        1,
+        "invalid value 1; allowed: more than 1",
+        "rule",
     ),
     _row(
-        Annotated[int, fields.rule(lambda n: n > 1, "more than 1", "too small:")],
+        lambda f: Annotated[int, f.rule(lambda n: n > 1, "more than 1", "too small:")],
         1,
         "too small: 1; allowed: more than 1",
         "a rule with its own reason",
     ),
     _row(
-        Annotated[list[str], fields.each_once("item")],
+        lambda f: Annotated[list[str], f.each_once("item")],
         ["a", "a"],
         "duplicates in ['a', 'a']; allowed: each item once",
         "each once",
     ),
     _row(
-        Annotated[list[str], fields.each_once("item", "twice in")],
+        lambda f: Annotated[list[str], f.each_once("item", "twice in")],
         ["a", "a"],
         "twice in ['a', 'a']; allowed: each item once",
         "each once with its own reason",
     ),
     _row(
-        Annotated[str, fields.checked(fields.check_namespace_name)],
+        lambda f: Annotated[str, f.checked(f.check_namespace_name)],
         "A",
         f"invalid value 'A'; {_DNS_LABEL}",
         "a check that raises, as a validator",
@@ -213,12 +240,14 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("kind", "value", "message"), REFUSALS)
 def test_each_field_type_refuses_with_its_whole_message(kind, value, message):
-    assert _refusal(kind, value) == message
+    as_loaded, built_now = _kinds(kind)
+
+    assert _refusal(as_loaded, value) == message
+    assert _refusal(built_now, value) == message
 
 
 @pytest.mark.parametrize("example", ["v1.2.3", versions.DEVICE_PLUGIN_VERSION])
 def test_a_release_tag_refusal_shows_the_example_it_was_made_with(example):
-    # The rows above build their types when the module loads; this one builds its rule as the test runs.
     kind = Annotated[str, fields.release_tag(example)]
 
     assert _refusal(kind, "latest") == f"invalid value 'latest'; allowed: a release tag such as {example}"
@@ -250,7 +279,10 @@ PASSES = [
 
 @pytest.mark.parametrize(("kind", "value", "read"), PASSES)
 def test_the_passing_side_of_each_field_type(kind, value, read):
-    assert TypeAdapter(kind).validate_python(value, strict=True) == read
+    as_loaded, built_now = _kinds(kind)
+
+    assert TypeAdapter(as_loaded).validate_python(value, strict=True) == read
+    assert TypeAdapter(built_now).validate_python(value, strict=True) == read
 
 
 @pytest.mark.parametrize(

@@ -161,12 +161,6 @@ def problems_from(error: ValidationError, model: type[BaseModel], parent: str, w
             message = f"unknown key{suggestion(unknown, known)}; allowed: {', '.join(known)}"
             problems.append(ConfigProblem(key, message).written(where))
             continue
-        cause = detail.get("ctx", {}).get("error")
-        if isinstance(cause, SectionProblems):
-            # The model's own cross-field checks, raised by its model validator.
-            base = join_key(parent, key_path(location, where.brackets))
-            problems.extend(problem.under(base).written(where) for problem in cause.problems)
-            continue
         if detail["type"] == "value_error" and location and isinstance(location[-1], int) and not where.brackets:
             location = location[:-1]
         message = detail["msg"].removeprefix("Value error, ")

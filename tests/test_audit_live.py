@@ -76,7 +76,8 @@ class FakeApiServer(BaseHTTPRequestHandler):
 @pytest.fixture
 def api_server():
     server = ThreadingHTTPServer(("127.0.0.1", 0), FakeApiServer)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # serve_forever checks for shutdown() every poll_interval (0.5 s by default), which each teardown would wait.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     FakeApiServer.requests = []
     try:

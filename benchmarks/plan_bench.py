@@ -2,10 +2,10 @@
 
 Usage (from the repository root): `.venv/bin/python benchmarks/plan_bench.py [--stack dev] [--runs 5] [--check]`
 
-Runs the plan once in-process to learn which resource types the stack registers, maps each type
-token to the SDK module and class that define it, then times, alternately in one session, three
-Python processes started the same way (same interpreter, working directory and environment, output
-discarded):
+Runs the plan once in-process to learn which resource types the stack registers, maps each type token to the
+SDK module and class that define it, runs the program once more to record what it registers and calls, then
+times, alternately in one session, four Python processes started the same way (same interpreter, working
+directory and environment, output discarded):
 
   (a) one that only imports those SDK modules and touches the classes (the SDKs load submodules
       lazily: `import pulumi_aws.ec2` alone loads nothing), as any program of the stack must;
@@ -15,7 +15,14 @@ discarded):
       without the interpreter's teardown once the exit handlers ran and the streams were flushed. The
       plan command does all three in `stackcheck/__main__.py` (`_as_process`: `gc.disable()` when the
       command starts, `gc.freeze()` after it returns, then `end_process`); (c) runs `gc.disable()` as
-      its first statement and ends with the same steps.
+      its first statement and ends with the same steps;
+  (d) the imports of (c), then, run alike, a bare program (`bare_program`) that registers the resources the
+      stack's program registered, with the same types, names, parents, providers and inputs, through the SDKs'
+      own classes (`pulumi_aws.ec2.Vpc`, ...; components and providers through `pulumi`'s generic classes), and
+      calls the same provider functions,
+      under the plan's own runner and mocks (`runtime.run_program`): what the SDK alone costs for this stack.
+      d/c is the share of the registrations themselves; b/d what the plan adds to them (its settings, its
+      components' code, its checks and its report).
 
 The ratio is b/c, the plan's own work against the same imports run alike; the target is at most 1.3
 and `--check` exits 1 above it. It is the median over the rounds of each round's b/c, so that a
@@ -28,14 +35,15 @@ Both sides load compiled code: the project's modules are compiled to `.pyc` firs
 compiled when pip installed them, and `PYTHONDONTWRITEBYTECODE` is dropped from the processes'
 environment so that a missing `.pyc` is written by the untimed warm-up runs rather than compiled
 again in every timed one (the program, `__main__.py`, is compiled from its source in every run, as
-`runpy.run_path` does). The warm-up runs (one of each process by default) also fill the page cache. Each round runs the three
-processes in a rotated order, so that none always follows the same one.
+`runpy.run_path` does). The warm-up runs (one of each process by default) also fill the page cache.
+Each round runs the four processes in a rotated order, so that none always follows the same one.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import importlib.util
 import json
 import os
@@ -46,6 +54,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 1.3
@@ -97,20 +106,132 @@ def registered_types(stack: str) -> list[str]:
     return sorted({row.type for row in result.resources})
 
 
-def import_script(classes: list[tuple[str, str]], collector: bool = True) -> str:
-    """A program that imports each module and touches each class, which makes lazy SDK modules load;
-    with `collector` False, the cyclic collector is off from its first statement, the heap frozen
-    before exit and the process ended as the plan command ends it (exit handlers, flushed streams,
-    no teardown)."""
+def import_script(classes: list[tuple[str, str]], collector: bool = True, then: tuple[str, ...] = ()) -> str:
+    """A program that imports each module and touches each class, which makes lazy SDK modules load, then
+    runs the lines `then`; with `collector` False, the cyclic collector is off from its first statement, the
+    heap frozen before exit and the process ended as the plan command ends it (exit handlers, flushed
+    streams, no teardown)."""
     ending = ["gc.freeze()", "import atexit, os, sys", "atexit._run_exitfuncs()", "sys.stdout.flush()", "os._exit(0)"]
     lines = [
         *([] if collector else ["import gc", "gc.disable()"]),
         "import importlib",
         f"for module, name in {sorted(set(classes))!r}:",
         "    getattr(importlib.import_module(module), name)",
+        *then,
         *([] if collector else ending),
     ]
     return "\n".join(lines)
+
+
+def recorded_run(stack: str) -> tuple[str, Any]:
+    """The project's name and what the stack's program registers and calls, from one in-process run under the
+    plan's mocks."""
+    sys.path.insert(0, str(ROOT))
+    from components.stackcheck import runtime
+    from components.stackcheck.stack_config import load_stack_config
+
+    config = load_stack_config(ROOT, stack)
+    run = runtime.ProgramRun()
+    with contextlib.chdir(config.program.parent):
+        runtime.run_program(
+            config.program,
+            config.values,
+            project=config.project,
+            stack=config.stack,
+            secret_keys=config.secret_keys,
+            run=run,
+        )
+    return config.project, run
+
+
+SECRET = "__secret__"
+
+
+def _plain(value: Any) -> Any:
+    """A recorded input as JSON, a secret (`runtime.Secret`) as `{SECRET: value}`."""
+    if type(value).__name__ == "Secret" and hasattr(value, "value"):
+        return {SECRET: _plain(value.value)}
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+# The bare program: each recorded resource registered again under its recorded parent and provider, a custom
+# resource through its SDK class (its top-level inputs as the class's snake_case arguments, nested values as
+# given: the SDK sends a dict's keys as they are), a provider or component through the SDK's generic class
+# (a provider class would encode its inputs again), then each recorded provider function called.
+_BARE_PROGRAM = """\
+import importlib
+import json
+import re
+
+import pulumi
+
+
+def value(item):
+    if isinstance(item, dict):
+        if list(item) == [SECRET]:
+            return pulumi.Output.secret(value(item[SECRET]))
+        return {key: value(each) for key, each in item.items()}
+    if isinstance(item, list):
+        return [value(each) for each in item]
+    return item
+
+
+def argument(name):
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\\1", name).lower()
+
+
+made = {}
+for urn, type_, name, custom, parent, provider, inputs, sdk in json.loads(RESOURCES):
+    options = pulumi.ResourceOptions(parent=made.get(parent), provider=made.get(provider))
+    if sdk:
+        resource_class = getattr(importlib.import_module(sdk[0]), sdk[1])
+        made[urn] = resource_class(name, opts=options, **{argument(key): value(v) for key, v in inputs.items()})
+    elif type_.startswith("pulumi:providers:"):
+        made[urn] = pulumi.ProviderResource(type_.split(":")[2], name, value(inputs), options)
+    elif custom:
+        made[urn] = pulumi.CustomResource(type_, name, value(inputs), options)
+    else:
+        made[urn] = pulumi.ComponentResource(type_, name, value(inputs), options)
+for token, args in json.loads(CALLS):
+    pulumi.runtime.invoke(token, value(args))
+"""
+
+
+def bare_program(run: Any) -> str:
+    """A Pulumi program that registers the resources of `run` (a `runtime.ProgramRun`) and calls its provider
+    functions, with the same types, names, parents, providers and inputs, through the SDKs' own classes, and
+    nothing of the stack's own code: the SDKs' share of a plan."""
+    resources = [
+        [
+            r.urn,
+            r.type,
+            r.name,
+            r.custom,
+            r.parent,
+            r.provider.rsplit("::", 1)[0] if r.provider else None,
+            _plain(r.inputs),
+            sdk_class(r.type) if r.custom and not r.type.startswith("pulumi:providers:") else None,
+        ]
+        for r in run.resources
+        if r.type != "pulumi:pulumi:Stack"
+    ]
+    calls = [[token, _plain(args)] for token, args in run.calls]
+    return (
+        f"SECRET = {SECRET!r}\nRESOURCES = {json.dumps(resources)!r}\nCALLS = {json.dumps(calls)!r}\n" + _BARE_PROGRAM
+    )
+
+
+def bare_run_lines(program: Path, project: str, stack: str) -> tuple[str, ...]:
+    """The lines that run `program` as the plan runs the stack's: `runtime.run_program`, the same mocks."""
+    return (
+        "from pathlib import Path",
+        "from components.stackcheck.runtime import run_program",
+        f"run_program(Path({str(program)!r}), {{}}, project={project!r}, stack={stack!r})",
+    )
 
 
 def timed(command: list[str], env: dict[str, str]) -> Timing:
@@ -162,14 +283,23 @@ def main(argv: list[str] | None = None) -> int:
     compileall.compile_dir(str(ROOT / "components"), quiet=1)
     types = registered_types(args.stack)
     classes = [found for found in map(sdk_class, types) if found]
+    project, run = recorded_run(args.stack)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as out:
+        bare = Path(out) / "bare" / "__main__.py"
+        bare.parent.mkdir()
+        bare.write_text(bare_program(run))
         commands = {
             "a": [sys.executable, "-c", import_script(classes)],
             "b": [sys.executable, "-m", "components.stackcheck", "plan", "--stack", args.stack, "--out", out]
             + ["--format", "json"],
             "c": [sys.executable, "-c", import_script(classes, collector=False)],
+            "d": [
+                sys.executable,
+                "-c",
+                import_script(classes, collector=False, then=bare_run_lines(bare, project, args.stack)),
+            ],
         }
         for _ in range(args.warmups):
             for command in commands.values():
@@ -191,10 +321,13 @@ def main(argv: list[str] | None = None) -> int:
         "sdkImport": sides["a"],
         "plan": sides["b"],
         "sdkImportAsPlanned": sides["c"],
+        "bareRegistration": sides["d"],
         "ratio": round(ratio, 3),
         "roundRatios": rounds,
         "cpuRatio": statistics.median(round_ratios([t.cpu for t in times["b"]], [t.cpu for t in times["c"]])),
         "importRatio": statistics.median(round_ratios(wall["b"], wall["a"])),
+        "planOverBare": statistics.median(round_ratios(wall["b"], wall["d"])),
+        "bareOverImports": statistics.median(round_ratios(wall["d"], wall["c"])),
         "loadAverage": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
         "target": TARGET_RATIO,
     }
@@ -211,6 +344,7 @@ def _text(figures: dict, type_count: int) -> str:
         ("(a) SDK imports, collector on ", "sdkImport"),
         ("(b) full plan                ", "plan"),
         ("(c) SDK imports as planned   ", "sdkImportAsPlanned"),
+        ("(d) (c) + resources, bare    ", "bareRegistration"),
     ):
         side = figures[key]
         runs = ", ".join(f"{t:.2f}" for t in side["wallSeconds"])
@@ -220,6 +354,8 @@ def _text(figures: dict, type_count: int) -> str:
         f"ratio b/c: {figures['ratio']:.2f} ({verdict} the target {figures['target']}; median of the rounds "
         f"{', '.join(f'{r:.2f}' for r in figures['roundRatios'])}), CPU time {figures['cpuRatio']:.2f}",
         f"ratio b/a: {figures['importRatio']:.2f} (against the imports with the collector on)",
+        f"ratio d/c: {figures['bareOverImports']:.2f} (the SDK registering the stack's resources and calls, bare); "
+        f"b/d: {figures['planOverBare']:.2f} (the plan against that)",
         f"load average: {' '.join(map(str, figures['loadAverage']['before']))} before, "
         f"{' '.join(map(str, figures['loadAverage']['after']))} after",
     ]

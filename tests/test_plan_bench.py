@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import statistics
 import subprocess
@@ -15,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import plan_bench  # noqa: E402
+
+from components.stackcheck import runtime  # noqa: E402
 
 SDK_CLASSES = [
     ("aws:ec2/launchTemplate:LaunchTemplate", ("pulumi_aws.ec2", "LaunchTemplate")),
@@ -106,3 +110,54 @@ def test_the_floor_ends_the_same_way():
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
 
     assert (done.returncode, done.stdout) == (0, "exit handler ran\n")
+
+
+def _registered(run) -> list[tuple]:
+    """What a run registered, comparable across runs: URN, type, inputs, parent and provider URN."""
+    return sorted(
+        (
+            r.urn,
+            r.type,
+            json.dumps(plan_bench._plain(r.inputs), sort_keys=True),
+            r.parent,
+            r.provider.rsplit("::", 1)[0],
+        )
+        for r in run.resources
+    )
+
+
+def _constant(program: Path, name: str):
+    return ast.literal_eval(
+        next(line for line in program.read_text().splitlines() if line.startswith(f"{name} = "))[len(name) + 3 :]
+    )
+
+
+def test_the_bare_program_registers_and_calls_what_the_stack_did_and_nothing_of_its_own(tmp_path):
+    project, recorded = plan_bench.recorded_run("dev")
+    program = tmp_path / "__main__.py"
+    program.write_text(plan_bench.bare_program(recorded))
+
+    bare = runtime.run_program(program, {}, project=project, stack="dev")
+
+    assert len(recorded.resources) > 50 and any(
+        isinstance(v, runtime.Secret) for r in recorded.resources for v in r.inputs.values()
+    )
+    assert _registered(bare) == _registered(recorded)
+    assert bare.calls == recorded.calls
+    through_sdk = {row[1]: row[7] for row in json.loads(_constant(program, "RESOURCES"))}
+    assert through_sdk["aws:ec2/vpc:Vpc"] == ["pulumi_aws.ec2", "Vpc"]
+    assert through_sdk["kubernetes:apps/v1:DaemonSet"] == ["pulumi_kubernetes.apps.v1", "DaemonSet"]
+    assert through_sdk["pulumi:providers:kubernetes"] is None  # a provider class would encode its inputs again
+    imports = [line for line in program.read_text().splitlines() if line.startswith(("import ", "from "))]
+    assert imports == ["import importlib", "import json", "import re", "import pulumi"]
+
+
+def test_lines_given_to_the_floor_run_after_the_imports_and_before_its_ending():
+    script = plan_bench.import_script(
+        [("json", "JSONDecoder")], collector=False, then=("print('then', gc.isenabled())",)
+    )
+    program = f"import atexit\natexit.register(lambda: print('exit handler ran'))\n{script}\nprint('after')"
+
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+
+    assert (done.returncode, done.stdout) == (0, "then False\nexit handler ran\n")

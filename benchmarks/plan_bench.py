@@ -161,7 +161,8 @@ def _plain(value: Any) -> Any:
 # The bare program: each recorded resource registered again under its recorded parent and provider, a custom
 # resource through its SDK class (its top-level inputs as the class's snake_case arguments, nested values as
 # given: the SDK sends a dict's keys as they are), a provider or component through the SDK's generic class
-# (a provider class would encode its inputs again), then each recorded provider function called.
+# (a provider class would encode its inputs again), then each recorded provider function called in its output
+# form, as the stack's code calls each (`get_..._output`).
 _BARE_PROGRAM = """\
 import importlib
 import json
@@ -197,7 +198,7 @@ for urn, type_, name, custom, parent, provider, inputs, sdk in json.loads(RESOUR
     else:
         made[urn] = pulumi.ComponentResource(type_, name, value(inputs), options)
 for token, args in json.loads(CALLS):
-    pulumi.runtime.invoke(token, value(args))
+    pulumi.runtime.invoke_output(token, value(args))
 """
 
 

@@ -11,8 +11,9 @@ affinity), resources (effective requests, NodeResourcesFit), explain (the
 filters together), workloads (pod_of, daemonset_pod, the device plugin marker),
 pools (node groups as pools, advertise_gpus, eks_allocatable as quantities),
 guard (placement_matrix, gpu_guard), exporter (the DCGM exporter verdict),
-agents (node_agents_verdict: the node agents EKS and its add-ons run) and
-capacity (gpu_capacity: replicas against pool sizes). parse_quantity and
+agents (node_agents_verdict: the node agents EKS and its add-ons run),
+capacity (gpu_capacity: replicas against pool sizes) and service_accounts
+(service_accounts_verdict: each pod's ServiceAccount exists). parse_quantity and
 format_quantity come from facts.quantity and are re-exported here.
 
 Where the model departs from the scheduler on purpose:

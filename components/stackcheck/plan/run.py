@@ -415,9 +415,23 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         _check_autoscaling(resources, workloads, node_pools, result)
         result.verdicts.append(provisioners_verdict(workloads, node_groups.specs, declaring))
         result.verdicts += scaling.scaling_verdicts(objects, workloads, node_pools)
+        result.verdicts.append(_service_accounts(resources, objects, workloads))
         result.verdicts.sort(key=lambda verdict: verdict.id)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"
+
+
+def _service_accounts(resources: list[Any], objects: list[Any], workloads: list[dict]) -> Verdict:
+    """Verdict 17: each workload's pods run as a ServiceAccount the stack registers, or as their namespace's
+    `default`."""
+    from ...facts.resource_types import HELM_RELEASE
+    from ...placement.service_accounts import service_accounts_verdict
+
+    accounts = [obj.workload() for obj in objects if obj.kind == "ServiceAccount"]
+    releases = [
+        resource.inputs.get("namespace") or "default" for resource in resources if resource.type == HELM_RELEASE
+    ]
+    return service_accounts_verdict(workloads, accounts, releases)
 
 
 def _place_node_agents(agents: ClusterAgents, node_pools: list[dict], result: PlanResult) -> None:

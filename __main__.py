@@ -7,6 +7,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
+from components.args.karpenter import KarpenterArgs
 from components.args_coercion import StackConfigError
 from components.auto_mode import AutoMode, AutoModeArgs
 from components.auto_mode_pool import AutoModeNodePool, AutoModeNodePoolArgs
@@ -23,7 +24,6 @@ from components.facts.identity import PROJECT
 from components.facts.regions import dns_suffix, eks_regions
 from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.gpu_quota import PoolDemand, checked_quotas
-from components.karpenter import Karpenter, KarpenterArgs
 from components.karpenter_manifests import DO_NOT_DISRUPT
 from components.karpenter_pool import KarpenterNodePool, KarpenterNodePoolArgs
 from components.keda import Keda, KedaArgs
@@ -129,6 +129,10 @@ def _nth(ids: list[str], index: int) -> str:
 
 karpenter = None
 if settings.installs_karpenter:
+    # Imported only here: its Helm release loads the Kubernetes SDK's Helm module (and with it `requests`), which a
+    # stack without Karpenter has no use for.
+    from components.karpenter import Karpenter
+
     # Karpenter launches into the private subnets; it picks among their zones the ones offering an instance type.
     node_subnets: list[pulumi.Input[str]] = (
         [

@@ -51,3 +51,18 @@ def test_example_is_the_dev_stack_cluster():
     kinds = {(i["kind"], i["metadata"]["name"]) for i in items if i["kind"] != "Node"}
     assert ("DaemonSet", "nvidia-device-plugin") in kinds
     assert any(kind == "Pod" and name.startswith("vllm-") for kind, name in kinds)
+
+
+def test_the_example_audited_in_process_counts_its_findings_by_severity(capsys):
+    # The same command through the module's entry point, so that what it counts is the checkout's code.
+    from components.stackcheck.__main__ import main
+
+    arguments = readme_example_command()[1:]
+    code = main(["audit", *arguments, "--format", "json"])
+    document = json.loads(capsys.readouterr().out)
+    code_text = main(["audit", *arguments])
+    text = capsys.readouterr().out
+
+    assert code == code_text == 1
+    assert {severity: n for severity, n in document["counts"].items() if n} == {"error": 2, "warning": 4}
+    assert "6 finding(s): 2 error, 4 warning; exit 1 (--fail-on warning)." in text

@@ -201,6 +201,30 @@ def test_scale_from_zero_fails_naming_the_missing_tag(dev_run, missing):
     assert any(f"missing tag {missing}=" in detail for detail in verdict.details), verdict.details
 
 
+def test_a_gpu_pool_without_any_template_tag_fails_naming_each_tag_and_the_workload_it_keeps_at_zero(dev_run):
+    workloads, node_pools, tags, matrix = plan_inputs(dev_run)
+    del tags[GPU_GROUP]  # a node group registered without the autoscaler's node-template tags
+
+    verdict = scale_from_zero_verdict(workloads, node_pools, tags, matrix)
+    template = CLUSTER_AUTOSCALER_TEMPLATE_TAG
+    assert not verdict.passed
+    assert verdict.details == [
+        *(
+            f"{GPU_GROUP}: missing tag {template}/{tag}"
+            for tag in (
+                "label/GPU=true",
+                "label/k8s.amazonaws.com/accelerator=nvidia-a10g",
+                "label/nvidia.com/gpu.present=true",
+                "label/nvidia.com/gpu.product=NVIDIA-A10G",
+                "taint/GPU=true:NoSchedule",
+                "resources/nvidia.com/gpu=1",
+            )
+        ),
+        f"vllm/vllm-server does not fit {GPU_GROUP} at zero nodes: node affinity/selector mismatch: nodeSelector "
+        "GPU=true (node has no label GPU)",
+    ]
+
+
 def test_gpu_workload_too_big_for_the_template_node_fails():
     run = run_stack(merge(dev_stack_config(), {"gpuNodeGroup": {"instanceTypes": ["g5.xlarge"]}}))
     workloads, node_pools, tags, matrix = plan_inputs(run)

@@ -52,3 +52,17 @@ def test_pinned_zones_without_the_gpu_types_fail_naming_the_zones_and_the_settin
 def test_pinned_zones_of_which_one_offers_the_gpu_types_plan():
     run = run_pinned(["us-east-1a", "us-east-1c"], offered_in("use1-az4"))
     assert {s.inputs["availabilityZoneId"] for s in run.of_type(SUBNET)} == {"use1-az1", "use1-az4"}
+
+
+def test_unpinned_zones_take_the_zones_offering_the_gpu_types_first():
+    config = merge(dev_stack_config(), {"network": {"availabilityZones": None, "azCount": 2}})
+    run = run_program(
+        PROGRAM,
+        {"aws:region": "us-east-1", **{f"eks-gpu-inference:{key}": value for key, value in config.items()}},
+        project="eks-gpu-inference",
+        stack="test",
+        call_answers={GET_AVAILABILITY_ZONES: ZONES, GET_INSTANCE_TYPE_OFFERINGS: offered_in("use1-az5")},
+    )
+
+    # By zone ID alone the first two would be use1-az1 and use1-az2, and neither offers g5.xlarge.
+    assert {s.inputs["availabilityZoneId"] for s in run.of_type(SUBNET)} == {"use1-az1", "use1-az5"}

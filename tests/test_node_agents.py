@@ -190,6 +190,18 @@ def test_an_agent_kept_off_every_non_gpu_pool_by_a_taint_names_the_pool_and_the_
     )
 
 
+def test_an_agent_kept_off_a_non_gpu_pool_two_ways_names_both_reasons():
+    coredns = Agent("coredns", A_NON_GPU_POOL, node_agents.workload(node_agents.COREDNS))
+    taint = {"key": "batch", "value": "x", "effect": "NoSchedule"}
+    batch = NodeGroupSpec("batch", "t3.nano", 2, taints=[taint], labels={"kubernetes.io/arch": "arm64"})
+    result = node_agents_verdict([coredns], pools(batch, GPU))
+    assert not result.passed
+    assert result.message == (
+        "node agent coredns lands on no non-GPU pool with nodes (batch: untolerated taint batch=x:NoSchedule; instance "
+        "type t3.nano is not in the catalog: allocatable unknown, cannot check resource fit)"
+    )
+
+
 def test_with_no_agent_modelled_the_verdict_still_carries_its_notes():
     result = node_agents_verdict([], pools(SYSTEM, GPU), notes=["kube-proxy: not installed by the stack"])
     assert result.passed

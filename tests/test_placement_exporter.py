@@ -78,7 +78,34 @@ def test_exporter_is_needed_on_gpu_pools_whose_host_runs_the_device_plugin():
 
 def test_no_exporter_passes_and_says_metrics_are_off():
     verdict = dcgm_exporter_covers_gpu_pools([device_plugin(), vllm()], [system_pool(), gpu_pool()])
+    assert (verdict.id, verdict.name) == (10, "dcgm-exporter-covers-gpu-pools")
     assert verdict.passed and verdict.message == "no DCGM exporter workload: GPU metrics are not collected"
+
+
+def test_an_exporter_without_a_gpu_pool_passes_and_says_there_is_none():
+    verdict = dcgm_exporter_covers_gpu_pools([exporter()], [system_pool()])
+    assert (verdict.id, verdict.name, verdict.passed, verdict.details) == (
+        10,
+        "dcgm-exporter-covers-gpu-pools",
+        True,
+        [],
+    )
+    assert verdict.message == (
+        "one DCGM exporter lands on every GPU pool, reading one DCGM engine, and none on another pool (there is no "
+        "GPU pool)"
+    )
+
+
+def test_an_exporter_kept_off_a_gpu_pool_two_ways_names_both():
+    verdict = exporter_verdict(
+        [device_plugin(), exporter(tolerations=[], node_selector={"accelerator": "nvidia"})],
+        [system_pool(), gpu_pool()],
+    )
+    assert not verdict.passed
+    assert verdict.details == [
+        "DCGM exporter monitoring/gpu-metrics cannot land on GPU pool gpu: untolerated taint GPU=true:NoSchedule; node "
+        "affinity/selector mismatch: nodeSelector accelerator=nvidia (node has no label accelerator)"
+    ]
 
 
 def test_the_component_s_daemonset_is_recognised_by_label_and_image():

@@ -204,7 +204,7 @@ def test_an_agent_kept_off_a_non_gpu_pool_two_ways_names_both_reasons():
 
 def test_with_no_agent_modelled_the_verdict_still_carries_its_notes():
     result = node_agents_verdict([], pools(SYSTEM, GPU), notes=["kube-proxy: not installed by the stack"])
-    assert result.passed
+    assert (result.id, result.name, result.passed) == (6, "node-agents-cover-their-pools", True)
     assert result.message == "no node agent modelled; noted: kube-proxy: not installed by the stack"
 
 

@@ -170,6 +170,24 @@ def test_each_verdict_keeps_its_name_whether_it_passes_or_fails():
     assert not all(v.passed for v in failing)
 
 
+# Each early return of a verdict builds its Verdict anew: the id and name must hold on every one of them.
+EDGE_STACKS = [
+    pytest.param([], [system_pool(), gpu_pool()], id="no workload"),
+    pytest.param([device_plugin(), vllm()], [system_pool()], id="no GPU pool"),
+    pytest.param([device_plugin(), vllm()], [gpu_pool()], id="no system pool"),
+    pytest.param([vllm()], [system_pool(), gpu_pool()], id="no device plugin"),
+    pytest.param([device_plugin()], [system_pool(), gpu_pool()], id="no GPU workload"),
+    pytest.param([], [], id="nothing at all"),
+]
+
+
+@pytest.mark.parametrize(("workloads", "pools"), EDGE_STACKS)
+def test_each_verdict_keeps_its_id_and_name_on_every_early_return(workloads, pools):
+    verdicts = gpu_guard(workloads, pools)
+
+    assert [(v.id, v.name) for v in verdicts] == sorted(VERDICT_NAMES.items())
+
+
 def test_a_passing_verdict_still_details_the_gpu_pools_a_workload_cannot_use():
     # vLLM fits the 4-GPU pool but not the 1-GPU one: verdict 1 passes and says why the small pool is out.
     pools = [system_pool(), gpu_pool("small", gpus=1), gpu_pool("large", gpus=4)]

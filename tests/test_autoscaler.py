@@ -235,6 +235,19 @@ def test_gpu_workload_too_big_for_the_template_node_fails():
     assert "Insufficient memory" in verdict.message
 
 
+def test_a_workload_the_template_node_is_short_for_twice_names_both_shortfalls(dev_run):
+    workloads, node_pools, tags, matrix = plan_inputs(dev_run)
+    tags[GPU_GROUP][f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/resources/memory"] = "4Gi"
+    tags[GPU_GROUP][f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/resources/cpu"] = "1"
+
+    verdict = scale_from_zero_verdict(workloads, node_pools, tags, matrix)
+    assert not verdict.passed
+    assert verdict.details == [
+        f"vllm/vllm-server does not fit {GPU_GROUP} at zero nodes: Insufficient cpu: requests 3, free 1; Insufficient "
+        "memory: requests 13107Mi, free 4Gi"
+    ]
+
+
 def test_gpu_pool_labels_taints_and_template_tags_agree(dev_run):
     (group,) = [g for g in dev_run.of_type(NODE_GROUP) if g.name == GPU_GROUP]
     tags = template_tags(dev_run.resources)[GPU_GROUP]

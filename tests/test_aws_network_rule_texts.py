@@ -221,6 +221,12 @@ _KIND = "(member documentation in the botocore EC2 model)"
             ],
             id="a route table named as a subnet, a subnet among route tables",
         ),
+        pytest.param(
+            rules.referenced_kinds,
+            {"GatewayId": SUBNET},
+            [("GatewayId", SUBNET, f"names a subnet of this stack where the API takes a igw or vgw id {_KIND}")],
+            id="a subnet named as a gateway, which takes either of two kinds",
+        ),
     ],
 )
 def test_each_violation_has_its_place_value_and_whole_rule(rule, params, expected):

@@ -258,7 +258,7 @@ FINDINGS = [
         _pending(
             "1 node(s), e.g. gpu-1: untolerated taint maintenance=true:NoSchedule",
             "the GPU nodes carry maintenance=true:NoSchedule, dedicated=ml:NoExecute, which the pod does not "
-            "tolerate: remove the taint from the nodes that carry it, or tolerate it if the pod should run there",
+            "tolerate: remove the taints from the nodes that carry them, or tolerate them if the pod should run there",
         ),
         id="pending-off-two-other-taints",
     ),

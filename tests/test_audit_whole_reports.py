@@ -176,9 +176,10 @@ def test_a_report_joins_every_list_of_two_or_more(monkeypatch, capsys, tmp_path,
     assert out == expected
 
 
+_ORIGIN = "not inferred: no node has a GPU instance type or advertises nvidia.com/gpu"
 _NOTES = [
     "the snapshot holds no DaemonSet: node agents were not checked (include daemonsets in the kubectl command)",
-    "no placement contract: not inferred: no node has a GPU instance type or advertises nvidia.com/gpu",
+    f"no placement contract ({_ORIGIN})",
 ]
 
 
@@ -211,4 +212,4 @@ def test_a_report_lists_each_note(monkeypatch, capsys, tmp_path, fmt, expected):
     code, out, err = _report(monkeypatch, capsys, tmp_path, "--snapshot", "snap.json", "--format", fmt)
 
     assert (code, err) == (0, "")
-    assert out == expected.replace("{origin}", _NOTES[1].split(": ", 1)[1])
+    assert out == expected.replace("{origin}", _ORIGIN)

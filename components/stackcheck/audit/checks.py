@@ -388,9 +388,10 @@ def _pending_fix(
         others = [taint for taint in untolerated if taint != contract_taint]
         if others:
             # A pod that already tolerates the contract's taint gains nothing from being told to add it.
+            it, them = ("the taint", "it") if len(others) == 1 else ("the taints", "them")
             fixes.append(
-                f"the GPU nodes carry {', '.join(others)}, which the pod does not tolerate: remove the taint "
-                "from the nodes that carry it, or tolerate it if the pod should run there"
+                f"the GPU nodes carry {', '.join(others)}, which the pod does not tolerate: remove {it} from the "
+                f"nodes that carry {them}, or tolerate {them} if the pod should run there"
             )
     if GPUS_PER_NODE in filters:
         like = {n.instance_type for nodes in audit.gpu_pools.values() for n in nodes}

@@ -67,7 +67,7 @@ def audit(snapshot: Snapshot, options: AuditOptions, grouping: Grouping | None =
             "the snapshot holds no DaemonSet: node agents were not checked (include daemonsets in the kubectl command)"
         )
     if contract.label is None and contract.taint is None:
-        notes.append(f"no placement contract: {contract.origin}")
+        notes.append(f"no placement contract ({contract.origin})")
     signatures = len({node.signature for node in snapshot.nodes})
     summary = {
         "nodes": len(snapshot.nodes),

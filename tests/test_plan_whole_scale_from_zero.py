@@ -264,6 +264,16 @@ def test_scale_from_zero_verdict_whole(pools, tags, workloads, rows, expected):
             id="passes",
         ),
         pytest.param(
+            [deployment("web"), deployment("api")],
+            [Row("ml/web", "sys", True), Row("ml/api", "sys", True), Row("ml/api", "gpu", False)],
+            (
+                True,
+                "workloads that request no GPU land only on non-GPU pools: ml/api on sys, ml/web on sys",
+                ["ml/api on sys", "ml/web on sys"],
+            ),
+            id="passes-two",
+        ),
+        pytest.param(
             [deployment("vllm", 1)],
             [Row("ml/vllm", "gpu", True)],
             (True, "workloads that request no GPU land only on non-GPU pools: none", []),

@@ -255,13 +255,12 @@ def test_auto_with_no_pool_that_fits_names_the_numbers():
         {"gpuPools": {"l4": L4, "l40s": L40S}, "models": [model("a", "meta-llama/Llama-3.3-70B-Instruct")]}
     )
 
-    [problem] = problems
-    assert problem.startswith(
-        "eks-gpu-inference:models.0.pool: 'auto' finds no pool for meta-llama/Llama-3.3-70B-Instruct: no pool fits: "
-    )
-    assert "weights 131.4 GiB + reserve 2.0 GiB per GPU > 20.2 GiB usable per L4" in problem
-    assert "weights 131.4 GiB + reserve 2.0 GiB per GPU > 40.5 GiB usable per L40S" in problem
-    assert problem.endswith("; allowed: one of l4, l40s")
+    llama = "meta-llama/Llama-3.3-70B-Instruct"
+    assert problems == [
+        f"eks-gpu-inference:models.0.pool: 'auto' finds no pool for {llama}: no pool fits: {llama} on g6.xlarge "
+        f"(TP 1): weights 131.4 GiB + reserve 2.0 GiB per GPU > 20.2 GiB usable per L4; {llama} on g6e.xlarge (TP 1): "
+        "weights 131.4 GiB + reserve 2.0 GiB per GPU > 40.5 GiB usable per L40S; allowed: one of l4, l40s"
+    ]
 
 
 def test_auto_without_the_models_facts_asks_for_a_pool_or_facts():

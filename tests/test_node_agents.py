@@ -202,6 +202,15 @@ def test_an_agent_kept_off_a_non_gpu_pool_two_ways_names_both_reasons():
     )
 
 
+def test_an_agent_of_unknown_coverage_is_refused_naming_every_known_one():
+    stray = Agent("stray", "sometimes", node_agents.workload(node_agents.COREDNS))
+    with pytest.raises(ValueError) as raised:
+        node_agents_verdict([stray], pools(SYSTEM, GPU))
+    assert (
+        str(raised.value) == "agent stray: coverage 'sometimes'; known: every-node, every-nvidia-node, a-non-gpu-pool"
+    )
+
+
 def test_with_no_agent_modelled_the_verdict_still_carries_its_notes():
     result = node_agents_verdict([], pools(SYSTEM, GPU), notes=["kube-proxy: not installed by the stack"])
     assert (result.id, result.name, result.passed) == (6, "node-agents-cover-their-pools", True)

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 from conftest import dev_stack_file, plan_stack_file, verdict
 
+from components.facts.resource_types import HELM_RELEASE, SERVICE_ACCOUNT
 from components.placement.service_accounts import service_accounts_verdict
+from components.stackcheck.plan.render import kubernetes_objects
+from components.stackcheck.plan.run import _service_accounts
+from components.stackcheck.runtime import RegisteredResource
 
 
 def _workload(kind: str, name: str, namespace: str | None, **spec) -> dict:
@@ -143,3 +147,33 @@ def test_the_dev_plan_runs_each_workload_as_a_service_account_it_registers(tmp_p
         if o["kind"] in ("DaemonSet", "Deployment")
     }
     assert {line.split(": ", 1)[0] for line in found["details"]} == workloads
+
+
+def _registered(type_token: str, name: str, inputs: dict) -> RegisteredResource:
+    return RegisteredResource(type_token, name, inputs, None, f"urn:pulumi:t::p::{type_token}::{name}", True)
+
+
+def test_the_plan_reads_service_accounts_and_helm_release_namespaces_from_what_the_program_registered():
+    def deployment(namespace: str, account: str) -> dict:
+        pod = {"metadata": {"labels": {"app": account}}, "spec": {"serviceAccountName": account, "containers": []}}
+        return {"metadata": {"name": account, "namespace": namespace}, "spec": {"template": pod}}
+
+    resources = [
+        _registered(HELM_RELEASE, "tools-release", {"chart": "tools", "namespace": "tools"}),
+        _registered("kubernetes:apps/v1:Deployment", "tools", deployment("tools", "tools-sa")),
+        _registered("kubernetes:apps/v1:Deployment", "app", deployment("apps", "app-sa")),
+        _registered("kubernetes:apps/v1:Deployment", "web", deployment("web", "web-sa")),
+        _registered(SERVICE_ACCOUNT, "app-sa", {"metadata": {"name": "app-sa", "namespace": "apps"}}),
+    ]
+    objects = kubernetes_objects(resources)
+    workloads = [obj.workload() for obj in objects if obj.kind == "Deployment"]
+
+    found = _service_accounts(resources, objects, workloads)
+
+    # apps/app-sa is registered: a failing verdict lists only the misses and what it could not check.
+    assert not found.passed
+    assert found.details == [
+        f"Deployment web/web-sa runs as ServiceAccount web/web-sa, {_REFUSED}",
+        "Deployment tools/tools-sa: tools/tools-sa is not registered by the stack; not checked (a Helm release's "
+        "chart may make it)",
+    ]

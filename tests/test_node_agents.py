@@ -224,6 +224,10 @@ def test_a_passing_verdict_without_notes_says_so_and_notes_nothing():
         "every node agent lands on every pool it must cover: coredns on non-GPU pool(s) system"
     )
     assert node_agents_verdict([], pools(SYSTEM, GPU)).message == "no node agent modelled"
+    cni = Agent("aws-node", EVERY_NODE, node_agents.workload(node_agents.VPC_CNI))
+    assert node_agents_verdict([coredns, cni], pools(SYSTEM, GPU)).message == (
+        "every node agent lands on every pool it must cover: coredns on non-GPU pool(s) system; aws-node on system, gpu"
+    )
 
 
 def test_an_add_on_kept_off_an_auto_mode_pool_by_its_own_affinity_passes_with_the_reason_noted():

@@ -211,6 +211,29 @@ def test_an_agent_of_unknown_coverage_is_refused_naming_every_known_one():
     )
 
 
+_BATCH_TAINT = {"key": "batch", "value": "x", "effect": "NoSchedule"}
+
+
+def test_two_of_each_in_the_agents_verdict_are_all_named():
+    coredns = Agent("coredns", A_NON_GPU_POOL, node_agents.workload(node_agents.COREDNS))
+    second = NodeGroupSpec("system-b", "m6i.large", 1)
+    assert node_agents_verdict([coredns], pools(SYSTEM, second, GPU)).message == (
+        "every node agent lands on every pool it must cover: coredns on non-GPU pool(s) system, system-b"
+    )
+    batch = [NodeGroupSpec(name, "m6i.large", 1, taints=[_BATCH_TAINT]) for name in ("batch-a", "batch-b")]
+    assert node_agents_verdict([coredns], pools(*batch, GPU)).message == (
+        "node agent coredns lands on no non-GPU pool with nodes (batch-a: untolerated taint batch=x:NoSchedule | "
+        "batch-b: untolerated taint batch=x:NoSchedule)"
+    )
+    picky = copy.deepcopy(node_agents.workload(node_agents.COREDNS))
+    picky["spec"]["template"]["spec"]["nodeSelector"] = {"role": "infra"}
+    odd = NodeGroupSpec("odd", "m6i.large", 1, taints=[_BATCH_TAINT])
+    assert node_agents_verdict([Agent("picky", EVERY_NODE, picky)], pools(odd)).message == (
+        "node agent picky does not land on pool odd: untolerated taint batch=x:NoSchedule; node affinity/selector "
+        "mismatch: nodeSelector role=infra (node has no label role) (give the add-on the pool's tolerations)"
+    )
+
+
 def test_with_no_agent_modelled_the_verdict_still_carries_its_notes():
     result = node_agents_verdict([], pools(SYSTEM, GPU), notes=["kube-proxy: not installed by the stack"])
     assert (result.id, result.name, result.passed) == (6, "node-agents-cover-their-pools", True)

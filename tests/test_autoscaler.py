@@ -248,6 +248,19 @@ def test_a_workload_the_template_node_is_short_for_twice_names_both_shortfalls(d
     ]
 
 
+def test_a_workload_the_template_node_refuses_by_two_filters_names_both(dev_run):
+    workloads, node_pools, tags, matrix = plan_inputs(dev_run)
+    tags[GPU_GROUP][f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/resources/memory"] = "4Gi"
+    del tags[GPU_GROUP][f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/GPU"]
+
+    verdict = scale_from_zero_verdict(workloads, node_pools, tags, matrix)
+    assert verdict.details == [
+        f"{GPU_GROUP}: missing tag {CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/GPU=true",
+        f"vllm/vllm-server does not fit {GPU_GROUP} at zero nodes: node affinity/selector mismatch: nodeSelector "
+        "GPU=true (node has no label GPU); Insufficient memory: requests 13107Mi, free 4Gi",
+    ]
+
+
 def test_gpu_pool_labels_taints_and_template_tags_agree(dev_run):
     (group,) = [g for g in dev_run.of_type(NODE_GROUP) if g.name == GPU_GROUP]
     tags = template_tags(dev_run.resources)[GPU_GROUP]

@@ -286,7 +286,10 @@ class _ListReader:
         if kind is None:
             self.pending.append(item)
         elif kind in ITEM_KINDS:
-            self.sink(kind, item)
+            try:
+                self.sink(kind, item)
+            except SnapshotError as error:  # the model names the object; with several files, say which one
+                raise SnapshotError(f"{self.name}: {error}") from None
         else:
             self.unknown[str(kind)] = self.unknown.get(str(kind), 0) + 1
 

@@ -54,7 +54,7 @@ def test_exporter_on_every_gpu_pool_and_no_other_passes():
 
 def test_exporter_without_the_gpu_toleration_fails_naming_pool_and_taint():
     verdict = exporter_verdict([device_plugin(), exporter(tolerations=[])], [system_pool(), gpu_pool()])
-    assert not verdict.passed
+    assert (verdict.id, verdict.name, verdict.passed) == (10, "dcgm-exporter-covers-gpu-pools", False)
     assert verdict.message.startswith("DCGM exporter monitoring/gpu-metrics cannot land on GPU pool gpu:")
     assert "GPU=true:NoSchedule" in verdict.message
 

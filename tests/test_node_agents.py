@@ -238,6 +238,7 @@ def test_with_no_agent_modelled_the_verdict_still_carries_its_notes():
     result = node_agents_verdict([], pools(SYSTEM, GPU), notes=["kube-proxy: not installed by the stack"])
     assert (result.id, result.name, result.passed) == (6, "node-agents-cover-their-pools", True)
     assert result.message == "no node agent modelled; noted: kube-proxy: not installed by the stack"
+    assert result.details == ["kube-proxy: not installed by the stack"]
     notes = ["kube-proxy: not installed by the stack", "eks-pod-identity-agent: not installed by the stack"]
     assert node_agents_verdict([], pools(SYSTEM, GPU), notes=notes).message == (
         "no node agent modelled; noted: kube-proxy: not installed by the stack | eks-pod-identity-agent: not installed "

@@ -4,8 +4,10 @@ registers in the pod's namespace, or as that namespace's `default`.
 The API server's ServiceAccount admission plugin sets an unnamed ServiceAccount to `default` and ensures the one a
 pod names exists, refusing the pod otherwise (`plugin/pkg/admission/serviceaccount`, `NewServiceAccount`; the
 plugin is on by default in kube-apiserver's `--enable-admission-plugins`). A DaemonSet or Deployment naming a
-missing one is accepted all the same, so `pulumi up` succeeds; it is its controller's pods that are refused
-(`FailedCreate` events), and nothing runs. Every namespace has a `default` ServiceAccount, which the
+missing one is accepted all the same; it is its controller's pods that are refused (`FailedCreate` events), so
+nothing runs, and `pulumi up` waits for a rollout that never comes until its timeout (pulumi-kubernetes awaits
+Deployments, and DaemonSets since pulumi/pulumi-kubernetes#2953), 10 minutes by default, then reports the workload
+not ready rather than the missing ServiceAccount. Every namespace has a `default` ServiceAccount, which the
 ServiceAccount controller makes (Kubernetes documentation, "Configure Service Accounts for Pods", read 2026-12-02).
 
 What the stack cannot see is said, not failed: ServiceAccounts in `kube-system`, where EKS and its add-ons make

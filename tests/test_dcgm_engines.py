@@ -238,3 +238,18 @@ def test_the_plan_proves_one_engine_per_gpu_pool(tmp_path, capsys, overrides, de
     [verdict] = [v for v in document["verdicts"] if v["id"] == 10]
     assert code == 0 and verdict["passed"], verdict
     assert detail in verdict["message"]
+
+
+@pytest.mark.parametrize(
+    ("container", "remote"),
+    [
+        pytest.param({"command": ["dcgm-exporter", "-r", "10.0.0.1:5555"]}, True, id="the flag in the command"),
+        pytest.param(
+            {"command": ["dcgm-exporter"], "args": ["--remote-hostengine-info=10.0.0.1:5555"]}, True, id="in the args"
+        ),
+        pytest.param({"command": ["dcgm-exporter"], "args": ["-f", "/etc/metrics.csv"]}, False, id="neither"),
+    ],
+)
+def test_the_remote_engine_flag_is_read_from_the_command_and_from_the_args(container, remote):
+    pod = {"spec": {"containers": [{"name": "e", **container}]}}
+    assert uses_remote_engine(pod) is remote

@@ -2,10 +2,10 @@
 
 Usage (from the repository root): `.venv/bin/python benchmarks/plan_bench.py [--stack dev] [--runs 5] [--check]`
 
-Runs the plan once in-process to learn which resource types the stack registers, maps each type token to the
-SDK module and class that define it, runs the program once more to record what it registers and calls, then
-times, alternately in one session, four Python processes started the same way (same interpreter, working
-directory and environment, output discarded):
+Runs the stack's program once in-process under the plan's mocks to record what it registers and calls, maps
+each resource type token to the SDK module and class that define it, then times, alternately in one session,
+four Python processes started the same way (same interpreter, working directory and environment, output
+discarded):
 
   (a) one that only imports those SDK modules and touches the classes (the SDKs load submodules
       lazily: `import pulumi_aws.ec2` alone loads nothing), as any program of the stack must;
@@ -94,18 +94,6 @@ def sdk_class(type_token: str) -> tuple[str, str] | None:
     return (sdk if module == "index" else f"{sdk}.{module}"), name
 
 
-def registered_types(stack: str) -> list[str]:
-    """The resource types the stack registers, from one in-process plan."""
-    sys.path.insert(0, str(ROOT))
-    from components.stackcheck.plan import PlanOptions, run_plan
-
-    with tempfile.TemporaryDirectory() as out:
-        result = run_plan(PlanOptions(project_dir=ROOT, stack=stack, out_dir=Path(out)))
-    if result.config_problems or result.program_error:
-        raise SystemExit(f"the {stack} stack does not plan: {result.failures}")
-    return sorted({row.type for row in result.resources})
-
-
 def import_script(classes: list[tuple[str, str]], collector: bool = True, then: tuple[str, ...] = ()) -> str:
     """A program that imports each module and touches each class, which makes lazy SDK modules load, then
     runs the lines `then`; with `collector` False, the cyclic collector is off from its first statement, the
@@ -133,14 +121,17 @@ def recorded_run(stack: str) -> tuple[str, Any]:
     config = load_stack_config(ROOT, stack)
     run = runtime.ProgramRun()
     with contextlib.chdir(config.program.parent):
-        runtime.run_program(
-            config.program,
-            config.values,
-            project=config.project,
-            stack=config.stack,
-            secret_keys=config.secret_keys,
-            run=run,
-        )
+        try:
+            runtime.run_program(
+                config.program,
+                config.values,
+                project=config.project,
+                stack=config.stack,
+                secret_keys=config.secret_keys,
+                run=run,
+            )
+        except Exception as error:  # what the plan would report; the benchmark needs a stack that runs
+            raise SystemExit(f"the {stack} stack does not run: {error}") from None
     return config.project, run
 
 
@@ -149,7 +140,9 @@ SECRET = "__secret__"
 
 def _plain(value: Any) -> Any:
     """A recorded input as JSON, a secret (`runtime.Secret`) as `{SECRET: value}`."""
-    if type(value).__name__ == "Secret" and hasattr(value, "value"):
+    from components.stackcheck.runtime import Secret
+
+    if isinstance(value, Secret):
         return {SECRET: _plain(value.value)}
     if isinstance(value, dict):
         return {key: _plain(item) for key, item in value.items()}
@@ -282,9 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     compileall.compile_dir(str(ROOT / "components"), quiet=1)
-    types = registered_types(args.stack)
-    classes = [found for found in map(sdk_class, types) if found]
     project, run = recorded_run(args.stack)
+    types = sorted({resource.type for resource in run.resources})
+    classes = [found for found in map(sdk_class, types) if found]
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as out:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..facts.kubernetes import KUBE_SYSTEM
 from .verdict import Verdict, _summary
 from .workloads import pod_of
 
@@ -26,7 +27,7 @@ VERDICT_ID = 17
 VERDICT_NAME = "service-accounts-exist"
 DEFAULT_SERVICE_ACCOUNT = "default"
 """The ServiceAccount a pod that names none runs as; every namespace has one."""
-EKS_MANAGED_NAMESPACE = "kube-system"
+EKS_MANAGED_NAMESPACE = KUBE_SYSTEM
 """Where EKS and its add-ons make ServiceAccounts the stack does not register."""
 
 

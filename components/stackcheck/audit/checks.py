@@ -184,8 +184,13 @@ def counted(lines_per_member: list[tuple[str, ...]]) -> list[str]:
     return shown
 
 
+def _tolerations(audit: Audit, pod) -> list | tuple:
+    """The pod's tolerations, as the grouping's view of it holds them."""
+    return audit.grouping.pod_view(pod).get("spec", {}).get("tolerations") or ()
+
+
 def _admitting_tolerations(audit: Audit, pod, node) -> tuple[str, ...]:
-    tolerations = audit.grouping.pod_view(pod).get("spec", {}).get("tolerations") or ()
+    tolerations = _tolerations(audit, pod)
     lines = []
     for taint in node.taints:
         if (taint.get("effect") or "") not in REPELLING_EFFECTS:
@@ -216,7 +221,7 @@ def pending_gpu_pods(audit: Audit) -> list[Finding]:
     taints = _gpu_taints(audit)
     for pods in by_shape.values():
         reasons = _why_pending(audit, pods[0])
-        tolerations = audit.grouping.pod_view(pods[0]).get("spec", {}).get("tolerations") or ()
+        tolerations = _tolerations(audit, pods[0])
         hints = tuple(near_misses(tolerations, taints)) if any(TAINT_TOLERATION in f for _, f, _ in reasons) else ()
         by_reasons[(reasons, hints, audit.gpus(pods[0]))].extend(pods)
     findings = []
@@ -365,7 +370,7 @@ def _untolerated(audit: Audit, pods: list[_Keyed], taints: list[dict]) -> tuple[
     """The GPU nodes' taints that some of the pods do not tolerate, as kubectl writes them."""
     found: dict[str, None] = {}
     for keyed in pods:
-        tolerations = audit.grouping.pod_view(keyed.pod).get("spec", {}).get("tolerations") or ()
+        tolerations = _tolerations(audit, keyed.pod)
         for taint in taints:
             if not any(tolerates(toleration, taint) for toleration in tolerations):
                 found[format_taint(taint)] = None

@@ -4,7 +4,7 @@ Usage (from the repository root): `.venv/bin/python benchmarks/plan_bench.py [--
 
 Runs the stack's program once in-process under the plan's mocks to record what it registers and calls, maps
 each resource type token to the SDK module and class that define it, then times, alternately in one session,
-four Python processes started the same way (same interpreter, working directory and environment, output
+five Python processes started the same way (same interpreter, working directory and environment, output
 discarded):
 
   (a) one that only imports those SDK modules and touches the classes (the SDKs load submodules
@@ -22,7 +22,14 @@ discarded):
       calls the same provider functions,
       under the plan's own runner and mocks (`runtime.run_program`): what the SDK alone costs for this stack.
       d/c is the share of the registrations themselves; b/d what the plan adds to them (its settings, its
-      components' code, its checks and its report).
+      components' code, its checks and its report);
+  (e) the imports of (c), then every other module that a run of (b) loaded and (c) did not, except the
+      project's own (`components...`): pydantic, jsonschema, kubernetes-validate, huggingface_hub, PyYAML,
+      the SDK modules that only the project's code touches, and the standard library's, imported in the
+      order (b) loaded them (`loaded_modules`, `library_modules`); then the bare program of (d), run alike:
+      everything (b) loads and runs except the project's code. e/c is what any tool built on those
+      libraries pays before its own code runs; b/e is the project's code alone (its module bodies, its
+      settings models, its components, checks and report).
 
 The ratio is b/c, the plan's own work against the same imports run alike; the target is at most 1.3
 and `--check` exits 1 above it. It is the median over the rounds of each round's b/c, so that a
@@ -109,6 +116,43 @@ def import_script(classes: list[tuple[str, str]], collector: bool = True, then: 
         *([] if collector else ending),
     ]
     return "\n".join(lines)
+
+
+# Names in sys.modules that are not modules of a library: the project's own and the running program.
+_OWN_MODULES = ("components", "__main__", "__mp_main__")
+
+
+def loaded_modules(command: list[str], env: dict[str, str]) -> list[str]:
+    """The modules that `command` (a Python process) loaded, in the order it loaded them, read at its exit.
+
+    `command` runs with `-c` in place of its `-m` or script: a prologue registers an exit handler that writes
+    `sys.modules`' names, then the command's own module or code runs as `__main__`. Modules without a spec
+    (names a library sets in `sys.modules` by hand) are left out: they cannot be imported by name.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        listing = Path(folder) / "modules.json"
+        prologue = (
+            "import atexit, json, sys\n"
+            f"atexit.register(lambda: open({str(listing)!r}, 'w').write(json.dumps("
+            "[n for n, m in list(sys.modules.items()) if getattr(m, '__spec__', None) is not None])))\n"
+        )
+        if command[1] == "-m":
+            body = f"import runpy\nsys.argv = {[command[2], *command[3:]]!r}\nrunpy.run_module({command[2]!r}, "
+            body += "run_name='__main__', alter_sys=True)"
+        else:
+            body = command[2]
+        timed([command[0], "-c", prologue + body], env)
+        return json.loads(listing.read_text())
+
+
+def library_modules(plan: list[str], floor: list[str]) -> list[str]:
+    """The modules of `plan` (in its order) that `floor` did not load and that are not the project's own."""
+    already = set(floor)
+    return [
+        name
+        for name in plan
+        if name not in already and name.split(".", 1)[0] not in _OWN_MODULES and not name.startswith("__editable__")
+    ]
 
 
 def recorded_run(stack: str) -> tuple[str, Any]:
@@ -295,6 +339,20 @@ def main(argv: list[str] | None = None) -> int:
                 import_script(classes, collector=False, then=bare_run_lines(bare, project, args.stack)),
             ],
         }
+        libraries = library_modules(loaded_modules(commands["b"], env), loaded_modules(commands["c"], env))
+        commands["e"] = [
+            sys.executable,
+            "-c",
+            import_script(
+                classes,
+                collector=False,
+                then=(
+                    f"for library in {libraries!r}:",
+                    "    importlib.import_module(library)",
+                    *bare_run_lines(bare, project, args.stack),
+                ),
+            ),
+        ]
         for _ in range(args.warmups):
             for command in commands.values():
                 timed(command, env)
@@ -316,12 +374,16 @@ def main(argv: list[str] | None = None) -> int:
         "plan": sides["b"],
         "sdkImportAsPlanned": sides["c"],
         "bareRegistration": sides["d"],
+        "librariesAndBare": sides["e"],
+        "libraryModules": len(libraries),
         "ratio": round(ratio, 3),
         "roundRatios": rounds,
         "cpuRatio": statistics.median(round_ratios([t.cpu for t in times["b"]], [t.cpu for t in times["c"]])),
         "importRatio": statistics.median(round_ratios(wall["b"], wall["a"])),
         "planOverBare": statistics.median(round_ratios(wall["b"], wall["d"])),
         "bareOverImports": statistics.median(round_ratios(wall["d"], wall["c"])),
+        "librariesOverImports": statistics.median(round_ratios(wall["e"], wall["c"])),
+        "planOverLibraries": statistics.median(round_ratios(wall["b"], wall["e"])),
         "loadAverage": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
         "target": TARGET_RATIO,
     }
@@ -339,6 +401,7 @@ def _text(figures: dict, type_count: int) -> str:
         ("(b) full plan                ", "plan"),
         ("(c) SDK imports as planned   ", "sdkImportAsPlanned"),
         ("(d) (c) + resources, bare    ", "bareRegistration"),
+        ("(e) (d) + all but our code   ", "librariesAndBare"),
     ):
         side = figures[key]
         runs = ", ".join(f"{t:.2f}" for t in side["wallSeconds"])
@@ -350,6 +413,9 @@ def _text(figures: dict, type_count: int) -> str:
         f"ratio b/a: {figures['importRatio']:.2f} (against the imports with the collector on)",
         f"ratio d/c: {figures['bareOverImports']:.2f} (the SDK registering the stack's resources and calls, bare); "
         f"b/d: {figures['planOverBare']:.2f} (the plan against that)",
+        f"ratio e/c: {figures['librariesOverImports']:.2f} (the {figures['libraryModules']} other modules the plan "
+        f"loads, and the bare registrations: all but the project's code); b/e: {figures['planOverLibraries']:.2f} "
+        "(the project's code alone)",
         f"load average: {' '.join(map(str, figures['loadAverage']['before']))} before, "
         f"{' '.join(map(str, figures['loadAverage']['after']))} after",
     ]

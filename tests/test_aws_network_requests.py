@@ -216,7 +216,9 @@ def test_route_to_an_id_of_the_wrong_kind_of_resource(dev_run):
     )
 
     assert (request, path) == ("ec2:CreateRoute", "NatGatewayId") and value.startswith("rtb-")
-    assert rule.startswith("names a rtb of this stack where the API takes a nat id")
+    assert rule.startswith(
+        "names a route table (rtb-) of this stack where the API takes the id of a NAT gateway (nat-)"
+    )
 
 
 def test_route_table_association_names_one_subnet_or_gateway(dev_run):

@@ -216,15 +216,30 @@ _KIND = "(member documentation in the botocore EC2 model)"
             rules.referenced_kinds,
             {"SubnetId": TABLE, "RouteTableIds": [TABLE, SUBNET]},
             [
-                ("SubnetId", TABLE, f"names a rtb of this stack where the API takes a subnet id {_KIND}"),
-                ("RouteTableIds[1]", SUBNET, f"names a subnet of this stack where the API takes a rtb id {_KIND}"),
+                (
+                    "SubnetId",
+                    TABLE,
+                    f"names a route table (rtb-) of this stack where the API takes the id of a subnet (subnet-) {_KIND}",
+                ),
+                (
+                    "RouteTableIds[1]",
+                    SUBNET,
+                    f"names a subnet (subnet-) of this stack where the API takes the id of a route table (rtb-) {_KIND}",
+                ),
             ],
             id="a route table named as a subnet, a subnet among route tables",
         ),
         pytest.param(
             rules.referenced_kinds,
             {"GatewayId": SUBNET},
-            [("GatewayId", SUBNET, f"names a subnet of this stack where the API takes a igw or vgw id {_KIND}")],
+            [
+                (
+                    "GatewayId",
+                    SUBNET,
+                    "names a subnet (subnet-) of this stack where the API takes the id of an internet gateway (igw-) or a "
+                    f"virtual private gateway (vgw-) {_KIND}",
+                )
+            ],
             id="a subnet named as a gateway, which takes either of two kinds",
         ),
     ],
@@ -246,3 +261,12 @@ def test_dns_hostnames_without_dns_support_is_refused_with_its_reason():
             "documentation in the botocore model)",
         )
     ]
+
+
+def test_every_id_prefix_a_rule_can_name_has_its_kind_in_words():
+    from components.stackcheck.aws.network_builders import ID_PREFIXES, PREFIX_KINDS
+
+    prefixes = {prefix for kinds in rules.ID_MEMBERS.values() for prefix in kinds} | set(ID_PREFIXES.values())
+
+    assert prefixes == set(PREFIX_KINDS)
+    assert rules._kind("eipalloc-") == "an Elastic IP allocation (eipalloc-)"

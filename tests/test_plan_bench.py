@@ -161,3 +161,49 @@ def test_lines_given_to_the_floor_run_after_the_imports_and_before_its_ending():
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
 
     assert (done.returncode, done.stdout) == (0, "then False\nexit handler ran\n")
+
+
+def test_the_modules_a_process_loaded_are_read_at_its_exit_in_load_order_for_code_and_for_a_module():
+    env = dict(os.environ)
+    code = [sys.executable, "-c", "import email.message\nimport csv"]
+    module = [sys.executable, "-m", "json.tool", "--help"]
+
+    by_code = plan_bench.loaded_modules(code, env)
+    by_module = plan_bench.loaded_modules(module, env)
+
+    assert by_code.index("email") < by_code.index("email.message") < by_code.index("csv")
+    assert "argparse" in by_module and "csv" not in by_module  # json.tool runs as __main__
+    assert "builtins" in by_code and "sys" in by_code
+
+
+def test_the_library_modules_are_what_the_plan_loaded_beyond_the_floor_in_its_order_without_the_projects():
+    plan = ["sys", "pulumi", "components", "pydantic", "components.settings", "__main__", "yaml", "difflib"]
+    plan += ["__editable___eks_gpu_inference_0_1_0_finder", "__mp_main__", "pydantic.fields"]
+    floor = ["sys", "pulumi", "json"]
+
+    assert plan_bench.library_modules(plan, floor) == ["pydantic", "yaml", "difflib", "pydantic.fields"]
+
+
+def test_side_e_loads_every_module_a_command_loads_but_none_of_the_projects():
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    # A stand-in for the plan (which takes seconds): the project's modules beside libraries they load.
+    command = [sys.executable, "-c", "import components.settings.errors, components.facts.contract, difflib"]
+    floor = [sys.executable, "-c", plan_bench.import_script([("json", "JSONDecoder")], collector=False)]
+    command_modules = plan_bench.loaded_modules(command, env)
+    libraries = plan_bench.library_modules(command_modules, plan_bench.loaded_modules(floor, env))
+    side_e = [
+        sys.executable,
+        "-c",
+        plan_bench.import_script(
+            [("json", "JSONDecoder")],
+            collector=False,
+            then=(f"for library in {libraries!r}:", "    importlib.import_module(library)"),
+        ),
+    ]
+
+    loaded = plan_bench.loaded_modules(side_e, env)
+
+    assert {"pydantic", "pydantic_core", "difflib"} <= set(libraries) and "json" not in libraries
+    assert "components.settings.errors" in command_modules
+    assert not any(name.split(".")[0] == "components" for name in loaded)
+    assert set(libraries) - set(loaded) == set()

@@ -56,6 +56,20 @@ ID_PREFIXES = {
     SECURITY_GROUP: "sg-",
 }
 
+# What each id prefix names, with its article, for messages ("an internet gateway (igw-)").
+PREFIX_KINDS = {
+    "vpc-": "a VPC",
+    "subnet-": "a subnet",
+    "igw-": "an internet gateway",
+    "vgw-": "a virtual private gateway",
+    "rtb-": "a route table",
+    "rtbassoc-": "a route table association",
+    "eipalloc-": "an Elastic IP allocation",
+    "nat-": "a NAT gateway",
+    "vpce-": "a VPC endpoint",
+    "sg-": "a security group",
+}
+
 # Route destinations and targets: Pulumi input -> CreateRoute member (vpc_route.go, resourceRouteCreate;
 # the inline `route` blocks of a route table use `cidrBlock`/`ipv6CidrBlock` for the destination).
 ROUTE_DESTINATIONS = {

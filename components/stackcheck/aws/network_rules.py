@@ -13,7 +13,7 @@ from typing import Any
 
 from .api_models import UNKNOWN, Violation
 from .builders import Stack
-from .network_builders import MEMBER_PREFIXES
+from .network_builders import MEMBER_PREFIXES, PREFIX_KINDS
 
 # "The allowed size for an IPv4 subnet is between a /28 netmask (16 IP addresses) and a /16 netmask
 # (65,536 IP addresses)" and "A subnet CIDR block must not overlap the CIDR block of an existing subnet
@@ -289,6 +289,11 @@ def permission_descriptions(params: dict, stack: Stack) -> list[Violation]:
     return found
 
 
+def _kind(prefix: str) -> str:
+    """What ids that start with `prefix` name, with its prefix: "an internet gateway (igw-)"."""
+    return f"{PREFIX_KINDS[prefix]} ({prefix})"
+
+
 def referenced_kinds(params: dict, stack: Stack) -> list[Violation]:
     """An id member that names another resource of the stack names one of the kind the member takes."""
     ours = {stand_in for kinds in stack.ids.values() for stand_in in kinds.values()}
@@ -302,8 +307,8 @@ def referenced_kinds(params: dict, stack: Stack) -> list[Violation]:
                     Violation(
                         where,
                         item,
-                        f"names a {item.rsplit('-', 1)[0]} of this stack where the "
-                        f"API takes a {' or '.join(p.rstrip('-') for p in prefixes)} id "
+                        f"names {_kind(item.rsplit('-', 1)[0] + '-')} of this stack where the API takes the id of "
+                        f"{' or '.join(_kind(prefix) for prefix in prefixes)} "
                         "(member documentation in the botocore EC2 model)",
                     )
                 )

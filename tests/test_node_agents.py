@@ -230,7 +230,8 @@ def test_two_of_each_in_the_agents_verdict_are_all_named():
     odd = NodeGroupSpec("odd", "m6i.large", 1, taints=[_BATCH_TAINT])
     assert node_agents_verdict([Agent("picky", EVERY_NODE, picky)], pools(odd)).message == (
         "node agent picky does not land on pool odd: untolerated taint batch=x:NoSchedule; node affinity/selector "
-        "mismatch: nodeSelector role=infra (node has no label role) (give the add-on the pool's tolerations)"
+        "mismatch: nodeSelector role=infra (node has no label role) (give the add-on the pool's tolerations and a "
+        "node selector and affinity that the pool's labels match)"
     )
 
 
@@ -274,7 +275,7 @@ def test_an_add_on_kept_off_an_auto_mode_pool_by_its_own_affinity_passes_with_th
     )
 
 
-def test_an_agent_kept_off_by_its_own_selector_fails_without_advice_about_tolerations():
+def test_an_agent_kept_off_by_its_own_selector_is_told_to_match_the_pools_labels_not_to_tolerate():
     picky = copy.deepcopy(node_agents.workload(node_agents.EKS_DEFAULT_AGENTS[0]))
     picky["spec"]["template"]["spec"]["nodeSelector"] = {"team": "x"}
 
@@ -284,7 +285,7 @@ def test_an_agent_kept_off_by_its_own_selector_fails_without_advice_about_tolera
         False,
         [
             f"node agent picky does not land on pool {pool}: node affinity/selector mismatch: nodeSelector team=x "
-            "(node has no label team)"
+            "(node has no label team) (give the add-on a node selector and affinity that the pool's labels match)"
             for pool in ("system", "gpu")
         ],
     )

@@ -98,14 +98,24 @@ def _check_every_pool(agent: Agent, pod: dict, pools: list[dict], found: AgentFi
                 f"health is not monitored there"
             )
         else:
-            fix = " (give the add-on the pool's tolerations)" if TAINT_TOLERATION in failures else ""
             found.problems.append(
-                f"node agent {agent.name} does not land on pool {pool['name']}: {'; '.join(failures.values())}{fix}"
+                f"node agent {agent.name} does not land on pool {pool['name']}: {'; '.join(failures.values())}"
+                + _agent_fix(failures)
             )
     if landed:
         found.covered.append(f"{agent.name} on {', '.join(landed)}")
     elif nvidia_only and not any(pool_gpus(p) > 0 for p in pools):
         found.covered.append(f"{agent.name}: no GPU pool to cover")
+
+
+def _agent_fix(failures: dict[str, str]) -> str:
+    """What the add-on's pod template needs to land on the pool, for the filters that refused it; "" for others."""
+    needs = []
+    if TAINT_TOLERATION in failures:
+        needs.append("the pool's tolerations")
+    if NODE_AFFINITY in failures:
+        needs.append("a node selector and affinity that the pool's labels match")
+    return f" (give the add-on {' and '.join(needs)})" if needs else ""
 
 
 def _check_non_gpu_home(agent: Agent, pod: dict, pools: list[dict], found: AgentFindings) -> None:

@@ -24,7 +24,7 @@ discarded):
       d/c is the share of the registrations themselves; b/d what the plan adds to them (its settings, its
       components' code, its checks and its report);
   (e) the imports of (c), then every other module that a run of (b) loaded and (c) did not, except the
-      project's own (`components...`): pydantic, jsonschema, kubernetes-validate, huggingface_hub, PyYAML,
+      project's own (`components...`): pydantic, jsonschema, kubernetes-validate, huggingface_hub and httpx,
       the SDK modules that only the project's code touches, and the standard library's, imported in the
       order (b) loaded them (`loaded_modules`, `library_modules`); then the bare program of (d), run alike:
       everything (b) loads and runs except the project's code. e/c is what any tool built on those

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import compileall
-import contextlib
 import importlib.util
 import json
 import os
@@ -155,6 +154,12 @@ def library_modules(plan: list[str], floor: list[str]) -> list[str]:
     ]
 
 
+def libraries_script(classes: list[tuple[str, str]], libraries: list[str], then: tuple[str, ...] = ()) -> str:
+    """Side (e)'s program: the imports of (c), then each of `libraries` imported in its order, then `then`."""
+    loads = (f"for library in {libraries!r}:", "    importlib.import_module(library)")
+    return import_script(classes, collector=False, then=(*loads, *then))
+
+
 def recorded_run(stack: str) -> tuple[str, Any]:
     """The project's name and what the stack's program registers and calls, from one in-process run under the
     plan's mocks."""
@@ -164,18 +169,10 @@ def recorded_run(stack: str) -> tuple[str, Any]:
 
     config = load_stack_config(ROOT, stack)
     run = runtime.ProgramRun()
-    with contextlib.chdir(config.program.parent):
-        try:
-            runtime.run_program(
-                config.program,
-                config.values,
-                project=config.project,
-                stack=config.stack,
-                secret_keys=config.secret_keys,
-                run=run,
-            )
-        except Exception as error:  # what the plan would report; the benchmark needs a stack that runs
-            raise SystemExit(f"the {stack} stack does not run: {error}") from None
+    try:
+        runtime.run_stack_program(config, run)
+    except Exception as error:  # what the plan would report; the benchmark needs a stack that runs
+        raise SystemExit(f"the {stack} stack does not run: {error}") from None
     return config.project, run
 
 
@@ -343,15 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         commands["e"] = [
             sys.executable,
             "-c",
-            import_script(
-                classes,
-                collector=False,
-                then=(
-                    f"for library in {libraries!r}:",
-                    "    importlib.import_module(library)",
-                    *bare_run_lines(bare, project, args.stack),
-                ),
-            ),
+            libraries_script(classes, libraries, then=bare_run_lines(bare, project, args.stack)),
         ]
         for _ in range(args.warmups):
             for command in commands.values():

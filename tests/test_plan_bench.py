@@ -194,11 +194,7 @@ def test_side_e_loads_every_module_a_command_loads_but_none_of_the_projects():
     side_e = [
         sys.executable,
         "-c",
-        plan_bench.import_script(
-            [("json", "JSONDecoder")],
-            collector=False,
-            then=(f"for library in {libraries!r}:", "    importlib.import_module(library)"),
-        ),
+        plan_bench.libraries_script([("json", "JSONDecoder")], libraries, then=("import colorsys",)),
     ]
 
     loaded = plan_bench.loaded_modules(side_e, env)
@@ -207,3 +203,4 @@ def test_side_e_loads_every_module_a_command_loads_but_none_of_the_projects():
     assert "components.settings.errors" in command_modules
     assert not any(name.split(".")[0] == "components" for name in loaded)
     assert set(libraries) - set(loaded) == set()
+    assert loaded.index("difflib") < loaded.index("colorsys")  # the lines given run after the libraries

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
@@ -49,6 +49,9 @@ from .mock_answers import (
     mock_region,
     mock_zones,
 )
+
+if TYPE_CHECKING:
+    from .stack_config import StackConfig
 
 
 @dataclass(frozen=True)
@@ -461,3 +464,17 @@ def _drop_after_close(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) 
 def _run_path(program: Path) -> None:
     # The SDK awaits what the program function returns; run_path returns the program's globals.
     runpy.run_path(str(program), run_name="__main__")
+
+
+def run_stack_program(config: StackConfig, run: ProgramRun) -> None:
+    """Run a stack's program (`config`, from `stack_config.load_stack_config`) from its folder, as the plan runs
+    it, recording into `run`."""
+    with contextlib.chdir(config.program.parent):
+        run_program(
+            config.program,
+            config.values,
+            project=config.project,
+            stack=config.stack,
+            secret_keys=config.secret_keys,
+            run=run,
+        )

@@ -11,7 +11,6 @@ use them: an invalid config is reported before any of them loads.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import sys
 import traceback
@@ -362,16 +361,9 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
     """Run the program; a config error it raises becomes `config_problems`, any other `program_error`."""
     from .. import runtime
 
-    with captured_logs() as records, contextlib.chdir(config.program.parent):
+    with captured_logs() as records:
         try:
-            runtime.run_program(
-                config.program,
-                config.values,
-                project=config.project,
-                stack=config.stack,
-                secret_keys=config.secret_keys,
-                run=run,
-            )
+            runtime.run_stack_program(config, run)
         except Exception as error:  # reported, not raised: the plan shows what failed
             problems = getattr(error, "problems", None)
             if problems and all(hasattr(problem, "key") for problem in problems):

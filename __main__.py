@@ -6,42 +6,42 @@ from typing import Any
 import pulumi
 import pulumi_aws as aws
 
-from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
-from components.args.karpenter import KarpenterArgs
-from components.args_coercion import StackConfigError
-from components.auto_mode import AutoMode, AutoModeArgs
-from components.auto_mode_pool import AutoModeNodePool, AutoModeNodePoolArgs
-from components.cluster import EksCluster, EksClusterArgs
-from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
-from components.component_args import args_from_settings, placement_args
-from components.dcgm_exporter import NAME as DCGM_EXPORTER_NAME
-from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
-from components.device_plugin import DEFAULT_NAMESPACE as DEVICE_PLUGIN_NAMESPACE
-from components.device_plugin import NAME as DEVICE_PLUGIN_NAME
-from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from components.args.coerce import StackConfigError
+from components.args.validate import args_from_settings, placement_args
+from components.autoscaling.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+from components.autoscaling.keda import Keda, KedaArgs
+from components.autoscaling.keda_manifests import NAMESPACE as KEDA_NAMESPACE
+from components.autoscaling.keda_manifests import amp_query_url, compatibility_warning
+from components.cluster.args import ClusterNetwork, SystemNodeGroupArgs
+from components.cluster.cluster import EksCluster, EksClusterArgs
+from components.cluster.network import Network, NetworkArgs
 from components.facts.eks_node import HOST_DEVICE_PLUGIN_AMI_FAMILY, ami_family_runs_device_plugin
 from components.facts.identity import PROJECT
 from components.facts.regions import dns_suffix, eks_regions
-from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
-from components.gpu_quota import PoolDemand, checked_quotas
-from components.karpenter_manifests import DO_NOT_DISRUPT
-from components.karpenter_pool import KarpenterNodePool, KarpenterNodePoolArgs
-from components.keda import Keda, KedaArgs
-from components.keda_manifests import NAMESPACE as KEDA_NAMESPACE
-from components.keda_manifests import amp_query_url, compatibility_warning
-from components.labels import LABEL_PREFIX
-from components.monitoring import (
+from components.gpu_agents.dcgm_exporter import NAME as DCGM_EXPORTER_NAME
+from components.gpu_agents.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+from components.gpu_agents.device_plugin import DEFAULT_NAMESPACE as DEVICE_PLUGIN_NAMESPACE
+from components.gpu_agents.device_plugin import NAME as DEVICE_PLUGIN_NAME
+from components.gpu_agents.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from components.kube.labels import LABEL_PREFIX
+from components.observability.monitoring import (
     PrometheusMonitors,
     PrometheusMonitorsArgs,
     dcgm_exporter_target,
     pod_scrape_annotations,
     vllm_target,
 )
-from components.network import Network, NetworkArgs
-from components.prometheus_stack import PrometheusStack, PrometheusStackArgs
+from components.observability.prometheus_stack import PrometheusStack, PrometheusStackArgs
+from components.pools.auto_mode.nodes import AutoMode, AutoModeArgs
+from components.pools.auto_mode.pool import AutoModeNodePool, AutoModeNodePoolArgs
+from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+from components.pools.karpenter.args import KarpenterArgs
+from components.pools.karpenter.manifests import DO_NOT_DISRUPT
+from components.pools.karpenter.pool import KarpenterNodePool, KarpenterNodePoolArgs
+from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
-from components.vllm_manifests import SERVER_NAME as VLLM_SERVER_NAME
-from components.vllm_server import VllmServer, VllmServerArgs
+from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
+from components.vllm.server import VllmServer, VllmServerArgs
 
 stack_config, secret_keys = config_from_pulumi()
 try:
@@ -131,7 +131,7 @@ karpenter = None
 if settings.installs_karpenter:
     # Imported only here: its Helm release loads the Kubernetes SDK's Helm module (and with it `requests`), which a
     # stack without Karpenter has no use for.
-    from components.karpenter import Karpenter
+    from components.pools.karpenter.controller import Karpenter
 
     # Karpenter launches into the private subnets; it picks among their zones the ones offering an instance type.
     node_subnets: list[pulumi.Input[str]] = (
@@ -155,7 +155,7 @@ if settings.installs_karpenter:
     )
 
 # The GPU node groups wait for their EC2 vCPU quotas to be read and judged: a group the quota refuses would end
-# CREATE_FAILED and stay in the state (components/gpu_quota.py). Karpenter launches its pools' instances itself, so
+# CREATE_FAILED and stay in the state (components/pools/quota.py). Karpenter launches its pools' instances itself, so
 # a shortfall there leaves pods Pending rather than a failed resource; those pools are not judged.
 quotas_checked = checked_quotas(
     [

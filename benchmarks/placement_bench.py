@@ -24,14 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from components.device_plugin import daemonset
 from components.facts import gpu_catalog
 from components.facts.contract import PlacementContract, Taint
 from components.facts.versions import DEVICE_PLUGIN_VERSION
+from components.gpu_agents.device_plugin import daemonset
 from components.placement import NodeGroupSpec, explain, gpu_guard, placement_matrix, pools_for_node_groups
 from components.placement.workloads import pod_of
 from components.settings import VllmSettings
-from components.vllm_manifests import deployment
+from components.vllm.manifests import deployment
 
 REPEATS = 5
 POOLS = 20

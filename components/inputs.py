@@ -15,10 +15,10 @@ text, as the generated classes spell them.
 
 from __future__ import annotations
 
+from .args.declare import Args, Own, Take, _args, _object_name, _placement
 from .facts import versions
-from .input_parts import Args, Own, Take, _args, _object_name, _placement
-from .inputs_auto_mode import AUTO_MODE_ARGS
-from .inputs_observability import OBSERVABILITY_ARGS
+from .observability.inputs import OBSERVABILITY_ARGS
+from .pools.auto_mode.inputs import AUTO_MODE_ARGS
 from .settings.autoscaler import AutoscaledClusterSettings, AutoscalerSettings
 from .settings.autoscaling import AutoscalingSettings
 from .settings.cluster import ClusterSettings
@@ -54,7 +54,7 @@ ARGS: tuple[Args, ...] = (
     _args("TaintArgs", "component_args", "A node taint in Kubernetes spelling.", Take(TaintSettings)),
     _args(
         "PlacementArgs",
-        "component_args",
+        "args/placement",
         "The GPU placement contract: the label GPU workloads select and the taints that keep other pods off GPU "
         "nodes. Give the same value to the GPU node group and to every GPU workload (device plugin, DCGM exporter, "
         "vLLM server). Every field is plain: it shapes the node group and the pod specs.",
@@ -63,7 +63,7 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "NetworkArgs",
-        "network",
+        "cluster/args",
         "Inputs of `Network`. Every field is plain (it shapes the VPC) and checked when the component is "
         "constructed, with the rules of the stack config's `network` section.",
         Take(NetworkSettings),
@@ -81,7 +81,7 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "ClusterNetwork",
-        "cluster",
+        "cluster/args",
         "A VPC made elsewhere in the program (for example by `Network`) for the cluster to run in.",
         Own("vpc_id", "pulumi.Input[str]", "The VPC.", required=True),
         Own(
@@ -99,14 +99,14 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "SystemNodeGroupArgs",
-        "cluster",
+        "cluster/args",
         "The untainted node group where CoreDNS and other add-ons run. Every field is plain and checked with the "
         "rules of the stack config's `systemNodeGroup` section.",
         Take(SystemNodeGroupSettings),
     ),
     _args(
         "EksClusterArgs",
-        "cluster",
+        "cluster/args",
         "Inputs of `EksCluster`. Fields without `Input` must be plain values: they shape the control plane and are "
         "checked when it is constructed, with the rules of the stack config's `cluster` section.",
         Take(
@@ -161,7 +161,7 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "ClusterAutoscalerArgs",
-        "cluster_autoscaler",
+        "autoscaling/args",
         "Inputs of `ClusterAutoscaler`. Fields without `Input` must be plain values (they go into the IAM policy "
         "and the autoscaler's flags) and are checked when it is constructed, with the rules of the stack config's "
         "`autoscaler` section.",
@@ -190,7 +190,7 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "GpuNodeGroupArgs",
-        "gpu_node_group",
+        "pools/args",
         "Inputs of `GpuNodeGroup`. Fields without `Input` must be plain values: they shape the node group and are "
         "checked when it is constructed, with the rules of the stack config's `gpuNodeGroup` section.",
         Own(
@@ -220,7 +220,7 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "KarpenterArgs",
-        "karpenter",
+        "pools/karpenter/args",
         "Inputs of `Karpenter`: its controller, the controller's AWS access and interruption queue, and the node role "
         "its GPU pools launch nodes with.",
         Own(
@@ -253,7 +253,7 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "KarpenterNodePoolArgs",
-        "karpenter_pool",
+        "pools/karpenter/args",
         "Inputs of `KarpenterNodePool`. Fields without `Input` must be plain values: they shape the NodePool and are "
         "checked when it is constructed, with the rules of the stack config's `gpuNodeGroup` section.",
         Own(
@@ -297,7 +297,7 @@ ARGS: tuple[Args, ...] = (
     *AUTO_MODE_ARGS,
     _args(
         "NvidiaDevicePluginArgs",
-        "device_plugin",
+        "gpu_agents/args",
         "Inputs of `NvidiaDevicePlugin`. Every field is plain (it shapes the DaemonSet) and checked when the "
         "component is constructed.",
         _placement("The GPU placement contract: the plugin tolerates every repelling taint and selects the label."),
@@ -318,7 +318,7 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "KedaArgs",
-        "keda",
+        "autoscaling/args",
         "Inputs of `Keda`. Fields without `Input` must be plain values; they are checked when the component is "
         "constructed.",
         Own(
@@ -348,26 +348,26 @@ ARGS: tuple[Args, ...] = (
     ),
     _args(
         "ModelCacheArgs",
-        "vllm_server",
+        "vllm/args",
         "Where vLLM caches model weights.",
         Take(ModelCacheSettings),
     ),
     _args(
         "AutoscalingArgs",
-        "vllm_server",
+        "vllm/args",
         "Replicas that follow vLLM's queue: a KEDA ScaledObject on the server's Deployment (KEDA must be installed, "
         "as `Keda` does).",
         Take(AutoscalingSettings),
     ),
     _args(
         "ModelSourceArgs",
-        "vllm_server",
+        "vllm/args",
         "Where vLLM reads the model's weights.",
         Take(ModelSourceSettings),
     ),
     _args(
         "VllmServerArgs",
-        "vllm_server",
+        "vllm/args",
         "Inputs of `VllmServer`. Fields without `Input` must be plain values: they shape the pod spec and the "
         "objects' names, and are checked when the component is constructed, with the rules of the stack config's "
         "`vllm` section.",

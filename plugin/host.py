@@ -38,20 +38,20 @@ def components() -> list[type]:
 
     Imported here, not at module level, so that reading the name and version does not load the SDKs.
     """
-    from components.auto_mode import AutoMode
-    from components.auto_mode_pool import AutoModeNodePool
-    from components.cluster import EksCluster
-    from components.cluster_autoscaler import ClusterAutoscaler
-    from components.dcgm_exporter import DcgmExporter
-    from components.device_plugin import NvidiaDevicePlugin
-    from components.gpu_node_group import GpuNodeGroup
-    from components.karpenter import Karpenter
-    from components.karpenter_pool import KarpenterNodePool
-    from components.keda import Keda
-    from components.monitoring import PrometheusMonitors
-    from components.network import Network
-    from components.prometheus_stack import PrometheusStack
-    from components.vllm_server import VllmServer
+    from components.autoscaling.cluster_autoscaler import ClusterAutoscaler
+    from components.autoscaling.keda import Keda
+    from components.cluster.cluster import EksCluster
+    from components.cluster.network import Network
+    from components.gpu_agents.dcgm_exporter import DcgmExporter
+    from components.gpu_agents.device_plugin import NvidiaDevicePlugin
+    from components.observability.monitoring import PrometheusMonitors
+    from components.observability.prometheus_stack import PrometheusStack
+    from components.pools.auto_mode.nodes import AutoMode
+    from components.pools.auto_mode.pool import AutoModeNodePool
+    from components.pools.gpu_node_group import GpuNodeGroup
+    from components.pools.karpenter.controller import Karpenter
+    from components.pools.karpenter.pool import KarpenterNodePool
+    from components.vllm.server import VllmServer
 
     return [
         Network,

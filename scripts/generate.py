@@ -1,11 +1,11 @@
 """Write every file derived from the components' inputs, declared once in the settings models
 (components/settings/) and components/inputs.py:
 
-- components/args/: the components' args classes;
+- each concern's `args.py` (and components/args/placement.py): the components' args classes;
 - Pulumi.yaml: the stack config's declarations (its `config:` block);
 - README.md: the configuration reference table;
 - plugin/schema.json: the component package's schema, as Pulumi's analyzer infers it from the args and outputs;
-- components/dashboards/gpu-inference-alerts.yaml: the alert rules at the defaults (components/alert_rules.py).
+- components/observability/dashboards/gpu-inference-alerts.yaml: the alert rules at the defaults (components/observability/alert_rules.py).
 
     python scripts/generate.py           # rewrite them
     python scripts/generate.py --check   # exit 1, naming this command, when one is out of date
@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from components.alert_rules import RULES_FILE, rules_file_text  # noqa: E402
+from components.observability.alert_rules import RULES_FILE, rules_file_text  # noqa: E402
 from plugin.host import SCHEMA_FILE, UPDATE_COMMAND, SchemaError, schema, schema_text  # noqa: E402 needs the checkout on the path
-from scripts.generate_args import ARGS_PACKAGE, DeclarationError, args_modules  # noqa: E402
+from scripts.generate_args import PACKAGE, DeclarationError, args_modules, generated_args  # noqa: E402
 from scripts.generate_config import GeneratedRegionError, pulumi_yaml, readme  # noqa: E402
 
 
@@ -53,9 +53,9 @@ def check(root: Path = ROOT) -> list[str]:
                 f"{_shown(path)} differs from what the settings and components/inputs.py give now; "
                 f"update it with `{UPDATE_COMMAND}` and commit it"
             )
-    for path in sorted((root / ARGS_PACKAGE).glob("*.py")):
+    for path in generated_args(root):
         if path not in expected:
-            problems.append(f"{_shown(path)} is no args module components/inputs.py declares; remove it")
+            problems.append(f"{_shown(path)} is no args module the input declarations name; remove it")
     schema_problem = check_schema(root / SCHEMA_FILE.relative_to(ROOT))
     return problems + ([schema_problem] if schema_problem else [])
 
@@ -88,7 +88,7 @@ def write(root: Path = ROOT) -> list[Path]:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             written.append(path)
-    for path in sorted((root / ARGS_PACKAGE).glob("*.py")):
+    for path in generated_args(root):
         if path not in expected:
             path.unlink()
             written.append(path)
@@ -116,9 +116,8 @@ def imported_args_rewritten(written: list[Path]) -> bool:
     The args of another checkout (a copy under test) are not what this interpreter analyses, and the copy's
     texts are the ones this interpreter's declarations give, so its schema is this interpreter's.
     """
-    return any(path.parent == ROOT / ARGS_PACKAGE for path in written) and any(
-        name.startswith("components.args") for name in sys.modules
-    )
+    imported = {Path(module.__file__) for module in list(sys.modules.values()) if getattr(module, "__file__", None)}
+    return any(path.is_relative_to(ROOT / PACKAGE) and path in imported for path in written)
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:

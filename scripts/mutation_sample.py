@@ -23,11 +23,15 @@ def _modules(folder: str) -> list[str]:
 
 
 GROUPS = {
-    "network": ["components/network.py"],
-    "autoscaler": ["components/cluster_autoscaler.py", "components/stackcheck/plan/scale_from_zero.py"],
-    "observability": ["components/monitoring.py", "components/alert_rules.py", "components/dcgm_exporter.py"],
+    "network": ["components/cluster/network.py"],
+    "autoscaler": ["components/autoscaling/cluster_autoscaler.py", "components/stackcheck/plan/scale_from_zero.py"],
+    "observability": [
+        "components/observability/monitoring.py",
+        "components/observability/alert_rules.py",
+        "components/gpu_agents/dcgm_exporter.py",
+    ],
     "node_agents": [
-        "components/node_monitoring.py",
+        "components/cluster/node_monitoring.py",
         "components/stackcheck/plan/node_agents.py",
         "components/placement/agents.py",
         "components/placement/exporter.py",

@@ -24,7 +24,7 @@ def main() -> None:
         if not name or not name.startswith(prefix):
             continue
         # The layer: `components.placement.guard...` counts under components.placement, a component module
-        # (`components.cluster...`) under components.
+        # (`components.cluster.cluster...`) under components.
         parts = name.split(".")
         package = ".".join(parts[:2]) if parts[1] in LAYERS else parts[0]
         counts[package][status] += 1

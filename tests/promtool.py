@@ -11,7 +11,7 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from components.alert_rules import rules_text
+from components.observability.alert_rules import rules_text
 
 TOOLS_ENV = ROOT / ".ci" / "tools.env"
 PROMTOOL = ROOT / ".tools" / "prometheus" / "usr" / "bin" / "promtool"

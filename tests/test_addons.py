@@ -7,13 +7,13 @@ import json
 import pytest
 from conftest import PROGRAM, ROOT, dev_stack_config, merge
 
-from components.addons import chosen_version, schema_version_warning
+from components.cluster.addons import chosen_version, schema_version_warning
 from components.facts import versions
 from components.facts.identity import PROJECT
 from components.facts.node_agents import SYSTEM_POOL_LABEL
 from components.facts.resource_types import ADDON, GET_ADDON_VERSION, NODE_GROUP
 from components.stackcheck.plan.addons import addon_rows
-from components.stackcheck.plan.report import plan_report, render
+from components.stackcheck.plan.report.build import plan_report, render
 from components.stackcheck.plan.run import PlanOptions, run_plan
 from components.stackcheck.runtime import ProgramRun, run_program
 

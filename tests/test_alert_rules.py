@@ -9,16 +9,16 @@ import textwrap
 import pytest
 import yaml
 
-from components.alert_rules import (
+from components.facts.resource_types import PROMETHEUS_RULE
+from components.facts.xid import HARDWARE_XIDS
+from components.observability.alert_rules import (
     MIN_GPU_MEMORY_MARGIN,
     gpu_memory_threshold,
     promql_string,
     rule_groups,
     rules_file_text,
 )
-from components.facts.resource_types import PROMETHEUS_RULE
-from components.facts.xid import HARDWARE_XIDS
-from components.monitoring import ALERT_RULES_FILE
+from components.observability.monitoring import ALERT_RULES_FILE
 from components.settings import PROJECT, ConfigError
 from components.stackcheck.runtime import ProgramRun, run_program
 from scripts import generate
@@ -135,7 +135,7 @@ def test_bad_alert_arguments_fail_naming_each_before_anything_is_registered(tmp_
     program.write_text(
         textwrap.dedent(
             """
-            from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs
+            from components.observability.monitoring import PrometheusMonitors, PrometheusMonitorsArgs
 
             PrometheusMonitors("monitors", PrometheusMonitorsArgs(targets=[], replicas=-1, gpu_memory_utilization=1.5))
             """
@@ -180,7 +180,7 @@ def test_the_xid_field_is_the_exporters_gauge_and_its_count_field_is_not_exporte
 
 
 def test_the_command_line_prints_the_rules_of_the_server_it_describes(capsys):
-    from components.alert_rules import main
+    from components.observability.alert_rules import main
 
     assert main(["--gpu-memory-utilization", "0.8", "--replicas", "0", "--model-name", "chat"]) == 0
     groups = yaml.safe_load(capsys.readouterr().out)["groups"]
@@ -191,7 +191,7 @@ def test_the_command_line_prints_the_rules_of_the_server_it_describes(capsys):
 
 
 def test_the_command_line_refuses_bad_values_naming_each(capsys):
-    from components.alert_rules import main
+    from components.observability.alert_rules import main
 
     with pytest.raises(SystemExit) as raised:
         main(["--gpu-memory-utilization", "1.5", "--replicas", "-2"])

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from promtool import alert_test, case, check_rules, run, run_rule_tests
 
-from components.alert_rules import rule_groups
-from components.monitoring import ALERT_RULES_FILE, alert_rule_groups
+from components.observability.alert_rules import rule_groups
+from components.observability.monitoring import ALERT_RULES_FILE, alert_rule_groups
 from tests.test_alert_rules import OPERATOR, registered_groups
 
 MODEL = "Qwen/Qwen2.5-7B-Instruct"

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from components import auto_mode_manifests as manifests
 from components.facts import auto_mode
 from components.facts.contract import PlacementContract
 from components.placement import NodeGroupSpec, pools_for_node_groups
 from components.placement.pools import pool_labels
+from components.pools.auto_mode import manifests as manifests
 from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings, validate_section
 from components.stackcheck.aws import rules
 

@@ -127,7 +127,7 @@ def test_the_control_plane_keeps_its_bootstrapped_add_ons_when_auto_mode_is_turn
     # children, so the transform is called here as the engine would.
     import pulumi
 
-    from components.auto_mode_cluster import bootstrap_addons_transform
+    from components.pools.auto_mode.cluster import bootstrap_addons_transform
 
     transform = bootstrap_addons_transform()
     args = pulumi.ResourceTransformArgs(

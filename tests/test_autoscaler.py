@@ -8,7 +8,12 @@ import json
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components.cluster_autoscaler import CLUSTER_RULES, NAMESPACE_RULES, container_command, priorities_document
+from components.autoscaling.cluster_autoscaler import (
+    CLUSTER_RULES,
+    NAMESPACE_RULES,
+    container_command,
+    priorities_document,
+)
 from components.facts import versions
 from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from components.facts.resource_types import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components.cluster_autoscaler import CLUSTER_RULES, cluster_rules
+from components.autoscaling.cluster_autoscaler import CLUSTER_RULES, cluster_rules
 from components.facts import versions
 
 CLUSTER_ROLE = "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole"

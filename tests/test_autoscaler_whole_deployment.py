@@ -16,7 +16,7 @@ import json
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components.cluster_autoscaler import priorities_document
+from components.autoscaling.cluster_autoscaler import priorities_document
 from components.facts import resource_types, versions
 
 AUTOSCALER = "eks-gpu-inference:index:ClusterAutoscaler"

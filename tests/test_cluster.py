@@ -42,7 +42,7 @@ PROGRAM_WITH_A_PROVIDER = """
 import pulumi
 import pulumi_aws as aws
 
-from components.cluster import EksCluster, EksClusterArgs
+from components.cluster.cluster import EksCluster, EksClusterArgs
 
 provider = aws.Provider("eu", region="eu-west-1")
 EksCluster("c", EksClusterArgs(), opts=pulumi.ResourceOptions(providers=[provider]))
@@ -66,7 +66,7 @@ def test_lookups_and_aws_resources_use_the_aws_provider_the_cluster_is_given(tmp
 def test_everything_named_after_the_cluster_waits_for_the_control_plane(dev_run):
     # The configured name is known before EKS has the cluster; node groups and add-ons created with it before
     # the control plane exists would be created against a cluster that is not there, so the name comes
-    # through the control plane's output (components/cluster.py).
+    # through the control plane's output (components/cluster/cluster.py).
     (control_plane,) = dev_run.of_type("eks:index:Cluster")
     users = [r for r in dev_run.resources if r.custom and "clusterName" in r.inputs]
     assert {r.type for r in users} >= {"aws:eks/nodeGroup:NodeGroup", "aws:eks/addon:Addon"}

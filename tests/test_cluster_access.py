@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.cluster_access import deployer_access_warning
+from components.cluster.access import deployer_access_warning
 from components.facts.principals import caller_principal, iam_principal
 from components.facts.resource_types import ACCESS_ENTRY, CONFIG_MAP, EKS_CLUSTER, ROLE
 from components.facts.resource_types import EKS_CONTROL_PLANE as CONTROL_PLANE_TYPE

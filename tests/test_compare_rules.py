@@ -7,10 +7,10 @@ import pytest
 from components.facts.replace_rules import COMPONENT_REPLACE_ON_CHANGE, REPLACE_ON_CHANGE, SOURCES
 from components.facts.resource_types import NODE_GROUP
 from components.stackcheck.plan.compare import compare, cost_delta, replaces_on_change
-from components.stackcheck.plan.compare_report import comparison_section, summary
 from components.stackcheck.plan.inputs import recorded_inputs
-from components.stackcheck.plan.report_text import render_text
-from components.stackcheck.plan.sections import Report
+from components.stackcheck.plan.report.compare import comparison_section, summary
+from components.stackcheck.plan.report.sections import Report
+from components.stackcheck.plan.report.text import render_text
 from components.stackcheck.runtime import Secret
 from scripts.replace_rules import GoReader, kubernetes_rules
 

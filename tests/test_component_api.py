@@ -8,9 +8,9 @@ import textwrap
 import pulumi
 import pytest
 
-from components.component_args import ArgumentError, contract_of
+from components.args.validate import ArgumentError, contract_of
 from components.settings import ConfigError, parse_settings
-from components.stackcheck.plan.report import render
+from components.stackcheck.plan.report.build import render
 from components.stackcheck.plan.run import PlanOptions, run_plan
 from components.stackcheck.runtime import ProgramRun
 from tests.test_component_args import run_components
@@ -23,8 +23,8 @@ REQUIRED = (
 
 def node_group(placement: str) -> str:
     return f"""
-    from components.component_args import PlacementArgs, TaintArgs
-    from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+    from components.args.validate import PlacementArgs, TaintArgs
+    from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
     GpuNodeGroup("gpu-a", GpuNodeGroupArgs({REQUIRED}, placement={placement}))
     """
@@ -34,7 +34,7 @@ PLACEMENT_ALLOWED = "allowed: PlacementArgs or a mapping of its fields"
 MISUSES = [
     pytest.param(
         """
-        from components.gpu_node_group import GpuNodeGroup
+        from components.pools.gpu_node_group import GpuNodeGroup
 
         GpuNodeGroup("gpu-a", None)
         """,
@@ -43,8 +43,8 @@ MISUSES = [
     ),
     pytest.param(
         """
-        from components.args.vllm_server import ModelCacheArgs
-        from components.vllm_server import VllmServer
+        from components.vllm.args import ModelCacheArgs
+        from components.vllm.server import VllmServer
 
         VllmServer("chat", ModelCacheArgs(type="pvc"))
         """,
@@ -100,7 +100,7 @@ MISUSES = [
     ),
     pytest.param(
         """
-        from components.gpu_node_group import GpuNodeGroup
+        from components.pools.gpu_node_group import GpuNodeGroup
 
         GpuNodeGroup("gpu-a", {"instanceTypes": ["g6.xlarge"], "subnet_ids": [], "placement": 7})
         """,
@@ -121,7 +121,7 @@ MISUSES = [
     ),
     pytest.param(
         f"""
-        from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+        from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
         GpuNodeGroup("gpu-a", GpuNodeGroupArgs({REQUIRED}, instance_types=["g5"], placement="GPU"))
         """,
@@ -134,7 +134,7 @@ MISUSES = [
     ),
     pytest.param(
         """
-        from components.device_plugin import NvidiaDevicePlugin
+        from components.gpu_agents.device_plugin import NvidiaDevicePlugin
 
         NvidiaDevicePlugin("plugin", {"versoin": "v0.17.0", "version": "latest"})
         """,
@@ -147,7 +147,7 @@ MISUSES = [
     ),
     pytest.param(
         f"""
-        from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+        from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
         GpuNodeGroup("gpu-a", GpuNodeGroupArgs({REQUIRED}, tags=["team=ml"]))
         """,
@@ -156,7 +156,7 @@ MISUSES = [
     ),
     pytest.param(
         """
-        from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+        from components.gpu_agents.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 
         NvidiaDevicePlugin("plugin", NvidiaDevicePluginArgs(name=5, namespace=["kube-system"]))
         """,
@@ -168,7 +168,7 @@ MISUSES = [
     ),
     pytest.param(
         """
-        from components.vllm_server import VllmServer, VllmServerArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
 
         VllmServer(7, VllmServerArgs())
         """,
@@ -177,7 +177,7 @@ MISUSES = [
     ),
     pytest.param(
         """
-        from components.vllm_server import VllmServer, VllmServerArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
 
         VllmServer("chat", VllmServerArgs(hf_token=12345))
         """,
@@ -202,7 +202,7 @@ MISUSES = [
     ),
     pytest.param(
         """
-        from components.cluster import EksCluster, EksClusterArgs
+        from components.cluster.cluster import EksCluster, EksClusterArgs
 
         EksCluster("ml", EksClusterArgs(system_node_group={"instanceTypes": ["g5.xlarge"]},
                                         gpu_placement={"taintEffect": "NO_SCHEDULE"}))
@@ -217,7 +217,7 @@ MISUSES = [
     ),
     pytest.param(
         f"""
-        from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+        from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
         GpuNodeGroup("gpu-a", GpuNodeGroupArgs({REQUIRED}, min_size=3, desired_size=2))
         """,

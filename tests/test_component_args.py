@@ -12,17 +12,17 @@ import pytest
 from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.provider.experimental.util import camel_case
 
-from components.cluster import EksCluster
-from components.cluster_autoscaler import ClusterAutoscaler
-from components.dcgm_exporter import DcgmExporter
-from components.device_plugin import NvidiaDevicePlugin
+from components.autoscaling.cluster_autoscaler import ClusterAutoscaler
+from components.cluster.cluster import EksCluster
+from components.cluster.network import Network
 from components.facts import versions
-from components.gpu_node_group import GpuNodeGroup
-from components.monitoring import PrometheusMonitors
-from components.network import Network
+from components.gpu_agents.dcgm_exporter import DcgmExporter
+from components.gpu_agents.device_plugin import NvidiaDevicePlugin
+from components.observability.monitoring import PrometheusMonitors
+from components.pools.gpu_node_group import GpuNodeGroup
 from components.settings import PROJECT, ConfigError, parse_settings
 from components.stackcheck.runtime import ProgramRun, run_program
-from components.vllm_server import VllmServer
+from components.vllm.server import VllmServer
 
 SERVICE = "kubernetes:core/v1:Service"
 COMPONENTS = (
@@ -86,7 +86,7 @@ def test_a_cluster_version_without_an_autoscaler_release_is_named_as_the_autosca
         run_components(
             tmp_path,
             """
-            from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+            from components.autoscaling.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 
             ClusterAutoscaler("scaler", ClusterAutoscalerArgs(cluster_name="ml", cluster_version="1.36"))
             """,
@@ -125,8 +125,8 @@ def run_components(tmp_path, source: str, run: ProgramRun | None = None) -> Prog
 BAD_ARGS = {
     "GpuNodeGroup": (
         """
-        from components.component_args import PlacementArgs, TaintArgs
-        from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+        from components.args.validate import PlacementArgs, TaintArgs
+        from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
         GpuNodeGroup("gpu-a", GpuNodeGroupArgs(
             cluster_name="ml", node_role_arn="arn:aws:iam::123456789012:role/n", subnet_ids=["subnet-0123456789abcdef0"],
@@ -143,8 +143,8 @@ BAD_ARGS = {
     ),
     "VllmServer": (
         """
-        from components.args.vllm_server import ModelCacheArgs
-        from components.vllm_server import VllmServer, VllmServerArgs
+        from components.vllm.args import ModelCacheArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
 
         VllmServer("chat", VllmServerArgs(
             image="vllm/vllm-openai:latest", gpu_memory_utilization=1.5, namespace="kube-system",
@@ -159,7 +159,7 @@ BAD_ARGS = {
     ),
     "NvidiaDevicePlugin": (
         """
-        from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+        from components.gpu_agents.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 
         NvidiaDevicePlugin("plugin", NvidiaDevicePluginArgs(version="latest", name="Plugin_1"))
         """,
@@ -167,7 +167,7 @@ BAD_ARGS = {
     ),
     "DcgmExporter": (
         """
-        from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+        from components.gpu_agents.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 
         DcgmExporter("gpu-metrics", DcgmExporterArgs(monitoring_namespace="Monitoring", namespace="kube_system"))
         """,
@@ -175,7 +175,7 @@ BAD_ARGS = {
     ),
     "Network": (
         """
-        from components.network import Network, NetworkArgs
+        from components.cluster.network import Network, NetworkArgs
 
         Network("net", NetworkArgs(cidr="10.0.0.0/8", availability_zones=["us-west-2a"], nat_gateways="one"))
         """,
@@ -183,7 +183,7 @@ BAD_ARGS = {
     ),
     "ClusterAutoscaler": (
         """
-        from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+        from components.autoscaling.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 
         ClusterAutoscaler("scaler", ClusterAutoscalerArgs(cluster_name="ml", expander="priority",
                                                           scale_down_unneeded_time="soon"))
@@ -192,7 +192,7 @@ BAD_ARGS = {
     ),
     "PrometheusMonitors": (
         """
-        from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs
+        from components.observability.monitoring import PrometheusMonitors, PrometheusMonitorsArgs
 
         PrometheusMonitors("monitors", PrometheusMonitorsArgs(targets=[], scrape_interval="0s",
                                                               monitor_labels={"release": "-bad-"}))
@@ -201,8 +201,8 @@ BAD_ARGS = {
     ),
     "EksCluster": (
         """
-        from components.args.cluster import ClusterNetwork, SystemNodeGroupArgs
-        from components.cluster import EksCluster, EksClusterArgs
+        from components.cluster.args import ClusterNetwork, SystemNodeGroupArgs
+        from components.cluster.cluster import EksCluster, EksClusterArgs
 
         EksCluster("ml", EksClusterArgs(version="1.20", public_access_cidrs=["10.0.0.0/33"],
                                         system_node_group=SystemNodeGroupArgs(instance_types=["g5.xlarge"]),
@@ -239,7 +239,7 @@ def test_args_given_as_a_mapping_as_a_package_host_passes_them_are_checked_the_s
         run_components(
             tmp_path,
             """
-            from components.device_plugin import NvidiaDevicePlugin
+            from components.gpu_agents.device_plugin import NvidiaDevicePlugin
 
             NvidiaDevicePlugin("plugin", {"placement": {"label_key": "kubernetes.io/gpu"}, "versoin": "v1"})
             """,
@@ -291,9 +291,9 @@ def test_two_device_plugins_and_two_exporters_in_one_namespace_get_their_own_obj
     run = run_components(
         tmp_path,
         """
-        from components.component_args import PlacementArgs
-        from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
-        from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+        from components.args.validate import PlacementArgs
+        from components.gpu_agents.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+        from components.gpu_agents.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 
         for pool in ("l4", "l40s"):
             placement = PlacementArgs(label_key="pool", label_value=pool)
@@ -332,7 +332,7 @@ def test_the_stack_config_and_the_args_report_one_bad_value_with_the_same_messag
         run_components(
             tmp_path,
             """
-            from components.vllm_server import VllmServer, VllmServerArgs
+            from components.vllm.server import VllmServer, VllmServerArgs
 
             VllmServer("chat", VllmServerArgs(instance_types=["g5.xlarge"], tensor_parallel_size=2))
             """,
@@ -358,12 +358,11 @@ def test_a_field_rule_says_the_same_in_the_stack_config_and_in_the_args(
     with pytest.raises(ConfigError) as from_stack:
         parse_settings({section: {field: value}})
     required = 'cluster_name="ml", node_role_arn="r", subnet_ids=[], ' if component == "GpuNodeGroup" else ""
-    module = {"GpuNodeGroup": "gpu_node_group", "VllmServer": "vllm_server", "NvidiaDevicePlugin": "device_plugin"}
     with pytest.raises(ConfigError) as from_args:
         run_components(
             tmp_path,
             f"""
-            from components.{module[component]} import {component}, {component}Args
+            from components import {component}, {component}Args
 
             {component}("x", {component}Args({required}{args}))
             """,
@@ -377,9 +376,9 @@ def test_two_vllm_servers_in_one_namespace_get_distinct_object_names(tmp_path):
         tmp_path,
         """
         import pulumi
-        from components.component_args import PlacementArgs
-        from components.args.vllm_server import ModelCacheArgs
-        from components.vllm_server import VllmServer, VllmServerArgs
+        from components.args.validate import PlacementArgs
+        from components.vllm.args import ModelCacheArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
 
         placement = PlacementArgs()
         small = VllmServer("small", VllmServerArgs(namespace="llm", instance_types=["g6.xlarge"], placement=placement,
@@ -419,7 +418,7 @@ def test_a_server_without_names_takes_its_namespace_and_object_names_from_the_co
     run = run_components(
         tmp_path,
         """
-        from components.vllm_server import VllmServer, VllmServerArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
 
         VllmServer("chat", VllmServerArgs())
         """,
@@ -439,7 +438,7 @@ def test_inputs_as_a_package_host_maps_them_build_the_component(tmp_path):
         """
         from pulumi.provider.experimental.component import ComponentProvider
 
-        from components.vllm_server import VllmServer
+        from components.vllm.server import VllmServer
 
         provider = ComponentProvider([VllmServer], "eks-gpu-inference")
         inputs = {
@@ -467,8 +466,8 @@ def test_monitors_of_two_servers_in_one_namespace_select_each_server_by_its_name
     run = run_components(
         tmp_path,
         """
-        from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs, vllm_target
-        from components.vllm_server import VllmServer, VllmServerArgs
+        from components.observability.monitoring import PrometheusMonitors, PrometheusMonitorsArgs, vllm_target
+        from components.vllm.server import VllmServer, VllmServerArgs
 
         first = VllmServer("small", VllmServerArgs(namespace="llm"))
         VllmServer("large", VllmServerArgs(namespace="llm", create_namespace=False))
@@ -488,7 +487,7 @@ def test_monitors_of_two_servers_in_one_namespace_select_each_server_by_its_name
 
 
 def test_a_programs_own_workloads_take_their_placement_from_the_same_args():
-    from components.component_args import PlacementArgs, TaintArgs, contract_of
+    from components.args.validate import PlacementArgs, TaintArgs, contract_of
 
     contract = contract_of(PlacementArgs(label_key="pool", label_value="l4", extra_taints=[TaintArgs(key="team")]))
     assert contract.node_selector() == {"pool": "l4"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.component_args import ArgumentError
+from components.args.validate import ArgumentError
 from components.stackcheck.runtime import ProgramRun
 from tests.test_component_args import run_components
 
@@ -21,7 +21,7 @@ from tests.test_component_args import run_components
 )
 def test_a_placement_of_another_shape_is_the_one_problem_named(tmp_path, module, component, args):
     source = f"""
-    from components.{module} import {component}
+    from components import {component}
 
     {component}("x", {{**{args}, "placement": "GPU"}})
     """

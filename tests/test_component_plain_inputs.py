@@ -82,14 +82,13 @@ def test_every_hosted_component_its_args_and_the_schemas_types_are_exported_by_t
     ],
 )
 def test_an_output_and_a_bad_value_are_reported_together(tmp_path, component, bad):
-    module = {"GpuNodeGroup": "gpu_node_group", "VllmServer": "vllm_server", "Network": "network"}[component]
     run = ProgramRun()
     with pytest.raises(ConfigError) as raised:
         run_components(
             tmp_path,
             f"""
             import pulumi
-            from components.{module} import {component}, {component}Args
+            from components import {component}, {component}Args
 
             values = {{**{REQUIRED_INPUTS.get(component, {})!r}, **{bad!r}}}
             {component}("it", {component}Args(**values, tags=pulumi.Output.from_input({{"team": "ml"}})))
@@ -97,7 +96,7 @@ def test_an_output_and_a_bad_value_are_reported_together(tmp_path, component, ba
             if component != "VllmServer"
             else f"""
             import pulumi
-            from components.{module} import {component}, {component}Args
+            from components import {component}, {component}Args
 
             {component}("it", {component}Args(**{bad!r}, name=pulumi.Output.from_input("chat")))
             """,

@@ -14,10 +14,10 @@ from tests.test_component_plain_inputs import REQUIRED_INPUTS
 
 TAGGED = ["Network", "EksCluster", "GpuNodeGroup", "ClusterAutoscaler"]
 MODULES = {
-    "Network": "components.network",
-    "EksCluster": "components.cluster",
-    "GpuNodeGroup": "components.gpu_node_group",
-    "ClusterAutoscaler": "components.cluster_autoscaler",
+    "Network": "components.cluster.network",
+    "EksCluster": "components.cluster.cluster",
+    "GpuNodeGroup": "components.pools.gpu_node_group",
+    "ClusterAutoscaler": "components.autoscaling.cluster_autoscaler",
 }
 BAD_TAGS = {"aws:owner": "me", "team": "AWS:platform", "k" * (MAX_TAG_KEY_LENGTH + 1): "v", "cost": "x" * 257}
 
@@ -52,7 +52,7 @@ def test_acceptable_tags_reach_the_node_group(tmp_path):
     run = run_components(
         tmp_path,
         f"""
-        from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+        from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
         GpuNodeGroup("it", GpuNodeGroupArgs(**{REQUIRED_INPUTS["GpuNodeGroup"]!r}, tags={tags!r}))
         """,

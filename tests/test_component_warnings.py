@@ -87,7 +87,7 @@ def test_the_cluster_warns_of_an_open_endpoint_and_public_nodes(tmp_path, caplog
     run_components(
         tmp_path,
         f"""
-        from components.cluster import EksCluster, EksClusterArgs
+        from components.cluster.cluster import EksCluster, EksClusterArgs
 
         EksCluster("ml", EksClusterArgs({args}))
         """,
@@ -101,7 +101,7 @@ def test_the_cluster_warns_of_a_version_in_extended_support_with_the_date(tmp_pa
     run_components(
         tmp_path,
         f"""
-        from components.cluster import EksCluster, EksClusterArgs
+        from components.cluster.cluster import EksCluster, EksClusterArgs
 
         EksCluster("ml", EksClusterArgs(version="1.34", {PRIVATE}))
         """,
@@ -128,7 +128,7 @@ def test_a_plain_string_for_a_secret_argument_warns(tmp_path, caplog, args, expe
         tmp_path,
         f"""
         import pulumi
-        from components.vllm_server import VllmServer, VllmServerArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
 
         VllmServer("chat", VllmServerArgs({args}))
         """,
@@ -158,8 +158,8 @@ def test_args_from_another_projects_config_warn_under_its_namespace(tmp_path, ca
         textwrap.dedent(
             """
             import pulumi
-            from components.cluster import EksCluster, EksClusterArgs
-            from components.component_args import args_from_settings
+            from components.cluster.cluster import EksCluster, EksClusterArgs
+            from components.args.validate import args_from_settings
             from components.settings import config_from_pulumi, parse_stack_config
 
             settings = parse_stack_config(*config_from_pulumi(), project=pulumi.get_project())
@@ -182,7 +182,7 @@ def test_the_deployers_access_warning_names_the_arguments_for_a_python_caller(tm
     program.write_text(
         textwrap.dedent(
             f"""
-            from components.cluster import EksCluster, EksClusterArgs
+            from components.cluster.cluster import EksCluster, EksClusterArgs
 
             EksCluster("ml", EksClusterArgs(creator_admin=False, {PRIVATE},
                                             admin_principal_arns=["arn:aws:iam::123456789012:role/admins"]))

@@ -16,10 +16,10 @@ PROGRAM = """
 import pulumi
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
-from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
-from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
-from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs, vllm_target
-from components.network import Network, NetworkArgs
+from components.autoscaling.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+from components.gpu_agents.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+from components.observability.monitoring import PrometheusMonitors, PrometheusMonitorsArgs, vllm_target
+from components.cluster.network import Network, NetworkArgs
 
 east = aws.Provider("east", region="us-east-1")
 cluster = k8s.Provider("cluster", kubeconfig="{}")
@@ -208,10 +208,10 @@ BAD_ARGS = {
 
 BAD_ARGS_PROGRAM = """
 import pulumi
-from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
-from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
-from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs
-from components.network import Network, NetworkArgs
+from components.autoscaling.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+from components.gpu_agents.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+from components.observability.monitoring import PrometheusMonitors, PrometheusMonitorsArgs
+from components.cluster.network import Network, NetworkArgs
 from components.settings import ConfigError
 
 for case, source in CASES.items():

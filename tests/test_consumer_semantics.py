@@ -13,7 +13,7 @@ import textwrap
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components.cluster_autoscaler import PRIORITY_CONFIGMAP
+from components.autoscaling.cluster_autoscaler import PRIORITY_CONFIGMAP
 from components.facts.resource_types import CONFIG_MAP, DEPLOYMENT
 from components.settings import PROJECT, ConfigError, parse_settings
 from components.stackcheck.runtime import ProgramRun, run_program
@@ -461,7 +461,7 @@ def test_component_args_get_the_same_rules_naming_the_argument(tmp_path):
     program.write_text(
         textwrap.dedent(
             """
-            from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
+            from components.autoscaling.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 
             ClusterAutoscaler("scaler", ClusterAutoscalerArgs(
                 cluster_name="ml", expander="priority,random,least-waste",

@@ -12,9 +12,9 @@ import pytest
 from conftest import change_registrations, dev_stack_config, merge, plan_stack_file, run_stack
 from test_karpenter_stack import KARPENTER, karpenter_stack_file
 
-from components import karpenter_manifests as manifests
 from components.facts.contract import PlacementContract
 from components.facts.resource_types import KARPENTER_NODE_CLASS, KARPENTER_NODE_POOL
+from components.pools.karpenter import manifests as manifests
 from components.settings import GpuNodeGroupSettings
 from components.stackcheck.plan import crd_rules, crd_schema
 from components.stackcheck.plan.render import kubernetes_objects

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from components.facts import versions
-from components.monitoring import ALERT_RULES_FILE, DASHBOARDS_DIR
+from components.observability.monitoring import ALERT_RULES_FILE, DASHBOARDS_DIR
 
 DASHBOARD = DASHBOARDS_DIR / "gpu-inference.json"
 METRICS_DIR = DASHBOARDS_DIR / "metrics"
@@ -121,13 +121,18 @@ def test_dashboard_reads_any_prometheus_through_a_datasource_variable():
 
 def test_alert_rules_and_dashboard_ship_with_the_installable_components():
     import tomllib
+    from pathlib import Path
 
     from conftest import ROOT
 
     # setup.py installs components/ as eks_gpu_inference; tests/test_install.py checks the wheel.
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    package_dir = ROOT / "components"
-    shipped = {path for pattern in package_data["eks_gpu_inference"] for path in package_dir.glob(pattern)}
+    shipped = {
+        path
+        for package, patterns in package_data.items()
+        for pattern in patterns
+        for path in (ROOT / "components" / Path(*package.split(".")[1:])).glob(pattern)
+    }
     assert {ALERT_RULES_FILE, DASHBOARD, DCGM_LIST, VLLM_LIST, KSM_LIST} <= shipped
 
 
@@ -151,7 +156,7 @@ def test_the_vllm_row_repeats_per_model_and_every_vllm_query_keeps_to_its_model(
 
 
 def test_the_replicas_panel_shows_the_replicas_keda_desires_and_the_deployment_has_ready_per_model():
-    from components.keda_manifests import HPA_NAME_PREFIX
+    from components.autoscaling.keda_manifests import HPA_NAME_PREFIX
 
     dashboard = json.loads(DASHBOARD.read_text())
     [panel] = [panel for panel in dashboard["panels"] if panel.get("title", "").startswith("Replicas desired")]

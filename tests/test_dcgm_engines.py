@@ -10,10 +10,10 @@ import pytest
 from conftest import ROOT, dev_stack_config, merge
 from test_placement_guard import GPU_TAINT, node, system_pool
 
-from components.dcgm_exporter import EMBEDDED, ENGINE_LABEL_KEY, HOST_ENGINE, daemonset
 from components.facts.contract import PlacementContract
 from components.facts.node_agents import DCGM_INSTANCE_TYPES, DCGM_SERVER
 from components.facts.resource_types import DAEMONSET, NETWORK_POLICY
+from components.gpu_agents.dcgm_exporter import EMBEDDED, ENGINE_LABEL_KEY, HOST_ENGINE, daemonset
 from components.placement import node_matches
 from components.placement.exporter import dcgm_exporter_covers_gpu_pools, is_dcgm_exporter, uses_remote_engine
 from components.placement.workloads import daemonset_pod

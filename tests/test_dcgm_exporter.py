@@ -1,4 +1,4 @@
-"""The DCGM exporter as the program registers it (components/dcgm_exporter.py): placement, hardening, network."""
+"""The DCGM exporter as the program registers it (components/gpu_agents/dcgm_exporter.py): placement, hardening, network."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The DCGM exporter's container as the dev stack registers it, whole, in each DCGM mode: connected to the node
-monitoring agent's engine where `dcgm-server` runs, its own engine elsewhere (components/dcgm_exporter.py cites
+monitoring agent's engine where `dcgm-server` runs, its own engine elsewhere (components/gpu_agents/dcgm_exporter.py cites
 the exporter's source at the pinned tag for each setting). A test that reads one variable lets the others change
 unread: the exporter's Hostname label falls back to the pod's name without NODE_NAME."""
 
@@ -23,7 +23,7 @@ ENGINE_ENV = {
     ],
     "dcgm-exporter-embedded": [{"name": "DCGM_EXPORTER_ENABLE_DCGM_LOG", "value": "true"}],
 }
-# CAP_SYS_ADMIN for the embedded engine only (components/dcgm_exporter.py, security_context and its module
+# CAP_SYS_ADMIN for the embedded engine only (components/gpu_agents/dcgm_exporter.py, security_context and its module
 # docstring, say why); none when the node's engine does the reading.
 CAPABILITIES = {"dcgm-exporter": {"drop": ["ALL"]}, "dcgm-exporter-embedded": {"drop": ["ALL"], "add": ["SYS_ADMIN"]}}
 

@@ -1,7 +1,7 @@
 """Every object the DCGM exporter registers but its container (tests/test_dcgm_exporter_whole.py), whole, with its
 parent and provider: each DaemonSet's metadata, annotations, selector, update strategy and pod spec, each mode's
 NetworkPolicy (the egress to the node engine's port 5555 included), the Service and the ServiceAccount. The dev stack
-(node repair on: an exporter for each DCGM engine, components/dcgm_exporter.py says why), a stack without node repair
+(node repair on: an exporter for each DCGM engine, components/gpu_agents/dcgm_exporter.py says why), a stack without node repair
 and with the Prometheus operator in another namespace (one exporter with its own engine, no scrape annotations), and
 Bottlerocket (its checkov notes).
 
@@ -15,11 +15,11 @@ from __future__ import annotations
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components import dcgm_exporter
 from components.facts import resource_types, versions
 from components.facts.contract import PlacementContract
 from components.facts.identity import PROJECT
 from components.facts.node_agents import DCGM_INSTANCE_TYPES
+from components.gpu_agents import dcgm_exporter
 from components.stackcheck.runtime import run_program
 
 EXPORTER = "eks-gpu-inference:index:DcgmExporter"
@@ -311,8 +311,8 @@ def test_every_exporter_runs_as_the_service_account_the_component_registers(dev_
 PROGRAM = """
 import pulumi
 import pulumi_kubernetes as k8s
-from components.component_args import PlacementArgs
-from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+from components.args.validate import PlacementArgs
+from components.gpu_agents.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 
 placement = PlacementArgs(
     label_key="accelerator", label_value="nvidia", taint_key="dedicated", taint_value="gpu", taint_effect="NoExecute"

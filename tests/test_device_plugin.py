@@ -1,4 +1,4 @@
-"""Behaviour of the NVIDIA device plugin component (components/device_plugin.py)."""
+"""Behaviour of the NVIDIA device plugin component (components/gpu_agents/device_plugin.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import copy
 
 import pytest
 
-from components.device_plugin import tolerations
 from components.facts import versions
 from components.facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS as KUBERNETES_EFFECTS
 from components.facts.contract import PlacementContract, Taint
 from components.facts.resource_types import DAEMONSET, NETWORK_POLICY, NODE_GROUP, SERVICE_ACCOUNT
-from components.labels import label_value
+from components.gpu_agents.device_plugin import tolerations
+from components.kube.labels import label_value
 from components.placement import node_matches, tolerates
 from components.placement.workloads import daemonset_pod, is_device_plugin
 from components.stackcheck.runtime import ProgramRun, RegisteredResource

@@ -16,8 +16,8 @@ from components.facts.eks_node import (
     ami_type_runs_device_plugin,
 )
 from components.facts.gpu_catalog import lookup
-from components.node_group import ami_type
 from components.placement import eks_allocatable, parse_quantity
+from components.pools.node_group import ami_type
 from components.settings import parse_settings
 
 

@@ -9,8 +9,8 @@ import pytest
 from test_placement_guard import GPU_TOLERATION, gpu_pool, system_pool
 
 from components import placement
+from components.cluster.node_monitoring import configuration_json, configuration_values
 from components.facts.contract import PlacementContract
-from components.node_monitoring import configuration_json, configuration_values
 from components.settings import ConfigError, parse_settings
 from components.stackcheck.aws.network_rules import permission_descriptions
 from components.stackcheck.aws.rules import nodegroup_with_launch_template

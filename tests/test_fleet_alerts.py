@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from promtool import alert_test, case, run_rule_tests
 
-from components.alert_rules import rule_groups
-from components.args_coercion import ArgumentError
-from components.monitoring import PrometheusMonitors, PrometheusMonitorsArgs, vllm_target
+from components.args.coerce import ArgumentError
+from components.observability.alert_rules import rule_groups
+from components.observability.monitoring import PrometheusMonitors, PrometheusMonitorsArgs, vllm_target
 from tests.test_alert_rules import registered_groups
 from tests.test_fleet_stack import fleet_config, run_fleet
 

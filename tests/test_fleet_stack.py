@@ -11,10 +11,10 @@ import pytest
 import yaml
 from conftest import plan_stack_file
 
-from components.args_coercion import ArgumentError
+from components.args.coerce import ArgumentError
 from components.stackcheck.runtime import ProgramRun, run_program
 from components.stackcheck.stack_config import load_stack_config
-from components.vllm_server import VllmServer, VllmServerArgs
+from components.vllm.server import VllmServer, VllmServerArgs
 
 ROOT = Path(__file__).resolve().parent.parent
 FLEET = ROOT / "examples" / "fleet" / "Pulumi.fleet.yaml"

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.args.gpu_node_group import GpuNodeGroupArgs
-from components.args.vllm_server import VllmServerArgs
 from components.facts import versions
 from components.inputs import STACK_ONLY, Args, Own, Take
+from components.pools.args import GpuNodeGroupArgs
 from components.settings import GpuNodeGroupSettings, NetworkSettings, ObservabilitySettings, VllmSettings
 from components.settings.section import SectionModel
 from components.settings.stack import COLLECTIONS, SECRET_KEYS, SECTIONS
+from components.vllm.args import VllmServerArgs
 from scripts import generate, generate_args
 from scripts.generate_args import DeclarationError, class_docstrings, settings_fields
 
@@ -30,11 +30,26 @@ COMMAND = "python scripts/generate.py"
 @pytest.fixture
 def checkout(tmp_path) -> Path:
     """A copy of the derived files, to make stale."""
-    for name in ("Pulumi.yaml", "README.md", "plugin/schema.json", "components/dashboards/gpu-inference-alerts.yaml"):
+    for name in (
+        "Pulumi.yaml",
+        "README.md",
+        "plugin/schema.json",
+        "components/observability/dashboards/gpu-inference-alerts.yaml",
+    ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
-    shutil.copytree(ROOT / generate_args.ARGS_PACKAGE, tmp_path / generate_args.ARGS_PACKAGE)
+    for path in generate_args.generated_args(ROOT):
+        copy = tmp_path / path.relative_to(ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, copy)
     return tmp_path
+
+
+def stray_args_module(checkout: Path) -> Path:
+    """A generated args module no declaration names any more, left in `checkout`'s vLLM folder."""
+    stray = checkout / "components" / "vllm" / "old_args.py"
+    stray.write_text(f'"""Args of a removed component.\n\n{generate_args.GENERATED_MARKER}.\n"""\n')
+    return stray
 
 
 def test_every_derived_file_is_what_the_declaration_gives():
@@ -42,10 +57,10 @@ def test_every_derived_file_is_what_the_declaration_gives():
 
 
 def test_a_stale_derived_file_fails_naming_the_command_that_updates_it(checkout):
-    module = checkout / generate_args.ARGS_PACKAGE / "network.py"
+    module = checkout / "components" / "cluster" / "args.py"
     module.write_text(module.read_text().replace("Default 3.", "Default 4."))
     (checkout / "Pulumi.yaml").write_text((checkout / "Pulumi.yaml").read_text().replace("natGateways", "nat"))
-    (checkout / generate_args.ARGS_PACKAGE / "old.py").write_text('"""An args module nobody declares."""\n')
+    stray = stray_args_module(checkout)
 
     problems = generate.check(checkout)
 
@@ -54,8 +69,7 @@ def test_a_stale_derived_file_fails_naming_the_command_that_updates_it(checkout)
         "and commit it",
         f"{checkout / 'Pulumi.yaml'} differs from what the settings and components/inputs.py give now; update it "
         f"with `{COMMAND}` and commit it",
-        f"{checkout / generate_args.ARGS_PACKAGE / 'old.py'} is no args module components/inputs.py declares; "
-        "remove it",
+        f"{stray} is no args module the input declarations name; remove it",
     ]
 
 
@@ -70,22 +84,25 @@ def test_write_mode_brings_every_derived_file_up_to_date(checkout):
     readme = checkout / "README.md"
     readme.write_text(readme.read_text().replace("| `cluster.name` |", "| `cluster.nom` |"))
     (checkout / "plugin" / "schema.json").write_text("{}\n")
-    (checkout / generate_args.ARGS_PACKAGE / "old.py").write_text('"""An args module nobody declares."""\n')
+    stray = stray_args_module(checkout)
+    hand_written = checkout / "components" / "vllm" / "notes.py"
+    hand_written.write_text('"""A module of the vLLM folder that no generator wrote."""\n')
 
     assert generate.main([], root=checkout) == 0
 
     assert generate.check(checkout) == []
     assert readme.read_text() == (ROOT / "README.md").read_text()
-    assert not (checkout / generate_args.ARGS_PACKAGE / "old.py").exists()
+    assert not stray.exists()
+    assert hand_written.exists()
 
 
 def test_the_schema_is_analysed_afresh_only_when_args_this_interpreter_imported_were_rewritten(checkout):
-    import components.args.network  # noqa: F401 the args this interpreter has imported
+    import components.cluster.args  # noqa: F401 the args this interpreter has imported
 
-    args = ROOT / generate_args.ARGS_PACKAGE / "network.py"
+    args = ROOT / "components" / "cluster" / "args.py"
     assert generate.imported_args_rewritten([ROOT / "README.md", args])
     assert not generate.imported_args_rewritten([ROOT / "README.md"])
-    assert not generate.imported_args_rewritten([checkout / generate_args.ARGS_PACKAGE / "network.py"])
+    assert not generate.imported_args_rewritten([checkout / "components" / "cluster" / "args.py"])
 
 
 def test_an_args_field_taken_from_a_setting_is_plain_optional_and_documented_by_the_settings_field():
@@ -179,12 +196,12 @@ class _Grown(SectionModel):
 
 def test_a_field_added_to_a_settings_model_becomes_a_field_of_each_args_class_that_takes_the_model(monkeypatch):
     grown = Args(
-        "GrownArgs", "grown", "Inputs of a component.", (Own("name", "str | None", "Default: none."), Take(_Grown))
+        "GrownArgs", "grown/args", "Inputs of a component.", (Own("name", "str | None", "Default: none."), Take(_Grown))
     )
     monkeypatch.setattr(generate_args, "ARGS", (grown,))
     monkeypatch.setattr(generate_args, "declaration_problems", list)
 
-    source = generate_args.args_modules()[f"{generate_args.ARGS_PACKAGE}/grown.py"]
+    source = generate_args.args_modules()["components/grown/args.py"]
     namespace: dict = {}
     # Compiled without this module's `from __future__ import annotations`, as the generated module is.
     exec(compile(source, "grown.py", "exec", dont_inherit=True), namespace)
@@ -192,3 +209,17 @@ def test_a_field_added_to_a_settings_model_becomes_a_field_of_each_args_class_th
     fields = {field.name: field for field in dataclasses.fields(namespace["GrownArgs"])}
     assert list(fields) == ["name", "size", "colour"]
     assert (fields["colour"].type, fields["colour"].default) == (str | None, None)
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported", "written"),
+    [
+        # From components/pools/karpenter/ up two packages to components/, then down into args/.
+        pytest.param("pools/karpenter/args", "args/placement", "...args.placement", id="two-up"),
+        pytest.param("vllm/args", "args/placement", "..args.placement", id="one-up"),
+        pytest.param("pools/auto_mode/args", "pools/args", "..args", id="into-a-parent"),
+        pytest.param("pools/args", "pools/karpenter/args", ".karpenter.args", id="into-a-child"),
+    ],
+)
+def test_a_generated_args_module_imports_another_relatively_from_its_own_folder(importer, imported, written):
+    assert generate_args.relative_import(importer, imported) == written

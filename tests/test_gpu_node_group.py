@@ -8,7 +8,7 @@ from components.facts.contract import NVIDIA_GPU_PRODUCT_LABEL, PlacementContrac
 from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from components.facts.resource_types import AUTOSCALING_TAG as TAG
 from components.facts.resource_types import NODE_GROUP
-from components.gpu_node_group import gpu_node_labels
+from components.pools.gpu_node_group import gpu_node_labels
 from components.settings import GpuNodeGroupSettings, parse_settings
 from components.stackcheck.runtime import run_program
 
@@ -16,8 +16,8 @@ PRODUCT_TAG = f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/{NVIDIA_GPU_PRODUCT_LABE
 
 # A program using the component API the README shows: one contract shared by an A10G group and an L40S group.
 PROGRAM = textwrap.dedent("""
-    from components.component_args import PlacementArgs
-    from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
+    from components.args.validate import PlacementArgs
+    from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 
     placement = PlacementArgs()
     for name, types in (("a10g", ["g5.xlarge"]), ("l40s", ["g6e.xlarge"])):

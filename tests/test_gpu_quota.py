@@ -1,4 +1,4 @@
-"""The GPU pools' vCPUs against the account's EC2 quotas (components/gpu_quota.py): the arithmetic of each case in
+"""The GPU pools' vCPUs against the account's EC2 quotas (components/pools/quota.py): the arithmetic of each case in
 its id, the program failing its preview before any GPU node group exists, and the plan saying it did not check.
 
 vCPUs per node from the GPU catalog: g5.xlarge, g6.xlarge and g6e.xlarge 4, g5.2xlarge 8, p5.48xlarge 192.
@@ -13,7 +13,7 @@ from conftest import PROGRAM, dev_stack_config
 
 from components.facts.identity import PROJECT
 from components.facts.resource_types import GET_SERVICE_QUOTA, NODE_GROUP
-from components.gpu_quota import PoolDemand, quota_findings
+from components.pools.quota import PoolDemand, quota_findings
 from components.stackcheck import runtime
 from components.stackcheck.runtime import ProgramRun, run_program
 
@@ -130,7 +130,7 @@ def test_offline_the_plan_says_the_quota_was_not_checked(capsys, tmp_path):
 
     assert code == 0
     assert [line for line in document["notChecked"] if "quota" in line] == [
-        f"EC2 vCPU quota {G}: the GPU pools' vCPUs are judged against it at preview (components/gpu_quota.py), the "
+        f"EC2 vCPU quota {G}: the GPU pools' vCPUs are judged against it at preview (components/pools/quota.py), the "
         "quota read from Service Quotas; not checked offline"
     ]
 

@@ -8,12 +8,12 @@ import base64
 
 import pytest
 
-from components import karpenter_manifests as manifests
 from components.facts import image_cache, versions
 from components.facts.cold_start import cold_start_steps
 from components.facts.versions import VLLM_IMAGE
-from components.gpu_node_group import gpu_node_group_spec
-from components.node_group import launch_template_args
+from components.pools.gpu_node_group import gpu_node_group_spec
+from components.pools.karpenter import manifests as manifests
+from components.pools.node_group import launch_template_args
 from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings
 from components.stackcheck.aws import rules
 from components.stackcheck.plan import crd_schema

@@ -110,8 +110,8 @@ def test_the_components_take_the_image_cache_as_arguments_and_refuse_a_bad_pair_
 
     program = tmp_path / "__main__.py"
     program.write_text(
-        "from components.component_args import PlacementArgs\n"
-        "from components.karpenter_pool import KarpenterNodePool, KarpenterNodePoolArgs\n"
+        "from components.args.validate import PlacementArgs\n"
+        "from components.pools.karpenter.pool import KarpenterNodePool, KarpenterNodePoolArgs\n"
         "KarpenterNodePool('br', KarpenterNodePoolArgs(cluster_name='ml', node_role_name='nodes',\n"
         "    placement=PlacementArgs(), ami_family='Bottlerocket', image_cache='snapshot',\n"
         f"    snapshot_id='{SNAPSHOT}'))\n"
@@ -121,8 +121,8 @@ def test_the_components_take_the_image_cache_as_arguments_and_refuse_a_bad_pair_
     [node_class] = run.of_type(KARPENTER_NODE_CLASS)
     assert node_class.inputs["spec"]["blockDeviceMappings"][1]["ebs"]["snapshotID"] == SNAPSHOT
 
-    from components.component_args import PlacementArgs
-    from components.karpenter_pool import KarpenterNodePoolArgs, validated
+    from components.args.validate import PlacementArgs
+    from components.pools.karpenter.pool import KarpenterNodePoolArgs, validated
     from components.settings import ConfigError
 
     bad = KarpenterNodePoolArgs(

@@ -48,7 +48,7 @@ from eks_gpu_inference import (
     VllmServer,
     VllmServerArgs,
 )
-from eks_gpu_inference.component_args import args_from_settings, placement_args
+from eks_gpu_inference.args.validate import args_from_settings, placement_args
 from eks_gpu_inference.settings import config_from_pulumi, parse_stack_config
 
 settings = parse_stack_config(*config_from_pulumi(), project=pulumi.get_project())
@@ -226,9 +226,9 @@ def test_the_wheel_claims_one_import_name_and_ships_the_data(wheel):
     packages = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert packages == {"eks_gpu_inference"}
     shipped = _shipped_files()
-    assert {"py.typed", "dashboards/gpu-inference.json", "stackcheck/plan/crds"} & {
+    assert {"py.typed", "observability/dashboards/gpu-inference.json", "stackcheck/plan/crds"} & {
         path.relative_to(SOURCE).as_posix() for path in shipped
-    } == {"py.typed", "dashboards/gpu-inference.json"}
+    } == {"py.typed", "observability/dashboards/gpu-inference.json"}
     for source in shipped:
         assert f"eks_gpu_inference/{source.relative_to(SOURCE).as_posix()}" in names
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from components import karpenter_manifests as manifests
 from components.facts import versions
 from components.facts.contract import PlacementContract, Taint
+from components.pools.karpenter import manifests as manifests
 from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings
 from components.stackcheck.plan import crd_schema
 

@@ -245,7 +245,7 @@ def test_a_node_pool_whose_taint_differs_from_the_contract_fails_a_verdict_with_
 
 
 def test_a_karpenter_pool_needs_private_subnets_to_tag(stack):
-    from components.args_coercion import StackConfigError
+    from components.args.coerce import StackConfigError
 
     with pytest.raises(StackConfigError) as error:
         stack({**KARPENTER, "network": {"mode": "defaultVpc"}})

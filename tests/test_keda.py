@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.args_coercion import StackConfigError
+from components.args.coerce import StackConfigError
+from components.autoscaling.keda_manifests import QUERY_METRICS, compatibility_warning, queue_query
 from components.facts import versions
-from components.keda_manifests import QUERY_METRICS, compatibility_warning, queue_query
 from components.stackcheck.plan import crd_schema
 from components.stackcheck.plan.render import kubernetes_objects
 from components.stackcheck.runtime import ProgramRun
 from components.stackcheck.stack_config import load_stack_config
 
 ROOT = Path(__file__).resolve().parent.parent
-VLLM_METRICS = ROOT / "components" / "dashboards" / "metrics" / f"vllm-{versions.VLLM_VERSION}.txt"
+VLLM_METRICS = ROOT / "components" / "observability" / "dashboards" / "metrics" / f"vllm-{versions.VLLM_VERSION}.txt"
 SCALED_OBJECT = "kubernetes:keda.sh/v1alpha1:ScaledObject"
 RELEASE = "kubernetes:helm.sh/v3:Release"
 AUTOSCALED = {"vllm": {"autoscaling": {"enabled": True, "minReplicas": 1, "maxReplicas": 3}}}
@@ -234,8 +234,8 @@ def test_a_claim_for_the_weights_is_refused_when_autoscaling_may_add_a_second_re
 COMPONENT_ARGS = {
     "autoscaled-server": (
         """
-        from components.args.vllm_server import AutoscalingArgs
-        from components.vllm_server import VllmServer, VllmServerArgs
+        from components.vllm.args import AutoscalingArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
 
         VllmServer("chat", VllmServerArgs(autoscaling=AutoscalingArgs(enabled=True, min_replicas=0,
                                                                       polling_interval_seconds=0)))
@@ -247,7 +247,7 @@ COMPONENT_ARGS = {
     ),
     "keda-version": (
         """
-        from components.keda import Keda, KedaArgs
+        from components.autoscaling.keda import Keda, KedaArgs
 
         Keda("keda", KedaArgs(version="latest"))
         """,
@@ -255,7 +255,7 @@ COMPONENT_ARGS = {
     ),
     "keda-amp-without-cluster": (
         """
-        from components.keda import Keda, KedaArgs
+        from components.autoscaling.keda import Keda, KedaArgs
 
         Keda("keda", KedaArgs(amp_workspace_arn="arn:aws:aps:us-west-2:123456789012:workspace/ws-1"))
         """,
@@ -263,7 +263,7 @@ COMPONENT_ARGS = {
     ),
     "prometheus-stack-namespace": (
         """
-        from components.prometheus_stack import PrometheusStack, PrometheusStackArgs
+        from components.observability.prometheus_stack import PrometheusStack, PrometheusStackArgs
 
         PrometheusStack("prom", PrometheusStackArgs(monitoring_namespace="Monitoring"))
         """,

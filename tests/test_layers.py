@@ -89,12 +89,12 @@ FACTS = modules_of("facts")
 PLACEMENT = modules_of("placement")
 assert FACTS and PLACEMENT
 PURE_BUILDERS = [
-    "components.vllm_manifests",
-    "components.vllm_sizing",
-    "components.vllm_flags",
-    "components.vllm_parser",
-    "components.labels",
-    "components.security_context",
+    "components.vllm.manifests",
+    "components.vllm.sizing",
+    "components.settings.vllm_flags",
+    "components.facts.vllm_parser",
+    "components.kube.labels",
+    "components.kube.security_context",
 ]
 SETTINGS = [
     "components.settings",

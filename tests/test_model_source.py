@@ -22,8 +22,8 @@ from components.facts.resource_types import (
     S3_PUBLIC_ACCESS_BLOCK,
     S3_VERSIONING,
 )
-from components.model_weights import bucket_resource_name, read_policy
 from components.stackcheck.__main__ import main
+from components.vllm.weights import bucket_resource_name, read_policy
 from tests.conftest import dev_stack_config, dev_stack_file, plan_stack_file
 
 REVISION = dev_stack_config()["vllm"]["revision"]

@@ -20,7 +20,7 @@ from components.facts.resource_types import (
     SERVICE_MONITOR,
 )
 from components.facts.versions import KEDA_VERSION
-from components.monitoring import ALERT_RULES_FILE
+from components.observability.monitoring import ALERT_RULES_FILE
 from components.stackcheck.__main__ import main
 from components.stackcheck.plan import crd_schema
 from components.stackcheck.plan.render import kubernetes_objects

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 from conftest import dev_stack_config, merge, run_stack
 
-from components import alert_rules, monitoring
-from components.args.monitoring import PrometheusMonitorsArgs
-from components.component_args import ArgumentError
+from components.args.validate import ArgumentError
 from components.facts import resource_types
+from components.observability import alert_rules, monitoring
+from components.observability.args import PrometheusMonitorsArgs
 
 MONITORS = "eks-gpu-inference:index:PrometheusMonitors"
 K8S_PROVIDER = "pulumi:providers:kubernetes"
@@ -339,7 +339,7 @@ def test_the_command_line_refuses_bad_values_with_one_whole_line(capsys):
 
     assert raised.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "python -m components.alert_rules: error: vllm.gpuMemoryUtilization: invalid value 1.5; allowed: a number "
+        "python -m components.observability.alert_rules: error: vllm.gpuMemoryUtilization: invalid value 1.5; allowed: a number "
         "with 0 < x <= 1; vllm.replicas: invalid value -2; allowed: an integer >= 0"
     )
 
@@ -351,7 +351,7 @@ def test_the_command_lines_help_names_the_program_and_what_it_prints(capsys, mon
 
     lines = capsys.readouterr().out.splitlines()
     assert lines[:3] == [
-        "usage: python -m components.alert_rules [-h] [--gpu-memory-utilization GPU_MEMORY_UTILIZATION] "
+        "usage: python -m components.observability.alert_rules [-h] [--gpu-memory-utilization GPU_MEMORY_UTILIZATION] "
         "[--replicas REPLICAS] [--model-name MODEL_NAME]",
         "",
         "The alert rules for one vLLM server, as a rule file.",

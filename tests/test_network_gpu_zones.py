@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from conftest import PROGRAM, dev_stack_config, merge
 
+from components.cluster.network import ZoneError
 from components.facts.resource_types import GET_AVAILABILITY_ZONES, GET_INSTANCE_TYPE_OFFERINGS, SUBNET
-from components.network import ZoneError
 from components.stackcheck.runtime import ProgramRun, run_program
 
 ZONES = {

@@ -14,7 +14,7 @@ import pytest
 from conftest import dev_stack_config, merge, run_stack
 from test_network_gpu_zones import offered_in, run_pinned
 
-from components.network import ZoneError
+from components.cluster.network import ZoneError
 
 NETWORK = "eks-gpu-inference:index:Network"
 PREFIX = "gpu-inference-dev-network"

@@ -72,9 +72,9 @@ def test_dev_plan_lists_the_eks_agents_per_pool_and_verdict_6_passes(capsys, tmp
 def test_without_tolerations_in_the_addon_configuration_verdict_6_fails_naming_dcgm_server(
     capsys, tmp_path, monkeypatch
 ):
-    import components.node_monitoring
+    import components.cluster.node_monitoring
 
-    monkeypatch.setattr(components.node_monitoring, "configuration_values", lambda contract: {})
+    monkeypatch.setattr(components.cluster.node_monitoring, "configuration_values", lambda contract: {})
     code, document = plan_json(capsys, tmp_path)
 
     assert code == 1

@@ -5,7 +5,7 @@ repair off (no add-on and no lookup). Then `configuration_json` on contracts who
 repelling boundary (NoSchedule and NoExecute are tolerated, PreferNoSchedule is not: it repels nothing).
 
 The add-on's chart ships `dcgmAgent.tolerations: []` (aws/eks-node-monitoring-agent v1.7.0,
-charts/eks-node-monitoring-agent/values.yaml, components/node_monitoring.py cites it, read 2026-12-02);
+charts/eks-node-monitoring-agent/values.yaml, components/cluster/node_monitoring.py cites it, read 2026-12-02);
 `OVERWRITE` is CreateAddon's `resolveConflicts` value that takes over the fields (EKS API reference).
 """
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 from conftest import CUSTOM_CONTRACT
 
+from components.cluster.node_monitoring import configuration_json
 from components.facts import resource_types
 from components.facts.contract import PlacementContract, Taint
-from components.node_monitoring import configuration_json
 
 ADDON = resource_types.ADDON
 CLUSTER = "eks-gpu-inference:index:EksCluster"
@@ -46,7 +46,7 @@ def test_the_addon_is_registered_whole(stack, case):
 
     assert addon.inputs == {
         "addonName": "eks-node-monitoring-agent",
-        # The version of the committed configuration schema, whatever EKS offers (components/addons.py).
+        # The version of the committed configuration schema, whatever EKS offers (components/cluster/addons.py).
         "addonVersion": "v1.7.0-eksbuild.1",
         "clusterName": "gpu-inference-dev",
         "configurationValues": CONFIGURATIONS[case],

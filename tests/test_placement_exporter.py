@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from test_placement_guard import GPU_TOLERATION, device_plugin, gpu_pool, system_pool, vllm
 
-from components.dcgm_exporter import daemonset
 from components.facts import auto_mode
 from components.facts.contract import PlacementContract
+from components.gpu_agents.dcgm_exporter import daemonset
 from components.placement import gpu_guard
 from components.placement.exporter import DCGM_EXPORTER_VERDICT_ID, dcgm_exporter_covers_gpu_pools, is_dcgm_exporter
 

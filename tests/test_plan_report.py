@@ -10,12 +10,10 @@ from pathlib import Path
 import pytest
 
 from components.facts.resource_types import STACK
-from components.stackcheck.plan.report import plan_report, render
-from components.stackcheck.plan.report_json import render_json
-from components.stackcheck.plan.report_markdown import render_markdown
-from components.stackcheck.plan.report_text import render_text
-from components.stackcheck.plan.run import PlanOptions, PlanResult, ResourceRow, run_plan
-from components.stackcheck.plan.sections import (
+from components.stackcheck.plan.report.build import plan_report, render
+from components.stackcheck.plan.report.json import render_json
+from components.stackcheck.plan.report.markdown import render_markdown
+from components.stackcheck.plan.report.sections import (
     BLOCK_TYPES,
     MARKDOWN,
     TEXT,
@@ -34,6 +32,8 @@ from components.stackcheck.plan.sections import (
     VerdictLine,
     Verdicts,
 )
+from components.stackcheck.plan.report.text import render_text
+from components.stackcheck.plan.run import PlanOptions, PlanResult, ResourceRow, run_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 STACKS = Path(__file__).resolve().parent / "stacks"

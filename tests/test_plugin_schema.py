@@ -156,7 +156,7 @@ class _Unreadable(pulumi.ComponentResource):
 
 
 def test_an_args_class_the_analyzer_cannot_read_is_named_in_the_error():
-    from components.device_plugin import NvidiaDevicePlugin
+    from components.gpu_agents.device_plugin import NvidiaDevicePlugin
 
     with pytest.raises(host.SchemaError) as raised:
         host.provider([NvidiaDevicePlugin, _Unreadable])

@@ -10,9 +10,9 @@ import logging
 import pytest
 from conftest import PROGRAM, dev_stack_config, merge
 
+from components.autoscaling.keda_manifests import AMP_QUERY_ACTIONS, QUERY_METRICS, kv_cache_query
 from components.facts import versions
 from components.facts.identity import PROJECT
-from components.keda_manifests import AMP_QUERY_ACTIONS, QUERY_METRICS, kv_cache_query
 from components.settings import ConfigError, parse_stack_config
 from components.settings.autoscaling import AutoscalingSettings
 from components.settings.observability import PrometheusSettings
@@ -329,7 +329,7 @@ def test_the_kv_cache_trigger_signs_like_the_queue_trigger():
 
 
 def test_the_hpa_the_dashboard_joins_on_is_named_after_the_server_and_its_service(stack):
-    from components.keda_manifests import HPA_NAME_PREFIX
+    from components.autoscaling.keda_manifests import HPA_NAME_PREFIX
 
     run = stack(AUTOSCALED)
     [scaler] = objects(run, "ScaledObject")

@@ -253,7 +253,9 @@ def test_partition_comes_from_botocores_endpoint_data(region, partition):
 
 def run_network_component(tmp_path, region: str, args: str, run: ProgramRun | None = None) -> ProgramRun:
     program = tmp_path / "__main__.py"
-    program.write_text(f"from components.network import Network, NetworkArgs\n\nNetwork('net', NetworkArgs({args}))\n")
+    program.write_text(
+        f"from components.cluster.network import Network, NetworkArgs\n\nNetwork('net', NetworkArgs({args}))\n"
+    )
     return run_program(program, {"aws:region": region}, project=PROJECT, stack="test", run=run)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.cluster_access import deployer_access_warning
+from components.cluster.access import deployer_access_warning
 from components.settings import ConfigError, parse_settings
 
 DNS_LABEL = "allowed: a DNS label: 1-63 lowercase letters, digits or '-'"

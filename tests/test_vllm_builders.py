@@ -1,5 +1,5 @@
-"""The vLLM server's pure builders, without Pulumi: its share of a GPU node (components/vllm_sizing.py) and its
-container's arguments, probes and try command (components/vllm_manifests.py)."""
+"""The vLLM server's pure builders, without Pulumi: its share of a GPU node (components/vllm/sizing.py) and its
+container's arguments, probes and try command (components/vllm/manifests.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
 from components.facts.gpu_catalog import GPU_INSTANCE_TYPES, gpu_instance_type
 from components.facts.quantity import parse_quantity
+from components.gpu_agents.device_plugin import RESOURCES as DEVICE_PLUGIN_RESOURCES
 from components.placement.pools import eks_allocatable
 from components.settings import VLLM_MANAGED_FLAGS, VllmSettings
-from components.vllm_manifests import container_args, probes, try_command
-from components.vllm_sizing import server_resources, shm_size
+from components.vllm.manifests import container_args, probes, try_command
+from components.vllm.sizing import server_resources, shm_size
 
 # Requests of the DaemonSets an EKS GPU node runs besides the device plugin: aws-node (25m),
 # kube-proxy (100m), the node monitoring agent and an EBS CSI node plugin (assumed 100m/256Mi together).

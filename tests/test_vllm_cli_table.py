@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from components import vllm_flags
 from components.facts import versions, vllm_cli
+from components.settings import vllm_flags
 from scripts import vllm_cli_table
 
 ROOT = Path(__file__).resolve().parent.parent

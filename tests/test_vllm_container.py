@@ -8,12 +8,12 @@ from components.facts import versions
 from components.facts.contract import PlacementContract
 from components.facts.gpu_catalog import gpu_instance_type
 from components.settings import VllmSettings
-from components.vllm_manifests import pod_spec
+from components.vllm.manifests import pod_spec
 
 
 def test_a_pinned_server_image_is_pulled_only_when_missing_from_the_node(dev_run):
     # The image is pinned to a release tag (vllm.image); pulling ~10 GB again on every restart would
-    # make an outage of the registry block restarts (see CHECKOV_SKIPS in components/vllm_manifests.py).
+    # make an outage of the registry block restarts (see CHECKOV_SKIPS in components/vllm/manifests.py).
     container = server_container(dev_run)
     assert container["imagePullPolicy"] == "IfNotPresent"
     assert container["image"].rpartition(":")[2].startswith("v")

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components import vllm_flags, vllm_parser
+from components.facts import vllm_parser
 from components.facts.resource_types import DAEMONSET, DEPLOYMENT
 from components.facts.vllm_cli import OPTIONS
 from components.placement import gpu_guard
-from components.settings import PROJECT, ConfigError, parse_settings
+from components.settings import PROJECT, ConfigError, parse_settings, vllm_flags
 from components.stackcheck.plan.node_agents import cluster_agents
 from components.stackcheck.plan.pools import build_pools, node_group_specs
 from components.stackcheck.runtime import ProgramRun
@@ -205,7 +205,7 @@ def test_component_args_get_the_same_message_for_the_same_item(tmp_path, args, i
         run_components(
             tmp_path,
             f"""
-            from components.vllm_server import VllmServer, VllmServerArgs
+            from components.vllm.server import VllmServer, VllmServerArgs
 
             VllmServer("chat", VllmServerArgs(instance_types=["g5.xlarge"], extra_args={args!r}))
             """,

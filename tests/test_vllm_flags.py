@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import plain_strings
 
-from components import vllm_flags, vllm_parser
+from components.facts import vllm_parser
 from components.facts.resource_types import DEPLOYMENT, SECRET
-from components.settings import VllmSettings
+from components.settings import VllmSettings, vllm_flags
 from components.stackcheck.runtime import ProgramRun, Secret
-from components.vllm_manifests import container_args
+from components.vllm.manifests import container_args
 
 KEY = "sk-test-0123456789abcdef"
 

@@ -1,4 +1,4 @@
-"""Behaviour of the vLLM server component (components/vllm_server.py)."""
+"""Behaviour of the vLLM server component (components/vllm/server.py)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from components.settings import ConfigError
 from components.stackcheck.plan.node_agents import cluster_agents
 from components.stackcheck.plan.pools import build_pools, node_group_specs
 from components.stackcheck.runtime import ProgramRun, RegisteredResource, Secret
-from components.vllm_manifests import (
+from components.vllm.manifests import (
     MODEL_CACHE_PATH,
     PRE_STOP_SLEEP_SECONDS,
 )

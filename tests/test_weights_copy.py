@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components import weights_copy
 from components.facts import cold_start, versions
 from components.facts.cold_start import ColdStart
 from components.facts.identity import PROJECT
@@ -20,7 +19,8 @@ from components.facts.resource_types import ADDON, DEPLOYMENT, JOB, POD_IDENTITY
 from components.placement.cold_start import cold_start_verdict
 from components.settings import VllmSettings
 from components.stackcheck.__main__ import main
-from components.weights_copy_script import MARKER, AnotherRevision, copy, marker_key, read_marker, wait
+from components.vllm import weights_copy
+from components.vllm.weights_copy_script import MARKER, AnotherRevision, copy, marker_key, read_marker, wait
 from tests.conftest import dev_stack_config, dev_stack_file, merge, plan_stack_file, run_stack
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -262,7 +262,7 @@ def test_the_job_copies_the_pinned_revision_on_the_system_nodes(seeded, tmp_path
     assert container["securityContext"]["readOnlyRootFilesystem"] is True
     assert container["resources"]["limits"] == {"cpu": "1", "memory": "2Gi"}
     script = written(tmp_path, "configmap", "vllm-server-weights-copy")["data"]["weights_copy.py"]
-    assert script == (ROOT / "components" / "weights_copy_script.py").read_text()
+    assert script == (ROOT / "components" / "vllm" / "weights_copy_script.py").read_text()
     # The placement model places the Job on the system pool (verdict 9).
     [verdict] = [verdict for verdict in seeded["verdicts"] if verdict["id"] == 9]
     assert verdict["passed"] and f"vllm/{name} on gpu-inference-dev-system" in verdict["details"]

@@ -99,7 +99,7 @@ class PlacementContract:
     `extra_labels` and `extra_taints` are what the GPU node group carries besides the contract;
     `gpu_product` is the `nvidia.com/gpu.product` of the stack's GPU node group, when all its instance
     types share one GPU model (`GpuNodeGroup` labels each group from its own instance types instead,
-    components/gpu_node_group.py gpu_node_labels).
+    components/pools/gpu_node_group.py gpu_node_labels).
     """
 
     label_key: str = "GPU"

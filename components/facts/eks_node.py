@@ -2,7 +2,7 @@
 
 The EKS AMIs compute kube-reserved and set the hard eviction thresholds in their bootstrap
 (awslabs/amazon-eks-ami: bootstrap.sh for AL2, nodeadm for AL2023). placement/pools.py turns these
-numbers into a node's `status.allocatable`; components/vllm_server.py sizes vLLM's memory from them.
+numbers into a node's `status.allocatable`; components/vllm/server.py sizes vLLM's memory from them.
 Standard library only.
 """
 

@@ -13,13 +13,13 @@ DEVICE_PLUGIN_IMAGE_MARKER = "k8s-device-plugin"
 """Part of the NVIDIA device plugin's image name (nvcr.io/nvidia/k8s-device-plugin)."""
 DEVICE_PLUGIN_LABEL_KEY = COMPONENT_LABEL_KEY
 DEVICE_PLUGIN_LABEL_VALUE = "nvidia-device-plugin"
-"""The component label of the device plugin DaemonSet (components/device_plugin.py)."""
+"""The component label of the device plugin DaemonSet (components/gpu_agents/device_plugin.py)."""
 
 DCGM_EXPORTER_IMAGE_MARKER = "dcgm-exporter"
 """Part of the DCGM exporter's image name (nvcr.io/nvidia/k8s/dcgm-exporter)."""
 DCGM_EXPORTER_LABEL_KEY = COMPONENT_LABEL_KEY
 DCGM_EXPORTER_LABEL_VALUE = "dcgm-exporter"
-"""The component label of the DCGM exporter DaemonSet (components/dcgm_exporter.py)."""
+"""The component label of the DCGM exporter DaemonSet (components/gpu_agents/dcgm_exporter.py)."""
 
 DCGM_REMOTE_ENGINE_ENV = "DCGM_REMOTE_HOSTENGINE_INFO"
 """The variable that points the exporter at a DCGM host engine outside its container instead of embedding one

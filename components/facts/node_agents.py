@@ -12,7 +12,7 @@ every pool it must cover. Facts are written here, not copied; standard library o
 EKS installs the VPC CNI, kube-proxy and CoreDNS on every cluster (Amazon EKS user guide, "Amazon
 EKS add-ons": "Amazon EKS automatically installs self-managed add-ons such as the Amazon VPC CNI
 plugin for Kubernetes, kube-proxy, and CoreDNS for every cluster"); the stack takes those three over as
-EKS managed add-ons (components/addons.py), CoreDNS with a node affinity for the system node group. It also
+EKS managed add-ons (components/cluster/addons.py), CoreDNS with a node affinity for the system node group. It also
 installs the node monitoring agent add-on, and the pod identity agent add-on when the Cluster Autoscaler is on
 (it gets its AWS credentials through EKS Pod Identity).
 """

@@ -104,7 +104,7 @@ def dcgm_exporter_covers_gpu_pools(
                 for _, pod in exporters
             )
         ):
-            # Kept off Auto Mode's nodes on purpose (components/dcgm_exporter.py): EKS monitors their GPUs.
+            # Kept off Auto Mode's nodes on purpose (components/gpu_agents/dcgm_exporter.py): EKS monitors their GPUs.
             covered.append(f"{pool['name']} (EKS Auto Mode: no exporter, EKS monitors its GPUs)")
             continue
         if not landed:

@@ -1,4 +1,4 @@
-"""Settings of the Cluster Autoscaler (`autoscaler`), components/cluster_autoscaler.py.
+"""Settings of the Cluster Autoscaler (`autoscaler`), components/autoscaling/cluster_autoscaler.py.
 
 Each value is checked as the autoscaler reads it, not as Python would: priority patterns with an RE2
 binding (the autoscaler compiles them with Go's `regexp`, which is RE2 syntax), durations with Go's

@@ -1,5 +1,5 @@
 """Settings of a vLLM server's replica autoscaling (`vllm.autoscaling`, and each `models` entry's): KEDA scales
-the server's Deployment on vLLM's own queue, components/keda.py and components/keda_manifests.py."""
+the server's Deployment on vLLM's own queue, components/autoscaling/keda.py and components/autoscaling/keda_manifests.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Settings of the EKS control plane (`cluster`), configured by components/cluster.py."""
+"""Settings of the EKS control plane (`cluster`), configured by components/cluster/cluster.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Settings of the NVIDIA device plugin DaemonSet (`devicePlugin`), components/device_plugin.py."""
+"""Settings of the NVIDIA device plugin DaemonSet (`devicePlugin`), components/gpu_agents/device_plugin.py."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ _PROMETHEUS_DURATION = re.compile(
     r"^(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?"
     r"(([0-9]+)ms)?$"
 )
-# Node volumes are gp3 (components/node_group.py).
+# Node volumes are gp3 (components/pools/node_group.py).
 MAX_GP3_DISK_GIB = eks_model.MAX_GP3_VOLUME_GIB
 
 T = TypeVar("T")

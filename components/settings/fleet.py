@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from .. import vllm_flags
 from ..facts import gpu_catalog, model_catalog, prices
 from ..facts.contract import PlacementContract, Taint
 from ..facts.model_memory import ModelFit, ServedModel, model_fit
 from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
+from . import vllm_flags
 from .errors import ConfigProblem, Where, suggestion
 from .fields import rule
 from .node_groups import GpuNodeGroupSettings

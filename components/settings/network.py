@@ -1,4 +1,4 @@
-"""Settings of the VPC the stack creates when `cluster.vpcId` is not set (`network`), components/network.py."""
+"""Settings of the VPC the stack creates when `cluster.vpcId` is not set (`network`), components/cluster/network.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Settings of the node groups: the untainted system group (`systemNodeGroup`, components/cluster.py) and the
-guarded GPU group (`gpuNodeGroup`, components/gpu_node_group.py), both built by components/node_group.py."""
+"""Settings of the node groups: the untainted system group (`systemNodeGroup`, components/cluster/cluster.py) and the
+guarded GPU group (`gpuNodeGroup`, components/pools/gpu_node_group.py), both built by components/pools/node_group.py."""
 
 from __future__ import annotations
 

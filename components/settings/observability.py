@@ -1,5 +1,5 @@
-"""Settings of GPU and model-server metrics (`observability`): components/dcgm_exporter.py and
-components/monitoring.py."""
+"""Settings of GPU and model-server metrics (`observability`): components/gpu_agents/dcgm_exporter.py and
+components/observability/monitoring.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Settings of the vLLM OpenAI-compatible server (`vllm`), components/vllm_server.py."""
+"""Settings of the vLLM OpenAI-compatible server (`vllm`), components/vllm/server.py."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
-from .. import vllm_flags
 from ..facts import model_catalog, versions
 from ..facts.kubernetes import KUBE_SYSTEM
 from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
+from . import vllm_flags
 from .autoscaling import AutoscalingSettings
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule

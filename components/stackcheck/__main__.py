@@ -186,7 +186,7 @@ def _plan(args: argparse.Namespace) -> int:
 
 def _run_plan(args: argparse.Namespace) -> int:
     from .plan.compare import load_previous
-    from .plan.report import render
+    from .plan.report.build import render
     from .plan.run import PlanOptions, UsageError, run_plan
 
     try:

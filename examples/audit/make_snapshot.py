@@ -26,13 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from components.device_plugin import daemonset as device_plugin_daemonset  # noqa: E402
 from components.facts import gpu_catalog  # noqa: E402
 from components.facts.versions import DEVICE_PLUGIN_VERSION  # noqa: E402
+from components.gpu_agents.device_plugin import daemonset as device_plugin_daemonset  # noqa: E402
 from components.placement import NodeGroupSpec, pools_for_node_groups, system_addon_pod  # noqa: E402
 from components.settings import parse_stack_config  # noqa: E402
 from components.stackcheck.stack_config import load_stack_config  # noqa: E402
-from components.vllm_manifests import deployment as vllm_deployment  # noqa: E402
+from components.vllm.manifests import deployment as vllm_deployment  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "dev-cluster.json"
 GPU_NODES = 3

@@ -22,16 +22,16 @@ if str(CHECKOUT) not in sys.path:
 
 import pulumi  # noqa: E402 the checkout goes on the path first
 
-from components.args.cluster import ClusterNetwork  # noqa: E402
-from components.cluster import EksCluster, EksClusterArgs  # noqa: E402
-from components.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs  # noqa: E402
-from components.component_args import PlacementArgs  # noqa: E402
-from components.dcgm_exporter import DcgmExporter, DcgmExporterArgs  # noqa: E402
-from components.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs  # noqa: E402
+from components.args.validate import PlacementArgs  # noqa: E402
+from components.autoscaling.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs  # noqa: E402
+from components.cluster.args import ClusterNetwork  # noqa: E402
+from components.cluster.cluster import EksCluster, EksClusterArgs  # noqa: E402
+from components.cluster.network import Network, NetworkArgs  # noqa: E402
 from components.facts.gpu_catalog import gpu_instance_type  # noqa: E402
-from components.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs  # noqa: E402
-from components.network import Network, NetworkArgs  # noqa: E402
-from components.vllm_server import VllmServer, VllmServerArgs  # noqa: E402
+from components.gpu_agents.dcgm_exporter import DcgmExporter, DcgmExporterArgs  # noqa: E402
+from components.gpu_agents.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs  # noqa: E402
+from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs  # noqa: E402
+from components.vllm.server import VllmServer, VllmServerArgs  # noqa: E402
 
 # One pool per GPU model: (pool suffix, instance type, model).
 POOLS = (

@@ -1,7 +1,7 @@
 """The EKS add-ons a planned stack installs: each one's version and where it came from.
 
 At preview the program asks EKS which version of each add-on it offers for the cluster's Kubernetes version
-(components/addons.py); offline nobody answers, so the program installs the version pinned in facts/versions.py,
+(components/cluster/addons.py); offline nobody answers, so the program installs the version pinned in facts/versions.py,
 or none (EKS's default) where nothing is pinned. This reads the answers the mocks gave to those questions.
 """
 

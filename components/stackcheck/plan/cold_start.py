@@ -12,8 +12,8 @@ from typing import Any
 
 from ...facts import cold_start
 from ...facts.go_duration import parse_go_duration
-from ...vllm_manifests import SERVER_NAME
-from ...weights_copy import WAIT_CONTAINER, weights_bytes
+from ...vllm.manifests import SERVER_NAME
+from ...vllm.weights_copy import WAIT_CONTAINER, weights_bytes
 
 NANOSECONDS = 1_000_000_000
 

@@ -26,8 +26,8 @@ def not_checked_offline(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """The checks the program makes on AWS's answers that the mocks cannot give, one line each.
 
     The cluster reads each public node subnet (EC2 DescribeSubnets) to see that it assigns public IPv4
-    addresses (components/cluster.py, `_assigning_public_ips`), and the program each EC2 vCPU quota its GPU
-    pools draw on (components/gpu_quota.py); the mocks answer nothing, so offline those checks are not made, and
+    addresses (components/cluster/cluster.py, `_assigning_public_ips`), and the program each EC2 vCPU quota its GPU
+    pools draw on (components/pools/quota.py); the mocks answer nothing, so offline those checks are not made, and
     the plan says so rather than pass them.
     """
     return [
@@ -37,7 +37,7 @@ def not_checked_offline(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
         if token == GET_SUBNET
     ] + [
         f"EC2 vCPU quota {args.get('quotaCode')}: the GPU pools' vCPUs are judged against it at preview "
-        "(components/gpu_quota.py), the quota read from Service Quotas; not checked offline"
+        "(components/pools/quota.py), the quota read from Service Quotas; not checked offline"
         for token, args in calls
         if token == GET_SERVICE_QUOTA
     ]

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...facts.resource_types import CLUSTER_TYPES, NODE_GROUP, SUBNET, VPC
 
-# The tag that marks a private subnet (components/network.py): internal load balancers go there.
+# The tag that marks a private subnet (components/cluster/network.py): internal load balancers go there.
 PRIVATE_SUBNET_TAG = "kubernetes.io/role/internal-elb"
 
 

@@ -130,7 +130,7 @@ def _rules_run(rules) -> str:
 
 def _auto_mode_node_class(obj: KubernetesObject, file: str | None) -> SchemaResult:
     """An EKS Auto Mode NodeClass against the fields the EKS user guide documents: no CRD schema is published."""
-    from ...auto_mode_manifests import node_class_problems
+    from ...pools.auto_mode.manifests import node_class_problems
 
     problems = node_class_problems(obj.manifest)
     if problems:

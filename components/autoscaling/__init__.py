@@ -1,0 +1,1 @@
+"""Scaling: the Cluster Autoscaler for node groups, and KEDA for a vLLM server's replicas."""

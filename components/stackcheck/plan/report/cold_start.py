@@ -1,0 +1,88 @@
+"""The report's "Cold start" section: each served model's start, step by step, against its budgets
+(stackcheck/plan/cold_start.py, verdict 15)."""
+
+from __future__ import annotations
+
+from ..run import PlanResult
+from .sections import MARKDOWN, Column, Items, Paragraph, Row, Section, Table
+
+
+def cold_start_section(result: PlanResult) -> Section:
+    """Per model each step's seconds and how they were worked out, the total, the part the startup probe must
+    allow, and the budgets; the sources of the figures in markdown."""
+    entries = result.cold_start
+    failed = any(verdict.id == 15 and not verdict.passed for verdict in result.verdicts)
+    steps = Table(
+        (
+            Column("Model", code=True),
+            Column("Step"),
+            Column("Seconds"),
+            Column("Arithmetic"),
+            Column("In startup probe"),
+        ),
+        tuple(
+            Row((entry.name, step.name, f"{step.seconds:.0f}", step.arithmetic, "yes" if step.in_probe else "no"))
+            for entry in entries
+            for step in entry.steps
+        )
+        + tuple(
+            Row(
+                (
+                    entry.name,
+                    entry.weights_copy.name,
+                    f"{entry.weights_copy.seconds:.0f}",
+                    entry.weights_copy.arithmetic,
+                    f"no: the init container waits up to {_seconds(entry.weights_wait)} s",
+                )
+            )
+            for entry in entries
+            if entry.weights_copy is not None
+        ),
+    )
+    totals = Table(
+        (
+            Column("Model", code=True),
+            Column("Pool", code=True),
+            Column("Total s"),
+            Column("Startup probe must allow s"),
+            Column("Startup probe allows s"),
+            Column("Node launch s"),
+            Column("maxNodeProvisionTime s"),
+        ),
+        tuple(
+            Row(
+                (
+                    entry.name,
+                    entry.pool,
+                    f"{entry.total:.0f}",
+                    f"{entry.in_probe:.0f}",
+                    _seconds(entry.startup_allowance),
+                    f"{entry.node_launch:.0f}",
+                    _seconds(entry.max_node_provision),
+                )
+            )
+            for entry in entries
+        ),
+    )
+    copies = [entry.weights_copy for entry in entries if entry.weights_copy is not None]
+    sources = sorted({step.source for entry in entries for step in (*entry.steps, *copies)})
+    blocks = (
+        totals,
+        steps,
+        Paragraph(
+            "Published figures, not measured in this account: the README says how to measure a real cold start. "
+            "The startup probe counts from the container's start, after the image pull."
+        ),
+        Items(tuple(sources), label="Sources", only=MARKDOWN),
+    )
+    return Section(
+        "cold-start",
+        "Cold start (from a pending pod to a server that answers, verdict 15)",
+        "error" if failed else "warning" if any(entry.scales_from_zero for entry in entries) else "ok",
+        blocks if entries else (),
+        data={"coldStart": [entry.to_dict() for entry in entries]},
+    )
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}"

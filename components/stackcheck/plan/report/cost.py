@@ -1,0 +1,88 @@
+"""The report's cost section (stackcheck/plan/cost.py): each pool and fixed cost, the totals, the idle floor."""
+
+from __future__ import annotations
+
+from ....facts import prices
+from ..cost import SIZES, CostEstimate, usd
+from ..run import PlanResult
+from .sections import MARKDOWN, Column, Items, Paragraph, Row, Section, Table
+
+
+def cost_section(result: PlanResult) -> Section:
+    """Per pool the node price and the monthly cost at each size, the fixed costs, the totals and the idle
+    floor; what is not priced is listed, never counted as 0."""
+    cost = result.cost
+    return Section(
+        "cost",
+        "Cost",
+        "warning" if cost and cost.not_priced else "info",
+        _blocks(cost) if cost else (),
+        text_heading=f"Cost (on-demand list prices, {cost.region}, a month of {prices.HOURS_PER_MONTH} hours)"
+        if cost
+        else "",
+        markdown_heading=f"Cost ({cost.region}, {prices.HOURS_PER_MONTH} hours a month)" if cost else "",
+        data={"cost": cost.to_dict() if cost else None},
+    )
+
+
+def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
+    pools = Table(
+        (
+            Column("Pool", code=True),
+            Column("Instance", code=True),
+            Column("Capacity"),
+            Column("$/node/hour"),
+            Column("Nodes min/desired/max"),
+            *(Column(f"Month at {size}") for size in SIZES),
+        ),
+        tuple(
+            Row(
+                (
+                    pool.name,
+                    pool.instance_type,
+                    pool.capacity_type,
+                    _hourly(pool.usd_per_node_hour),
+                    "/".join(str(pool.sizes[size]) for size in SIZES),
+                    *(usd(pool.monthly(size)) for size in SIZES),
+                )
+            )
+            for pool in cost.pools
+        ),
+    )
+    fixed = Table(
+        (Column("Fixed cost"), Column("Count"), Column("$/hour each"), Column("Month")),
+        tuple(
+            Row((item.item, str(item.count), _hourly(item.usd_per_unit_hour), usd(item.monthly))) for item in cost.fixed
+        ),
+    )
+    bound = "at least " if cost.not_priced else ""
+    totals = Table(
+        (Column("Total"), Column("Month")),
+        tuple(
+            Row((f"at {size}Size" if size != "min" else "at minSize (idle floor)", bound + usd(cost.total(size))))
+            for size in SIZES
+        ),
+    )
+    spot = (
+        f"Spot nodes at {cost.spot_discount:.0%} off on-demand (cost.spotDiscount)."
+        if cost.spot_discount is not None
+        else "Spot nodes are not priced: their price moves (set cost.spotDiscount to price them)."
+    )
+    budget = f" Budget: {usd(cost.budget)} a month (cost.maxMonthlyUsd, verdict 16)." if cost.budget else ""
+    sources = "; ".join(f"{source.name} ({source.where}, {source.as_of})" for source in prices.SOURCES)
+    # The list comes last: markdown reads a block right after a list item as part of that item.
+    return (
+        pools,
+        fixed,
+        totals,
+        Paragraph(
+            "The idle floor is the fixed costs and every pool at minSize: the stack with no traffic. Data "
+            "processed, volumes and load balancers are billed by use and not counted. " + spot + budget
+        ),
+        Paragraph(f"Prices from: {sources}.", only=MARKDOWN),
+        Items(tuple(cost.not_priced), severity="warning", label="Not priced (left out of the totals)"),
+    )
+
+
+def _hourly(value: float | None) -> str:
+    return "not priced" if value is None else f"${value:g}"

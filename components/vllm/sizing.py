@@ -1,0 +1,60 @@
+"""How much of a GPU node one vLLM server pod asks for: CPU, memory, GPUs and its shared-memory volume.
+
+Pure functions of the GPU instance type and the tensor-parallel size, on the EKS node allocatable numbers of
+facts/eks_node.py; components/vllm/manifests.py puts them into the pod spec.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..facts import gpu_catalog
+from ..facts.contract import NVIDIA_GPU_RESOURCE
+from ..facts.eks_node import allocatable_memory_mebibytes
+
+RESERVED_VCPUS = 1
+MEMORY_SHARE = Fraction(4, 5)
+# Part of the instance memory the kernel keeps out of the node's capacity (page tables, crash kernel),
+# which the EKS allocatable model (facts/eks_node.py) counts as the node's.
+KERNEL_MEMORY_SHARE = Fraction(5, 100)
+# What the node's DaemonSets request besides the server: aws-node, kube-proxy, the device plugin,
+# the node monitoring agent, a CSI node plugin.
+DAEMONSET_MEMORY_MIB = 512
+
+
+def shm_size(gpus: int) -> str:
+    """Size of the memory-backed `/dev/shm`: 1Gi per GPU.
+
+    The 64 MiB default breaks vLLM (docs/traps.md#dev-shm): its engine and workers exchange messages through shared
+    memory and NCCL uses it between the parallel ranks, so the need grows with the pod's `gpus`.
+    The tmpfs counts against the container's memory limit: at most a fifth of it on any catalog type.
+    """
+    return f"{gpus}Gi"
+
+
+def server_resources(instance: gpu_catalog.InstanceType, gpus: int) -> dict:
+    """CPU, memory and GPUs of one server pod: its GPUs' share of the instance, leaving the node its due.
+
+    `gpus` is the server's GPU count (`VllmSettings.gpus_per_replica`: tensor x pipeline x data parallel).
+    With share = gpus / GPUs per instance:
+    - cpu = (vCPUs - 1) * share, rounded down to 100m: a vCPU stays with kube-reserved and the DaemonSets;
+    - memory = share * min(80% of the instance memory, the EKS node's allocatable memory less the 5% of
+      memory the kernel keeps from the node's capacity and 512Mi for the DaemonSets), in MiB;
+    - `nvidia.com/gpu` = gpus, in limits only (extended resources request their limit).
+    CPU and memory requests equal limits (Guaranteed QoS: the last pods evicted or OOM-killed), and every
+    pod that fits on the GPUs (`GPUs // gpus`) fits the node beside its DaemonSets.
+    """
+    if not 1 <= gpus <= instance.gpus:
+        raise ValueError(
+            f"a server of {gpus} GPU(s) does not fit the {instance.gpus} GPU(s) "
+            f"of {instance.name}; allowed: 1-{instance.gpus}"
+        )
+    share = Fraction(gpus, instance.gpus)
+    cpu_millicores = math.floor((instance.vcpus - RESERVED_VCPUS) * 10 * share) * 100
+    instance_mib = Fraction(str(instance.memory_gib)) * 1024
+    allocatable_mib = allocatable_memory_mebibytes(instance.memory_gib, instance.max_pods)
+    usable_mib = allocatable_mib - KERNEL_MEMORY_SHARE * instance_mib - DAEMONSET_MEMORY_MIB
+    memory_mib = math.floor(share * min(MEMORY_SHARE * instance_mib, usable_mib))
+    sized = {"cpu": f"{cpu_millicores}m", "memory": f"{memory_mib}Mi"}
+    return {"requests": dict(sized), "limits": {**sized, NVIDIA_GPU_RESOURCE: str(gpus)}}

@@ -19,7 +19,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "components"
-HEAVY = ("pulumi", "pulumi_aws", "pulumi_eks", "pulumi_kubernetes", "pydantic", "kubernetes_validate", "yaml")
+PULUMI = ("pulumi", "pulumi_aws", "pulumi_eks", "pulumi_kubernetes")
+HEAVY = (*PULUMI, "pydantic", "kubernetes_validate", "yaml")
 STANDS_ON = {
     "facts": set(),
     "placement": {"facts"},
@@ -35,11 +36,21 @@ LAYERS = tuple(STANDS_ON)
 # One interpreter imports nothing of the package itself and forks a child per module: each child starts from
 # the state a fresh interpreter is in, at the cost of one start for the whole table.
 PROBE = """
-import importlib, json, os, sys
+import importlib, importlib.abc, json, os, sys
+
+class Uninstalled(importlib.abc.MetaPathFinder):
+    # The packages of sys.argv[3] behave as if they were not installed: importing one fails.
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in json.loads(sys.argv[3]):
+            raise ModuleNotFoundError(f"No module named {name!r} (not installed)", name=name)
+        return None
+
 for module in json.loads(sys.argv[1]):
     read, write = os.pipe()
     if os.fork() == 0:
         os.close(read)
+        if module in json.loads(sys.argv[4]):
+            sys.meta_path.insert(0, Uninstalled())
         try:
             importlib.import_module(module)
             found = {"loaded": sorted(name for name in json.loads(sys.argv[2]) if name in sys.modules)}
@@ -56,11 +67,20 @@ for module in json.loads(sys.argv[1]):
 """
 
 
-def loaded_after_import(modules: list[str]) -> dict[str, dict]:
+def loaded_after_import(modules: list[str], without_pulumi: list[str] = ()) -> dict[str, dict]:
     """For each of `modules`, the heavy packages present in `sys.modules` after importing it in an interpreter
-    that has imported nothing else of the package: `{"loaded": [...]}`, or `{"error": ...}` when it fails."""
+    that has imported nothing else of the package: `{"loaded": [...]}`, or `{"error": ...}` when it fails. Those
+    of `without_pulumi` are imported as if the Pulumi SDKs were not installed."""
     completed = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(modules), json.dumps(HEAVY)],
+        [
+            sys.executable,
+            "-c",
+            PROBE,
+            json.dumps(modules),
+            json.dumps(HEAVY),
+            json.dumps(PULUMI),
+            json.dumps(without_pulumi),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -88,14 +108,24 @@ def modules_of(package: str) -> list[str]:
 FACTS = modules_of("facts")
 PLACEMENT = modules_of("placement")
 assert FACTS and PLACEMENT
-PURE_BUILDERS = [
-    "components.vllm.manifests",
-    "components.vllm.sizing",
-    "components.settings.vllm_flags",
-    "components.facts.vllm_parser",
-    "components.kube.labels",
-    "components.kube.security_context",
-]
+
+
+def pure_builders(root: Path) -> list[str]:
+    """The pure builders, found by rule rather than listed: every module named `manifests` or `*_manifests`
+    anywhere in the package (a concern's Kubernetes and AWS objects as plain data), and every module of `kube/`
+    (the Kubernetes helpers every concern shares)."""
+    found = []
+    for path in sorted((root / "components").rglob("*.py")):
+        relative = path.relative_to(root)
+        if "__pycache__" in relative.parts:
+            continue
+        if relative.stem == "manifests" or relative.stem.endswith("_manifests") or relative.parts[1] == "kube":
+            parts = relative.with_suffix("").parts
+            found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return found
+
+
+PURE_BUILDERS = pure_builders(ROOT)
 SETTINGS = [
     "components.settings",
     "components.settings.reader",
@@ -107,7 +137,9 @@ SETTINGS = [
 @pytest.fixture(scope="module")
 def loaded() -> dict[str, dict]:
     """The heavy packages each probed module loads on its own."""
-    return loaded_after_import(FACTS + PLACEMENT + PURE_BUILDERS + SETTINGS)
+    return loaded_after_import(
+        FACTS + PLACEMENT + PURE_BUILDERS + SETTINGS, without_pulumi=FACTS + PLACEMENT + PURE_BUILDERS
+    )
 
 
 def test_the_floor_holds_the_fact_modules():
@@ -130,8 +162,49 @@ def test_facts_and_the_scheduling_model_load_no_sdk_and_no_pydantic(loaded, modu
 
 
 @pytest.mark.parametrize("module", PURE_BUILDERS)
-def test_pure_builders_load_no_pulumi(loaded, module):
-    assert not {"pulumi", "pulumi_aws", "pulumi_eks", "pulumi_kubernetes"} & set(heavy(loaded, module))
+def test_pure_builders_import_with_no_pulumi_installed(loaded, module):
+    assert not set(PULUMI) & set(heavy(loaded, module))
+
+
+def test_the_rule_finds_every_concerns_builders_and_the_kube_helpers():
+    """The modules docs/architecture.md names as pure builders are among those the rule finds."""
+    assert {
+        "components.vllm.manifests",
+        "components.pools.karpenter.manifests",
+        "components.pools.auto_mode.manifests",
+        "components.autoscaling.keda_manifests",
+        "components.kube.labels",
+        "components.kube.security_context",
+    } <= set(PURE_BUILDERS)
+
+
+def test_the_rule_finds_a_new_builder_and_the_probe_refuses_one_that_needs_pulumi(tmp_path):
+    """A concern that adds `manifests.py` is probed without being listed, and a builder that imports the SDK fails
+    to import when Pulumi is taken away."""
+    (tmp_path / "components" / "queue").mkdir(parents=True)
+    (tmp_path / "components" / "__init__.py").write_text("")
+    (tmp_path / "components" / "queue" / "__init__.py").write_text("")
+    (tmp_path / "components" / "queue" / "manifests.py").write_text("import pulumi\n")
+    (tmp_path / "components" / "queue" / "queue.py").write_text("")
+    assert pure_builders(tmp_path) == ["components.queue.manifests"]
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            PROBE,
+            json.dumps(["components.queue.manifests"]),
+            json.dumps(HEAVY),
+            json.dumps(PULUMI),
+            json.dumps(["components.queue.manifests"]),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    (line,) = completed.stdout.splitlines()
+    assert json.loads(line)[1] == {"error": "ModuleNotFoundError: No module named 'pulumi' (not installed)"}
 
 
 @pytest.mark.parametrize("module", SETTINGS)

@@ -22,6 +22,12 @@ EPHEMERAL_RESERVED_BYTES = 2**30
 NODEFS_EVICTION = Fraction(1, 10)
 """evictionHard nodefs.available<10%."""
 
+NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonEKS_CNI_Policy")
+"""The AWS-managed policies a node role needs to join the cluster, pull images and run the VPC CNI (EKS user guide,
+"Amazon EKS node IAM role"). Their ARNs name the partition (`arn:aws-cn:iam::aws:policy/...` in China,
+`arn:aws-us-gov:` in GovCloud; IAM user guide, "IAM identifiers"), so they are built from the partition the provider
+reports."""
+
 EKS_DEFAULT_DISK_GIB = 20
 """EKS's root volume when a node group sets no disk size (EKS API CreateNodegroup, `diskSize`)."""
 

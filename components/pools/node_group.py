@@ -16,14 +16,9 @@ import pulumi
 import pulumi_aws as aws
 
 from ..facts import eks_model, image_cache, naming, regions
-from ..facts.eks_node import DEFAULT_CAPACITY_TYPE
+from ..facts.eks_node import DEFAULT_CAPACITY_TYPE, NODE_ROLE_POLICIES
 from ..facts.identity import PROJECT
 from ..ordering import once_created
-
-# Node roles need these AWS-managed policies to join the cluster, pull images and run the VPC CNI. Their ARNs
-# name the partition (`arn:aws-cn:iam::aws:policy/...` in China, `arn:aws-us-gov:` in GovCloud; IAM user guide,
-# "IAM identifiers", ARN format), so they are built from the partition the provider reports.
-NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonEKS_CNI_Policy")
 
 
 @dataclass(frozen=True)

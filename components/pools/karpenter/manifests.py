@@ -14,10 +14,10 @@ from typing import Any
 
 from ...facts import image_cache, versions
 from ...facts.contract import NVIDIA_GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE, PlacementContract
+from ...facts.eks_node import NODE_ROLE_POLICIES as NODE_GROUP_ROLE_POLICIES
 from ...facts.gpu_catalog import InstanceType
 from ...facts.karpenter import BOTTLEROCKET_ALIAS_PREFIX, CAPACITY_TYPE_LABEL, CAPACITY_TYPES
 from ...settings import GpuNodeGroupSettings
-from .. import node_group
 
 NODE_POOL_API_VERSION = "karpenter.sh/v1"
 NODE_CLASS_API_VERSION = "karpenter.k8s.aws/v1"
@@ -56,7 +56,7 @@ INTERRUPTION_EVENTS = {
 # The queue keeps a message 5 minutes (the template's MessageRetentionPeriod): a spot warning is two minutes ahead.
 QUEUE_RETENTION_SECONDS = 300
 # The node role's managed policies (the template's KarpenterNodeRole): the managed node groups' three, and SSM.
-NODE_ROLE_POLICIES = (*node_group.NODE_ROLE_POLICIES, "AmazonSSMManagedInstanceCore")
+NODE_ROLE_POLICIES = (*NODE_GROUP_ROLE_POLICIES, "AmazonSSMManagedInstanceCore")
 # Controller resources: the getting-started guide's `helm upgrade` sets 1 CPU and 1 GiB, requests equal to limits.
 CONTROLLER_RESOURCES = {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"cpu": "1", "memory": "1Gi"}}
 

@@ -1,5 +1,5 @@
 """Write every file derived from the components' inputs, declared once in the settings models
-(components/settings/) and components/inputs.py:
+(components/settings/) and each concern's inputs.py:
 
 - each concern's `args.py` (and components/args/placement.py): the components' args classes;
 - Pulumi.yaml: the stack config's declarations (its `config:` block);
@@ -10,7 +10,7 @@
     python scripts/generate.py           # rewrite them
     python scripts/generate.py --check   # exit 1, naming this command, when one is out of date
 
-Run it after changing an input (a settings field, an entry of components/inputs.py) or a component's outputs,
+Run it after changing an input (a settings field, an entry of a concern's inputs.py) or a component's outputs,
 and commit the files with the change: the tests run the check (tests/test_generated.py), so a change without
 its regenerated files fails.
 """
@@ -50,7 +50,7 @@ def check(root: Path = ROOT) -> list[str]:
             problems.append(f"{_shown(path)} is missing; create it with `{UPDATE_COMMAND}` and commit it")
         elif path.read_text(encoding="utf-8") != text:
             problems.append(
-                f"{_shown(path)} differs from what the settings and components/inputs.py give now; "
+                f"{_shown(path)} differs from what the settings and the input declarations give now; "
                 f"update it with `{UPDATE_COMMAND}` and commit it"
             )
     for path in generated_args(root):

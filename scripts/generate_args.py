@@ -1,4 +1,4 @@
-"""The components' args classes as source, from their one declaration (components/inputs.py and the settings
+"""The components' args classes as source, from their one declaration (each concern's inputs.py and the settings
 models), and how a settings field reads in every text derived from it.
 
 A field's docstring says what it is; its default sentence comes from its default: a value is rendered from
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import inspect
 import json
 import re
@@ -21,8 +22,36 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from components.inputs import ARGS, STACK_ONLY, Args, Own, Take
+from components.args.declare import Args, Own, Take
 from components.settings.section import SectionModel
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTSIDE_CONCERNS = ("stackcheck",)
+"""Folders of the package whose `inputs.py` is no input declaration (the plan's record of registered inputs)."""
+
+
+def declaration_modules(root: Path = ROOT) -> list[str]:
+    """The dotted names of every concern's `inputs.py` under `root`/components, in path order."""
+    found = []
+    for path in sorted((root / "components").rglob("inputs.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[1] not in OUTSIDE_CONCERNS:
+            found.append(".".join(parts))
+    return found
+
+
+def _declarations() -> tuple[tuple[Args, ...], dict[type[SectionModel], tuple[str, ...]]]:
+    args: list[Args] = []
+    stack_only: dict[type[SectionModel], tuple[str, ...]] = {}
+    for name in declaration_modules():
+        module = importlib.import_module(name)
+        args += module.ARGS
+        stack_only.update(getattr(module, "STACK_ONLY", {}))
+    return tuple(args), stack_only
+
+
+ARGS, STACK_ONLY = _declarations()
+"""Every concern's args classes, and the settings fields no component takes."""
 
 PACKAGE = "components"
 """The package the args modules are written into, each at the path its declaration names (relative to the
@@ -319,7 +348,7 @@ def declaration_problems() -> list[str]:
         if left:
             problems.append(
                 f"{model.__name__}: {left} are inputs of no component; take them in an args class of "
-                "components/inputs.py, or list them in its STACK_ONLY"
+                "its concern's inputs.py, or list them in that module's STACK_ONLY"
             )
     return problems
 

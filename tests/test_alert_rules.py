@@ -125,7 +125,7 @@ def test_a_stale_rules_file_fails_the_generated_files_check(tmp_path):
     stale.write_text(rules_file_text().replace("> 10", "> 20"), encoding="utf-8")
     problems = [problem for problem in generate.check(tmp_path) if "gpu-inference-alerts.yaml" in problem]
     assert problems == [
-        f"{stale} differs from what the settings and components/inputs.py give now; update it with "
+        f"{stale} differs from what the settings and the input declarations give now; update it with "
         "`python scripts/generate.py` and commit it"
     ]
 

@@ -1,4 +1,4 @@
-"""Every input is declared once (its settings field, or components/inputs.py), and the files derived from the
+"""Every input is declared once (its settings field, or its concern's inputs.py), and the files derived from the
 declaration hold what it gives: the args classes, Pulumi.yaml's config declarations, the README's
 configuration table and the package schema. `scripts/generate.py` writes them; its check fails naming the
 command while one is out of date."""
@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 import yaml
 
+from components.args.declare import Args, Own, Take
 from components.facts import versions
-from components.inputs import STACK_ONLY, Args, Own, Take
 from components.pools.args import GpuNodeGroupArgs
 from components.settings import GpuNodeGroupSettings, NetworkSettings, ObservabilitySettings, VllmSettings
 from components.settings.section import SectionModel
 from components.settings.stack import COLLECTIONS, SECRET_KEYS, SECTIONS
 from components.vllm.args import VllmServerArgs
 from scripts import generate, generate_args
-from scripts.generate_args import DeclarationError, class_docstrings, settings_fields
+from scripts.generate_args import STACK_ONLY, DeclarationError, class_docstrings, settings_fields
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = "python scripts/generate.py"
@@ -65,9 +65,9 @@ def test_a_stale_derived_file_fails_naming_the_command_that_updates_it(checkout)
     problems = generate.check(checkout)
 
     assert problems == [
-        f"{module} differs from what the settings and components/inputs.py give now; update it with `{COMMAND}` "
+        f"{module} differs from what the settings and the input declarations give now; update it with `{COMMAND}` "
         "and commit it",
-        f"{checkout / 'Pulumi.yaml'} differs from what the settings and components/inputs.py give now; update it "
+        f"{checkout / 'Pulumi.yaml'} differs from what the settings and the input declarations give now; update it "
         f"with `{COMMAND}` and commit it",
         f"{stray} is no args module the input declarations name; remove it",
     ]
@@ -173,7 +173,7 @@ def test_a_settings_field_no_component_takes_must_be_listed_stack_only(monkeypat
 
     assert generate_args.declaration_problems() == [
         "ObservabilitySettings: ['prometheusOperator', 'prometheus'] are inputs of no component; take them in an args class of "
-        "components/inputs.py, or list them in its STACK_ONLY"
+        "its concern's inputs.py, or list them in that module's STACK_ONLY"
     ]
 
 
@@ -223,3 +223,26 @@ def test_a_field_added_to_a_settings_model_becomes_a_field_of_each_args_class_th
 )
 def test_a_generated_args_module_imports_another_relatively_from_its_own_folder(importer, imported, written):
     assert generate_args.relative_import(importer, imported) == written
+
+
+def test_every_concerns_declaration_is_found_and_the_plans_record_of_inputs_is_not():
+    """Each concern keeps its inputs in its own folder; the plan's `stackcheck/plan/inputs.py` records registered
+    inputs and declares none."""
+    assert generate_args.declaration_modules() == [
+        "components.args.inputs",
+        "components.autoscaling.inputs",
+        "components.cluster.inputs",
+        "components.gpu_agents.inputs",
+        "components.observability.inputs",
+        "components.pools.auto_mode.inputs",
+        "components.pools.inputs",
+        "components.pools.karpenter.inputs",
+        "components.vllm.inputs",
+    ]
+
+
+def test_a_new_concerns_declaration_is_found_without_being_listed(tmp_path):
+    for folder in ("queue", "stackcheck/plan"):
+        (tmp_path / "components" / folder).mkdir(parents=True)
+        (tmp_path / "components" / folder / "inputs.py").write_text("ARGS = ()\n")
+    assert generate_args.declaration_modules(tmp_path) == ["components.queue.inputs"]

@@ -1,6 +1,15 @@
-"""The building blocks of the input declarations of components/inputs.py: what an args class takes from a settings
-model (`Take`), an input only components have (`Own`), an args class (`Args`), and the inputs several classes
-share (the placement contract, an object's name). No Pulumi here."""
+"""How a concern declares its components' inputs, once, in its `inputs.py`.
+
+An input the stack config has too is declared in its settings model (components/settings/): its type with the rule
+it must meet, its default and its docstring. A concern's `inputs.py` lists in `ARGS` what each of its args classes
+takes from those models (`Take`) and the inputs only components have (`Own`: the cluster name as an Output, `tags`,
+object names, ...), and in `STACK_ONLY` the settings fields of its sections no component takes (`vllm.enabled`,
+`network.mode`, ...). `python scripts/generate.py` finds every concern's `inputs.py` and writes each args class into
+the module its declaration names (the concern's `args.py`), a field taken from a settings model becoming a plain
+`X | None = None` field of the same name, its docstring `Plain. ` and the model's, its default sentence rendered from
+the model's default. Here are the building blocks: `Take`, `Own`, an args class (`Args`), and the inputs several
+classes share (the placement contract, an object's name). No Pulumi here: the annotations of the inputs only
+components have are source text, as the generated classes spell them."""
 
 from __future__ import annotations
 

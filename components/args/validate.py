@@ -4,7 +4,7 @@ contract as plain inputs.
 Each component's args class (`GpuNodeGroupArgs`, `VllmServerArgs`, ...) is a keyword-only dataclass of plain
 inputs: strings, numbers, booleans, lists, maps of strings and nested args classes, so that Pulumi's schema
 analyzer (`pulumi.provider.experimental.analyzer`) can describe it to other languages. The classes are written
-into components/args/ from the one declaration of each input (components/inputs.py): a field the stack config
+into each concern's args.py from the one declaration of each input (its inputs.py): a field the stack config
 has too has that settings field's name, so `Validation.section` checks every args field a settings model has
 with that model's rules and messages. A field left `None` takes the default its docstring names. Fields
 annotated without `pulumi.Input` must be plain values known when the component is constructed: they shape

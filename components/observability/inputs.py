@@ -1,52 +1,22 @@
-"""The inputs of the observability components (`DcgmExporter`, `PrometheusMonitors` and its `ScrapeTarget`), a
-part of `inputs.ARGS` (components/inputs.py, which explains the declarations), in its order: last."""
+"""The inputs of the observability components (`PrometheusMonitors` and its `ScrapeTarget`, `PrometheusStack`). How
+a declaration reads: components/args/declare.py."""
 
 from __future__ import annotations
 
-from ..args.declare import Args, Own, Take, _args, _object_name, _placement
-from ..settings.observability import ObservabilitySettings
+from ..args.declare import Args, Own, Take, _args
+from ..settings.observability import ObservabilitySettings, PrometheusSettings
+from ..settings.section import SectionModel
 from ..settings.vllm import VllmSettings
 
-OBSERVABILITY_ARGS: tuple[Args, ...] = (
-    _args(
-        "DcgmExporterArgs",
-        "gpu_agents/args",
-        "Inputs of `DcgmExporter`. Every field is plain (it shapes the DaemonSet and its policy) and checked when "
-        "the component is constructed.",
-        _placement("The GPU placement contract: the exporter tolerates every repelling taint and selects the label."),
-        Take(ObservabilitySettings, only=("monitoring_namespace",)),
-        Own(
-            "bottlerocket",
-            "bool | None",
-            "The GPU nodes run Bottlerocket: the container runs privileged (see the module docstring). Default false.",
-        ),
-        Own(
-            "auto_mode_nodes",
-            "bool | None",
-            "Some GPU pools are EKS Auto Mode's: the exporter keeps off their nodes (see the module docstring). "
-            "Default false.",
-        ),
-        Own(
-            "dcgm_host_engine",
-            "bool | None",
-            "The EKS node monitoring agent runs (`EksCluster`'s `node_monitoring_agent`), and with it DCGM's host "
-            "engine `dcgm-server` on the GPU nodes it supports: there the exporter connects to that engine rather "
-            "than embedding a second one, and a second DaemonSet embeds one on the other GPU nodes (see the module "
-            "docstring). Pass true beside an `EksCluster` that installs the agent (its default); the plan's verdict "
-            "10 fails on a mismatch. Default false.",
-        ),
-        Own(
-            "pod_annotations",
-            "dict[str, str] | None",
-            "Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none.",
-        ),
-        _object_name("DaemonSet, its Service, ServiceAccount and NetworkPolicy"),
-        Own(
-            "namespace",
-            "str | None",
-            "Namespace of the DaemonSet, Service and NetworkPolicy. Default `kube-system`, beside the device plugin.",
-        ),
-    ),
+STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
+    ObservabilitySettings: ("dcgm_exporter", "prometheus_operator", "prometheus"),
+    # Where KEDA asks: the program hands it to each autoscaled server as `prometheus_url` (an AMP workspace as its
+    # query URL and `amp_region`, and to `Keda` as `amp_workspace_arn`), and builds `PrometheusStack` for `install`.
+    PrometheusSettings: ("url", "amp_workspace", "install"),
+}
+"""Settings fields of this concern no component takes: the stack config alone has them."""
+
+ARGS: tuple[Args, ...] = (
     _args(
         "ScrapeTarget",
         "observability/args",

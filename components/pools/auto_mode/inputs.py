@@ -1,12 +1,12 @@
-"""The inputs of the EKS Auto Mode components (`AutoMode`, `AutoModeNodePool`), a part of `inputs.ARGS`
-(components/inputs.py, which explains the declarations), in its order: after Karpenter's."""
+"""The inputs of the EKS Auto Mode components (`AutoMode`, `AutoModeNodePool`). How a declaration reads:
+components/args/declare.py."""
 
 from __future__ import annotations
 
 from ...args.declare import Args, Own, Take, _args, _placement
 from ...settings.node_groups import GpuNodeGroupSettings
 
-AUTO_MODE_ARGS: tuple[Args, ...] = (
+ARGS: tuple[Args, ...] = (
     _args(
         "AutoModeArgs",
         "pools/auto_mode/args",

@@ -51,7 +51,7 @@ STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
 """Settings fields no component takes: the stack config alone has them."""
 
 ARGS: tuple[Args, ...] = (
-    _args("TaintArgs", "component_args", "A node taint in Kubernetes spelling.", Take(TaintSettings)),
+    _args("TaintArgs", "args/placement", "A node taint in Kubernetes spelling.", Take(TaintSettings)),
     _args(
         "PlacementArgs",
         "args/placement",

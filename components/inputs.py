@@ -5,10 +5,10 @@ rule it must meet, its default and its docstring. Here each args class lists wha
 (`Take`), the inputs only components have (`Own`: the cluster name as an Output, `tags`, object names, ...), and
 `STACK_ONLY` the settings fields no component takes (`vllm.enabled`, `network.mode`, ...).
 
-`python scripts/generate.py` writes every args class from this module into components/args/, a field taken from
+`python scripts/generate.py` writes every args class from this module into its concern's `args.py`, a field taken from
 a settings model becoming a plain `X | None = None` field of the same name, its docstring `Plain. ` and the
 model's, its default sentence rendered from the model's default. It also writes, from the settings models,
-Pulumi.yaml's config declarations, the README's configuration table and plugin/schema.json; `--check` only
+Pulumi.yaml's config declarations, the reference pages of docs/reference/ and plugin/schema.json; `--check` only
 compares, and the tests run it. No Pulumi here: the annotations of the inputs only components have are source
 text, as the generated classes spell them.
 """

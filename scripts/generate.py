@@ -3,7 +3,8 @@
 
 - each concern's `args.py` (and components/args/placement.py): the components' args classes;
 - Pulumi.yaml: the stack config's declarations (its `config:` block);
-- README.md: the configuration reference table;
+- docs/reference/configuration.md: the configuration reference, every key of the stack config;
+- docs/reference/components.md: the components reference, every component's args field by field;
 - plugin/schema.json: the component package's schema, as Pulumi's analyzer infers it from the args and outputs;
 - components/observability/dashboards/gpu-inference-alerts.yaml: the alert rules at the defaults (components/observability/alert_rules.py).
 
@@ -29,14 +30,16 @@ if str(ROOT) not in sys.path:
 from components.observability.alert_rules import RULES_FILE, rules_file_text  # noqa: E402
 from plugin.host import SCHEMA_FILE, UPDATE_COMMAND, SchemaError, schema, schema_text  # noqa: E402 needs the checkout on the path
 from scripts.generate_args import PACKAGE, DeclarationError, args_modules, generated_args  # noqa: E402
-from scripts.generate_config import GeneratedRegionError, pulumi_yaml, readme  # noqa: E402
+from scripts.generate_config import CONFIGURATION_PAGE, GeneratedRegionError, configuration_page, pulumi_yaml  # noqa: E402
+from scripts.generate_reference import COMPONENTS_PAGE, components_page  # noqa: E402
 
 
 def derived_files(root: Path = ROOT) -> dict[Path, str]:
     """Each derived file but the schema, and the text it must hold."""
     files = {root / path: text for path, text in args_modules().items()}
     files[root / "Pulumi.yaml"] = pulumi_yaml((root / "Pulumi.yaml").read_text(encoding="utf-8"))
-    files[root / "README.md"] = readme((root / "README.md").read_text(encoding="utf-8"))
+    files[root / CONFIGURATION_PAGE] = configuration_page()
+    files[root / COMPONENTS_PAGE] = components_page()
     files[root / RULES_FILE.relative_to(ROOT)] = rules_file_text()
     return files
 

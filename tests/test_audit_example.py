@@ -1,4 +1,4 @@
-"""The README's audit command on the shipped example cluster prints every finding and exits 1."""
+"""The audit page's command on the shipped example cluster (docs/audit.md, "Try it") prints every finding and exits 1."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ KINDS = {"idle-gpus", "gpu-leak", "pending-gpu-pods", "gpu-not-advertised", "nod
 
 
 def readme_example_command() -> list[str]:
-    section = re.search(r"^## Auditing a live cluster\n(.*?)^## ", (ROOT / "README.md").read_text(), re.S | re.M)
-    assert section, "README has no 'Auditing a live cluster' section"
+    section = re.search(r"^## Try it\n(.*?)(?=^## |\Z)", (ROOT / "docs" / "audit.md").read_text(), re.S | re.M)
+    assert section, "docs/audit.md has no 'Try it' section"
     commands = re.findall(r"^\.venv/bin/eks-gpu-audit (--snapshot examples/\S+.*)$", section.group(1), re.M)
     assert len(commands) == 1, commands
     # The installed command of the environment running the tests (.ci/setup installs the project editable).

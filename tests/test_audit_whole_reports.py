@@ -40,7 +40,7 @@ def _report(monkeypatch, capsys, cwd: Path, *args: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize(("fmt", "expected"), [("text", "dev-cluster.txt"), ("markdown", "dev-cluster.md")])
 def test_the_example_report_is_the_committed_one(monkeypatch, capsys, fmt, expected):
-    """The README's audit of examples/audit/dev-cluster.json, whole, in `fmt`.
+    """The audit page's example (docs/audit.md) of examples/audit/dev-cluster.json, whole, in `fmt`.
 
     To refresh after a deliberate change of a report, from the repository root:
       .venv/bin/python -m components.stackcheck audit --snapshot examples/audit/dev-cluster.json --stack dev \\

@@ -60,7 +60,7 @@ def test_an_output_given_for_a_plain_input_is_named_before_anything_is_registere
 
 
 def test_every_hosted_component_its_args_and_the_schemas_types_are_exported_by_the_package():
-    """What the README tells a Python stack to import from `eks_gpu_inference`: each component the
+    """What docs/library.md tells a Python stack to import from `eks_gpu_inference`: each component the
     plugin hosts, its args class and every nested args type the schema names."""
     import components
     from plugin.host import components as hosted

@@ -1,11 +1,13 @@
 """Every input is declared once (its settings field, or its concern's inputs.py), and the files derived from the
-declaration hold what it gives: the args classes, Pulumi.yaml's config declarations, the README's
-configuration table and the package schema. `scripts/generate.py` writes them; its check fails naming the
+declaration hold what it gives: the args classes, Pulumi.yaml's config declarations, the configuration and
+components reference pages (docs/reference/) and the package schema. `scripts/generate.py` writes them; its check fails naming the
 command while one is out of date."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
 import re
 import shutil
 from pathlib import Path
@@ -32,7 +34,8 @@ def checkout(tmp_path) -> Path:
     """A copy of the derived files, to make stale."""
     for name in (
         "Pulumi.yaml",
-        "README.md",
+        "docs/reference/configuration.md",
+        "docs/reference/components.md",
         "plugin/schema.json",
         "components/observability/dashboards/gpu-inference-alerts.yaml",
     ):
@@ -81,8 +84,10 @@ def test_check_mode_exits_1_and_names_the_command_when_the_schema_differs(checko
 
 
 def test_write_mode_brings_every_derived_file_up_to_date(checkout):
-    readme = checkout / "README.md"
-    readme.write_text(readme.read_text().replace("| `cluster.name` |", "| `cluster.nom` |"))
+    reference = checkout / "docs" / "reference" / "configuration.md"
+    reference.write_text(reference.read_text().replace("| `cluster.name` |", "| `cluster.nom` |"))
+    components_page = checkout / "docs" / "reference" / "components.md"
+    components_page.unlink()
     (checkout / "plugin" / "schema.json").write_text("{}\n")
     stray = stray_args_module(checkout)
     hand_written = checkout / "components" / "vllm" / "notes.py"
@@ -91,7 +96,8 @@ def test_write_mode_brings_every_derived_file_up_to_date(checkout):
     assert generate.main([], root=checkout) == 0
 
     assert generate.check(checkout) == []
-    assert readme.read_text() == (ROOT / "README.md").read_text()
+    assert reference.read_text() == (ROOT / "docs" / "reference" / "configuration.md").read_text()
+    assert components_page.read_text() == (ROOT / "docs" / "reference" / "components.md").read_text()
     assert not stray.exists()
     assert hand_written.exists()
 
@@ -100,8 +106,9 @@ def test_the_schema_is_analysed_afresh_only_when_args_this_interpreter_imported_
     import components.cluster.args  # noqa: F401 the args this interpreter has imported
 
     args = ROOT / "components" / "cluster" / "args.py"
-    assert generate.imported_args_rewritten([ROOT / "README.md", args])
-    assert not generate.imported_args_rewritten([ROOT / "README.md"])
+    page = ROOT / "docs" / "reference" / "configuration.md"
+    assert generate.imported_args_rewritten([page, args])
+    assert not generate.imported_args_rewritten([page])
     assert not generate.imported_args_rewritten([checkout / "components" / "cluster" / "args.py"])
 
 
@@ -130,9 +137,9 @@ def test_pulumi_yaml_declares_every_top_level_key_with_the_secrets_marked():
     assert "amiFamily (AL2023|Bottlerocket)" in config["gpuNodeGroup"]["description"]
 
 
-def test_the_readme_table_gives_every_key_its_default_from_the_settings():
-    readme = (ROOT / "README.md").read_text()
-    rows = dict(re.findall(r"^\| `([^`]+)` \| (.*?) \| .* \|$", readme, re.M))
+def test_the_configuration_reference_gives_every_key_its_default_from_the_settings():
+    reference = (ROOT / "docs" / "reference" / "configuration.md").read_text()
+    rows = dict(re.findall(r"^\| `([^`]+)` \| (.*?) \| .* \|$", reference, re.M))
 
     assert rows["cluster.version"] == f"`{versions.DEFAULT_KUBERNETES_VERSION}`"
     assert rows["gpuNodeGroup.diskSize"] == str(GpuNodeGroupSettings.model_fields["disk_size"].default)
@@ -140,6 +147,35 @@ def test_the_readme_table_gives_every_key_its_default_from_the_settings():
     assert rows["gpuNodeGroup.extraTaints[].key"] == "required"
     assert {f"network.{field.key}" for field in settings_fields(NetworkSettings)} <= set(rows)
     assert {"hfToken", "vllmApiKey"} <= set(rows)
+
+
+def test_the_components_reference_gives_each_field_the_annotation_and_docstring_of_its_args_class():
+    page = (ROOT / "docs" / "reference" / "components.md").read_text()
+    section = page.split("### `GpuNodeGroup`\n", 1)[1].split("\n### ", 1)[0]
+    # The class as its generated source spells it: each field's annotation and the docstring under it.
+    (body,) = ast.parse(inspect.getsource(GpuNodeGroupArgs)).body
+    annotations = {
+        node.target.id: ast.unparse(node.annotation) for node in body.body if isinstance(node, ast.AnnAssign)
+    }
+    docstrings = class_docstrings(GpuNodeGroupArgs)
+
+    assert "`eks-gpu-inference:index:GpuNodeGroup`, in `components/pools/gpu_node_group.py`" in section
+    assert annotations["cluster_name"] == "pulumi.Input[str]"
+    assert [line.split("`")[1] for line in section.splitlines() if line.startswith("- `")] == list(annotations)
+    for name, annotation in annotations.items():
+        assert f"- `{name}` (`{annotation}`): {docstrings[name]}" in section
+
+
+def test_the_components_reference_has_a_section_for_every_component_the_package_hosts():
+    from plugin.host import components
+
+    page = (ROOT / "docs" / "reference" / "components.md").read_text()
+    names = [component.__name__ for component in components()]
+
+    assert {"Network", "GpuNodeGroup", "KarpenterNodePool", "VllmServer"} <= set(names)
+    for name in names:
+        assert f"### `{name}`\n" in page, name
+        assert f"its args are `{name}Args`" in page
 
 
 class _Repeats(SectionModel):

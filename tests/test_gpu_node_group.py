@@ -14,7 +14,7 @@ from components.stackcheck.runtime import run_program
 
 PRODUCT_TAG = f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/{NVIDIA_GPU_PRODUCT_LABEL}"
 
-# A program using the component API the README shows: one contract shared by an A10G group and an L40S group.
+# A program using the component API docs/library.md shows: one contract shared by an A10G group and an L40S group.
 PROGRAM = textwrap.dedent("""
     from components.args.validate import PlacementArgs
     from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs

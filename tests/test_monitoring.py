@@ -234,11 +234,11 @@ def test_observability_section_is_declared_shown_and_documented():
     assert set(SECTIONS) <= set(declared)
     shown = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"]["eks-gpu-inference:observability"]
     assert parse_settings({"observability": shown}).observability == ObservabilitySettings()
-    readme = (ROOT / "README.md").read_text()
+    reference = (ROOT / "docs" / "reference" / "configuration.md").read_text()
     for key in ("dcgmExporter.enabled", "monitoringNamespace", "prometheusOperator", "scrapeInterval", "monitorLabels"):
-        assert f"| `observability.{key}` |" in readme
+        assert f"| `observability.{key}` |" in reference
         assert key.split(".")[0] in declared["observability"]["description"]
-    assert "## Observability" in readme
+    assert (ROOT / "docs" / "observability.md").read_text().startswith("# Observability\n")
 
 
 def test_every_kubernetes_object_goes_to_the_stacks_cluster_as_a_child_of_its_component(stack):

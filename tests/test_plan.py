@@ -418,7 +418,7 @@ def test_yaml_reads_back_as_the_manifest_without_anchors_or_folded_lines(dev_run
 
 
 def test_the_installed_command_plans_the_checkout_from_another_directory(tmp_path):
-    """`.ci/setup` installs the project editable: `.venv/bin/eks-gpu-plan`, the README's main command, works
+    """`.ci/setup` installs the project editable: `.venv/bin/eks-gpu-plan`, the README's quick start, works
     from any directory, reading the project named by --project-dir."""
     command = [str(Path(sys.executable).parent / "eks-gpu-plan"), "--project-dir", str(ROOT), "--stack", "dev"]
     done = subprocess.run([*command, "--out", str(tmp_path / "out")], cwd=tmp_path, capture_output=True, text=True)

@@ -1,4 +1,5 @@
-"""The README's section on using the package from other languages says what the package and its schema are."""
+"""The library page's section on using the package from other languages (docs/library.md) says what the package and
+its schema are."""
 
 from __future__ import annotations
 
@@ -14,16 +15,18 @@ from test_example_yaml_stack import problems_of
 from plugin import host
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADING = "## Using the components from TypeScript, YAML and other languages"
+LIBRARY = ROOT / "docs" / "library.md"
+HEADING = "## From TypeScript, YAML and other languages"
 # Options of a component resource in TypeScript, not inputs.
 RESOURCE_OPTIONS = {"providers", "provider", "dependsOn", "parent", "protect"}
 
 
 @pytest.fixture(scope="module")
 def section() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index(HEADING)
-    return readme[start : readme.index("\n## ", start + len(HEADING))]
+    page = LIBRARY.read_text(encoding="utf-8")
+    start = page.index(HEADING)
+    end = page.find("\n## ", start + len(HEADING))
+    return page[start : end if end >= 0 else len(page)]
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +108,10 @@ def test_no_document_names_a_release_tag_the_repository_does_not_have():
     """Install lines name `@<commit>` until releases are tagged; a `@v1.2.3` there would name nothing."""
     tags = set(subprocess.run(["git", "tag"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split())
     documents = [
-        ROOT / "README.md",
+        LIBRARY,
         ROOT / "plugin" / "PulumiPlugin.yaml",
+        ROOT / "README.md",
+        *sorted(ROOT.glob("docs/**/*.md")),
         *sorted(ROOT.glob("examples/*/Pulumi.yaml")),
     ]
     named = {

@@ -1,4 +1,4 @@
-"""The pull-request workflow: valid for GitHub Actions, and running what the README promises."""
+"""The pull-request workflow: valid for GitHub Actions, and running what the README and docs/plan.md promise."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Standard library only: the plan's cold-start budget (verdict 15) reads it. Each figure is a published one, dated,
 with its source; none was measured by this stack. They are an estimate to check budgets against, not a promise:
-the README says how to measure the real figures in an account, and a stack whose measured start is longer
+docs/autoscaling.md ("Cold start") says how to measure the real figures in an account, and a stack whose measured start is longer
 should give its probe and its autoscaler more room than this estimate does.
 
 The steps, in the order a scale-up from zero runs them:

@@ -47,8 +47,8 @@ checks (EKS user guide, node-health: the agent and repair "are automatically ena
 compute"), on an AMI it chooses and locks down, and publishes neither whether that monitoring holds a DCGM host
 engine (whose profiling module a second one cannot share, above) nor how an unprivileged container reaches the
 GPUs there; the node monitoring agent's own `dcgm-server` keeps off them (`eks.amazonaws.com/compute-type NotIn
-auto`, facts/node_agents.py). Without a source that an exporter works there, it does not run there (the
-README's provisioner section says so).
+auto`, facts/node_agents.py). Without a source that an exporter works there, it does not run there (docs/gpu-pools.md,
+"What Auto Mode runs on its nodes", says so).
 """
 
 import pulumi

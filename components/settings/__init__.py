@@ -2,8 +2,9 @@
 
 Every key of the config namespace is declared once, with its rule, default and docstring, in the module of its
 section (`cluster`, `node_groups`, `gpu_placement`, `vllm`, `device_plugin`, `network`, `autoscaler`,
-`observability`, and `cost`, which only the offline plan reads); the components' args classes (components/args/), Pulumi.yaml's config declarations and the
-README's configuration table are generated from those declarations (each concern's inputs.py). `stack` holds the
+`observability`, and `cost`, which only the offline plan reads); the components' args classes (each concern's
+`args.py`), Pulumi.yaml's config declarations and the configuration reference (docs/reference/configuration.md) are
+generated from those declarations (each concern's inputs.py). `stack` holds the
 whole-stack model and the checks across sections, `fields` the field types the sections share, `errors` the
 problems and how their keys are written, `reader` the Pulumi config reader. `parse_settings` checks the whole
 config before any resource exists and raises `ConfigError` listing every problem, each naming the key, the bad

@@ -94,7 +94,7 @@ class ModelSourceSettings(SectionModel):
     seed: bool | None = None
     """With `s3`: a Kubernetes Job on the system nodes copies the model at `revision` (a commit id) from the Hub
     to the prefix, with a role that may only write there, and the server waits for it. Default: on when the stack
-    creates the bucket and `revision` is a commit id, otherwise off (seed it yourself: README, "Seeding the weights
+    creates the bucket and `revision` is a commit id, otherwise off (seed it yourself: docs/weights.md, "Seeding the weights
     yourself")."""
 
     def problems(self) -> list[ConfigProblem]:

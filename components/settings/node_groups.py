@@ -171,7 +171,7 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     """How the vLLM image reaches a new node: `none` (the kubelet pulls it), `soci` (SOCI parallel pull, AL2023 only:
     nodeadm's `FastImagePull` gate, with the root volume's throughput raised to 600 MiB/s; instance types of at least
     4 vCPUs and 8 GiB) or `snapshot` (Bottlerocket only: the data volume is restored from `snapshotId`, an EBS
-    snapshot holding the pulled image; the README says how to build it)."""
+    snapshot holding the pulled image; docs/gpu-pools.md says how to build it)."""
     snapshot_id: SnapshotId | None = None
     """The EBS snapshot of a Bottlerocket data volume holding the vLLM image, `snap-` and 8 or 17 hexadecimal
     digits; required with `imageCache: snapshot` and refused otherwise. Default none."""

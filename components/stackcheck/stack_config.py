@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# Exit codes of `plan` and `audit` (README, "Offline plan"): 0 every check holds, 1 a check failed, 2 the stack
+# Exit codes of `plan` and `audit` (docs/plan.md, "Exit codes"): 0 every check holds, 1 a check failed, 2 the stack
 # config, a project file or the command line is invalid (what the user can fix), 3 an internal error (a fault of
 # the tool, reported in one line; `--debug` adds the traceback).
 EXIT_OK = 0

@@ -58,7 +58,7 @@ class ModelSourceArgs:
     concurrency: int | None = None
     """Plain. With `s3`: the streamer's concurrent S3 clients, passed as `--model-loader-extra-config '{"concurrency": N}'`, 1-256. Default: the streamer's own."""
     seed: bool | None = None
-    """Plain. With `s3`: a Kubernetes Job on the system nodes copies the model at `revision` (a commit id) from the Hub to the prefix, with a role that may only write there, and the server waits for it. Default: on when the stack creates the bucket and `revision` is a commit id, otherwise off (seed it yourself: README, "Seeding the weights yourself")."""
+    """Plain. With `s3`: a Kubernetes Job on the system nodes copies the model at `revision` (a commit id) from the Hub to the prefix, with a role that may only write there, and the server waits for it. Default: on when the stack creates the bucket and `revision` is a commit id, otherwise off (seed it yourself: docs/weights.md, "Seeding the weights yourself")."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,7 +9,7 @@ run on both. Each server selects its own pool by the GPU product label the node 
 the contract's selector keeps it on GPU nodes, the product term keeps it on the right ones.
 
 This program runs from the repository checkout and imports the checkout's packages. In a project of your
-own, install the package instead (README, "Using the components in another stack") and import the same
+own, install the package instead (docs/library.md, "From Python") and import the same
 names from `eks_gpu_inference` (and `gpu_instance_type` from `eks_gpu_inference.facts.gpu_catalog`).
 """
 

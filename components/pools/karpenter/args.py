@@ -48,7 +48,7 @@ class KarpenterNodePoolArgs:
     disk_size: int | None = None
     """Plain. Root volume size in GiB, 50-65536 (gp3): the accelerated AMI and the vLLM image need room. Default 100."""
     image_cache: str | None = None
-    """Plain. How the vLLM image reaches a new node: `none` (the kubelet pulls it), `soci` (SOCI parallel pull, AL2023 only: nodeadm's `FastImagePull` gate, with the root volume's throughput raised to 600 MiB/s; instance types of at least 4 vCPUs and 8 GiB) or `snapshot` (Bottlerocket only: the data volume is restored from `snapshotId`, an EBS snapshot holding the pulled image; the README says how to build it). Default `none`."""
+    """Plain. How the vLLM image reaches a new node: `none` (the kubelet pulls it), `soci` (SOCI parallel pull, AL2023 only: nodeadm's `FastImagePull` gate, with the root volume's throughput raised to 600 MiB/s; instance types of at least 4 vCPUs and 8 GiB) or `snapshot` (Bottlerocket only: the data volume is restored from `snapshotId`, an EBS snapshot holding the pulled image; docs/gpu-pools.md says how to build it). Default `none`."""
     snapshot_id: str | None = None
     """Plain. The EBS snapshot of a Bottlerocket data volume holding the vLLM image, `snap-` and 8 or 17 hexadecimal digits; required with `imageCache: snapshot` and refused otherwise. Default none."""
     placement: PlacementArgs | None = None

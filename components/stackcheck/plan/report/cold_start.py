@@ -70,7 +70,7 @@ def cold_start_section(result: PlanResult) -> Section:
         totals,
         steps,
         Paragraph(
-            "Published figures, not measured in this account: the README says how to measure a real cold start. "
+            "Published figures, not measured in this account: docs/autoscaling.md says how to measure a real cold start. "
             "The startup probe counts from the container's start, after the image pull."
         ),
         Items(tuple(sources), label="Sources", only=MARKDOWN),

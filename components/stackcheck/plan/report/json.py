@@ -1,4 +1,4 @@
-"""The plan's report as one JSON document for tools (stackcheck/plan/sections.py; fields in the README)."""
+"""The plan's report as one JSON document for tools (stackcheck/plan/report/sections.py; fields in docs/plan.md)."""
 
 from __future__ import annotations
 

@@ -31,14 +31,14 @@ from components.facts.resource_types import (
 from components.facts.resource_types import (
     POD_IDENTITY_ASSOCIATION as ASSOCIATION,
 )
-from components.settings import AutoscalerSettings, ConfigError, parse_settings
-from components.stackcheck.plan import pools as plan_pools
-from components.stackcheck.plan.render import kubernetes_objects
-from components.stackcheck.plan.scale_from_zero import (
+from components.placement.scale_from_zero import (
     cpu_workloads_verdict,
     scale_from_zero_verdict,
     template_tags,
 )
+from components.settings import AutoscalerSettings, ConfigError, parse_settings
+from components.stackcheck.plan import pools as plan_pools
+from components.stackcheck.plan.render import kubernetes_objects
 
 GPU_GROUP = "gpu-inference-dev-gpu"
 
@@ -286,7 +286,7 @@ def test_gpu_pool_labels_taints_and_template_tags_agree(dev_run):
 
 def test_plain_pods_do_not_fit_the_gpu_template_node(dev_run):
     from components.placement import explain, plain_pod
-    from components.stackcheck.plan.scale_from_zero import template_node
+    from components.placement.scale_from_zero import template_node
 
     node = template_node(GPU_GROUP, "g5.xlarge", template_tags(dev_run.resources)[GPU_GROUP])
     assert any("untolerated taint GPU=true:NoSchedule" in reason for reason in explain(plain_pod(), node))

@@ -11,15 +11,15 @@ from test_placement_guard import GPU_TOLERATION, gpu_pool, system_pool
 from components import placement
 from components.cluster.node_monitoring import configuration_json, configuration_values
 from components.facts.contract import PlacementContract
-from components.settings import ConfigError, parse_settings
-from components.stackcheck.aws.network_rules import permission_descriptions
-from components.stackcheck.aws.rules import nodegroup_with_launch_template
-from components.stackcheck.plan.scale_from_zero import (
+from components.placement.scale_from_zero import (
     CPU_WORKLOADS_ID,
     SCALE_FROM_ZERO_ID,
     cpu_workloads_verdict,
     scale_from_zero_verdict,
 )
+from components.settings import ConfigError, parse_settings
+from components.stackcheck.aws.network_rules import permission_descriptions
+from components.stackcheck.aws.rules import nodegroup_with_launch_template
 
 
 def problems_of(values: dict) -> list[tuple[str, str]]:

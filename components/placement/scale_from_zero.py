@@ -23,14 +23,16 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ...facts import gpu_catalog
-from ...facts.contract import NVIDIA_GPU_RESOURCE
-from ...facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
-from ...facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
-from ...facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
-from ...placement import explain, pod_of, pod_requests, workload_id
-from ...placement.pools import pool_gpus
-from ...placement.verdict import Verdict
+from ..facts import gpu_catalog
+from ..facts.contract import NVIDIA_GPU_RESOURCE
+from ..facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
+from ..facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
+from ..facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
+from .explain import explain
+from .pools import pool_gpus
+from .resources import pod_requests
+from .verdict import Verdict
+from .workloads import pod_of, workload_id
 
 SCALE_FROM_ZERO_ID = 8
 CPU_WORKLOADS_ID = 9

@@ -15,20 +15,21 @@ Two verdicts come from that:
   tag lets plain pods trigger GPU scale-ups; a missing label or GPU tag leaves GPU pods pending forever);
 - verdict 9, every workload of the stack that requests no GPU (the autoscaler itself among them) lands on
   no GPU pool.
+
+Pure: the tags come in as plain data, by node group (the plan reads them from the resources it registered:
+stackcheck/plan/pools.py, `template_tags`), beside the pools and the placement matrix.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from ..facts import gpu_catalog
 from ..facts.contract import NVIDIA_GPU_RESOURCE
 from ..facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
-from ..facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
-from ..facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
 from .explain import explain
+from .guard import PlacementRow
 from .pools import pool_gpus
 from .resources import pod_requests
 from .verdict import Verdict
@@ -39,22 +40,6 @@ CPU_WORKLOADS_ID = 9
 # The autoscaler's template node runs at most this many pods (`TODO: get a real value` upstream).
 TEMPLATE_MAX_PODS = 110
 _TAINT_VALUE = re.compile(r"^(.*):(NoSchedule|NoExecute|PreferNoSchedule)$")
-
-
-def template_tags(resources: list[Any]) -> dict[str, dict[str, str]]:
-    """The node-template tags registered for each node group, by the node group's resource name.
-
-    The tags and their node group are children of the same component, which is how they are paired.
-    """
-    groups_by_parent = {resource.parent: resource.name for resource in resources if resource.type == NODE_GROUP_TYPE}
-    tags: dict[str, dict[str, str]] = {}
-    for resource in resources:
-        tag = resource.inputs.get("tag") or {}
-        if resource.type == TAG_TYPE and str(tag.get("key", "")).startswith(CLUSTER_AUTOSCALER_TEMPLATE_TAG):
-            group = groups_by_parent.get(resource.parent)
-            if group is not None:
-                tags.setdefault(group, {})[tag["key"]] = str(tag.get("value", ""))
-    return tags
 
 
 def template_node(name: str, instance_type: str, tags: dict[str, str]) -> dict:
@@ -113,7 +98,7 @@ def missing_tags(pool: dict, tags: dict[str, str]) -> list[str]:
 
 
 def scale_from_zero_verdict(
-    workloads: Iterable[dict], pools: list[dict], tags: dict[str, dict[str, str]], matrix: list[Any]
+    workloads: Iterable[dict], pools: list[dict], tags: dict[str, dict[str, str]], matrix: list[PlacementRow]
 ) -> Verdict:
     """Verdict 8: each GPU workload fits the template node of every GPU pool it lands on, tags complete."""
     lands = {(row.workload, row.pool) for row in matrix if row.lands}
@@ -169,7 +154,7 @@ def scale_from_zero_verdict(
     )
 
 
-def cpu_workloads_verdict(workloads: Iterable[dict], pools: list[dict], matrix: list[Any]) -> Verdict:
+def cpu_workloads_verdict(workloads: Iterable[dict], pools: list[dict], matrix: list[PlacementRow]) -> Verdict:
     """Verdict 9: the stack's workloads that request no GPU (DaemonSets aside) land on no GPU pool."""
     gpu_pool_names = {pool["name"] for pool in pools if pool_gpus(pool) > 0}
     cpu_workloads = {

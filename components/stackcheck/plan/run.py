@@ -444,8 +444,9 @@ def _check_gpu_capacity(workloads: list[dict], node_pools: list[dict], result: P
 def _check_autoscaling(resources: list[Any], workloads: list[dict], node_pools: list[dict], result: PlanResult) -> None:
     """Verdicts 8 and 9: GPU pools scale from zero for their workloads; CPU workloads stay off GPU pools."""
     from ...placement import scale_from_zero
+    from . import pools
 
-    tags = scale_from_zero.template_tags(resources)
+    tags = pools.template_tags(resources)
     result.verdicts.append(scale_from_zero.scale_from_zero_verdict(workloads, node_pools, tags, result.matrix))
     result.verdicts.append(scale_from_zero.cpu_workloads_verdict(workloads, node_pools, result.matrix))
 

@@ -6,7 +6,8 @@
 - docs/reference/configuration.md: the configuration reference, every key of the stack config;
 - docs/reference/components.md: the components reference, every component's args field by field;
 - plugin/schema.json: the component package's schema, as Pulumi's analyzer infers it from the args and outputs;
-- components/observability/dashboards/gpu-inference-alerts.yaml: the alert rules at the defaults (components/observability/alert_rules.py).
+- components/observability/dashboards/gpu-inference-alerts.yaml: the alert rules at the defaults (components/observability/alert_rules.py);
+- docs/reference/verdicts.md: the plan's verdicts, from their registry (components/placement/verdicts.py).
 
     python scripts/generate.py           # rewrite them
     python scripts/generate.py --check   # exit 1, naming this command, when one is out of date
@@ -31,7 +32,13 @@ from components.observability.alert_rules import RULES_FILE, rules_file_text  # 
 from plugin.host import SCHEMA_FILE, UPDATE_COMMAND, SchemaError, schema, schema_text  # noqa: E402 needs the checkout on the path
 from scripts.generate_args import PACKAGE, DeclarationError, args_modules, generated_args  # noqa: E402
 from scripts.generate_config import CONFIGURATION_PAGE, GeneratedRegionError, configuration_page, pulumi_yaml  # noqa: E402
-from scripts.generate_reference import COMPONENTS_PAGE, components_page  # noqa: E402
+from scripts.generate_reference import (  # noqa: E402
+    COMPONENTS_PAGE,
+    VERDICTS_PAGE,
+    VERDICTS_SOURCE,
+    components_page,
+    verdicts_page,
+)
 
 
 def derived_files(root: Path = ROOT) -> dict[Path, str]:
@@ -41,6 +48,7 @@ def derived_files(root: Path = ROOT) -> dict[Path, str]:
     files[root / CONFIGURATION_PAGE] = configuration_page()
     files[root / COMPONENTS_PAGE] = components_page()
     files[root / RULES_FILE.relative_to(ROOT)] = rules_file_text()
+    files[root / VERDICTS_PAGE] = verdicts_page()
     return files
 
 
@@ -52,9 +60,13 @@ def check(root: Path = ROOT) -> list[str]:
         if not path.is_file():
             problems.append(f"{_shown(path)} is missing; create it with `{UPDATE_COMMAND}` and commit it")
         elif path.read_text(encoding="utf-8") != text:
+            source = (
+                f"{VERDICTS_SOURCE} gives"
+                if path == root / VERDICTS_PAGE
+                else "the settings and the input declarations give"
+            )
             problems.append(
-                f"{_shown(path)} differs from what the settings and the input declarations give now; "
-                f"update it with `{UPDATE_COMMAND}` and commit it"
+                f"{_shown(path)} differs from what {source} now; update it with `{UPDATE_COMMAND}` and commit it"
             )
     for path in generated_args(root):
         if path not in expected:

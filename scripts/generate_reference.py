@@ -1,5 +1,6 @@
-"""The components reference page (docs/reference/components.md): each component's args, field by field, with the
-annotation and the docstring of the generated args class.
+"""The reference pages written from the package's declarations and registries: docs/reference/components.md, each
+component's args field by field, with the annotation and the docstring of the generated args class; and
+docs/reference/verdicts.md, the plan's verdicts as components/placement/verdicts.py lists them.
 
 Written from the same declarations as the args classes (each concern's inputs.py, through `args_fields`), so the page and
 `args.py` cannot differ; grouped by the concern's folder, introduced by that package's own docstring.
@@ -11,6 +12,7 @@ import importlib
 from pathlib import Path
 
 from components.facts.identity import PROJECT
+from components.placement.verdicts import VERDICTS
 from scripts.generate_args import ARGS, PACKAGE, args_fields, args_of_models, one_line
 
 COMPONENTS_PAGE = "docs/reference/components.md"
@@ -70,3 +72,34 @@ def _hosted() -> dict[str, str]:
     from plugin.host import components
 
     return {component.__name__: str(Path(*component.__module__.split("."))) + ".py" for component in components()}
+
+
+VERDICTS_PAGE = Path("docs/reference/verdicts.md")
+VERDICTS_SOURCE = "components/placement/verdicts.py"
+
+
+def verdicts_page() -> str:
+    """The verdict reference: number, slug and what each verdict proves, in the registry's order."""
+    rows = [f"| {entry.id} | `{entry.slug}` | {_cell(entry.proves)} |" for entry in VERDICTS]
+    return "\n".join(
+        [
+            "# Verdicts",
+            "",
+            f"<!-- Written by `python scripts/generate.py` from {VERDICTS_SOURCE}; edit the registry, not this page. -->",
+            "",
+            "The offline plan (`python -m components.stackcheck plan`) judges these verdicts in this order. The report",
+            "prints each with its number and slug (`PASS  1 gpu-workloads-land-on-gpu-pools`), the JSON document",
+            "carries both, and the plan exits 1 when one fails. A verdict whose inputs the plan could not gather (node",
+            "pools or workloads it cannot read, a stack config of another project) is left out of the report.",
+            "",
+            "| # | Verdict | What it proves |",
+            "|---:|---|---|",
+            *rows,
+            "",
+        ]
+    )
+
+
+def _cell(text: str) -> str:
+    """`text` as one cell of a markdown table."""
+    return text.replace("|", "\\|")

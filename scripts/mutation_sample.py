@@ -24,7 +24,7 @@ def _modules(folder: str) -> list[str]:
 
 GROUPS = {
     "network": ["components/cluster/network.py"],
-    "autoscaler": ["components/autoscaling/cluster_autoscaler.py", "components/stackcheck/plan/scale_from_zero.py"],
+    "autoscaler": ["components/autoscaling/cluster_autoscaler.py", "components/placement/scale_from_zero.py"],
     "observability": [
         "components/observability/monitoring.py",
         "components/observability/alert_rules.py",

@@ -31,14 +31,13 @@ from components.facts.resource_types import (
 from components.facts.resource_types import (
     POD_IDENTITY_ASSOCIATION as ASSOCIATION,
 )
+from components.placement.scale_from_zero import (
+    cpu_workloads_verdict,
+    scale_from_zero_verdict,
+)
 from components.settings import AutoscalerSettings, ConfigError, parse_settings
 from components.stackcheck.plan import pools as plan_pools
 from components.stackcheck.plan.render import kubernetes_objects
-from components.stackcheck.plan.scale_from_zero import (
-    cpu_workloads_verdict,
-    scale_from_zero_verdict,
-    template_tags,
-)
 
 GPU_GROUP = "gpu-inference-dev-gpu"
 
@@ -181,7 +180,7 @@ def plan_inputs(run):
     workloads = [obj.workload() for obj in objects if obj.kind in ("Deployment", "DaemonSet")]
     node_pools = placement.advertise_gpus(plan_pools.build_pools(plan_pools.node_group_specs(run.resources)), workloads)
     matrix = placement.placement_matrix(workloads, node_pools)
-    return workloads, node_pools, template_tags(run.resources), matrix
+    return workloads, node_pools, plan_pools.template_tags(run.resources), matrix
 
 
 @pytest.mark.parametrize(
@@ -268,7 +267,7 @@ def test_a_workload_the_template_node_refuses_by_two_filters_names_both(dev_run)
 
 def test_gpu_pool_labels_taints_and_template_tags_agree(dev_run):
     (group,) = [g for g in dev_run.of_type(NODE_GROUP) if g.name == GPU_GROUP]
-    tags = template_tags(dev_run.resources)[GPU_GROUP]
+    tags = plan_pools.template_tags(dev_run.resources)[GPU_GROUP]
     labels = {
         key.removeprefix(f"{CLUSTER_AUTOSCALER_TEMPLATE_TAG}/label/"): value
         for key, value in tags.items()
@@ -286,9 +285,9 @@ def test_gpu_pool_labels_taints_and_template_tags_agree(dev_run):
 
 def test_plain_pods_do_not_fit_the_gpu_template_node(dev_run):
     from components.placement import explain, plain_pod
-    from components.stackcheck.plan.scale_from_zero import template_node
+    from components.placement.scale_from_zero import template_node
 
-    node = template_node(GPU_GROUP, "g5.xlarge", template_tags(dev_run.resources)[GPU_GROUP])
+    node = template_node(GPU_GROUP, "g5.xlarge", plan_pools.template_tags(dev_run.resources)[GPU_GROUP])
     assert any("untolerated taint GPU=true:NoSchedule" in reason for reason in explain(plain_pod(), node))
 
 

@@ -11,15 +11,13 @@ from test_placement_guard import GPU_TOLERATION, gpu_pool, system_pool
 from components import placement
 from components.cluster.node_monitoring import configuration_json, configuration_values
 from components.facts.contract import PlacementContract
-from components.settings import ConfigError, parse_settings
-from components.stackcheck.aws.network_rules import permission_descriptions
-from components.stackcheck.aws.rules import nodegroup_with_launch_template
-from components.stackcheck.plan.scale_from_zero import (
-    CPU_WORKLOADS_ID,
-    SCALE_FROM_ZERO_ID,
+from components.placement.scale_from_zero import (
     cpu_workloads_verdict,
     scale_from_zero_verdict,
 )
+from components.settings import ConfigError, parse_settings
+from components.stackcheck.aws.network_rules import permission_descriptions
+from components.stackcheck.aws.rules import nodegroup_with_launch_template
 
 
 def problems_of(values: dict) -> list[tuple[str, str]]:
@@ -78,7 +76,7 @@ def test_instance_types_in_both_the_request_and_its_launch_template_are_reported
 def test_a_stack_without_gpu_pools_passes_the_scale_from_zero_check_as_verdict_8():
     verdict = scale_from_zero_verdict([], [{"name": "system", "gpusPerNode": 0}], {}, [])
     assert (verdict.id, verdict.name, verdict.passed, verdict.message) == (
-        SCALE_FROM_ZERO_ID,
+        8,  # the number the report has printed beside it since it was added
         "gpu-pools-scale-from-zero",
         True,
         "no GPU pool to scale",
@@ -119,7 +117,7 @@ def test_cpu_workloads_kept_off_gpu_pools_pass_naming_where_they_land_or_none():
     pools = [system_pool(), gpu_pool()]
     verdict = cpu_workloads_verdict([web], pools, placement.placement_matrix([web], pools))
     assert (verdict.id, verdict.name, verdict.passed, verdict.message) == (
-        CPU_WORKLOADS_ID,
+        9,
         "cpu-workloads-stay-off-gpu-pools",
         True,
         "workloads that request no GPU land only on non-GPU pools: default/web on system",
@@ -140,7 +138,7 @@ def test_nodepool_pools_pass_the_scale_from_zero_check_as_launched_from_their_te
         "kp: Karpenter NodePool, launched from its template",
         "am: EKS Auto Mode NodePool, launched from its template",
     ]
-    assert (verdict.id, verdict.passed, verdict.details) == (SCALE_FROM_ZERO_ID, True, checked)
+    assert (verdict.id, verdict.passed, verdict.details) == (8, True, checked)
     assert verdict.message == (
         f"every GPU workload fits the node the autoscaler imagines for its pool at zero: {', '.join(checked)}"
     )

@@ -38,6 +38,7 @@ def checkout(tmp_path) -> Path:
         "docs/reference/components.md",
         "plugin/schema.json",
         "components/observability/dashboards/gpu-inference-alerts.yaml",
+        "docs/reference/verdicts.md",
     ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
@@ -74,6 +75,22 @@ def test_a_stale_derived_file_fails_naming_the_command_that_updates_it(checkout)
         f"with `{COMMAND}` and commit it",
         f"{stray} is no args module the input declarations name; remove it",
     ]
+
+
+def test_the_verdict_reference_is_written_from_the_registry_and_a_stale_one_names_it(checkout):
+    page = checkout / "docs" / "reference" / "verdicts.md"
+    # The report's numbers and slugs (`PASS  1 gpu-workloads-land-on-gpu-pools`), one row each, in order.
+    rows = [line.split(" | ")[:2] for line in page.read_text().splitlines() if line.startswith("| ") and "`" in line]
+    assert rows[0] == ["| 1", "`gpu-workloads-land-on-gpu-pools`"]
+    assert rows[-1] == ["| 17", "`service-accounts-exist`"]
+    assert [row[0] for row in rows] == [f"| {number}" for number in range(1, 18)]
+    page.write_text(page.read_text().replace("`cost-within-budget`", "`cost-under-budget`"))
+
+    assert generate.check(checkout) == [
+        f"{page} differs from what components/placement/verdicts.py gives now; update it with `{COMMAND}` and commit it"
+    ]
+    assert generate.main([], root=checkout) == 0
+    assert page.read_text() == (ROOT / "docs" / "reference" / "verdicts.md").read_text()
 
 
 def test_check_mode_exits_1_and_names_the_command_when_the_schema_differs(checkout, capsys):

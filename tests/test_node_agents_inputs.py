@@ -93,7 +93,7 @@ def test_only_dcgm_server_is_a_dcgm_host_engine():
 
 def test_the_verdict_lists_each_agent_with_the_pools_it_covers_in_order():
     found = cluster_agents([])
-    verdict = found.verdict(pools(SYSTEM, GPU))
+    verdict = node_agents_verdict(found.agents, pools(SYSTEM, GPU), found.notes)
     assert verdict.passed
     assert verdict.details[:2] == ["aws-node on system, gpu", "coredns on non-GPU pool(s) system"]
     assert verdict.details[2:] == found.notes

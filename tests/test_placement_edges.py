@@ -59,7 +59,9 @@ def test_add_ons_tolerate_a_node_that_is_not_ready_as_coredns_does():
 def test_the_sizing_verdict_keeps_its_name_when_nothing_lands():
     verdict = {v.id: v for v in gpu_guard([vllm(node_selector={"absent": "x"})], [system_pool(), gpu_pool()])}[5]
     assert (verdict.name, verdict.passed) == (VERDICT_NAMES[5], True)
-    assert verdict.message == "no GPU workload can land on a GPU pool (see verdict 1); nothing to size"
+    assert verdict.message == (
+        "no GPU workload can land on a GPU pool (see `gpu-workloads-land-on-gpu-pools`); nothing to size"
+    )
 
 
 def test_whole_cores_are_shown_as_cores():

@@ -8,7 +8,7 @@ from components.facts import auto_mode
 from components.facts.contract import PlacementContract
 from components.gpu_agents.dcgm_exporter import daemonset
 from components.placement import gpu_guard
-from components.placement.exporter import DCGM_EXPORTER_VERDICT_ID, dcgm_exporter_covers_gpu_pools, is_dcgm_exporter
+from components.placement.exporter import dcgm_exporter_covers_gpu_pools, is_dcgm_exporter
 
 
 def exporter(tolerations: list | None = None, node_selector: dict | None = None, image: str | None = None) -> dict:
@@ -35,7 +35,7 @@ def exporter(tolerations: list | None = None, node_selector: dict | None = None,
 
 
 def exporter_verdict(workloads, pools):
-    [verdict] = [v for v in gpu_guard(workloads, pools) if v.id == DCGM_EXPORTER_VERDICT_ID]
+    [verdict] = [v for v in gpu_guard(workloads, pools) if v.name == "dcgm-exporter-covers-gpu-pools"]
     return verdict
 
 

@@ -268,7 +268,7 @@ def test_text_and_markdown_show_the_cold_start_section_and_markdown_its_sources(
     _, text = plan(capsys, tmp_path, fmt="text")
     _, markdown = plan(capsys, tmp_path, fmt="markdown")
 
-    assert "Cold start (from a pending pod to a server that answers, verdict 15)" in text
+    assert "Cold start (from a pending pod to a server that answers, verdict cold-start-fits-its-budget)" in text
     assert "image pull            288" in text
     assert "Cold start" in markdown and "vllm-project/vllm#27154" in markdown
     assert "vllm-project/vllm#27154" not in text

@@ -59,9 +59,11 @@ def test_dev_stack_model_fits_its_a10g_and_the_json_reports_the_numbers(capsys, 
     verdict = verdict_11(document)
     assert verdict["passed"] and verdict["name"] == "model-fits-gpu"
     assert "Qwen/Qwen2.5-7B-Instruct on g5.xlarge" in verdict["message"]
-    assert {"id": "models", "title": "Models (does each model fit its GPUs, verdict 11)", "severity": "ok"} in (
-        document["sections"]
-    )
+    assert {
+        "id": "models",
+        "title": "Models (does each model fit its GPUs, verdict model-fits-gpu)",
+        "severity": "ok",
+    } in (document["sections"])
 
 
 def test_dev_stack_text_and_markdown_show_the_models_section_and_verdict_11(capsys, tmp_path):

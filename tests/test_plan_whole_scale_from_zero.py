@@ -9,7 +9,7 @@ import pytest
 
 from components.facts.contract import NVIDIA_GPU_RESOURCE
 from components.facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG as T
-from components.stackcheck.plan.scale_from_zero import (
+from components.placement.scale_from_zero import (
     cpu_workloads_verdict,
     missing_tags,
     scale_from_zero_verdict,

@@ -78,7 +78,7 @@ def test_the_autoscalers_template_node_is_linux_in_lower_case_so_os_selectors_ma
     # (kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/aws_manager.go, buildGenericLabels); label
     # values match case-sensitively, so a pod selecting the OS as charts do must fit it.
     from components.placement import explain
-    from components.stackcheck.plan.scale_from_zero import template_node
+    from components.placement.scale_from_zero import template_node
 
     node = template_node("gpu", "g5.xlarge", {})
     assert node["metadata"]["labels"]["kubernetes.io/os"] == "linux"

@@ -9,7 +9,7 @@ from conftest import dev_stack_file, plan_stack_file, verdict
 from components.facts.resource_types import HELM_RELEASE, SERVICE_ACCOUNT
 from components.placement.service_accounts import service_accounts_verdict
 from components.stackcheck.plan.render import kubernetes_objects
-from components.stackcheck.plan.run import _service_accounts
+from components.stackcheck.plan.run import PlanResult, _placement
 from components.stackcheck.runtime import RegisteredResource
 
 
@@ -165,10 +165,11 @@ def test_the_plan_reads_service_accounts_and_helm_release_namespaces_from_what_t
         _registered("kubernetes:apps/v1:Deployment", "web", deployment("web", "web-sa")),
         _registered(SERVICE_ACCOUNT, "app-sa", {"metadata": {"name": "app-sa", "namespace": "apps"}}),
     ]
-    objects = kubernetes_objects(resources)
-    workloads = [obj.workload() for obj in objects if obj.kind == "Deployment"]
+    placed = _placement(resources, kubernetes_objects(resources), PlanResult("p", "t", "Pulumi.t.yaml", "out"))
 
-    found = _service_accounts(resources, objects, workloads)
+    assert placed is not None
+    assert [workload["metadata"]["name"] for workload in placed.workloads] == ["tools-sa", "app-sa", "web-sa"]
+    found = service_accounts_verdict(placed.workloads, placed.service_accounts, placed.release_namespaces)
 
     # apps/app-sa is registered: a failing verdict lists only the misses and what it could not check.
     assert not found.passed

@@ -1,6 +1,6 @@
 """What a cold start of a vLLM server takes, step by step, from a pending pod to a server that answers `/health`.
 
-Standard library only: the plan's cold-start budget (verdict 15) reads it. Each figure is a published one, dated,
+Standard library only: the plan's cold-start budget (`cold-start-fits-its-budget`) reads it. Each figure is a published one, dated,
 with its source; none was measured by this stack. They are an estimate to check budgets against, not a promise:
 docs/autoscaling.md ("Cold start") says how to measure the real figures in an account, and a stack whose measured start is longer
 should give its probe and its autoscaler more room than this estimate does.

@@ -1,5 +1,5 @@
 """Does a model, at its context length and tensor parallel size, fit the GPUs of an instance type, before a node
-is bought and the weights downloaded: the arithmetic of the fits gate (verdict 11, placement/model_fit.py) and of
+is bought and the weights downloaded: the arithmetic of the fits gate (`model-fits-gpu`, placement/model_fit.py) and of
 `pool: auto` (settings/fleet.py), standard library only.
 
 Pure functions of plain values and the facts' catalogs, so a stack with several models and pools can call

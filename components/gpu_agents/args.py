@@ -39,7 +39,7 @@ class DcgmExporterArgs:
     auto_mode_nodes: bool | None = None
     """Plain. Some GPU pools are EKS Auto Mode's: the exporter keeps off their nodes (see the module docstring). Default false."""
     dcgm_host_engine: bool | None = None
-    """Plain. The EKS node monitoring agent runs (`EksCluster`'s `node_monitoring_agent`), and with it DCGM's host engine `dcgm-server` on the GPU nodes it supports: there the exporter connects to that engine rather than embedding a second one, and a second DaemonSet embeds one on the other GPU nodes (see the module docstring). Pass true beside an `EksCluster` that installs the agent (its default); the plan's verdict 10 fails on a mismatch. Default false."""
+    """Plain. The EKS node monitoring agent runs (`EksCluster`'s `node_monitoring_agent`), and with it DCGM's host engine `dcgm-server` on the GPU nodes it supports: there the exporter connects to that engine rather than embedding a second one, and a second DaemonSet embeds one on the other GPU nodes (see the module docstring). Pass true beside an `EksCluster` that installs the agent (its default); the plan's verdict `dcgm-exporter-covers-gpu-pools` fails on a mismatch. Default false."""
     pod_annotations: dict[str, str] | None = None
     """Plain. Annotations of the exporter pods, such as `prometheus.io/scrape`. Default none."""
     name: str | None = None

@@ -59,7 +59,7 @@ ARGS: tuple[Args, ...] = (
             "engine `dcgm-server` on the GPU nodes it supports: there the exporter connects to that engine rather "
             "than embedding a second one, and a second DaemonSet embeds one on the other GPU nodes (see the module "
             "docstring). Pass true beside an `EksCluster` that installs the agent (its default); the plan's verdict "
-            "10 fails on a mismatch. Default false.",
+            "`dcgm-exporter-covers-gpu-pools` fails on a mismatch. Default false.",
         ),
         Own(
             "pod_annotations",

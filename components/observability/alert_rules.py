@@ -178,7 +178,7 @@ def at_max_replicas_rule(model_name: str, max_replicas: int) -> dict[str, Any]:
             "requests waiting for 10 minutes",
             "description": (
                 "Capacity is exhausted: raise autoscaling.maxReplicas and the GPU pool's maxSize with it "
-                "(the plan's verdict 13 checks they agree), or serve the model from larger GPUs."
+                "(the plan's verdict `replicas-fit-at-max` checks they agree), or serve the model from larger GPUs."
             ),
         },
     }

@@ -12,9 +12,13 @@ filters together), workloads (pod_of, daemonset_pod, the device plugin marker),
 pools (node groups as pools, advertise_gpus, eks_allocatable as quantities),
 guard (placement_matrix, gpu_guard), exporter (the DCGM exporter verdict),
 agents (node_agents_verdict: the node agents EKS and its add-ons run),
-capacity (gpu_capacity: replicas against pool sizes) and service_accounts
-(service_accounts_verdict: each pod's ServiceAccount exists). parse_quantity and
-format_quantity come from facts.quantity and are re-exported here.
+capacity (gpu_capacity: replicas against pool sizes), scale_from_zero (the
+node the Cluster Autoscaler imagines at zero), service_accounts
+(service_accounts_verdict: each pod's ServiceAccount exists) and the other
+verdicts' modules; verdicts (VERDICTS: the registry of every verdict, in
+order, with its number and slug) and evidence (what the plan gathers for
+them). parse_quantity and format_quantity come from facts.quantity and are
+re-exported here.
 
 Where the model departs from the scheduler on purpose:
 - An empty-key toleration tolerates only with `Exists`: the API server rejects

@@ -2,7 +2,7 @@
 
 An agent is a workload (DaemonSet or Deployment) with a coverage rule: on every node, on every
 NVIDIA GPU node its own node affinity admits, or on some non-GPU pool with nodes. The guard's verdict
-6 holds when every agent lands where its rule says, by taints and node affinity (and, for an agent
+`node-agents-cover-their-pools` holds when every agent lands where its rule says, by taints and node affinity (and, for an agent
 that must find a non-GPU pool, by resources too). Standard library only.
 """
 
@@ -20,7 +20,6 @@ from .resources import pod_requests
 from .verdict import Verdict, _summary
 from .workloads import pod_of
 
-VERDICT_ID = 6
 VERDICT_NAME = "node-agents-cover-their-pools"
 
 
@@ -40,7 +39,7 @@ class Agent:
 
 @dataclass
 class AgentFindings:
-    """What verdict 6 found: problems fail it, notes are reported with it."""
+    """What `node-agents-cover-their-pools` found: problems fail it, notes are reported with it."""
 
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -48,7 +47,7 @@ class AgentFindings:
 
 
 def node_agents_verdict(agents: Iterable[Agent], pools: Iterable[dict], notes: Iterable[str] = ()) -> Verdict:
-    """Verdict 6: every agent lands on every pool its coverage rule names.
+    """`node-agents-cover-their-pools`: every agent lands on every pool its coverage rule names.
 
     EVERY_NODE: every pool, by taints and node affinity. EVERY_NVIDIA_NODE: every GPU pool; an
     untolerated taint fails, a pool outside the agent's own node affinity is a note. A_NON_GPU_POOL:
@@ -68,11 +67,11 @@ def node_agents_verdict(agents: Iterable[Agent], pools: Iterable[dict], notes: I
             _check_every_pool(agent, pod, pools, found)
     details = found.problems + found.covered + found.notes
     if found.problems:
-        return Verdict(VERDICT_ID, VERDICT_NAME, False, _summary(found.problems), details)
+        return Verdict(VERDICT_NAME, False, _summary(found.problems), details)
     if not agents:
-        return Verdict(VERDICT_ID, VERDICT_NAME, True, "no node agent modelled" + _noted(found.notes), details)
+        return Verdict(VERDICT_NAME, True, "no node agent modelled" + _noted(found.notes), details)
     message = "every node agent lands on every pool it must cover: " + "; ".join(found.covered)
-    return Verdict(VERDICT_ID, VERDICT_NAME, True, message + _noted(found.notes), details)
+    return Verdict(VERDICT_NAME, True, message + _noted(found.notes), details)
 
 
 def _check_every_pool(agent: Agent, pod: dict, pools: list[dict], found: AgentFindings) -> None:

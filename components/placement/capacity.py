@@ -1,6 +1,6 @@
 """GPU capacity: whether all replicas of each GPU workload fit the GPU pools they can land on.
 
-Verdict 5 checks that one pod fits one node; this checks the replicas together. A pod's GPUs come
+`gpu-requests-fit-one-node` checks that one pod fits one node; this checks the replicas together. A pod's GPUs come
 from one node, so a node of an instance type with G GPUs holds floor(G / request) pods of the
 workload, and a pool holds that many per node times its node count. A pool whose node group may
 start several instance types is counted with the one holding the fewest pods per node. The check
@@ -19,10 +19,9 @@ from .explain import filter_failures
 from .guard import _n
 from .pools import PLACEMENT_FILTERS, pool_gpus
 from .resources import GPU_RESOURCE, pod_requests
-from .verdict import Verdict, _summary
+from .verdict import Verdict, _summary, labelled
 from .workloads import is_device_plugin, pod_of, workload_id
 
-VERDICT_ID = 7
 VERDICT_NAME = "gpu-capacity-fits-replicas"
 # Kinds whose pod count is `spec.replicas` (default 1, as the API server defaults it).
 _REPLICATED_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "StatefulSet")
@@ -62,7 +61,7 @@ def pods_per_node(pool: dict, gpus_per_pod: int) -> int | None:
 
 
 def gpu_capacity(workloads: Iterable[dict], pools: Iterable[dict]) -> tuple[Verdict, list[str]]:
-    """Verdict 7, and one warning per workload (or group) that fits only above the pools' desired size."""
+    """`gpu-capacity-fits-replicas`, and one warning per workload (or group) that fits only above the pools' desired size."""
     by_name = {pool["name"]: pool for pool in pools}
     gpu_pools = [pool for pool in by_name.values() if pool_gpus(pool) > 0]
     demands = []
@@ -75,10 +74,10 @@ def gpu_capacity(workloads: Iterable[dict], pools: Iterable[dict]) -> tuple[Verd
         if gpus <= 0:
             continue
         homes = tuple(p["name"] for p in gpu_pools if not filter_failures(pod, p["node"], filters=PLACEMENT_FILTERS))
-        if homes:  # a workload with no GPU pool at all is verdict 1's finding
+        if homes:  # a workload with no GPU pool at all is `gpu-workloads-land-on-gpu-pools`'s finding
             demands.append(Demand(workload_id(workload), count, math.ceil(gpus), homes))
     if not demands:
-        return Verdict(VERDICT_ID, VERDICT_NAME, True, "no GPU workload with replicas lands on a GPU pool"), []
+        return Verdict(VERDICT_NAME, True, "no GPU workload with replicas lands on a GPU pool"), []
     problems: list[str] = []
     warnings: list[str] = []
     fits: list[str] = []
@@ -90,11 +89,10 @@ def gpu_capacity(workloads: Iterable[dict], pools: Iterable[dict]) -> tuple[Verd
     for group in shared.values():
         if len(group) > 1:
             _check(" + ".join(d.workload for d in group), group, by_name, problems, warnings, fits)
-    warnings = [f"verdict {VERDICT_ID} {VERDICT_NAME}: {warning}" for warning in warnings]
+    warnings = labelled(VERDICT_NAME, warnings)
     if problems:
-        return Verdict(VERDICT_ID, VERDICT_NAME, False, _summary(problems), problems + warnings + fits), warnings
+        return Verdict(VERDICT_NAME, False, _summary(problems), problems + warnings + fits), warnings
     return Verdict(
-        VERDICT_ID,
         VERDICT_NAME,
         True,
         "the GPU pools hold every replica at maxSize: " + "; ".join(fits),

@@ -1,4 +1,4 @@
-"""Verdict 15, `cold-start-fits-its-budget`: each served model's cold start, estimated from the dated figures of
+"""The verdict `cold-start-fits-its-budget`: each served model's cold start, estimated from the dated figures of
 facts/cold_start.py, fits the time the stack gives it.
 
 Two budgets can kill a start that would have succeeded. The kubelet restarts a container whose startup probe has
@@ -15,9 +15,8 @@ step: a warning says how long.
 from __future__ import annotations
 
 from ..facts.cold_start import ColdStart
-from .verdict import Verdict
+from .verdict import Verdict, labelled
 
-VERDICT_ID = 15
 VERDICT_NAME = "cold-start-fits-its-budget"
 
 
@@ -29,7 +28,7 @@ def cold_start_verdict(entries: list[ColdStart]) -> tuple[Verdict, list[str]]:
     """The verdict over every served model, and the plan's warnings (one per model whose pool scales from zero,
     and one per model with steps left out of its estimate)."""
     if not entries:
-        return Verdict(VERDICT_ID, VERDICT_NAME, True, "no vLLM server is served from the stack config"), []
+        return Verdict(VERDICT_NAME, True, "no vLLM server is served from the stack config"), []
     failed = []
     warnings = []
     for entry in entries:
@@ -60,12 +59,12 @@ def cold_start_verdict(entries: list[ColdStart]) -> tuple[Verdict, list[str]]:
             )
         if entry.not_estimated:
             warnings.append(f"{where}: the cold-start estimate leaves out {'; '.join(entry.not_estimated)}")
-    warnings = [f"verdict {VERDICT_ID} {VERDICT_NAME}: {warning}" for warning in warnings]
+    warnings = labelled(VERDICT_NAME, warnings)
     if failed:
-        return Verdict(VERDICT_ID, VERDICT_NAME, False, "; ".join(failed), [*failed, *warnings]), warnings
+        return Verdict(VERDICT_NAME, False, "; ".join(failed), [*failed, *warnings]), warnings
     fits = "; ".join(
         f"{entry.name} on {entry.pool}: about {entry.in_probe:.0f} s in a startup allowance of "
         + ("no probe" if entry.startup_allowance is None else f"{entry.startup_allowance:.0f} s")
         for entry in entries
     )
-    return Verdict(VERDICT_ID, VERDICT_NAME, True, f"every cold start fits its budget: {fits}", warnings), warnings
+    return Verdict(VERDICT_NAME, True, f"every cold start fits its budget: {fits}", warnings), warnings

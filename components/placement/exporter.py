@@ -24,8 +24,6 @@ from .pools import PLACEMENT_FILTERS, gpu_pool_label_hint, pool_gpus
 from .verdict import Verdict
 from .workloads import pod_of, workload_id
 
-# The verdict's number: after the guard's first five.
-DCGM_EXPORTER_VERDICT_ID = 10
 DCGM_EXPORTER_VERDICT_NAME = "dcgm-exporter-covers-gpu-pools"
 
 
@@ -66,9 +64,8 @@ def uses_remote_engine(pod: dict) -> bool:
 def dcgm_exporter_covers_gpu_pools(
     workloads: Iterable[dict],
     pools: Iterable[dict],
-    verdict_id: int = DCGM_EXPORTER_VERDICT_ID,
     host_engines: Iterable[dict] = (),
-):
+) -> Verdict:
     """The verdict: exactly one DCGM exporter lands, by taints and node affinity, on every GPU pool, none on
     another pool, and each reads DCGM the way its pool allows.
 
@@ -87,7 +84,7 @@ def dcgm_exporter_covers_gpu_pools(
     other_pools = [p for p in pools if pool_gpus(p) <= 0]
     name = DCGM_EXPORTER_VERDICT_NAME
     if not exporters:
-        return Verdict(verdict_id, name, True, "no DCGM exporter workload: GPU metrics are not collected")
+        return Verdict(name, True, "no DCGM exporter workload: GPU metrics are not collected")
     problems, covered = [], []
     for pool in gpu_pools:
         landed = [
@@ -151,8 +148,8 @@ def dcgm_exporter_covers_gpu_pools(
                 )
     if problems:
         summary = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
-        return Verdict(verdict_id, name, False, summary, problems)
+        return Verdict(name, False, summary, problems)
     message = "one DCGM exporter lands on every GPU pool, reading one DCGM engine, and none on another pool"
     if not covered:
-        return Verdict(verdict_id, name, True, f"{message} (there is no GPU pool)")
-    return Verdict(verdict_id, name, True, f"{message}: {', '.join(covered)}", covered)
+        return Verdict(name, True, f"{message} (there is no GPU pool)")
+    return Verdict(name, True, f"{message}: {', '.join(covered)}", covered)

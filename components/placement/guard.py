@@ -143,61 +143,93 @@ def placement_matrix(
     return rows
 
 
-def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict], host_engines: Iterable[dict] = ()) -> list[Verdict]:
-    """The verdicts on how GPU and other workloads spread over `pools`.
+@dataclass(frozen=True)
+class GuardView:
+    """What the guard's checks read of the workloads and pools, worked out once for all of them."""
 
-    1. Every workload requesting `nvidia.com/gpu` lands on a GPU pool, and
-       taints and node affinity keep it off every non-GPU pool (resource fit
-       alone does not count).
-    2. A plain pod (no tolerations, no nodeSelector) lands on no GPU pool by
-       taints and affinity.
-    3. The device plugin (is_device_plugin) lands, by taints and affinity, on
-       every GPU pool (except pools with `gpuAdvertisedByHost`) and on no other
-       pool. With no device plugin at all it passes only if every GPU pool's
-       node already advertises `nvidia.com/gpu` (the AMI runs the plugin).
-    4. A CoreDNS-like system add-on pod lands on some non-GPU pool with count > 0.
-    5. Each GPU workload's `nvidia.com/gpu` request is at most `gpusPerNode` of
-       every GPU pool it can land on by taints and affinity.
-    10. When there is a DCGM exporter (placement.exporter.is_dcgm_exporter),
-        exactly one lands by taints and affinity on every GPU pool,
-        host-advertised ones included, and none on another pool; it connects to
-        the DCGM engine of `host_engines` (the node monitoring agent's
-        `dcgm-server`) where one lands, and embeds its own where none does.
+    pools: list[dict]
+    """The pools as the device plugin leaves them (advertise_gpus)."""
+    configured_gpu_pools: list[dict]
+    """The GPU pools as configured, before the device plugin: which of them advertise GPUs by themselves."""
+    gpu_pools: list[dict]
+    other_pools: list[dict]
+    hint: str | None
+    """The label that sets the GPU pools apart, when one does (gpu_pool_label_hint)."""
+    requests: dict[str, dict]
+    """Each workload's effective pod requests, by workload id."""
+    gpu_workloads: list[tuple[str, dict, Fraction]]
+    """(id, pod, GPUs requested) of each workload that requests GPUs, the device plugin aside."""
+    plugins: list[tuple[str, dict]]
+    """(id, pod) of each device plugin workload."""
 
-    A GPU pool is one with `gpusPerNode > 0`, whatever its labels say; pool
-    counts matter only to verdict 4 (other pools may scale from zero). Nodes are
-    taken as the device plugin leaves them (advertise_gpus).
+
+def guard_view(workloads: Iterable[dict], pools: Iterable[dict]) -> GuardView:
+    """The guard's reading of `workloads` on `pools`.
+
+    A GPU pool is one with `gpusPerNode > 0`, whatever its labels say. Nodes are taken as the device plugin leaves
+    them (advertise_gpus).
     """
     workloads = list(workloads)
     original = list(pools)
-    pools = advertise_gpus(original, workloads)
+    advertised = advertise_gpus(original, workloads)
     entries = [(workload_id(w), w, pod_of(w)) for w in workloads]
     requests = {wid: pod_requests(pod) for wid, _, pod in entries}
-    gpu_pools = [p for p in pools if pool_gpus(p) > 0]
-    other_pools = [p for p in pools if pool_gpus(p) <= 0]
-    hint = gpu_pool_label_hint(pools)
-    gpu_workloads = [
-        (wid, pod, requests[wid][GPU_RESOURCE])
-        for wid, w, pod in entries
-        if requests[wid].get(GPU_RESOURCE, 0) > 0 and not is_device_plugin(w)
-    ]
-    plugins = [(wid, pod) for wid, w, pod in entries if is_device_plugin(w)]
+    return GuardView(
+        pools=advertised,
+        configured_gpu_pools=[p for p in original if pool_gpus(p) > 0],
+        gpu_pools=[p for p in advertised if pool_gpus(p) > 0],
+        other_pools=[p for p in advertised if pool_gpus(p) <= 0],
+        hint=gpu_pool_label_hint(advertised),
+        requests=requests,
+        gpu_workloads=[
+            (wid, pod, requests[wid][GPU_RESOURCE])
+            for wid, w, pod in entries
+            if requests[wid].get(GPU_RESOURCE, 0) > 0 and not is_device_plugin(w)
+        ],
+        plugins=[(wid, pod) for wid, w, pod in entries if is_device_plugin(w)],
+    )
+
+
+def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict], host_engines: Iterable[dict] = ()) -> list[Verdict]:
+    """The guard's verdicts on how GPU and other workloads spread over `pools`, in the registry's order.
+
+    - `gpu-workloads-land-on-gpu-pools`: every workload requesting `nvidia.com/gpu` lands on a GPU pool, and
+      taints and node affinity keep it off every non-GPU pool (resource fit alone does not count).
+    - `plain-pods-stay-off-gpu-pools`: a plain pod (no tolerations, no nodeSelector) lands on no GPU pool by
+      taints and affinity.
+    - `device-plugin-covers-gpu-pools`: the device plugin (is_device_plugin) lands, by taints and affinity, on
+      every GPU pool (except pools with `gpuAdvertisedByHost`) and on no other pool. With no device plugin at
+      all it passes only if every GPU pool's node already advertises `nvidia.com/gpu` (the AMI runs the plugin).
+    - `system-addons-have-a-pool`: a CoreDNS-like system add-on pod lands on some non-GPU pool with count > 0.
+    - `gpu-requests-fit-one-node`: each GPU workload's `nvidia.com/gpu` request is at most `gpusPerNode` of
+      every GPU pool it can land on by taints and affinity.
+    - `dcgm-exporter-covers-gpu-pools`: when there is a DCGM exporter (placement.exporter.is_dcgm_exporter),
+      exactly one lands by taints and affinity on every GPU pool, host-advertised ones included, and none on
+      another pool; it connects to the DCGM engine of `host_engines` (the node monitoring agent's `dcgm-server`)
+      where one lands, and embeds its own where none does.
+
+    Pool counts matter only to `system-addons-have-a-pool` (other pools may scale from zero).
+    """
+    workloads = list(workloads)
+    pools = list(pools)
+    view = guard_view(workloads, pools)
     return [
-        _gpu_workloads_land_on_gpu_pools(gpu_workloads, requests, gpu_pools, other_pools, hint),
-        _plain_pods_stay_off_gpu_pools(gpu_pools),
-        _device_plugin_covers_gpu_pools(
-            plugins, [p for p in original if pool_gpus(p) > 0], gpu_pools, other_pools, hint
-        ),
-        _system_addons_have_a_pool(pools),
-        _gpu_requests_fit_one_node(gpu_workloads, gpu_pools),
-        dcgm_exporter_covers_gpu_pools(workloads, original, host_engines=host_engines),
+        gpu_workloads_land_on_gpu_pools(view),
+        plain_pods_stay_off_gpu_pools(view),
+        device_plugin_covers_gpu_pools(view),
+        system_addons_have_a_pool(view),
+        gpu_requests_fit_one_node(view),
+        dcgm_exporter_covers_gpu_pools(workloads, pools, host_engines=host_engines),
     ]
 
 
-def _gpu_workloads_land_on_gpu_pools(gpu_workloads, requests, gpu_pools, other_pools, hint) -> Verdict:
+def gpu_workloads_land_on_gpu_pools(view: GuardView) -> Verdict:
+    """Every GPU workload lands on a GPU pool, and taints or node affinity keep it off every other pool."""
     name = "gpu-workloads-land-on-gpu-pools"
+    gpu_workloads, requests, hint = view.gpu_workloads, view.requests, view.hint
+    gpu_pools, other_pools = view.gpu_pools, view.other_pools
     if not gpu_workloads:
-        return Verdict(1, name, True, f"no workload requests {GPU_RESOURCE}")
+        return Verdict(name, True, f"no workload requests {GPU_RESOURCE}")
     problems, details, homes = [], [], []
     for wid, pod, gpus in gpu_workloads:
         landed, misses = [], []
@@ -221,16 +253,18 @@ def _gpu_workloads_land_on_gpu_pools(gpu_workloads, requests, gpu_pools, other_p
                     f"required node affinity keeps it off, only resource fit ({fix})"
                 )
     if problems:
-        return Verdict(1, name, False, _summary(problems), problems + details)
+        return Verdict(name, False, _summary(problems), problems + details)
     return Verdict(
-        1, name, True, "every GPU workload lands on a GPU pool and on no other pool: " + "; ".join(homes), details
+        name, True, "every GPU workload lands on a GPU pool and on no other pool: " + "; ".join(homes), details
     )
 
 
-def _plain_pods_stay_off_gpu_pools(gpu_pools) -> Verdict:
+def plain_pods_stay_off_gpu_pools(view: GuardView) -> Verdict:
+    """A pod with no toleration and no node selector lands on no GPU pool."""
     name = "plain-pods-stay-off-gpu-pools"
+    gpu_pools = view.gpu_pools
     if not gpu_pools:
-        return Verdict(2, name, True, "there is no GPU pool")
+        return Verdict(name, True, "there is no GPU pool")
     pod = plain_pod()
     problems, blocked = [], []
     for pool in gpu_pools:
@@ -245,19 +279,21 @@ def _plain_pods_stay_off_gpu_pools(gpu_pools) -> Verdict:
             f"the pool has no {' or '.join(REPELLING_EFFECTS)} taint{note}"
         )
     if problems:
-        return Verdict(2, name, False, _summary(problems), problems)
-    return Verdict(2, name, True, "a plain pod lands on no GPU pool: " + "; ".join(blocked), blocked)
+        return Verdict(name, False, _summary(problems), problems)
+    return Verdict(name, True, "a plain pod lands on no GPU pool: " + "; ".join(blocked), blocked)
 
 
-def _device_plugin_covers_gpu_pools(plugins, original_gpu_pools, gpu_pools, other_pools, hint) -> Verdict:
+def device_plugin_covers_gpu_pools(view: GuardView) -> Verdict:
+    """The device plugin lands on every GPU pool that needs it and on no other pool."""
     name = "device-plugin-covers-gpu-pools"
+    plugins, original_gpu_pools, hint = view.plugins, view.configured_gpu_pools, view.hint
+    gpu_pools, other_pools = view.gpu_pools, view.other_pools
     if not plugins:
         silent = [p["name"] for p in original_gpu_pools if _advertised(p) <= 0]
         if not original_gpu_pools:
-            return Verdict(3, name, True, "no device plugin workload and no GPU pool")
+            return Verdict(name, True, "no device plugin workload and no GPU pool")
         if not silent:
             return Verdict(
-                3,
                 name,
                 True,
                 "no device plugin workload, but every GPU pool's node already advertises "
@@ -269,7 +305,7 @@ def _device_plugin_covers_gpu_pools(plugins, original_gpu_pools, gpu_pools, othe
             f"{DEVICE_PLUGIN_LABEL_KEY}={DEVICE_PLUGIN_LABEL_VALUE}), and GPU pool(s) {', '.join(silent)} do not "
             f"advertise {GPU_RESOURCE}: GPU pods there stay Pending"
         )
-        return Verdict(3, name, False, message, [message])
+        return Verdict(name, False, message, [message])
     problems, covered = [], []
     for pool in gpu_pools:
         if pool.get("gpuAdvertisedByHost"):
@@ -292,15 +328,17 @@ def _device_plugin_covers_gpu_pools(plugins, original_gpu_pools, gpu_pools, othe
                     f"device plugin {wid} lands on non-GPU pool {pool['name']}: nothing keeps it off ({fix})"
                 )
     if problems:
-        return Verdict(3, name, False, _summary(problems), problems)
+        return Verdict(name, False, _summary(problems), problems)
     message = "device plugin lands on every GPU pool and on no other pool"
     return Verdict(
-        3, name, True, f"{message}: {', '.join(covered)}" if covered else f"{message} (there is no GPU pool)", covered
+        name, True, f"{message}: {', '.join(covered)}" if covered else f"{message} (there is no GPU pool)", covered
     )
 
 
-def _system_addons_have_a_pool(pools) -> Verdict:
+def system_addons_have_a_pool(view: GuardView) -> Verdict:
+    """A CoreDNS-like system add-on pod lands on a non-GPU pool that has nodes."""
     name = "system-addons-have-a-pool"
+    pools = view.pools
     pod = system_addon_pod()
     requests = pod_requests(pod)
     homes, details = [], []
@@ -317,7 +355,7 @@ def _system_addons_have_a_pool(pools) -> Verdict:
             homes.append(pool["name"])
     if homes:
         return Verdict(
-            4, name, True, f"a CoreDNS-like system add-on pod lands on non-GPU pool(s) {', '.join(homes)}", details
+            name, True, f"a CoreDNS-like system add-on pod lands on non-GPU pool(s) {', '.join(homes)}", details
         )
     message = (
         "no non-GPU pool with nodes takes a CoreDNS-like system add-on pod (tolerating only CriticalAddonsOnly): "
@@ -325,13 +363,15 @@ def _system_addons_have_a_pool(pools) -> Verdict:
     )
     if details:
         message += " (" + "; ".join(details) + ")"
-    return Verdict(4, name, False, message, details)
+    return Verdict(name, False, message, details)
 
 
-def _gpu_requests_fit_one_node(gpu_workloads, gpu_pools) -> Verdict:
+def gpu_requests_fit_one_node(view: GuardView) -> Verdict:
+    """Each GPU workload's request fits one node of every GPU pool it can land on."""
     name = "gpu-requests-fit-one-node"
+    gpu_workloads, gpu_pools = view.gpu_workloads, view.gpu_pools
     if not gpu_workloads:
-        return Verdict(5, name, True, f"no workload requests {GPU_RESOURCE}")
+        return Verdict(name, True, f"no workload requests {GPU_RESOURCE}")
     problems, fits = [], []
     for wid, pod, gpus in gpu_workloads:
         for pool in gpu_pools:
@@ -347,10 +387,15 @@ def _gpu_requests_fit_one_node(gpu_workloads, gpu_pools) -> Verdict:
             else:
                 fits.append(f"{wid} requests {_n(gpus)}, {pool['name']} has {per_node}")
     if problems:
-        return Verdict(5, name, False, _summary(problems), problems + fits)
+        return Verdict(name, False, _summary(problems), problems + fits)
     if not fits:
-        return Verdict(5, name, True, "no GPU workload can land on a GPU pool (see verdict 1); nothing to size", [])
-    return Verdict(5, name, True, f"every GPU request fits one node: {'; '.join(fits)}", fits)
+        return Verdict(
+            name,
+            True,
+            "no GPU workload can land on a GPU pool (see `gpu-workloads-land-on-gpu-pools`); nothing to size",
+            [],
+        )
+    return Verdict(name, True, f"every GPU request fits one node: {'; '.join(fits)}", fits)
 
 
 def _reasons(pod: dict, requests: dict, pool: dict) -> list[str]:

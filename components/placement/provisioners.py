@@ -1,4 +1,4 @@
-"""Verdict 12, `provisioners-place-pods-alike`: every workload lands on the same pools whichever provisioner each
+"""The verdict `provisioners-place-pods-alike`: every workload lands on the same pools whichever provisioner each
 pool uses.
 
 A Karpenter NodePool's nodes differ from a node group's in the labels the provisioner itself sets
@@ -9,8 +9,8 @@ configured and again with every pool as a node group, and names each workload an
 the reason one of them gives.
 
 An EKS Auto Mode pool is read the same way. Its nodes run the NVIDIA device plugin and GPU monitoring themselves,
-so the stack keeps its own device plugin and DCGM exporter off them on purpose (facts/auto_mode.py); verdicts 3
-and 10 judge those, and here their difference on an Auto Mode pool is noted, not failed.
+so the stack keeps its own device plugin and DCGM exporter off them on purpose (facts/auto_mode.py); `device-plugin-covers-gpu-pools`
+and `dcgm-exporter-covers-gpu-pools` judge those, and here their difference on an Auto Mode pool is noted, not failed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from .pools import NodeGroupSpec, pools_for_node_groups
 from .verdict import Verdict, _summary
 from .workloads import is_device_plugin, workload_id
 
-VERDICT_ID = 12
 NAME = "provisioners-place-pods-alike"
 NODE_GROUP = "nodeGroup"
 
@@ -33,10 +32,10 @@ NODE_GROUP = "nodeGroup"
 def provisioners_verdict(
     workloads: Iterable[dict], specs: Sequence[NodeGroupSpec], resources: Sequence[str] = ()
 ) -> Verdict:
-    """Verdict 12 over the stack's pools (`specs`, as configured) and workloads."""
+    """`provisioners-place-pods-alike` over the stack's pools (`specs`, as configured) and workloads."""
     other = [spec.name for spec in specs if spec.provisioner != NODE_GROUP]
     if not other:
-        return Verdict(VERDICT_ID, NAME, True, "every pool is a node group; nothing to compare")
+        return Verdict(NAME, True, "every pool is a node group; nothing to compare")
     workloads = list(workloads)
     configured = placement_matrix(workloads, pools_for_node_groups(specs), resources)
     as_node_groups = [dataclasses.replace(spec, provisioner=NODE_GROUP) for spec in specs]
@@ -56,9 +55,8 @@ def provisioners_verdict(
             f"{'would' if node_group_row.lands else 'would not'} as a node group: {reasons}"
         )
     if differences:
-        return Verdict(VERDICT_ID, NAME, False, _summary(differences), differences + noted)
+        return Verdict(NAME, False, _summary(differences), differences + noted)
     return Verdict(
-        VERDICT_ID,
         NAME,
         True,
         f"every workload lands on the same pools with {', '.join(other)} as a node group"

@@ -1,12 +1,12 @@
-"""Verdicts 13 and 14: replica autoscaling that the GPU pools can follow and that never removes a loading replica.
+"""Two verdicts on replica autoscaling that the GPU pools can follow and that never removes a loading replica.
 
 Both read KEDA ScaledObjects (keda.sh/v1alpha1) as the plan renders them, beside the workloads they scale:
 
-- 13 `replicas-fit-at-max`: verdict 7's count (components/placement/capacity.py: pods per node from the GPUs
+- `replicas-fit-at-max`: the count of `gpu-capacity-fits-replicas` (components/placement/capacity.py: pods per node from the GPUs
   each pod requests, times the pool's nodes) with every scaled Deployment at its `maxReplicaCount`, the models
   sharing a pool counted together, against each pool at its `maxSize`. A replica beyond that stays Pending
   with the pool at its maximum.
-- 14 `scaling-outlasts-startup`: a scaled Deployment's scale-down stabilization window is at least its startup
+- `scaling-outlasts-startup`: a scaled Deployment's scale-down stabilization window is at least its startup
   budget (the startup probe's allowance), and so is the soonest the Cluster Autoscaler removes a node it has
   just added, so a replica is neither scaled away nor drained while another is still loading. "At least":
   once the budget is spent the kubelet restarts the container, so no replica loads for longer.
@@ -25,8 +25,8 @@ from .capacity import gpu_capacity
 from .verdict import Verdict, _summary
 from .workloads import pod_of, workload_id
 
-FIT_ID, FIT_NAME = 13, "replicas-fit-at-max"
-STARTUP_ID, STARTUP_NAME = 14, "scaling-outlasts-startup"
+FIT_NAME = "replicas-fit-at-max"
+STARTUP_NAME = "scaling-outlasts-startup"
 SCALED_OBJECT = ("keda.sh/v1alpha1", "ScaledObject")
 # The HorizontalPodAutoscaler's scale-down window when a ScaledObject sets none (Kubernetes docs,
 # "Horizontal Pod Autoscaling", Default Behavior: `stabilizationWindowSeconds: 300` for scaleDown), and KEDA's
@@ -78,9 +78,9 @@ def scaled_workloads(scaled_objects: Iterable[dict], workloads: Iterable[dict]) 
 
 
 def replicas_fit_verdict(scaled: list[Scaled], workloads: list[dict], pools: list[dict]) -> Verdict:
-    """Verdict 13: every workload, the scaled ones at `maxReplicaCount`, fits its GPU pools at maxSize."""
+    """`replicas-fit-at-max`: every workload, the scaled ones at `maxReplicaCount`, fits its GPU pools at maxSize."""
     if not scaled:
-        return Verdict(FIT_ID, FIT_NAME, True, "no ScaledObject scales a workload; nothing to count at maxReplicas")
+        return Verdict(FIT_NAME, True, "no ScaledObject scales a workload; nothing to count at maxReplicas")
     at_max = {s.workload: s.max_replicas for s in scaled}
     counted = []
     for workload in workloads:
@@ -92,11 +92,9 @@ def replicas_fit_verdict(scaled: list[Scaled], workloads: list[dict], pools: lis
     scaled_names = ", ".join(f"{s.workload} (maxReplicas {s.max_replicas})" for s in scaled)
     details = [line.replace("lower replicas", "lower maxReplicas") for line in capacity.details]
     if capacity.passed:
-        return Verdict(
-            FIT_ID, FIT_NAME, True, f"the GPU pools hold every replica at maxReplicas: {scaled_names}", details
-        )
+        return Verdict(FIT_NAME, True, f"the GPU pools hold every replica at maxReplicas: {scaled_names}", details)
     failed = [line for line in details if "can never be scheduled" in line or "cannot be counted" in line]
-    return Verdict(FIT_ID, FIT_NAME, False, _summary(failed or details), details)
+    return Verdict(FIT_NAME, False, _summary(failed or details), details)
 
 
 def startup_budget(workload: dict) -> int | None:
@@ -134,10 +132,10 @@ def autoscaler_node_hold(workloads: Iterable[dict]) -> int | None:
 
 
 def scaling_outlasts_startup_verdict(scaled: list[Scaled], node_hold: int | None) -> Verdict:
-    """Verdict 14: each scaled workload's scale-down window, and the autoscaler's hold on a node it added
+    """`scaling-outlasts-startup`: each scaled workload's scale-down window, and the autoscaler's hold on a node it added
     (`node_hold`, None without an autoscaler), are at least the workload's startup budget."""
     if not scaled:
-        return Verdict(STARTUP_ID, STARTUP_NAME, True, "no ScaledObject scales a workload; no scale-down to time")
+        return Verdict(STARTUP_NAME, True, "no ScaledObject scales a workload; no scale-down to time")
     problems, held = [], []
     for s in scaled:
         budget = startup_budget(s.target)
@@ -161,5 +159,5 @@ def scaling_outlasts_startup_verdict(scaled: list[Scaled], node_hold: int | None
         elif node_hold is not None:
             held.append(f"{s.workload}: Cluster Autoscaler holds a new node {node_hold}s >= startup budget {budget}s")
     if problems:
-        return Verdict(STARTUP_ID, STARTUP_NAME, False, _summary(problems), problems + held)
-    return Verdict(STARTUP_ID, STARTUP_NAME, True, "scale-down outlasts every startup: " + "; ".join(held), held)
+        return Verdict(STARTUP_NAME, False, _summary(problems), problems + held)
+    return Verdict(STARTUP_NAME, True, "scale-down outlasts every startup: " + "; ".join(held), held)

@@ -1,4 +1,4 @@
-"""Verdict 17, `service-accounts-exist`: every pod the stack's workloads make runs as a ServiceAccount the stack
+"""The verdict `service-accounts-exist`: every pod the stack's workloads make runs as a ServiceAccount the stack
 registers in the pod's namespace, or as that namespace's `default`.
 
 The API server's ServiceAccount admission plugin sets an unnamed ServiceAccount to `default` and ensures the one a
@@ -23,7 +23,6 @@ from ..facts.kubernetes import KUBE_SYSTEM
 from .verdict import Verdict, _summary
 from .workloads import pod_of
 
-VERDICT_ID = 17
 VERDICT_NAME = "service-accounts-exist"
 DEFAULT_SERVICE_ACCOUNT = "default"
 """The ServiceAccount a pod that names none runs as; every namespace has one."""
@@ -62,11 +61,10 @@ def service_accounts_verdict(
                 "exists"
             )
     if missing:
-        return Verdict(VERDICT_ID, VERDICT_NAME, False, _summary(missing), [*missing, *notes])
+        return Verdict(VERDICT_NAME, False, _summary(missing), [*missing, *notes])
     if not uses and not notes:
-        return Verdict(VERDICT_ID, VERDICT_NAME, True, "the stack registers no workload")
+        return Verdict(VERDICT_NAME, True, "the stack registers no workload")
     return Verdict(
-        VERDICT_ID,
         VERDICT_NAME,
         True,
         f"each of {len(uses) + len(notes)} workload(s) runs as a ServiceAccount of its namespace"

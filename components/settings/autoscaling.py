@@ -38,7 +38,7 @@ class AutoscalingSettings(SectionModel):
     """Fewest replicas KEDA keeps, at least 1: 0 is refused, since at 0 vLLM exports no queue to wake the
     Deployment."""
     max_replicas: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 2
-    """Most replicas KEDA runs; the plan's verdict 13 checks the GPU pool holds them all at its maximum size."""
+    """Most replicas KEDA runs; the plan's verdict `replicas-fit-at-max` checks the GPU pool holds them all at its maximum size."""
     target_waiting_per_replica: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 5
     """Requests waiting in vLLM's queue per replica that KEDA aims at: above it, replicas are added."""
     target_kv_cache_usage: (
@@ -51,8 +51,8 @@ class AutoscalingSettings(SectionModel):
     scale_down_stabilization_seconds: Annotated[
         int, rule(lambda n: 0 <= n <= 3600, "0-3600 seconds (the HorizontalPodAutoscaler's limit)")
     ] = 3600
-    """Seconds the queue must stay low before a replica is removed; the plan's verdict 14 checks it is at least
-    the startup budget (`startupTimeoutSeconds`), so a replica that is still loading is never scaled away."""
+    """Seconds the queue must stay low before a replica is removed; the plan's verdict `scaling-outlasts-startup`
+    checks it is at least the startup budget (`startupTimeoutSeconds`), so a replica that is still loading is never scaled away."""
     polling_interval_seconds: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 30
     """How often KEDA asks Prometheus for the queue, in seconds."""
 

@@ -1,5 +1,5 @@
 """Settings of the plan's cost estimate (`cost`): what the offline plan prices the stack at and the budget its
-verdict 16 holds it to. No component takes them; the program registers nothing from them."""
+verdict `cost-within-budget` holds it to. No component takes them; the program registers nothing from them."""
 
 from __future__ import annotations
 
@@ -22,6 +22,6 @@ class CostSettings(SectionModel):
     of the on-demand price). Spot prices move with demand, so the plan prices no Spot node unless this is given.
     Default none (Spot pools are shown as not priced)."""
     max_monthly_usd: MonthlyUsd | None = None
-    """The stack's budget in US dollars a month (730 hours). The plan's verdict 16 `cost-within-budget` fails when
+    """The stack's budget in US dollars a month (730 hours). The plan's verdict `cost-within-budget` fails when
     the stack at every pool's maximum size costs more, and warns when it costs more at the desired size. Default
     none (no budget)."""

@@ -55,7 +55,7 @@ class ModelSettings(VllmSettings):
     `namespace` is set; 1-32 lowercase letters, digits or '-', unique among the models."""
     pool: str = AUTO_POOL
     """The key of `gpuPools` the server runs on, or `auto`: the pool whose GPUs fit the model (the fits gate,
-    verdict 11) with the least GPU memory."""
+    `model-fits-gpu`) with the least GPU memory."""
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ class ModelCacheSettings(SectionModel):
 
 class ModelFactsSettings(SectionModel):
     """The shape of a model outside the catalog (`vllm.modelFacts`), read from its `config.json` and model card;
-    the plan's fits gate (verdict 11) sizes the model with them."""
+    the plan's fits gate (`model-fits-gpu`) sizes the model with them."""
 
     parameters: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1 (total parameters, every expert)")]
     """Total parameters, every expert of a mixture of experts included."""

@@ -34,13 +34,13 @@ class AutoscalingArgs:
     min_replicas: int | None = None
     """Plain. Fewest replicas KEDA keeps, at least 1: 0 is refused, since at 0 vLLM exports no queue to wake the Deployment. Default 1."""
     max_replicas: int | None = None
-    """Plain. Most replicas KEDA runs; the plan's verdict 13 checks the GPU pool holds them all at its maximum size. Default 2."""
+    """Plain. Most replicas KEDA runs; the plan's verdict `replicas-fit-at-max` checks the GPU pool holds them all at its maximum size. Default 2."""
     target_waiting_per_replica: int | None = None
     """Plain. Requests waiting in vLLM's queue per replica that KEDA aims at: above it, replicas are added. Default 5."""
     target_kv_cache_usage: float | None = None
     """Plain. KV-cache usage (vLLM's `vllm:kv_cache_usage_perc`, 1 is full) averaged over the replicas that KEDA aims at as well: above it, replicas are added even while the queue is short. Default none (the queue alone)."""
     scale_down_stabilization_seconds: int | None = None
-    """Plain. Seconds the queue must stay low before a replica is removed; the plan's verdict 14 checks it is at least the startup budget (`startupTimeoutSeconds`), so a replica that is still loading is never scaled away. Default 3600."""
+    """Plain. Seconds the queue must stay low before a replica is removed; the plan's verdict `scaling-outlasts-startup` checks it is at least the startup budget (`startupTimeoutSeconds`), so a replica that is still loading is never scaled away. Default 3600."""
     polling_interval_seconds: int | None = None
     """Plain. How often KEDA asks Prometheus for the queue, in seconds. Default 30."""
 

@@ -1,5 +1,6 @@
 """The plan's cold-start budget: each served model's start from a pending pod, step by step (facts/cold_start.py),
-against the startup probe its Deployment registers and the autoscaler's `maxNodeProvisionTime` (verdict 15).
+against the startup probe its Deployment registers and the autoscaler's `maxNodeProvisionTime`, which
+`cold-start-fits-its-budget` (placement/cold_start.py) judges.
 
 The stack serves one model (`vllm`) or several (`models`); either way `Settings.servers` lists them with their
 pools, and the Deployment of each is found among the objects the program registered, so the allowance checked is
@@ -83,14 +84,3 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
             )
         )
     return entries
-
-
-def check_cold_start(settings: Any, result: Any) -> None:
-    """Verdict 15 on the plan's `result`: the cold starts of its written objects, the verdict and its warnings."""
-    from ...placement.cold_start import cold_start_verdict
-
-    result.cold_start = cold_starts(settings, [written.object for written in result.written])
-    verdict, warnings = cold_start_verdict(result.cold_start)
-    result.verdicts.append(verdict)
-    result.warnings += warnings
-    result.verdicts.sort(key=lambda verdict: verdict.id)

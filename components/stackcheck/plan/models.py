@@ -1,4 +1,4 @@
-"""The plan's fits gate: each model the stack config serves, on each instance type of its GPU pool (verdict 11).
+"""The plan's fits gate: each model the stack config serves, on each instance type of its GPU pool (`model-fits-gpu`).
 
 The stack serves one model (`vllm`) on one pool (`gpuNodeGroup`), or several models (`models`) on several pools
 (`gpuPools`); either way `Settings.servers` lists them with their pools. The arithmetic lives in
@@ -33,8 +33,3 @@ def model_fits(settings: Any) -> list[ModelFit]:
                 )
             )
     return rows
-
-
-def not_checked_warnings(fits: list[ModelFit]) -> list[str]:
-    """The plan's warning for each row the gate could not check: it never passes silently."""
-    return [f"model-fits-gpu {fit.reason}" for fit in fits if fit.fits is None]

@@ -15,8 +15,8 @@ from typing import Any
 
 from ...facts import node_agents
 from ...facts.resource_types import ADDON as ADDON_TYPE
-from ...placement import PlacementRow, Verdict, placement_matrix
-from ...placement.agents import Agent, node_agents_verdict
+from ...placement import PlacementRow, placement_matrix
+from ...placement.agents import Agent
 
 # How the plan's matrix names an agent: `kube-system/aws-node [EKS]`.
 ORIGIN_MARK = "[EKS]"
@@ -36,12 +36,8 @@ class ClusterAgents:
             row.workload = f"{row.workload} {ORIGIN_MARK}"
         return rows
 
-    def verdict(self, pools: list[dict]) -> Verdict:
-        """The guard's verdict 6 on these agents."""
-        return node_agents_verdict(self.agents, pools, self.notes)
-
     def dcgm_host_engines(self) -> list[dict]:
-        """The workloads of the DCGM host engines among these agents, which verdict 10 reads."""
+        """The workloads of the DCGM host engines among these agents, which `dcgm-exporter-covers-gpu-pools` reads."""
         return [agent.workload for agent in self.agents if agent.name == node_agents.DCGM_SERVER.name]
 
 

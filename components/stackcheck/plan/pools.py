@@ -9,9 +9,11 @@ from typing import Any
 from ...facts import auto_mode, gpu_catalog, karpenter
 from ...facts.contract import KUBERNETES_TAINT_EFFECT_OF_EKS, Taint
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE, EKS_DEFAULT_DISK_GIB, ami_type_runs_device_plugin
+from ...facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
 from ...facts.image_cache import ROOT_DEVICES
 from ...facts.quantity import parse_quantity
 from ...facts.resource_types import AUTO_MODE_NODE_CLASS as AUTO_MODE_NODE_CLASS_TYPE
+from ...facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
 from ...facts.resource_types import KARPENTER_NODE_CLASS as KARPENTER_NODE_CLASS_TYPE
 from ...facts.resource_types import KARPENTER_NODE_POOL as KARPENTER_NODE_POOL_TYPE
 from ...facts.resource_types import LAUNCH_TEMPLATE as LAUNCH_TEMPLATE_TYPE
@@ -144,6 +146,23 @@ def node_pool_specs(resources: list[RegisteredResource]) -> NodeGroups:
             )
         )
     return NodeGroups(specs, problems)
+
+
+def template_tags(resources: list[RegisteredResource]) -> dict[str, dict[str, str]]:
+    """The Cluster Autoscaler's node-template tags registered for each node group, by the node group's resource
+    name: what the scale-from-zero verdict (placement/scale_from_zero.py) reads.
+
+    The tags and their node group are children of the same component, which is how they are paired.
+    """
+    groups_by_parent = {resource.parent: resource.name for resource in resources if resource.type == NODE_GROUP_TYPE}
+    tags: dict[str, dict[str, str]] = {}
+    for resource in resources:
+        tag = resource.inputs.get("tag") or {}
+        if resource.type == TAG_TYPE and str(tag.get("key", "")).startswith(CLUSTER_AUTOSCALER_TEMPLATE_TAG):
+            group = groups_by_parent.get(resource.parent)
+            if group is not None:
+                tags.setdefault(group, {})[tag["key"]] = str(tag.get("value", ""))
+    return tags
 
 
 def build_pools(node_groups: NodeGroups) -> list[dict]:

@@ -40,15 +40,17 @@ if TYPE_CHECKING:  # the modules behind these types load the SDKs; the plan impo
     from ...facts.cold_start import ColdStart
     from ...facts.model_memory import ModelFit
     from ...placement import PlacementRow, Verdict
+    from ...placement.evidence import Evidence, Placement
     from ..aws.check import RequestCheck
     from .cost import CostEstimate
-    from .node_agents import ClusterAgents
     from .render import WrittenFile
     from .schema import SchemaResult
 
 # Version of the JSON document's shape; raised when a field changes meaning or is removed.
 JSON_SCHEMA_VERSION = 1
 SECRET_OUTPUT = "[secret]"
+# What the plan says when the placement model cannot read a workload, before the model's own reason.
+_UNREADABLE = "the placement model cannot read the workloads"
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ class PlanResult:
     matrix: list[PlacementRow] = field(default_factory=list)
     """Whether each workload lands on each pool, and if not why."""
     verdicts: list[Verdict] = field(default_factory=list)
-    """The GPU guard's verdicts."""
+    """The verdicts of the registry (placement/verdicts.py) the plan could judge, in its order."""
     network_problems: list[str] = field(default_factory=list)
     """Node groups outside the stack's private subnets, or a control plane in fewer than two zones."""
     duplicate_objects: list[str] = field(default_factory=list)
@@ -138,11 +140,12 @@ class PlanResult:
     addons: list[AddonRow] = field(default_factory=list)
     """The EKS add-ons the stack installs, each with its version and where it came from."""
     models: list[ModelFit] = field(default_factory=list)
-    """Each served model on each instance type of its pool: whether it fits the GPUs (verdict 11)."""
+    """Each served model on each instance type of its pool: whether it fits the GPUs (`model-fits-gpu`)."""
     cold_start: list[ColdStart] = field(default_factory=list)
-    """Each served model's cold start, step by step, against its budgets (`stackcheck.plan.cold_start`; verdict 15)."""
+    """Each served model's cold start, step by step, against its budgets (`stackcheck.plan.cold_start`;
+    `cold-start-fits-its-budget`)."""
     cost: CostEstimate | None = None
-    """What the registered resources cost an hour and a month (`stackcheck.plan.cost`; verdict 16)."""
+    """What the registered resources cost an hour and a month (`stackcheck.plan.cost`; `cost-within-budget`)."""
 
     @property
     def counts(self) -> dict[str, Any]:
@@ -251,13 +254,24 @@ def run_plan(options: PlanOptions) -> PlanResult:
         result.addons = addon_rows(run.resources, run.calls, run.call_results, result.kubernetes_version)
 
         progress("placing workloads on node pools…")
-        _place(run.resources, objects, result)
-        if settings is not None and result.verdicts:
-            _check_models(settings, result)
-            from .cold_start import check_cold_start
+        from ...placement.evidence import CostTotals, Evidence
 
-            check_cold_start(settings, result)
-        _check_cost(run.resources, config.values, settings, result)
+        placed = _placement(run.resources, objects, result)
+        sized = settings is not None and placed is not None
+        if sized:
+            from .cold_start import cold_starts
+            from .models import model_fits
+
+            result.models = model_fits(settings)
+            result.cold_start = cold_starts(settings, [written.object for written in result.written])
+        result.cost = cost = _cost(run.resources, config.values, settings)
+        evidence = Evidence(
+            placement=placed,
+            model_fits=result.models if sized else None,
+            cold_starts=result.cold_start if sized else None,
+            cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced),
+        )
+        _judge(evidence, result)
         return result
     finally:
         progress(None)
@@ -380,11 +394,16 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
             result.warnings.append(message)
 
 
-def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
+def _placement(resources: list[Any], objects: list[Any], result: PlanResult) -> Placement | None:
+    """What the placement verdicts judge, from the registered resources and the objects they render; None, with
+    the reason in `result`, when the node pools cannot be built or the workloads cannot be read. Fills in the
+    result's pools and placement matrix (the node agents' rows marked [EKS] after the stack's own)."""
     from ... import placement
-    from ...placement.provisioners import provisioners_verdict
+    from ...facts.resource_types import HELM_RELEASE
+    from ...placement.evidence import Placement
+    from ...placement.scaling import SCALED_OBJECT
     from ...placement.workloads import WORKLOAD_KINDS
-    from . import node_agents, pools, scaling
+    from . import node_agents, pools
 
     node_groups = pools.node_group_specs(resources)
     result.node_group_problems = node_groups.problems
@@ -392,97 +411,67 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         node_pools = pools.build_pools(node_groups)
     except ValueError as error:
         result.node_group_problems.append(str(error))
-        return
+        return None
     declared = [obj for obj in objects if obj.kind in WORKLOAD_KINDS]
     workloads = [obj.workload() for obj in declared]
     result.pools = [pools.pool_summary(pool) for pool in placement.advertise_gpus(node_pools, workloads)]
+    # Keyed by the declaring resource: an object declared twice (reported as a duplicate) is two workloads.
+    declaring = [f"{obj.resource_type}::{obj.resource_name}" for obj in declared]
     try:
         agents = node_agents.cluster_agents(resources)
-        # Keyed by the declaring resource: an object declared twice (reported as a duplicate) is two workloads.
-        declaring = [f"{obj.resource_type}::{obj.resource_name}" for obj in declared]
-        result.matrix = placement.placement_matrix(workloads, node_pools, declaring)
-        result.verdicts = placement.gpu_guard(workloads, node_pools, host_engines=agents.dcgm_host_engines())
-        _place_node_agents(agents, node_pools, result)
-        _check_gpu_capacity(workloads, node_pools, result)
-        _check_autoscaling(resources, workloads, node_pools, result)
-        result.verdicts.append(provisioners_verdict(workloads, node_groups.specs, declaring))
-        result.verdicts += scaling.scaling_verdicts(objects, workloads, node_pools)
-        result.verdicts.append(_service_accounts(resources, objects, workloads))
-        result.verdicts.sort(key=lambda verdict: verdict.id)
+        matrix = placement.placement_matrix(workloads, node_pools, declaring)
+        result.matrix = matrix + agents.rows(node_pools)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
-        result.placement_error = f"the placement model cannot read the workloads: {error}"
+        result.placement_error = f"{_UNREADABLE}: {error}"
+        return None
+    return Placement(
+        workloads=workloads,
+        pools=node_pools,
+        matrix=matrix,
+        specs=node_groups.specs,
+        resources=declaring,
+        agents=agents.agents,
+        agent_notes=agents.notes,
+        host_engines=agents.dcgm_host_engines(),
+        template_tags=pools.template_tags(resources),
+        scaled_objects=[obj.manifest for obj in objects if (obj.api_version, obj.kind) == SCALED_OBJECT],
+        service_accounts=[obj.workload() for obj in objects if obj.kind == "ServiceAccount"],
+        release_namespaces=[
+            resource.inputs.get("namespace") or "default" for resource in resources if resource.type == HELM_RELEASE
+        ],
+    )
 
 
-def _service_accounts(resources: list[Any], objects: list[Any], workloads: list[dict]) -> Verdict:
-    """Verdict 17: each workload's pods run as a ServiceAccount the stack registers, or as their namespace's
-    `default`."""
-    from ...facts.resource_types import HELM_RELEASE
-    from ...placement.service_accounts import service_accounts_verdict
-
-    accounts = [obj.workload() for obj in objects if obj.kind == "ServiceAccount"]
-    releases = [
-        resource.inputs.get("namespace") or "default" for resource in resources if resource.type == HELM_RELEASE
-    ]
-    return service_accounts_verdict(workloads, accounts, releases)
-
-
-def _place_node_agents(agents: ClusterAgents, node_pools: list[dict], result: PlanResult) -> None:
-    """The pods EKS and its add-ons run on the nodes: matrix rows marked [EKS], and verdict 6."""
-    result.matrix += agents.rows(node_pools)
-    result.verdicts.append(agents.verdict(node_pools))
-
-
-def _check_gpu_capacity(workloads: list[dict], node_pools: list[dict], result: PlanResult) -> None:
-    """Verdict 7: all replicas of each GPU workload fit its pools at maxSize; a warning if only above desiredSize."""
-    from ...placement.capacity import gpu_capacity
-
-    verdict, warnings = gpu_capacity(workloads, node_pools)
-    result.verdicts.append(verdict)
-    result.warnings += warnings
-
-
-def _check_autoscaling(resources: list[Any], workloads: list[dict], node_pools: list[dict], result: PlanResult) -> None:
-    """Verdicts 8 and 9: GPU pools scale from zero for their workloads; CPU workloads stay off GPU pools."""
-    from . import scale_from_zero
-
-    tags = scale_from_zero.template_tags(resources)
-    result.verdicts.append(scale_from_zero.scale_from_zero_verdict(workloads, node_pools, tags, result.matrix))
-    result.verdicts.append(scale_from_zero.cpu_workloads_verdict(workloads, node_pools, result.matrix))
-
-
-def _check_models(settings: Any, result: PlanResult) -> None:
-    """Verdict 11: each served model fits the GPUs of each instance type of its pool; a warning per model the
-    gate cannot check."""
-    from ...placement.model_fit import model_fits_verdict
-    from . import models
-
-    result.models = models.model_fits(settings)
-    result.warnings += models.not_checked_warnings(result.models)
-    result.verdicts.append(model_fits_verdict(result.models))
-    result.verdicts.sort(key=lambda verdict: verdict.id)
-
-
-def _check_cost(resources: list[Any], values: dict[str, Any], settings: Any, result: PlanResult) -> None:
-    """The cost estimate, and verdict 16 against the stack's budget (`cost.maxMonthlyUsd`)."""
-    from ...placement.budget import budget_verdict
+def _cost(resources: list[Any], values: dict[str, Any], settings: Any) -> CostEstimate:
+    """What the registered resources cost, priced in the config's region, against the stack's budget."""
     from ..mock_answers import mock_partition, mock_region
     from .cost import estimate
 
     region = mock_region(values)
     cost = settings.cost if settings is not None else None
-    result.cost = estimate(
+    return estimate(
         resources,
         region,
         mock_partition(region),
         spot_discount=cost.spot_discount if cost else None,
         budget=cost.max_monthly_usd if cost else None,
     )
-    verdict, warnings = budget_verdict(
-        result.cost.budget, result.cost.total("desired"), result.cost.total("max"), result.cost.not_priced
-    )
-    result.verdicts.append(verdict)
-    result.warnings += warnings
-    result.verdicts.sort(key=lambda verdict: verdict.id)
+
+
+def _judge(evidence: Evidence, result: PlanResult) -> None:
+    """Every verdict of the registry, in its order, on `evidence`; a verdict whose part of the evidence is missing
+    is left out, and each verdict's warnings follow those of the verdicts before it."""
+    from ...placement.verdicts import VERDICTS
+
+    for entry in VERDICTS:
+        try:
+            judged = entry.judge(evidence)
+        except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
+            result.placement_error = result.placement_error or f"{_UNREADABLE}: {error}"
+            continue
+        if judged is not None:
+            result.verdicts.append(judged.verdict)
+            result.warnings += judged.warnings
 
 
 def _import_from(project_dir: Path) -> None:

@@ -1,5 +1,5 @@
 """The report's "Cold start" section: each served model's start, step by step, against its budgets
-(stackcheck/plan/cold_start.py, verdict 15)."""
+(stackcheck/plan/cold_start.py, `cold-start-fits-its-budget`)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def cold_start_section(result: PlanResult) -> Section:
     )
     return Section(
         "cold-start",
-        "Cold start (from a pending pod to a server that answers, verdict 15)",
+        "Cold start (from a pending pod to a server that answers, verdict cold-start-fits-its-budget)",
         "error" if failed else "warning" if any(entry.scales_from_zero for entry in entries) else "ok",
         blocks if entries else (),
         data={"coldStart": [entry.to_dict() for entry in entries]},

@@ -68,7 +68,9 @@ def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
         if cost.spot_discount is not None
         else "Spot nodes are not priced: their price moves (set cost.spotDiscount to price them)."
     )
-    budget = f" Budget: {usd(cost.budget)} a month (cost.maxMonthlyUsd, verdict 16)." if cost.budget else ""
+    budget = (
+        f" Budget: {usd(cost.budget)} a month (cost.maxMonthlyUsd, verdict cost-within-budget)." if cost.budget else ""
+    )
     sources = "; ".join(f"{source.name} ({source.where}, {source.as_of})" for source in prices.SOURCES)
     # The list comes last: markdown reads a block right after a list item as part of that item.
     return (

@@ -1,4 +1,4 @@
-"""The report's "Models" section: the fits gate's rows (stackcheck/plan/models.py, verdict 11)."""
+"""The report's "Models" section: the fits gate's rows (stackcheck/plan/models.py, `model-fits-gpu`)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def models_section(result: PlanResult) -> Section:
     unchecked = any(fit.fits is None for fit in result.models)
     return Section(
         "models",
-        "Models (does each model fit its GPUs, verdict 11)",
+        "Models (does each model fit its GPUs, verdict model-fits-gpu)",
         "error" if failed else "warning" if unchecked else "ok",
         (Table(columns, rows), Items(tuple(fit.reason for fit in result.models), label="Why")),
         data={"models": [fit.to_dict() for fit in result.models]},

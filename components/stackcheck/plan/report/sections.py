@@ -202,7 +202,7 @@ class Summary:
     exit_code: int
     failed_checks: int
     failed_verdicts: tuple[str, ...]
-    """`16 cost-within-budget`, one per failed verdict."""
+    """Each failed verdict's number and slug, as the report prints them (`<number> cost-within-budget`)."""
     warnings: int
     monthly_usd_at_desired: float | None
     """None when the plan did not get as far as the cost estimate."""

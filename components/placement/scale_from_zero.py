@@ -10,49 +10,36 @@ tags whose value reads `<value>:<Effect>`. EKS's own labels and taints are read 
 "IAM Policy", on `eks:DescribeNodegroup`), so once scaled back to zero the tags are all it knows.
 
 Two verdicts come from that:
-- verdict 8, every GPU workload fits the imagined node of each GPU pool it lands on, and that node
+- `gpu-pools-scale-from-zero`: every GPU workload fits the imagined node of each GPU pool it lands on, and that node
   carries every label, taint and the GPU count the node group really gives its nodes (a missing taint
   tag lets plain pods trigger GPU scale-ups; a missing label or GPU tag leaves GPU pods pending forever);
-- verdict 9, every workload of the stack that requests no GPU (the autoscaler itself among them) lands on
+- `cpu-workloads-stay-off-gpu-pools`: every workload of the stack that requests no GPU (the autoscaler itself among them) lands on
   no GPU pool.
+
+Pure: the tags come in as plain data, by node group (the plan reads them from the resources it registered:
+stackcheck/plan/pools.py, `template_tags`), beside the pools and the placement matrix.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
-from ...facts import gpu_catalog
-from ...facts.contract import NVIDIA_GPU_RESOURCE
-from ...facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
-from ...facts.resource_types import AUTOSCALING_TAG as TAG_TYPE
-from ...facts.resource_types import NODE_GROUP as NODE_GROUP_TYPE
-from ...placement import explain, pod_of, pod_requests, workload_id
-from ...placement.pools import pool_gpus
-from ...placement.verdict import Verdict
+from ..facts import gpu_catalog
+from ..facts.contract import NVIDIA_GPU_RESOURCE
+from ..facts.gpu_catalog import CLUSTER_AUTOSCALER_TEMPLATE_TAG
+from .explain import explain
+from .guard import PlacementRow
+from .pools import pool_gpus
+from .resources import pod_requests
+from .verdict import Verdict
+from .workloads import pod_of, workload_id
 
-SCALE_FROM_ZERO_ID = 8
-CPU_WORKLOADS_ID = 9
+SCALE_FROM_ZERO_NAME = "gpu-pools-scale-from-zero"
+CPU_WORKLOADS_NAME = "cpu-workloads-stay-off-gpu-pools"
 # The autoscaler's template node runs at most this many pods (`TODO: get a real value` upstream).
 TEMPLATE_MAX_PODS = 110
 _TAINT_VALUE = re.compile(r"^(.*):(NoSchedule|NoExecute|PreferNoSchedule)$")
-
-
-def template_tags(resources: list[Any]) -> dict[str, dict[str, str]]:
-    """The node-template tags registered for each node group, by the node group's resource name.
-
-    The tags and their node group are children of the same component, which is how they are paired.
-    """
-    groups_by_parent = {resource.parent: resource.name for resource in resources if resource.type == NODE_GROUP_TYPE}
-    tags: dict[str, dict[str, str]] = {}
-    for resource in resources:
-        tag = resource.inputs.get("tag") or {}
-        if resource.type == TAG_TYPE and str(tag.get("key", "")).startswith(CLUSTER_AUTOSCALER_TEMPLATE_TAG):
-            group = groups_by_parent.get(resource.parent)
-            if group is not None:
-                tags.setdefault(group, {})[tag["key"]] = str(tag.get("value", ""))
-    return tags
 
 
 def template_node(name: str, instance_type: str, tags: dict[str, str]) -> dict:
@@ -111,9 +98,9 @@ def missing_tags(pool: dict, tags: dict[str, str]) -> list[str]:
 
 
 def scale_from_zero_verdict(
-    workloads: Iterable[dict], pools: list[dict], tags: dict[str, dict[str, str]], matrix: list[Any]
+    workloads: Iterable[dict], pools: list[dict], tags: dict[str, dict[str, str]], matrix: list[PlacementRow]
 ) -> Verdict:
-    """Verdict 8: each GPU workload fits the template node of every GPU pool it lands on, tags complete."""
+    """`gpu-pools-scale-from-zero`: each GPU workload fits the template node of every GPU pool it lands on, tags complete."""
     lands = {(row.workload, row.pool) for row in matrix if row.lands}
     # Karpenter launches a node from its NodePool's own template (labels, taints, the instance type's capacity),
     # which the placement model already reads as the pool: no tags to describe it at zero.
@@ -148,18 +135,16 @@ def scale_from_zero_verdict(
                 checked.append(f"{workload_id(workload)} on {pool['name']}")
     if problems:
         return Verdict(
-            SCALE_FROM_ZERO_ID,
-            "gpu-pools-scale-from-zero",
+            SCALE_FROM_ZERO_NAME,
             False,
             f"the autoscaler cannot scale every GPU pool from zero: {problems[0]}"
             + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""),
             problems,
         )
     if not gpu_pools and not karpenter_pools:
-        return Verdict(SCALE_FROM_ZERO_ID, "gpu-pools-scale-from-zero", True, "no GPU pool to scale")
+        return Verdict(SCALE_FROM_ZERO_NAME, True, "no GPU pool to scale")
     return Verdict(
-        SCALE_FROM_ZERO_ID,
-        "gpu-pools-scale-from-zero",
+        SCALE_FROM_ZERO_NAME,
         True,
         "every GPU workload fits the node the autoscaler imagines for its pool at zero: "
         + (", ".join(checked) or "no GPU workload"),
@@ -167,8 +152,8 @@ def scale_from_zero_verdict(
     )
 
 
-def cpu_workloads_verdict(workloads: Iterable[dict], pools: list[dict], matrix: list[Any]) -> Verdict:
-    """Verdict 9: the stack's workloads that request no GPU (DaemonSets aside) land on no GPU pool."""
+def cpu_workloads_verdict(workloads: Iterable[dict], pools: list[dict], matrix: list[PlacementRow]) -> Verdict:
+    """`cpu-workloads-stay-off-gpu-pools`: the stack's workloads that request no GPU (DaemonSets aside) land on no GPU pool."""
     gpu_pool_names = {pool["name"] for pool in pools if pool_gpus(pool) > 0}
     cpu_workloads = {
         workload_id(w)
@@ -184,8 +169,7 @@ def cpu_workloads_verdict(workloads: Iterable[dict], pools: list[dict], matrix: 
     )
     if leaks:
         return Verdict(
-            CPU_WORKLOADS_ID,
-            "cpu-workloads-stay-off-gpu-pools",
+            CPU_WORKLOADS_NAME,
             False,
             f"workloads that request no GPU can land on GPU pools: {', '.join(leaks)}; remove their "
             "toleration of the GPU taint, or give them a nodeSelector for the system pool",
@@ -193,8 +177,7 @@ def cpu_workloads_verdict(workloads: Iterable[dict], pools: list[dict], matrix: 
         )
     landed = sorted({f"{row.workload} on {row.pool}" for row in matrix if row.lands and row.workload in cpu_workloads})
     return Verdict(
-        CPU_WORKLOADS_ID,
-        "cpu-workloads-stay-off-gpu-pools",
+        CPU_WORKLOADS_NAME,
         True,
         "workloads that request no GPU land only on non-GPU pools: " + (", ".join(landed) or "none"),
         landed,

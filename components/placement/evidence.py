@@ -1,0 +1,85 @@
+"""What the verdicts of the registry (placement/verdicts.py) judge: plain data the offline plan gathers from the
+program it ran, in one object every verdict's function reads.
+
+Each part is None when it was not gathered, and the verdicts that read it are then not judged. The plan leaves
+out the placement when the node pools cannot be built or the workloads not read, and the sizing (model fits, cold
+starts) without a placement or without this project's stack config; it always prices the cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..facts.cold_start import ColdStart
+from ..facts.model_memory import ModelFit
+from .agents import Agent
+from .guard import GuardView, PlacementRow, guard_view
+from .pools import NodeGroupSpec
+from .scaling import Scaled, scaled_workloads
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The stack's workloads and node pools, and what else the placement verdicts read beside them."""
+
+    workloads: list[dict]
+    """The workloads the stack declares, as `kubectl get -o json` prints them."""
+    pools: list[dict]
+    """The node pools, as configured (placement.pools)."""
+    matrix: list[PlacementRow]
+    """Whether each of `workloads` lands on each pool (placement_matrix)."""
+    specs: list[NodeGroupSpec] = field(default_factory=list)
+    """The node groups and NodePools the pools were built from."""
+    resources: list[str] = field(default_factory=list)
+    """The resource that declares each of `workloads`, in the same order: a workload declared twice is two."""
+    agents: list[Agent] = field(default_factory=list)
+    """The node agents EKS and its add-ons run, which the stack renders none of."""
+    agent_notes: list[str] = field(default_factory=list)
+    """What could not be modelled of the node agents: reported, never failed."""
+    host_engines: list[dict] = field(default_factory=list)
+    """The workloads of the DCGM host engines the node agents run (the node monitoring agent's `dcgm-server`)."""
+    template_tags: dict[str, dict[str, str]] = field(default_factory=dict)
+    """The Cluster Autoscaler's node-template tags of each node group, by the group's name."""
+    scaled_objects: list[dict] = field(default_factory=list)
+    """The KEDA ScaledObjects the stack renders."""
+    service_accounts: list[dict] = field(default_factory=list)
+    """The ServiceAccounts the stack registers."""
+    release_namespaces: list[str] = field(default_factory=list)
+    """The namespaces the stack's Helm releases install into, whose charts may make ServiceAccounts."""
+
+    @cached_property
+    def guard(self) -> GuardView:
+        """The guard's reading of the workloads on the pools, shared by its verdicts."""
+        return guard_view(self.workloads, self.pools)
+
+    @cached_property
+    def scaled(self) -> list[Scaled]:
+        """The workloads the ScaledObjects scale, with their bounds and windows."""
+        return scaled_workloads(self.scaled_objects, self.workloads)
+
+
+@dataclass(frozen=True)
+class CostTotals:
+    """The stack's monthly cost, priced by the plan, and the budget it sets."""
+
+    budget: float | None
+    """`cost.maxMonthlyUsd`, or None when unset."""
+    at_desired: float
+    """US dollars a month with every pool at its desired size."""
+    at_max: float
+    """US dollars a month with every pool at its maximum size."""
+    not_priced: list[str] = field(default_factory=list)
+    """What the totals leave out, one line each: the totals are then lower bounds."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything the verdicts judge; a part left None is not judged."""
+
+    placement: Placement | None = None
+    model_fits: list[ModelFit] | None = None
+    """Each served model on each instance type of its pool (facts/model_memory.py)."""
+    cold_starts: list[ColdStart] | None = None
+    """Each served model's cold start, step by step, against its budgets (facts/cold_start.py)."""
+    cost: CostTotals | None = None

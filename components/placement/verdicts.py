@@ -1,0 +1,318 @@
+"""The registry of the plan's verdicts: each one once, in the order the report lists them, with its number, its
+slug, the function that judges it and what it proves.
+
+The number and the slug are the verdict's names outside the code (the report prints `PASS  1
+gpu-workloads-land-on-gpu-pools`, the JSON document carries both, docs/reference/verdicts.md is written from this
+table); everywhere else the package names a verdict by its slug, and a `Verdict` takes its number from here.
+
+Each function reads the one `Evidence` the plan gathers (placement/evidence.py) and returns a `Judgement`, or
+None when the part of the evidence it reads was not gathered. The checks themselves live in the modules named
+beside each function, which take plain arguments and can be called on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from . import (
+    agents,
+    budget,
+    capacity,
+    cold_start,
+    exporter,
+    guard,
+    model_fit,
+    provisioners,
+    scale_from_zero,
+    scaling,
+    service_accounts,
+)
+from .evidence import Evidence
+from .verdict import Verdict
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One verdict, and the warnings the plan lists beside the failures (what holds today but may not tomorrow)."""
+
+    verdict: Verdict
+    warnings: list[str] = field(default_factory=list)
+
+
+Judge = Callable[[Evidence], Judgement | None]
+
+
+@dataclass(frozen=True)
+class RegisteredVerdict:
+    """One verdict of the registry."""
+
+    id: int
+    """Its number, from 1 in the registry's order."""
+    slug: str
+    """Its name, in kebab case: how the package, the report and the docs name it."""
+    judge: Judge
+    """Judges the evidence; None when the part it reads was not gathered."""
+    proves: str
+    """One sentence: what holds when the verdict passes."""
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The verdicts in order, and their numbers by slug."""
+
+    entries: tuple[RegisteredVerdict, ...]
+    _ids: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_ids", {entry.slug: entry.id for entry in self.entries})
+
+    def __iter__(self) -> Iterator[RegisteredVerdict]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def id_of(self, slug: str) -> int:
+        """The number of the verdict `slug`; ValueError naming the registered slugs for another."""
+        try:
+            return self._ids[slug]
+        except KeyError:
+            raise ValueError(f"verdict {slug!r} is not registered; allowed: {', '.join(self._ids)}") from None
+
+
+def _gpu_workloads_land_on_gpu_pools(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    return None if placed is None else Judgement(guard.gpu_workloads_land_on_gpu_pools(placed.guard))
+
+
+def _plain_pods_stay_off_gpu_pools(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    return None if placed is None else Judgement(guard.plain_pods_stay_off_gpu_pools(placed.guard))
+
+
+def _device_plugin_covers_gpu_pools(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    return None if placed is None else Judgement(guard.device_plugin_covers_gpu_pools(placed.guard))
+
+
+def _system_addons_have_a_pool(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    return None if placed is None else Judgement(guard.system_addons_have_a_pool(placed.guard))
+
+
+def _gpu_requests_fit_one_node(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    return None if placed is None else Judgement(guard.gpu_requests_fit_one_node(placed.guard))
+
+
+def _node_agents_cover_their_pools(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    return Judgement(agents.node_agents_verdict(placed.agents, placed.pools, placed.agent_notes))
+
+
+def _gpu_capacity_fits_replicas(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    verdict, warnings = capacity.gpu_capacity(placed.workloads, placed.pools)
+    return Judgement(verdict, warnings)
+
+
+def _gpu_pools_scale_from_zero(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    verdict = scale_from_zero.scale_from_zero_verdict(
+        placed.workloads, placed.pools, placed.template_tags, placed.matrix
+    )
+    return Judgement(verdict)
+
+
+def _cpu_workloads_stay_off_gpu_pools(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    return Judgement(scale_from_zero.cpu_workloads_verdict(placed.workloads, placed.pools, placed.matrix))
+
+
+def _dcgm_exporter_covers_gpu_pools(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    verdict = exporter.dcgm_exporter_covers_gpu_pools(placed.workloads, placed.pools, host_engines=placed.host_engines)
+    return Judgement(verdict)
+
+
+def _model_fits_gpu(evidence: Evidence) -> Judgement | None:
+    fits = evidence.model_fits
+    if fits is None:
+        return None
+    return Judgement(model_fit.model_fits_verdict(fits), model_fit.not_checked_warnings(fits))
+
+
+def _provisioners_place_pods_alike(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    return Judgement(provisioners.provisioners_verdict(placed.workloads, placed.specs, placed.resources))
+
+
+def _replicas_fit_at_max(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    return Judgement(scaling.replicas_fit_verdict(placed.scaled, placed.workloads, placed.pools))
+
+
+def _scaling_outlasts_startup(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    hold = scaling.autoscaler_node_hold(placed.workloads)
+    return Judgement(scaling.scaling_outlasts_startup_verdict(placed.scaled, hold))
+
+
+def _cold_start_fits_its_budget(evidence: Evidence) -> Judgement | None:
+    if evidence.cold_starts is None:
+        return None
+    verdict, warnings = cold_start.cold_start_verdict(evidence.cold_starts)
+    return Judgement(verdict, warnings)
+
+
+def _cost_within_budget(evidence: Evidence) -> Judgement | None:
+    cost = evidence.cost
+    if cost is None:
+        return None
+    verdict, warnings = budget.budget_verdict(cost.budget, cost.at_desired, cost.at_max, cost.not_priced)
+    return Judgement(verdict, warnings)
+
+
+def _service_accounts_exist(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    verdict = service_accounts.service_accounts_verdict(
+        placed.workloads, placed.service_accounts, placed.release_namespaces
+    )
+    return Judgement(verdict)
+
+
+# The numbers are the ones the report has always printed: a new verdict takes the next, none is reused.
+VERDICTS = Registry(
+    (
+        RegisteredVerdict(
+            1,
+            "gpu-workloads-land-on-gpu-pools",
+            _gpu_workloads_land_on_gpu_pools,
+            "Every workload that requests `nvidia.com/gpu` lands on a GPU pool, and a taint or node affinity, not "
+            "resource fit alone, keeps it off every other pool.",
+        ),
+        RegisteredVerdict(
+            2,
+            "plain-pods-stay-off-gpu-pools",
+            _plain_pods_stay_off_gpu_pools,
+            "A pod with no toleration and no node selector lands on no GPU pool.",
+        ),
+        RegisteredVerdict(
+            3,
+            "device-plugin-covers-gpu-pools",
+            _device_plugin_covers_gpu_pools,
+            "The NVIDIA device plugin lands on every GPU pool whose nodes do not advertise their GPUs themselves, "
+            "and on no other pool.",
+        ),
+        RegisteredVerdict(
+            4,
+            "system-addons-have-a-pool",
+            _system_addons_have_a_pool,
+            "A CoreDNS-like system add-on pod lands on a non-GPU pool that has nodes.",
+        ),
+        RegisteredVerdict(
+            5,
+            "gpu-requests-fit-one-node",
+            _gpu_requests_fit_one_node,
+            "Each GPU workload's GPU request fits one node of every GPU pool it can land on.",
+        ),
+        RegisteredVerdict(
+            6,
+            "node-agents-cover-their-pools",
+            _node_agents_cover_their_pools,
+            "Every node agent EKS and its add-ons run lands on every pool its coverage rule names.",
+        ),
+        RegisteredVerdict(
+            7,
+            "gpu-capacity-fits-replicas",
+            _gpu_capacity_fits_replicas,
+            "All replicas of the GPU workloads fit the GPU pools they land on at `maxSize`; a warning when they fit "
+            "only above the desired size.",
+        ),
+        RegisteredVerdict(
+            8,
+            "gpu-pools-scale-from-zero",
+            _gpu_pools_scale_from_zero,
+            "Each GPU workload fits the node the Cluster Autoscaler imagines for its pool at zero nodes, whose "
+            "node-template tags carry the pool's labels, taints and GPUs.",
+        ),
+        RegisteredVerdict(
+            9,
+            "cpu-workloads-stay-off-gpu-pools",
+            _cpu_workloads_stay_off_gpu_pools,
+            "The stack's workloads that request no GPU, DaemonSets aside, land on no GPU pool.",
+        ),
+        RegisteredVerdict(
+            10,
+            "dcgm-exporter-covers-gpu-pools",
+            _dcgm_exporter_covers_gpu_pools,
+            "Exactly one DCGM exporter lands on every GPU pool and none on another, each reading the DCGM engine "
+            "its pool offers.",
+        ),
+        RegisteredVerdict(
+            11,
+            "model-fits-gpu",
+            _model_fits_gpu,
+            "Every served model fits the GPU memory of each instance type of its pool.",
+        ),
+        RegisteredVerdict(
+            12,
+            "provisioners-place-pods-alike",
+            _provisioners_place_pods_alike,
+            "Every workload lands on the same pools whether each pool is a node group, a Karpenter NodePool or an "
+            "EKS Auto Mode NodePool.",
+        ),
+        RegisteredVerdict(
+            13,
+            "replicas-fit-at-max",
+            _replicas_fit_at_max,
+            "The GPU pools at `maxSize` hold every scaled workload at its KEDA `maxReplicaCount`.",
+        ),
+        RegisteredVerdict(
+            14,
+            "scaling-outlasts-startup",
+            _scaling_outlasts_startup,
+            "Neither KEDA's scale-down window nor the Cluster Autoscaler's hold on a node it added is shorter than "
+            "a scaled workload's startup budget.",
+        ),
+        RegisteredVerdict(
+            15,
+            "cold-start-fits-its-budget",
+            _cold_start_fits_its_budget,
+            "Each served model's estimated cold start fits its startup probe, the autoscaler's "
+            "`maxNodeProvisionTime` and its wait for the weights copy.",
+        ),
+        RegisteredVerdict(
+            16,
+            "cost-within-budget",
+            _cost_within_budget,
+            "The stack at every pool's `maxSize` costs no more a month than `cost.maxMonthlyUsd`.",
+        ),
+        RegisteredVerdict(
+            17,
+            "service-accounts-exist",
+            _service_accounts_exist,
+            "Every pod of the stack's workloads runs as a ServiceAccount the stack registers in its namespace, or "
+            "as the namespace's `default`.",
+        ),
+    )
+)

@@ -228,9 +228,10 @@ if settings.installs_autoscaler:
 if settings.device_plugin_enabled:
     device_plugin = NvidiaDevicePlugin(
         f"{name}-device-plugin",
-        NvidiaDevicePluginArgs(
+        args_from_settings(
+            NvidiaDevicePluginArgs,
+            settings.device_plugin,
             placement=placement,
-            version=settings.device_plugin.version,
             auto_mode_nodes=settings.installs_auto_mode or None,
             # The names deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DEVICE_PLUGIN_NAME,
@@ -386,9 +387,10 @@ if observability.dcgm_exporter.enabled:
     exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter", name=DCGM_EXPORTER_NAME)
     exporter = DcgmExporter(
         f"{name}-dcgm-exporter",
-        DcgmExporterArgs(
+        args_from_settings(
+            DcgmExporterArgs,
+            observability,
             placement=placement,
-            monitoring_namespace=observability.monitoring_namespace,
             # The host-plugin family is Bottlerocket, whose NVIDIA runtime needs the exporter privileged.
             bottlerocket=settings.gpu_ami_family == HOST_DEVICE_PLUGIN_AMI_FAMILY,
             # With node repair, EksCluster installs the node monitoring agent and with it dcgm-server.

@@ -44,6 +44,8 @@ MADE_FROM_THE_STACK = {
     "GpuNodeGroupSettings": f"GpuNodeGroup({CLUSTER}-gpu).args",
     "VllmSettings": f"VllmServer({CLUSTER}-vllm).args",
     "AutoscalerSettings": f"ClusterAutoscaler({CLUSTER}-autoscaler).args",
+    "DevicePluginSettings": f"NvidiaDevicePlugin({CLUSTER}-device-plugin).args",
+    "ObservabilitySettings": f"DcgmExporter({CLUSTER}-dcgm-exporter).args",
 }
 """Each section the program makes a component's args from, and where that component would name its problems."""
 

@@ -32,12 +32,9 @@ from components.observability.monitoring import (
     vllm_target,
 )
 from components.observability.prometheus_stack import PrometheusStack, PrometheusStackArgs
-from components.pools.auto_mode.nodes import AutoMode, AutoModeArgs
-from components.pools.auto_mode.pool import AutoModeNodePool, AutoModeNodePoolArgs
-from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
-from components.pools.karpenter.args import KarpenterArgs
+from components.pools import provisioners
+from components.pools.gpu_node_group import GpuNodeGroup
 from components.pools.karpenter.manifests import DO_NOT_DISRUPT
-from components.pools.karpenter.pool import KarpenterNodePool, KarpenterNodePoolArgs
 from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
 from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
@@ -56,6 +53,8 @@ require_node_affinity = settings.gpu_placement.require_node_affinity
 # What the DaemonSets of every GPU node follow; each pool and the servers on it follow the pool's own contract.
 placement = placement_args(settings.contract, require_node_affinity)
 name = settings.cluster.name
+# The provisioners the GPU pools use, each once (components/pools/provisioners.py); the program names none of them.
+pool_provisioners = provisioners.in_use(pool.settings.provisioner for pool in settings.pools)
 tags = {f"{LABEL_PREFIX}/part-of": PROJECT, "pulumi:stack": pulumi.get_stack()}
 
 # Where KEDA reads the servers' queues (observability.prometheus): an AMP workspace is asked at its query endpoint
@@ -107,7 +106,7 @@ cluster = EksCluster(
         tags=tags,
         # The autoscalers and servers that read their weights from S3 take their credentials from the agent.
         pod_identity_agent=settings.installs_autoscaler
-        or settings.installs_karpenter
+        or provisioners.needs_pod_identity(pool_provisioners)
         or any(served.settings.source.type == "s3" for served in settings.servers)
         or amp is not None,
         network=ClusterNetwork(
@@ -117,7 +116,7 @@ cluster = EksCluster(
         )
         if network
         else None,
-        auto_mode=settings.installs_auto_mode,
+        **provisioners.cluster_options(pool_provisioners),
         aws_profile=pulumi.Config("aws").get("profile"),
     ),
 )
@@ -127,31 +126,31 @@ def _nth(ids: list[str], index: int) -> str:
     return ids[index]
 
 
-karpenter = None
-if settings.installs_karpenter:
-    # Imported only here: its Helm release loads the Kubernetes SDK's Helm module (and with it `requests`), which a
-    # stack without Karpenter has no use for.
-    from components.pools.karpenter.controller import Karpenter
-
-    # Karpenter launches into the private subnets; it picks among their zones the ones offering an instance type.
-    node_subnets: list[pulumi.Input[str]] = (
-        [
-            network.private_subnet_ids.apply(functools.partial(_nth, index=index))
-            for index in range(settings.network.zone_count)
-        ]
-        if network
-        else list(settings.cluster.private_subnet_ids)
-    )
-    karpenter = Karpenter(
-        f"{name}-karpenter",
-        KarpenterArgs(
-            cluster_name=cluster.cluster_name,
-            node_security_group_id=cluster.cluster_security_group_id,
-            subnet_ids=node_subnets,
-            pod_identity_agent=cluster.pod_identity_agent,
-            tags=tags,
-        ),
-        opts=pulumi.ResourceOptions(providers=[cluster.provider]),
+# What each provisioner in use installs once for all its pools; each controller takes what its args declare.
+# A controller that launches nodes itself launches into the private subnets; it picks among their zones the ones
+# offering an instance type.
+private_subnets: list[pulumi.Input[str]] = (
+    [
+        network.private_subnet_ids.apply(functools.partial(_nth, index=index))
+        for index in range(settings.network.zone_count)
+    ]
+    if network
+    else list(settings.cluster.private_subnet_ids)
+)
+controller_inputs = {
+    "cluster_name": cluster.cluster_name,
+    "node_security_group_id": cluster.cluster_security_group_id,
+    "subnet_ids": private_subnets,
+    "pod_identity_agent": cluster.pod_identity_agent,
+    "tags": tags,
+}
+controllers: dict[str, Any] = {}
+for provisioner_name, controller in provisioners.controllers(pool_provisioners).items():
+    controller_args = controller.args_class()
+    controllers[provisioner_name] = controller.component_class()(
+        f"{name}-{controller.suffix}",
+        controller_args(**provisioners.offered(controller_args, controller_inputs)),
+        opts=pulumi.ResourceOptions(providers=[cluster.provider]) if controller.on_cluster else None,
     )
 
 # The GPU node groups wait for their EC2 vCPU quotas to be read and judged: a group the quota refuses would end
@@ -174,61 +173,38 @@ quotas_checked = checked_quotas(
 gpu_subnet_ids = pulumi.Output.all(network.gpu_subnet_ids if network else cluster.subnet_ids, quotas_checked).apply(
     lambda parts: parts[0]
 )
-auto_mode = (
-    AutoMode(f"{name}-auto-mode", AutoModeArgs(cluster_name=cluster.cluster_name, tags=tags))
-    if (settings.installs_auto_mode)
-    else None
-)
-gpu_pools: dict[str | None, GpuNodeGroup | KarpenterNodePool | AutoModeNodePool] = {}
+# What the stack offers every GPU pool; each takes what its args declare, with its own settings and placement.
+pool_inputs = {
+    "cluster_name": cluster.cluster_name,
+    "node_role_arn": cluster.node_role_arn,
+    "kubernetes_version": cluster.kubernetes_version,
+    "subnet_ids": gpu_subnet_ids,
+    "security_group_id": cluster.cluster_security_group_id,
+    "tags": tags,
+}
+gpu_pools: dict[str | None, "provisioners.GpuPool"] = {}
 for pool in settings.pools:
-    if pool.settings.auto_mode:
-        assert auto_mode is not None
-        gpu_pools[pool.key] = AutoModeNodePool(
-            pool.resource_name(name),
-            args_from_settings(
-                AutoModeNodePoolArgs,
-                pool.settings,
-                config_key=pool.config_key,
-                node_role_name=auto_mode.node_role_name,
-                subnet_ids=gpu_subnet_ids,
-                security_group_id=cluster.cluster_security_group_id,
-                placement=placement_args(settings.pool_contract(pool), require_node_affinity),
-                name=pool.node_pool_name,
-                tags=tags,
-            ),
-            opts=pulumi.ResourceOptions(provider=cluster.provider),
-        )
-        continue
-    if pool.settings.karpenter:
-        assert karpenter is not None
-        gpu_pools[pool.key] = KarpenterNodePool(
-            pool.resource_name(name),
-            args_from_settings(
-                KarpenterNodePoolArgs,
-                pool.settings,
-                config_key=pool.config_key,
-                cluster_name=cluster.cluster_name,
-                node_role_name=karpenter.node_role_name,
-                placement=placement_args(settings.pool_contract(pool), require_node_affinity),
-                name=pool.node_pool_name,
-                tags=tags,
-            ),
-            opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[karpenter.release]),
-        )
-        continue
-    gpu_pools[pool.key] = GpuNodeGroup(
+    provisioner = provisioners.PROVISIONERS[pool.settings.provisioner]
+    pool_args = provisioner.args_class()
+    installed = controllers.get(pool.settings.provisioner)
+    offer = {
+        **pool_inputs,
+        # The role of the nodes its controller launches.
+        **({"node_role_name": installed.node_role_name} if installed is not None else {}),
+        "placement": placement_args(settings.pool_contract(pool), require_node_affinity),
+        "name": pool.node_pool_name,
+    }
+    waits_for = provisioner.controller.pools_wait_for if provisioner.controller else None
+    gpu_pools[pool.key] = provisioner.pool_class()(
         pool.resource_name(name),
         args_from_settings(
-            GpuNodeGroupArgs,
-            pool.settings,
-            config_key=pool.config_key,
-            cluster_name=cluster.cluster_name,
-            node_role_arn=cluster.node_role_arn,
-            kubernetes_version=cluster.kubernetes_version,
-            subnet_ids=gpu_subnet_ids,
-            placement=placement_args(settings.pool_contract(pool), require_node_affinity),
-            tags=tags,
+            pool_args, pool.settings, config_key=pool.config_key, **provisioners.offered(pool_args, offer)
         ),
+        opts=pulumi.ResourceOptions(
+            provider=cluster.provider, depends_on=[getattr(installed, waits_for)] if waits_for else None
+        )
+        if provisioner.on_cluster
+        else None,
     )
 on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
 
@@ -252,9 +228,10 @@ if settings.installs_autoscaler:
 if settings.device_plugin_enabled:
     device_plugin = NvidiaDevicePlugin(
         f"{name}-device-plugin",
-        NvidiaDevicePluginArgs(
+        args_from_settings(
+            NvidiaDevicePluginArgs,
+            settings.device_plugin,
             placement=placement,
-            version=settings.device_plugin.version,
             auto_mode_nodes=settings.installs_auto_mode or None,
             # The names deployed stacks have (not the component's): a new name would replace the live DaemonSet.
             name=DEVICE_PLUGIN_NAME,
@@ -296,10 +273,15 @@ SINGLE_SERVER_OUTPUTS = {
 }
 
 
-def pool_outputs(pool: GpuNodeGroup | KarpenterNodePool | AutoModeNodePool) -> dict[str, Any]:
-    if isinstance(pool, KarpenterNodePool | AutoModeNodePool):
-        return {"nodePool": pool.node_pool_name, "labels": pool.labels, "taints": pool.taints}
-    return {"nodeGroup": pool.node_group_name, "amiType": pool.ami_type, "labels": pool.labels, "taints": pool.taints}
+def pool_outputs(pool: "provisioners.GpuPool") -> dict[str, Any]:
+    if isinstance(pool, GpuNodeGroup):
+        return {
+            "nodeGroup": pool.node_group_name,
+            "amiType": pool.ami_type,
+            "labels": pool.labels,
+            "taints": pool.taints,
+        }
+    return {"nodePool": pool.node_pool_name, "labels": pool.labels, "taints": pool.taints}
 
 
 if settings.fleet:
@@ -405,9 +387,10 @@ if observability.dcgm_exporter.enabled:
     exporter_target = dcgm_exporter_target(f"{name}-dcgm-exporter", name=DCGM_EXPORTER_NAME)
     exporter = DcgmExporter(
         f"{name}-dcgm-exporter",
-        DcgmExporterArgs(
+        args_from_settings(
+            DcgmExporterArgs,
+            observability,
             placement=placement,
-            monitoring_namespace=observability.monitoring_namespace,
             # The host-plugin family is Bottlerocket, whose NVIDIA runtime needs the exporter privileged.
             bottlerocket=settings.gpu_ami_family == HOST_DEVICE_PLUGIN_AMI_FAMILY,
             # With node repair, EksCluster installs the node monitoring agent and with it dcgm-server.

@@ -105,9 +105,10 @@ def _coerce(cls: type, value: Any, where: str, required: bool = False) -> tuple[
 
 
 def _replaced(args: Any, changes: Mapping[str, Any]) -> Any:
-    """`args` with `changes`, still marked with the stack config section it came from and its shape problems."""
+    """`args` with `changes`, still marked with the stack config section it came from, its validated settings
+    section and its shape problems."""
     replaced = dataclasses.replace(args, **changes)
-    for mark in (CONFIG_SECTION, SHAPE_PROBLEMS):
+    for mark in (CONFIG_SECTION, SETTINGS_SECTION, SHAPE_PROBLEMS):
         if hasattr(args, mark):
             object.__setattr__(replaced, mark, getattr(args, mark))
     return replaced
@@ -196,6 +197,17 @@ CONFIG_SECTION = "_config_section"
 def config_section(args: Any) -> str | None:
     """The stack config section `args` were made from by `args_from_settings` (`cluster`), or None."""
     return getattr(args, CONFIG_SECTION, None)
+
+
+# The attribute `args_from_settings` sets on the args it makes when they say what the settings section says: the
+# section itself, already validated.
+SETTINGS_SECTION = "_settings_section"
+
+
+def settings_section(args: Any) -> Any:
+    """The validated settings section `args` were made from by `args_from_settings`, or None (a caller's own args,
+    or args that say something the section does not)."""
+    return getattr(args, SETTINGS_SECTION, None)
 
 
 # The attribute `coerce` sets on args some of whose arguments were not of their shape (and are left None).

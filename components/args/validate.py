@@ -10,7 +10,8 @@ with that model's rules and messages. A field left `None` takes the default its 
 annotated without `pulumi.Input` must be plain values known when the component is constructed: they shape
 resources (instance types, sizes, names), so they are validated then, each problem named by its argument path
 (`GpuNodeGroup(gpu-a).args.instance_types[0]`, in the Python names the caller wrote), before any resource is
-registered.
+registered. Args made from a stack config section (`args_from_settings`) carry the section, validated with the
+whole config, which `Validation.section` takes as it is: a value is validated as settings once.
 """
 
 import collections.abc
@@ -22,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pulumi
-from pydantic.alias_generators import to_camel
+from pydantic.alias_generators import to_camel, to_snake
 
 from ..facts.aws_tags import tag_problems
 from ..facts.contract import PlacementContract, Taint
@@ -40,11 +41,13 @@ from ..settings.errors import python_key, python_text
 from ..settings.section import SectionModel
 from .coerce import (
     CONFIG_SECTION,
+    SETTINGS_SECTION,
     ArgumentError,
     argument_problem,
     coerce,
     config_section,
     flatten,
+    settings_section,
     shape_problems,
     shown,
 )
@@ -160,7 +163,13 @@ class Validation:
     ) -> Any:
         """The fields of `args` that the settings model `model` has, validated as `model`, its problems named
         under `where` (and `at` inside it); None if bad. `defaults` (camelCase keys) stand in for fields left
-        None where the component's default is not the model's (a server's namespace is its name)."""
+        None where the component's default is not the model's (a server's namespace is its name).
+
+        Args made from a stack config section (`args_from_settings`) carry that section, validated with the whole
+        config: it is taken as it is, unless a default of the component's would change it."""
+        carried = settings_section(args)
+        if isinstance(carried, model) and _keeps_defaults(carried, args, defaults or {}):
+            return carried
         data = {**(defaults or {}), **settings_data(args, model)}
         try:
             return validate_section(
@@ -245,6 +254,15 @@ class Validation:
             pulumi.log.warn(warning)
 
 
+def _keeps_defaults(section: SectionModel, args: Any, defaults: Mapping[str, Any]) -> bool:
+    """Whether `section` already has each of the component's `defaults` (camelCase keys) that `args` leave to it."""
+    for key, value in defaults.items():
+        name = to_snake(key)
+        if getattr(args, name, None) is None and getattr(section, name) != value:
+            return False
+    return True
+
+
 def check_object_name(name: str, key: str) -> list[ConfigProblem]:
     """A Kubernetes object name that is also a valid Service name (an RFC 1035 label)."""
     if _RFC1035_LABEL.match(name):
@@ -320,6 +338,14 @@ def args_from_settings(cls: type, section: Any, /, config_key: str | None = None
     args = coerce(cls, {**shared, **values}, cls.__name__)
     # Remembered so that the component's warnings name the config keys the stack's user wrote.
     object.__setattr__(args, CONFIG_SECTION, config_key or _section_key(section))
+    # The section holds already (a settings model validates whenever it is built; the stack's with the whole
+    # config): the component takes it as it is rather than validating the args made from it again. Not when a
+    # value given here says otherwise than the section, or an argument is not of its shape: the component then
+    # validates the args as it does any caller's.
+    model = type(section)
+    agrees = all(getattr(section, name) == value for name, value in values.items() if name in model.model_fields)
+    if isinstance(section, SectionModel) and agrees and not shape_problems(args):
+        object.__setattr__(args, SETTINGS_SECTION, section)
     return args
 
 

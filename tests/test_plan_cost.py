@@ -44,7 +44,8 @@ def test_dev_plan_json_prices_the_g5_pool_for_us_west_2(capsys, tmp_path):
     assert gpu["usdPerNodeHour"] == 1.006 and gpu["nodes"] == {"min": 0, "desired": 1, "max": 2}
     assert gpu["monthlyUsd"] == {"min": 0.0, "desired": 734.38, "max": 1468.76}
     system = next(pool for pool in estimate["pools"] if pool["instanceType"] == "m6i.large")
-    assert system["usdPerNodeHour"] is None and "m6i.large in us-west-2" in system["notPriced"]
+    # m6i.large in us-west-2 from the 2024 regional dataset: 2 x 0.096 x 730 = 140.16
+    assert system["usdPerNodeHour"] == 0.096 and system["monthlyUsd"]["desired"] == 140.16
     fixed = {item["item"]: (item["count"], item["usdPerUnitHour"]) for item in estimate["fixed"]}
     # natGateways: single, with its Elastic IP
     assert fixed == {
@@ -52,10 +53,10 @@ def test_dev_plan_json_prices_the_g5_pool_for_us_west_2(capsys, tmp_path):
         "NAT gateway": (1, 0.045),
         "public IPv4 address (Elastic IP)": (1, 0.005),
     }
-    assert estimate["monthlyUsd"]["desired"] == round(734.38 + 73 + 32.85 + 3.65, 2)
-    assert estimate["idleFloorMonthlyUsd"] == estimate["monthlyUsd"]["min"] == round(73 + 32.85 + 3.65, 2)
+    assert estimate["monthlyUsd"]["desired"] == round(734.38 + 140.16 + 73 + 32.85 + 3.65, 2)
+    assert estimate["idleFloorMonthlyUsd"] == estimate["monthlyUsd"]["min"] == round(140.16 + 73 + 32.85 + 3.65, 2)
     assert document["summary"]["monthlyUsdAtDesired"] == estimate["monthlyUsd"]["desired"]
-    assert document["summary"]["costComplete"] is False
+    assert document["summary"]["costComplete"] is True
     [budget] = [found for found in document["verdicts"] if found["id"] == 16]
     assert (budget["name"], budget["passed"]) == ("cost-within-budget", True)
 
@@ -85,10 +86,10 @@ def test_a_budget_below_the_cost_at_max_size_fails_verdict_16_and_the_summary_sa
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith("FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
-    assert lines[0].endswith("warning(s); at least $843.88 a month at desiredSize")
+    assert lines[0].endswith("warning(s); $984.04 a month at desiredSize")
     assert lines[1:] == [
-        "  - verdict 16 cost-within-budget: at least $1,578.26 a month at every pool's maxSize is over the budget "
-        "of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget"
+        "  - verdict 16 cost-within-budget: $1,788.50 a month at every pool's maxSize is over the budget of "
+        "$100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget"
     ]
 
 
@@ -102,7 +103,7 @@ def test_markdown_quiet_is_the_summary_line_and_the_failures(capsys, tmp_path):
     assert lines[0].startswith("**FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
     assert lines[1:] == [
         "",
-        "- verdict 16 cost-within-budget: at least $1,578.26 a month at every pool's maxSize is over the budget of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget",
+        "- verdict 16 cost-within-budget: $1,788.50 a month at every pool's maxSize is over the budget of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget",
     ]
 
 
@@ -110,25 +111,25 @@ def test_markdown_opens_with_the_summary_and_shows_each_pool_at_each_size(capsys
     code, out = plan(capsys, tmp_path, {}, "--format", "markdown")
 
     assert code == 0
-    assert out.startswith("**OK (exit 0): every check holds; 2 warning(s); at least $843.88 a month at desiredSize**\n")
+    assert out.startswith("**OK (exit 0): every check holds; 2 warning(s); $984.04 a month at desiredSize**\n")
     assert out.index("### Warnings") < out.index("### Cost (us-west-2, 730 hours a month)") < out.index("### Resources")
     assert (
         "\n| `gpu-inference-dev-gpu` | `g5.xlarge` | ON_DEMAND | $1.006 | 0/1/2 | $0.00 | $734.38 | $1,468.76 |\n"
         in out
     )
-    assert "\n| at minSize (idle floor) | at least $109.50 |\n" in out
+    assert "\n| at minSize (idle floor) | $249.66 |\n" in out
 
 
 def test_text_opens_with_the_summary_and_the_warnings_and_shows_the_cost_section(capsys, tmp_path):
     code, out = plan(capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 5000}})
 
     assert code == 0
-    assert out.startswith("OK (exit 0): every check holds; 3 warning(s); at least $843.88 a month at desiredSize\n")
+    assert out.startswith("OK (exit 0): every check holds; 2 warning(s); $984.04 a month at desiredSize\n")
     assert out.index("\nWarnings\n") < out.index("\nResources\n") < out.index("\nCost (") < out.index("\nGPU guard\n")
-    assert "  warning: verdict 16 cost-within-budget: the totals leave out what is not priced" in out
-    assert "\n  at minSize (idle floor)  at least $109.50\n" in out
-    assert "\n  at maxSize" + " " * 15 + "at least $1,578.26\n" in out
-    assert "PASS  16 cost-within-budget: at least $1,578.26 a month at every pool's maxSize is within the budget" in out
+    assert "the totals leave out what is not priced" not in out
+    assert "\n  at minSize (idle floor)  $249.66\n" in out
+    assert "\n  at maxSize" + " " * 15 + "$1,788.50\n" in out
+    assert "PASS  16 cost-within-budget: $1,788.50 a month at every pool's maxSize is within the budget" in out
 
 
 def pool_cost(stack, overrides: dict, spot_discount: float | None = None) -> cost.CostEstimate:

@@ -11,7 +11,8 @@ or less is a source's way of saying it has no on-demand price, and is not taken.
 
 What no source prices is written out too, so that a missing price is a fact the table states rather than a gap:
 `NOT_OFFERED_ROWS` where a source that covers the region lists no price for the type (the type is not offered
-there as of that source's date), `UNCOVERED_ROWS` where no source covers the region at all.
+there as of that source's date), `UNCOVERED_ROWS` where no source covers the region at all; each row is a set of
+regions and the types missing in all of them, `region ...: type ...`.
 
 The extract is an input of this script only (nothing reads it at run time), so it lives under scripts/ and stays
 out of the installed package, whose data files (components/data/) ship in the wheel.
@@ -32,7 +33,7 @@ COMMAND = "python scripts/price_table.py"
 SOURCE_ORDER = ("gpu", "karpenter", "regional", "china")
 """The sources, the one a (type, region) is taken from first: the 2026 datasets before the 2024 regional one."""
 LINE = 118
-"""The longest line the table writes before wrapping a row (ruff's line length is 120)."""
+"""The longest line of the sources' fields before one is wrapped (ruff's line length is 120)."""
 
 
 def load(path: Path = EXTRACT) -> dict:
@@ -89,30 +90,16 @@ def gaps(
 
 
 def _rows(name: str, rows: list[str], doc: str) -> list[str]:
-    lines = [f"{name} = ("]
-    for row in rows:
-        text = json.dumps(row)
-        if len(text) + 5 <= LINE:
-            lines.append(f"    {text},")
-            continue
-        # A long row is split into adjacent string literals, which Python joins.
-        words = row.split(" ")
-        chunk = ""
-        pieces = []
-        for word in words:
-            candidate = f"{chunk} {word}" if chunk else word
-            if len(candidate) + 8 > LINE:
-                pieces.append(chunk + " ")
-                chunk = word
-            else:
-                chunk = candidate
-        pieces.append(chunk)
-        lines.append("    (")
-        lines.extend(f"        {json.dumps(piece)}" for piece in pieces)
-        lines.append("    ),")
-    lines.append(")")
-    lines.append(f'"""{doc}"""')
-    return lines
+    """A tuple of rows, one a line however long (the table is data; E501 is not checked)."""
+    return [f"{name} = (", *(f"    {json.dumps(row)}," for row in rows), ")", f'"""{doc}"""']
+
+
+def _grouped(gaps: dict[str, list[str]]) -> list[str]:
+    """`region region ...: type type ...`, one row for each set of regions, in the order the types come."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for instance_type, regions in gaps.items():
+        groups.setdefault(tuple(regions), []).append(instance_type)
+    return [f"{' '.join(regions)}: {' '.join(types)}" for regions, types in groups.items()]
 
 
 def render(extract: dict, instance_types: list[str], regions: list[str]) -> str:
@@ -176,17 +163,16 @@ def render(extract: dict, instance_types: list[str], regions: list[str]) -> str:
     out.extend(
         _rows(
             "NOT_OFFERED_ROWS",
-            [" ".join([t, *regions_]) for t, regions_ in not_offered.items()],
-            "Each type and the regions where a source that covers the region lists no price for it: not offered there "
-            "as of the source's date.",
+            _grouped(not_offered),
+            "Regions and the types a source covering them lists no price for (not offered there as of its date).",
         )
     )
     out.append("")
     out.extend(
         _rows(
             "UNCOVERED_ROWS",
-            [" ".join([t, *regions_]) for t, regions_ in uncovered.items()],
-            "Each type and the regions no source covers (regions opened after the sources were made).",
+            _grouped(uncovered),
+            "Regions no source covers (opened after the sources were made) and the types missing in them.",
         )
     )
     return "\n".join(out) + "\n"

@@ -32,10 +32,11 @@ def test_every_accepted_type_is_priced_or_named_as_not_priced_in_every_region_of
 def test_a_pair_named_as_not_priced_has_no_price_in_any_source_of_the_extract():
     extract = script.load()
     named = [
-        (row.split()[0], region)
+        (instance_type, region)
         for rows in (price_table.NOT_OFFERED_ROWS, price_table.UNCOVERED_ROWS)
         for row in rows
-        for region in row.split()[1:]
+        for instance_type in row.partition(": ")[2].split()
+        for region in row.partition(": ")[0].split()
     ]
 
     assert named

@@ -216,8 +216,8 @@ def _gaps() -> dict[tuple[str, str], str]:
     gaps: dict[tuple[str, str], str] = {}
     for rows, why in ((price_table.NOT_OFFERED_ROWS, NOT_OFFERED), (price_table.UNCOVERED_ROWS, UNCOVERED)):
         for row in rows:
-            name, *regions = row.split()
-            gaps.update(((name, region), why) for region in regions)
+            regions, _, names = row.partition(": ")
+            gaps.update(((name, region), why) for name in names.split() for region in regions.split())
     return gaps
 
 

@@ -465,17 +465,20 @@ def _check_models(settings: Any, result: PlanResult) -> None:
 def _check_cost(resources: list[Any], values: dict[str, Any], settings: Any, result: PlanResult) -> None:
     """The cost estimate, and verdict 16 against the stack's budget (`cost.maxMonthlyUsd`)."""
     from ...placement.budget import budget_verdict
+    from ...vllm.weights_copy import weights_bytes
     from ..mock_answers import mock_partition, mock_region
     from .cost import estimate
 
     region = mock_region(values)
     cost = settings.cost if settings is not None else None
+    sizes = [size for server in settings.servers if (size := weights_bytes(server.settings))] if settings else []
     result.cost = estimate(
         resources,
         region,
         mock_partition(region),
         spot_discount=cost.spot_discount if cost else None,
         budget=cost.max_monthly_usd if cost else None,
+        weights_gb=max(sizes) / 1e9 if sizes else None,
     )
     verdict, warnings = budget_verdict(
         result.cost.budget, result.cost.total("desired"), result.cost.total("max"), result.cost.not_priced

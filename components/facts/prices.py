@@ -1,10 +1,13 @@
-"""What AWS charges by the hour for what a stack registers: nodes, the EKS control plane, NAT gateways, their
-public IPv4 addresses and interface endpoints, each price with its source and the date it was read.
+"""What AWS charges for what a stack registers: nodes, their EBS volumes, the EKS control plane, NAT gateways,
+their public IPv4 addresses, interface endpoints and KMS keys by the hour or month, and what is billed by use
+(data a NAT gateway processes, control-plane log ingestion, S3 storage, SQS requests) per unit; each price with its
+source and the date that source was made.
 
-Prices are on-demand list prices in US dollars (Linux, shared tenancy), checked 2026-12-01 against the sources
-below. A month is 730 hours, the month AWS's own Pricing Calculator bills (`HOURS_PER_MONTH`). A price this
-table does not have is None, never 0: the plan shows it as not priced. Spot prices move with demand, so a Spot
-node is priced only from a discount the stack gives (`cost.spotDiscount`).
+Nodes are priced from `price_table.py`, generated from a dated extract of public price datasets
+(`scripts/price_table.py`): on-demand Linux list prices, shared tenancy, in each source's currency (US dollars, or
+yuan in the China regions). A month is 730 hours, the month AWS's own Pricing Calculator bills (`HOURS_PER_MONTH`).
+A price this module does not have is None, never 0: the plan names it as not priced. Spot prices move with demand,
+so a Spot node is priced only from a discount the stack gives (`cost.spotDiscount`).
 """
 
 from __future__ import annotations
@@ -26,22 +29,27 @@ class PriceSource:
     name: str
     where: str
     as_of: str
+    currency: str = "USD"
 
 
-GPU_SOURCE = PriceSource(
-    "instances.vantage.sh (the AWS Price List's on-demand Linux prices), as committed in tsaol/aws-gpu",
-    "github.com/tsaol/aws-gpu data/all_gpu_instances.js, commit 7412fd256c5eda04a70a17742a68e8e44824b2cb",
-    "2026-01-21",
-)
-"""The GPU types' prices, every region listed. Their us-east-1 prices equal `CPU_SOURCE`'s (2026-07-20) for
-every type both list."""
-CPU_SOURCE = PriceSource(
-    "the AWS Price List as Karpenter generates it for its initial prices",
-    "github.com/aws/karpenter-provider-aws pkg/providers/pricing/zz_generated.pricing_aws.go (us-east-1) and "
-    "zz_generated.pricing_aws_us_gov.go (us-gov-east-1, us-gov-west-1), commit 6fc13b5236fd04fd16ff3f9dc7490d0813994099",
-    "2026-07-20",
-)
-"""The system node types' prices; Karpenter generates the commercial table for us-east-1 only."""
+INSTANCE_SOURCES: dict[str, PriceSource] = {
+    key: PriceSource(
+        source["name"],
+        f"{source['repository']} {source['path']}, commit {source['commit']}",
+        source["date"],
+        source["currency"],
+    )
+    for key, source in price_table.SOURCES.items()
+}
+"""The node prices' sources, by the key of their rows in `price_table.ROWS`."""
+GPU_SOURCE = INSTANCE_SOURCES["gpu"]
+CPU_SOURCE = INSTANCE_SOURCES["karpenter"]
+REGIONAL_SOURCE = INSTANCE_SOURCES["regional"]
+"""The 2024 dataset: every region the newer ones do not price. Where both price a type, its prices equal
+`CPU_SOURCE`'s of 2026-07-20 (tests/test_price_table.py)."""
+CHINA_SOURCE = INSTANCE_SOURCES["china"]
+NOT_OFFERED = "not offered there as of its price source's date (the source covers the region and lists no price)"
+UNCOVERED = "no price source covers the region (it opened after the sources were made)"
 EKS_SOURCE = PriceSource(
     "Amazon EKS extended support for Kubernetes versions pricing (AWS Containers blog): $0.10 per cluster hour "
     "in standard support, $0.60 in all in extended support, from the April 2024 billing cycle",
@@ -49,8 +57,17 @@ EKS_SOURCE = PriceSource(
     "2024-04-01",
 )
 NAT_SOURCE = PriceSource(
-    "Amazon VPC pricing, NAT gateway hour ($0.045 in US East and US West (Oregon)), as quoted by "
-    "cloudpipelines.pages.dev/guides/aws-nat-gateway-pricing-2026 and basavytix.com/blog/aws-nat-gateway-pricing",
+    "Amazon VPC pricing, NAT gateway hour and data processed ($0.045 an hour and per GB in US East (N. Virginia, "
+    "Ohio) and US West (Oregon)), as quoted by cloudpipelines.pages.dev/guides/aws-nat-gateway-pricing-2026 and "
+    "basavytix.com/blog/aws-nat-gateway-pricing",
+    "https://aws.amazon.com/vpc/pricing/",
+    "2026-02-24",
+)
+NAT_APAC_SOURCE = PriceSource(
+    "Amazon VPC pricing, NAT gateway hour and data processed outside the US: $0.062 in Asia Pacific (Tokyo) "
+    "(awsi.click/en/articles/nat-gateway-cost-structure-avoidance, undated, read 2026-12-04), $0.059 in Asia "
+    "Pacific (Singapore) (basavytix.com/blog/aws-nat-gateway-pricing), $0.093 in South America (Sao Paulo) "
+    "(costpatrol.io/blog/reduce-aws-nat-gateway-costs)",
     "https://aws.amazon.com/vpc/pricing/",
     "2026-02-24",
 )
@@ -61,13 +78,39 @@ ENDPOINT_SOURCE = PriceSource(
     "https://aws.amazon.com/privatelink/pricing/",
     "2026-05-01",
 )
-
 IPV4_SOURCE = PriceSource(
     "AWS charges for every public IPv4 address it provides, Elastic IPs included, from 2024-02-01 (AWS "
     'Networking & Content Delivery blog, "Identify and optimize public IPv4 address usage on AWS"): $0.005 per '
     "address hour, as quoted by doit.com/aws-public-ipv4-price-increase-the-complete-guide",
     "https://aws.amazon.com/blogs/networking-and-content-delivery/identify-and-optimize-public-ipv4-address-usage-on-aws/",
     "2024-02-01",
+)
+EBS_SOURCE = PriceSource(
+    "Amazon EBS pricing, gp3 in US East (N. Virginia): $0.08 per GB-month, 3,000 IOPS and 125 MB/s free, then "
+    "$0.005 per provisioned IOPS-month and $0.04 per provisioned MB/s-month, as quoted by "
+    "saisci.com/aws/gp2-vs-gp3-cost-comparison-ebs-volumes (updated 2021-02-04)",
+    "https://aws.amazon.com/ebs/pricing/",
+    "2021-02-04",
+)
+KMS_SOURCE = PriceSource(
+    "AWS KMS pricing: each KMS key costs $1 a month (prorated hourly), the same in every commercial region; with "
+    "automatic rotation each newly generated backing key adds $1 a month (aws.amazon.com/kms/pricing; "
+    "cloudburn.io/blog/aws-kms-pricing, current as of March 2026)",
+    "https://aws.amazon.com/kms/pricing/",
+    "2026-03-14",
+)
+LOGS_SOURCE = PriceSource(
+    "Amazon CloudWatch pricing, Logs standard class in US East (N. Virginia): ingestion $0.50 per GB, storage $0.03 "
+    "per GB-month (c3x.dev/blog/cloudwatch-logs-cost-optimization, 'us-east-1, June 2026'); Asia Pacific (Tokyo): "
+    "$0.76 per GB ingested (awsi.click/en/articles/cloudwatch-logs-cost-structure-surprise, undated, read 2026-12-04)",
+    "https://aws.amazon.com/cloudwatch/pricing/",
+    "2026-06-01",
+)
+SQS_SOURCE = PriceSource(
+    "Amazon SQS pricing, standard queues in US East (N. Virginia): $0.40 per million requests after the first "
+    "million a month, each 64 KB of a payload a request (cloudburn.io/blog/amazon-sqs-pricing, March 2026)",
+    "https://aws.amazon.com/sqs/pricing/",
+    "2026-03-14",
 )
 
 EKS_STANDARD_USD_PER_HOUR = 0.10
@@ -77,61 +120,136 @@ EKS_PRICED_PARTITIONS = ("aws",)
 """The partitions whose regions the EKS price above is for; China and GovCloud have their own price lists."""
 PUBLIC_IPV4_USD_PER_HOUR = 0.005
 IPV4_PRICED_PARTITIONS = ("aws",)
-NAT_GATEWAY_USD_PER_HOUR: dict[str, float] = {"us-east-1": 0.045, "us-east-2": 0.045, "us-west-2": 0.045}
+NAT_GATEWAY_USD_PER_HOUR: dict[str, tuple[float, PriceSource]] = {
+    "us-east-1": (0.045, NAT_SOURCE),
+    "us-east-2": (0.045, NAT_SOURCE),
+    "us-west-2": (0.045, NAT_SOURCE),
+    "ap-northeast-1": (0.062, NAT_APAC_SOURCE),
+    "ap-southeast-1": (0.059, NAT_APAC_SOURCE),
+    "sa-east-1": (0.093, NAT_APAC_SOURCE),
+}
+"""One NAT gateway's hour; in every region listed AWS bills the same amount per GB it processes."""
 INTERFACE_ENDPOINT_USD_PER_ZONE_HOUR: dict[str, float] = {"us-east-1": 0.01}
+GP3_USD: dict[str, tuple[float, float, float]] = {"us-east-1": (0.08, 0.04, 0.005)}
+"""gp3 per GB-month, per MB/s-month above 125 and per IOPS-month above 3,000, by region."""
+GP3_FREE_THROUGHPUT_MBPS = 125
+GP3_FREE_IOPS = 3000
+KMS_KEY_USD_PER_MONTH = 1.0
+KMS_PRICED_PARTITIONS = ("aws",)
+LOG_INGESTION_USD_PER_GB: dict[str, float] = {"us-east-1": 0.50, "ap-northeast-1": 0.76}
+SQS_USD_PER_MILLION_REQUESTS: dict[str, float] = {"us-east-1": 0.40}
 
-SOURCES: tuple[PriceSource, ...] = (GPU_SOURCE, CPU_SOURCE, EKS_SOURCE, NAT_SOURCE, IPV4_SOURCE, ENDPOINT_SOURCE)
-"""Every source of the table, in the order the plan cites them."""
+SOURCES: tuple[PriceSource, ...] = (
+    GPU_SOURCE,
+    CPU_SOURCE,
+    REGIONAL_SOURCE,
+    CHINA_SOURCE,
+    EKS_SOURCE,
+    NAT_SOURCE,
+    NAT_APAC_SOURCE,
+    IPV4_SOURCE,
+    ENDPOINT_SOURCE,
+    EBS_SOURCE,
+    KMS_SOURCE,
+    LOGS_SOURCE,
+    SQS_SOURCE,
+)
+"""Every source of the prices, in the order the plan cites them."""
 
 
 @dataclass(frozen=True)
 class Price:
-    """An hourly price and where it comes from."""
+    """An hourly price, in its source's currency, and where it comes from."""
 
-    usd_per_hour: float
+    per_hour: float
     source: PriceSource
 
     @property
-    def usd_per_month(self) -> float:
+    def currency(self) -> str:
+        return self.source.currency
+
+    @property
+    def per_month(self) -> float:
         """The price of `HOURS_PER_MONTH` hours."""
+        return self.per_hour * HOURS_PER_MONTH
+
+    @property
+    def usd_per_hour(self) -> float:
+        """The hourly price in US dollars; a price in another currency has none."""
+        if self.currency != "USD":
+            raise ValueError(f"a price in {self.currency} has no US dollar amount ({self.source.name})")
+        return self.per_hour
+
+    @property
+    def usd_per_month(self) -> float:
         return self.usd_per_hour * HOURS_PER_MONTH
 
 
+@dataclass(frozen=True)
+class Rate:
+    """A price per unit used (`GB`, `million requests`) or per unit a month (`GB-month`), and its source."""
+
+    amount: float
+    unit: str
+    source: PriceSource
+
+
 @lru_cache(maxsize=1)
-def _instance_prices() -> dict[str, tuple[dict[str, float], PriceSource]]:
-    """Each instance type's prices by region, and their source, parsed once from the table's rows."""
-    table: dict[str, tuple[dict[str, float], PriceSource]] = {}
-    for rows, source in ((price_table.GPU_ROWS, GPU_SOURCE), (price_table.CPU_ROWS, CPU_SOURCE)):
+def _instance_prices() -> dict[tuple[str, str], Price]:
+    """Each (instance type, region) the table prices, parsed once from its rows."""
+    table: dict[tuple[str, str], Price] = {}
+    for key, rows in price_table.ROWS.items():
+        source = INSTANCE_SOURCES[key]
         for row in rows:
             name, *pairs = row.split()
-            if name in table:
-                raise ValueError(f"instance type {name} is priced twice")
-            by_region = {}
             for pair in pairs:
-                region, _, usd = pair.partition("=")
-                by_region[region] = float(usd)
-            table[name] = (by_region, source)
+                region, _, amount = pair.partition("=")
+                if (name, region) in table:
+                    raise ValueError(f"instance type {name} is priced twice in {region}")
+                table[name, region] = Price(float(amount), source)
     return table
 
 
+@lru_cache(maxsize=1)
+def _gaps() -> dict[tuple[str, str], str]:
+    """Why each (instance type, region) the table names as not priced has no price."""
+    gaps: dict[tuple[str, str], str] = {}
+    for rows, why in ((price_table.NOT_OFFERED_ROWS, NOT_OFFERED), (price_table.UNCOVERED_ROWS, UNCOVERED)):
+        for row in rows:
+            regions, _, names = row.partition(": ")
+            gaps.update(((name, region), why) for name in names.split() for region in regions.split())
+    return gaps
+
+
 def priced_instance_types() -> frozenset[str]:
-    """Every instance type the table has a row for (priced in some region or in none)."""
-    return frozenset(_instance_prices())
+    """Every instance type the table prices in some region."""
+    return frozenset(name for name, _ in _instance_prices())
+
+
+def list_price(instance_type: str, region: str) -> Price | None:
+    """The on-demand hourly price of `instance_type` in `region` in the currency the region is billed in (yuan in
+    the China regions), or None when the table has none."""
+    return _instance_prices().get((instance_type, region))
 
 
 def on_demand(instance_type: str, region: str) -> Price | None:
-    """The on-demand hourly price of `instance_type` in `region`, or None when the table has none."""
-    by_region, source = _instance_prices().get(instance_type, ({}, CPU_SOURCE))
-    usd = by_region.get(region)
-    return Price(usd, source) if usd is not None else None
+    """The on-demand hourly price of `instance_type` in `region` in US dollars, or None when the table has none
+    or prices the region in another currency."""
+    price = list_price(instance_type, region)
+    return price if price is not None and price.currency == "USD" else None
+
+
+def not_priced_reason(instance_type: str, region: str) -> str | None:
+    """Why the table has no price for `instance_type` in `region` when it names the pair as not priced, else None."""
+    return _gaps().get((instance_type, region))
 
 
 def spot(instance_type: str, region: str, discount: float | None) -> Price | None:
     """A Spot node's price from the on-demand one less `discount` (a fraction), or None without a discount."""
-    price = on_demand(instance_type, region)
+    price = list_price(instance_type, region)
     if price is None or discount is None:
         return None
-    return Price(price.usd_per_hour * (1 - discount), price.source)
+    return Price(price.per_hour * (1 - discount), price.source)
 
 
 def control_plane(partition: str, extended: bool) -> Price | None:
@@ -142,9 +260,15 @@ def control_plane(partition: str, extended: bool) -> Price | None:
 
 
 def nat_gateway(region: str) -> Price | None:
-    """One NAT gateway's hour in `region` (data processed is billed per GB on top, and not counted here)."""
-    usd = NAT_GATEWAY_USD_PER_HOUR.get(region)
-    return Price(usd, NAT_SOURCE) if usd is not None else None
+    """One NAT gateway's hour in `region` (data processed is billed per GB on top: `nat_processing`)."""
+    entry = NAT_GATEWAY_USD_PER_HOUR.get(region)
+    return Price(*entry) if entry is not None else None
+
+
+def nat_processing(region: str) -> Rate | None:
+    """What a NAT gateway in `region` charges per GB it processes, either direction."""
+    entry = NAT_GATEWAY_USD_PER_HOUR.get(region)
+    return Rate(entry[0], "GB", entry[1]) if entry is not None else None
 
 
 def public_ipv4(partition: str) -> Price | None:
@@ -158,3 +282,34 @@ def interface_endpoint(region: str) -> Price | None:
     """One interface endpoint's hour in one Availability Zone of `region` (data processed not counted)."""
     usd = INTERFACE_ENDPOINT_USD_PER_ZONE_HOUR.get(region)
     return Price(usd, ENDPOINT_SOURCE) if usd is not None else None
+
+
+def gp3_volume_month(region: str, size_gb: float, throughput_mbps: float | None, iops: float | None) -> float | None:
+    """One gp3 volume's month in `region` in US dollars: its size, and the throughput and IOPS provisioned above
+    the free baseline (125 MB/s, 3,000 IOPS); None where no gp3 price is known."""
+    entry = GP3_USD.get(region)
+    if entry is None:
+        return None
+    per_gb, per_mbps, per_iops = entry
+    extra_throughput = max(0.0, (throughput_mbps or GP3_FREE_THROUGHPUT_MBPS) - GP3_FREE_THROUGHPUT_MBPS)
+    extra_iops = max(0.0, (iops or GP3_FREE_IOPS) - GP3_FREE_IOPS)
+    return size_gb * per_gb + extra_throughput * per_mbps + extra_iops * per_iops
+
+
+def kms_key(partition: str) -> Price | None:
+    """One customer managed KMS key's hour (its $1 a month prorated over 730 hours) in a region of `partition`."""
+    if partition not in KMS_PRICED_PARTITIONS:
+        return None
+    return Price(KMS_KEY_USD_PER_MONTH / HOURS_PER_MONTH, KMS_SOURCE)
+
+
+def log_ingestion(region: str) -> Rate | None:
+    """What CloudWatch Logs charges per GB ingested into a standard-class log group in `region`."""
+    usd = LOG_INGESTION_USD_PER_GB.get(region)
+    return Rate(usd, "GB", LOGS_SOURCE) if usd is not None else None
+
+
+def sqs_requests(region: str) -> Rate | None:
+    """What a standard SQS queue in `region` charges per million requests beyond the free million a month."""
+    usd = SQS_USD_PER_MILLION_REQUESTS.get(region)
+    return Rate(usd, "million requests", SQS_SOURCE) if usd is not None else None

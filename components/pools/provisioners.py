@@ -10,7 +10,8 @@ SDK's Helm module and with it `requests`).
 Node groups have no controller of their own: the Cluster Autoscaler that scales them is installed from the
 `autoscaler` section when a node-group pool exists (`Settings.installs_autoscaler`), not with the pools.
 
-Not to be confused with `placement/provisioners.py`, verdict 12: whether workloads land alike whichever provisioner
+Not to be confused with `placement/provisioners.py`, the verdict `provisioners-place-pods-alike`: whether workloads land
+alike whichever provisioner
 each pool uses.
 """
 

@@ -1,11 +1,12 @@
 """The plan's cost estimate: what the registered resources cost an hour and a month, from `facts/prices.py`.
 
 The estimate reads what the program registered, not the stack config, so it prices any number of node groups:
-each EKS node group at its `minSize`, `desiredSize` and `maxSize`, and the fixed costs that run whatever the
-traffic (the control plane, NAT gateways and their public addresses, interface endpoints in each of their zones). The "idle floor" is the
-fixed costs and every pool at `minSize`: what the stack costs with no traffic once the autoscaler has scaled in.
-Data processed, EBS volumes, load balancers and log storage are billed by use and not counted. Anything the
-price table has no price for is listed as not priced, and totals are then lower bounds.
+each EKS node group at its `minSize`, `desiredSize` and `maxSize` with the EBS volumes its launch template gives
+every node, and the fixed costs that run whatever the traffic (the control plane, NAT gateways and their public
+addresses, interface endpoints in each of their zones, KMS keys). The "idle floor" is the fixed costs and every pool
+at `minSize`: what the stack costs with no traffic once the autoscaler has scaled in. What is billed by use (data a
+NAT gateway processes, control-plane log ingestion, S3 storage, SQS requests, snapshot storage) is listed beside the
+totals with its rate, never counted. Anything with no price is named as not priced, and totals are lower bounds.
 """
 
 from __future__ import annotations
@@ -15,15 +16,20 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ...facts import prices, versions
+from ...facts import auto_mode, prices, versions
 from ...facts.eks_node import DEFAULT_CAPACITY_TYPE
 from ...facts.resource_types import (
     CLUSTER_TYPES,
     EIP,
     EKS_CLUSTER,
     KARPENTER_NODE_POOL,
+    KMS_KEY,
+    LAUNCH_TEMPLATE,
+    LOG_GROUP,
     NAT_GATEWAY,
     NODE_GROUP,
+    S3_BUCKET,
+    SQS_QUEUE,
     VPC_ENDPOINT,
 )
 
@@ -47,14 +53,35 @@ class PoolCost:
     sizes: dict[str, int]
     """Node counts at `min`, `desired` and `max`."""
     usd_per_node_hour: float | None
+    """The node's hourly price in the estimate's currency (the field keeps its name: US dollars but in China)."""
     not_priced: str = ""
-    """Why the pool has no price, when it has none."""
+    """Why the pool's nodes have no price, when they have none."""
+    disk_per_node_month: float | None = None
+    """The EBS volumes of one node a month, when priced."""
+    disk_not_priced: str = ""
+    """Why the nodes' volumes are not priced, when they are not."""
+    extra_not_priced: tuple[str, ...] = ()
+    """Other per-node charges with no price (EKS Auto Mode's management fee)."""
 
     def monthly(self, size: str) -> float | None:
-        """The pool's cost a month at `size`, or None when not priced."""
+        """The pool's nodes and their priced volumes a month at `size`, or None when the nodes are not priced."""
         if self.usd_per_node_hour is None:
             return None
-        return self.usd_per_node_hour * self.sizes[size] * prices.HOURS_PER_MONTH
+        per_node = self.usd_per_node_hour * prices.HOURS_PER_MONTH + (self.disk_per_node_month or 0.0)
+        return per_node * self.sizes[size]
+
+    @property
+    def missing(self) -> list[tuple[str, str]]:
+        """What of the pool is not priced: (short name, why)."""
+        found = []
+        if self.not_priced:
+            found.append((f"{self.name} nodes", self.not_priced))
+        if self.disk_not_priced:
+            found.append((f"{self.name} node volumes", self.disk_not_priced))
+        found.extend(
+            (f"{self.name} {name}", why) for name, why in (item.split(": ", 1) for item in self.extra_not_priced)
+        )
+        return found
 
 
 @dataclass(frozen=True)
@@ -71,9 +98,20 @@ class FixedCost:
         return None if self.usd_per_unit_hour is None else self.usd_per_unit_hour * self.count * prices.HOURS_PER_MONTH
 
 
+@dataclass(frozen=True)
+class UsageCost:
+    """A charge billed by use, listed beside the totals and never counted in them: its rate, when one is known."""
+
+    item: str
+    rate: prices.Rate | None
+    note: str = ""
+    """What the stack's own figures make of the rate (the weights one cold start pulls through a NAT gateway)."""
+    not_priced: str = ""
+
+
 @dataclass
 class CostEstimate:
-    """The stack's cost: per pool, the fixed costs, and the totals at each size."""
+    """The stack's cost: per pool, the fixed costs, the totals at each size, and what is billed by use."""
 
     region: str
     pools: list[PoolCost] = field(default_factory=list)
@@ -81,6 +119,9 @@ class CostEstimate:
     spot_discount: float | None = None
     budget: float | None = None
     """`cost.maxMonthlyUsd`, when the stack sets one."""
+    currency: str = "USD"
+    """The currency the region is billed in: every figure of the estimate is in it (yuan in the China regions)."""
+    usage: list[UsageCost] = field(default_factory=list)
 
     def total(self, size: str) -> float:
         """Every priced pool at `size` and the priced fixed costs, a month (a lower bound when `not_priced`)."""
@@ -88,17 +129,22 @@ class CostEstimate:
         return pools + sum(item.monthly for item in self.fixed if item.monthly is not None)
 
     @property
+    def missing(self) -> list[tuple[str, str]]:
+        """What the totals leave out: (short name, why), pools first."""
+        return [entry for pool in self.pools for entry in pool.missing] + [
+            (item.item, item.not_priced) for item in self.fixed if item.not_priced
+        ]
+
+    @property
     def not_priced(self) -> list[str]:
         """What the totals leave out, one line each, naming the pool or item and why."""
-        return [f"{pool.name}: {pool.not_priced}" for pool in self.pools if pool.not_priced] + [
-            f"{item.item}: {item.not_priced}" for item in self.fixed if item.not_priced
-        ]
+        return [f"{name}: {why}" for name, why in self.missing]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document's `cost`: prices per hour, costs per month (730 hours), in US dollars."""
         return {
             "region": self.region,
-            "currency": "USD",
+            "currency": self.currency,
             "hoursPerMonth": prices.HOURS_PER_MONTH,
             "spotDiscount": self.spot_discount,
             "maxMonthlyUsd": self.budget,
@@ -109,8 +155,10 @@ class CostEstimate:
                     "capacityType": pool.capacity_type,
                     "nodes": dict(pool.sizes),
                     "usdPerNodeHour": pool.usd_per_node_hour,
+                    "volumesPerNodeMonth": _rounded(pool.disk_per_node_month),
                     "monthlyUsd": {size: _rounded(pool.monthly(size)) for size in SIZES},
                     "notPriced": pool.not_priced or None,
+                    "volumesNotPriced": pool.disk_not_priced or None,
                 }
                 for pool in self.pools
             ],
@@ -127,6 +175,16 @@ class CostEstimate:
             "monthlyUsd": {size: _rounded(self.total(size)) for size in SIZES},
             "idleFloorMonthlyUsd": _rounded(self.total("min")),
             "notPriced": self.not_priced,
+            "usage": [
+                {
+                    "item": entry.item,
+                    "rate": entry.rate.amount if entry.rate else None,
+                    "unit": entry.rate.unit if entry.rate else None,
+                    "note": entry.note or None,
+                    "notPriced": entry.not_priced or None,
+                }
+                for entry in self.usage
+            ],
             "sources": _sources(),
         }
 
@@ -138,17 +196,28 @@ def estimate(
     spot_discount: float | None = None,
     budget: float | None = None,
     today: date | None = None,
+    weights_gb: float | None = None,
 ) -> CostEstimate:
-    """The cost of what `resources` registers in `region`, with Spot nodes at `spot_discount` off on-demand."""
-    result = CostEstimate(region, spot_discount=spot_discount, budget=budget)
+    """The cost of what `resources` registers in `region`, with Spot nodes at `spot_discount` off on-demand;
+    `weights_gb` is what one cold start downloads, to state what it costs through a NAT gateway."""
+    currency = prices.CHINA_SOURCE.currency if partition == "aws-cn" else "USD"
+    result = CostEstimate(region, spot_discount=spot_discount, budget=budget, currency=currency)
     by_urn = {resource.urn: resource for resource in resources}
+    templates = {
+        key: resource
+        for resource in resources
+        if resource.type == LAUNCH_TEMPLATE
+        for key in (resource.id, f"{resource.name}-id", resource.name)
+        if key
+    }
     clusters = 0
     extended = False
     for resource in resources:
         if resource.type == NODE_GROUP:
-            result.pools.append(_pool(resource, region, spot_discount))
+            pool = _pool(resource, region, spot_discount, currency)
+            result.pools.append(_with_volumes(pool, resource.inputs, templates, region, currency))
         elif resource.type == KARPENTER_NODE_POOL:
-            result.pools.append(_node_pool(resource, region, spot_discount))
+            result.pools.append(_node_pool(resource, region, spot_discount, currency))
         elif resource.type in CLUSTER_TYPES and not _inside_cluster_component(resource, by_urn):
             clusters += 1
             extended = extended or _extended_support(resource.inputs, today or versions.today())
@@ -175,10 +244,89 @@ def estimate(
     if zones:
         price = prices.interface_endpoint(region)
         result.fixed.append(_fixed("interface endpoint (per zone)", zones, price, f"no price in {region}"))
+    keys = sum(1 for resource in resources if resource.type == KMS_KEY)
+    if keys:
+        price = prices.kms_key(partition)
+        result.fixed.append(_fixed("KMS key", keys, price, f"no price for the {partition} partition"))
+    result.fixed = [_in_currency(item, currency) for item in result.fixed]
+    result.usage = _usage(resources, region, nat, weights_gb)
     return result
 
 
-def _pool(resource: RegisteredResource, region: str, spot_discount: float | None) -> PoolCost:
+def _in_currency(item: FixedCost, currency: str) -> FixedCost:
+    """Fixed prices are in US dollars: in a region billed in another currency they are not priced."""
+    if currency == "USD" or item.usd_per_unit_hour is None:
+        return item
+    return FixedCost(item.item, item.count, None, f"its price is in US dollars, the region is billed in {currency}")
+
+
+def _usage(resources: list[RegisteredResource], region: str, nat: int, weights_gb: float | None) -> list[UsageCost]:
+    """What the stack registers that is billed by use: each with its rate where a dated source gives one."""
+    usage = []
+    if nat:
+        rate = prices.nat_processing(region)
+        note = ""
+        if rate is not None and weights_gb:
+            note = f"a cold start downloads {weights_gb:.2f} GB of weights through it: ${weights_gb * rate.amount:,.2f}"
+        usage.append(UsageCost("NAT gateway data processed", rate, note, "" if rate else f"no rate in {region}"))
+    for resource in resources:
+        if resource.type == LOG_GROUP:
+            rate = prices.log_ingestion(region)
+            name = resource.inputs.get("name") or resource.name
+            usage.append(
+                UsageCost(f"log ingestion ({name})", rate, "", "" if rate else f"no dated per-GB rate for {region}")
+            )
+        elif resource.type == S3_BUCKET:
+            usage.append(UsageCost(f"S3 storage ({resource.name})", None, "", "no dated per-GB-month rate reachable"))
+        elif resource.type == SQS_QUEUE:
+            rate = prices.sqs_requests(region)
+            usage.append(
+                UsageCost(f"SQS requests ({resource.name})", rate, "", "" if rate else f"no dated rate for {region}")
+            )
+        elif resource.type == LAUNCH_TEMPLATE:
+            for mapping in resource.inputs.get("blockDeviceMappings") or ():
+                snapshot = (mapping.get("ebs") or {}).get("snapshotId")
+                if snapshot:
+                    usage.append(
+                        UsageCost(
+                            f"EBS snapshot storage ({snapshot})", None, "", "no dated per-GB-month rate reachable"
+                        )
+                    )
+    return usage
+
+
+def _with_volumes(
+    pool: PoolCost, inputs: dict[str, Any], templates: dict[str, RegisteredResource], region: str, currency: str
+) -> PoolCost:
+    """The pool with the EBS volumes its launch template (or `diskSize`) gives each node priced."""
+    template = templates.get(str((inputs.get("launchTemplate") or {}).get("id") or ""))
+    volumes = []
+    if template is not None:
+        volumes = [mapping.get("ebs") or {} for mapping in template.inputs.get("blockDeviceMappings") or ()]
+    elif inputs.get("diskSize"):
+        # Without a launch template EKS gives each node one gp3 root volume of `diskSize` (EKS API, CreateNodegroup).
+        volumes = [{"volumeSize": inputs["diskSize"], "volumeType": "gp3"}]
+    if not volumes:
+        return dataclasses.replace(pool, disk_not_priced="no volume size registered (EKS's default root volume)")
+    if currency != "USD":
+        return dataclasses.replace(
+            pool, disk_not_priced=f"EBS prices are in US dollars, the region is billed in {currency}"
+        )
+    total = 0.0
+    for volume in volumes:
+        kind = volume.get("volumeType") or "gp3"
+        month = None
+        if kind == "gp3":
+            month = prices.gp3_volume_month(
+                region, float(volume.get("volumeSize") or 0), volume.get("throughput"), volume.get("iops")
+            )
+        if month is None:
+            return dataclasses.replace(pool, disk_not_priced=f"no {kind} price for {region}")
+        total += month
+    return dataclasses.replace(pool, disk_per_node_month=total)
+
+
+def _pool(resource: RegisteredResource, region: str, spot_discount: float | None, currency: str = "USD") -> PoolCost:
     from .pools import EKS_DEFAULT_INSTANCE_TYPE
 
     inputs = resource.inputs
@@ -199,20 +347,25 @@ def _pool(resource: RegisteredResource, region: str, spot_discount: float | None
             why = "Spot prices move; set cost.spotDiscount to price Spot nodes"
         elif all(spot):
             instance_type, price = max(
-                zip(instance_types, spot, strict=True), key=lambda pair: pair[1].usd_per_hour if pair[1] else 0
+                zip(instance_types, spot, strict=True), key=lambda pair: pair[1].per_hour if pair[1] else 0
             )
         else:
             instance_type = next(kind for kind, one in zip(instance_types, spot, strict=True) if one is None)
     elif capacity == "ON_DEMAND":
-        price = prices.on_demand(instance_type, region)
+        price = prices.list_price(instance_type, region)
     else:
         why = f"{capacity} capacity is reserved and paid up front, not by the hour"
     if price is None and not why:
-        why = f"no on-demand price for {instance_type} in {region} in the price table (facts/price_table.py)"
-    return PoolCost(name, instance_type, capacity, sizes, price.usd_per_hour if price else None, why)
+        reason = prices.not_priced_reason(instance_type, region) or "not in the price table (facts/price_table.py)"
+        why = f"no on-demand price for {instance_type} in {region}: {reason}"
+    if price is not None and price.currency != currency:
+        why, price = f"its price is in {price.currency}, the region is billed in {currency}", None
+    return PoolCost(name, instance_type, capacity, sizes, price.per_hour if price else None, why)
 
 
-def _node_pool(resource: RegisteredResource, region: str, spot_discount: float | None) -> PoolCost:
+def _node_pool(
+    resource: RegisteredResource, region: str, spot_discount: float | None, currency: str = "USD"
+) -> PoolCost:
     """A Karpenter NodePool: no node until a pod needs one, at most its GPU limit over the GPUs per node. EC2 Fleet
     fills On-Demand capacity at the lowest price (Karpenter FAQ at v1.14.1: "effectively equivalent to the
     `lowest-price` allocation strategy"), so the cheapest type it allows is priced; Spot as a node group's."""
@@ -224,20 +377,30 @@ def _node_pool(resource: RegisteredResource, region: str, spot_discount: float |
     spec = specs[0]
     instance_types = list(spec.instance_types)
     if spec.capacity_type == "ON_DEMAND":
-        priced = [(kind, price) for kind in instance_types if (price := prices.on_demand(kind, region)) is not None]
+        priced = [(kind, price) for kind in instance_types if (price := prices.list_price(kind, region)) is not None]
         if priced:
-            instance_types = [min(priced, key=lambda pair: pair[1].usd_per_hour)[0]]
+            instance_types = [min(priced, key=lambda pair: pair[1].per_hour)[0]]
     inputs = {
         "nodeGroupName": spec.name,
         "instanceTypes": instance_types,
         "capacityType": spec.capacity_type,
         "scalingConfig": {"minSize": 0, "desiredSize": 0, "maxSize": spec.max_size or 0},
     }
-    return _pool(dataclasses.replace(resource, inputs=inputs), region, spot_discount)
+    pool = _pool(dataclasses.replace(resource, inputs=inputs), region, spot_discount, currency)
+    # The node class sizes a NodePool's volumes; EKS Auto Mode adds a management fee per node by instance type
+    # (the AmazonEKS Price List's `AutoMode` products), for which no dated per-type source was reachable.
+    extra: tuple[str, ...] = ()
+    if spec.provisioner == auto_mode.PROVISIONER:
+        extra = (
+            f"Auto Mode fee: no dated per-instance-type price of EKS Auto Mode's management fee ({pool.instance_type})",
+        )
+    return dataclasses.replace(
+        pool, disk_not_priced="the node class sizes the volumes; not priced", extra_not_priced=extra
+    )
 
 
 def _fixed(item: str, count: int, price: prices.Price | None, why: str) -> FixedCost:
-    return FixedCost(item, count, price.usd_per_hour if price else None, "" if price else why)
+    return FixedCost(item, count, price.per_hour if price else None, "" if price else why)
 
 
 def _extended_support(inputs: dict[str, Any], today: date) -> bool:
@@ -262,6 +425,9 @@ def _sources() -> list[dict[str, str]]:
     return [{"name": source.name, "where": source.where, "asOf": source.as_of} for source in prices.SOURCES]
 
 
-def usd(value: float | None) -> str:
-    """`$1,234.56`, or `not priced`."""
-    return "not priced" if value is None else f"${value:,.2f}"
+CURRENCY_SIGNS = {"USD": "$", "CNY": "CN¥"}
+
+
+def usd(value: float | None, currency: str = "USD") -> str:
+    """`$1,234.56` (`CN¥1,234.56` in yuan), or `not priced`."""
+    return "not priced" if value is None else f"{CURRENCY_SIGNS.get(currency, currency + ' ')}{value:,.2f}"

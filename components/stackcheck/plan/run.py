@@ -444,17 +444,20 @@ def _placement(resources: list[Any], objects: list[Any], result: PlanResult) -> 
 
 def _cost(resources: list[Any], values: dict[str, Any], settings: Any) -> CostEstimate:
     """What the registered resources cost, priced in the config's region, against the stack's budget."""
+    from ...vllm.weights_copy import weights_bytes
     from ..mock_answers import mock_partition, mock_region
     from .cost import estimate
 
     region = mock_region(values)
     cost = settings.cost if settings is not None else None
+    sizes = [size for server in settings.servers if (size := weights_bytes(server.settings))] if settings else []
     return estimate(
         resources,
         region,
         mock_partition(region),
         spot_discount=cost.spot_discount if cost else None,
         budget=cost.max_monthly_usd if cost else None,
+        weights_gb=max(sizes) / 1e9 if sizes else None,
     )
 
 

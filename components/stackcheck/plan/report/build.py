@@ -16,6 +16,7 @@ from typing import Any
 
 from ..addons import RESOLVED
 from ..compare import compare
+from ..cost import UsageCost
 from ..run import PlanResult, ResourceRow
 from .cold_start import cold_start_section
 from .compare import comparison_section
@@ -117,7 +118,17 @@ def summary(result: PlanResult) -> Summary:
         warnings=len(result.warnings),
         monthly_usd_at_desired=cost.total("desired") if cost else None,
         cost_complete=not cost.not_priced if cost else True,
+        cost_currency=cost.currency if cost else "USD",
+        cost_missing=tuple(name for name, _ in cost.missing) if cost else (),
+        cost_usage=tuple(_usage_name(entry) for entry in cost.usage) if cost else (),
     )
+
+
+def _usage_name(entry: UsageCost) -> str:
+    """`NAT gateway data processed ($0.045/GB)`, or the item alone when no rate is known."""
+    if entry.rate is None:
+        return f"{entry.item} (not priced)"
+    return f"{entry.item} (${entry.rate.amount:g}/{entry.rate.unit})"
 
 
 def _config(result: PlanResult) -> Section:

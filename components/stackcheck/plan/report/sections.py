@@ -208,6 +208,12 @@ class Summary:
     """None when the plan did not get as far as the cost estimate."""
     cost_complete: bool = True
     """False when something is not priced, so the cost is a lower bound."""
+    cost_currency: str = "USD"
+    """The currency the figure is in: the one the stack's region is billed in."""
+    cost_missing: tuple[str, ...] = ()
+    """What the figure leaves out for want of a price, by name."""
+    cost_usage: tuple[str, ...] = ()
+    """What is billed by use beside the figure, by name and rate."""
 
     @property
     def ok(self) -> bool:
@@ -226,7 +232,12 @@ class Summary:
             cost = "cost not estimated"
         else:
             bound = "" if self.cost_complete else "at least "
-            cost = f"{bound}${self.monthly_usd_at_desired:,.2f} a month at desiredSize"
+            sign = {"USD": "$", "CNY": "CN¥"}.get(self.cost_currency, self.cost_currency + " ")
+            cost = f"{bound}{sign}{self.monthly_usd_at_desired:,.2f} a month at desiredSize"
+            if self.cost_missing:
+                cost += f", not priced: {', '.join(self.cost_missing)}"
+            if self.cost_usage:
+                cost += f"; billed by use, not counted: {', '.join(self.cost_usage)}"
         return f"{'OK' if self.ok else 'FAILED'} (exit {self.exit_code}): {outcome}; {self.warnings} warning(s); {cost}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -241,6 +252,9 @@ class Summary:
             if self.monthly_usd_at_desired is None
             else round(self.monthly_usd_at_desired, 2),
             "costComplete": self.cost_complete,
+            "currency": self.cost_currency,
+            "costNotPriced": list(self.cost_missing),
+            "costUsage": list(self.cost_usage),
         }
 
 

@@ -11,8 +11,7 @@ Node groups have no controller of their own: the Cluster Autoscaler that scales 
 `autoscaler` section when a node-group pool exists (`Settings.installs_autoscaler`), not with the pools.
 
 Not to be confused with `placement/provisioners.py`, the verdict `provisioners-place-pods-alike`: whether workloads land
-alike whichever provisioner
-each pool uses.
+alike whichever provisioner each pool uses.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
 """An EKS cluster whose GPU nodes only GPU workloads reach, the NVIDIA device plugin, and vLLM."""
 
-import functools
 from typing import Any
 
 import pulumi
@@ -37,6 +36,7 @@ from components.pools.auto_mode.pool import AutoModeNodePool, AutoModeNodePoolAr
 from components.pools.gpu_node_group import GpuNodeGroup, GpuNodeGroupArgs
 from components.pools.karpenter.args import KarpenterArgs
 from components.pools.karpenter.manifests import DO_NOT_DISRUPT
+from components.pools.karpenter.manifests import discovery_tags as karpenter_discovery_tags
 from components.pools.karpenter.pool import KarpenterNodePool, KarpenterNodePoolArgs
 from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
@@ -90,6 +90,8 @@ if settings.creates_network:
             name_tag=name,
             gpu_instance_types=settings.gpu_instance_types,
             tags=tags,
+            # Karpenter finds its subnets by this tag; the subnets own their tags, so it is theirs to carry.
+            private_subnet_tags=karpenter_discovery_tags(name) if settings.installs_karpenter else None,
         ),
     )
     pulumi.export("vpcId", network.vpc_id)
@@ -123,31 +125,20 @@ cluster = EksCluster(
 )
 
 
-def _nth(ids: list[str], index: int) -> str:
-    return ids[index]
-
-
 karpenter = None
 if settings.installs_karpenter:
     # Imported only here: its Helm release loads the Kubernetes SDK's Helm module (and with it `requests`), which a
     # stack without Karpenter has no use for.
     from components.pools.karpenter.controller import Karpenter
 
-    # Karpenter launches into the private subnets; it picks among their zones the ones offering an instance type.
-    node_subnets: list[pulumi.Input[str]] = (
-        [
-            network.private_subnet_ids.apply(functools.partial(_nth, index=index))
-            for index in range(settings.network.zone_count)
-        ]
-        if network
-        else list(settings.cluster.private_subnet_ids)
-    )
+    # Karpenter launches into the private subnets tagged for it, picking among their zones the ones offering an
+    # instance type. The stack's own subnets carry the tag already (above); subnets brought are tagged here.
     karpenter = Karpenter(
         f"{name}-karpenter",
         KarpenterArgs(
             cluster_name=cluster.cluster_name,
             node_security_group_id=cluster.cluster_security_group_id,
-            subnet_ids=node_subnets,
+            subnet_ids=None if network else list(settings.cluster.private_subnet_ids),
             pod_identity_agent=cluster.pod_identity_agent,
             tags=tags,
         ),

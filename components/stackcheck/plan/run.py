@@ -126,7 +126,7 @@ class PlanResult:
     network_problems: list[str] = field(default_factory=list)
     """Node groups outside the stack's private subnets, or a control plane in fewer than two zones."""
     duplicate_objects: list[str] = field(default_factory=list)
-    """Kubernetes objects declared by more than one resource, each naming both resources."""
+    """Kubernetes objects declared by more than one resource, each naming both (the ownership verdict's failures)."""
     outputs: dict[str, Any] = field(default_factory=dict)
     """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
     aws_requests: list[RequestCheck] = field(default_factory=list)
@@ -165,7 +165,6 @@ class PlanResult:
         if self.placement_error:
             found.append(f"placement: {self.placement_error}")
         found += [f"network: {problem}" for problem in self.network_problems]
-        found += [f"objects: {duplicate}" for duplicate in self.duplicate_objects]
         found += [f"schema: {result.object_id}: {result.message}" for result in self.schema if not result.passed]
         found += [
             f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts if not verdict.passed
@@ -257,6 +256,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             from .cold_start import check_cold_start
 
             check_cold_start(settings, result)
+        _check_ownership(run.resources, objects, result)
         _check_cost(run.resources, config.values, settings, result)
         return result
     finally:
@@ -411,6 +411,14 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         result.verdicts.sort(key=lambda verdict: verdict.id)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"
+
+
+def _check_ownership(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
+    """The ownership verdict over every resource and Kubernetes object (`_check_cost`, last, sorts the verdicts)."""
+    from ...placement.ownership import ownership_verdict
+    from .render import declared, registered
+
+    result.verdicts.append(ownership_verdict(registered(resources), declared(objects)))
 
 
 def _service_accounts(resources: list[Any], objects: list[Any], workloads: list[dict]) -> Verdict:

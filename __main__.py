@@ -1,6 +1,5 @@
 """An EKS cluster whose GPU nodes only GPU workloads reach, the NVIDIA device plugin, and vLLM."""
 
-import functools
 from typing import Any
 
 import pulumi
@@ -35,6 +34,7 @@ from components.observability.prometheus_stack import PrometheusStack, Prometheu
 from components.pools import provisioners
 from components.pools.gpu_node_group import GpuNodeGroup
 from components.pools.karpenter.manifests import DO_NOT_DISRUPT
+from components.pools.karpenter.manifests import discovery_tags as karpenter_discovery_tags
 from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
 from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
@@ -89,6 +89,8 @@ if settings.creates_network:
             name_tag=name,
             gpu_instance_types=settings.gpu_instance_types,
             tags=tags,
+            # Karpenter finds its subnets by this tag; the subnets own their tags, so it is theirs to carry.
+            private_subnet_tags=karpenter_discovery_tags(name) if settings.installs_karpenter else None,
         ),
     )
     pulumi.export("vpcId", network.vpc_id)
@@ -122,25 +124,14 @@ cluster = EksCluster(
 )
 
 
-def _nth(ids: list[str], index: int) -> str:
-    return ids[index]
-
-
 # What each provisioner in use installs once for all its pools; each controller takes what its args declare.
-# A controller that launches nodes itself launches into the private subnets; it picks among their zones the ones
-# offering an instance type.
-private_subnets: list[pulumi.Input[str]] = (
-    [
-        network.private_subnet_ids.apply(functools.partial(_nth, index=index))
-        for index in range(settings.network.zone_count)
-    ]
-    if network
-    else list(settings.cluster.private_subnet_ids)
-)
+# A controller that launches nodes itself launches into the private subnets tagged for it, picking among their zones
+# the ones offering an instance type. The stack's own subnets carry the tag in their own tags (above); only subnets
+# the stack is given are tagged by the controller.
 controller_inputs = {
     "cluster_name": cluster.cluster_name,
     "node_security_group_id": cluster.cluster_security_group_id,
-    "subnet_ids": private_subnets,
+    "subnet_ids": None if network else list(settings.cluster.private_subnet_ids),
     "pod_identity_agent": cluster.pod_identity_agent,
     "tags": tags,
 }

@@ -9,15 +9,18 @@ fields per group, version and kind, which `Diff` in `provider.go` applies to eve
 The script reads that Go file from a git directory of pulumi/pulumi-kubernetes at a tag and evaluates its
 tables (a small reader of the Go subset the file is written in), for the kinds this program registers. The
 default tag is v4.32.0, the newest the snapshot read held, below the pinned 4.34.2 (requirements.txt);
-diff.go was the same at the snapshot's newest commit.
+diff.go was the same at the snapshot's newest commit. A Helm release (`kubernetes:helm.sh/v3:Release`) replaces
+for the fields its `Diff` in `helm_release.go` passes as `forceNewFields`, read from the same tag.
 
 AWS: pulumi-aws is bridged from terraform-provider-aws, and a change replaces when the Terraform schema marks
 the attribute `ForceNew`; Pulumi's schema.json and pulumi-aws's `bridge-metadata.json` (Pulumi names of the
-Terraform types and fields) do not carry it. The attributes below were read from terraform-provider-aws's
-resource schemas at the commits named beside them and are written out here, with their Pulumi names (the
-bridge's camelCase of the Terraform names; a `MaxItems: 1` block is an object). Types of pulumi-aws not listed
+Terraform types and fields) do not carry it. The attributes in scripts/replace_rules_aws.py were read from
+terraform-provider-aws's resource schemas at the commits named beside them and are written out there, with their
+Pulumi names (the bridge's camelCase of the Terraform names; a `MaxItems: 1` block is an object). Types not listed
 are not known, nor are components (their children decide, and pulumi-eks's are hidden from the plan), but for
-the inputs of `COMPONENT_RULES`, which a component passes to a child that replaces for them.
+the inputs of `COMPONENT_RULES`, which a component passes to a child that replaces for them. `NOT_KNOWN` says
+why for each type the stack registers whose rules are missing; `ROLLING_RULES` names the in-place updates that
+replace every node of a node group.
 """
 
 from __future__ import annotations
@@ -30,6 +33,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scripts.replace_rules_aws import AWS_RULES, COMPONENT_RULES, NOT_KNOWN, ROLLING_RULES  # noqa: E402 needs the checkout on the path
+
 TABLE = ROOT / "components" / "facts" / "replace_rules.py"
 DIFF_GO = "provider/pkg/provider/diff.go"
 DEFAULT_REF = "v4.32.0"
@@ -51,86 +59,18 @@ KUBERNETES_KINDS = (
     ("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"),
     ("rbac.authorization.k8s.io", "v1", "Role"),
     ("rbac.authorization.k8s.io", "v1", "RoleBinding"),
+    ("batch", "v1", "Job"),
     ("monitoring.coreos.com", "v1", "ServiceMonitor"),
     ("monitoring.coreos.com", "v1", "PrometheusRule"),
+    # Custom resources: diff.go's table has none of them, so only their metadata's name and namespace replace.
+    ("karpenter.sh", "v1", "NodePool"),
+    ("karpenter.k8s.aws", "v1", "EC2NodeClass"),
+    ("eks.amazonaws.com", "v1", "NodeClass"),
+    ("keda.sh", "v1alpha1", "ScaledObject"),
+    ("keda.sh", "v1alpha1", "TriggerAuthentication"),
 )
-
-_TF = "hashicorp/terraform-provider-aws"
-AWS_RULES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
-    # token: (source, ForceNew paths, paths a CustomizeDiff `ForceNewIf` replaces only under a condition).
-    # ami_type, capacity_type, cluster_name, disk_size, instance_types, launch_template.id/.name,
-    # node_group_name(_prefix), node_role_arn, remote_access, subnet_ids are ForceNew; scaling_config,
-    # labels, taint, update_config, version, release_version and tags update in place.
-    "aws:eks/nodeGroup:NodeGroup": (
-        f"{_TF} internal/service/eks/node_group.go (commit 012e0a32f068), ForceNew",
-        (
-            "amiType",
-            "capacityType",
-            "clusterName",
-            "diskSize",
-            "instanceTypes",
-            "launchTemplate.id",
-            "launchTemplate.name",
-            "nodeGroupName",
-            "nodeGroupNamePrefix",
-            "nodeRoleArn",
-            "remoteAccess",
-            "subnetIds",
-        ),
-        (),
-    ),
-    # addon_name and cluster_name are ForceNew; the version, configuration values, roles and tags update in place.
-    "aws:eks/addon:Addon": (
-        f"{_TF} internal/service/eks/addon.go (commit 00a35305dc1b), ForceNew",
-        ("addonName", "clusterName"),
-        (),
-    ),
-    # cidr_block, ipv4_ipam_pool_id, ipv4_netmask_length are ForceNew; DNS attributes, tenancy, IPv6 and tags
-    # update in place.
-    "aws:ec2/vpc:Vpc": (
-        f"{_TF} internal/service/ec2/vpc_.go (commit 00081ce41cc6), ForceNew",
-        ("cidrBlock", "ipv4IpamPoolId", "ipv4NetmaskLength"),
-        (),
-    ),
-    # The zone, CIDR, IPAM pools, IPv6-native, Outpost and VPC are ForceNew; `ipv6_cidr_block` replaces only when
-    # the subnet assigned IPv6 addresses on creation (CustomizeDiff ForceNewIf).
-    "aws:ec2/subnet:Subnet": (
-        f"{_TF} internal/service/ec2/vpc_subnet.go (commit 00cda125a19d), ForceNew and ForceNewIf",
-        (
-            "availabilityZone",
-            "availabilityZoneId",
-            "cidrBlock",
-            "ipv4IpamPoolId",
-            "ipv4NetmaskLength",
-            "ipv6IpamPoolId",
-            "ipv6Native",
-            "ipv6NetmaskLength",
-            "outpostArn",
-            "vpcId",
-        ),
-        ("ipv6CidrBlock",),
-    ),
-    # autoscaling_group_name and tag.key are ForceNew; the tag's value and propagate_at_launch update in place.
-    "aws:autoscaling/tag:Tag": (
-        f"{_TF} internal/service/autoscaling/group_tag.go (commit 050ac11163ca), ForceNew",
-        ("autoscalingGroupName", "tag.key"),
-        (),
-    ),
-}
-
-
-# Components: inputs a component passes to a child that a change of them replaces; its other inputs are not
-# known (the component's other children, hidden from the plan, decide). pulumi-eks's `eks.Cluster` passes
-# `name` as the control plane's `name` (pulumi/pulumi-eks v4.3.0 nodejs/eks/cluster/cluster.ts,
-# `new aws.eks.Cluster`; v4.3.0 is the newest tag the snapshot read held, below the pinned 4.4.0), which
-# terraform-provider-aws marks ForceNew.
-COMPONENT_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "eks:index:Cluster": (
-        "pulumi/pulumi-eks v4.3.0 nodejs/eks/cluster/cluster.ts (name to aws.eks.Cluster); "
-        f"{_TF} internal/service/eks/cluster.go (commit 00555dc5b38f), ForceNew",
-        ("name",),
-    ),
-}
+HELM_RELEASE_GO = "provider/pkg/provider/helm_release.go"
+HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 
 
 def kubernetes_rules(source: str) -> dict[str, tuple[str, ...]]:
@@ -155,6 +95,15 @@ def kubernetes_rules(source: str) -> dict[str, tuple[str, ...]]:
         paths = sorted({_path(p) for p in [*metadata, *extra]})
         rules[f"kubernetes:{token_group}/{version}:{kind}"] = tuple(paths)
     return rules
+
+
+def helm_release_rules(source: str) -> tuple[str, ...]:
+    """The paths a Helm release replaces for, from helm_release.go's `source`: its `Diff` hands the patch of the
+    inputs to `convertPatchToDiff` with `forceNewFields`."""
+    match = re.search(r"forceNewFields := \[\]string\{([^}]*)\}", source)
+    if match is None:
+        raise ValueError(f"{HELM_RELEASE_GO}: no forceNewFields")
+    return tuple(sorted(_path(field) for field in re.findall(r'"([^"]*)"', match.group(1))))
 
 
 def _path(go_path: str) -> str:
@@ -255,7 +204,7 @@ class GoReader:
 
 
 def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
-    """The text of components/facts/replace_rules.py."""
+    """The text of components/facts/replace_rules.py; `kubernetes` holds the Helm release's rules too."""
     lines = [
         '"""Which input changes make a provider replace a resource rather than update it in place.',
         "",
@@ -265,12 +214,15 @@ def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
         "a component in `COMPONENT_REPLACE_ON_CHANGE`, only the inputs listed are known to replace. Standard library",
         "only.",
         "",
-        f"Kubernetes: pulumi/pulumi-kubernetes {ref} {DIFF_GO} (`forceNewProperties`).",
+        f"Kubernetes: pulumi/pulumi-kubernetes {ref} {DIFF_GO} (`forceNewProperties`), and for a Helm release",
+        f"{HELM_RELEASE_GO} (`forceNewFields`).",
         "AWS: terraform-provider-aws `ForceNew` attributes, which pulumi-aws's bridge turns into replacements; each",
-        "type's source is in `SOURCES`.",
+        "type's source is in `SOURCES`. `ROLLING_UPDATE_ON_CHANGE`: in-place updates that replace every node of a",
+        "node group; `NOT_KNOWN`: the types the stack registers whose rules are not known, with the reason.",
         '"""',
         "",
         f'KUBERNETES_SOURCE = "pulumi/pulumi-kubernetes {ref} {DIFF_GO}"',
+        f'HELM_RELEASE_SOURCE = "pulumi/pulumi-kubernetes {ref} {HELM_RELEASE_GO} (`forceNewFields`)"',
         "",
         "REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {",
     ]
@@ -278,7 +230,13 @@ def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
     rules = {token: paths for token, (_, paths, _) in AWS_RULES.items()} | kubernetes
     for token, paths in sorted(rules.items()):
         lines += [f'    "{token}": (', *[f'        "{path}",' for path in paths], "    ),"]
-        sources[token] = AWS_RULES[token][0] if token in AWS_RULES else "KUBERNETES_SOURCE"
+        sources[token] = (
+            AWS_RULES[token][0]
+            if token in AWS_RULES
+            else "HELM_RELEASE_SOURCE"
+            if token == HELM_RELEASE
+            else "KUBERNETES_SOURCE"
+        )
     lines += [
         "}",
         '"""Force-new input paths, by type token."""',
@@ -302,10 +260,28 @@ def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
         '"""Inputs a component passes to a child that a change of them replaces; a change of any other input of the',
         'component may replace: not known."""',
         "",
+        "ROLLING_UPDATE_ON_CHANGE: dict[str, tuple[str, ...]] = {",
+    ]
+    for token, (_, paths) in sorted(ROLLING_RULES.items()):
+        lines += [f'    "{token}": (', *[f'        "{path}",' for path in paths], "    ),"]
+    lines += [
+        "}",
+        '"""Input paths whose in-place update replaces every node of the group, one after another."""',
+        "",
+        "ROLLING_SOURCES: dict[str, str] = {",
+        *[f'    "{token}": "{source}",' for token, (source, _) in sorted(ROLLING_RULES.items())],
+        "}",
+        '"""Where each type\'s rolling-update paths come from."""',
+        "",
+        "NOT_KNOWN: dict[str, str] = {",
+        *[f'    "{token}": "{reason}",' for token, reason in sorted(NOT_KNOWN.items())],
+        "}",
+        '"""Types the stack registers whose rules are not known, and why: a change of them may replace."""',
+        "",
         "SOURCES: dict[str, str] = {",
     ]
     for token, source in sorted(sources.items()):
-        value = source if source == "KUBERNETES_SOURCE" else f'"{source}"'
+        value = source if source in ("KUBERNETES_SOURCE", "HELM_RELEASE_SOURCE") else f'"{source}"'
         lines.append(f'    "{token}": {value},')
     lines += ["}", '"""Where each type\'s rules come from."""', ""]
     return "\n".join(lines)
@@ -329,13 +305,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kubernetes-ref", default=DEFAULT_REF, help=f"tag to read (default {DEFAULT_REF})")
     parser.add_argument("--check", action="store_true", help="exit 1 when the committed table differs")
     args = parser.parse_args(argv)
-    source = subprocess.run(
-        ["git", f"--git-dir={args.kubernetes_git}", "show", f"{args.kubernetes_ref}:{DIFF_GO}"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    text = _formatted(table_source(kubernetes_rules(source), args.kubernetes_ref))
+
+    def show(path: str) -> str:
+        return subprocess.run(
+            ["git", f"--git-dir={args.kubernetes_git}", "show", f"{args.kubernetes_ref}:{path}"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    kubernetes = kubernetes_rules(show(DIFF_GO)) | {HELM_RELEASE: helm_release_rules(show(HELM_RELEASE_GO))}
+    text = _formatted(table_source(kubernetes, args.kubernetes_ref))
     if args.check:
         if TABLE.read_text() != text:
             print(f"{TABLE.relative_to(ROOT)} is out of date: run python scripts/replace_rules.py", file=sys.stderr)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from components.facts.replace_rules import COMPONENT_REPLACE_ON_CHANGE, REPLACE_ON_CHANGE, SOURCES
+from components.facts.replace_rules import COMPONENT_REPLACE_ON_CHANGE, NOT_KNOWN, REPLACE_ON_CHANGE, SOURCES
 from components.facts.resource_types import NODE_GROUP
+from components.facts.resource_types import VPC as VPC_TYPE
+from components.stackcheck.mock_answers import LAUNCH_TEMPLATE_VERSIONS, launch_template_version
 from components.stackcheck.plan.compare import compare, cost_delta, replaces_on_change
 from components.stackcheck.plan.inputs import recorded_inputs
-from components.stackcheck.plan.report.compare import comparison_section, summary
+from components.stackcheck.plan.report.compare import comparison_section, rolling_words, summary
 from components.stackcheck.plan.report.sections import Report
 from components.stackcheck.plan.report.text import render_text
+from components.stackcheck.plan.rolling import EvictedWorkload, RollingUpdate
+from components.stackcheck.plan.stack_names import stack_renamer
 from components.stackcheck.runtime import Secret
 from scripts.replace_rules import GoReader, kubernetes_rules
 
@@ -54,8 +58,28 @@ from scripts.replace_rules import GoReader, kubernetes_rules
         ("kubernetes:rbac.authorization.k8s.io/v1:RoleBinding", "roleRef.name", True),
         ("kubernetes:rbac.authorization.k8s.io/v1:RoleBinding", "subjects[0].name", False),
         ("kubernetes:policy/v1:PodDisruptionBudget", "spec.maxUnavailable", False),
-        # Not known: a type without rules here, and a component (its children decide).
-        ("aws:ec2/launchTemplate:LaunchTemplate", "userData", None),
+        # terraform-provider-aws ec2_launch_template.go (commit c49358f89b43): only name and name_prefix are
+        # ForceNew; any other change is a new version of the same template.
+        ("aws:ec2/launchTemplate:LaunchTemplate", "userData", False),
+        ("aws:ec2/launchTemplate:LaunchTemplate", "blockDeviceMappings[0].ebs.throughput", False),
+        ("aws:ec2/launchTemplate:LaunchTemplate", "name", True),
+        ("aws:ec2/launchTemplate:LaunchTemplate", "namePrefix", True),
+        # vpc_endpoint.go (commit 008db85aad5e): the service is ForceNew; private DNS replaces only a non-Interface
+        # endpoint (CustomizeDiff), which the plan does not judge.
+        ("aws:ec2/vpcEndpoint:VpcEndpoint", "serviceName", True),
+        ("aws:ec2/vpcEndpoint:VpcEndpoint", "privateDnsEnabled", None),
+        ("aws:ec2/vpcEndpoint:VpcEndpoint", "routeTableIds[0]", False),
+        # pod_identity_association.go (commit 93bd0baa44a9): RequiresReplace on the service account, not the role.
+        ("aws:eks/podIdentityAssociation:PodIdentityAssociation", "serviceAccount", True),
+        ("aws:eks/podIdentityAssociation:PodIdentityAssociation", "roleArn", False),
+        # pulumi-kubernetes v4.32.0 helm_release.go: forceNewFields .name and .namespace.
+        ("kubernetes:helm.sh/v3:Release", "namespace", True),
+        ("kubernetes:helm.sh/v3:Release", "values.settings.clusterName", False),
+        # A custom resource replaces for its metadata's name and namespace alone (diff.go has no table for it).
+        ("kubernetes:karpenter.sh/v1:NodePool", "metadata.name", True),
+        ("kubernetes:karpenter.sh/v1:NodePool", "spec.template.spec.taints[0].key", False),
+        # Not known: a type whose source was not read, and a component (its children decide).
+        ("aws:s3/bucket:Bucket", "bucket", None),
         ("eks:index:Cluster", "version", None),
         # pulumi-eks passes `name` to the control plane, which a new name replaces.
         ("eks:index:Cluster", "name", True),
@@ -285,3 +309,173 @@ def test_a_value_that_changes_type_is_a_change():
     after = _document([_resource(NODE_GROUP, "gpu", {"labels": {"a": 1}, "diskSize": True})])
     [change] = compare(before, after, "base.json").changed
     assert [(item.path, item.replaces) for item in change.changes] == [("diskSize", True), ("labels.a", False)]
+
+
+def _node_group(name: str, template_version: str, desired: int = 2, **inputs) -> dict:
+    base = {
+        "launchTemplate": {"id": f"{name}-lt-id", "version": template_version},
+        "scalingConfig": {"desiredSize": desired, "maxSize": 4, "minSize": 0},
+        "updateConfig": {"maxUnavailable": 1},
+    }
+    return _resource(NODE_GROUP, name, base | inputs)
+
+
+def _deployment(name: str, replicas: int | None, args: list[str] | None = None) -> dict:
+    spec: dict = {"template": {"spec": {"containers": [{"name": "main", "args": args or []}]}}}
+    if replicas is not None:
+        spec["replicas"] = replicas
+    return _resource("kubernetes:apps/v1:Deployment", name, {"metadata": {"name": name}, "spec": spec})
+
+
+def _lands(workload: str, kind: str, pool: str, resource: str | None) -> dict:
+    row = {"workload": workload, "kind": kind, "pool": pool, "lands": True, "reasons": []}
+    return row | ({"resource": resource} if resource else {})
+
+
+def test_a_new_launch_template_version_rolls_every_node_and_names_what_it_evicts():
+    """node_group.go (commit 012e0a32f068, `resourceNodeGroupUpdate`): a changed launch_template version is an
+    `UpdateNodegroupVersion`, which replaces the group's nodes; the node count is the earlier plan's desiredSize
+    (2 here), the pace its updateConfig.maxUnavailable (1). A Deployment without `spec.replicas` runs one
+    (Kubernetes API, DeploymentSpec); DaemonSets and what EKS runs (rows without a resource) are not listed."""
+    server = _deployment("server", None, ["m", "--served-model-name", "org/model", "--port", "8000"])
+    worker = _deployment("worker", 3)
+    matrix = [
+        _lands("ml/server", "Deployment", "gpu", "kubernetes:apps/v1:Deployment::server"),
+        _lands("ml/worker", "Deployment", "gpu", "kubernetes:apps/v1:Deployment::worker"),
+        _lands("kube-system/agent", "DaemonSet", "gpu", "kubernetes:apps/v1:DaemonSet::agent"),
+        _lands("kube-system/coredns [EKS]", "Deployment", "gpu", None),
+        _lands("ml/elsewhere", "Deployment", "cpu", "kubernetes:apps/v1:Deployment::worker"),
+    ]
+    before = _document([_node_group("gpu", "3"), server, worker])
+    after = dict(_document([_node_group("gpu", "4"), server, worker]), matrix=matrix)
+
+    [change] = compare(before, after, "base.json").changed
+
+    assert (change.action, change.rolling) == (
+        "update",
+        RollingUpdate(2, 1, (EvictedWorkload("ml/server", 1, "org/model"), EvictedWorkload("ml/worker", 3))),
+    )
+    assert [item.goes_down for item in change.rolling.workloads] == [True, False]
+    assert rolling_words(change.rolling) == (
+        "replaces its 2 node(s) (desiredSize), 1 at a time (maxUnavailable), evicting ml/server (org/model), "
+        "1 replica(s): down until its pod runs on a new node; ml/worker, 3 replica(s): serves on fewer replicas "
+        "while its pods move"
+    )
+
+
+@pytest.mark.parametrize(
+    ("inputs", "rolls"),
+    [
+        # UpdateNodegroupVersion: release and Kubernetes versions too.
+        pytest.param({"releaseVersion": "1.36.0-20261201"}, True, id="release-version"),
+        pytest.param({"version": "1.37"}, True, id="kubernetes-version"),
+        # UpdateNodegroupConfig leaves the nodes running: scaling, labels, taints, update settings.
+        pytest.param({"scalingConfig": {"desiredSize": 2, "maxSize": 6, "minSize": 0}}, False, id="max-size"),
+        pytest.param({"labels": {"team": "ml"}}, False, id="labels"),
+        pytest.param({"updateConfig": {"maxUnavailable": 2}}, False, id="update-config"),
+    ],
+)
+def test_only_a_version_update_rolls_the_nodes(inputs, rolls):
+    """node_group.go (commit 012e0a32f068): `UpdateNodegroupVersion` for launch_template, release_version and
+    version; `UpdateNodegroupConfig` for labels, scaling_config, taint, update_config and node_repair_config."""
+    before = _document([_node_group("gpu", "3")])
+    after = _document([_node_group("gpu", "3", **inputs)])
+    [change] = compare(before, after, "base.json").changed
+    assert change.action == "update"
+    assert (change.rolling is not None) is rolls
+
+
+def test_a_replaced_node_group_is_not_called_a_rolling_update():
+    """A new disk size replaces the group (node_group.go: disk_size ForceNew): its nodes go with it, which the
+    replacement already says."""
+    before = _document([_node_group("gpu", "3", diskSize=100)])
+    after = _document([_node_group("gpu", "4", diskSize=200)])
+    [change] = compare(before, after, "base.json").changed
+    assert (change.action, change.rolling) == ("replace", None)
+
+
+@pytest.mark.parametrize(
+    ("value", "renamed"),
+    [
+        ("dev", "prod"),
+        ("gpu-inference-dev", "gpu-inference-prod"),
+        ("/aws/eks/gpu-inference-dev/cluster", "/aws/eks/gpu-inference-prod/cluster"),
+        ("gpu-inference-dev-network-private-0-id", "gpu-inference-prod-network-private-0-id"),
+        # Not a whole word: another word that starts or ends so.
+        ("device-plugin", "device-plugin"),
+        ("gpu-inference-devx", "gpu-inference-devx"),
+        # A path segment of its own is a device, not the stack.
+        ("/dev/xvda", "/dev/xvda"),
+        (3, 3),
+    ],
+)
+def test_the_stack_renamer_changes_whole_words_only(value, renamed):
+    assert stack_renamer("dev", "prod")(value) == renamed
+
+
+def test_two_stacks_match_resources_named_after_them_and_set_the_name_apart():
+    """Stack `dev`'s resource `net-dev` is stack `prod`'s `net-prod`: one resource, whose tag is the name's."""
+    before = dict(_document([_resource(VPC_TYPE, "net-dev", {"tags": {"pulumi:stack": "dev"}})]), stack="dev")
+    later = _resource(VPC_TYPE, "net-prod", {"tags": {"pulumi:stack": "prod"}})
+    after = dict(_document([dict(later, urn=later["urn"].replace(":dev::", ":prod::"))]), stack="prod")
+
+    comparison = compare(before, after, "dev.json")
+
+    assert comparison.stacks == ("dev", "prod")
+    assert (comparison.changed, comparison.added, comparison.removed) == ((), (), ())
+    [named] = comparison.by_stack_name
+    assert [(item.path, item.from_stack_name) for item in named.changes] == [('tags["pulumi:stack"]', True)]
+
+
+def test_one_stacks_two_plans_set_nothing_apart():
+    before = dict(_document([_resource(VPC_TYPE, "net", {"tags": {"pulumi:stack": "dev"}})]), stack="dev")
+    after = dict(_document([_resource(VPC_TYPE, "net", {"tags": {"pulumi:stack": "prod"}})]), stack="dev")
+    comparison = compare(before, after, "dev.json")
+    assert comparison.stacks is None and comparison.by_stack_name == ()
+    assert [change.changes[0].from_stack_name for change in comparison.changed] == [False]
+
+
+TEMPLATE = {
+    "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {"volumeSize": 100}}],
+    "tagSpecifications": [{"resourceType": "instance", "tags": {"pulumi:stack": "dev"}}],
+    "updateDefaultVersion": True,
+}
+
+
+@pytest.mark.parametrize(
+    ("changed", "stack", "new_version"),
+    [
+        pytest.param({"userData": "I2Nsb3VkLWNvbmZpZw=="}, "dev", True, id="user-data"),
+        pytest.param(
+            {"blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {"volumeSize": 200}}]}, "dev", True, id="volume"
+        ),
+        # Not in terraform-provider-aws's updateKeys (ec2_launch_template.go, commit c49358f89b43): no new version.
+        pytest.param({"tags": {"team": "ml"}}, "dev", False, id="tags"),
+        pytest.param({"name": "other"}, "dev", False, id="name"),
+        pytest.param({"updateDefaultVersion": False}, "dev", False, id="default-version-setting"),
+        # Another stack's template with its own name in the stack tag: the same template data.
+        pytest.param(
+            {"tagSpecifications": [{"resourceType": "instance", "tags": {"pulumi:stack": "prod"}}]},
+            "prod",
+            False,
+            id="another-stack",
+        ),
+    ],
+)
+def test_the_mocks_answer_a_launch_template_version_that_changes_with_its_data(changed, stack, new_version):
+    version = launch_template_version(TEMPLATE, "dev")
+    assert 1 <= version <= LAUNCH_TEMPLATE_VERSIONS
+    assert launch_template_version(dict(TEMPLATE), "dev") == version
+    assert (launch_template_version(TEMPLATE | changed, stack) != version) is new_version
+
+
+def test_a_type_whose_rules_are_not_known_says_why_in_the_comparison():
+    before = _document([_resource("aws:s3/bucket:Bucket", "models", {"bucket": "a"})])
+    after = _document([_resource("aws:s3/bucket:Bucket", "models", {"bucket": "b"})])
+    comparison = compare(before, after, "base.json")
+    text = render_text(Report("p", "dev", "f", 0, (), (), leading=(comparison_section(comparison),)))
+    assert "may replace (rules not known)" in text
+    assert f"rules not known: {NOT_KNOWN['aws:s3/bucket:Bucket']}" in text
+    assert (
+        comparison_section(comparison).data["comparison"]["changed"][0]["notKnown"] == NOT_KNOWN["aws:s3/bucket:Bucket"]
+    )

@@ -5,6 +5,7 @@ drifts from the placement contract fails the plan with the reason; the fleet for
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from components.facts.resource_types import (
     ROLE_POLICY,
     SQS_QUEUE,
     SQS_QUEUE_POLICY,
+    SUBNET,
 )
 from components.stackcheck.runtime import ProgramRun
 
@@ -167,16 +169,61 @@ def test_every_interruption_event_reaches_the_queue(karpenter_run):
     assert {target.inputs["arn"] for target in targets} == {f"arn:aws:sqs:us-west-2:123456789012:{queue.name}"}
 
 
-def test_the_private_subnets_and_the_node_security_group_carry_the_discovery_tag(karpenter_run):
+def test_the_private_subnets_the_stack_creates_carry_the_discovery_tag_in_their_own_tags(karpenter_run):
+    """A subnet owns its `tags`: pulumi-aws's `aws.ec2.Tag` is "not to be combined with the providers resource for
+    managing the parent resource" (its docs, pulumi-aws v7.15.0: the parent's resource removes the tag), so the
+    subnets the stack creates carry `karpenter.sh/discovery` themselves, with the cluster's name (Pulumi.dev.yaml),
+    and no tag resource points at them."""
+    subnets = {subnet.name: subnet for subnet in karpenter_run.of_type(SUBNET)}
+    private = [subnets[f"gpu-inference-dev-network-private-{index}"] for index in range(3)]
+    public = [subnets[f"gpu-inference-dev-network-public-{index}"] for index in range(3)]
     tags = karpenter_run.of_type(EC2_TAG)
 
-    assert {(tag.inputs["key"], tag.inputs["value"]) for tag in tags} == {
-        ("karpenter.sh/discovery", "gpu-inference-dev")
+    assert all(subnet.inputs["tags"]["karpenter.sh/discovery"] == "gpu-inference-dev" for subnet in private)
+    assert not any("karpenter.sh/discovery" in subnet.inputs["tags"] for subnet in public)
+    assert not {tag.inputs["resourceId"] for tag in tags} & {subnet.id for subnet in [*private, *public]}
+    # The cluster security group EKS creates, which the nodes use (EksCluster.cluster_security_group_id): EKS, not
+    # this stack, manages it, so the tag resource is its only owner of that tag.
+    [security_group] = tags
+    assert (security_group.inputs["resourceId"], security_group.inputs["key"], security_group.inputs["value"]) == (
+        "sg-0eks0000000000000",
+        "karpenter.sh/discovery",
+        "gpu-inference-dev",
+    )
+
+
+def test_without_karpenter_the_private_subnets_carry_no_discovery_tag(dev_run):
+    assert not any("karpenter.sh/discovery" in subnet.inputs["tags"] for subnet in dev_run.of_type(SUBNET))
+
+
+BROUGHT_SUBNETS = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+
+
+def test_subnets_the_stack_brings_are_tagged_with_a_tag_resource_and_a_warning(caplog):
+    """Subnets made elsewhere (`cluster.privateSubnetIds`) have no resource here to carry the tag, so a tag resource
+    adds it; their owner may remove it at its next refresh (the pulumi-aws `aws.ec2.Tag` note), which the warning
+    says, naming the subnets and the fix."""
+    caplog.set_level(logging.WARNING)
+    run = run_stack(
+        merge(
+            merge(dev_stack_config(), KARPENTER),
+            {"network": None, "cluster": {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": BROUGHT_SUBNETS}},
+        )
+    )
+    tags = {tag.inputs["resourceId"]: tag.inputs for tag in run.of_type(EC2_TAG)}
+    warnings = [record.getMessage() for record in caplog.records if "karpenter.sh/discovery" in record.getMessage()]
+
+    assert run.of_type(SUBNET) == []
+    assert {subnet: (tags[subnet]["key"], tags[subnet]["value"]) for subnet in BROUGHT_SUBNETS} == {
+        subnet: ("karpenter.sh/discovery", "gpu-inference-dev") for subnet in BROUGHT_SUBNETS
     }
-    subnets = sorted(tag.inputs["resourceId"] for tag in tags if not tag.inputs["resourceId"].startswith("sg-"))
-    assert subnets == [f"gpu-inference-dev-network-private-{index}-id" for index in range(3)]
-    # The cluster security group EKS creates, which the nodes use (EksCluster.cluster_security_group_id).
-    assert len(tags) == len(subnets) + 1
+    assert warnings == [
+        "Karpenter finds its subnets by the tag karpenter.sh/discovery, which this stack adds to "
+        "subnet-0123456789abcdef0, subnet-0123456789abcdef1 with aws.ec2.Tag as it does not create them: if their "
+        "owner manages their tags (a Pulumi or Terraform subnet resource), its next refresh or update removes the "
+        "tag and Karpenter launches no node; add karpenter.sh/discovery=<cluster name> to the subnets' tags where "
+        "they are defined"
+    ]
 
 
 def test_the_vllm_pods_keep_their_node_from_disruption_for_their_startup_budget(karpenter_run):
@@ -200,6 +247,8 @@ def test_the_dev_stack_with_a_karpenter_pool_plans_clean(tmp_path):
 
     assert code == 0, report["failures"]
     assert verdict(report, "gpu-workloads-land-on-gpu-pools")["passed"]
+    # The discovery tag has one owner: the subnets' own tags, and the tag resource on the security group EKS made.
+    assert verdict(report, "one-owner-per-attribute")["passed"]
     assert "vllm/vllm-server on gpu" in verdict(report, "gpu-workloads-land-on-gpu-pools")["message"]
     assert {(pool["name"], pool["provisioner"], pool["maxCount"]) for pool in report["pools"]} >= {
         ("gpu", "karpenter", 2)

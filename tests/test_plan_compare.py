@@ -13,7 +13,7 @@ import yaml
 from components.facts.identity import PROJECT
 from components.facts.resource_types import NODE_GROUP, SUBNET, VPC
 from components.stackcheck.__main__ import main
-from tests.conftest import dev_stack_config, merge
+from tests.conftest import dev_stack_config, merge, run_stack
 
 ROOT = Path(__file__).resolve().parent.parent
 GPU_NODE_GROUP = "gpu-inference-dev-gpu"
@@ -115,19 +115,21 @@ def test_a_new_vpc_cidr_replaces_the_vpc_its_subnets_and_through_their_ids_both_
 
     assert code == 0
     replaced = [(c["type"], c["name"]) for c in comparison["changed"] if c["action"] == "replace"]
-    # Costly first: the GPU node group, then the VPC, then the system node group, then the subnets.
-    assert replaced[:3] == [
-        (NODE_GROUP, GPU_NODE_GROUP),
-        (VPC, "gpu-inference-dev-network-vpc"),
+    # Costly first: the GPU node group, then the VPC, then the system node group and the NAT gateway (whose public
+    # subnet is replaced: terraform-provider-aws's vpc_nat_gateway.go marks subnet_id ForceNew), then the subnets.
+    assert replaced[:2] == [(NODE_GROUP, GPU_NODE_GROUP), (VPC, "gpu-inference-dev-network-vpc")]
+    assert set(replaced[2:4]) == {
         (NODE_GROUP, "gpu-inference-dev-system"),
-    ]
+        ("aws:ec2/natGateway:NatGateway", "gpu-inference-dev-network-nat-0"),
+    }
     assert sum(1 for resource_type, _ in replaced if resource_type == SUBNET) == 6
     followed = changed(comparison, GPU_NODE_GROUP, NODE_GROUP)["inputs"]
     assert {i["follows"] for i in followed} == {f"gpu-inference-dev-network-private-{n}" for n in range(3)}
     assert all(i["path"].startswith("subnetIds[") and i["replaces"] for i in followed)
-    # Types whose replace rules are not known are said to be so, not called updates.
+    # An internet gateway moves to the new VPC in place: vpc_internet_gateway.go has no ForceNew attribute, its
+    # update detaches and attaches.
     gateway = changed(comparison, "gpu-inference-dev-network-igw", "aws:ec2/internetGateway:InternetGateway")
-    assert gateway["action"] == "may-replace" and gateway["rulesFrom"] is None
+    assert gateway["action"] == "update" and "vpc_internet_gateway.go" in gateway["rulesFrom"]
 
 
 def test_turning_node_repair_off_replaces_the_exporter_daemonset_deleting_it_first(tmp_path, dev_plan):
@@ -182,6 +184,32 @@ def test_an_unreadable_previous_plan_exits_2_naming_compare_before_planning(tmp_
     assert not (tmp_path / "out").exists()
 
 
+STACK_VARIANTS = {
+    "dev": {},
+    "karpenter": {"gpuNodeGroup": {"provisioner": "karpenter"}},
+    "auto-mode": {"gpuNodeGroup": {"provisioner": "autoMode"}},
+    "keda": {
+        "observability": {"prometheusOperator": True},
+        "vllm": {"autoscaling": {"enabled": True, "minReplicas": 1, "maxReplicas": 2}},
+    },
+    "s3-weights": {"vllm": {"source": {"type": "s3"}}},
+    "interface-endpoints": {"network": {"interfaceEndpoints": True}},
+}
+
+
+@pytest.mark.parametrize("overrides", list(STACK_VARIANTS.values()), ids=list(STACK_VARIANTS))
+def test_every_type_a_stack_registers_has_replace_rules_or_says_why_not(overrides):
+    """Each type the program registers has its providers' rules, a component's, or a reason they are not known;
+    the project's own components register no inputs (their children carry them), and the stack resource none."""
+    from components.facts.replace_rules import COMPONENT_REPLACE_ON_CHANGE, NOT_KNOWN, REPLACE_ON_CHANGE
+
+    run = run_stack(merge(dev_stack_config(), overrides))
+    types = {resource.type for resource in run.resources if not resource.type.startswith(f"{PROJECT}:index:")}
+    covered = set(REPLACE_ON_CHANGE) | set(COMPONENT_REPLACE_ON_CHANGE) | set(NOT_KNOWN)
+    assert types - covered == set()
+    assert not any(resource.inputs for resource in run.resources if resource.type.startswith(f"{PROJECT}:index:"))
+
+
 def test_every_kubernetes_and_costly_aws_type_the_dev_stack_registers_has_replace_rules(dev_plan):
     from components.facts.replace_rules import REPLACE_ON_CHANGE
 
@@ -218,3 +246,107 @@ def test_another_gpu_type_gives_the_cost_delta_of_the_two_plans(tmp_path, dev_pl
         "desiredMonthlyUsdAfter": after,
         "desiredMonthlyUsdDelta": round(after - before, 2),
     }
+
+
+def test_the_soci_image_cache_updates_the_gpu_launch_template_in_place_and_rolls_every_gpu_node(tmp_path, dev_plan):
+    """`--compare` of the dev plan against the dev stack with `imageCache: soci`.
+
+    Expected from the providers' sources: terraform-provider-aws's ec2_launch_template.go (commit c49358f89b43)
+    marks only name and name_prefix ForceNew, so the template's new user data and volume throughput update it in
+    place as a new version; node_group.go (commit 012e0a32f068, `resourceNodeGroupUpdate`) applies a new
+    launch_template version with `UpdateNodegroupVersion`, which EKS performs by replacing every node of the group
+    (EKS user guide, "Understand each phase of node updates"). The node count and the pace are the dev plan's
+    `scalingConfig.desiredSize` and `updateConfig.maxUnavailable`; the evicted server is Pulumi.dev.yaml's one
+    replica of Qwen/Qwen2.5-7B-Instruct.
+    """
+    document = json.loads(dev_plan.read_text())
+    [group] = [r for r in document["resources"] if r["type"] == NODE_GROUP and r["name"] == GPU_NODE_GROUP]
+
+    code, out = plan(tmp_path, {"gpuNodeGroup": {"imageCache": "soci"}}, "--compare", str(dev_plan))
+    comparison = json.loads(out)["comparison"]
+
+    assert code == 0
+    template = changed(comparison, f"{GPU_NODE_GROUP}-lt", "aws:ec2/launchTemplate:LaunchTemplate")
+    assert template["action"] == "update" and "ec2_launch_template.go" in template["rulesFrom"]
+    assert {"userData", "blockDeviceMappings[0].ebs.throughput"} <= {i["path"] for i in template["inputs"]}
+    assert not any(i["replaces"] for i in template["inputs"])
+    node_group = changed(comparison, GPU_NODE_GROUP, NODE_GROUP)
+    assert node_group["action"] == "update"
+    assert [(i["path"], i["replaces"]) for i in node_group["inputs"]] == [("launchTemplate.version", False)]
+    assert node_group["rolling"] == {
+        "nodes": group["inputs"]["scalingConfig"]["desiredSize"],
+        "maxUnavailable": group["inputs"]["updateConfig"]["maxUnavailable"],
+        "workloads": [
+            {"workload": "vllm/vllm-server", "replicas": 1, "model": "Qwen/Qwen2.5-7B-Instruct", "goesDown": True}
+        ],
+    }
+    # The system node group's template is another: it does not roll.
+    assert [c["name"] for c in comparison["changed"] if c["rolling"]] == [GPU_NODE_GROUP]
+
+
+def test_the_text_says_the_gpu_node_group_rolls_its_node_and_takes_the_model_down(tmp_path, dev_plan):
+    """Pulumi.dev.yaml: one GPU node (desiredSize 1) and one replica of the model, so the rolling update leaves
+    nothing serving while the pod moves (maxUnavailable 1, node_group.py's default)."""
+    _, text = plan(tmp_path, {"gpuNodeGroup": {"imageCache": "soci"}}, "--compare", str(dev_plan), fmt="text")
+
+    [line] = [line for line in text.splitlines() if line.strip().startswith("update in place, rolling every node")]
+    assert GPU_NODE_GROUP + " " in line
+    assert (
+        "replaces its 1 node(s) (desiredSize), 1 at a time (maxUnavailable), evicting vllm/vllm-server "
+        "(Qwen/Qwen2.5-7B-Instruct), 1 replica(s): down until its pod runs on a new node" in line
+    )
+    assert "2 to update in place (1 rolling every node of its group)" in text
+
+
+def _tagged_with_stack(value, stack: str) -> bool:
+    """Whether a resource's recorded inputs hold Pulumi's `pulumi:stack` tag with `stack` anywhere."""
+    if isinstance(value, dict):
+        return value.get("pulumi:stack") == stack or any(_tagged_with_stack(item, stack) for item in value.values())
+    if isinstance(value, list):
+        return any(_tagged_with_stack(item, stack) for item in value)
+    return False
+
+
+def test_plans_of_two_stack_names_say_so_first_and_set_apart_what_follows_from_the_name(tmp_path, dev_plan):
+    """The dev stack's config planned as stack `prod`: the only differences are the `pulumi:stack` tag the program
+    puts on every AWS resource it tags (`__main__.py`), so every resource carrying the tag in the dev plan is listed
+    under the stack name and nothing is a change (counted here from the dev plan's own document)."""
+    document = json.loads(dev_plan.read_text())
+    tagged = {(r["type"], r["name"]) for r in document["resources"] if _tagged_with_stack(r.get("inputs"), "dev")}
+
+    code, out = plan(tmp_path, {}, "--stack", "prod", "--compare", str(dev_plan))
+    comparison = json.loads(out)["comparison"]
+    _, text = plan(tmp_path, {}, "--stack", "prod", "--compare", str(dev_plan), fmt="text")
+
+    assert code == 0
+    assert comparison["stacks"] == {"earlier": "dev", "later": "prod"}
+    assert comparison["changed"] == [] and comparison["added"] == [] and comparison["removed"] == []
+    assert {(c["type"], c["name"]) for c in comparison["byStackName"]} == tagged
+    assert all(i["fromStackName"] for c in comparison["byStackName"] for i in c["inputs"])
+    lines = text.splitlines()
+    heading = next(index for index, line in enumerate(lines) if line.startswith("Changes since"))
+    first = lines[heading + 1].strip()
+    assert first.startswith(
+        "The earlier plan is of stack `dev`, this one of stack `prod`: two stacks, not one stack's next update. "
+        f"{len(tagged)} resource(s) differ only by what follows from the stack name"
+    )
+    assert "  Follows from the stack name:" in lines
+
+
+def test_a_real_difference_between_two_stacks_is_a_change_with_the_names_part_marked(tmp_path, dev_plan):
+    """Stack `prod` named after itself (cluster `gpu-inference-prod`) with a larger GPU pool: the resources are
+    matched across the names, the pool's maxSize is the one change (node_group.go: scaling_config updates in place),
+    and the cluster name and stack tag in the node group are the name's."""
+    overrides = {"cluster": {"name": "gpu-inference-prod"}, "gpuNodeGroup": {"maxSize": 4}}
+    code, out = plan(tmp_path, overrides, "--stack", "prod", "--compare", str(dev_plan))
+    comparison = json.loads(out)["comparison"]
+
+    assert code == 0
+    assert comparison["added"] == [] and comparison["removed"] == []
+    [group] = comparison["changed"]
+    assert (group["name"], group["action"], group["rolling"]) == ("gpu-inference-prod-gpu", "update", None)
+    own = [(i["path"], i["before"], i["after"]) for i in group["inputs"] if not i["fromStackName"]]
+    assert own == [("scalingConfig.maxSize", 2, 4)]
+    named = {i["path"]: (i["before"], i["after"]) for i in group["inputs"] if i["fromStackName"]}
+    assert named["clusterName"] == ("gpu-inference-dev", "gpu-inference-prod")
+    assert named['tags["pulumi:stack"]'] == ("dev", "prod")

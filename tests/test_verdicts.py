@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from components.placement import NodeGroupSpec, pools_for_node_groups
-from components.placement.evidence import CostTotals, Evidence, Placement
+from components.placement.evidence import CostTotals, Evidence, Owners, Placement
 from components.placement.verdict import Verdict
 from components.placement.verdicts import VERDICTS
 
@@ -39,6 +39,7 @@ REPORTED = [
     "cold-start-fits-its-budget",
     "cost-within-budget",
     "service-accounts-exist",
+    "one-owner-per-attribute",
 ]
 
 # A stack with one untainted system node and no workload: every part of the evidence gathered, so every verdict
@@ -50,6 +51,7 @@ EMPTY_STACK = Evidence(
     model_fits=[],
     cold_starts=[],
     cost=CostTotals(budget=None, at_desired=0.0, at_max=0.0),
+    owners=Owners(resources=[], objects=[]),
 )
 
 
@@ -89,7 +91,7 @@ def test_a_verdict_takes_its_number_from_the_registry_and_an_unregistered_name_i
         "verdict 'cost-under-budget' is not registered; allowed: gpu-workloads-land-on-gpu-pools, "
         "plain-pods-stay-off-gpu-pools, "
     )
-    assert str(raised.value).endswith(", cost-within-budget, service-accounts-exist")
+    assert str(raised.value).endswith(", service-accounts-exist, one-owner-per-attribute")
 
 
 # How a verdict's number gets spelled: "verdict 7", "Verdicts 13 and 14", a number broken from its word across

@@ -209,15 +209,15 @@ class Validation:
             self.add([ConfigProblem(f"{self.where}.namespace", str(error), namespace=None)])
         return namespace
 
-    def tags(self, tags: object) -> None:
-        """Checks the AWS tags of argument `tags` (facts/aws_tags.py), each problem named by its key."""
+    def tags(self, tags: object, field: str = "tags") -> None:
+        """Checks the AWS tags of argument `field` (facts/aws_tags.py), each problem named by its key."""
         if tags is not None and not isinstance(tags, Mapping):
             self.add(
-                [argument_problem(f"{self.where}.tags", f"{shown(tags)}; allowed: a mapping of tag keys to values")]
+                [argument_problem(f"{self.where}.{field}", f"{shown(tags)}; allowed: a mapping of tag keys to values")]
             )
             return
         for key, message in tag_problems(tags or {}):
-            self.add([argument_problem(f"{self.where}.tags[{key!r}]", message)])
+            self.add([argument_problem(f"{self.where}.{field}[{key!r}]", message)])
 
     def key(self, field: str, section: str | None = None) -> str:
         """How a warning names the argument `field` (a Python name): by its argument path, or by its config key

@@ -32,6 +32,13 @@ ARGS: tuple[Args, ...] = (
             "Prefix of the `Name` tag of each network resource, usually the cluster name. Default: the component name.",
         ),
         Own("tags", "dict[str, str] | None", "Tags for every network resource. Default none."),
+        Own(
+            "private_subnet_tags",
+            "dict[str, str] | None",
+            "Tags for the private subnets alone, beside `tags`, such as Karpenter's `karpenter.sh/discovery` "
+            "(`pools.karpenter.manifests.discovery_tags`): the subnets own their tags, so a tag another resource adds "
+            "to them is removed by the next refresh. Default none.",
+        ),
     ),
     _args(
         "ClusterNetwork",

@@ -47,6 +47,7 @@ def validated(name: str, args: NetworkArgs) -> NetworkSettings:
         settings = for_region(settings, region)
         validation.add([problem.written(arguments(where)) for problem in region_zone_problems(settings, region)])
     validation.tags(args.tags)
+    validation.tags(args.private_subnet_tags, "private_subnet_tags")
     validation.done()
     return settings
 
@@ -82,6 +83,7 @@ class Network(pulumi.ComponentResource):
         super().__init__(f"{PROJECT}:index:Network", name, None, opts)
         name_tag = args.name_tag or name
         tags = dict(args.tags or {})
+        private_subnet_tags = dict(args.private_subnet_tags or {})
         gpu_instance_types = list(args.gpu_instance_types or [])
         child = pulumi.ResourceOptions(parent=self)
         invoke = pulumi.InvokeOutputOptions(parent=self)
@@ -164,7 +166,9 @@ class Network(pulumi.ComponentResource):
                 vpc_id=vpc.id,
                 cidr_block=ranges.private,
                 availability_zone_id=zone_id,
-                tags=tagged(f"private-{index}", **{INTERNAL_ELB_TAG: "1"}),
+                # The subnet's own tags hold every tag it carries: a tag resource beside them would be removed
+                # by the next refresh (pulumi-aws `aws.ec2.Tag`).
+                tags=tagged(f"private-{index}", **{INTERNAL_ELB_TAG: "1"}, **private_subnet_tags),
                 opts=keep_zone,
             )
             if settings.nat_gateways == "perAz" or index == 0:

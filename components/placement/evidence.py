@@ -15,6 +15,7 @@ from ..facts.cold_start import ColdStart
 from ..facts.model_memory import ModelFit
 from .agents import Agent
 from .guard import GuardView, PlacementRow, guard_view
+from .ownership import Declared
 from .pools import NodeGroupSpec
 from .scaling import Scaled, scaled_workloads
 
@@ -74,6 +75,16 @@ class CostTotals:
 
 
 @dataclass(frozen=True)
+class Owners:
+    """What the stack registers, for who owns each attribute: every resource and every Kubernetes object."""
+
+    resources: list[dict]
+    """Each registered resource's `type`, `name`, `id` and `inputs`."""
+    objects: list[Declared]
+    """Each Kubernetes object and the resource that declares it."""
+
+
+@dataclass(frozen=True)
 class Evidence:
     """Everything the verdicts judge; a part left None is not judged."""
 
@@ -83,3 +94,5 @@ class Evidence:
     cold_starts: list[ColdStart] | None = None
     """Each served model's cold start, step by step, against its budgets (facts/cold_start.py)."""
     cost: CostTotals | None = None
+    owners: Owners | None = None
+    """Every resource and object the stack registers, gathered whatever else could be read."""

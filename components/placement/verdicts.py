@@ -23,6 +23,7 @@ from . import (
     exporter,
     guard,
     model_fit,
+    ownership,
     provisioners,
     scale_from_zero,
     scaling,
@@ -200,6 +201,13 @@ def _service_accounts_exist(evidence: Evidence) -> Judgement | None:
     return Judgement(verdict)
 
 
+def _one_owner_per_attribute(evidence: Evidence) -> Judgement | None:
+    owners = evidence.owners
+    if owners is None:
+        return None
+    return Judgement(ownership.ownership_verdict(owners.resources, owners.objects))
+
+
 # The numbers are the ones the report has always printed: a new verdict takes the next, none is reused.
 VERDICTS = Registry(
     (
@@ -313,6 +321,13 @@ VERDICTS = Registry(
             _service_accounts_exist,
             "Every pod of the stack's workloads runs as a ServiceAccount the stack registers in its namespace, or "
             "as the namespace's `default`.",
+        ),
+        RegisteredVerdict(
+            18,
+            "one-owner-per-attribute",
+            _one_owner_per_attribute,
+            "No attribute of a resource has two owners in the stack: no tag resource on a resource that manages its "
+            "own tags, no tag key set twice, no Kubernetes object or Helm release declared by two resources.",
         ),
     )
 )

@@ -3,6 +3,7 @@ deployment, and the outputs providers compute that the program reads (ARNs, name
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -56,8 +57,10 @@ _DIRECTION_CODES = {"northeast": "ne", "northwest": "nw", "southeast": "se", "so
 MOCK_ZONES = mock_zones(MOCK_REGION)
 
 
-def computed_outputs(type_token: str, name: str, inputs: dict, region: str, partition: str) -> dict[str, Any]:
-    """The outputs a provider computes for a new resource of `type_token` that the program reads."""
+def computed_outputs(
+    type_token: str, name: str, inputs: dict, region: str, partition: str, stack: str = ""
+) -> dict[str, Any]:
+    """The outputs a provider computes for a new resource of `type_token` that the program reads, in `stack`."""
     arn_prefix = f"arn:{partition}:{{service}}:{region}:{MOCK_ACCOUNT}"
     if type_token == EKS_CLUSTER:
         kubeconfig = kubeconfig_of(inputs.get("name") or name)
@@ -73,7 +76,10 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
     if type_token == KMS_KEY:
         return {"arn": arn_prefix.format(service="kms") + f":key/{name}", "keyId": name}
     if type_token == LAUNCH_TEMPLATE:
-        return {"latestVersion": 1, "arn": arn_prefix.format(service="ec2") + f":launch-template/{name}"}
+        return {
+            "latestVersion": launch_template_version(inputs, stack),
+            "arn": arn_prefix.format(service="ec2") + f":launch-template/{name}",
+        }
     if type_token == NODE_GROUP:
         # With a prefix, the provider appends a 26-digit unique id.
         group_name = inputs.get("nodeGroupName") or inputs.get("nodeGroupNamePrefix", f"{name}-") + "1".zfill(26)
@@ -100,6 +106,41 @@ def computed_outputs(type_token: str, name: str, inputs: dict, region: str, part
         bucket = inputs.get("bucket") or name
         return {"bucket": bucket, "arn": f"arn:{partition}:s3:::{bucket}"}
     return {}
+
+
+LAUNCH_TEMPLATE_UNVERSIONED_INPUTS = frozenset(
+    {"name", "namePrefix", "defaultVersion", "updateDefaultVersion", "tags", "tagsAll"}
+)
+"""Launch template inputs whose change makes no new version: terraform-provider-aws's update creates a version
+(`CreateLaunchTemplateVersion`) only when one of its `updateKeys` changes, which are the template's data and
+description, not its name, default-version settings or tags (internal/service/ec2/ec2_launch_template.go, commit
+c49358f89b43, `resourceLaunchTemplateUpdate`)."""
+LAUNCH_TEMPLATE_VERSIONS = 9999
+"""The stand-in versions run from 1 to this."""
+
+
+def launch_template_version(inputs: dict, stack: str = "") -> int:
+    """A stand-in for a launch template's `latestVersion`: EC2 numbers a template's versions 1, 2, 3... as they are
+    created, which a plan cannot know, so the mocks answer a number derived from the inputs that make a version
+    (`LAUNCH_TEMPLATE_UNVERSIONED_INPUTS` aside): the same for the same template data, another (but for one chance
+    in `LAUNCH_TEMPLATE_VERSIONS`) when it changes. A node group takes it as `launchTemplate.version`, so a changed
+    template shows in `plan --compare` as the node group's version update, which rolls its nodes.
+
+    A value that is the stack's name (`stack`: the `pulumi:stack` tag the instances get) counts as a placeholder:
+    two stacks' templates that differ only by it get one number, as their versions have nothing to do with each
+    other."""
+    data = {key: value for key, value in inputs.items() if key not in LAUNCH_TEMPLATE_UNVERSIONED_INPUTS}
+    text = json.dumps(_stack_as_placeholder(data, stack), sort_keys=True, default=str)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return 1 + int(digest[:8], 16) % LAUNCH_TEMPLATE_VERSIONS
+
+
+def _stack_as_placeholder(value: Any, stack: str) -> Any:
+    if isinstance(value, dict):
+        return {key: _stack_as_placeholder(item, stack) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_stack_as_placeholder(item, stack) for item in value]
+    return "<stack>" if stack and value == stack else value
 
 
 def mock_role_arn(name: str, partition: str) -> str:

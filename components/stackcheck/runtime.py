@@ -212,7 +212,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 aliases=_aliases(request),
             )
         )
-        outputs = computed_outputs(args.typ, args.name, args.inputs, self.region, self.partition)
+        outputs = computed_outputs(args.typ, args.name, args.inputs, self.region, self.partition, self.stack)
         return resource_id, {**args.inputs, **outputs}
 
     def call(self, args: pulumi.runtime.MockCallArgs):

@@ -21,8 +21,8 @@ class KarpenterArgs:
     """Name of the EKS cluster (`EksCluster.cluster_name`): the controller's `settings.clusterName`, the scope of its IAM policy and the value of the discovery tags. Required."""
     node_security_group_id: pulumi.Input[str]
     """Security group of the nodes (`EksCluster.cluster_security_group_id`), tagged for discovery. Required."""
-    subnet_ids: list[pulumi.Input[str]]
-    """Private subnets for the nodes, each tagged for discovery; Karpenter launches in those of their zones that offer an instance type. Required."""
+    subnet_ids: list[pulumi.Input[str]] | None = None
+    """Private subnets for the nodes that this stack does not create, each tagged for discovery with an `aws.ec2.Tag` (and a warning: their owner may strip the tag). Subnets the stack creates carry the tag in their own tags instead (`NetworkArgs.private_subnet_tags` from `manifests.discovery_tags`): a tag resource beside a subnet's own tags is removed by the next refresh. Karpenter launches in those of the tagged subnets' zones that offer an instance type. Default none."""
     pod_identity_agent: aws.eks.Addon | None = None
     """The `eks-pod-identity-agent` add-on that serves the controller's credentials; the controller starts after it. Default none (the add-on is managed elsewhere)."""
     tags: dict[str, str] | None = None

@@ -5,7 +5,9 @@ with its AWS side as Karpenter's getting-started guide builds it with CloudForma
 (components/pools/karpenter/manifests.py): the controller's permissions through EKS Pod Identity, scoped to this cluster;
 a node role of its own with an EKS access entry of type `EC2_LINUX` (a managed node group's role already has the
 entry EKS made for it, and a principal has only one); the interruption queue with the EventBridge rules that feed
-it; and the `karpenter.sh/discovery` tags on the nodes' subnets and security group. Each pool's NodePool and
+it; and the `karpenter.sh/discovery` tag on the nodes' security group and on subnets the stack does not create
+(with a warning that their owner may remove it; the subnets the stack creates carry it in their own tags,
+`manifests.discovery_tags`). Each pool's NodePool and
 EC2NodeClass are `KarpenterNodePool`s (components/pools/karpenter/pool.py).
 
 `kubernetes.helm.v3.Release` rather than a v4 `Chart`: Helm installs the release as the guide's `helm upgrade
@@ -52,6 +54,10 @@ class Karpenter(pulumi.ComponentResource):
         args = coerce(KarpenterArgs, args, args_path("Karpenter", name))
         validation = Validation(args_path("Karpenter", name), args)
         validation.tags(args.tags)
+        # Subnets made elsewhere; the stack's own carry the tag in their own tags (`manifests.discovery_tags`).
+        brought_subnets = list(args.subnet_ids or [])
+        if brought_subnets:
+            validation.warn(manifests.subnet_tag_warning(brought_subnets))
         validation.done()
         super().__init__(f"{PROJECT}:index:Karpenter", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
@@ -137,7 +143,7 @@ class Karpenter(pulumi.ComponentResource):
             value=cluster_name,
             opts=child,
         )
-        for index, subnet_id in enumerate(args.subnet_ids):
+        for index, subnet_id in enumerate(brought_subnets):
             aws.ec2.Tag(
                 f"{name}-discovery-subnet-{index}",
                 resource_id=subnet_id,

@@ -26,10 +26,12 @@ ARGS: tuple[Args, ...] = (
         ),
         Own(
             "subnet_ids",
-            "list[pulumi.Input[str]]",
-            "Private subnets for the nodes, each tagged for discovery; Karpenter launches in those of their zones that "
-            "offer an instance type.",
-            required=True,
+            "list[pulumi.Input[str]] | None",
+            "Private subnets for the nodes that this stack does not create, each tagged for discovery with an "
+            "`aws.ec2.Tag` (and a warning: their owner may strip the tag). Subnets the stack creates carry the tag in "
+            "their own tags instead (`NetworkArgs.private_subnet_tags` from `manifests.discovery_tags`): a tag "
+            "resource beside a subnet's own tags is removed by the next refresh. Karpenter launches in those of the "
+            "tagged subnets' zones that offer an instance type. Default none.",
         ),
         Own(
             "pod_identity_agent",

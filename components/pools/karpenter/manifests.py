@@ -192,6 +192,26 @@ def ec2_node_class(
     return {"apiVersion": NODE_CLASS_API_VERSION, "kind": "EC2NodeClass", "metadata": {"name": name}, "spec": spec}
 
 
+def discovery_tags(cluster_name: str) -> dict[str, str]:
+    """The tags that mark a subnet for the nodes Karpenter launches for `cluster_name`: given to the subnets' own
+    tags where the stack creates them (`NetworkArgs.private_subnet_tags`)."""
+    return {DISCOVERY_TAG: cluster_name}
+
+
+def subnet_tag_warning(subnet_ids: list[Any]) -> str:
+    """The warning for subnets the stack does not create, which it tags for discovery with tag resources of its own:
+    pulumi-aws's `aws.ec2.Tag` is not to be combined with a resource that manages the same tags, which removes the
+    tag at its next update. Subnet ids not known until deploy are counted rather than named."""
+    named = [subnet for subnet in subnet_ids if isinstance(subnet, str)]
+    subnets = ", ".join(named) if len(named) == len(subnet_ids) else f"{len(subnet_ids)} subnets"
+    return (
+        f"Karpenter finds its subnets by the tag {DISCOVERY_TAG}, which this stack adds to {subnets} with "
+        "aws.ec2.Tag as it does not create them: if their owner manages their tags (a Pulumi or Terraform subnet "
+        "resource), its next refresh or update removes the tag and Karpenter launches no node; add "
+        f"{DISCOVERY_TAG}=<cluster name> to the subnets' tags where they are defined"
+    )
+
+
 def helm_values(cluster_name: str, queue_name: str, node_selector: dict[str, str]) -> dict[str, Any]:
     """The chart's values: the cluster and interruption queue (`settings`), the getting-started guide's controller
     resources, and the system nodes, so the controller never runs on a node it manages."""

@@ -8,6 +8,14 @@ both is compared input by input (the documents' `resources[].inputs`), and the p
 those rules do not cover may replace: not known. The costly resources come first (`rank`): a GPU node group
 (a node group the plan modelled as a pool with GPUs), the cluster, the VPC.
 
+A node group whose in-place update replaces every node (`ROLLING_UPDATE_ON_CHANGE`: a new launch template version,
+release or Kubernetes version) says so, with its node count and the Deployments on it (`rolling.py`).
+
+Two plans of different stack names are two stacks, not one stack's next update: the comparison says so first,
+matches resources whose names differ only by the stack name, and sets apart what follows from the name (the
+`pulumi:stack` tag, names holding the stack name): a resource whose every difference is such is listed under that
+heading, not as a change.
+
 Pure functions of the two documents: no Pulumi, no files but the one `load_previous` reads.
 """
 
@@ -15,19 +23,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from ...facts.replace_rules import (
     COMPONENT_REPLACE_ON_CHANGE,
     MAY_REPLACE_ON_CHANGE,
+    NOT_KNOWN,
     REPLACE_ON_CHANGE,
+    ROLLING_UPDATE_ON_CHANGE,
     SOURCES,
 )
 from ...facts.resource_types import CLUSTER_TYPES, NAT_GATEWAY, NODE_GROUP, STACK, VPC
 from ..stack_config import UsageError
+from .rolling import RollingUpdate, rolling_update
+from .stack_names import paired, same, same_value, stack_names, stack_renamer
 
 Action = Literal["replace", "may-replace", "update"]
 """What the engine does to a resource whose inputs changed: replaces it, may replace it (the provider's rules
@@ -52,6 +64,8 @@ class InputChange:
     replaces: bool | None
     follows: str = ""
     """The resource being replaced whose new id this input takes (its value in both plans is the old id)."""
+    from_stack_name: bool = False
+    """The difference is the stack name's alone: the two plans are of two stacks (`Comparison.stacks`)."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +82,18 @@ class ResourceChange:
     delete_first: bool = False
     """A replacement deletes the resource before creating the new one; otherwise both exist for a while (for a
     node group, twice its nodes)."""
+    rolling: RollingUpdate | None = None
+    """An in-place update that replaces every node of the group, one after another."""
 
     @property
     def replacing(self) -> tuple[InputChange, ...]:
         """The changes that replace the resource."""
-        return tuple(change for change in self.changes if change.replaces)
+        return tuple(change for change in self.changes if change.replaces and not change.from_stack_name)
+
+    @property
+    def from_stack_name(self) -> bool:
+        """Every difference is the stack name's (`InputChange.from_stack_name`)."""
+        return all(change.from_stack_name for change in self.changes)
 
 
 @dataclass(frozen=True)
@@ -116,16 +137,26 @@ class Comparison:
     previous: str
     """How the earlier plan is named in the report: the file given to `--compare`."""
     changed: tuple[ResourceChange, ...]
-    """Replacements first, then possible replacements, then updates; costly resources first within each."""
+    """Replacements first, then possible replacements, then updates; costly resources first within each; without
+    the resources whose every difference follows from the stack name (`by_stack_name`)."""
     added: tuple[ResourceRef, ...]
     removed: tuple[ResourceRef, ...]
     verdicts: tuple[VerdictChange, ...]
     cost: CostDelta | None
     inputs_compared: bool
     """False when the earlier document carries no inputs (written before the plan recorded them)."""
+    stacks: tuple[str, str] | None = None
+    """The earlier plan's stack name and this one's, when they differ; None for one stack's two plans."""
+    by_stack_name: tuple[ResourceChange, ...] = ()
+    """The resources whose every difference follows from the stack name."""
 
     def of_action(self, action: Action) -> tuple[ResourceChange, ...]:
         return tuple(change for change in self.changed if change.action == action)
+
+    @property
+    def rolling(self) -> tuple[ResourceChange, ...]:
+        """The node groups an in-place update rolls, every node of each."""
+        return tuple(change for change in self.changed if change.rolling is not None)
 
 
 def load_previous(path: Path) -> dict[str, Any]:
@@ -150,45 +181,66 @@ def load_previous(path: Path) -> dict[str, Any]:
 def compare(previous: Mapping[str, Any], current: Mapping[str, Any], label: str) -> Comparison:
     """What differs from the plan document `previous` to `current`; `label` names `previous` in the report."""
     gpu_pools = _gpu_pools(current) | _gpu_pools(previous)
-    before = _resources(previous)
+    stacks = stack_names(previous, current)
+    rename = stack_renamer(*stacks) if stacks else same
     after = _resources(current)
+    before = paired(_resources(previous), after, rename)
     inputs_compared = all("inputs" in entry for entry in before.values())
     changes: dict[str, ResourceChange] = {}
     if inputs_compared:
         for key in after.keys() & before.keys():
-            change = resource_change(before[key], after[key], gpu_pools)
+            change = resource_change(before[key], after[key], gpu_pools, rename)
             if change is not None:
                 changes[key] = change
         _follow_replacements(before, after, changes, gpu_pools)
-    changed = list(changes.values())
-    changed.sort(key=lambda change: (ACTIONS.index(change.action), change.rank, change.type, change.name))
+        for key, change in changes.items():
+            if _rolls(change):
+                changes[key] = replace(change, rolling=rolling_update(before[key], after[key], current))
+    changed = sorted(changes.values(), key=lambda c: (ACTIONS.index(c.action), c.rank, c.type, c.name))
     return Comparison(
         previous=label,
-        changed=tuple(changed),
+        changed=tuple(change for change in changed if not change.from_stack_name),
         added=_refs(after, before, gpu_pools),
         removed=_refs(before, after, gpu_pools),
         verdicts=verdict_changes(previous, current),
         cost=cost_delta(previous, current),
         inputs_compared=inputs_compared,
+        stacks=stacks,
+        by_stack_name=tuple(change for change in changed if change.from_stack_name),
     )
 
 
-def resource_change(before: Mapping[str, Any], after: Mapping[str, Any], gpu_pools: set[str]) -> ResourceChange | None:
-    """How one resource's inputs changed, and what the engine does about it; None when they are equal."""
+def resource_change(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    gpu_pools: set[str],
+    rename: Callable[[Any], Any] | None = None,
+) -> ResourceChange | None:
+    """How one resource's inputs changed, and what the engine does about it; None when they are equal. `rename`
+    (`stack_renamer`) tells the differences that follow from the stack name, when the plans are of two stacks."""
+    rename = rename or same
     resource_type = str(after["type"])
     old = dict(_leaves(before.get("inputs") or {}))
     new = dict(_leaves(after.get("inputs") or {}))
+    # The earlier inputs as the later stack's name would make them.
+    renamed = {rename(path): rename(value) for path, value in old.items()}
     changes = []
     for path in sorted(old.keys() | new.keys()):
         was, now = old.get(path, _ABSENT), new.get(path, _ABSENT)
         # `true` and `1` are equal to Python, not to a provider.
         if was != now or type(was) is not type(now):
+            named = (
+                same_value(renamed.get(path, _ABSENT), now)
+                if now is not _ABSENT
+                else same_value(rename(was), new.get(rename(path), _ABSENT))
+            )
             changes.append(
                 InputChange(
                     path,
                     None if was is _ABSENT else was,
                     None if now is _ABSENT else now,
                     replaces_on_change(resource_type, path),
+                    from_stack_name=named and rename is not same,
                 )
             )
     if not changes:
@@ -201,6 +253,14 @@ def resource_change(before: Mapping[str, Any], after: Mapping[str, Any], gpu_poo
         tuple(changes),
         rank(after, gpu_pools),
         deletes_first(before, after),
+    )
+
+
+def _rolls(change: ResourceChange) -> bool:
+    """An in-place update with a change that replaces the group's nodes (`ROLLING_UPDATE_ON_CHANGE`)."""
+    paths = ROLLING_UPDATE_ON_CHANGE.get(change.type, ())
+    return change.action == "update" and any(
+        _covered(_INDEX.sub("[*]", item.path), paths) for item in change.changes if not item.from_stack_name
     )
 
 
@@ -227,9 +287,11 @@ def _metadata(resource: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _action(changes: list[InputChange] | tuple[InputChange, ...]) -> Action:
-    if any(change.replaces for change in changes):
+    """What the changes do, those of the stack name's alone aside when there are others."""
+    own = [change for change in changes if not change.from_stack_name] or changes
+    if any(change.replaces for change in own):
         return "replace"
-    if any(change.replaces is None for change in changes):
+    if any(change.replaces is None for change in own):
         return "may-replace"
     return "update"
 
@@ -310,6 +372,11 @@ def _covered(pattern: str, rules: tuple[str, ...]) -> bool:
 def rule_source(resource_type: str) -> str | None:
     """Where the replace rules of `resource_type` come from, or None when they are not known."""
     return SOURCES.get(resource_type)
+
+
+def not_known_reason(resource_type: str) -> str:
+    """Why the replace rules of `resource_type` are not known (`NOT_KNOWN`), or that the table lacks the type."""
+    return NOT_KNOWN.get(resource_type, "the type is not in facts/replace_rules.py")
 
 
 def rank(resource: Mapping[str, Any], gpu_pools: set[str]) -> int:

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from ...placement.ownership import Declared, double_declarations
 from ..runtime import RegisteredResource, Secret
 from .crd_schema import cluster_scoped
 
@@ -161,25 +162,32 @@ def to_yaml(manifest: dict[str, Any]) -> str:
     )
 
 
+def registered(resources: list[RegisteredResource]) -> list[dict[str, Any]]:
+    """Each resource's type, name, id and inputs as plain data, for the ownership verdict (`placement.ownership`)."""
+    return [
+        {"type": resource.type, "name": resource.name, "id": resource.id, "inputs": resource.inputs}
+        for resource in resources
+    ]
+
+
+def declared(objects: list[KubernetesObject]) -> list[Declared]:
+    """Each object's identity (API group, kind, namespace, name) and the resource declaring it, for the ownership
+    verdict (`placement.ownership`)."""
+    return [
+        Declared(
+            obj.api_version.rpartition("/")[0], obj.kind, obj.namespace, obj.name, obj.resource_type, obj.resource_name
+        )
+        for obj in objects
+    ]
+
+
 def duplicate_objects(objects: list[KubernetesObject]) -> list[str]:
     """Objects that more than one resource declares (same API group, kind, namespace and name).
 
     The cluster holds one object per identity: two resources declaring it would overwrite each other
     on every update, and deleting either deletes the object of both.
     """
-    first: dict[tuple[str, str, str | None, str], KubernetesObject] = {}
-    found = []
-    for obj in objects:
-        identity = (obj.api_version.rpartition("/")[0], obj.kind, obj.namespace, obj.name)
-        if identity in first:
-            other = first[identity]
-            found.append(
-                f"{obj.id} is declared twice: by {other.resource_type} {other.resource_name!r} and by "
-                f"{obj.resource_type} {obj.resource_name!r}; allowed: one resource per object"
-            )
-        else:
-            first[identity] = obj
-    return found
+    return double_declarations(declared(objects))
 
 
 def write_objects(objects: list[KubernetesObject], out_dir: Path) -> list[WrittenFile]:

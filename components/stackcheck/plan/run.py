@@ -128,7 +128,7 @@ class PlanResult:
     network_problems: list[str] = field(default_factory=list)
     """Node groups outside the stack's private subnets, or a control plane in fewer than two zones."""
     duplicate_objects: list[str] = field(default_factory=list)
-    """Kubernetes objects declared by more than one resource, each naming both resources."""
+    """Kubernetes objects declared by more than one resource, each naming both (the ownership verdict's failures)."""
     outputs: dict[str, Any] = field(default_factory=dict)
     """The stack outputs the program exports; secret ones are replaced by `SECRET_OUTPUT`."""
     aws_requests: list[RequestCheck] = field(default_factory=list)
@@ -168,7 +168,6 @@ class PlanResult:
         if self.placement_error:
             found.append(f"placement: {self.placement_error}")
         found += [f"network: {problem}" for problem in self.network_problems]
-        found += [f"objects: {duplicate}" for duplicate in self.duplicate_objects]
         found += [f"schema: {result.object_id}: {result.message}" for result in self.schema if not result.passed]
         found += [
             f"verdict {verdict.id} {verdict.name}: {verdict.message}" for verdict in self.verdicts if not verdict.passed
@@ -254,7 +253,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
         result.addons = addon_rows(run.resources, run.calls, run.call_results, result.kubernetes_version)
 
         progress("placing workloads on node pools…")
-        from ...placement.evidence import CostTotals, Evidence
+        from ...placement.evidence import CostTotals, Evidence, Owners
 
         placed = _placement(run.resources, objects, result)
         sized = settings is not None and placed is not None
@@ -270,6 +269,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             model_fits=result.models if sized else None,
             cold_starts=result.cold_start if sized else None,
             cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced),
+            owners=Owners(render.registered(run.resources), render.declared(objects)),
         )
         _judge(evidence, result)
         return result

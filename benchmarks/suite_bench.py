@@ -15,7 +15,7 @@ output discarded):
 Each round runs the two in a rotated order, so that neither always follows the other; the ratio is the median
 over the rounds of each round's a/b (so a change in the machine's load between rounds cancels out), for the
 wall-clock time and for the CPU time of the process and the workers it waited for (os.wait4). The default
-arguments are none: the whole suite on every CPU, as CI runs it; `-- tests/test_network.py -n 0` times a part.
+arguments are none: the whole suite on every CPU, as CI runs it; `-- tests/cluster/test_network.py -n 0` times a part.
 """
 
 from __future__ import annotations

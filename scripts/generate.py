@@ -13,7 +13,7 @@
     python scripts/generate.py --check   # exit 1, naming this command, when one is out of date
 
 Run it after changing an input (a settings field, an entry of a concern's inputs.py) or a component's outputs,
-and commit the files with the change: the tests run the check (tests/test_generated.py), so a change without
+and commit the files with the change: the tests run the check (tests/project/test_generated.py), so a change without
 its regenerated files fails.
 """
 

@@ -288,7 +288,7 @@ def table_source(kubernetes: dict[str, tuple[str, ...]], ref: str) -> str:
 
 
 def _formatted(text: str) -> str:
-    """`text` as ruff formats it (tests/test_lint.py holds the committed table to the formatter)."""
+    """`text` as ruff formats it (tests/project/test_lint.py holds the committed table to the formatter)."""
     ruff = Path(sys.executable).parent / "ruff"
     return subprocess.run(
         [str(ruff), "format", "--stdin-filename", str(TABLE), "-"],

@@ -5,7 +5,7 @@
     python scripts/vllm_cli_table.py --check              # exit 1 when the committed table is out of date
 
 The version is `components/facts/versions.py`'s `VLLM_VERSION`; run this after changing it and commit the
-table (tests/test_vllm_cli_table.py fails, naming this command, while the table's version differs).
+table (tests/facts/test_vllm_cli_table.py fails, naming this command, while the table's version differs).
 
 vLLM's parser is built at import time from its config dataclasses (`vllm serve` calls
 `vllm/entrypoints/launchers/cli_args.py` `make_arg_parser`, which adds `FrontendArgs` and `AsyncEngineArgs`

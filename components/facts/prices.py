@@ -46,7 +46,7 @@ GPU_SOURCE = INSTANCE_SOURCES["gpu"]
 CPU_SOURCE = INSTANCE_SOURCES["karpenter"]
 REGIONAL_SOURCE = INSTANCE_SOURCES["regional"]
 """The 2024 dataset: every region the newer ones do not price. Where both price a type, its prices equal
-`CPU_SOURCE`'s of 2026-07-20 (tests/test_price_table.py)."""
+`CPU_SOURCE`'s of 2026-07-20 (tests/facts/test_price_table.py)."""
 CHINA_SOURCE = INSTANCE_SOURCES["china"]
 NOT_OFFERED = "not offered there as of its price source's date (the source covers the region and lists no price)"
 UNCOVERED = "no price source covers the region (it opened after the sources were made)"

@@ -27,7 +27,7 @@ from functools import lru_cache
 from .zones import EKS_UNSUPPORTED_ZONE_IDS, Zone
 
 BOTOCORE_VERSION = "1.44.8"
-"""The botocore release whose endpoint data the regions were last compared with (tests/test_regions.py)."""
+"""The botocore release whose endpoint data the regions were last compared with (tests/settings/test_regions.py)."""
 ZONES_CHECKED = "2026-12-01"
 
 ZONES: dict[str, tuple[Zone, ...]] = {

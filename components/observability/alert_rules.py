@@ -4,8 +4,8 @@
 committed dashboards/gpu-inference-alerts.yaml, the same rules at the settings' defaults for any model, which
 `python scripts/generate.py` writes and `--check` compares; `python -m components.observability.alert_rules` prints them for a
 server with other values, for a Prometheus that loads rule files. Every metric they read is in the committed metric
-lists of the pinned exporters (dashboards/metrics/; tests/test_dashboards.py), and every rule has `promtool test
-rules` cases (tests/test_alert_rules_promtool.py).
+lists of the pinned exporters (dashboards/metrics/; tests/observability/test_dashboards.py), and every rule has `promtool test
+rules` cases (tests/observability/test_alert_rules_promtool.py).
 """
 
 from __future__ import annotations

@@ -148,7 +148,7 @@ class ResourceCounts:
 Block = Table | Items | Paragraph | Message | Verdicts | ResourceTree | ResourceCounts
 BLOCK_TYPES: tuple[type, ...] = (Table, Items, Paragraph, Message, Verdicts, ResourceTree, ResourceCounts)
 """Every kind of block; each renderer handles each of them (its `match` over `Block` is exhaustive, which mypy
-checks, and tests/test_plan_report.py renders a sample of each)."""
+checks, and tests/plan/test_plan_report.py renders a sample of each)."""
 
 
 def has_content(block: Block) -> bool:

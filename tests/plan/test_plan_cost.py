@@ -1,0 +1,242 @@
+"""The plan's cost estimate: each registered node group priced at its sizes, the fixed costs, the totals, and
+verdict 16 against `cost.maxMonthlyUsd`; text and markdown open with the summary line."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+import yaml
+
+from components.facts.resource_types import EKS_CONTROL_PLANE, NODE_GROUP, VPC_ENDPOINT
+from components.placement.budget import budget_verdict
+from components.settings import ConfigError
+from components.settings.stack import parse_settings
+from components.stackcheck.__main__ import main
+from components.stackcheck.plan import cost
+from components.stackcheck.runtime import RegisteredResource
+
+ROOT = Path(__file__).resolve().parents[2]
+LINE = (
+    "at least $985.04 a month at desiredSize, not priced: gpu-inference-dev-system node volumes, gpu-infe"
+    "rence-dev-gpu node volumes; billed by use, not counted: NAT gateway data processed ($0.045/GB), log ingestion (/aws/eks/gpu-inference-dev/cluster) (not priced)"
+)
+"""The dev stack's cost in its summary line: m6i.large 2 x 0.096 x 730 = 140.16, g5.xlarge 1.006 x 730 = 734.38,
+control plane 73, NAT gateway 32.85, its address 3.65, KMS key 1.00: 985.04; gp3 and log ingestion have no dated
+price for us-west-2."""
+
+
+def plan(capsys, tmp_path: Path, overrides: dict, *args: str) -> tuple[int, str]:
+    """Plan the dev stack with `overrides` (config keys with the project prefix); exit code and stdout."""
+    document = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())
+    document["config"].update(overrides)
+    stack_file = tmp_path / "Pulumi.dev.yaml"
+    stack_file.write_text(yaml.safe_dump(document))
+    code = main(
+        ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out"), *args]
+    )
+    return code, capsys.readouterr().out
+
+
+def test_dev_plan_json_prices_the_g5_pool_for_us_west_2(capsys, tmp_path):
+    code, out = plan(capsys, tmp_path, {}, "--format", "json")
+    document = json.loads(out)
+    estimate = document["cost"]
+
+    assert code == 0, document["failures"]
+    assert estimate["region"] == "us-west-2"
+    gpu = next(pool for pool in estimate["pools"] if pool["instanceType"] == "g5.xlarge")
+    assert gpu["usdPerNodeHour"] == 1.006 and gpu["nodes"] == {"min": 0, "desired": 1, "max": 2}
+    assert gpu["monthlyUsd"] == {"min": 0.0, "desired": 734.38, "max": 1468.76}
+    system = next(pool for pool in estimate["pools"] if pool["instanceType"] == "m6i.large")
+    # m6i.large in us-west-2 from the 2024 regional dataset: 2 x 0.096 x 730 = 140.16
+    assert system["usdPerNodeHour"] == 0.096 and system["monthlyUsd"]["desired"] == 140.16
+    fixed = {item["item"]: (item["count"], item["usdPerUnitHour"]) for item in estimate["fixed"]}
+    # natGateways: single, with its Elastic IP
+    assert fixed == {
+        "EKS control plane": (1, 0.1),
+        "NAT gateway": (1, 0.045),
+        "public IPv4 address (Elastic IP)": (1, 0.005),
+        "KMS key": (1, 1 / 730),  # $1 a month, prorated hourly
+    }
+    assert estimate["monthlyUsd"]["desired"] == round(734.38 + 140.16 + 73 + 32.85 + 3.65 + 1, 2)
+    assert estimate["idleFloorMonthlyUsd"] == estimate["monthlyUsd"]["min"] == round(140.16 + 73 + 32.85 + 3.65 + 1, 2)
+    assert document["summary"]["monthlyUsdAtDesired"] == estimate["monthlyUsd"]["desired"]
+    # gp3 has a dated price in us-east-1 only: the nodes' volumes are named as not priced, by pool.
+    assert document["summary"]["costComplete"] is False
+    assert document["summary"]["costNotPriced"] == [
+        "gpu-inference-dev-system node volumes",
+        "gpu-inference-dev-gpu node volumes",
+    ]
+    [budget] = [found for found in document["verdicts"] if found["id"] == 16]
+    assert (budget["name"], budget["passed"]) == ("cost-within-budget", True)
+
+
+def test_the_fleet_example_prices_each_of_its_gpu_pools(capsys, tmp_path):
+    fleet = ROOT / "examples" / "fleet" / "Pulumi.fleet.yaml"
+    code = main(
+        ["plan", "--project-dir", str(ROOT), "--stack-file", str(fleet), "--out", str(tmp_path), "--format", "json"]
+    )
+    estimate = json.loads(capsys.readouterr().out)["cost"]
+
+    assert code == 0
+    gpu = {
+        pool["instanceType"]: pool["usdPerNodeHour"]
+        for pool in estimate["pools"]
+        if pool["instanceType"] != "m6i.large"
+    }
+    assert gpu == {"g6.xlarge": 0.8048, "g6e.xlarge": 1.861, "p5.48xlarge": 55.04}
+    desired = sum(pool["monthlyUsd"]["desired"] or 0 for pool in estimate["pools"])
+    fixed = sum(item["monthlyUsd"] for item in estimate["fixed"])
+    assert estimate["monthlyUsd"]["desired"] == pytest.approx(desired + fixed, abs=0.02)
+
+
+def test_a_budget_below_the_cost_at_max_size_fails_verdict_16_and_the_summary_says_so(capsys, tmp_path):
+    code, out = plan(capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 100}}, "--quiet")
+
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
+    assert lines[0].endswith("warning(s); " + LINE)
+    assert lines[1:] == [
+        "  - verdict 16 cost-within-budget: at least $1,789.50 a month at every pool's maxSize is over the budget "
+        "of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget"
+    ]
+
+
+def test_markdown_quiet_is_the_summary_line_and_the_failures(capsys, tmp_path):
+    code, out = plan(
+        capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 100}}, "--quiet", "--format", "markdown"
+    )
+
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("**FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
+    assert lines[1:] == [
+        "",
+        "- verdict 16 cost-within-budget: at least $1,789.50 a month at every pool's maxSize is over the budget of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget",
+    ]
+
+
+def test_markdown_opens_with_the_summary_and_shows_each_pool_at_each_size(capsys, tmp_path):
+    code, out = plan(capsys, tmp_path, {}, "--format", "markdown")
+
+    assert code == 0
+    assert out.startswith("**OK (exit 0): every check holds; 2 warning(s); " + LINE + "**\n")
+    assert out.index("### Warnings") < out.index("### Cost (us-west-2, 730 hours a month)") < out.index("### Resources")
+    assert (
+        "\n| `gpu-inference-dev-gpu` | `g5.xlarge` | ON_DEMAND | $1.006 | not priced | 0/1/2 | $0.00 | $734.38 | $1,468.76 |\n"
+        in out
+    )
+    assert "\n| at minSize (idle floor) | at least $250.66 |\n" in out
+
+
+def test_text_opens_with_the_summary_and_the_warnings_and_shows_the_cost_section(capsys, tmp_path):
+    code, out = plan(capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 5000}})
+
+    assert code == 0
+    assert out.startswith("OK (exit 0): every check holds; 3 warning(s); " + LINE + "\n")
+    assert out.index("\nWarnings\n") < out.index("\nResources\n") < out.index("\nCost (") < out.index("\nGPU guard\n")
+    assert "  warning: verdict 16 cost-within-budget: the totals leave out what is not priced" in out
+    assert "\n  at minSize (idle floor)  at least $250.66\n" in out
+    assert "\n  at maxSize" + " " * 15 + "at least $1,789.50\n" in out
+    assert "PASS  16 cost-within-budget: at least $1,789.50 a month at every pool's maxSize is within the budget" in out
+
+
+def pool_cost(stack, overrides: dict, spot_discount: float | None = None) -> cost.CostEstimate:
+    return cost.estimate(stack(overrides).resources, "us-west-2", "aws", spot_discount=spot_discount)
+
+
+def test_a_spot_pool_is_not_priced_without_a_discount_and_priced_with_one(stack):
+    spot = {"gpuNodeGroup": {"capacityType": "SPOT"}}
+
+    unpriced = next(pool for pool in pool_cost(stack, spot).pools if pool.instance_type == "g5.xlarge")
+    priced = next(pool for pool in pool_cost(stack, spot, 0.6).pools if pool.instance_type == "g5.xlarge")
+
+    assert unpriced.usd_per_node_hour is None and "cost.spotDiscount" in unpriced.not_priced
+    assert priced.usd_per_node_hour == pytest.approx(1.006 * 0.4) and not priced.not_priced
+
+
+def test_a_spot_pool_of_several_types_is_priced_at_the_dearest_and_an_on_demand_one_at_the_first():
+    scaling = {"scalingConfig": {"minSize": 0, "desiredSize": 1, "maxSize": 1}}
+    types = {"instanceTypes": ["g6.xlarge", "g5.xlarge"], **scaling}
+    spot = resource(NODE_GROUP, {**types, "capacityType": "SPOT"}, "spot")
+    on_demand = resource(NODE_GROUP, {**types, "capacityType": "ON_DEMAND"}, "on-demand")
+
+    [spot_pool, on_demand_pool] = cost.estimate([spot, on_demand], "us-east-1", "aws", spot_discount=0.5).pools
+
+    assert (spot_pool.instance_type, spot_pool.usd_per_node_hour) == ("g5.xlarge", pytest.approx(1.006 * 0.5))
+    assert (on_demand_pool.instance_type, on_demand_pool.usd_per_node_hour) == ("g6.xlarge", 0.8048)
+
+
+def test_interface_endpoints_are_counted_in_each_zone_and_nat_gateways_per_zone(stack):
+    estimate = pool_cost(stack, {"network": {"interfaceEndpoints": True, "natGateways": "perAz"}})
+    fixed = {item.item: item for item in estimate.fixed}
+
+    assert fixed["NAT gateway"].count == fixed["public IPv4 address (Elastic IP)"].count == 3  # azCount 3
+    endpoints = fixed["interface endpoint (per zone)"]
+    assert endpoints.count % 3 == 0 and endpoints.count > 0
+    assert endpoints.usd_per_unit_hour is None and endpoints.not_priced == "no price in us-west-2"
+
+
+def resource(type_: str, inputs: dict, name: str = "x") -> RegisteredResource:
+    return RegisteredResource(type_, name, inputs, None, f"urn:{type_}::{name}", True)
+
+
+def test_a_cluster_past_standard_support_is_billed_extended_unless_its_policy_is_standard():
+    past = date(2030, 1, 1)
+    default = cost.estimate([resource(EKS_CONTROL_PLANE, {"version": "1.33"})], "us-east-1", "aws", today=past)
+    standard = cost.estimate(
+        [resource(EKS_CONTROL_PLANE, {"version": "1.33", "upgradePolicy": {"supportType": "STANDARD"}})],
+        "us-east-1",
+        "aws",
+        today=past,
+    )
+
+    assert [(item.item, item.usd_per_unit_hour) for item in default.fixed] == [
+        ("EKS control plane (extended support)", 0.6)
+    ]
+    assert [(item.item, item.usd_per_unit_hour) for item in standard.fixed] == [("EKS control plane", 0.1)]
+
+
+def test_every_node_group_is_a_pool_of_its_own_whatever_the_config_form():
+    groups = [
+        resource(
+            NODE_GROUP, {"instanceTypes": [kind], "scalingConfig": {"minSize": 1, "desiredSize": 2, "maxSize": 4}}, kind
+        )
+        for kind in ("g6.xlarge", "g5.2xlarge", "t3.medium")
+    ]
+    gateway = resource(VPC_ENDPOINT, {"vpcEndpointType": "Gateway", "subnetIds": []})
+
+    estimate = cost.estimate([*groups, gateway], "us-east-1", "aws")
+
+    assert [pool.usd_per_node_hour for pool in estimate.pools] == [0.8048, 1.212, 0.0416]
+    assert estimate.total("max") == pytest.approx((0.8048 + 1.212 + 0.0416) * 4 * 730)
+    assert estimate.fixed == []  # a gateway endpoint costs nothing
+
+
+def test_budget_verdict_fails_over_the_budget_at_max_and_warns_over_it_at_desired():
+    failed, warnings = budget_verdict(1000.0, at_desired=1200.0, at_max=2400.0, not_priced=[])
+    held, none = budget_verdict(3000.0, at_desired=1200.0, at_max=2400.0, not_priced=[])
+    unset, _ = budget_verdict(None, at_desired=1200.0, at_max=2400.0, not_priced=[])
+
+    assert (failed.id, failed.name, failed.passed) == (16, "cost-within-budget", False)
+    assert warnings == [
+        "verdict 16 cost-within-budget: $1,200.00 a month at desiredSize is over the budget of $1,000.00 "
+        "(cost.maxMonthlyUsd)"
+    ]
+    assert held.passed and none == []
+    assert unset.passed and unset.message == "no budget set (cost.maxMonthlyUsd)"
+
+
+def test_cost_settings_name_the_key_the_value_and_what_is_allowed():
+    with pytest.raises(ConfigError) as raised:
+        parse_settings({"cost": {"spotDiscount": 1.5, "maxMonthlyUsd": 0}})
+
+    assert [str(problem) for problem in raised.value.problems] == [
+        "eks-gpu-inference:cost.spotDiscount: invalid value 1.5; allowed: a fraction with 0 <= x < 1, such as 0.6 "
+        "for 60% off",
+        "eks-gpu-inference:cost.maxMonthlyUsd: invalid value 0.0; allowed: a number of US dollars above 0",
+    ]

@@ -287,7 +287,7 @@ def cold_start_steps(
     else:
         weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
         if source == "s3":
-            # The streamer reads from S3 straight into GPU memory: fetching is loading.
+            # The streamer reads from S3 into GPU memory as it fetches (through a CPU buffer): fetching is loading.
             steps.append(_transfer("weights stream from S3 to the GPUs", weights, WEIGHTS_RATE["s3"], bandwidth, True))
         else:
             bound = _lower(INTERNET_BANDWIDTH, bandwidth)

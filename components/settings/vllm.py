@@ -315,3 +315,10 @@ class VllmSettings(SectionModel):
     @property
     def model_name(self) -> str:
         return self.served_model_name or self.model
+
+    @property
+    def weights_bytes(self) -> float | None:
+        """Bytes of the model's weights: parameters times bytes per parameter, from `modelFacts` or the catalog;
+        None for a model neither sizes."""
+        facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
+        return None if facts is None else facts.parameters * facts.bytes_per_parameter

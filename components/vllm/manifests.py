@@ -26,6 +26,7 @@ from ..kube.labels import network_policy as network_policy_manifest
 from ..kube.security_context import locked_down
 from ..settings import VllmSettings
 from . import api_key as vllm_api_key
+from .serve_args import PORT, container_args
 from .sizing import server_resources, shm_size
 
 APP = "vllm"
@@ -33,7 +34,6 @@ COMPONENT = "server"
 # Not `vllm`: Kubernetes would inject service variables such as VLLM_PORT, which vLLM reads as its own
 # settings (vLLM docs, "Environment Variables"). Service links are also off in the pod spec.
 SERVER_NAME = "vllm-server"
-PORT = 8000
 PORT_NAME = "http"
 HEALTH_PATH = "/health"
 
@@ -88,46 +88,6 @@ def _metadata(instance: str, settings: VllmSettings, name: str = SERVER_NAME, **
 
 
 # The container.
-
-
-def container_args(settings: VllmSettings, weights_uri: str | None = None) -> list[str]:
-    """`vllm serve` arguments: the model first, then parallelism and memory from settings, the port, `extraArgs`.
-
-    Weights from S3 (`weights_uri`, `s3://<bucket>/<prefix>`, or the settings' own when they name the bucket) are
-    the positional model, read by the Run:ai model streamer (`--load-format runai_streamer`, whose
-    `--model-loader-extra-config` takes `concurrency`: vllm/model_executor/model_loader/runai_streamer_loader.py
-    and vllm/config/load.py at v0.32.0; an `s3://` model is object storage to it,
-    vllm/transformers_utils/runai_utils.py `is_runai_obj_uri`); clients still name the model by its id.
-
-    The image's entrypoint is `vllm serve` (docker/Dockerfile, `vllm-openai` stage), so these are its
-    arguments. The model is the positional `model_tag`: vLLM 0.32 warns that `--model` "will be removed
-    in a future version", and rejects `--served-model-name` when no positional model comes first
-    (vllm/utils/argparse_utils.py, FlexibleArgumentParser.parse_args, at v0.32.0).
-    """
-    uri = weights_uri or settings.weights_uri
-    args = [
-        uri or settings.model,
-        "--served-model-name",
-        settings.model_name,
-        "--tensor-parallel-size",
-        str(settings.tensor_parallel_size),
-        "--max-model-len",
-        str(settings.max_model_len),
-        "--gpu-memory-utilization",
-        f"{settings.gpu_memory_utilization:g}",
-        "--port",
-        str(PORT),
-        "--shutdown-timeout",
-        str(settings.shutdown_timeout_seconds),
-    ]
-    # From S3 the revision is the copied prefix's, not one vLLM asks the Hub for.
-    if settings.revision and settings.source.type != "s3":
-        args += ["--revision", settings.revision]
-    if uri:
-        args += ["--load-format", "runai_streamer"]
-        if settings.source.concurrency:
-            args += ["--model-loader-extra-config", json.dumps({"concurrency": settings.source.concurrency})]
-    return [*args, *settings.extra_args]
 
 
 def probes(startup_timeout_seconds: int) -> dict[str, dict]:
@@ -220,14 +180,15 @@ def container(
     server_name: str = SERVER_NAME,
 ) -> dict:
     """The vLLM container: the image's own entrypoint, flags as args, non-root with a read-only root."""
+    resources = server_resources(instance, settings.gpus_per_replica)
     return {
         "name": APP,
         "image": settings.image,
         "imagePullPolicy": "IfNotPresent",
-        "args": container_args(settings),
+        "args": container_args(settings, memory_limit=resources["limits"]["memory"]),
         "ports": [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}],
         "env": environment(has_token, has_api_key, server_name),
-        "resources": server_resources(instance, settings.gpus_per_replica),
+        "resources": resources,
         **probes(settings.startup_timeout_seconds),
         # A `sleep` handler (beta and on by default since Kubernetes 1.30) needs no shell in the image.
         "lifecycle": {"preStop": {"sleep": {"seconds": PRE_STOP_SLEEP_SECONDS}}},

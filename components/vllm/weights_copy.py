@@ -20,7 +20,7 @@ import hashlib
 import math
 from pathlib import Path
 
-from ..facts import cold_start, model_catalog, naming, pod_identity, versions
+from ..facts import cold_start, naming, pod_identity, versions
 from ..facts.node_agents import SYSTEM_POOL_LABEL
 from ..kube.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, network_policy, standard_labels
 from ..kube.security_context import locked_down
@@ -47,15 +47,9 @@ BACKOFF_LIMIT = 2
 WAIT_CONTAINER = "wait-for-weights"
 
 
-def weights_bytes(settings: VllmSettings) -> float | None:
-    """Bytes of a server's weights: parameters times bytes per parameter, from `modelFacts` or the catalog."""
-    facts = settings.model_facts.facts() if settings.model_facts else model_catalog.lookup(settings.model)
-    return None if facts is None else facts.parameters * facts.bytes_per_parameter
-
-
 def active_deadline(settings: VllmSettings) -> int:
     """Seconds the Job may run, every retry included (its `activeDeadlineSeconds`)."""
-    size = weights_bytes(settings)
+    size = settings.weights_bytes
     if size is None:
         return UNKNOWN_SIZE_DEADLINE_SECONDS
     return max(MIN_DEADLINE_SECONDS, math.ceil(DEADLINE_FACTOR * cold_start.weights_copy_step(size).seconds))

@@ -251,7 +251,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
         result.addons = addon_rows(run.resources, run.calls, run.call_results, result.kubernetes_version)
 
         progress("placing workloads on node pools…")
-        _place(run.resources, objects, result)
+        _place(run.resources, objects, result, settings)
         if settings is not None and result.verdicts:
             _check_models(settings, result)
             from .cold_start import check_cold_start
@@ -380,11 +380,11 @@ def _run_program(config: StackConfig, run: Any, result: PlanResult) -> None:
             result.warnings.append(message)
 
 
-def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None:
+def _place(resources: list[Any], objects: list[Any], result: PlanResult, settings: Any) -> None:
     from ... import placement
     from ...placement.provisioners import provisioners_verdict
     from ...placement.workloads import WORKLOAD_KINDS
-    from . import node_agents, pools, scaling
+    from . import node_agents, pools, scaling, serving
 
     node_groups = pools.node_group_specs(resources)
     result.node_group_problems = node_groups.problems
@@ -408,6 +408,7 @@ def _place(resources: list[Any], objects: list[Any], result: PlanResult) -> None
         result.verdicts.append(provisioners_verdict(workloads, node_groups.specs, declaring))
         result.verdicts += scaling.scaling_verdicts(objects, workloads, node_pools)
         result.verdicts.append(_service_accounts(resources, objects, workloads))
+        result.verdicts += serving.serving_verdicts(settings, workloads, node_pools, agents)
         result.verdicts.sort(key=lambda verdict: verdict.id)
     except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
         result.placement_error = f"the placement model cannot read the workloads: {error}"

@@ -136,7 +136,9 @@ def test_the_readme_table_gives_every_key_its_default_from_the_settings():
 
     assert rows["cluster.version"] == f"`{versions.DEFAULT_KUBERNETES_VERSION}`"
     assert rows["gpuNodeGroup.diskSize"] == str(GpuNodeGroupSettings.model_fields["disk_size"].default)
-    assert rows["vllm.modelCache.size"] == "`100Gi`"
+    assert rows["systemNodeGroup.diskSize"] == "100"
+    # A default the settings compute is given in the words of the field's docstring.
+    assert rows["vllm.modelCache.size"].startswith("the model's weights and a tenth more, in whole GiB")
     assert rows["gpuNodeGroup.extraTaints[].key"] == "required"
     assert {f"network.{field.key}" for field in settings_fields(NetworkSettings)} <= set(rows)
     assert {"hfToken", "vllmApiKey"} <= set(rows)

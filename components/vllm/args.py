@@ -20,7 +20,7 @@ class ModelCacheArgs:
     type: str | None = None
     """Plain. `emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim, one replica only). Default `emptyDir`."""
     size: str | None = None
-    """Plain. Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
+    """Plain. Size limit of the emptyDir or size of the claim, a Kubernetes quantity; the plan fails (verdict `weights-fit-on-disk`) when it is smaller than the weights downloaded into it. Default: the model's weights and a tenth more, in whole GiB (`100Gi` for a model the catalog and `modelFacts` do not size)."""
     storage_class: str | None = None
     """Plain. Storage class of the claim, backed by a CSI driver (such as the EBS CSI add-on, which the stack does not install). Default: the cluster's default class."""
 

@@ -44,6 +44,12 @@ TOKEN_DIR = "/var/run/secrets/huggingface"
 TOKEN_KEY = "token"
 TOKEN_FILE_MODE = 0o400
 
+# Xet, the Hub's storage, caches the chunks it downloads under $HF_HOME/xet, up to 10 GB unless its build turns the
+# cache off (huggingface_hub docs, "Environment variables", HF_XET_CACHE; xet-runtime 1.5.2
+# src/config/groups/chunk_cache.rs, `DEFAULT_CHUNK_CACHE_CAPACITY`, set by HF_XET_CHUNK_CACHE_SIZE_BYTES, read
+# 2026-12-04). A download read once gains nothing from it, and it would fill a model cache sized to the weights.
+XET_CHUNK_CACHE = {"name": "HF_XET_CHUNK_CACHE_SIZE_BYTES", "value": "0"}
+
 STARTUP_PROBE_PERIOD_SECONDS = 10
 # Time between the pod leaving the Service endpoints and SIGTERM, so no new request arrives during shutdown.
 PRE_STOP_SLEEP_SECONDS = 10
@@ -114,7 +120,8 @@ def environment(has_token: bool, has_api_key: bool = False, server_name: str = S
 
     The root filesystem is read-only, but vLLM, torch, Triton and Hugging Face write caches under
     $HOME (`~/.cache`, `~/.triton`, `~/.config/vllm`): HOME points at the `/tmp` emptyDir and
-    HF_HOME at the model cache volume. USER spares getpass a passwd lookup.
+    HF_HOME at the model cache volume. USER spares getpass a passwd lookup. The Hub client's Xet chunk cache is
+    off (`XET_CHUNK_CACHE`): the model cache then holds the weights and nothing beside them.
     """
     env = [
         {"name": "HOME", "value": TMP_PATH},
@@ -123,6 +130,7 @@ def environment(has_token: bool, has_api_key: bool = False, server_name: str = S
         {"name": "VLLM_CACHE_ROOT", "value": f"{TMP_PATH}/.cache/vllm"},
         {"name": "TRITON_CACHE_DIR", "value": f"{TMP_PATH}/.triton"},
         {"name": "HF_HOME", "value": MODEL_CACHE_PATH},
+        XET_CHUNK_CACHE,
     ]
     if has_token:
         env.append({"name": "HF_TOKEN_PATH", "value": f"{TOKEN_DIR}/{TOKEN_KEY}"})
@@ -138,7 +146,7 @@ def volumes(settings: VllmSettings, has_token: bool, server_name: str = SERVER_N
         {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": shm_size(settings.gpus_per_replica)}},
         {"name": "model-cache", "persistentVolumeClaim": {"claimName": model_cache_claim_name(server_name)}}
         if cache.type == "pvc"
-        else {"name": "model-cache", "emptyDir": {"sizeLimit": cache.size}},
+        else {"name": "model-cache", "emptyDir": {"sizeLimit": settings.model_cache_size}},
         {"name": "tmp", "emptyDir": {"sizeLimit": TMP_SIZE}},
     ]
     if has_token:
@@ -302,7 +310,7 @@ def model_cache_claim_name(server_name: str = SERVER_NAME) -> str:
 def model_cache_claim(instance: str, settings: VllmSettings, server_name: str = SERVER_NAME) -> dict:
     """The model cache claim (`modelCache.type: pvc`): ReadWriteOnce, `size`, `storageClass` when set."""
     cache = settings.model_cache
-    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": cache.size}}}
+    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": settings.model_cache_size}}}
     if cache.storage_class:
         spec["storageClassName"] = cache.storage_class
     return {

@@ -26,7 +26,7 @@ from ..kube.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, network
 from ..kube.security_context import locked_down
 from ..settings import VllmSettings
 from . import weights_copy_script
-from .manifests import CHECKOV_SKIPS
+from .manifests import CHECKOV_SKIPS, XET_CHUNK_CACHE
 
 APP = "vllm-weights-copy"
 COMPONENT = "weights-copy"
@@ -137,6 +137,7 @@ def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: b
         {"name": "HOME", "value": "/tmp"},
         {"name": "HF_HOME", "value": f"{WORK_PATH}/.hf"},
         {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"},
+        XET_CHUNK_CACHE,
     ]
     mounts = [
         {"name": "script", "mountPath": SCRIPT_DIR, "readOnly": True},

@@ -47,7 +47,7 @@ except ConfigError as error:
     raise StackConfigError(error.problems) from None
 # The components warn of valid settings that weaken the stack, naming the config keys (component_args.Validation);
 # only keys of this project under another namespace are the config's own to warn of.
-for warning in [*namespace_warnings(stack_config), *settings.warnings()]:
+for warning in namespace_warnings(stack_config):
     pulumi.log.warn(warning)
 require_node_affinity = settings.gpu_placement.require_node_affinity
 # What the DaemonSets of every GPU node follow; each pool and the servers on it follow the pool's own contract.

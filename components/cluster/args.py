@@ -61,7 +61,7 @@ class SystemNodeGroupArgs:
     max_size: int | None = None
     """Plain. Largest node count, 1 to 2147483647 (the EKS API's 32-bit integers). Default 3."""
     disk_size: int | None = None
-    """Plain. Root volume size in GiB, 20-65536 (gp3). Default 50."""
+    """Plain. Root volume size in GiB, 20-65536 (gp3): the default holds the weights copy Job (`source.seed`) beside the OS, which the plan's disk verdict (`weights-fit-on-disk`) checks. Default 100."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from . import eks_node, versions
+from . import versions
 
 AS_OF = "2026-12-02"
 """When the figures below were read from their sources."""
@@ -287,7 +287,7 @@ def cold_start_steps(
     else:
         weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
         if source == "s3":
-            # The streamer reads from S3 straight into GPU memory: fetching is loading.
+            # The streamer reads from S3 into GPU memory as it fetches (through a CPU buffer): fetching is loading.
             steps.append(_transfer("weights stream from S3 to the GPUs", weights, WEIGHTS_RATE["s3"], bandwidth, True))
         else:
             bound = _lower(INTERNET_BANDWIDTH, bandwidth)
@@ -302,15 +302,8 @@ WEIGHTS_COPY_STEP = "weights copy from the Hub to S3 (first start)"
 
 WEIGHTS_COPY_WORK_GIB = 30
 """The copy Job's scratch volume: it holds one file at a time, and Hub shards are at most a few GB (transformers'
-`max_shard_size` defaults to 5GB), with room for the Hub client's own staging copy beside it."""
-
-
-def weights_copy_disk_gib() -> float:
-    """The least disk a system node needs for the copy Job beyond what it holds already: the image's compressed
-    layers and their unpacked copy, both on disk while it is pulled (the unpacked one at least as large), and the
-    scratch volume; kubelet evicts below 10% free (EKS's `evictionHard` `nodefs.available<10%`, facts/eks_node.py)."""
-    image_gib = IMAGE_COMPRESSED_BYTES[versions.WEIGHTS_COPY_IMAGE].value / 2**30
-    return (2 * image_gib + WEIGHTS_COPY_WORK_GIB) / float(1 - eks_node.NODEFS_EVICTION)
+`max_shard_size` defaults to 5GB), with room for the Hub client's own staging copy beside it. The disk verdict
+(`weights-fit-on-disk`) counts all of it on the Job's node."""
 
 
 def weights_copy_step(weights_bytes: float) -> Step:

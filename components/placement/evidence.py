@@ -13,7 +13,9 @@ from functools import cached_property
 
 from ..facts.cold_start import ColdStart
 from ..facts.model_memory import ModelFit
+from ..facts.node_disk import ModelCache
 from .agents import Agent
+from .disk_fit import NodeLoad
 from .guard import GuardView, PlacementRow, guard_view
 from .ownership import Declared
 from .pools import NodeGroupSpec
@@ -85,6 +87,18 @@ class Owners:
 
 
 @dataclass(frozen=True)
+class Serving:
+    """What the memory and disk verdicts read of the served models beside the placement, from the stack config."""
+
+    weights: dict[str, float] = field(default_factory=dict)
+    """The bytes of the weights each vLLM server reads, by its Deployment's `namespace/name`."""
+    caches: list[ModelCache] = field(default_factory=list)
+    """Each server that downloads its weights: its model cache against them."""
+    nodes: list[NodeLoad] = field(default_factory=list)
+    """Each GPU pool's worst node per instance type, and the system node that runs the weights copy Jobs."""
+
+
+@dataclass(frozen=True)
 class Evidence:
     """Everything the verdicts judge; a part left None is not judged."""
 
@@ -95,4 +109,6 @@ class Evidence:
     """Each served model's cold start, step by step, against its budgets (facts/cold_start.py)."""
     cost: CostTotals | None = None
     owners: Owners | None = None
+    serving: Serving | None = None
+    """The served models' weights, caches and nodes; None without this project's stack config."""
     """Every resource and object the stack registers, gathered whatever else could be read."""

@@ -20,8 +20,10 @@ from . import (
     budget,
     capacity,
     cold_start,
+    disk_fit,
     exporter,
     guard,
+    memory_fit,
     model_fit,
     ownership,
     provisioners,
@@ -208,6 +210,22 @@ def _one_owner_per_attribute(evidence: Evidence) -> Judgement | None:
     return Judgement(ownership.ownership_verdict(owners.resources, owners.objects))
 
 
+def _container_memory_fits(evidence: Evidence) -> Judgement | None:
+    placed = evidence.placement
+    if placed is None:
+        return None
+    daemonsets = [agent.workload for agent in placed.agents if agent.workload.get("kind") == "DaemonSet"]
+    weights = evidence.serving.weights if evidence.serving is not None else {}
+    return Judgement(memory_fit.container_memory_verdict(placed.workloads, placed.pools, weights, daemonsets))
+
+
+def _weights_fit_on_disk(evidence: Evidence) -> Judgement | None:
+    serving = evidence.serving
+    if serving is None:
+        return None
+    return Judgement(disk_fit.disk_verdict(serving.caches, serving.nodes))
+
+
 # The numbers are the ones the report has always printed: a new verdict takes the next, none is reused.
 VERDICTS = Registry(
     (
@@ -328,6 +346,21 @@ VERDICTS = Registry(
             _one_owner_per_attribute,
             "No attribute of a resource has two owners in the stack: no tag resource on a resource that manages its "
             "own tags, no tag key set twice, no Kubernetes object or Helm release declared by two resources.",
+        ),
+        RegisteredVerdict(
+            19,
+            "container-memory-fits",
+            _container_memory_fits,
+            "Every container's host memory at its peak (the vLLM server while it loads, with the Run:ai streamer's "
+            "buffers; the weights copy Job) is within its limit, and each node's pods' requests within its "
+            "allocatable.",
+        ),
+        RegisteredVerdict(
+            20,
+            "weights-fit-on-disk",
+            _weights_fit_on_disk,
+            "Every model cache holds the weights downloaded into it, and every node's volume holds the OS, the "
+            "image and what its pods write above the kubelet's eviction threshold.",
         ),
     )
 )

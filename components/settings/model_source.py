@@ -80,8 +80,8 @@ class ModelSourceSettings(SectionModel):
 
     type: Literal["huggingface", "s3"] = "huggingface"
     """`huggingface` (vLLM downloads the weights from the Hub when it starts) or `s3` (the Run:ai model streamer
-    reads them from S3 straight into GPU memory; the server's ServiceAccount may only read the prefix, through
-    EKS Pod Identity)."""
+    reads them from S3 into GPU memory through a bounded CPU buffer, with no copy on disk; the server's
+    ServiceAccount may only read the prefix, through EKS Pod Identity)."""
     bucket: BucketName | None = None
     """With `s3`: the bucket that holds the weights, in the stack's region. Default: a bucket the stack creates
     for the server (private, encrypted, versioned, public access blocked), which you seed with the weights."""
@@ -89,8 +89,8 @@ class ModelSourceSettings(SectionModel):
     """With `s3`: the key prefix the weights (`config.json`, the tokenizer and the `*.safetensors` files) are
     under. Default: the model id, such as `Qwen/Qwen2.5-7B-Instruct`."""
     concurrency: Annotated[int, rule(lambda n: 1 <= n <= 256, "an integer from 1 to 256")] | None = None
-    """With `s3`: the streamer's concurrent S3 clients, passed as `--model-loader-extra-config
-    '{"concurrency": N}'`, 1-256. Default: the streamer's own."""
+    """With `s3`: the streamer's concurrent S3 clients, passed as `concurrency` in the server's one
+    `--model-loader-extra-config` document (beside its `memory_limit`), 1-256. Default: the streamer's own."""
     seed: bool | None = None
     """With `s3`: a Kubernetes Job on the system nodes copies the model at `revision` (a commit id) from the Hub
     to the prefix, with a role that may only write there, and the server waits for it. Default: on when the stack

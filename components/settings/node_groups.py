@@ -80,8 +80,9 @@ class SystemNodeGroupSettings(_NodeGroupSettings):
     """Node count at creation (CoreDNS runs two replicas)."""
     max_size: NodeCount = 3
     """Largest node count, 1 to 2147483647 (the EKS API's 32-bit integers)."""
-    disk_size: SystemDiskSize = 50
-    """Root volume size in GiB, 20-65536 (gp3)."""
+    disk_size: SystemDiskSize = 100
+    """Root volume size in GiB, 20-65536 (gp3): the default holds the weights copy Job (`source.seed`) beside the
+    OS, which the plan's disk verdict (`weights-fit-on-disk`) checks."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..facts import cold_start, eks_model, versions
+from ..facts import eks_model, versions
 from ..facts.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
 from ..facts.eks_node import ami_family_runs_device_plugin
 from ..facts.identity import PROJECT
@@ -228,21 +227,6 @@ class Settings(SectionModel):
     def installs_auto_mode(self) -> bool:
         """Whether a GPU pool's provisioner is EKS Auto Mode, so the cluster enables its compute configuration."""
         return any(pool.settings.auto_mode for pool in self.pools)
-
-    def warnings(self) -> list[str]:
-        """Valid settings that a deploy may still trip over, each naming its config keys."""
-        seeding = [server.config_key for server in self.servers if server.settings.seeds]
-        least = math.ceil(cold_start.weights_copy_disk_gib())
-        disk = self.system_node_group.disk_size
-        if not seeding or disk >= least:
-            return []
-        return [
-            f"{seeding[0]}.source.seed copies the weights in a Job on a system node, which pulls the vLLM image "
-            f"({versions.WEIGHTS_COPY_IMAGE}) and writes up to {cold_start.WEIGHTS_COPY_WORK_GIB} GiB there: about "
-            f"{least} GiB free, more than systemNodeGroup.diskSize {disk} holds in all; the kubelet would evict the "
-            f"Job for disk pressure. Raise systemNodeGroup.diskSize above {least} by what the OS and the node's other "
-            "images take, or seed the bucket yourself (source.seed false)"
-        ]
 
     @property
     def creates_network(self) -> bool:

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator
 
-from ..facts import model_catalog, versions
+from ..facts import model_catalog, node_disk, versions
 from ..facts.kubernetes import KUBE_SYSTEM
 from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
@@ -98,8 +98,10 @@ class ModelCacheSettings(SectionModel):
 
     type: Literal["emptyDir", "pvc"] = "emptyDir"
     """`emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim, one replica only)."""
-    size: Quantity = "100Gi"
-    """Size limit of the emptyDir or size of the claim, a Kubernetes quantity."""
+    size: Quantity | None = None
+    """Size limit of the emptyDir or size of the claim, a Kubernetes quantity; the plan fails (verdict
+    `weights-fit-on-disk`) when it is smaller than the weights downloaded into it. Default: the model's weights and a
+    tenth more, in whole GiB (`100Gi` for a model the catalog and `modelFacts` do not size)."""
     storage_class: str | None = None
     """Storage class of the claim, backed by a CSI driver (such as the EBS CSI add-on, which the stack does not
     install). Default: the cluster's default class."""
@@ -315,3 +317,17 @@ class VllmSettings(SectionModel):
     @property
     def model_name(self) -> str:
         return self.served_model_name or self.model
+
+    @property
+    def weights_bytes(self) -> float | None:
+        """Bytes of the model's weights: parameters times bytes per parameter, from `modelFacts` or the catalog;
+        None for a model neither sizes."""
+        facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
+        return None if facts is None else facts.parameters * facts.bytes_per_parameter
+
+    @property
+    def model_cache_size(self) -> str:
+        """`modelCache.size`, else sized from the weights (facts/node_disk.py)."""
+        if self.model_cache.size is not None:
+            return self.model_cache.size
+        return node_disk.default_model_cache(self.weights_bytes)

@@ -20,7 +20,7 @@ class ModelCacheArgs:
     type: str | None = None
     """Plain. `emptyDir` (node disk, lost with the pod) or `pvc` (a PersistentVolumeClaim, one replica only). Default `emptyDir`."""
     size: str | None = None
-    """Plain. Size limit of the emptyDir or size of the claim, a Kubernetes quantity. Default `100Gi`."""
+    """Plain. Size limit of the emptyDir or size of the claim, a Kubernetes quantity; the plan fails (verdict `weights-fit-on-disk`) when it is smaller than the weights downloaded into it. Default: the model's weights and a tenth more, in whole GiB (`100Gi` for a model the catalog and `modelFacts` do not size)."""
     storage_class: str | None = None
     """Plain. Storage class of the claim, backed by a CSI driver (such as the EBS CSI add-on, which the stack does not install). Default: the cluster's default class."""
 
@@ -50,13 +50,13 @@ class ModelSourceArgs:
     """Where vLLM reads the model's weights."""
 
     type: str | None = None
-    """Plain. `huggingface` (vLLM downloads the weights from the Hub when it starts) or `s3` (the Run:ai model streamer reads them from S3 straight into GPU memory; the server's ServiceAccount may only read the prefix, through EKS Pod Identity). Default `huggingface`."""
+    """Plain. `huggingface` (vLLM downloads the weights from the Hub when it starts) or `s3` (the Run:ai model streamer reads them from S3 into GPU memory through a bounded CPU buffer, with no copy on disk; the server's ServiceAccount may only read the prefix, through EKS Pod Identity). Default `huggingface`."""
     bucket: str | None = None
     """Plain. With `s3`: the bucket that holds the weights, in the stack's region. Default: a bucket the stack creates for the server (private, encrypted, versioned, public access blocked), which you seed with the weights."""
     prefix: str | None = None
     """Plain. With `s3`: the key prefix the weights (`config.json`, the tokenizer and the `*.safetensors` files) are under. Default: the model id, such as `Qwen/Qwen2.5-7B-Instruct`."""
     concurrency: int | None = None
-    """Plain. With `s3`: the streamer's concurrent S3 clients, passed as `--model-loader-extra-config '{"concurrency": N}'`, 1-256. Default: the streamer's own."""
+    """Plain. With `s3`: the streamer's concurrent S3 clients, passed as `concurrency` in the server's one `--model-loader-extra-config` document (beside its `memory_limit`), 1-256. Default: the streamer's own."""
     seed: bool | None = None
     """Plain. With `s3`: a Kubernetes Job on the system nodes copies the model at `revision` (a commit id) from the Hub to the prefix, with a role that may only write there, and the server waits for it. Default: on when the stack creates the bucket and `revision` is a commit id, otherwise off (seed it yourself: docs/weights.md, "Seeding the weights yourself")."""
 

@@ -26,6 +26,7 @@ from ..kube.labels import network_policy as network_policy_manifest
 from ..kube.security_context import locked_down
 from ..settings import VllmSettings
 from . import api_key as vllm_api_key
+from .serve_args import PORT, container_args
 from .sizing import server_resources, shm_size
 
 APP = "vllm"
@@ -33,7 +34,6 @@ COMPONENT = "server"
 # Not `vllm`: Kubernetes would inject service variables such as VLLM_PORT, which vLLM reads as its own
 # settings (vLLM docs, "Environment Variables"). Service links are also off in the pod spec.
 SERVER_NAME = "vllm-server"
-PORT = 8000
 PORT_NAME = "http"
 HEALTH_PATH = "/health"
 
@@ -43,6 +43,12 @@ TMP_SIZE = "10Gi"
 TOKEN_DIR = "/var/run/secrets/huggingface"
 TOKEN_KEY = "token"
 TOKEN_FILE_MODE = 0o400
+
+# Xet, the Hub's storage, caches the chunks it downloads under $HF_HOME/xet, up to 10 GB unless its build turns the
+# cache off (huggingface_hub docs, "Environment variables", HF_XET_CACHE; xet-runtime 1.5.2
+# src/config/groups/chunk_cache.rs, `DEFAULT_CHUNK_CACHE_CAPACITY`, set by HF_XET_CHUNK_CACHE_SIZE_BYTES, read
+# 2026-12-04). A download read once gains nothing from it, and it would fill a model cache sized to the weights.
+XET_CHUNK_CACHE = {"name": "HF_XET_CHUNK_CACHE_SIZE_BYTES", "value": "0"}
 
 STARTUP_PROBE_PERIOD_SECONDS = 10
 # Time between the pod leaving the Service endpoints and SIGTERM, so no new request arrives during shutdown.
@@ -90,46 +96,6 @@ def _metadata(instance: str, settings: VllmSettings, name: str = SERVER_NAME, **
 # The container.
 
 
-def container_args(settings: VllmSettings, weights_uri: str | None = None) -> list[str]:
-    """`vllm serve` arguments: the model first, then parallelism and memory from settings, the port, `extraArgs`.
-
-    Weights from S3 (`weights_uri`, `s3://<bucket>/<prefix>`, or the settings' own when they name the bucket) are
-    the positional model, read by the Run:ai model streamer (`--load-format runai_streamer`, whose
-    `--model-loader-extra-config` takes `concurrency`: vllm/model_executor/model_loader/runai_streamer_loader.py
-    and vllm/config/load.py at v0.32.0; an `s3://` model is object storage to it,
-    vllm/transformers_utils/runai_utils.py `is_runai_obj_uri`); clients still name the model by its id.
-
-    The image's entrypoint is `vllm serve` (docker/Dockerfile, `vllm-openai` stage), so these are its
-    arguments. The model is the positional `model_tag`: vLLM 0.32 warns that `--model` "will be removed
-    in a future version", and rejects `--served-model-name` when no positional model comes first
-    (vllm/utils/argparse_utils.py, FlexibleArgumentParser.parse_args, at v0.32.0).
-    """
-    uri = weights_uri or settings.weights_uri
-    args = [
-        uri or settings.model,
-        "--served-model-name",
-        settings.model_name,
-        "--tensor-parallel-size",
-        str(settings.tensor_parallel_size),
-        "--max-model-len",
-        str(settings.max_model_len),
-        "--gpu-memory-utilization",
-        f"{settings.gpu_memory_utilization:g}",
-        "--port",
-        str(PORT),
-        "--shutdown-timeout",
-        str(settings.shutdown_timeout_seconds),
-    ]
-    # From S3 the revision is the copied prefix's, not one vLLM asks the Hub for.
-    if settings.revision and settings.source.type != "s3":
-        args += ["--revision", settings.revision]
-    if uri:
-        args += ["--load-format", "runai_streamer"]
-        if settings.source.concurrency:
-            args += ["--model-loader-extra-config", json.dumps({"concurrency": settings.source.concurrency})]
-    return [*args, *settings.extra_args]
-
-
 def probes(startup_timeout_seconds: int) -> dict[str, dict]:
     """Startup, readiness and liveness probes on `/health`.
 
@@ -154,7 +120,8 @@ def environment(has_token: bool, has_api_key: bool = False, server_name: str = S
 
     The root filesystem is read-only, but vLLM, torch, Triton and Hugging Face write caches under
     $HOME (`~/.cache`, `~/.triton`, `~/.config/vllm`): HOME points at the `/tmp` emptyDir and
-    HF_HOME at the model cache volume. USER spares getpass a passwd lookup.
+    HF_HOME at the model cache volume. USER spares getpass a passwd lookup. The Hub client's Xet chunk cache is
+    off (`XET_CHUNK_CACHE`): the model cache then holds the weights and nothing beside them.
     """
     env = [
         {"name": "HOME", "value": TMP_PATH},
@@ -163,6 +130,7 @@ def environment(has_token: bool, has_api_key: bool = False, server_name: str = S
         {"name": "VLLM_CACHE_ROOT", "value": f"{TMP_PATH}/.cache/vllm"},
         {"name": "TRITON_CACHE_DIR", "value": f"{TMP_PATH}/.triton"},
         {"name": "HF_HOME", "value": MODEL_CACHE_PATH},
+        XET_CHUNK_CACHE,
     ]
     if has_token:
         env.append({"name": "HF_TOKEN_PATH", "value": f"{TOKEN_DIR}/{TOKEN_KEY}"})
@@ -178,7 +146,7 @@ def volumes(settings: VllmSettings, has_token: bool, server_name: str = SERVER_N
         {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": shm_size(settings.gpus_per_replica)}},
         {"name": "model-cache", "persistentVolumeClaim": {"claimName": model_cache_claim_name(server_name)}}
         if cache.type == "pvc"
-        else {"name": "model-cache", "emptyDir": {"sizeLimit": cache.size}},
+        else {"name": "model-cache", "emptyDir": {"sizeLimit": settings.model_cache_size}},
         {"name": "tmp", "emptyDir": {"sizeLimit": TMP_SIZE}},
     ]
     if has_token:
@@ -220,14 +188,15 @@ def container(
     server_name: str = SERVER_NAME,
 ) -> dict:
     """The vLLM container: the image's own entrypoint, flags as args, non-root with a read-only root."""
+    resources = server_resources(instance, settings.gpus_per_replica)
     return {
         "name": APP,
         "image": settings.image,
         "imagePullPolicy": "IfNotPresent",
-        "args": container_args(settings),
+        "args": container_args(settings, memory_limit=resources["limits"]["memory"]),
         "ports": [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}],
         "env": environment(has_token, has_api_key, server_name),
-        "resources": server_resources(instance, settings.gpus_per_replica),
+        "resources": resources,
         **probes(settings.startup_timeout_seconds),
         # A `sleep` handler (beta and on by default since Kubernetes 1.30) needs no shell in the image.
         "lifecycle": {"preStop": {"sleep": {"seconds": PRE_STOP_SLEEP_SECONDS}}},
@@ -341,7 +310,7 @@ def model_cache_claim_name(server_name: str = SERVER_NAME) -> str:
 def model_cache_claim(instance: str, settings: VllmSettings, server_name: str = SERVER_NAME) -> dict:
     """The model cache claim (`modelCache.type: pvc`): ReadWriteOnce, `size`, `storageClass` when set."""
     cache = settings.model_cache
-    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": cache.size}}}
+    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": settings.model_cache_size}}}
     if cache.storage_class:
         spec["storageClassName"] = cache.storage_class
     return {

@@ -317,7 +317,8 @@ def with_s3_weights(
     EKS Pod Identity does not set (it injects only the credentials' URI and token file)."""
     pod = manifest["spec"]["template"]["spec"]
     container = pod["containers"][0]
-    container["args"] = uri.apply(lambda value: container_args(settings, value))
+    limit = container["resources"]["limits"]["memory"]
+    container["args"] = uri.apply(lambda value: container_args(settings, value, limit))
     container["env"] = [*container["env"], {"name": "AWS_REGION", "value": region}]
     if settings.seeds:
         # The server starts once the copy's marker names its revision; the rollout waits that long more.

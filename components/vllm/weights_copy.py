@@ -20,13 +20,13 @@ import hashlib
 import math
 from pathlib import Path
 
-from ..facts import cold_start, model_catalog, naming, pod_identity, versions
+from ..facts import cold_start, naming, pod_identity, versions
 from ..facts.node_agents import SYSTEM_POOL_LABEL
 from ..kube.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, network_policy, standard_labels
 from ..kube.security_context import locked_down
 from ..settings import VllmSettings
 from . import weights_copy_script
-from .manifests import CHECKOV_SKIPS
+from .manifests import CHECKOV_SKIPS, XET_CHUNK_CACHE
 
 APP = "vllm-weights-copy"
 COMPONENT = "weights-copy"
@@ -47,15 +47,9 @@ BACKOFF_LIMIT = 2
 WAIT_CONTAINER = "wait-for-weights"
 
 
-def weights_bytes(settings: VllmSettings) -> float | None:
-    """Bytes of a server's weights: parameters times bytes per parameter, from `modelFacts` or the catalog."""
-    facts = settings.model_facts.facts() if settings.model_facts else model_catalog.lookup(settings.model)
-    return None if facts is None else facts.parameters * facts.bytes_per_parameter
-
-
 def active_deadline(settings: VllmSettings) -> int:
     """Seconds the Job may run, every retry included (its `activeDeadlineSeconds`)."""
-    size = weights_bytes(settings)
+    size = settings.weights_bytes
     if size is None:
         return UNKNOWN_SIZE_DEADLINE_SECONDS
     return max(MIN_DEADLINE_SECONDS, math.ceil(DEADLINE_FACTOR * cold_start.weights_copy_step(size).seconds))
@@ -143,6 +137,7 @@ def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: b
         {"name": "HOME", "value": "/tmp"},
         {"name": "HF_HOME", "value": f"{WORK_PATH}/.hf"},
         {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"},
+        XET_CHUNK_CACHE,
     ]
     mounts = [
         {"name": "script", "mountPath": SCRIPT_DIR, "readOnly": True},

@@ -70,7 +70,8 @@ def test_without_tolerations_in_the_addon_configuration_verdict_6_fails_naming_d
 def test_disabled_node_repair_says_the_monitoring_agents_do_not_run(capsys, tmp_path):
     stack_file = tmp_path / "Pulumi.no-repair.yaml"
     dev = (ROOT / "Pulumi.dev.yaml").read_text()
-    stack_file.write_text(dev.replace("    diskSize: 100\n", "    diskSize: 100\n    nodeRepair: false\n", 1))
+    gpu_group = "  eks-gpu-inference:gpuNodeGroup:\n"
+    stack_file.write_text(dev.replace(gpu_group, f"{gpu_group}    nodeRepair: false\n", 1))
     code, document = plan_json(capsys, tmp_path / "out", "--stack-file", str(stack_file))
 
     assert code == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from components.placement import NodeGroupSpec, pools_for_node_groups
-from components.placement.evidence import CostTotals, Evidence, Owners, Placement
+from components.placement.evidence import CostTotals, Evidence, Owners, Placement, Serving
 from components.placement.verdict import Verdict
 from components.placement.verdicts import VERDICTS
 
@@ -40,6 +40,8 @@ REPORTED = [
     "cost-within-budget",
     "service-accounts-exist",
     "one-owner-per-attribute",
+    "container-memory-fits",
+    "weights-fit-on-disk",
 ]
 
 # A stack with one untainted system node and no workload: every part of the evidence gathered, so every verdict
@@ -52,6 +54,7 @@ EMPTY_STACK = Evidence(
     cold_starts=[],
     cost=CostTotals(budget=None, at_desired=0.0, at_max=0.0),
     owners=Owners(resources=[], objects=[]),
+    serving=Serving(),
 )
 
 
@@ -91,7 +94,7 @@ def test_a_verdict_takes_its_number_from_the_registry_and_an_unregistered_name_i
         "verdict 'cost-under-budget' is not registered; allowed: gpu-workloads-land-on-gpu-pools, "
         "plain-pods-stay-off-gpu-pools, "
     )
-    assert str(raised.value).endswith(", service-accounts-exist, one-owner-per-attribute")
+    assert str(raised.value).endswith(", one-owner-per-attribute, container-memory-fits, weights-fit-on-disk")
 
 
 # How a verdict's number gets spelled: "verdict 7", "Verdicts 13 and 14", a number broken from its word across

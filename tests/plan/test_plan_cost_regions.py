@@ -39,12 +39,12 @@ def summary(capsys, tmp_path: Path, region: str) -> dict:
 def test_us_east_1_states_the_whole_cost_with_the_nodes_volumes(capsys, tmp_path):
     document = summary(capsys, tmp_path, "us-east-1")
 
-    # m6i.large 2 x 0.096 x 730 = 140.16 with 2 x 50 GB gp3 x 0.08 = 8.00; g5.xlarge 1.006 x 730 = 734.38 with
+    # m6i.large 2 x 0.096 x 730 = 140.16 with 2 x 100 GB gp3 x 0.08 = 16.00; g5.xlarge 1.006 x 730 = 734.38 with
     # 100 GB x 0.08 = 8.00; control plane 73, NAT gateway 0.045 x 730 = 32.85, its address 3.65, KMS key 1.00.
-    assert document["summary"]["monthlyUsdAtDesired"] == round(140.16 + 8 + 734.38 + 8 + 73 + 32.85 + 3.65 + 1, 2)
+    assert document["summary"]["monthlyUsdAtDesired"] == round(140.16 + 16 + 734.38 + 8 + 73 + 32.85 + 3.65 + 1, 2)
     assert document["summary"]["costComplete"] is True
     assert document["summary"]["line"].endswith(
-        "$1,001.04 a month at desiredSize; " + USAGE.format(nat="0.045", logs="$0.5/GB")
+        "$1,009.04 a month at desiredSize; " + USAGE.format(nat="0.045", logs="$0.5/GB")
     )
 
 

@@ -82,8 +82,8 @@ def test_the_verdict_reference_is_written_from_the_registry_and_a_stale_one_name
     # The report's numbers and slugs (`PASS  1 gpu-workloads-land-on-gpu-pools`), one row each, in order.
     rows = [line.split(" | ")[:2] for line in page.read_text().splitlines() if line.startswith("| ") and "`" in line]
     assert rows[0] == ["| 1", "`gpu-workloads-land-on-gpu-pools`"]
-    assert rows[-1] == ["| 18", "`one-owner-per-attribute`"]
-    assert [row[0] for row in rows] == [f"| {number}" for number in range(1, 19)]
+    assert rows[-1] == ["| 20", "`weights-fit-on-disk`"]
+    assert [row[0] for row in rows] == [f"| {number}" for number in range(1, 21)]
     page.write_text(page.read_text().replace("`cost-within-budget`", "`cost-under-budget`"))
 
     assert generate.check(checkout) == [
@@ -160,7 +160,9 @@ def test_the_configuration_reference_gives_every_key_its_default_from_the_settin
 
     assert rows["cluster.version"] == f"`{versions.DEFAULT_KUBERNETES_VERSION}`"
     assert rows["gpuNodeGroup.diskSize"] == str(GpuNodeGroupSettings.model_fields["disk_size"].default)
-    assert rows["vllm.modelCache.size"] == "`100Gi`"
+    assert rows["systemNodeGroup.diskSize"] == "100"
+    # A default the settings compute is given in the words of the field's docstring.
+    assert rows["vllm.modelCache.size"].startswith("the model's weights and a tenth more, in whole GiB")
     assert rows["gpuNodeGroup.extraTaints[].key"] == "required"
     assert {f"network.{field.key}" for field in settings_fields(NetworkSettings)} <= set(rows)
     assert {"hfToken", "vllmApiKey"} <= set(rows)

@@ -1,14 +1,12 @@
 """The checks across sections of the whole stack config (`Settings.problems`, the forms, the secrets), the rules
-across a node group's own fields and across the fleet's pools and models, and `Settings.warnings()`, each pinned
+across a node group's own fields and across the fleet's pools and models, each pinned
 whole (key and full message, and no other problem) on both sides of its boundary."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from components.facts import cold_start, versions
+from components.facts import versions
 from components.facts.node_agents import NODE_POOL_LABEL_KEY
 from components.settings import parse_settings
 from components.settings.stack import autoscaler_release_problems
@@ -342,51 +340,3 @@ FLEET = [
 @pytest.mark.parametrize(("values", "problems"), FLEET)
 def test_each_fleet_rule_is_reported_whole(values, problems):
     assert problems_of(values) == problems
-
-
-def _seeding(disk: int, **more) -> dict:
-    return {"vllm": {"source": {"type": "s3"}, "revision": _COMMIT}, "systemNodeGroup": {"diskSize": disk}, **more}
-
-
-_LEAST = math.ceil(cold_start.weights_copy_disk_gib())
-
-
-def _disk_warning(key: str, disk: int) -> str:
-    return (
-        f"{key}.source.seed copies the weights in a Job on a system node, which pulls the vLLM image "
-        f"({versions.WEIGHTS_COPY_IMAGE}) and writes up to {cold_start.WEIGHTS_COPY_WORK_GIB} GiB there: about "
-        f"{_LEAST} GiB free, more than systemNodeGroup.diskSize {disk} holds in all; the kubelet would evict the Job "
-        f"for disk pressure. Raise systemNodeGroup.diskSize above {_LEAST} by what the OS and the node's other images "
-        "take, or seed the bucket yourself (source.seed false)"
-    )
-
-
-@pytest.mark.parametrize(
-    ("values", "warnings"),
-    [
-        pytest.param(_seeding(_LEAST - 1), [_disk_warning("vllm", _LEAST - 1)], id="a disk one GiB short"),
-        pytest.param(_seeding(_LEAST), [], id="a disk of just enough"),
-        pytest.param(
-            {
-                "vllm": {"source": {"type": "s3", "bucket": "weights"}, "revision": _COMMIT},
-                "systemNodeGroup": {"diskSize": 20},
-            },
-            [],
-            id="a bucket of one's own is not seeded",
-        ),
-        pytest.param(
-            {
-                "gpuPools": {"a": {}},
-                "models": [
-                    {"name": "m", "pool": "a"},
-                    {"name": "n", "pool": "a", "source": {"type": "s3"}, "revision": _COMMIT},
-                ],
-                "systemNodeGroup": {"diskSize": 20},
-            },
-            [_disk_warning("models.1", 20)],
-            id="the seeding model named by its position",
-        ),
-    ],
-)
-def test_the_seeding_disk_warning_whole_and_its_passing_side(values, warnings):
-    assert parse_settings(values).warnings() == warnings

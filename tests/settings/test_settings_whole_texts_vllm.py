@@ -370,7 +370,7 @@ def test_each_vllm_cross_field_problem_is_reported_whole(values, problems):
     assert problems_of(values) == problems
 
 
-_PVC = {"type": "pvc", "size": "100Gi", "storage_class": None}
+_PVC = {"type": "pvc", "size": None, "storage_class": None}
 
 PASSING = [
     pytest.param(
@@ -463,6 +463,7 @@ def test_the_vllm_defaults():
         vllm.startup_timeout_seconds,
         vllm.shutdown_timeout_seconds,
         vllm.model_cache.model_dump(),
+        vllm.model_cache_size,
         vllm.source.model_dump(),
         vllm.model_name,
     ) == (
@@ -477,7 +478,9 @@ def test_the_vllm_defaults():
         1,
         1800,
         30,
-        {"type": "emptyDir", "size": "100Gi", "storage_class": None},
+        {"type": "emptyDir", "size": None, "storage_class": None},
+        # Sized from the catalog's 7.61e9 parameters in bf16: 15.22e9 B x 1.1 = 15.59 GiB, rounded up.
+        "16Gi",
         {"type": "huggingface", "bucket": None, "prefix": None, "concurrency": None, "seed": None},
         "Qwen/Qwen2.5-7B-Instruct",
     )

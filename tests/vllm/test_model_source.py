@@ -30,6 +30,11 @@ REVISION = dev_stack_config()["vllm"]["revision"]
 """The dev stack's pinned model revision, which names the default prefix of weights from S3."""
 PREFIX = f"Qwen/Qwen2.5-7B-Instruct/{REVISION}"
 
+DEV_STREAMER_BOUND = 7_000_607_948
+"""The streamer's bound on the dev stack's g5.xlarge (16 GiB, 58 pods): the server's limit is 13107Mi (80% of
+16384Mi, under the EKS allocatable 16384 - 893 - 100 less 5% and 512Mi), so 90% of 13107 x 2^20 B =
+12369317068.8 B, less the engine's two processes at 2 GiB each and 1 GiB of /dev/shm, for its one GPU worker."""
+
 ROOT = Path(__file__).resolve().parents[2]
 S3_TYPES = {S3_BUCKET, S3_ENCRYPTION, S3_OWNERSHIP_CONTROLS, S3_PUBLIC_ACCESS_BLOCK, S3_VERSIONING}
 
@@ -116,7 +121,9 @@ def test_the_server_loads_s3_weights_with_the_streamer_and_serves_them_under_the
     assert "--revision" not in args
     assert args[args.index("--served-model-name") + 1] == "Qwen/Qwen2.5-7B-Instruct"
     assert args[args.index("--load-format") + 1] == "runai_streamer"
-    assert "--model-loader-extra-config" not in args  # the streamer's own concurrency
+    # The streamer's own concurrency, and a bound on its CPU buffer that the container's limit holds.
+    assert json.loads(args[args.index("--model-loader-extra-config") + 1]) == {"memory_limit": DEV_STREAMER_BOUND}
+    assert args.count("--model-loader-extra-config") == 1
     assert {"name": "AWS_REGION", "value": "us-west-2"} in container["env"]
     egress = written(tmp_path, "vllm.networkpolicy.vllm-server.yaml")["spec"]["egress"]
     assert {"to": [{"ipBlock": {"cidr": "169.254.170.23/32"}}], "ports": [{"protocol": "TCP", "port": 80}]} in egress
@@ -134,7 +141,11 @@ def test_a_given_bucket_and_prefix_are_read_as_they_are_and_no_bucket_is_created
     assert not [resource for resource in document["resources"] if resource["type"] in S3_TYPES]
     args = server_container(tmp_path)["args"]
     assert args[0] == "s3://team-models/qwen/7b-instruct"
-    assert json.loads(args[args.index("--model-loader-extra-config") + 1]) == {"concurrency": 32}
+    # One document: the concurrency the settings give and the bound beside it.
+    assert json.loads(args[args.index("--model-loader-extra-config") + 1]) == {
+        "concurrency": 32,
+        "memory_limit": DEV_STREAMER_BOUND,
+    }
     policies = [json.loads(policy["inputs"]["policy"]) for policy in registered(document, ROLE_POLICY)]
     assert read_policy("team-models", "qwen/7b-instruct") in policies
 

@@ -5,7 +5,6 @@ NetworkPolicy, the server's init container, and the copy in the cold-start budge
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
@@ -392,21 +391,6 @@ def test_in_the_fleet_form_each_seeded_model_has_a_job_of_its_own(capsys, tmp_pa
         models[2]["name"]: False,
         models[3]["name"]: False,
     }
-
-
-def test_seeding_on_a_system_disk_too_small_for_the_copy_is_warned_of_naming_both_keys(capsys, tmp_path):
-    code, document = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3"}}})
-
-    assert code == 0, document["failures"]
-    least = math.ceil(cold_start.weights_copy_disk_gib())
-    # 12 GB of image twice (compressed and unpacked) and 30 GiB of scratch, above the kubelet's 10% reserve.
-    assert least == 59
-    [warning] = [text for text in document["warnings"] if "source.seed copies the weights" in text]
-    assert warning.startswith("vllm.source.seed copies the weights in a Job on a system node")
-    assert f"about {least} GiB free, more than systemNodeGroup.diskSize 50 holds in all" in warning
-
-    _, roomy = plan(capsys, tmp_path, {"vllm": {"source": {"type": "s3"}}, "systemNodeGroup": {"diskSize": 100}})
-    assert not [text for text in roomy["warnings"] if "source.seed copies the weights" in text]
 
 
 def test_the_server_and_the_copy_job_start_after_the_pod_identity_agent_they_take_credentials_from():

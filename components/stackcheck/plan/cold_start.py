@@ -14,7 +14,7 @@ from typing import Any
 from ...facts import cold_start
 from ...facts.go_duration import parse_go_duration
 from ...vllm.manifests import SERVER_NAME
-from ...vllm.weights_copy import WAIT_CONTAINER, weights_bytes
+from ...vllm.weights_copy import WAIT_CONTAINER
 
 NANOSECONDS = 1_000_000_000
 
@@ -59,7 +59,7 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
         steps, missing = cold_start.cold_start_steps(
             ami_family=pool.ami_family,
             image=vllm.image,
-            weights_bytes=weights_bytes(vllm),
+            weights_bytes=vllm.weights_bytes,
             source=vllm.source.type,
             image_cache=pool.image_cache,
             provisioner=pool.provisioner,
@@ -67,7 +67,7 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
         )
         object_name = SERVER_NAME if server.name is None else server.name
         deployment = deployments.get((vllm.namespace, object_name))
-        size = weights_bytes(vllm)
+        size = vllm.weights_bytes
         copy = cold_start.weights_copy_step(size) if vllm.seeds and size is not None else None
         entries.append(
             cold_start.ColdStart(

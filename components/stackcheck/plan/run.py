@@ -254,6 +254,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         progress("placing workloads on node pools…")
         from ...placement.evidence import CostTotals, Evidence, Owners
+        from .serving import serving_evidence
 
         placed = _placement(run.resources, objects, result)
         sized = settings is not None and placed is not None
@@ -270,6 +271,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             cold_starts=result.cold_start if sized else None,
             cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced),
             owners=Owners(render.registered(run.resources), render.declared(objects)),
+            serving=serving_evidence(settings) if settings is not None else None,
         )
         _judge(evidence, result)
         return result
@@ -444,13 +446,12 @@ def _placement(resources: list[Any], objects: list[Any], result: PlanResult) -> 
 
 def _cost(resources: list[Any], values: dict[str, Any], settings: Any) -> CostEstimate:
     """What the registered resources cost, priced in the config's region, against the stack's budget."""
-    from ...vllm.weights_copy import weights_bytes
     from ..mock_answers import mock_partition, mock_region
     from .cost import estimate
 
     region = mock_region(values)
     cost = settings.cost if settings is not None else None
-    sizes = [size for server in settings.servers if (size := weights_bytes(server.settings))] if settings else []
+    sizes = [size for server in settings.servers if (size := server.settings.weights_bytes)] if settings else []
     return estimate(
         resources,
         region,

@@ -32,7 +32,7 @@ Where the model departs from the scheduler on purpose:
 from ..facts.quantity import format_quantity, parse_quantity
 from .affinity import matches_node_selector_terms, node_affinity_mismatch, node_matches
 from .explain import FILTERS, can_schedule, explain, filter_failures
-from .guard import PlacementRow, gpu_guard, placement_matrix, plain_pod, system_addon_pod
+from .guard import PlacementRow, placement_matrix, plain_pod, system_addon_pod
 from .pools import (
     PLACEMENT_FILTERS,
     NodeGroupSpec,
@@ -45,6 +45,7 @@ from .pools import (
 from .resources import GPU_RESOURCE, fits_resources, insufficient_resources, node_allocatable, pod_requests
 from .taints import find_untolerated_taint, format_taint, tolerates
 from .verdict import Verdict
+from .verdicts import gpu_guard
 from .workloads import (
     DAEMONSET_DEFAULT_TOLERATIONS,
     DEVICE_PLUGIN_IMAGE_MARKER,

@@ -7,7 +7,7 @@ so the verdict is the same whatever priced them.
 
 from __future__ import annotations
 
-from .verdict import Verdict, labelled
+from .verdict import Verdict
 
 VERDICT_NAME = "cost-within-budget"
 
@@ -32,7 +32,6 @@ def budget_verdict(
             f"the totals leave out what is not priced ({'; '.join(not_priced)}), so the budget is checked "
             "against a lower bound"
         )
-    warnings = labelled(VERDICT_NAME, warnings)
     if at_max > budget:
         message = (
             f"{at_max_text} is over the budget of ${budget:,.2f} (cost.maxMonthlyUsd); lower maxSize, choose "

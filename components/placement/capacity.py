@@ -19,7 +19,7 @@ from .explain import filter_failures
 from .guard import _n
 from .pools import PLACEMENT_FILTERS, pool_gpus
 from .resources import GPU_RESOURCE, pod_requests
-from .verdict import Verdict, _summary, labelled
+from .verdict import Verdict, _summary
 from .workloads import is_device_plugin, pod_of, workload_id
 
 VERDICT_NAME = "gpu-capacity-fits-replicas"
@@ -89,7 +89,6 @@ def gpu_capacity(workloads: Iterable[dict], pools: Iterable[dict]) -> tuple[Verd
     for group in shared.values():
         if len(group) > 1:
             _check(" + ".join(d.workload for d in group), group, by_name, problems, warnings, fits)
-    warnings = labelled(VERDICT_NAME, warnings)
     if problems:
         return Verdict(VERDICT_NAME, False, _summary(problems), problems + warnings + fits), warnings
     return Verdict(

@@ -15,7 +15,7 @@ step: a warning says how long.
 from __future__ import annotations
 
 from ..facts.cold_start import ColdStart
-from .verdict import Verdict, labelled
+from .verdict import Verdict
 
 VERDICT_NAME = "cold-start-fits-its-budget"
 
@@ -59,7 +59,6 @@ def cold_start_verdict(entries: list[ColdStart]) -> tuple[Verdict, list[str]]:
             )
         if entry.not_estimated:
             warnings.append(f"{where}: the cold-start estimate leaves out {'; '.join(entry.not_estimated)}")
-    warnings = labelled(VERDICT_NAME, warnings)
     if failed:
         return Verdict(VERDICT_NAME, False, "; ".join(failed), [*failed, *warnings]), warnings
     fits = "; ".join(

@@ -10,7 +10,6 @@ from ..facts.contract import REPELLING_EFFECTS
 from ..facts.kubernetes import KUBE_SYSTEM
 from ..facts.quantity import format_quantity, parse_quantity
 from .explain import NODE_RESOURCES_FIT, filter_failures
-from .exporter import dcgm_exporter_covers_gpu_pools
 from .pools import (
     PLACEMENT_FILTERS,
     advertise_gpus,
@@ -188,39 +187,6 @@ def guard_view(workloads: Iterable[dict], pools: Iterable[dict]) -> GuardView:
         ],
         plugins=[(wid, pod) for wid, w, pod in entries if is_device_plugin(w)],
     )
-
-
-def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict], host_engines: Iterable[dict] = ()) -> list[Verdict]:
-    """The guard's verdicts on how GPU and other workloads spread over `pools`, in the registry's order.
-
-    - `gpu-workloads-land-on-gpu-pools`: every workload requesting `nvidia.com/gpu` lands on a GPU pool, and
-      taints and node affinity keep it off every non-GPU pool (resource fit alone does not count).
-    - `plain-pods-stay-off-gpu-pools`: a plain pod (no tolerations, no nodeSelector) lands on no GPU pool by
-      taints and affinity.
-    - `device-plugin-covers-gpu-pools`: the device plugin (is_device_plugin) lands, by taints and affinity, on
-      every GPU pool (except pools with `gpuAdvertisedByHost`) and on no other pool. With no device plugin at
-      all it passes only if every GPU pool's node already advertises `nvidia.com/gpu` (the AMI runs the plugin).
-    - `system-addons-have-a-pool`: a CoreDNS-like system add-on pod lands on some non-GPU pool with count > 0.
-    - `gpu-requests-fit-one-node`: each GPU workload's `nvidia.com/gpu` request is at most `gpusPerNode` of
-      every GPU pool it can land on by taints and affinity.
-    - `dcgm-exporter-covers-gpu-pools`: when there is a DCGM exporter (placement.exporter.is_dcgm_exporter),
-      exactly one lands by taints and affinity on every GPU pool, host-advertised ones included, and none on
-      another pool; it connects to the DCGM engine of `host_engines` (the node monitoring agent's `dcgm-server`)
-      where one lands, and embeds its own where none does.
-
-    Pool counts matter only to `system-addons-have-a-pool` (other pools may scale from zero).
-    """
-    workloads = list(workloads)
-    pools = list(pools)
-    view = guard_view(workloads, pools)
-    return [
-        gpu_workloads_land_on_gpu_pools(view),
-        plain_pods_stay_off_gpu_pools(view),
-        device_plugin_covers_gpu_pools(view),
-        system_addons_have_a_pool(view),
-        gpu_requests_fit_one_node(view),
-        dcgm_exporter_covers_gpu_pools(workloads, pools, host_engines=host_engines),
-    ]
 
 
 def gpu_workloads_land_on_gpu_pools(view: GuardView) -> Verdict:

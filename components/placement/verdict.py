@@ -1,8 +1,10 @@
-"""The outcome of one placement check: the type every verdict of the registry (placement/verdicts.py) returns."""
+"""The outcome of one placement check: the type every verdict of the registry (placement/verdicts.py) returns.
+
+A verdict's function knows its slug, not its number: the registry, above every verdict's module, numbers it when it
+judges, so the numbers are spelled in the registry alone and nothing here imports it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 
@@ -10,8 +12,9 @@ from dataclasses import asdict, dataclass, field
 class Verdict:
     """The outcome of one check of the registry."""
 
-    id: int = field(init=False)
-    """The registry's number for `name`, filled in from it: the report prints it beside the name."""
+    id: int = field(default=0, init=False)
+    """The registry's number for `name`, which the registry gives the verdict when it judges
+    (`RegisteredVerdict.run`); 0 until then. The report prints it beside the name."""
     name: str
     """The check's slug, as the registry lists it; a name it does not list is refused."""
     passed: bool
@@ -21,26 +24,9 @@ class Verdict:
     details: list[str] = field(default_factory=list)
     """Every finding, one per line."""
 
-    def __post_init__(self) -> None:
-        self.id = registered_id(self.name)
-
     def to_dict(self) -> dict:
         """The verdict as a JSON-serialisable dict."""
         return asdict(self)
-
-
-def registered_id(name: str) -> int:
-    """The number the registry gives the verdict `name`; ValueError naming the registered slugs for another."""
-    # Imported when first asked, not above: the registry imports every verdict's module, each of which imports this.
-    from .verdicts import VERDICTS
-
-    return VERDICTS.id_of(name)
-
-
-def labelled(name: str, lines: Iterable[str]) -> list[str]:
-    """`lines` as the plan's warnings list them: each after the number and name of the verdict `name`."""
-    number = registered_id(name)
-    return [f"verdict {number} {name}: {line}" for line in lines]
 
 
 def _summary(problems: list[str]) -> str:

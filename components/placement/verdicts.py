@@ -12,7 +12,7 @@ beside each function, which take plain arguments and can be called on their own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import (
@@ -31,7 +31,7 @@ from . import (
     scaling,
     service_accounts,
 )
-from .evidence import Evidence
+from .evidence import Evidence, Placement
 from .verdict import Verdict
 
 
@@ -59,6 +59,20 @@ class RegisteredVerdict:
     proves: str
     """One sentence: what holds when the verdict passes."""
 
+    def run(self, evidence: Evidence) -> Judgement | None:
+        """The judgement with its number: the verdict numbered, and each warning (in the warnings and among the
+        details) after the verdict's number and slug, as the plan lists them."""
+        judged = self.judge(evidence)
+        if judged is None:
+            return None
+        verdict = judged.verdict
+        if verdict.name != self.slug:
+            raise ValueError(f"the judge of {self.slug!r} returned the verdict {verdict.name!r}")
+        verdict.id = self.id
+        labelled = {warning: f"verdict {self.id} {self.slug}: {warning}" for warning in judged.warnings}
+        verdict.details = [labelled.get(line, line) for line in verdict.details]
+        return Judgement(verdict, [labelled[warning] for warning in judged.warnings])
+
 
 @dataclass(frozen=True)
 class Registry:
@@ -75,6 +89,10 @@ class Registry:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def entry(self, slug: str) -> RegisteredVerdict:
+        """The entry of the verdict `slug`; ValueError naming the registered slugs for another."""
+        return self.entries[self.id_of(slug) - 1]
 
     def id_of(self, slug: str) -> int:
         """The number of the verdict `slug`; ValueError naming the registered slugs for another."""
@@ -364,3 +382,41 @@ VERDICTS = Registry(
         ),
     )
 )
+
+GUARD = (
+    "gpu-workloads-land-on-gpu-pools",
+    "plain-pods-stay-off-gpu-pools",
+    "device-plugin-covers-gpu-pools",
+    "system-addons-have-a-pool",
+    "gpu-requests-fit-one-node",
+    "dcgm-exporter-covers-gpu-pools",
+)
+"""The guard's verdicts: where GPU and other workloads land on the pools, from the workloads and pools alone."""
+
+
+def gpu_guard(workloads: Iterable[dict], pools: Iterable[dict], host_engines: Iterable[dict] = ()) -> list[Verdict]:
+    """The guard's verdicts (`GUARD`) on how GPU and other workloads spread over `pools`, numbered, in the registry's
+    order.
+
+    - `gpu-workloads-land-on-gpu-pools`: every workload requesting `nvidia.com/gpu` lands on a GPU pool, and
+      taints and node affinity keep it off every non-GPU pool (resource fit alone does not count).
+    - `plain-pods-stay-off-gpu-pools`: a plain pod (no tolerations, no nodeSelector) lands on no GPU pool by
+      taints and affinity.
+    - `device-plugin-covers-gpu-pools`: the device plugin (is_device_plugin) lands, by taints and affinity, on
+      every GPU pool (except pools with `gpuAdvertisedByHost`) and on no other pool. With no device plugin at
+      all it passes only if every GPU pool's node already advertises `nvidia.com/gpu` (the AMI runs the plugin).
+    - `system-addons-have-a-pool`: a CoreDNS-like system add-on pod lands on some non-GPU pool with count > 0.
+    - `gpu-requests-fit-one-node`: each GPU workload's `nvidia.com/gpu` request is at most `gpusPerNode` of
+      every GPU pool it can land on by taints and affinity.
+    - `dcgm-exporter-covers-gpu-pools`: when there is a DCGM exporter (placement.exporter.is_dcgm_exporter),
+      exactly one lands by taints and affinity on every GPU pool, host-advertised ones included, and none on
+      another pool; it connects to the DCGM engine of `host_engines` (the node monitoring agent's `dcgm-server`)
+      where one lands, and embeds its own where none does.
+
+    Pool counts matter only to `system-addons-have-a-pool` (other pools may scale from zero).
+    """
+    evidence = Evidence(
+        placement=Placement(workloads=list(workloads), pools=list(pools), matrix=[], host_engines=list(host_engines))
+    )
+    judged = [VERDICTS.entry(slug).run(evidence) for slug in GUARD]
+    return [judgement.verdict for judgement in judged if judgement is not None]

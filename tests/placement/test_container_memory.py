@@ -191,7 +191,7 @@ VERDICTS = [
 @pytest.mark.parametrize(("args", "weights", "passed", "line"), VERDICTS)
 def test_the_server_container_against_its_limit(args, weights, passed, line):
     result = container_memory_verdict([_server(args)], _gpu_pool(), weights)
-    assert (result.id, result.name, result.passed) == (19, "container-memory-fits", passed)
+    assert (result.name, result.passed) == ("container-memory-fits", passed)
     assert any(line in detail for detail in result.details), result.details
     if not passed:
         assert "Bound the streamer with memory_limit in --model-loader-extra-config" in result.message

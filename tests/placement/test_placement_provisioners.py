@@ -27,7 +27,7 @@ def workload(node_selector: dict[str, str]) -> dict:
 def test_a_workload_on_the_contract_label_lands_alike_on_a_node_pool_and_a_node_group():
     verdict = provisioners_verdict([workload(GPU_LABELS)], [pool("karpenter")])
 
-    assert verdict.passed and verdict.id == 12
+    assert verdict.passed and verdict.name == "provisioners-place-pods-alike"
     assert verdict.message == "every workload lands on the same pools with gpu as a node group"
 
 

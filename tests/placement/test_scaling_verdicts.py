@@ -92,7 +92,7 @@ def test_replicas_at_max_against_the_pool_at_max_size(instance_type, max_size, g
         [gpu_pool(instance_type=instance_type, maximum=max_size)],
     )
 
-    assert (verdict.id, verdict.name, verdict.passed) == (13, "replicas-fit-at-max", passed)
+    assert (verdict.name, verdict.passed) == ("replicas-fit-at-max", passed)
 
 
 def test_models_sharing_a_pool_are_counted_together():
@@ -200,7 +200,7 @@ def test_scale_down_against_the_startup_budget(window, hold, passed):
     workloads = [server(startup=PROBE_1800)]
     verdict = scaling_outlasts_startup_verdict(scaled_workloads([scaler(window=window)], workloads), hold)
 
-    assert (verdict.id, verdict.name, verdict.passed) == (14, "scaling-outlasts-startup", passed)
+    assert (verdict.name, verdict.passed) == ("scaling-outlasts-startup", passed)
 
 
 def test_a_short_window_is_named_with_both_numbers():

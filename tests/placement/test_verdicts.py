@@ -76,7 +76,7 @@ def test_each_function_judges_the_verdict_of_its_own_slug_and_number():
     assert len(VERDICTS) == len(REPORTED)
     for entry in VERDICTS:
         assert callable(entry.judge), entry.slug
-        judged = entry.judge(EMPTY_STACK)
+        judged = entry.run(EMPTY_STACK)
         assert judged is not None, entry.slug
         assert (judged.verdict.id, judged.verdict.name) == (entry.id, entry.slug)
         assert judged.verdict.passed, (entry.slug, judged.verdict.message)
@@ -86,10 +86,24 @@ def test_a_verdict_whose_evidence_was_not_gathered_is_not_judged():
     assert [entry.slug for entry in VERDICTS if entry.judge(Evidence()) is not None] == []
 
 
-def test_a_verdict_takes_its_number_from_the_registry_and_an_unregistered_name_is_refused():
-    assert Verdict("cost-within-budget", True, "within").id == 16
+def test_the_registry_numbers_what_it_judges_and_labels_its_warnings():
+    """A verdict's function knows its slug only; the registry's run gives it its number, and each warning (in the
+    plan's warnings and among the verdict's details) after the number and slug."""
+    over = Evidence(cost=CostTotals(budget=100.0, at_desired=120.0, at_max=150.0))
+    judged = VERDICTS.entry("cost-within-budget").run(over)
+    assert judged is not None
+    assert (judged.verdict.id, judged.verdict.name, judged.verdict.passed) == (16, "cost-within-budget", False)
+    warning = (
+        "verdict 16 cost-within-budget: $120.00 a month at desiredSize is over the budget of $100.00 "
+        "(cost.maxMonthlyUsd)"
+    )
+    assert judged.warnings == [warning]
+    assert judged.verdict.details[1:] == [warning]
+
+
+def test_an_unregistered_slug_is_refused_naming_the_registered_ones():
     with pytest.raises(ValueError) as raised:
-        Verdict("cost-under-budget", True, "within")
+        VERDICTS.id_of("cost-under-budget")
     assert str(raised.value).startswith(
         "verdict 'cost-under-budget' is not registered; allowed: gpu-workloads-land-on-gpu-pools, "
         "plain-pods-stay-off-gpu-pools, "
@@ -97,8 +111,16 @@ def test_a_verdict_takes_its_number_from_the_registry_and_an_unregistered_name_i
     assert str(raised.value).endswith(", one-owner-per-attribute, container-memory-fits, weights-fit-on-disk")
 
 
+def test_a_judge_that_returns_another_verdict_is_refused():
+    from components.placement.verdicts import Judgement, RegisteredVerdict
+
+    wrong = RegisteredVerdict(16, "cost-within-budget", lambda _: Judgement(Verdict("model-fits-gpu", True, "")), "")
+    with pytest.raises(ValueError, match="the judge of 'cost-within-budget' returned the verdict 'model-fits-gpu'"):
+        wrong.run(Evidence())
+
+
 # How a verdict's number gets spelled: "verdict 7", "Verdicts 13 and 14", a number broken from its word across
-# lines or string literals, `Verdict(11, ...)`, `VERDICT_ID = 7`, and a number beside a slug (`13
+# lines or string literals, `Verdict(11, ...)`, `VERDICT_ID = 7`, `verdict.id == 15`, and a number beside a slug (`13
 # \`replicas-fit-at-max\``, `= 13, "replicas-fit-at-max"`).
 _SLUG = "|".join(re.escape(slug) for slug in REPORTED)
 NUMBER_SPELLINGS = (
@@ -107,6 +129,7 @@ NUMBER_SPELLINGS = (
     re.compile(r"\b\w*VERDICT\w*\s*=\s*\d+"),
     re.compile(rf"\b\d+[\s,:\"'`(=]{{1,4}}(?:{_SLUG})\b"),
     re.compile(rf"\b(?:{_SLUG})[`\"']?[\s,:)=(]{{1,4}}\d+"),
+    re.compile(r"\bverdict\w*\.id\s*[=!<>]=?\s*\d+"),
 )
 
 
@@ -131,6 +154,7 @@ def test_the_scan_finds_each_way_a_verdict_number_was_spelled():
         'FIT_ID, FIT_NAME = 13, "replicas-fit-at-max"': [(1, '13, "replicas-fit-at-max')],
         "- 13 `replicas-fit-at-max`: the count": [(1, "13 `replicas-fit-at-max")],
         "`model-fits-gpu` (11) sizes it": [(1, "model-fits-gpu` (11")],
+        "any(verdict.id == 15 for verdict in verdicts)": [(1, "verdict.id == 15")],
     }
     for text, expected in samples.items():
         assert spelled_numbers(text) == expected, text

@@ -16,6 +16,8 @@ from components.facts.cold_start import ColdStart, Step, cold_start_steps
 from components.facts.identity import PROJECT
 from components.facts.versions import VLLM_IMAGE
 from components.placement.cold_start import cold_start_verdict
+from components.placement.evidence import Evidence
+from components.placement.verdicts import VERDICTS
 from components.stackcheck.__main__ import main
 from tests.conftest import dev_stack_config, merge
 
@@ -168,13 +170,17 @@ def test_verdict_15_fails_when_a_budget_is_shorter_than_its_steps(allowance, pro
 
 def test_a_pool_that_scales_from_zero_warns_with_the_whole_estimate():
     verdict, warnings = cold_start_verdict([entry(from_zero=True)])
+    judged = VERDICTS.entry("cold-start-fits-its-budget").run(Evidence(cold_starts=[entry(from_zero=True)]))
 
     assert verdict.passed
     # 10 + 180 + 288 + 58.29 + 45.48 + 45 + 20 = 646.8 s
-    assert warnings == [
-        "verdict 15 cold-start-fits-its-budget: Qwen on dev-gpu scales from zero: a first request waits about 647 s "
-        "(about 10.8 min) from the pending pod to a server that answers (the Cold start section has each step)"
-    ]
+    warning = (
+        "Qwen on dev-gpu scales from zero: a first request waits about 647 s (about 10.8 min) from the pending pod "
+        "to a server that answers (the Cold start section has each step)"
+    )
+    assert warnings == [warning]
+    # The plan lists it after the verdict's number and slug, which the registry gives.
+    assert judged is not None and judged.warnings == [f"verdict 15 cold-start-fits-its-budget: {warning}"]
 
 
 def test_dev_plan_json_has_the_cold_start_of_its_model_with_each_step_the_total_and_the_budget(capsys, tmp_path):

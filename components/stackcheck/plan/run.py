@@ -469,7 +469,7 @@ def _judge(evidence: Evidence, result: PlanResult) -> None:
 
     for entry in VERDICTS:
         try:
-            judged = entry.judge(evidence)
+            judged = entry.run(evidence)
         except ValueError as error:  # a workload the model cannot read, such as a redacted quantity
             result.placement_error = result.placement_error or f"{_UNREADABLE}: {error}"
             continue

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ....placement.cold_start import VERDICT_NAME as COLD_START_VERDICT
 from ..run import PlanResult
 from .sections import MARKDOWN, Column, Items, Paragraph, Row, Section, Table
 
@@ -11,7 +12,7 @@ def cold_start_section(result: PlanResult) -> Section:
     """Per model each step's seconds and how they were worked out, the total, the part the startup probe must
     allow, and the budgets; the sources of the figures in markdown."""
     entries = result.cold_start
-    failed = any(verdict.id == 15 and not verdict.passed for verdict in result.verdicts)
+    failed = any(verdict.name == COLD_START_VERDICT and not verdict.passed for verdict in result.verdicts)
     steps = Table(
         (
             Column("Model", code=True),

@@ -12,7 +12,6 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from ..args.validate import Validation, args_path, argument_problem, coerce, placement_contract
-from ..autoscaling.keda_manifests import default_prometheus_url, scaled_object, trigger_authentication
 from ..facts import gpu_catalog, pod_identity
 from ..facts.contract import PlacementContract
 from ..facts.identity import PROJECT
@@ -41,6 +40,7 @@ from .manifests import (
     token_secret_name,
     try_command,
 )
+from .scaling_manifests import default_prometheus_url, scaled_object, trigger_authentication
 from .weights import register_s3_weights, register_weights_copy
 
 

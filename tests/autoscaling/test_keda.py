@@ -9,12 +9,13 @@ import pytest
 import yaml
 
 from components.args.coerce import StackConfigError
-from components.autoscaling.keda_manifests import QUERY_METRICS, compatibility_warning, queue_query
+from components.autoscaling.keda_manifests import compatibility_warning
 from components.facts import versions
 from components.stackcheck.plan import crd_schema
 from components.stackcheck.plan.render import kubernetes_objects
 from components.stackcheck.runtime import ProgramRun
 from components.stackcheck.stack_config import load_stack_config
+from components.vllm.scaling_manifests import QUERY_METRICS, queue_query
 from tests.support.keda import ROOT, exported_metrics
 
 SCALED_OBJECT = "kubernetes:keda.sh/v1alpha1:ScaledObject"

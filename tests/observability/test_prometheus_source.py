@@ -10,7 +10,7 @@ import logging
 import pytest
 from conftest import PROGRAM, dev_stack_config, merge
 
-from components.autoscaling.keda_manifests import AMP_QUERY_ACTIONS, QUERY_METRICS, kv_cache_query
+from components.autoscaling.keda_manifests import AMP_QUERY_ACTIONS
 from components.facts import versions
 from components.facts.identity import PROJECT
 from components.settings import ConfigError, parse_stack_config
@@ -20,6 +20,7 @@ from components.settings.section import validate_section
 from components.stackcheck.plan import crd_schema, helm_values
 from components.stackcheck.plan.render import kubernetes_objects
 from components.stackcheck.runtime import ProgramRun, run_program
+from components.vllm.scaling_manifests import QUERY_METRICS, kv_cache_query
 
 ARN = "arn:aws:aps:us-west-2:123456789012:workspace/ws-0123abcd-4567-89ef-0123-456789abcdef"
 WORKSPACE_ID = "ws-0123abcd-4567-89ef-0123-456789abcdef"

@@ -1,224 +1,81 @@
-"""What a cold start of a vLLM server takes, step by step, from a pending pod to a server that answers `/health`.
+"""What a cold start of a vLLM server takes, step by step, from a pending pod to a server that answers and is ready.
 
-Standard library only: the plan's cold-start budget (`cold-start-fits-its-budget`) reads it. Each figure is a published one, dated,
-with its source; none was measured by this stack. They are an estimate to check budgets against, not a promise:
-docs/autoscaling.md ("Cold start") says how to measure the real figures in an account, and a stack whose measured start is longer
-should give its probe and its autoscaler more room than this estimate does.
+Standard library only: the plan's cold-start budget (`cold-start-fits-its-budget`) and its cost trade read it. The
+figures are published ones, dated, with their sources (facts/cold_start_figures.py, facts/instance_io.py); none was
+measured by this stack. They are an estimate to check budgets and compare settings against, not a promise:
+docs/autoscaling.md ("Cold start") says how to measure the real figures in an account.
 
-The steps, in the order a scale-up from zero runs them:
-
-1. the Cluster Autoscaler notices the pending pod (its scan interval);
-2. EC2 launches the GPU node and it joins the cluster (per provisioner and AMI family);
-3. the kubelet pulls the vLLM image: its compressed size over the pull rate of the node's image cache;
-4. vLLM fetches the weights: their size (the model catalog's parameters times bytes per parameter) over the
-   source's rate, bounded by what the instance may draw from the internet for the Hub;
-5. vLLM loads the weights onto the GPUs (from the local copy; the S3 streamer loads while it fetches);
-6. vLLM compiles the model (torch.compile) and captures its CUDA graphs.
-
-The startup probe starts counting when the container starts (after step 3), so it must allow steps 4-6; the
-autoscaler's `maxNodeProvisionTime` must allow step 2. A server whose weights the stack copies to S3
-(`vllm.source.seed`) also waits, on a revision's first start only, for the copy Job (`weights_copy_step`), in an
-init container before step 4.
+`cold_start_steps(Start(...))` works out the steps of one server (the order of facts/cold_start_figures.py) from
+what shapes them: the pool's provisioner and AMI family, how the image reaches the node, the node's volume
+throughput, EBS and network baselines, where the weights come from and through how many S3 connections, whether a
+compile cache is restored, the probes' periods, and whether a warm node waits for the pod. The startup probe starts
+counting when the container starts, so it must allow the steps from vLLM's process start to the CUDA graphs; the
+Cluster Autoscaler's `maxNodeProvisionTime` must allow the instance's launch and join. A server whose weights the
+stack copies to S3 (`vllm.source.seed`) also waits, on a revision's first start only, for the copy Job
+(`weights_copy_step`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
 from dataclasses import dataclass
-from types import MappingProxyType
 
+from . import cold_start_figures as figures
 from . import versions
+from .cold_start_figures import GB, MIB, WEIGHTS_SIZE_SOURCE, Figure
+from .instance_io import ebs_bandwidth, network_bandwidth
 
-AS_OF = "2026-12-02"
-"""When the figures below were read from their sources."""
-GB = 1e9
-"""Bytes in a decimal gigabyte, the unit registries, EC2 and the benchmarks below report in."""
+DECISION = "provisioner decision"
+LAUNCH = "instance launch and join"
+DEVICE_PLUGIN = "device plugin registers nvidia.com/gpu"
+IMAGE = "image on the node"
+PROCESS = "vLLM process start and engine init"
+DOWNLOAD = "weights download"
+LOAD = "weights load"
+STREAM = "weights stream from S3 to the GPUs"
+PROFILE = "memory profiling"
+COMPILE = "torch.compile"
+GRAPHS = "CUDA graph capture"
+PROBES = "probes notice the server"
+PREEMPT = "placeholder preempted"
+WARM_IMAGE_SOURCE = "pools/warm_manifests.py: the placeholder runs the server's image, so the node has pulled it"
+IN_PROBE = (PROCESS, DOWNLOAD, LOAD, STREAM, PROFILE, COMPILE, GRAPHS)
+"""The steps after the container starts and before vLLM answers: what the startup probe must allow."""
+
+WEIGHTS_COPY_WORK_GIB = 30
+"""The copy Job's scratch volume: it holds one file at a time, and Hub shards are at most a few GB (transformers'
+`max_shard_size` defaults to 5GB), with room for the Hub client's own staging copy beside it. The disk verdict
+(`weights-fit-on-disk`) counts all of it on the Job's node."""
+WEIGHTS_COPY_STEP = "weights copy from the Hub to S3 (first start)"
 
 
 @dataclass(frozen=True)
-class Figure:
-    """One published figure: its value in `unit`, where it comes from, and when it was read."""
+class Start:
+    """What shapes one server's cold start."""
 
-    value: float
-    unit: str
-    """`s` (seconds), `B` (bytes) or `B/s` (bytes a second)."""
-    source: str
-    as_of: str = AS_OF
-
-    def __post_init__(self) -> None:
-        if self.value < 0 or self.unit not in {"s", "B", "B/s"}:
-            raise ValueError(f"{self}: a figure is a non-negative number of s, B or B/s")
-
-
-SCALE_UP_DECISION = Figure(
-    10,
-    "s",
-    "Cluster Autoscaler FAQ (kubernetes/autoscaler cluster-autoscaler/FAQ.md, cluster-autoscaler-1.36.1): "
-    "`--scan-interval` defaults to 10s; the stack does not change it",
-)
-"""The longest wait before the autoscaler sees the pending pod."""
-KARPENTER_BATCH = Figure(
-    10,
-    "s",
-    "Karpenter settings reference (aws/karpenter-provider-aws website/content/en/docs/reference/settings.md, "
-    "v1.14): `BATCH_MAX_DURATION` defaults to 10s; the stack does not change it",
-)
-"""The longest Karpenter waits to batch pending pods before it launches a node."""
-AUTO_MODE_BATCH = Figure(
-    KARPENTER_BATCH.value,
-    "s",
-    "estimate: EKS Auto Mode provisions with Karpenter's NodePool API (EKS user guide, automode/create-node-pool.adoc) "
-    "and publishes no batch window of its own; Karpenter's default `BATCH_MAX_DURATION` 10s is taken",
-)
-"""The wait before Auto Mode launches a node, taken as Karpenter's."""
-SCALE_UP = MappingProxyType({"nodeGroup": SCALE_UP_DECISION, "karpenter": KARPENTER_BATCH, "autoMode": AUTO_MODE_BATCH})
-"""The wait before a node is asked for, per provisioner (`provisioner` of a GPU pool)."""
-
-# Keyed by (provisioner, AMI family): managed node groups scaled by the Cluster Autoscaler (`nodeGroup`), or
-# Karpenter, which boots either family from the aliases of facts/versions.py. Published launch-to-Ready figures for Linux nodes are about 30 s under Karpenter (the
-# Bottlerocket data-volume write-up below; "Linux nodes ... only taking 30s to become available", hackernoon.com
-# "How I Reduced EKS Windows Node Start Time From 5 Min to ~90s", 2024-06-08); an Auto Scaling group's launch and
-# the NVIDIA AMIs' driver load add to it, so the estimate keeps the 3 minutes the README has given since the
-# first release until a measured figure replaces it. No source gives the two AMI families apart.
-NODE_LAUNCH: Mapping[tuple[str, str], Figure] = MappingProxyType(
-    {
-        (provisioner, family): Figure(
-            180,
-            "s",
-            "estimate for an EKS managed node group of NVIDIA AMIs: EC2 launch, driver load and kubelet "
-            "registration; Linux nodes reach Ready in about 30 s under Karpenter (hackernoon.com, 2024-06-08; "
-            "akingscote.co.uk/posts/aws-eks-bottlerocket-prefetch)",
-        )
-        for provisioner, families in (
-            ("nodeGroup", ("AL2023", "Bottlerocket")),
-            ("karpenter", ("AL2023", "Bottlerocket")),
-            # Auto Mode chooses its AMI; the pool's amiFamily stays AL2023 (settings/node_groups.py).
-            ("autoMode", ("AL2023",)),
-        )
-        for family in families
-    }
-)
-"""Seconds from the Auto Scaling group's launch to a Ready GPU node."""
-
-# vllm-project/vllm#27154 (2025-10-18): `vllm/vllm-openai:latest` "is around 12 GB". Docker Hub, which lists the
-# compressed size per tag from the registry's manifest, is not reachable from where this table is written, so the
-# pinned tag's own manifest is not read; the issue's figure is the upper one of the public reports (the README's
-# "about 10 GB compressed"; tensorfuse.io/docs/blogs/snapshotter_graphs: vLLM images "typically exceeding 10 GB").
-IMAGE_COMPRESSED_BYTES: Mapping[str, Figure] = MappingProxyType(
-    {
-        versions.VLLM_IMAGE: Figure(
-            12 * GB,
-            "B",
-            "vllm-project/vllm#27154 (vllm/vllm-openai about 12 GB, 2025-10-18); the registry's manifest of "
-            f"{versions.VLLM_IMAGE} was not readable offline",
-        )
-    }
-)
-"""Compressed size of the vLLM images the stack pins, by image reference."""
-
-# A plain pull: "Standard Docker image pulls of 15-20 GB can take 4-6 minutes per instance" (AWS Machine Learning
-# Blog, "Reducing container cold start times using SOCI index on DLAMI and DLC"); the slowest of that range,
-# 15 GB in 6 minutes. A Bottlerocket data volume restored from a snapshot that holds the image needs no pull: the
-# containers "start up instantly" (akingscote.co.uk, after the AWS Containers Blog "Reduce container startup time
-# on Amazon EKS with Bottlerocket data volume", 2023-10-19). SOCI parallel pull "reduc[es] image pull time by up to
-# 50%" (aws-samples/karpenter-blueprints blueprints/soci-snapshotter/README.md at 1e0c62be, whose nodes have the
-# 600 MiB/s root volume nodeadm recommends and the stack sets): twice the plain rate. It is the best published
-# case, as the SOCI maintainers warn that figures depend on the workload (awslabs/soci-snapshotter#1938).
-_PLAIN_PULL = 15 * GB / 360
-IMAGE_PULL_RATE: Mapping[str, Figure] = MappingProxyType(
-    {
-        "none": Figure(
-            _PLAIN_PULL,
-            "B/s",
-            "AWS Machine Learning Blog, Reducing container cold start times using SOCI index on DLAMI and DLC: "
-            "15-20 GB in 4-6 minutes (the slowest: 15 GB in 6 minutes)",
-        ),
-        "soci": Figure(
-            _PLAIN_PULL * 2,
-            "B/s",
-            "aws-samples/karpenter-blueprints blueprints/soci-snapshotter/README.md: SOCI parallel pull reduces "
-            "image pull time by up to 50%, over the plain pull of the AWS Machine Learning Blog (15 GB in 6 minutes)",
-        ),
-    }
-)
-"""Pull rate per image cache mode; the image cache `snapshot` pulls nothing (`IMAGE_ALREADY_ON_NODE`)."""
-IMAGE_ALREADY_ON_NODE = Figure(
-    0,
-    "s",
-    "AWS Containers Blog, Reduce container startup time on Amazon EKS with Bottlerocket data volume (2023-10-19)",
-)
-
-# Hugging Face's own benchmark of its Hub storage from an m5dn.24xlarge in us-east-1 (huggingface_hub 1.7.1,
-# hf-xet 1.4.2; h-m-t-hf-buckets-benchmark.static.hf.space): a cold (CDN miss) download of 1 GB at 261.1 MB/s, and
-# plain S3 GETs of 5 GB at 398.6 MB/s on average. The streamer reads with several clients at once
-# (`concurrency`), so one client's S3 rate is the lower bound of its rate.
-WEIGHTS_RATE: Mapping[str, Figure] = MappingProxyType(
-    {
-        "huggingface": Figure(
-            261.1e6,
-            "B/s",
-            "Hugging Face buckets benchmark (h-m-t-hf-buckets-benchmark.static.hf.space): cold CDN download, "
-            "1 GB at 261.1 MB/s",
-        ),
-        "s3": Figure(
-            398.6e6,
-            "B/s",
-            "Hugging Face buckets benchmark (h-m-t-hf-buckets-benchmark.static.hf.space): S3 GET, 5 GB at "
-            "398.6 MB/s (one client)",
-        ),
-    }
-)
-"""Rate at which vLLM fetches the weights, per source."""
-
-# "For instances with fewer than 32 vCPUs, bandwidth is limited to 5 Gbps" for traffic through an internet gateway,
-# and 50% of the instance's bandwidth, at least 5 Gbps, from 32 vCPUs (Amazon EC2 User Guide, "Amazon EC2 instance
-# network bandwidth"). The Hub is on the internet; 5 Gbps is what every instance type may draw.
-INTERNET_BANDWIDTH = Figure(
-    5e9 / 8,
-    "B/s",
-    "Amazon EC2 User Guide, Amazon EC2 instance network bandwidth: traffic through an internet gateway is limited "
-    "to 5 Gbps below 32 vCPUs, at least 5 Gbps from 32",
-)
-"""What an instance may draw from the internet, the bound on a download from the Hub."""
-
-# NVIDIA Technical Blog, "Reducing Cold Start Latency for LLM Inference with NVIDIA Run:ai Model Streamer":
-# the default safetensors loader read Llama 3 8B (8.03e9 parameters in bf16, 16.06 GB) from a gp3 volume
-# in 47.99 s on a g5.12xlarge; the streamer, at concurrency 16, in 14.34 s.
-LOCAL_LOAD_RATE = Figure(
-    8.03e9 * 2 / 47.99,
-    "B/s",
-    "NVIDIA Technical Blog, Reducing Cold Start Latency for LLM Inference with NVIDIA Run:ai Model Streamer: "
-    "default loader, 16.06 GB from gp3 in 47.99 s",
-)
-"""Rate of vLLM's default loader from the node's disk to the GPUs."""
-
-# ai-dynamo/dynamo#3257: vLLM's torch.compile of a model takes about 45 s without a cache (about 8 s with one).
-# vLLM says of its CUDA graph capture "This usually takes 5~20 seconds" (vllm/v1/worker/gpu_model_runner.py at
-# v0.32.0, `capture_model`); the upper figure is kept.
-COMPILE = Figure(45, "s", "ai-dynamo/dynamo#3257: torch.compile about 45 s without a cache")
-CUDA_GRAPHS = Figure(
-    20, "s", "vllm/v1/worker/gpu_model_runner.py at v0.32.0: CUDA graph capture 'usually takes 5~20 seconds'"
-)
-
-
-WEIGHTS_SIZE_SOURCE = "weights: parameters x bytes per parameter (facts/model_catalog.py, or vllm.modelFacts)"
-
-
-def instance_bandwidth(name: str, baseline_gbps: float | None) -> Figure | None:
-    """The baseline network bandwidth of instance type `name` (facts/gpu_catalog.py), the bound on what its pod
-    draws from S3 or the Hub; None when the catalog has none."""
-    if baseline_gbps is None:
-        return None
-    return Figure(
-        baseline_gbps * 1e9 / 8,
-        "B/s",
-        f"{name} baseline {baseline_gbps:g} Gbps (facts/gpu_catalog.py: AWS docs, accelerated computing network "
-        "specifications, via aws/karpenter-provider-aws@v1.14.1 zz_generated.bandwidth.go)",
-    )
-
-
-def _lower(first: Figure, second: Figure | None) -> Figure:
-    return first if second is None or first.value <= second.value else second
+    provisioner: str = "nodeGroup"
+    """`nodeGroup`, `karpenter` or `autoMode`."""
+    ami_family: str = "AL2023"
+    image: str = versions.VLLM_IMAGE
+    image_cache: str = "none"
+    """`none`, `soci` or `snapshot`."""
+    fast_snapshot_restore: bool = False
+    """With `snapshot`: whether Fast Snapshot Restore is on for the snapshot, so the volume is initialized at once."""
+    volume_throughput_mibps: int | None = None
+    """The throughput the node's volume provisions; None for gp3's included 125 MiB/s."""
+    instance: str = ""
+    network_baseline_gbps: float | None = None
+    weights_bytes: float | None = None
+    source: str = "huggingface"
+    """`huggingface` or `s3`."""
+    concurrency: int | None = None
+    """The streamer's S3 connections; None for its default."""
+    compile_cache: bool = False
+    startup_period: float = 10
+    readiness_period: float = 10
+    warm: bool = False
+    """Whether a warm node (a placeholder holding it) takes the pod: no node to launch, the image already there."""
+    placeholder_grace: float = 0
 
 
 @dataclass(frozen=True)
@@ -229,8 +86,11 @@ class Step:
     seconds: float
     arithmetic: str
     source: str
-    in_probe: bool
-    """Whether the step runs after the container started, inside the startup probe's allowance."""
+
+    @property
+    def in_probe(self) -> bool:
+        """Whether the step runs after the container started, inside the startup probe's allowance."""
+        return self.name in IN_PROBE
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -242,87 +102,180 @@ class Step:
         }
 
 
-def _transfer(name: str, size: Figure, rate: Figure, bound: Figure | None, in_probe: bool) -> Step:
-    """`size` bytes at `rate`, or at `bound` when that is lower; the source names where both figures come from."""
-    speed, source = rate.value, rate.source
-    if bound is not None and bound.value < speed:
-        speed, source = bound.value, f"{source}; bounded by {bound.source}"
-    arithmetic = f"{size.value / GB:.2f} GB / {speed / 1e6:.1f} MB/s"
-    return Step(name, size.value / speed, arithmetic, f"{size.source}; {source}", in_probe)
+def _mbps(rate: float) -> str:
+    return f"{rate / 1e6:.1f} MB/s"
 
 
-def cold_start_steps(
-    *,
-    ami_family: str,
-    image: str,
-    weights_bytes: float | None,
-    source: str = "huggingface",
-    image_cache: str = "none",
-    provisioner: str = "nodeGroup",
-    bandwidth: Figure | None = None,
-) -> tuple[list[Step], list[str]]:
-    """The steps of a scale-up from zero for a server of `image` loading `weights_bytes` from `source`, on a node
-    of `ami_family` with `image_cache` and the network `bandwidth` (`instance_bandwidth`), and the steps left out
-    for want of a figure (an image the table does not know, a model of unknown size)."""
-    missing = []
-    launch, decision = NODE_LAUNCH[(provisioner, ami_family)], SCALE_UP[provisioner]
-    how = "the autoscaler's scan interval" if provisioner == "nodeGroup" else "Karpenter's batch window"
-    steps = [
-        Step("scale-up decision", decision.value, how, decision.source, False),
-        Step("node launch and join", launch.value, f"{provisioner}, {ami_family}", launch.source, False),
+def _slowest(name: str, size: Figure, rates: list[tuple[str, Figure | None]]) -> Step:
+    """`size` bytes at the lowest of `rates` (each named); the arithmetic names every bound, the source the lowest."""
+    known = [(label, rate) for label, rate in rates if rate is not None]
+    label, rate = min(known, key=lambda pair: pair[1].value)
+    arithmetic = f"{size.value / GB:.2f} GB / {_mbps(rate.value)}, {label}"
+    if len(known) > 1:
+        arithmetic += " (the lowest of " + ", ".join(f"{what} {figure.value / 1e6:.1f}" for what, figure in known) + ")"
+    return Step(name, size.value / rate.value, arithmetic, f"{size.source}; {rate.source}")
+
+
+def disk_rate(start: Start) -> Figure:
+    """What the node's volume reads or writes a second: its provisioned throughput, bounded by the instance's EBS
+    baseline when facts/instance_io.py has it."""
+    if start.volume_throughput_mibps is None:
+        volume = figures.GP3_DEFAULT_THROUGHPUT
+    else:
+        volume = Figure(
+            start.volume_throughput_mibps * MIB,
+            "B/s",
+            f"the volume's provisioned {start.volume_throughput_mibps} MiB/s",
+        )
+    ebs = ebs_bandwidth(start.instance)
+    return volume if ebs is None or volume.value <= ebs.value else ebs
+
+
+def streamer_connections(start: Start) -> int:
+    return start.concurrency or figures.STREAMER_DEFAULT_CONCURRENCY
+
+
+def concurrency_for(baseline_gbps: float | None) -> int | None:
+    """The streamer concurrency that fills an instance's baseline bandwidth: one S3 connection per 85 MB/s
+    (`S3_RATE_PER_CONNECTION`), rounded up, at most the settings' 256; None without a baseline."""
+    if baseline_gbps is None:
+        return None
+    needed = math.ceil(baseline_gbps * 1e9 / 8 / figures.S3_RATE_PER_CONNECTION.value)
+    return max(1, min(needed, figures.STREAMER_MAX_CONCURRENCY))
+
+
+def _node_steps(start: Start) -> list[Step]:
+    if start.warm:
+        return [
+            Step(
+                PREEMPT,
+                start.placeholder_grace,
+                f"the scheduler preempts the warm node's placeholder, whose grace period is {start.placeholder_grace:g} s",
+                "Kubernetes docs, Pod Priority and Preemption: victims get their graceful termination period",
+            )
+        ]
+    decision, launch = figures.SCALE_UP[start.provisioner], figures.NODE_LAUNCH[start.provisioner]
+    how = "the autoscaler's scan interval" if start.provisioner == "nodeGroup" else "Karpenter's idle batch window"
+    return [
+        Step(DECISION, decision.value, how, decision.source),
+        Step(LAUNCH, launch.value, f"{start.provisioner}, {start.ami_family}", launch.source),
+        Step(DEVICE_PLUGIN, figures.DEVICE_PLUGIN.value, "after the node is Ready", figures.DEVICE_PLUGIN.source),
     ]
-    size = IMAGE_COMPRESSED_BYTES.get(image)
-    if image_cache == "snapshot":
+
+
+def _image_step(start: Start) -> tuple[Step | None, str | None]:
+    """The image's step, or None and why it is left out. A pull takes the longer of the network's pull of the
+    compressed layers and the volume's write of them and of the unpacked image."""
+    if start.warm:
+        return Step(IMAGE, 0, "the placeholder ran the same image on the warm node", WARM_IMAGE_SOURCE), None
+    if start.image_cache == "snapshot":
+        if start.fast_snapshot_restore:
+            return Step(IMAGE, 0, "the data volume is restored fully initialized", figures.FSR_SOURCE), None
+        return None, f"image blocks read from S3 on first access ({figures.LAZY_RESTORE_SOURCE})"
+    unpacked = figures.IMAGE_UNPACKED_BYTES.get(start.image)
+    compressed = figures.IMAGE_COMPRESSED_BYTES.get(start.image)
+    if compressed is None or unpacked is None:
+        return None, f"image pull ({start.image}: size not recorded in facts/cold_start_figures.py)"
+    pull, disk = figures.IMAGE_PULL_RATE[start.image_cache], disk_rate(start)
+    network_seconds = compressed.value / pull.value
+    written = compressed.value + unpacked.value
+    disk_seconds = written / disk.value
+    arithmetic = (
+        f"the longer of {compressed.value / GB:.2f} GB pulled at {_mbps(pull.value)} ({network_seconds:.0f} s) and "
+        f"{compressed.value / GB:.2f} + {unpacked.value / GB:.2f} GB written at {_mbps(disk.value)} "
+        f"({disk_seconds:.0f} s)"
+    )
+    source = "; ".join((compressed.source, unpacked.source, pull.source, disk.source))
+    return Step(IMAGE, max(network_seconds, disk_seconds), arithmetic, source), None
+
+
+def _weights_steps(start: Start) -> list[Step]:
+    assert start.weights_bytes is not None
+    weights = Figure(start.weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
+    network = network_bandwidth(start.instance, start.network_baseline_gbps)
+    if start.source == "s3":
+        connections = streamer_connections(start)
+        per = figures.S3_RATE_PER_CONNECTION
+        streamer = Figure(
+            connections * per.value,
+            "B/s",
+            f"{connections} streamer connection(s) x {_mbps(per.value)} ({per.source}; the streamer's default "
+            f"{figures.STREAMER_DEFAULT_CONCURRENCY}: run-ai/runai-model-streamer 0.15.7 config.cc)",
+        )
+        return [_slowest(STREAM, weights, [("S3 connections", streamer), ("network", network)])]
+    disk = disk_rate(start)
+    download = _slowest(
+        DOWNLOAD,
+        weights,
+        [
+            ("Hub", figures.WEIGHTS_RATE["huggingface"]),
+            ("internet", figures.INTERNET_BANDWIDTH),
+            ("network", network),
+            ("volume", disk),
+        ],
+    )
+    load = _slowest(LOAD, weights, [("loader", figures.LOCAL_LOAD_RATE), ("volume", disk)])
+    return [download, load]
+
+
+def cold_start_steps(start: Start) -> tuple[list[Step], list[str]]:
+    """The steps of a start of a server shaped by `start`, and the steps left out for want of a figure (an image
+    the tables do not know, a model of unknown size, a lazily restored volume)."""
+    missing = []
+    steps = _node_steps(start)
+    image, why = _image_step(start)
+    if image is not None:
+        steps.append(image)
+    if why is not None:
+        missing.append(why)
+    steps.append(Step(PROCESS, figures.PROCESS_START.value, "published upper figure", figures.PROCESS_START.source))
+    if start.weights_bytes is None:
+        missing.append("weights (the model's size is unknown: not in the model catalog, no modelFacts)")
+    else:
+        steps += _weights_steps(start)
+    steps.append(Step(PROFILE, figures.MEMORY_PROFILING.value, "one profiling run", figures.MEMORY_PROFILING.source))
+    if start.compile_cache:
+        cached = figures.COMPILE_CACHED
         steps.append(
-            Step("image pull", 0, "the image is on the node's data volume", IMAGE_ALREADY_ON_NODE.source, False)
-        )
-    elif size is not None:
-        steps.append(_transfer("image pull", size, IMAGE_PULL_RATE[image_cache], None, False))
-    else:
-        missing.append(f"image pull ({image}: compressed size not recorded in facts/cold_start.py)")
-    if weights_bytes is None:
-        missing.append(
-            "weights download and load (the model's size is unknown: not in the model catalog, no modelFacts)"
+            Step(
+                COMPILE, cached.value, "the compile cache restored", f"{cached.source}; {figures.COMPILE_CACHE_SOURCE}"
+            )
         )
     else:
-        weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
-        if source == "s3":
-            # The streamer reads from S3 into GPU memory as it fetches (through a CPU buffer): fetching is loading.
-            steps.append(_transfer("weights stream from S3 to the GPUs", weights, WEIGHTS_RATE["s3"], bandwidth, True))
-        else:
-            bound = _lower(INTERNET_BANDWIDTH, bandwidth)
-            steps.append(_transfer("weights download", weights, WEIGHTS_RATE["huggingface"], bound, True))
-            steps.append(_transfer("weights load", weights, LOCAL_LOAD_RATE, None, True))
-    steps.append(Step("torch.compile", COMPILE.value, "without a compile cache", COMPILE.source, True))
-    steps.append(Step("CUDA graph capture", CUDA_GRAPHS.value, "upper figure", CUDA_GRAPHS.source, True))
+        steps.append(Step(COMPILE, figures.COMPILE.value, "without a compile cache", figures.COMPILE.source))
+    steps.append(Step(GRAPHS, figures.CUDA_GRAPHS.value, "upper figure", figures.CUDA_GRAPHS.source))
+    periods = start.startup_period + start.readiness_period
+    steps.append(
+        Step(
+            PROBES,
+            periods,
+            f"startup probe period {start.startup_period:g} s + readiness probe period {start.readiness_period:g} s",
+            figures.PROBES_SOURCE,
+        )
+    )
     return steps, missing
-
-
-WEIGHTS_COPY_STEP = "weights copy from the Hub to S3 (first start)"
-
-WEIGHTS_COPY_WORK_GIB = 30
-"""The copy Job's scratch volume: it holds one file at a time, and Hub shards are at most a few GB (transformers'
-`max_shard_size` defaults to 5GB), with room for the Hub client's own staging copy beside it. The disk verdict
-(`weights-fit-on-disk`) counts all of it on the Job's node."""
 
 
 def weights_copy_step(weights_bytes: float) -> Step:
     """The seeding Job's copy (`vllm.source.seed`), on the first start of a revision only: the pull of its image on
     a system node, the Hub download, bounded by what the node may draw from the internet, then the upload to S3,
-    one file after the other. No published S3 upload rate was found: the benchmark's GET rate stands for it. The
-    server's init container waits for it before the server container (and its startup probe) starts."""
+    one file after the other over one connection (`S3_RATE_PER_CONNECTION`). The server's init container waits for
+    it before the server container (and its startup probe) starts."""
     weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
-    image = IMAGE_COMPRESSED_BYTES[versions.WEIGHTS_COPY_IMAGE]
-    pull = _transfer("", image, IMAGE_PULL_RATE["none"], None, False)
-    download = _transfer("", weights, WEIGHTS_RATE["huggingface"], INTERNET_BANDWIDTH, False)
-    upload = _transfer("", weights, WEIGHTS_RATE["s3"], None, False)
+    image = figures.IMAGE_COMPRESSED_BYTES[versions.WEIGHTS_COPY_IMAGE]
+    pull = _slowest("", image, [("pull", figures.IMAGE_PULL_RATE["none"])])
+    download = _slowest(
+        "",
+        weights,
+        [("the Hub", figures.WEIGHTS_RATE["huggingface"]), ("internet gateway", figures.INTERNET_BANDWIDTH)],
+    )
+    upload = _slowest("", weights, [("one S3 connection", figures.S3_RATE_PER_CONNECTION)])
     parts = (pull, download, upload)
     return Step(
         WEIGHTS_COPY_STEP,
         sum(part.seconds for part in parts),
         " + ".join(f"({part.arithmetic})" for part in parts) + ": image pull, download, upload",
         "; ".join(dict.fromkeys(source for part in parts for source in part.source.split("; "))),
-        False,
     )
 
 
@@ -336,14 +289,14 @@ class ColdStart:
     """The GpuNodeGroup it runs on."""
     steps: tuple[Step, ...]
     scales_from_zero: bool
-    """Whether the pool's `minSize` is 0, so a first replica waits for every step."""
+    """Whether the pool's `minSize` is 0 with no warm node, so a first replica waits for every step."""
     startup_allowance: float | None
     """Seconds the registered startup probe allows (initial delay plus failure threshold times period); None when
     the server's Deployment has no startup probe."""
     max_node_provision: float | None
     """The autoscaler's `maxNodeProvisionTime` in seconds; None without the autoscaler."""
     not_estimated: tuple[str, ...] = ()
-    """Steps left out for want of a figure (an image or a model the tables do not know)."""
+    """Steps left out for want of a figure."""
     weights_copy: Step | None = None
     """The seeding Job's copy, on a revision's first start only (so not in `steps`); None without seeding."""
     weights_wait: float | None = None
@@ -351,7 +304,7 @@ class ColdStart:
 
     @property
     def total(self) -> float:
-        """Seconds from a pending pod to a server that answers, every step summed."""
+        """Seconds from a pending pod to a server that answers and is ready: the cold start."""
         return sum(step.seconds for step in self.steps)
 
     @property
@@ -361,18 +314,19 @@ class ColdStart:
 
     @property
     def node_launch(self) -> float:
-        """Seconds of the node's launch and join, which `maxNodeProvisionTime` must allow."""
-        return sum(step.seconds for step in self.steps if step.name == "node launch and join")
+        """Seconds of the instance's launch and join, which `maxNodeProvisionTime` must allow."""
+        return sum(step.seconds for step in self.steps if step.name == LAUNCH)
 
     def to_dict(self) -> dict[str, object]:
         return {
             "model": self.name,
             "pool": self.pool,
+            "coldStartSeconds": round(self.total, 1),
             "steps": [step.to_dict() for step in self.steps],
-            "totalSeconds": round(self.total, 1),
-            "startupProbeSeconds": round(self.in_probe, 1),
             "budget": {
+                "startupProbeMustAllowSeconds": round(self.in_probe, 1),
                 "startupProbeAllowanceSeconds": self.startup_allowance,
+                "nodeLaunchSeconds": round(self.node_launch, 1),
                 "maxNodeProvisionSeconds": self.max_node_provision,
             },
             "scalesFromZero": self.scales_from_zero,

@@ -17,6 +17,7 @@ on 2026-12-02 from the sources named next to each fact.
 
 from __future__ import annotations
 
+import math
 import re
 from types import MappingProxyType
 
@@ -46,6 +47,17 @@ so an instance of exactly 7 GiB falls below nodeadm's threshold."""
 SOCI_ROOT_THROUGHPUT_MIBPS = 600
 GP3_BASELINE_IOPS = 3000
 """gp3's included IOPS; 600 MiB/s needs 2400 at gp3's 0.25 MiB/s per IOPS, so the baseline suffices."""
+GP3_INCLUDED_THROUGHPUT_MIBPS = 125
+GP3_MAX_THROUGHPUT_MIBPS = 1000
+"""gp3's included and highest throughput, MiB/s (EBS user guide, General Purpose SSD volumes)."""
+GP3_MIBPS_PER_IOPS = 0.25
+"""gp3's most throughput per provisioned IOPS (the EC2 API refuses more: stackcheck/aws's block-device rule)."""
+
+
+def gp3_iops(throughput_mibps: int) -> int:
+    """The IOPS a gp3 volume of `throughput_mibps` provisions: the included 3,000, or a quarter MiB/s each above."""
+    return max(GP3_BASELINE_IOPS, math.ceil(throughput_mibps / GP3_MIBPS_PER_IOPS))
+
 
 # Bottlerocket's volumes: "/dev/xvda" holds the OS, "/dev/xvdb" the data (images, containers, kubelet). Karpenter's
 # Bottlerocket family gives these defaults, the OS volume 4Gi (aws/karpenter-provider-aws

@@ -20,24 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from . import eks_node, versions
-from .cold_start import IMAGE_COMPRESSED_BYTES, Figure
+from . import eks_node
+from .cold_start_figures import IMAGE_COMPRESSED_BYTES, IMAGE_UNPACKED_BYTES, Figure
 
 GIB = 2**30
 AS_OF = "2026-12-04"
-IMAGE_UNPACKED_BYTES: Mapping[str, Figure] = MappingProxyType(
-    {
-        versions.VLLM_IMAGE: Figure(
-            28.6e9,
-            "B",
-            "vllm-project/vllm#22377 (2025-12-10): the official vllm-openai:latest image (vLLM 0.12.0) is 28.6 GB "
-            f"as `docker images` lists it, unpacked; the registry's manifest of {versions.VLLM_IMAGE} was not "
-            "readable offline",
-            AS_OF,
-        )
-    }
-)
-"""Unpacked size of the vLLM images the stack pins, by image reference."""
 AMI_OS_BYTES: Mapping[str, Figure] = MappingProxyType(
     {
         "AL2023": Figure(
@@ -143,7 +130,7 @@ class NodeDisk:
     def arithmetic(self) -> str:
         """The sum, in GiB, against the volume's 90%."""
         if self.image_bytes is None:
-            return f"the size of {', '.join(self.images)} is not in facts/node_disk.py and facts/cold_start.py"
+            return f"the size of {', '.join(self.images)} is not in facts/cold_start_figures.py"
         if self.unknown:
             return f"the size of {', '.join(self.unknown)} is unknown; give the model's facts in vllm.modelFacts"
         compressed, unpacked = self.image_bytes

@@ -92,6 +92,13 @@ EBS_SOURCE = PriceSource(
     "https://aws.amazon.com/ebs/pricing/",
     "2021-02-04",
 )
+FSR_SOURCE = PriceSource(
+    "How AWS Pricing Works (AWS whitepaper), Amazon EBS: Fast Snapshot Restore is charged in Data Services "
+    "Unit-Hours for each Availability Zone in which it is enabled, billed per minute with a one-hour minimum; one "
+    "FSR DSU-hour is $0.75 per Availability Zone (us-east-1), one DSU for each snapshot and zone",
+    "https://docs.aws.amazon.com/whitepapers/latest/how-aws-pricing-works/amazon-ebs.html",
+    "2026-12-05",
+)
 KMS_SOURCE = PriceSource(
     "AWS KMS pricing: each KMS key costs $1 a month (prorated hourly), the same in every commercial region; with "
     "automatic rotation each newly generated backing key adds $1 a month (aws.amazon.com/kms/pricing; "
@@ -134,6 +141,8 @@ GP3_USD: dict[str, tuple[float, float, float]] = {"us-east-1": (0.08, 0.04, 0.00
 """gp3 per GB-month, per MB/s-month above 125 and per IOPS-month above 3,000, by region."""
 GP3_FREE_THROUGHPUT_MBPS = 125
 GP3_FREE_IOPS = 3000
+FSR_USD_PER_ZONE_HOUR: dict[str, float] = {"us-east-1": 0.75}
+"""Fast Snapshot Restore of one snapshot in one zone, an hour, by region."""
 KMS_KEY_USD_PER_MONTH = 1.0
 KMS_PRICED_PARTITIONS = ("aws",)
 LOG_INGESTION_USD_PER_GB: dict[str, float] = {"us-east-1": 0.50, "ap-northeast-1": 0.76}
@@ -150,6 +159,7 @@ SOURCES: tuple[PriceSource, ...] = (
     IPV4_SOURCE,
     ENDPOINT_SOURCE,
     EBS_SOURCE,
+    FSR_SOURCE,
     KMS_SOURCE,
     LOGS_SOURCE,
     SQS_SOURCE,
@@ -294,6 +304,12 @@ def gp3_volume_month(region: str, size_gb: float, throughput_mbps: float | None,
     extra_throughput = max(0.0, (throughput_mbps or GP3_FREE_THROUGHPUT_MBPS) - GP3_FREE_THROUGHPUT_MBPS)
     extra_iops = max(0.0, (iops or GP3_FREE_IOPS) - GP3_FREE_IOPS)
     return size_gb * per_gb + extra_throughput * per_mbps + extra_iops * per_iops
+
+
+def fast_snapshot_restore(region: str) -> Price | None:
+    """Fast Snapshot Restore of one snapshot in one Availability Zone of `region`, an hour."""
+    usd = FSR_USD_PER_ZONE_HOUR.get(region)
+    return Price(usd, FSR_SOURCE) if usd is not None else None
 
 
 def kms_key(partition: str) -> Price | None:

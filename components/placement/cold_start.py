@@ -35,8 +35,8 @@ def cold_start_verdict(entries: list[ColdStart]) -> tuple[Verdict, list[str]]:
         where = f"{entry.name} on {entry.pool}"
         if entry.startup_allowance is not None and entry.startup_allowance < entry.in_probe:
             failed.append(
-                f"{where}: the startup probe allows {entry.startup_allowance:.0f} s but fetching, loading and "
-                f"compiling the model take about {entry.in_probe:.0f} s, so the pod is restarted while it loads; "
+                f"{where}: the startup probe allows {entry.startup_allowance:.0f} s but vLLM's start, the weights, "
+                f"profiling, compiling and CUDA graphs take about {entry.in_probe:.0f} s, so the pod is restarted while it loads; "
                 f"raise vllm.startupTimeoutSeconds to at least {entry.in_probe:.0f}"
             )
         if entry.max_node_provision is not None and entry.max_node_provision < entry.node_launch:
@@ -55,15 +55,20 @@ def cold_start_verdict(entries: list[ColdStart]) -> tuple[Verdict, list[str]]:
         if entry.scales_from_zero:
             warnings.append(
                 f"{where} scales from zero: a first request waits about {_minutes(entry.total)} from the pending "
-                "pod to a server that answers (the Cold start section has each step)"
+                "pod to a server that answers and is ready (the Cold start section has each step)"
             )
         if entry.not_estimated:
             warnings.append(f"{where}: the cold-start estimate leaves out {'; '.join(entry.not_estimated)}")
     if failed:
         return Verdict(VERDICT_NAME, False, "; ".join(failed), [*failed, *warnings]), warnings
     fits = "; ".join(
-        f"{entry.name} on {entry.pool}: about {entry.in_probe:.0f} s in a startup allowance of "
-        + ("no probe" if entry.startup_allowance is None else f"{entry.startup_allowance:.0f} s")
+        f"{entry.name} on {entry.pool}: "
+        + (
+            "no startup probe"
+            if entry.startup_allowance is None
+            else f"the startup probe allows {entry.startup_allowance:.0f} s"
+        )
+        + f" for the {entry.in_probe:.0f} s from vLLM's start to its CUDA graphs (cold start {entry.total:.0f} s)"
         for entry in entries
     )
     return Verdict(VERDICT_NAME, True, f"every cold start fits its budget: {fits}", warnings), warnings

@@ -46,6 +46,8 @@ class GpuNodeGroupArgs:
     """Plain. How the vLLM image reaches a new node: `none` (the kubelet pulls it), `soci` (SOCI parallel pull, AL2023 only: nodeadm's `FastImagePull` gate, with the root volume's throughput raised to 600 MiB/s; instance types of at least 4 vCPUs and 8 GiB) or `snapshot` (Bottlerocket only: the data volume is restored from `snapshotId`, an EBS snapshot holding the pulled image; docs/gpu-pools.md says how to build it). Default `none`."""
     snapshot_id: str | None = None
     """Plain. The EBS snapshot of a Bottlerocket data volume holding the vLLM image, `snap-` and 8 or 17 hexadecimal digits; required with `imageCache: snapshot` and refused otherwise. Default none."""
+    volume_throughput: int | None = None
+    """Plain. Throughput of the GPU nodes' gp3 volume (AL2023's root, Bottlerocket's data volume) in MiB/s, 125-1000, billed above gp3's included 125 (the plan's cost section prices it); its IOPS are raised to a quarter MiB/s each where it needs more than the included 3,000. The image pull and the weights written and read are bounded by it and by the instance's EBS baseline. Default: gp3's 125, or 600 with `imageCache: soci`."""
     placement: PlacementArgs | None = None
     """Plain. The placement contract: the nodes carry its label, extra labels and taints. Default: label `GPU=true`, taint `GPU=true:NoSchedule`."""
     tags: dict[str, str] | None = None

@@ -74,6 +74,7 @@ def gpu_node_group_spec(
         kubernetes_version=kubernetes_version,
         image_cache=settings.image_cache,
         snapshot_id=settings.snapshot_id,
+        volume_throughput=settings.volume_throughput_mibps,
     )
 
 

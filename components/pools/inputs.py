@@ -8,7 +8,8 @@ from ..settings.section import SectionModel
 
 STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     # Which component the stack builds for a pool: `GpuNodeGroup`, `KarpenterNodePool` or `AutoModeNodePool`.
-    GpuNodeGroupSettings: ("provisioner",),
+    # Fast Snapshot Restore is turned on for the snapshot outside the stack; the plan reads and prices it.
+    GpuNodeGroupSettings: ("provisioner", "fast_snapshot_restore"),
 }
 """Settings fields of this concern no component takes: the stack config alone has them."""
 

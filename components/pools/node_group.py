@@ -48,6 +48,8 @@ class ManagedNodeGroupSpec:
     image_cache: str = "none"
     """`none`, `soci` (SOCI parallel pull, AL2023) or `snapshot` (Bottlerocket's data volume from `snapshot_id`)."""
     snapshot_id: str | None = None
+    volume_throughput: int | None = None
+    """MiB/s of the gp3 volume; None for gp3's included 125."""
 
 
 def shape(settings: Any) -> dict[str, Any]:
@@ -109,9 +111,9 @@ def _volume(spec: ManagedNodeGroupSpec) -> dict[str, object]:
         ebs["snapshot_id"] = spec.snapshot_id
     else:
         ebs["encrypted"] = "true"
-    if spec.image_cache == "soci":
-        ebs["throughput"] = image_cache.SOCI_ROOT_THROUGHPUT_MIBPS
-        ebs["iops"] = image_cache.GP3_BASELINE_IOPS
+    if spec.volume_throughput is not None:
+        ebs["throughput"] = spec.volume_throughput
+        ebs["iops"] = image_cache.gp3_iops(spec.volume_throughput)
     return ebs
 
 

@@ -37,6 +37,14 @@ GpuDiskSize = Annotated[
     ),
 ]
 SnapshotId = Annotated[str, rule(image_cache.is_snapshot_id, image_cache.SNAPSHOT_ID_RULE)]
+VolumeThroughput = Annotated[
+    int,
+    rule(
+        lambda mibps: image_cache.GP3_INCLUDED_THROUGHPUT_MIBPS <= mibps <= image_cache.GP3_MAX_THROUGHPUT_MIBPS,
+        f"an integer from {image_cache.GP3_INCLUDED_THROUGHPUT_MIBPS} to {image_cache.GP3_MAX_THROUGHPUT_MIBPS} "
+        "MiB/s (gp3)",
+    ),
+]
 
 
 class _NodeGroupSettings(SectionModel):
@@ -176,6 +184,16 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     snapshot_id: SnapshotId | None = None
     """The EBS snapshot of a Bottlerocket data volume holding the vLLM image, `snap-` and 8 or 17 hexadecimal
     digits; required with `imageCache: snapshot` and refused otherwise. Default none."""
+    fast_snapshot_restore: bool = False
+    """With `imageCache: snapshot`: EBS Fast Snapshot Restore is on for `snapshotId` in the pool's zones (turned on
+    with `aws ec2 enable-fast-snapshot-restores`; the stack does not register it), so a new node's data volume is
+    initialized at creation rather than read from S3 block by block. The plan counts the image as ready and prices
+    it per zone-hour in its cost section."""
+    volume_throughput: VolumeThroughput | None = None
+    """Throughput of the GPU nodes' gp3 volume (AL2023's root, Bottlerocket's data volume) in MiB/s, 125-1000,
+    billed above gp3's included 125 (the plan's cost section prices it); its IOPS are raised to a quarter MiB/s
+    each where it needs more than the included 3,000. The image pull and the weights written and read are bounded
+    by it and by the instance's EBS baseline. Default: gp3's 125, or 600 with `imageCache: soci`."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()
@@ -234,12 +252,28 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                     "holding the vLLM image ('snap-' and 8 or 17 hexadecimal digits)",
                 )
             )
+        if self.fast_snapshot_restore and self.image_cache != "snapshot":
+            problems.append(
+                ConfigProblem(
+                    "fastSnapshotRestore",
+                    f"true with imageCache {self.image_cache!r}; allowed: false, or imageCache 'snapshot'",
+                )
+            )
         if self.image_cache != "snapshot" and self.snapshot_id is not None:
             problems.append(
                 ConfigProblem(
                     "snapshotId",
                     f"{self.snapshot_id!r} with imageCache {self.image_cache!r}; allowed: no snapshotId, or "
                     "imageCache 'snapshot'",
+                )
+            )
+        if self.image_cache == "soci" and (self.volume_throughput or 0) not in (0, *range(600, 1001)):
+            problems.append(
+                ConfigProblem(
+                    "volumeThroughput",
+                    f"{self.volume_throughput!r} with imageCache 'soci'; allowed: at least "
+                    f"{image_cache.SOCI_ROOT_THROUGHPUT_MIBPS} MiB/s (nodeadm's fast image pull asks for it), or leave "
+                    "it out",
                 )
             )
         if self.image_cache == "soci":
@@ -306,7 +340,23 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                     "allowed: 'none' or unset, or provisioner 'nodeGroup' or 'karpenter'",
                 )
             )
+        if self.volume_throughput is not None:
+            problems.append(
+                ConfigProblem(
+                    "volumeThroughput",
+                    f"{self.volume_throughput!r} with provisioner 'autoMode', whose nodes' volumes EKS manages; "
+                    "allowed: unset, or provisioner 'nodeGroup' or 'karpenter'",
+                )
+            )
         return problems
+
+    @property
+    def volume_throughput_mibps(self) -> int | None:
+        """The throughput the GPU nodes' volume provisions: `volumeThroughput`, else 600 with SOCI, else None
+        (gp3's included 125 MiB/s)."""
+        if self.volume_throughput is not None:
+            return self.volume_throughput
+        return image_cache.SOCI_ROOT_THROUGHPUT_MIBPS if self.image_cache == "soci" else None
 
     @property
     def auto_mode(self) -> bool:

@@ -205,6 +205,9 @@ class VllmSettings(SectionModel):
         int, rule(lambda n: n >= 60, "at least 60 seconds (weights take time to download and load)")
     ] = 1800
     """Seconds allowed to download and load the weights before the pod restarts, at least 60."""
+    probe_period_seconds: Annotated[int, rule(lambda n: 1 <= n <= 10, "1-10 seconds")] = 10
+    """Period of the startup and readiness probes on `/health`, 1-10 seconds: a server that answers waits up to one
+    of each before the Service routes to it, so a short period starts it sooner, for a probe request that often."""
     shutdown_timeout_seconds: Annotated[int, rule(lambda n: 0 <= n <= 3600, "0-3600 seconds")] = 30
     """Seconds vLLM gives in-flight requests on shutdown, 0-3600."""
     namespace: OwnNamespace = "vllm"

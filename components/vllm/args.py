@@ -105,6 +105,8 @@ class VllmServerArgs:
     """Plain. Where the server caches model weights. Default: the defaults of its fields."""
     startup_timeout_seconds: int | None = None
     """Plain. Seconds allowed to download and load the weights before the pod restarts, at least 60. Default 1800."""
+    probe_period_seconds: int | None = None
+    """Plain. Period of the startup and readiness probes on `/health`, 1-10 seconds: a server that answers waits up to one of each before the Service routes to it, so a short period starts it sooner, for a probe request that often. Default 10."""
     shutdown_timeout_seconds: int | None = None
     """Plain. Seconds vLLM gives in-flight requests on shutdown, 0-3600. Default 30."""
     name: str | None = None

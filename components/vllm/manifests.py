@@ -96,21 +96,27 @@ def _metadata(instance: str, settings: VllmSettings, name: str = SERVER_NAME, **
 # The container.
 
 
-def probes(startup_timeout_seconds: int) -> dict[str, dict]:
+def probes(startup_timeout_seconds: int, period_seconds: int = STARTUP_PROBE_PERIOD_SECONDS) -> dict[str, dict]:
     """Startup, readiness and liveness probes on `/health`.
 
     vLLM answers HTTP only once the weights are loaded (docs/traps.md#probes-during-load), so the startup probe allows
-    `startup_timeout_seconds` (rounded up to whole periods) before liveness takes over.
+    `startup_timeout_seconds` (rounded up to whole periods of `period_seconds`) before liveness takes over; the
+    readiness probe runs at the same period, so a started server is routed to within two periods.
     """
     check = {"httpGet": {"path": HEALTH_PATH, "port": PORT_NAME}}
     return {
         "startupProbe": {
             **check,
-            "periodSeconds": STARTUP_PROBE_PERIOD_SECONDS,
-            "timeoutSeconds": 5,
-            "failureThreshold": math.ceil(startup_timeout_seconds / STARTUP_PROBE_PERIOD_SECONDS),
+            "periodSeconds": period_seconds,
+            "timeoutSeconds": min(5, period_seconds),
+            "failureThreshold": math.ceil(startup_timeout_seconds / period_seconds),
         },
-        "readinessProbe": {**check, "periodSeconds": 10, "timeoutSeconds": 5, "failureThreshold": 3},
+        "readinessProbe": {
+            **check,
+            "periodSeconds": period_seconds,
+            "timeoutSeconds": min(5, period_seconds),
+            "failureThreshold": 3,
+        },
         "livenessProbe": {**check, "periodSeconds": 30, "timeoutSeconds": 10, "failureThreshold": 3},
     }
 
@@ -197,7 +203,7 @@ def container(
         "ports": [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}],
         "env": environment(has_token, has_api_key, server_name),
         "resources": resources,
-        **probes(settings.startup_timeout_seconds),
+        **probes(settings.startup_timeout_seconds, settings.probe_period_seconds),
         # A `sleep` handler (beta and on by default since Kubernetes 1.30) needs no shell in the image.
         "lifecycle": {"preStop": {"sleep": {"seconds": PRE_STOP_SLEEP_SECONDS}}},
         "securityContext": locked_down(

@@ -1,23 +1,25 @@
-"""The baseline network bandwidth of each GPU type (facts/gpu_catalog.py) and the cold start's weights step bounded
-by it: a small type of "up to" N Gbps sustains only its baseline, under what S3 or the Hub would give."""
+"""The baseline network and EBS bandwidth of each GPU type (facts/gpu_catalog.py, facts/instance_io.py) and the
+cold start's weights steps bounded by them: a small type of "up to" N Gbps sustains only its baseline, under what S3
+or the Hub would give, and its disk only its EBS baseline, under what gp3 provisions."""
 
 from __future__ import annotations
 
 import pytest
 
-from components.facts import cold_start, gpu_catalog
+from components.facts import cold_start, gpu_catalog, instance_io
 
 
-def steps(instance: str, source: str) -> list[cold_start.Step]:
+def steps(instance: str, source: str, concurrency: int | None = None) -> list[cold_start.Step]:
     entry = gpu_catalog.lookup(instance)
     assert entry is not None
-    found, _ = cold_start.cold_start_steps(
-        ami_family="AL2023",
-        image="vllm/vllm-openai:v0.32.0",
+    start = cold_start.Start(
+        instance=instance,
+        network_baseline_gbps=entry.network_baseline_gbps,
         weights_bytes=15e9,
         source=source,
-        bandwidth=cold_start.instance_bandwidth(entry.name, entry.network_baseline_gbps),
+        concurrency=concurrency,
     )
+    found, _ = cold_start.cold_start_steps(start)
     return found
 
 
@@ -28,27 +30,42 @@ def test_every_gpu_type_has_a_positive_baseline():
     assert gpu_catalog.lookup("p5.48xlarge").network_baseline_gbps == 3200
 
 
+def test_the_ebs_table_names_only_catalog_types_and_takes_the_baseline():
+    assert set(instance_io.EBS_BANDWIDTH_MBPS) <= set(gpu_catalog.GPU_INSTANCE_TYPES)
+    # instances.vantage.sh: g5.xlarge 700 Mbps baseline, 3500 maximum; g5.4xlarge 4750 both.
+    assert instance_io.ebs_bandwidth("g5.xlarge").value == 87.5e6
+    assert "bursting to 3500 Mbps on credits, not counted" in instance_io.ebs_bandwidth("g5.xlarge").source
+    assert "bursting" not in instance_io.ebs_bandwidth("g5.4xlarge").source
+    assert instance_io.ebs_bandwidth("g6.xlarge") is None
+
+
 @pytest.mark.parametrize(
-    ("instance", "source", "step", "rate", "bounded"),
+    ("instance", "source", "step", "rate", "bound"),
     [
-        # 2.5 Gbps is 312.5 MB/s, under the S3 benchmark's 398.6 MB/s.
-        ("g5.xlarge", "s3", "weights stream from S3 to the GPUs", 312.5e6, True),
-        ("g5.12xlarge", "s3", "weights stream from S3 to the GPUs", 398.6e6, False),
-        # 1.25 Gbps is 156.25 MB/s, under the Hub's 261.1 MB/s and the 5 Gbps internet bound.
-        ("g5g.xlarge", "huggingface", "weights download", 156.25e6, True),
-        ("g6e.48xlarge", "huggingface", "weights download", 261.1e6, False),
+        # 2.5 Gbps is 312.5 MB/s, under 8 streamer connections of 85 MB/s (680 MB/s).
+        ("g5.xlarge", "s3", "weights stream from S3 to the GPUs", 312.5e6, "network"),
+        # 40 Gbps is 5000 MB/s: the 8 connections' 680 MB/s bound it.
+        ("g5.12xlarge", "s3", "weights stream from S3 to the GPUs", 680e6, "S3 connections"),
+        # g5g.xlarge's 1.25 Gbps (156.25 MB/s) under the Hub's 261.1; gp3's 125 MiB/s is 131.07 MB/s, lower still
+        # (the table has no EBS figure for g5g).
+        ("g5g.xlarge", "huggingface", "weights download", 125 * 2**20, "volume"),
+        # g5.xlarge's EBS baseline 87.5 MB/s is the lowest.
+        ("g5.xlarge", "huggingface", "weights download", 87.5e6, "volume"),
     ],
-    ids=["s3 on g5.xlarge", "s3 on g5.12xlarge", "hub on g5g.xlarge", "hub on g6e.48xlarge"],
+    ids=["s3 on g5.xlarge", "s3 on g5.12xlarge", "hub on g5g.xlarge", "hub on g5.xlarge"],
 )
-def test_the_weights_step_is_bounded_by_the_instances_baseline(instance, source, step, rate, bounded):
+def test_the_weights_step_is_bounded_by_the_lowest_of_its_rates(instance, source, step, rate, bound):
     [found] = [item for item in steps(instance, source) if item.name == step]
 
     assert found.seconds == pytest.approx(15e9 / rate)
-    assert (f"{instance} baseline" in found.source) is bounded
+    assert found.arithmetic.split(" (")[0].endswith(bound)
 
 
-def test_without_a_bandwidth_the_stream_keeps_the_benchmarks_rate():
-    found, _ = cold_start.cold_start_steps(ami_family="AL2023", image="x", weights_bytes=15e9, source="s3")
-    [stream] = [item for item in found if item.name == "weights stream from S3 to the GPUs"]
-    assert stream.seconds == pytest.approx(15e9 / 398.6e6)
-    assert cold_start.instance_bandwidth("x.large", None) is None
+def test_a_concurrency_sized_from_the_baseline_fills_it():
+    # g5.12xlarge: 5000 MB/s / 85 = 58.8 -> 59 connections, 5015 MB/s over the 5000 MB/s baseline.
+    [found] = [
+        item for item in steps("g5.12xlarge", "s3", cold_start.concurrency_for(40)) if item.name == cold_start.STREAM
+    ]
+
+    assert found.seconds == pytest.approx(15e9 / 5000e6)
+    assert instance_io.network_bandwidth("x.large", None) is None

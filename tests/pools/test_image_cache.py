@@ -9,7 +9,7 @@ import base64
 import pytest
 
 from components.facts import image_cache, versions
-from components.facts.cold_start import cold_start_steps
+from components.facts.cold_start import Start, cold_start_steps
 from components.facts.versions import VLLM_IMAGE
 from components.pools.gpu_node_group import gpu_node_group_spec
 from components.pools.karpenter import manifests as manifests
@@ -203,20 +203,34 @@ def test_the_launch_template_check_names_a_bad_snapshot_an_encryption_value_besi
 
 
 @pytest.mark.parametrize(
-    ("ami_family", "mode", "pull"),
+    ("ami_family", "mode", "throughput", "pull"),
     [
-        ("AL2023", "none", 12e9 / (15e9 / 360)),  # 12 GB at 15 GB in 6 minutes: 288 s
-        ("AL2023", "soci", 12e9 / (15e9 / 360) / 2),  # half of it: 144 s
-        ("Bottlerocket", "snapshot", 0),
+        # g5.4xlarge's EBS baseline 4750 Mbps = 593.75 MB/s: gp3's own 125 MiB/s (131.07 MB/s) bounds the plain
+        # pull's writes, 40.6 GB in 309.8 s, longer than its 12 GB at 41.67 MB/s (288 s).
+        ("AL2023", "none", None, 40.6e9 / (125 * 2**20)),
+        # SOCI's 600 MiB/s volume (629.1 MB/s) is bounded by the 593.75 MB/s EBS baseline: 68.4 s of writes, under
+        # the pull's 144 s (half the plain 288 s).
+        ("AL2023", "soci", 600, 12e9 / (15e9 / 360) / 2),
+        # Fast Snapshot Restore: the volume is initialized at creation.
+        ("Bottlerocket", "snapshot", None, 0),
     ],
 )
-def test_the_image_step_is_the_compressed_size_over_the_rate_of_the_cache_mode(ami_family, mode, pull):
+def test_the_image_step_is_the_pull_or_the_volumes_writes_whichever_is_longer(ami_family, mode, throughput, pull):
     for provisioner in ("nodeGroup", "karpenter"):
-        steps, missing = cold_start_steps(
-            ami_family=ami_family, image=VLLM_IMAGE, weights_bytes=1e9, image_cache=mode, provisioner=provisioner
+        start = Start(
+            provisioner=provisioner,
+            ami_family=ami_family,
+            image=VLLM_IMAGE,
+            weights_bytes=1e9,
+            image_cache=mode,
+            fast_snapshot_restore=mode == "snapshot",
+            volume_throughput_mibps=throughput,
+            instance="g5.4xlarge",
+            network_baseline_gbps=10,
         )
+        steps, missing = cold_start_steps(start)
 
-        [image] = [step for step in steps if step.name == "image pull"]
+        [image] = [step for step in steps if step.name == "image on the node"]
         assert image.seconds == pytest.approx(pull, abs=0.01)
         assert not image.in_probe and missing == []
 

@@ -87,18 +87,20 @@ def test_a_karpenter_bottlerocket_pool_registers_the_alias_and_the_data_volume_a
 
 
 @pytest.mark.parametrize(
-    ("name", "pull", "total"),
-    [("soci", 144.0, 502.8), ("snapshot", 0, 358.8), ("karpenter-snapshot", 0, 358.8)],
+    ("name", "pull", "missing"),
+    # The dev stack's g5.xlarge: SOCI's 600 MiB/s volume is bounded by the 87.5 MB/s EBS baseline, so writing
+    # 12 + 28.6 GB takes 464 s, longer than SOCI's 144 s pull; a snapshot restored without Fast Snapshot Restore
+    # reads its blocks from S3 at no published rate, so the image is left out and named.
+    [("soci", 464.0, 0), ("snapshot", None, 1), ("karpenter-snapshot", None, 1)],
 )
-def test_the_plan_is_clean_and_its_cold_start_pulls_at_the_rate_of_the_mode(tmp_path, name, pull, total):
+def test_the_plan_is_clean_and_its_cold_start_brings_the_image_as_the_mode_does(tmp_path, name, pull, missing):
     code, document = plan_stack_file(stack_file(tmp_path, STACKS[name]), tmp_path / "out")
 
     assert code == 0, document["failures"]
     assert all(verdict["passed"] for verdict in document["verdicts"])
     [start] = document["coldStart"]
-    [image] = [step for step in start["steps"] if step["step"] == "image pull"]
-    # The dev stack's 12 GB image: 288 s plain, half with SOCI, nothing from the snapshot.
-    assert image["seconds"] == pull and start["totalSeconds"] == total
+    images = [step["seconds"] for step in start["steps"] if step["step"] == "image on the node"]
+    assert images == ([] if pull is None else [pull]) and len(start["notEstimated"]) == missing
     # The GPU launch template's request is checked against the EC2 model and rules (a Karpenter pool has none).
     templates = [item for item in document["awsRequests"] if item["name"].endswith("-gpu-lt")]
     assert [(item["checked"], item["passed"]) for item in templates] == ([] if "karpenter" in name else [(True, True)])

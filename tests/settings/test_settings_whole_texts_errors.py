@@ -24,16 +24,16 @@ from tests.support.finding_values import problems_of
 
 _GPU_KEYS = (
     "instanceTypes, minSize, desiredSize, maxSize, diskSize, amiFamily, capacityType, extraLabels, extraTaints, "
-    "updateMaxUnavailable, nodeRepair, provisioner, imageCache, snapshotId"
+    "updateMaxUnavailable, nodeRepair, provisioner, imageCache, snapshotId, fastSnapshotRestore, volumeThroughput"
 )
 _GPU_NAMES = (
     "instance_types, min_size, desired_size, max_size, disk_size, ami_family, capacity_type, extra_labels, "
-    "extra_taints, update_max_unavailable, node_repair, provisioner, image_cache, snapshot_id"
+    "extra_taints, update_max_unavailable, node_repair, provisioner, image_cache, snapshot_id, fast_snapshot_restore, volume_throughput"
 )
 _VLLM_KEYS = (
     "enabled, model, revision, servedModelName, image, requireGpuProduct, tensorParallelSize, maxModelLen, "
     "gpuMemoryUtilization, replicas, autoscaling, extraArgs, source, modelCache, modelFacts, startupTimeoutSeconds, "
-    "shutdownTimeoutSeconds, namespace, allowedClientNamespaces, allowedClientPodLabels"
+    "probePeriodSeconds, shutdownTimeoutSeconds, namespace, allowedClientNamespaces, allowedClientPodLabels"
 )
 _TAINT = {"key": "example.com/t", "value": "v"}
 _ARGS = "GpuNodeGroup(gpu-a).args"

@@ -128,7 +128,7 @@ def test_the_server_loads_s3_weights_with_the_streamer_and_serves_them_under_the
     egress = written(tmp_path, "vllm.networkpolicy.vllm-server.yaml")["spec"]["egress"]
     assert {"to": [{"ipBlock": {"cidr": "169.254.170.23/32"}}], "ports": [{"protocol": "TCP", "port": 80}]} in egress
     [start] = document["coldStart"]
-    assert [step["step"] for step in start["steps"]][3] == "weights stream from S3 to the GPUs"
+    assert [step["step"] for step in start["steps"]][5] == "weights stream from S3 to the GPUs"
     # Where to seed the weights, as a stack output.
     assert document["outputs"]["vllmWeights"] == f"s3://gpu-inference-dev-vllm-weights/{PREFIX}"
 

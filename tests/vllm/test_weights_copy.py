@@ -311,7 +311,8 @@ def test_the_server_waits_for_the_marker_and_reads_the_revisions_prefix(seeded, 
     assert deployment["spec"]["progressDeadlineSeconds"] == 900 + 1800 + weights_copy.wait_seconds(settings)
     [start] = seeded["coldStart"]
     [stream] = [step for step in start["steps"] if step["step"] == "weights stream from S3 to the GPUs"]
-    assert stream["arithmetic"].endswith("/ 312.5 MB/s")  # g5.xlarge's 2.5 Gbps baseline
+    # g5.xlarge's 2.5 Gbps baseline, under 8 connections of 85 MB/s.
+    assert stream["arithmetic"].startswith("15.22 GB / 312.5 MB/s, network")
     assert start["weightsCopy"]["step"] == cold_start.WEIGHTS_COPY_STEP
     assert start["weightsCopy"]["waitSeconds"] == weights_copy.wait_seconds(settings)
     assert start["weightsCopy"]["seconds"] < start["weightsCopy"]["waitSeconds"]

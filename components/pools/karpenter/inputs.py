@@ -69,6 +69,7 @@ ARGS: tuple[Args, ...] = (
                 "disk_size",
                 "image_cache",
                 "snapshot_id",
+                "volume_throughput",
             ),
             docs={
                 "max_size": "Largest node count of the pool's largest instance type: the NodePool's limits are its "

@@ -80,8 +80,9 @@ def block_device_mappings(settings: GpuNodeGroupSettings) -> list[dict[str, Any]
         ebs["snapshotID"] = settings.snapshot_id
     else:
         ebs["encrypted"] = True
-    if settings.image_cache == "soci":
-        ebs.update(throughput=image_cache.SOCI_ROOT_THROUGHPUT_MIBPS, iops=image_cache.GP3_BASELINE_IOPS)
+    throughput = settings.volume_throughput_mibps
+    if throughput is not None:
+        ebs.update(throughput=throughput, iops=image_cache.gp3_iops(throughput))
     data = {"deviceName": image_cache.ROOT_DEVICES[settings.ami_family], "rootVolume": True, "ebs": ebs}
     if settings.ami_family != "Bottlerocket":
         return [data]

@@ -33,6 +33,38 @@ def startup_allowance(deployment: dict[str, Any] | None) -> float | None:
     )
 
 
+def probe_periods(deployment: dict[str, Any] | None) -> tuple[float, float]:
+    """The periods of the server container's startup and readiness probes (Kubernetes' default 10 s each)."""
+    containers = (deployment or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers") or [{}]
+    startup, readiness = (
+        float((containers[0].get(probe) or {}).get("periodSeconds", 10)) for probe in ("startupProbe", "readinessProbe")
+    )
+    return startup, readiness
+
+
+def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start:
+    """What shapes `server`'s cold start: its pool's provisioner, AMI family, image cache and volume, the type the
+    pool starts first (as the fits gate sizes it), the server's weights and source, and its registered probes."""
+    vllm, pool = server.settings, server.pool.settings
+    instance = pool.smallest_instance
+    startup, readiness = probe_periods(deployment)
+    return cold_start.Start(
+        provisioner=pool.provisioner,
+        ami_family=pool.ami_family,
+        image=vllm.image,
+        image_cache=pool.image_cache,
+        fast_snapshot_restore=pool.fast_snapshot_restore,
+        volume_throughput_mibps=pool.volume_throughput_mibps,
+        instance=instance.name,
+        network_baseline_gbps=instance.network_baseline_gbps,
+        weights_bytes=vllm.weights_bytes,
+        source=vllm.source.type,
+        concurrency=vllm.source.concurrency,
+        startup_period=startup,
+        readiness_period=readiness,
+    )
+
+
 def weights_wait(deployment: dict[str, Any] | None) -> float | None:
     """Seconds the server's init container waits for the seeding Job's marker (its `--timeout`), or None."""
     pod = (deployment or {}).get("spec", {}).get("template", {}).get("spec", {})
@@ -54,19 +86,9 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
     for server in settings.servers:
         vllm = server.settings
         pool = server.pool.settings
-        # The type a pool starts first, as the fits gate sizes it.
-        instance = pool.smallest_instance
-        steps, missing = cold_start.cold_start_steps(
-            ami_family=pool.ami_family,
-            image=vllm.image,
-            weights_bytes=vllm.weights_bytes,
-            source=vllm.source.type,
-            image_cache=pool.image_cache,
-            provisioner=pool.provisioner,
-            bandwidth=cold_start.instance_bandwidth(instance.name, instance.network_baseline_gbps),
-        )
         object_name = SERVER_NAME if server.name is None else server.name
         deployment = deployments.get((vllm.namespace, object_name))
+        steps, missing = cold_start.cold_start_steps(start_of(server, deployment))
         size = vllm.weights_bytes
         copy = cold_start.weights_copy_step(size) if vllm.seeds and size is not None else None
         entries.append(

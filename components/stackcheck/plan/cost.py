@@ -197,9 +197,11 @@ def estimate(
     budget: float | None = None,
     today: date | None = None,
     weights_gb: float | None = None,
+    fast_snapshot_restores: int = 0,
 ) -> CostEstimate:
     """The cost of what `resources` registers in `region`, with Spot nodes at `spot_discount` off on-demand;
-    `weights_gb` is what one cold start downloads, to state what it costs through a NAT gateway."""
+    `weights_gb` is what one cold start downloads, to state what it costs through a NAT gateway;
+    `fast_snapshot_restores` the (snapshot, zone) pairs the GPU pools have Fast Snapshot Restore on for."""
     currency = prices.CHINA_SOURCE.currency if partition == "aws-cn" else "USD"
     result = CostEstimate(region, spot_discount=spot_discount, budget=budget, currency=currency)
     by_urn = {resource.urn: resource for resource in resources}
@@ -248,6 +250,10 @@ def estimate(
     if keys:
         price = prices.kms_key(partition)
         result.fixed.append(_fixed("KMS key", keys, price, f"no price for the {partition} partition"))
+    if fast_snapshot_restores:
+        price = prices.fast_snapshot_restore(region)
+        label = "EBS Fast Snapshot Restore (snapshot x zone)"
+        result.fixed.append(_fixed(label, fast_snapshot_restores, price, f"no dated price in {region}"))
     result.fixed = [_in_currency(item, currency) for item in result.fixed]
     result.usage = _usage(resources, region, nat, weights_gb)
     return result

@@ -459,7 +459,19 @@ def _cost(resources: list[Any], values: dict[str, Any], settings: Any) -> CostEs
         spot_discount=cost.spot_discount if cost else None,
         budget=cost.max_monthly_usd if cost else None,
         weights_gb=max(sizes) / 1e9 if sizes else None,
+        fast_snapshot_restores=fast_snapshot_restores(settings) if settings else 0,
     )
+
+
+def fast_snapshot_restores(settings: Any) -> int:
+    """The (snapshot, zone) pairs the GPU pools count on Fast Snapshot Restore for: each snapshot once, in every
+    zone the stack's network spans (the zones its GPU nodes may launch in), or of the private subnets given."""
+    snapshots = {pool.settings.snapshot_id for pool in settings.pools if pool.settings.fast_snapshot_restore}
+    if not snapshots:
+        return 0
+    own = settings.network.mode == "create"
+    zones = (0 if own else len(settings.cluster.private_subnet_ids)) or settings.network.zone_count
+    return len(snapshots) * zones
 
 
 def _judge(evidence: Evidence, result: PlanResult) -> None:

@@ -204,3 +204,48 @@ def test_side_e_loads_every_module_a_command_loads_but_none_of_the_projects():
     assert not any(name.split(".")[0] == "components" for name in loaded)
     assert set(libraries) - set(loaded) == set()
     assert loaded.index("difflib") < loaded.index("colorsys")  # the lines given run after the libraries
+
+
+# The field libraries the plan's code checks a stack with, as the target of benchmarks/plan_bench.py names them
+# (docs/development.md, "Speed"): PyYAML, pydantic, huggingface_hub, kubernetes-validate and jsonschema.
+FIELD_LIBRARIES = ("yaml", "pydantic", "huggingface_hub", "kubernetes_validate", "jsonschema")
+# The program the weights copy Job runs in its pod (shipped in a ConfigMap): its huggingface_hub imports never
+# run in the plan.
+RUNS_IN_THE_POD = ROOT / "components" / "vllm" / "weights_copy_script.py"
+
+
+def _field_imports(source: str) -> set[tuple[str, str | None]]:
+    """(module, imported name or None) for each import of a field library in `source`."""
+    found: set[tuple[str, str | None]] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {(alias.name, None) for alias in node.names if alias.name.split(".")[0] in FIELD_LIBRARIES}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module.split(".")[0] in FIELD_LIBRARIES:
+            found |= {(node.module, alias.name) for alias in node.names}
+    return found
+
+
+def test_side_f_imports_the_field_libraries_as_the_projects_code_writes_them():
+    in_the_project = set().union(
+        *(_field_imports(path.read_text()) for path in (ROOT / "components").rglob("*.py") if path != RUNS_IN_THE_POD)
+    )
+
+    assert _field_imports("\n".join(plan_bench.FIELD_LIBRARY_IMPORTS)) == in_the_project
+    assert {module.split(".")[0] for module, _ in in_the_project} == set(FIELD_LIBRARIES)
+
+
+def test_side_f_loads_the_field_libraries_after_the_sdk_classes_and_nothing_of_the_projects():
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    # A stand-in for the SDK classes (which take seconds to load): a standard module none of the libraries loads.
+    script = plan_bench.field_libraries_script([("mailbox", "Mailbox")])
+
+    loaded = plan_bench.loaded_modules([sys.executable, "-c", script], env)
+
+    after_the_classes = script.split("\n")[
+        script.split("\n").index("    getattr(importlib.import_module(module), name)") + 1 :
+    ]
+    assert after_the_classes[: len(plan_bench.FIELD_LIBRARY_IMPORTS)] == list(plan_bench.FIELD_LIBRARY_IMPORTS)
+    assert script.startswith("import gc\ngc.disable()")  # the collector treated as (c) treats it
+    for module in (*FIELD_LIBRARIES, "pydantic.alias_generators", "huggingface_hub.utils._validators"):
+        assert loaded.index("mailbox") < loaded.index(module), module
+    assert not any(name.split(".")[0] == "components" for name in loaded)

@@ -36,14 +36,14 @@ def test_only_the_official_image_at_a_recorded_tag_is_known(image, known):
 @pytest.mark.parametrize(
     ("architecture", "capability", "runs"),
     [
-        ("x86_64", (7, 0), False),  # V100: no sm_70, and sm_75 code does not run on 7.0
-        ("x86_64", (7, 5), True),  # T4
-        ("x86_64", (8, 6), True),  # A10G: sm_86
-        ("x86_64", (8, 9), True),  # L4, L40S
-        ("x86_64", (10, 3), True),  # B300: sm_100 code runs on 10.3
-        ("x86_64", (12, 0), True),  # RTX PRO Blackwell
-        ("arm64", (7, 5), False),  # T4G: the aarch64 build starts at sm_80
-        ("arm64", (9, 0), True),
+        pytest.param("x86_64", (7, 0), False, id="V100: no sm_70, and sm_75 code does not run on 7.0"),
+        pytest.param("x86_64", (7, 5), True, id="T4: sm_75"),
+        pytest.param("x86_64", (8, 6), True, id="A10G: sm_86"),
+        pytest.param("x86_64", (8, 9), True, id="L4 and L40S: sm_89"),
+        pytest.param("x86_64", (10, 3), True, id="B300: sm_100 code runs on 10.3"),
+        pytest.param("x86_64", (12, 0), True, id="RTX PRO Blackwell: sm_120"),
+        pytest.param("arm64", (7, 5), False, id="T4G: the aarch64 build starts at sm_80"),
+        pytest.param("arm64", (9, 0), True, id="an arm64 Hopper: sm_90"),
     ],
 )
 def test_kernels_run_on_the_same_major_at_or_above_their_minor(architecture, capability, runs):

@@ -12,7 +12,20 @@ Sources of the facts (the table itself is written here, not copied):
   `templates/shared/runtime/eni-max-pods.txt`, also used by `nodeadm`), i.e. the VPC CNI without
   prefix delegation: ENIs * (IPv4 addresses per ENI - 1) + 2.
 - network baseline: the AWS docs' accelerated computing network specifications, as Karpenter v1.14.1
-  generates them (`NETWORK_BASELINE_MBPS`).
+  generates them (`NETWORK_BASELINE_MBPS`, facts/gpu_network.py).
+- g7, g7e, p3dn, p6-b200 and p6-b300 (read 2026-12-04): vCPUs, memory, GPU count and GPU memory (MiB per GPU, here
+  in whole GiB) from EC2's DescribeInstanceTypes as Karpenter publishes it for each type
+  (aws/karpenter-provider-aws website/content/en/docs/reference/instance-types.md at 1d927085, the docs of v1.14.1:
+  `karpenter.k8s.aws/instance-cpu`, `-memory`, `-gpu-count`, `-gpu-memory`, `-gpu-name`); max pods from the ENIs
+  and addresses of each type in awslabs/amazon-eks-ami nodeadm/internal/kubelet/instance-info.jsonl at v20260714,
+  by nodeadm's formula (ENIs x (addresses - 1) + 2, `CalcMaxPods` in eni_max_pods.go), which is also Karpenter's
+  `pods` for each.
+- the GPU's PCI device id: the line of NVIDIA's supported-GPU list whose name is the GPU's NVML name, as
+  awslabs/amazon-eks-ami ships it (templates/al2023/runtime/gpu/nvidia-open-supported-devices-595.txt, generated
+  from NVIDIA-Linux-x86_64-595.71.05.run); the RTX PRO 4500 Blackwell Server Edition's is also g7's in
+  awslabs/amazon-eks-ami#2768. The compute capability and architecture: NVIDIA's CUDA GPUs table
+  (developer.nvidia.com/cuda-gpus, read 2026-12-04). What the driver of each AMI release does with them:
+  facts/nvidia_driver.py.
 - gpu_product: NVIDIA GPU feature discovery's product label, the NVML device name with spaces
   replaced by dashes (for example "Tesla T4" becomes "Tesla-T4").
 
@@ -20,8 +33,8 @@ Left out on purpose:
 
 - g6f and gr6f: they carry a fraction of an L4, which an integer GPU count cannot describe, and the
   device name they report is not established here.
-- p6-b200, p6-b300 and p6e-gb200: not recorded until their per-GPU memory and product label are
-  confirmed.
+- p6e-gb200 and p6e-gb300: Grace-hosted NVL72 racks (UltraServers), not launched as a node group's or NodePool's
+  single instances; not recorded.
 - g4ad and other non-NVIDIA accelerators: the stack runs NVIDIA software only.
 """
 
@@ -32,6 +45,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, NamedTuple, get_args
+
+from .gpu_network import NETWORK_BASELINE_MBPS
 
 Architecture = Literal["x86_64", "arm64"]  # EKS/AMI spelling; kubernetes.io/arch is "amd64"/"arm64"
 
@@ -68,6 +83,9 @@ class InstanceType:
     # vLLM's `gpu_memory_utilization` multiplies (vllm/v1/worker/utils.py `request_memory` at v0.32.0 takes
     # `total_memory` from the device's memory info). None where no source gives it.
     gpu_memory_visible_gib: float | None = None
+    gpu_device_id: int | None = None  # the GPU's PCI device id (vendor 10de), 0x2237 for the A10G; None when unknown
+    gpu_compute_capability: tuple[int, int] | None = None  # CUDA compute capability, (8, 6) for the A10G
+    gpu_architecture: str | None = None  # NVIDIA's architecture name: "Ampere", "Blackwell", ...
     # Baseline network bandwidth, Gbps (NETWORK_BASELINE_MBPS); None for the CPU types, not recorded.
     network_baseline_gbps: float | None = None
 
@@ -131,80 +149,37 @@ class _Gpu(NamedTuple):
     model: str
     memory_gib: int
     product: str
-    visible_mib: int | None = None
+    visible_mib: int | None
     """nvidia-smi's total memory (MiB), which CUDA reports too; None where no source gives it."""
+    device_id: int | None
+    """The PCI device id; None where no list names the GPU (the T4G)."""
+    compute_capability: tuple[int, int]
+    architecture: str
 
 
 # Visible totals, read 2026-12-02: nvidia-smi totals per GPU type in modal-labs/modal-client#2797 (2025-01-23:
 # T4 15360 MiB, A10 23028, L4 23034, L40S 46068, A100 40GB 40960, A100 80GB 81920, H100 81559), and on AWS's
-# A10G (g5) in NVIDIA/DCGM#232 (23028 MiB). None found for the T4G or the H200.
-_T4 = _Gpu("NVIDIA T4", 16, "Tesla-T4", 15360)
-_T4G = _Gpu("NVIDIA T4G", 16, "NVIDIA-T4G")
-_A10G = _Gpu("NVIDIA A10G", 24, "NVIDIA-A10G", 23028)
-_L4 = _Gpu("NVIDIA L4", 24, "NVIDIA-L4", 23034)
-_L40S = _Gpu("NVIDIA L40S", 48, "NVIDIA-L40S", 46068)
-_A100_40 = _Gpu("NVIDIA A100", 40, "NVIDIA-A100-SXM4-40GB", 40960)
-_A100_80 = _Gpu("NVIDIA A100", 80, "NVIDIA-A100-SXM4-80GB", 81920)
-_H100 = _Gpu("NVIDIA H100", 80, "NVIDIA-H100-80GB-HBM3", 81559)
-_H200 = _Gpu("NVIDIA H200", 141, "NVIDIA-H200")
-
-
-# Baseline network bandwidth of each GPU type, in Mbps: the first figure of the "Baseline / Burst bandwidth (Gbps)"
-# column of the AWS docs' "Accelerated computing instances" network specifications
-# (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html#ac_network), as Karpenter's generator reads it into
-# aws/karpenter-provider-aws pkg/providers/instancetype/zz_generated.bandwidth.go at v1.14.1 (read 2026-12-02;
-# hack/code/bandwidth_gen/main.go takes the number before the "/", so the baseline, not the "up to" burst). A
-# type of "up to" N Gbps bursts above it for minutes only, on network I/O credits: the baseline is what a
-# sustained download may count on.
-NETWORK_BASELINE_MBPS: Mapping[str, Mapping[str, int]] = MappingProxyType(
-    {
-        "g4dn": {
-            "12xlarge": 50000,
-            "16xlarge": 50000,
-            "2xlarge": 10000,
-            "4xlarge": 20000,
-            "8xlarge": 50000,
-            "metal": 100000,
-            "xlarge": 5000,
-        },
-        "g5": {
-            "12xlarge": 40000,
-            "16xlarge": 25000,
-            "24xlarge": 50000,
-            "2xlarge": 5000,
-            "48xlarge": 100000,
-            "4xlarge": 10000,
-            "8xlarge": 25000,
-            "xlarge": 2500,
-        },
-        "g5g": {"16xlarge": 25000, "2xlarge": 2500, "4xlarge": 5000, "8xlarge": 12000, "metal": 25000, "xlarge": 1250},
-        "g6": {
-            "12xlarge": 40000,
-            "16xlarge": 25000,
-            "24xlarge": 50000,
-            "2xlarge": 5000,
-            "48xlarge": 100000,
-            "4xlarge": 10000,
-            "8xlarge": 25000,
-            "xlarge": 2500,
-        },
-        "g6e": {
-            "12xlarge": 100000,
-            "16xlarge": 35000,
-            "24xlarge": 200000,
-            "2xlarge": 5000,
-            "48xlarge": 400000,
-            "4xlarge": 20000,
-            "8xlarge": 25000,
-            "xlarge": 2500,
-        },
-        "gr6": {"4xlarge": 10000, "8xlarge": 25000},
-        "p4d": {"24xlarge": 400000},
-        "p4de": {"24xlarge": 400000},
-        "p5": {"48xlarge": 3200000, "4xlarge": 100000},
-        "p5e": {"48xlarge": 3200000},
-        "p5en": {"48xlarge": 3200000},
-    }
+# A10G (g5) in NVIDIA/DCGM#232 (23028 MiB); the B200's 183359 MiB in the nvidia-smi tables of several public
+# repositories (read 2026-12-04, drivers 570 and 595 alike). None found for the T4G, the H200, the V100, the B300 or
+# the RTX PRO GPUs. The product label of the newer GPUs is their NVML name with dashes (the names in NVIDIA's list;
+# aws/sagemaker-hyperpod-cli#390 shows `NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition` on a g7e node).
+_T4 = _Gpu("NVIDIA T4", 16, "Tesla-T4", 15360, 0x1EB8, (7, 5), "Turing")
+_T4G = _Gpu("NVIDIA T4G", 16, "NVIDIA-T4G", None, None, (7, 5), "Turing")
+_A10G = _Gpu("NVIDIA A10G", 24, "NVIDIA-A10G", 23028, 0x2237, (8, 6), "Ampere")
+_L4 = _Gpu("NVIDIA L4", 24, "NVIDIA-L4", 23034, 0x27B8, (8, 9), "Ada Lovelace")
+_L40S = _Gpu("NVIDIA L40S", 48, "NVIDIA-L40S", 46068, 0x26B9, (8, 9), "Ada Lovelace")
+_A100_40 = _Gpu("NVIDIA A100", 40, "NVIDIA-A100-SXM4-40GB", 40960, 0x20B0, (8, 0), "Ampere")
+_A100_80 = _Gpu("NVIDIA A100", 80, "NVIDIA-A100-SXM4-80GB", 81920, 0x20B2, (8, 0), "Ampere")
+_H100 = _Gpu("NVIDIA H100", 80, "NVIDIA-H100-80GB-HBM3", 81559, 0x2330, (9, 0), "Hopper")
+_H200 = _Gpu("NVIDIA H200", 141, "NVIDIA-H200", None, 0x2335, (9, 0), "Hopper")
+_V100 = _Gpu("NVIDIA V100", 32, "Tesla-V100-SXM2-32GB", None, 0x1DB5, (7, 0), "Volta")
+_B200 = _Gpu("NVIDIA B200", 179, "NVIDIA-B200", 183359, 0x2901, (10, 0), "Blackwell")
+_B300 = _Gpu("NVIDIA B300", 268, "NVIDIA-B300-SXM6-AC", None, 0x3182, (10, 3), "Blackwell")
+_RTX_PRO_6000 = _Gpu(
+    "NVIDIA RTX PRO 6000", 96, "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition", None, 0x2BB5, (12, 0), "Blackwell"
+)
+_RTX_PRO_4500 = _Gpu(
+    "NVIDIA RTX PRO 4500", 32, "NVIDIA-RTX-PRO-4500-Blackwell-Server-Edition", None, 0x2C3A, (12, 0), "Blackwell"
 )
 
 
@@ -227,6 +202,9 @@ def _gpu_family(
             gpu_memory_gib=gpu.memory_gib,
             gpu_memory_visible_gib=gpu.visible_mib / 1024 if gpu.visible_mib else None,
             gpu_product=gpu.product,
+            gpu_device_id=gpu.device_id,
+            gpu_compute_capability=gpu.compute_capability,
+            gpu_architecture=gpu.architecture,
             network_baseline_gbps=NETWORK_BASELINE_MBPS[family][size] / 1000,
         )
         for size, vcpus, memory, gpus, max_pods in sizes
@@ -339,6 +317,31 @@ GPU_INSTANCE_TYPES: Mapping[str, InstanceType] = _read_only(
                 ("8xlarge", 32, 256, 1, 234),
             ],
         ),
+        *_gpu_family(
+            "g7",
+            _RTX_PRO_4500,
+            [
+                ("2xlarge", 8, 32, 1, 254),
+                ("4xlarge", 16, 64, 1, 506),
+                ("8xlarge", 32, 128, 1, 632),
+                ("12xlarge", 48, 192, 2, 758),
+                ("24xlarge", 96, 384, 4, 1514),
+                ("48xlarge", 192, 768, 8, 758),
+            ],
+        ),
+        *_gpu_family(
+            "g7e",
+            _RTX_PRO_6000,
+            [
+                ("2xlarge", 8, 64, 1, 254),
+                ("4xlarge", 16, 128, 1, 506),
+                ("8xlarge", 32, 256, 1, 506),
+                ("12xlarge", 48, 512, 2, 632),
+                ("24xlarge", 96, 1024, 4, 632),
+                ("48xlarge", 192, 2048, 8, 632),
+            ],
+        ),
+        *_gpu_family("p3dn", _V100, [("24xlarge", 96, 768, 8, 737)]),
         *_gpu_family("p4d", _A100_40, [("24xlarge", 96, 1152, 8, 737)]),
         *_gpu_family("p4de", _A100_80, [("24xlarge", 96, 1152, 8, 737)]),
         # The p5 family has several network cards; eni-max-pods counts the default card (index 0) only,
@@ -353,6 +356,9 @@ GPU_INSTANCE_TYPES: Mapping[str, InstanceType] = _read_only(
         ),
         *_gpu_family("p5e", _H200, [("48xlarge", 192, 2048, 8, 100)]),
         *_gpu_family("p5en", _H200, [("48xlarge", 192, 2048, 8, 198)]),
+        # p6-b200 and p6-b300 count the default network card only, as p5 does.
+        *_gpu_family("p6-b200", _B200, [("48xlarge", 192, 2048, 8, 198)]),
+        *_gpu_family("p6-b300", _B300, [("48xlarge", 192, 4096, 8, 198)]),
     ]
 )
 

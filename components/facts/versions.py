@@ -225,7 +225,8 @@ def pinned_addon_version(addon: str, kubernetes_version: str) -> str | None:
 # the EKS accelerated AMIs: the image is built on the CUDA 13.2.1 base (docker/Dockerfile at the tag), and
 # CUDA 13 needs the R580 driver branch or later (CUDA Toolkit 13.0 release notes, "CUDA Toolkit and
 # Corresponding Driver Versions"); the AL2023 NVIDIA AMIs ship driver 580.159.03
-# (awslabs/amazon-eks-ami CHANGELOG, AMI release v20260714, `kmod-nvidia-latest-dkms`). DCGM itself runs
+# (awslabs/amazon-eks-ami CHANGELOG, AMI release v20260714, `kmod-nvidia-latest-dkms`), and from v20260917 a 580
+# and a 595 tree, one chosen per instance at boot (facts/nvidia_driver.py): R580 or later either way. DCGM itself runs
 # on R450 and later drivers (DCGM user guide, "Supported Platforms"), which covers Bottlerocket's too.
 DCGM_EXPORTER_IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s/dcgm-exporter"
 DCGM_EXPORTER_VERSION = "4.5.3-4.8.2"
@@ -246,11 +247,13 @@ KARPENTER_CHART = "oci://public.ecr.aws/karpenter/karpenter"
 KARPENTER_CRD_CHART = "oci://public.ecr.aws/karpenter/karpenter-crd"
 KARPENTER_KUBERNETES_VERSIONS = ("1.26", "1.36")
 """The oldest and newest Kubernetes minor the pinned Karpenter release supports."""
-# The EKS-optimized AL2023 AMI release Karpenter pools boot, as an EC2NodeClass alias (`al2023@<release>`); the
-# release whose NVIDIA driver the DCGM exporter pin above was checked against (amazon-eks-ami v20260714).
-# Karpenter resolves the alias to the standard, NVIDIA and Neuron variants and gives each instance type the one its
+# The EKS-optimized AL2023 AMI release Karpenter pools boot, as an EC2NodeClass alias (`al2023@<release>`).
+# v20260917 is the first release whose driver brings up every GPU of the catalog: it bakes a 580 and a 595 driver
+# tree and picks one per instance type at first boot, so g7's RTX PRO 4500, which the 580 open module's device list
+# of v20260714 lacks, gets 595 (awslabs/amazon-eks-ami#2768 and #2819; facts/nvidia_driver.py, whose test fails when
+# a catalog GPU lacks a driver in this release). Karpenter resolves the alias to the standard, NVIDIA and Neuron variants and gives each instance type the one its
 # hardware needs (pkg/providers/amifamily/al2023.go at v1.14.1, DescribeImageQuery).
-KARPENTER_AL2023_AMI_RELEASE = "v20260714"
+KARPENTER_AL2023_AMI_RELEASE = "v20260917"
 # The Bottlerocket release Karpenter pools of `amiFamily: Bottlerocket` boot, as an EC2NodeClass alias
 # (`bottlerocket@<release>`). v1.61.0 (2026-05-18) added the `aws-k8s-1.36-nvidia` variants
 # (bottlerocket-os/bottlerocket#4841, its CHANGELOG) and v1.30 variants went on 2026-07-23 (#4879), so a release

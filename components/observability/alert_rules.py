@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from ..autoscaling.keda_manifests import HPA_NAME_PREFIX
+from ..facts import vllm_startup
 from ..facts.xid import HARDWARE_XIDS, HARDWARE_XIDS_SOURCE, XID_FIELD
 from ..settings import ConfigError, VllmSettings
 from ..settings.section import validate_section
@@ -26,10 +27,10 @@ XID_WINDOW = "1h"
 """How long an XID alert fires after the last new XID: the XID field keeps its value, so the alert tracks a
 change of it within this window and resolves once the window holds none."""
 MIN_GPU_MEMORY_MARGIN = 0.01
-"""Smallest share of GPU memory between vLLM's budget and the alert threshold. vLLM counts its own non-torch
-memory (CUDA context, NCCL buffers) inside its budget: it profiles a forward pass and gives the KV cache the
-budget less all else (`determine_available_memory` in vllm/v1/worker/gpu_worker.py); a threshold closer than
-this to the budget would still fire on the memory the driver keeps beside it."""
+"""Smallest share of GPU memory between what a healthy server uses and the alert threshold. vLLM sizes the KV cache
+to fill its budget (`determine_available_memory` in vllm/v1/worker/gpu_worker.py) and the process keeps what it held
+before beside it (facts/vllm_startup.py); a threshold closer than this would fire on the small variations of that
+use (another CUDA context, the allocator's fragments)."""
 WAITING_REQUESTS = 10
 """Requests waiting for a model, summed over its replicas, above which the pool is short of capacity."""
 DEFAULT_GPU_MEMORY_UTILIZATION: float = VllmSettings.model_fields["gpu_memory_utilization"].default
@@ -49,21 +50,24 @@ FILE_HEADER = f"""\
 """
 
 
-def gpu_memory_threshold(gpu_memory_utilization: float) -> float | None:
+def gpu_memory_threshold(gpu_memory_utilization: float, gpus_per_replica: int = 1) -> float | None:
     """The share of a GPU's memory in use above which the GPU-memory alert fires, for a server started with
-    `gpu_memory_utilization`: halfway between that budget and full memory. None when that leaves less than
-    `MIN_GPU_MEMORY_MARGIN` above the budget: the server then takes nearly all memory by design, and use near
-    full says nothing.
+    `gpu_memory_utilization` over `gpus_per_replica` GPUs: halfway between what a healthy server uses and full
+    memory. None when that leaves less than `MIN_GPU_MEMORY_MARGIN`, or when the utilization starts on no GPU: the
+    server then takes nearly all memory by design, and use near full says nothing.
 
-    vLLM reserves `gpu_memory_utilization` x the GPU's total memory at start, weights, activations and the KV
-    cache it sizes to fill that budget ("The fraction of GPU memory to be used for the model executor ... a
-    per-instance limit", vllm/config/cache.py `CacheConfig.gpu_memory_utilization`; `requested_memory` in
-    vllm/v1/worker/utils.py): a healthy server sits at its budget, so the threshold must lie above it.
+    A healthy server uses its budget, `gpu_memory_utilization` x the GPU's total (weights, activations and the KV
+    cache vLLM sizes to fill it), and beside it what the process held before vLLM measured (the CUDA context, NCCL);
+    that share is largest on the smallest GPU the utilization starts on (facts/vllm_startup.py `healthy_share`), so
+    the threshold sits above a healthy server on any GPU of the catalog.
     """
-    margin = round((1 - gpu_memory_utilization) / 2, 6)
+    healthy = vllm_startup.healthy_share(gpu_memory_utilization, gpus_per_replica)
+    if healthy is None:
+        return None
+    margin = round((1 - healthy) / 2, 6)
     if margin < MIN_GPU_MEMORY_MARGIN:
         return None
-    return round(gpu_memory_utilization + margin, 4)
+    return round(healthy + margin, 4)
 
 
 def promql_string(value: str) -> str:
@@ -111,9 +115,9 @@ def xid_rules() -> list[dict[str, Any]]:
     ]
 
 
-def gpu_memory_rules(gpu_memory_utilization: float) -> list[dict[str, Any]]:
+def gpu_memory_rules(gpu_memory_utilization: float, gpus_per_replica: int = 1) -> list[dict[str, Any]]:
     """The GPU-memory alert above the threshold `gpu_memory_threshold` derives, or none when it gives none."""
-    threshold = gpu_memory_threshold(gpu_memory_utilization)
+    threshold = gpu_memory_threshold(gpu_memory_utilization, gpus_per_replica)
     if threshold is None:
         return []
     return [
@@ -128,9 +132,10 @@ def gpu_memory_rules(gpu_memory_utilization: float) -> list[dict[str, Any]]:
                     "of its memory for 10 minutes"
                 ),
                 "description": (
-                    f"vLLM takes {gpu_memory_utilization:g} of the GPU's memory (vllm.gpuMemoryUtilization); use "
-                    f"above {threshold:g} comes from outside that budget, another process on the GPU or memory "
-                    "vLLM did not plan for, and precedes CUDA out-of-memory errors."
+                    f"vLLM takes {gpu_memory_utilization:g} of the GPU's memory (vllm.gpuMemoryUtilization) and its "
+                    "process holds the CUDA context beside it; use above "
+                    f"{threshold:g} comes from outside, another process on the GPU or memory vLLM did not plan for, "
+                    "and precedes CUDA out-of-memory errors."
                 ),
             },
         }
@@ -233,6 +238,7 @@ def vllm_rules(
     replicas: int,
     watched_models: list[str] | None = None,
     autoscaled: dict[str, int] | None = None,
+    gpus_per_replica: int = 1,
 ) -> list[dict[str, Any]]:
     """The vLLM server's alerts for the series of model `model_name` (None: of every model), and the
     no-server alert only while the stack asks for `replicas` > 0. With `watched_models` (several servers) the
@@ -275,13 +281,14 @@ def rule_groups(
     model_name: str | None = None,
     watched_models: list[str] | None = None,
     autoscaled: dict[str, int] | None = None,
+    gpus_per_replica: int = 1,
 ) -> list[dict[str, Any]]:
     """The rule groups for a vLLM server of model `model_name` (None: any model) with `replicas` replicas,
     started with `gpu_memory_utilization`; or, with `watched_models`, for several servers, each of those models
     watched on its own (`gpu_memory_utilization` then the largest any of them takes); each model of `autoscaled`
-    (model name -> maxReplicas) with the at-max alert."""
+    (model name -> maxReplicas) with the at-max alert; the GPU-memory alert for servers of `gpus_per_replica` GPUs."""
     return [
-        {"name": GPU_GROUP, "rules": xid_rules() + gpu_memory_rules(gpu_memory_utilization)},
+        {"name": GPU_GROUP, "rules": xid_rules() + gpu_memory_rules(gpu_memory_utilization, gpus_per_replica)},
         {"name": VLLM_GROUP, "rules": vllm_rules(model_name, replicas, watched_models, autoscaled)},
     ]
 

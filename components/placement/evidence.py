@@ -16,6 +16,7 @@ from ..facts.model_memory import ModelFit
 from ..facts.node_disk import ModelCache
 from .agents import Agent
 from .disk_fit import NodeLoad
+from .driver_fit import GpuPoolAmi
 from .guard import GuardView, PlacementRow, guard_view
 from .ownership import Declared
 from .pools import NodeGroupSpec
@@ -109,6 +110,8 @@ class Evidence:
     """Each served model's cold start, step by step, against its budgets (facts/cold_start.py)."""
     cost: CostTotals | None = None
     owners: Owners | None = None
+    """Every resource and object the stack registers, gathered whatever else could be read."""
     serving: Serving | None = None
     """The served models' weights, caches and nodes; None without this project's stack config."""
-    """Every resource and object the stack registers, gathered whatever else could be read."""
+    drivers: list[GpuPoolAmi] | None = None
+    """Each GPU pool's AMI and release, with the images of the GPU workloads that land on it."""

@@ -21,6 +21,7 @@ from . import (
     capacity,
     cold_start,
     disk_fit,
+    driver_fit,
     exporter,
     guard,
     memory_fit,
@@ -244,6 +245,13 @@ def _weights_fit_on_disk(evidence: Evidence) -> Judgement | None:
     return Judgement(disk_fit.disk_verdict(serving.caches, serving.nodes))
 
 
+def _gpu_driver_knows_the_gpu(evidence: Evidence) -> Judgement | None:
+    if evidence.drivers is None:
+        return None
+    verdict, warnings = driver_fit.driver_verdict(evidence.drivers)
+    return Judgement(verdict, warnings)
+
+
 # The numbers are the ones the report has always printed: a new verdict takes the next, none is reused.
 VERDICTS = Registry(
     (
@@ -379,6 +387,13 @@ VERDICTS = Registry(
             _weights_fit_on_disk,
             "Every model cache holds the weights downloaded into it, and every node's volume holds the OS, the "
             "image and what its pods write above the kubelet's eviction threshold.",
+        ),
+        RegisteredVerdict(
+            21,
+            "gpu-driver-knows-the-gpu",
+            _gpu_driver_knows_the_gpu,
+            "Every GPU pool's AMI release loads a driver that brings its GPUs up (the release's driver branches and "
+            "supported-device lists), new enough for the CUDA of the vLLM image that runs there.",
         ),
     )
 )

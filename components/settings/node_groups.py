@@ -197,15 +197,16 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()
-        unknown = [name for name in self.instance_types if not gpu_catalog.is_gpu_instance_type(name)]
-        if unknown:
-            families = ", ".join(gpu_catalog.gpu_families())
-            problems.append(
-                ConfigProblem(
-                    "instanceTypes",
-                    f"{unknown!r} not NVIDIA GPU instance types; allowed: sizes of {families} (facts/gpu_catalog.py)",
-                )
-            )
+        refused = [name for name in self.instance_types if not gpu_catalog.is_gpu_instance_type(name)]
+        if refused:
+            allowed = f"allowed: sizes of {', '.join(gpu_catalog.gpu_families())} (facts/gpu_catalog.py)"
+            # A CPU type the catalog knows is refused for what it is; only a name no table has is unknown.
+            cpu = [name for name in refused if gpu_catalog.lookup(name) is not None]
+            unknown = [name for name in refused if name not in cpu]
+            if cpu:
+                problems.append(ConfigProblem("instanceTypes", f"{cpu!r} have no NVIDIA GPU (CPU types); {allowed}"))
+            if unknown:
+                problems.append(ConfigProblem("instanceTypes", f"{unknown!r} not in the GPU catalog; {allowed}"))
             return problems
         entries = [gpu_catalog.GPU_INSTANCE_TYPES[name] for name in self.instance_types]
         architectures = sorted({entry.architecture for entry in entries})

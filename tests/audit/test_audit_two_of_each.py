@@ -236,9 +236,12 @@ FINDINGS = [
         "pending-gpu-pods",
         _pending(
             _TWO_TYPES,
+            # The A10G types first, then the catalog's by fewest GPUs and vCPUs: g7.12xlarge and g7e.12xlarge have
+            # 2 GPUs and 48 vCPUs, g5g.16xlarge 2 and 64.
             "run the pod on a GPU pool of an instance type with at least 2 GPUs, such as g5.12xlarge (4x NVIDIA A10G), "
-            "g5.24xlarge (4x NVIDIA A10G), g5.48xlarge (8x NVIDIA A10G), g5g.16xlarge (2x NVIDIA T4G), g5g.metal "
-            "(2x NVIDIA T4G), g4dn.12xlarge (4x NVIDIA T4), or request fewer GPUs; raising the pool's size cannot help",
+            "g5.24xlarge (4x NVIDIA A10G), g5.48xlarge (8x NVIDIA A10G), g7.12xlarge (2x NVIDIA RTX PRO 4500), "
+            "g7e.12xlarge (2x NVIDIA RTX PRO 6000), g5g.16xlarge (2x NVIDIA T4G), or request fewer GPUs; raising the "
+            "pool's size cannot help",
         ),
         id="pending-on-a-pool-of-two-instance-types",
     ),

@@ -32,6 +32,13 @@ EXPECTED_GPU_SIZES = {
     "g6": {"xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "16xlarge", "24xlarge", "48xlarge"},
     "g6e": {"xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "16xlarge", "24xlarge", "48xlarge"},
     "gr6": {"4xlarge", "8xlarge"},
+    # The families EKS's accelerated AMIs serve beyond those (EKS user guide, ml-eks-optimized-ami, and the g7 fix of
+    # awslabs/amazon-eks-ami#2768): the sizes Karpenter v1.14.1's instance-type reference lists for each.
+    "g7": {"2xlarge", "4xlarge", "8xlarge", "12xlarge", "24xlarge", "48xlarge"},
+    "g7e": {"2xlarge", "4xlarge", "8xlarge", "12xlarge", "24xlarge", "48xlarge"},
+    "p3dn": {"24xlarge"},
+    "p6-b200": {"48xlarge"},
+    "p6-b300": {"48xlarge"},
     "p4d": {"24xlarge"},
     "p4de": {"24xlarge"},
     "p5": {"4xlarge", "48xlarge"},
@@ -61,6 +68,12 @@ EXPECTED_GPU_PRODUCT = {
     "p5": "NVIDIA-H100-80GB-HBM3",
     "p5e": "NVIDIA-H200",
     "p5en": "NVIDIA-H200",
+    # NVML names of NVIDIA's supported-GPU list (amazon-eks-ami's nvidia-open-supported-devices-595.txt), dashed.
+    "g7": "NVIDIA-RTX-PRO-4500-Blackwell-Server-Edition",
+    "g7e": "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition",
+    "p3dn": "Tesla-V100-SXM2-32GB",
+    "p6-b200": "NVIDIA-B200",
+    "p6-b300": "NVIDIA-B300-SXM6-AC",
 }
 
 # Kubernetes label value syntax: at most 63 characters, alphanumerics at both ends.
@@ -317,7 +330,7 @@ def test_catalogued_gpu_types_are_gpu_instance_types(name: str) -> None:
     assert is_gpu_instance_type(name)
 
 
-@pytest.mark.parametrize("name", ["g6f.large", "p6-b200.48xlarge", "nonsense", ""])
+@pytest.mark.parametrize("name", ["g6f.large", "p6e-gb200.36xlarge", "nonsense", ""])
 def test_uncatalogued_names_are_not_gpu_instance_types(name: str) -> None:
     assert not is_gpu_instance_type(name)
 
@@ -353,7 +366,7 @@ def test_architecture_of_catalogued_types_comes_from_the_table(name: str, archit
         ("g6.96xlarge", "x86_64"),
         ("inf2.xlarge", "x86_64"),
         ("u-12tb1.metal", "x86_64"),
-        ("p6-b200.48xlarge", "x86_64"),
+        ("p6-b100.48xlarge", "x86_64"),
     ],
 )
 def test_architecture_of_uncatalogued_types_is_inferred_from_the_family(name: str, architecture: str) -> None:

@@ -45,8 +45,9 @@ def test_the_gpu_memory_alert_sits_above_the_largest_budget_any_model_takes(tmp_
     groups = registered_groups(run_fleet(document, tmp_path))
 
     [memory] = [rule for group in groups for rule in group["rules"] if rule["alert"] == "GpuMemoryNearlyFull"]
-    # Halfway between the largest budget, 0.92, and full memory: 0.96.
-    assert memory["expr"].endswith("> 0.96")
+    # The largest budget, 0.92: a healthy server uses 0.92 + 0.4 / 15 = 0.946667 of a T4 (facts/vllm_startup.py),
+    # and the threshold is halfway from there to full memory.
+    assert memory["expr"].endswith("> 0.9733")
 
 
 def test_one_model_down_fires_for_that_model_while_the_others_are_scraped(fleet_groups, tmp_path):

@@ -68,9 +68,9 @@ def gpu_memory(budget: str, threshold: str) -> dict:
         "annotations": {
             "summary": "GPU {{ $labels.gpu }} on {{ $labels.Hostname }} has used {{ $value | humanizePercentage }} "
             "of its memory for 10 minutes",
-            "description": f"vLLM takes {budget} of the GPU's memory (vllm.gpuMemoryUtilization); use above "
-            f"{threshold} comes from outside that budget, another process on the GPU or memory vLLM did not plan "
-            "for, and precedes CUDA out-of-memory errors.",
+            "description": f"vLLM takes {budget} of the GPU's memory (vllm.gpuMemoryUtilization) and its process "
+            f"holds the CUDA context beside it; use above {threshold} comes from outside, another process on the GPU "
+            "or memory vLLM did not plan for, and precedes CUDA out-of-memory errors.",
         },
     }
 
@@ -154,7 +154,7 @@ def test_the_prometheus_rule_is_registered_whole_but_its_expressions(operator_ru
     assert set(rule.inputs) == {"apiVersion", "kind", "metadata", "spec"}
     assert set(rule.inputs["spec"]) == {"groups"}
     assert without_exprs(rule.inputs["spec"]["groups"]) == [
-        ("gpu-nodes", [HARDWARE_XID, OTHER_XID, gpu_memory("0.9", "0.95")]),
+        ("gpu-nodes", [HARDWARE_XID, OTHER_XID, gpu_memory("0.9", "0.9633")]),
         ("vllm-server", [WAITING, NO_POD]),
     ]
 
@@ -214,38 +214,39 @@ def test_without_the_operator_nothing_of_the_monitors_is_registered(dev_run):
 
 GPU_RULES = [HARDWARE_XID, OTHER_XID]
 RULE_CASES = {
-    "the committed file's defaults": ({}, GPU_RULES + [gpu_memory("0.9", "0.95")], [WAITING, NO_POD]),
-    "no replicas, no no-server alert": ({"replicas": 0}, GPU_RULES + [gpu_memory("0.9", "0.95")], [WAITING]),
+    "the committed file's defaults": ({}, GPU_RULES + [gpu_memory("0.9", "0.9633")], [WAITING, NO_POD]),
+    "no replicas, no no-server alert": ({"replicas": 0}, GPU_RULES + [gpu_memory("0.9", "0.9633")], [WAITING]),
     "one replica keeps the no-server alert": (
         {"replicas": 1},
-        GPU_RULES + [gpu_memory("0.9", "0.95")],
+        GPU_RULES + [gpu_memory("0.9", "0.9633")],
         [WAITING, NO_POD],
     ),
     "a smaller budget, a lower threshold": (
         {"gpu_memory_utilization": 0.8},
-        GPU_RULES + [gpu_memory("0.8", "0.9")],
+        GPU_RULES + [gpu_memory("0.8", "0.9133")],
         [WAITING, NO_POD],
     ),
-    # Halfway between 0.98 and full is 0.99: a margin of exactly MIN_GPU_MEMORY_MARGIN still alerts.
+    # A healthy server at 0.95 uses 0.976667 of a T4; halfway to full, 0.9883, leaves 0.011667, above the smallest
+    # margin MIN_GPU_MEMORY_MARGIN: it still alerts (0.96 would leave 0.006667 and does not).
     "the smallest margin that alerts": (
-        {"gpu_memory_utilization": 0.98},
-        GPU_RULES + [gpu_memory("0.98", "0.99")],
+        {"gpu_memory_utilization": 0.95},
+        GPU_RULES + [gpu_memory("0.95", "0.9883")],
         [WAITING, NO_POD],
     ),
     "a budget too near full, no memory alert": ({"gpu_memory_utilization": 0.99}, GPU_RULES, [WAITING, NO_POD]),
     "two watched models, a no-server alert each": (
         {"watched_models": ["a", "b"], "replicas": 0},
-        GPU_RULES + [gpu_memory("0.9", "0.95")],
+        GPU_RULES + [gpu_memory("0.9", "0.9633")],
         [WAITING, NO_POD, NO_POD],
     ),
     "no watched model, no no-server alert": (
         {"watched_models": []},
-        GPU_RULES + [gpu_memory("0.9", "0.95")],
+        GPU_RULES + [gpu_memory("0.9", "0.9633")],
         [WAITING],
     ),
     "autoscaled models, their at-max and behind-desired alerts": (
         {"model_name": "m", "autoscaled": {"m": 4, "n": 1}},
-        GPU_RULES + [gpu_memory("0.9", "0.95")],
+        GPU_RULES + [gpu_memory("0.9", "0.9633")],
         [WAITING, NO_POD, at_max(4), BEHIND, at_max(1), BEHIND],
     ),
 }

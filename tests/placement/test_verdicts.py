@@ -42,6 +42,7 @@ REPORTED = [
     "one-owner-per-attribute",
     "container-memory-fits",
     "weights-fit-on-disk",
+    "gpu-driver-knows-the-gpu",
 ]
 
 # A stack with one untainted system node and no workload: every part of the evidence gathered, so every verdict
@@ -55,6 +56,7 @@ EMPTY_STACK = Evidence(
     cost=CostTotals(budget=None, at_desired=0.0, at_max=0.0),
     owners=Owners(resources=[], objects=[]),
     serving=Serving(),
+    drivers=[],
 )
 
 
@@ -108,7 +110,9 @@ def test_an_unregistered_slug_is_refused_naming_the_registered_ones():
         "verdict 'cost-under-budget' is not registered; allowed: gpu-workloads-land-on-gpu-pools, "
         "plain-pods-stay-off-gpu-pools, "
     )
-    assert str(raised.value).endswith(", one-owner-per-attribute, container-memory-fits, weights-fit-on-disk")
+    assert str(raised.value).endswith(
+        ", one-owner-per-attribute, container-memory-fits, weights-fit-on-disk, gpu-driver-knows-the-gpu"
+    )
 
 
 def test_a_judge_that_returns_another_verdict_is_refused():

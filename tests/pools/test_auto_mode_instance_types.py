@@ -8,8 +8,11 @@ from components.facts import auto_mode, gpu_catalog
 from tests.support.finding_values import problems_of
 
 
-def test_every_catalog_type_is_launched_by_auto_mode_today():
-    assert [name for name in gpu_catalog.GPU_INSTANCE_TYPES if not auto_mode.supports(name)] == []
+def test_every_catalog_type_but_g7_is_launched_by_auto_mode_today():
+    # automode-learn-instances (facts/auto_mode.py) lists g7e, not g7; the settings refuse g7 with autoMode.
+    unlaunched = {name.split(".", 1)[0] for name in gpu_catalog.GPU_INSTANCE_TYPES if not auto_mode.supports(name)}
+    assert unlaunched == {"g7"}
+    assert problems_of({"gpuNodeGroup": {"provisioner": "autoMode", "instanceTypes": ["g7.2xlarge"]}})
 
 
 def test_a_type_auto_mode_does_not_launch_is_refused_naming_the_families_it_does(monkeypatch):

@@ -109,7 +109,7 @@ def test_the_one_pool_form_is_one_pool_and_one_server_under_its_own_keys():
         ),
         pytest.param(
             {"gpuPools": {"l4": {"instanceTypes": ["m6i.large"]}}},
-            "eks-gpu-inference:gpuPools.l4.instanceTypes: ['m6i.large'] not NVIDIA GPU instance types; allowed: sizes of "
+            "eks-gpu-inference:gpuPools.l4.instanceTypes: ['m6i.large'] have no NVIDIA GPU (CPU types); allowed: sizes of "
             f"{', '.join(gpu_catalog.gpu_families())} (facts/gpu_catalog.py)",
             id="a pool's own rule, under its key",
         ),

@@ -83,7 +83,7 @@ def test_rules_across_fields_are_all_reported_once_the_fields_are_valid():
     assert len(problems) == 2
     assert problems[0] == f"{WHERE}.desiredSize: 3 is greater than maxSize 2; {SIZES}"
     assert problems[1].startswith(
-        f"{WHERE}.instanceTypes: ['m5.large'] not NVIDIA GPU instance types; allowed: sizes of g4dn, "
+        f"{WHERE}.instanceTypes: ['m5.large'] have no NVIDIA GPU (CPU types); allowed: sizes of g4dn, "
     )
 
 
@@ -113,7 +113,7 @@ def test_a_valid_section_comes_back_typed_with_its_defaults():
         ),
         pytest.param(
             lambda: GpuNodeGroupSettings.model_validate({"instanceTypes": ["m5.large"]}),
-            "instanceTypes: ['m5.large'] not NVIDIA GPU instance types",
+            "instanceTypes: ['m5.large'] have no NVIDIA GPU (CPU types)",
             id="a node group validated from a mapping",
         ),
         pytest.param(

@@ -43,7 +43,7 @@ def _s3(**source) -> dict:
         _row(
             _pool(instanceTypes=["m6i.large", "g5.xlarge"]),
             "gpuNodeGroup.instanceTypes",
-            f"['m6i.large'] not NVIDIA GPU instance types; allowed: sizes of {', '.join(gpu_catalog.gpu_families())} "
+            f"['m6i.large'] have no NVIDIA GPU (CPU types); allowed: sizes of {', '.join(gpu_catalog.gpu_families())} "
             "(facts/gpu_catalog.py)",
             "a type that is no GPU type, named alone",
         ),

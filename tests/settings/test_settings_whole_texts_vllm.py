@@ -383,7 +383,8 @@ PASSING = [
         _vllm(image="vllm/vllm-openai@sha256:" + "a" * 64), "image", "vllm/vllm-openai@sha256:" + "a" * 64, id="digest"
     ),
     pytest.param(_vllm(maxModelLen=16), "max_model_len", 16, id="a context of 16"),
-    pytest.param(_vllm(gpuMemoryUtilization=1.0), "gpu_memory_utilization", 1.0, id="all GPU memory"),
+    pytest.param(_vllm(gpuMemoryUtilization=0.98), "gpu_memory_utilization", 0.98, id="the most a fresh A10G has free"),
+    pytest.param(_vllm(gpuMemoryUtilization=1.0, replicas=0), "gpu_memory_utilization", 1.0, id="all of no GPU"),
     pytest.param(_vllm(replicas=0), "replicas", 0, id="no replicas"),
     pytest.param(_vllm(startupTimeoutSeconds=60), "startup_timeout_seconds", 60, id="a startup timeout of 60"),
     pytest.param(_vllm(shutdownTimeoutSeconds=0), "shutdown_timeout_seconds", 0, id="no shutdown grace"),

@@ -58,7 +58,7 @@ INVALID_SETTINGS = [
     ({"gpuPlacement": {"labelKey": "k" * 64}}, "gpuPlacement.labelKey", "1-63 characters"),
     ({"gpuPlacement": {"taintKey": "bad key!"}}, "gpuPlacement.taintKey", "invalid key"),
     ({"gpuPlacement": {"taintValue": "v" * 64}}, "gpuPlacement.taintValue", "0-63 characters"),
-    ({"gpuNodeGroup": {"instanceTypes": ["m5.large"]}}, "gpuNodeGroup.instanceTypes", "not NVIDIA GPU instance types"),
+    ({"gpuNodeGroup": {"instanceTypes": ["m5.large"]}}, "gpuNodeGroup.instanceTypes", "have no NVIDIA GPU (CPU types)"),
     (
         {"gpuNodeGroup": {"instanceTypes": ["g5.xlarge", "g5g.xlarge"]}},
         "gpuNodeGroup.instanceTypes",

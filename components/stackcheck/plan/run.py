@@ -254,6 +254,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         progress("placing workloads on node pools…")
         from ...placement.evidence import CostTotals, Evidence, Owners
+        from .drivers import gpu_pool_amis
         from .serving import serving_evidence
 
         placed = _placement(run.resources, objects, result)
@@ -272,6 +273,12 @@ def run_plan(options: PlanOptions) -> PlanResult:
             cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced),
             owners=Owners(render.registered(run.resources), render.declared(objects)),
             serving=serving_evidence(settings) if settings is not None else None,
+            drivers=gpu_pool_amis(
+                run.resources,
+                placed.workloads if placed else None,
+                placed.resources if placed else None,
+                placed.matrix if placed else None,
+            ),
         )
         _judge(evidence, result)
         return result

@@ -1,0 +1,98 @@
+"""Verdict `gpu-driver-knows-the-gpu` on plain values (placement/driver_fit.py).
+
+Expected values from the sources of facts/nvidia_driver.py and facts/vllm_image.py: g7's GPU is missing from the
+580 list of AMI release v20260714 and brought up by 595 from v20260917; vLLM 0.32.0 links CUDA 13
+(`libcudart.so.13`), which needs R580; its x86_64 wheel has no sm_70 code (the V100 of p3dn), its aarch64 wheel no
+sm_75 (the T4G of g5g).
+"""
+
+from __future__ import annotations
+
+from components.facts import versions
+from components.placement.driver_fit import GpuPoolAmi, driver_verdict
+
+IMAGE = versions.VLLM_IMAGE
+
+
+def pool(*types: str, ami="AL2023", release=None, images=(IMAGE,), source="test") -> GpuPoolAmi:
+    return GpuPoolAmi("gpu", ami, release, source, types, images)
+
+
+def test_g7_on_the_pinned_release_passes_with_the_driver_branch_it_loads():
+    verdict, warnings = driver_verdict([pool("g7.2xlarge", release=versions.KARPENTER_AL2023_AMI_RELEASE)])
+
+    assert verdict.passed, verdict.message
+    assert warnings == []
+    assert any("open 595 module" in line for line in verdict.details)
+    assert any("CUDA 13 needs R580, the AMI loads 595" in line for line in verdict.details)
+
+
+def test_g7_on_v20260714_fails_naming_the_pool_the_release_and_the_device_list():
+    verdict, _ = driver_verdict(
+        [pool("g7.2xlarge", release="v20260714", source="EC2NodeClass gpu: alias al2023@v20260714")]
+    )
+
+    assert not verdict.passed
+    assert verdict.message.startswith("pool gpu (EC2NodeClass gpu: alias al2023@v20260714): g7.2xlarge")
+    assert "AL2023 v20260714" in verdict.message
+    assert "nvidia-open-supported-devices-580.txt" in verdict.message
+    assert verdict.message.endswith("its nodes join with 0 GPUs and the GPU pods stay Pending")
+
+
+def test_only_the_failing_type_of_a_mixed_pool_fails():
+    verdict, _ = driver_verdict([pool("g7e.2xlarge", "g7.2xlarge", release="v20260714")])
+
+    assert not verdict.passed
+    assert [line for line in verdict.details if "0 GPUs" in line] == [verdict.message]
+    assert "g7.2xlarge" in verdict.message
+
+
+def test_an_unpinned_node_group_is_judged_on_the_newest_release():
+    verdict, _ = driver_verdict([pool("g7.12xlarge", release=None)])
+
+    assert verdict.passed
+    assert "latest (v20260917 or later)" in verdict.details[0]
+
+
+def test_an_ami_type_without_a_driver_fails():
+    verdict, _ = driver_verdict([pool("g6.xlarge", ami="none", source="node group: amiType AL2023_x86_64_STANDARD")])
+
+    assert not verdict.passed
+    assert "installs no NVIDIA driver" in verdict.message
+
+
+def test_a_custom_ami_or_an_unknown_release_is_listed_as_not_checked():
+    verdict, _ = driver_verdict([pool("g6.xlarge", ami="custom"), pool("g6.xlarge", release="v20240101")])
+
+    assert verdict.passed
+    assert verdict.message.endswith("; 2 not checked")
+
+
+def test_an_image_older_than_the_table_is_not_checked_and_a_cpu_type_is_no_concern():
+    verdict, warnings = driver_verdict([pool("g6.xlarge", "m6i.large", images=("example.com/vllm:dev",))])
+
+    assert verdict.passed
+    assert warnings == []
+    assert any(line.startswith("not checked: pool gpu: example.com/vllm:dev on g6.xlarge") for line in verdict.details)
+    assert not any("m6i.large" in line for line in verdict.details)
+
+
+def test_the_image_without_kernels_for_the_gpu_is_warned_about():
+    verdict, warnings = driver_verdict([pool("p3dn.24xlarge", release="v20260917")])
+
+    assert verdict.passed
+    assert len(warnings) == 1
+    assert "carries no kernels for compute capability 7.0 (NVIDIA V100" in warnings[0]
+
+
+def test_g5g_is_warned_that_the_aarch64_build_has_no_turing_kernels():
+    _, warnings = driver_verdict([pool("g5g.xlarge")])
+
+    assert len(warnings) == 1
+    assert "the arm64 build of vLLM v0.32.0 carries no kernels for compute capability 7.5 (NVIDIA T4G" in warnings[0]
+
+
+def test_no_gpu_pool_passes():
+    verdict, warnings = driver_verdict([])
+
+    assert verdict.passed and verdict.message == "no GPU pool" and warnings == []

@@ -437,3 +437,32 @@ CURRENCY_SIGNS = {"USD": "$", "CNY": "CN¥"}
 def usd(value: float | None, currency: str = "USD") -> str:
     """`$1,234.56` (`CN¥1,234.56` in yuan), or `not priced`."""
     return "not priced" if value is None else f"{CURRENCY_SIGNS.get(currency, currency + ' ')}{value:,.2f}"
+
+
+def stack_cost(resources: list[Any], values: dict[str, Any], settings: Any) -> CostEstimate:
+    """What the registered resources cost, priced in the config's region, against the stack's budget."""
+    from ..mock_answers import mock_partition, mock_region
+
+    region = mock_region(values)
+    cost = settings.cost if settings is not None else None
+    sizes = [size for server in settings.servers if (size := server.settings.weights_bytes)] if settings else []
+    return estimate(
+        resources,
+        region,
+        mock_partition(region),
+        spot_discount=cost.spot_discount if cost else None,
+        budget=cost.max_monthly_usd if cost else None,
+        weights_gb=max(sizes) / 1e9 if sizes else None,
+        fast_snapshot_restores=fast_snapshot_restores(settings) if settings else 0,
+    )
+
+
+def fast_snapshot_restores(settings: Any) -> int:
+    """The (snapshot, zone) pairs the GPU pools count on Fast Snapshot Restore for: each snapshot once, in every
+    zone the stack's network spans (the zones its GPU nodes may launch in), or of the private subnets given."""
+    snapshots = {pool.settings.snapshot_id for pool in settings.pools if pool.settings.fast_snapshot_restore}
+    if not snapshots:
+        return 0
+    own = settings.network.mode == "create"
+    zones = (0 if own else len(settings.cluster.private_subnet_ids)) or settings.network.zone_count
+    return len(snapshots) * zones

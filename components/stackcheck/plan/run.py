@@ -265,7 +265,9 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
             result.models = model_fits(settings)
             result.cold_start = cold_starts(settings, [written.object for written in result.written])
-        result.cost = cost = _cost(run.resources, config.values, settings)
+        from .cost import stack_cost
+
+        result.cost = cost = stack_cost(run.resources, config.values, settings)
         evidence = Evidence(
             placement=placed,
             model_fits=result.models if sized else None,
@@ -449,36 +451,6 @@ def _placement(resources: list[Any], objects: list[Any], result: PlanResult) -> 
             resource.inputs.get("namespace") or "default" for resource in resources if resource.type == HELM_RELEASE
         ],
     )
-
-
-def _cost(resources: list[Any], values: dict[str, Any], settings: Any) -> CostEstimate:
-    """What the registered resources cost, priced in the config's region, against the stack's budget."""
-    from ..mock_answers import mock_partition, mock_region
-    from .cost import estimate
-
-    region = mock_region(values)
-    cost = settings.cost if settings is not None else None
-    sizes = [size for server in settings.servers if (size := server.settings.weights_bytes)] if settings else []
-    return estimate(
-        resources,
-        region,
-        mock_partition(region),
-        spot_discount=cost.spot_discount if cost else None,
-        budget=cost.max_monthly_usd if cost else None,
-        weights_gb=max(sizes) / 1e9 if sizes else None,
-        fast_snapshot_restores=fast_snapshot_restores(settings) if settings else 0,
-    )
-
-
-def fast_snapshot_restores(settings: Any) -> int:
-    """The (snapshot, zone) pairs the GPU pools count on Fast Snapshot Restore for: each snapshot once, in every
-    zone the stack's network spans (the zones its GPU nodes may launch in), or of the private subnets given."""
-    snapshots = {pool.settings.snapshot_id for pool in settings.pools if pool.settings.fast_snapshot_restore}
-    if not snapshots:
-        return 0
-    own = settings.network.mode == "create"
-    zones = (0 if own else len(settings.cluster.private_subnet_ids)) or settings.network.zone_count
-    return len(snapshots) * zones
 
 
 def _judge(evidence: Evidence, result: PlanResult) -> None:

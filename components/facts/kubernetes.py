@@ -4,6 +4,10 @@ KUBE_SYSTEM = "kube-system"
 """The namespace of the cluster's own add-ons (CoreDNS, kube-proxy, the VPC CNI) and of the stack's node
 DaemonSets and autoscaler (Kubernetes docs, "Namespaces": initial namespaces)."""
 
+INITIAL_NAMESPACES = ("default", KUBE_SYSTEM, "kube-public", "kube-node-lease")
+"""The four namespaces every cluster starts with (Kubernetes docs, "Namespaces": initial namespaces). The stack
+never registers one: a Namespace resource would relabel it as the stack's and delete it on destroy."""
+
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 """The label the API server sets on every namespace to its name, which NetworkPolicy namespace selectors
 can match (Kubernetes docs, "Well-Known Labels, Annotations and Taints")."""

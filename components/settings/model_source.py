@@ -25,6 +25,34 @@ def is_commit_id(value: str | None) -> bool:
     return value is not None and bool(_COMMIT_RE.fullmatch(value))
 
 
+# git's rules for a ref name (git-check-ref-format(1), Documentation/git-check-ref-format.txt in git/git, rules 1
+# and 3-10): no component starting with `.` or ending `.lock`; no `..`; no control character (below \040, or
+# \177 DEL), space, `~`, `^`, `:`, `?`, `*`, `[` or `\`; no leading, trailing or doubled `/`; no trailing `.`;
+# no `@{`; not `@` alone. The Hub's revisions are git refs and commit ids, and vLLM hands `--revision` to
+# huggingface_hub, which asks the Hub for that ref.
+_REF_FORBIDDEN = set(" ~^:?*[\\") | {chr(code) for code in range(0o40)} | {chr(0o177)}
+
+
+def is_git_ref(value: str) -> bool:
+    """Whether git accepts `value` as a ref name (`git check-ref-format --allow-onelevel`), as a Hub revision is."""
+    return (
+        bool(value)
+        and value != "@"
+        and not set(value) & _REF_FORBIDDEN
+        and ".." not in value
+        and "@{" not in value
+        and not value.endswith(".")
+        and all(part and not part.startswith(".") and not part.endswith(".lock") for part in value.split("/"))
+    )
+
+
+GIT_REF_ALLOWED = (
+    "a commit id (40 hex digits) or a tag or branch as git names refs: no space, control character, '~', '^', "
+    "':', '?', '*', '[' or '\\', no '..' or '@{', no part starting with '.' or ending '.lock', no empty part, "
+    "not ending '.'"
+)
+
+
 def is_bucket_name(value: str) -> bool:
     """Whether S3 accepts `value` as a general purpose bucket's name."""
     return bool(

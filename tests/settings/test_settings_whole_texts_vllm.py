@@ -86,7 +86,15 @@ FIELDS = [
     ),
     pytest.param(
         _vllm(revision="  "),
-        [("vllm.revision", "invalid value '  '; allowed: a commit id or a tag")],
+        [
+            (
+                "vllm.revision",
+                # git-check-ref-format(1), rule 4: no space in a ref name.
+                "not a git ref: '  '; allowed: a commit id (40 hex digits) or a tag or branch as git names refs: no "
+                "space, control character, '~', '^', ':', '?', '*', '[' or '\\', no '..' or '@{', no part starting "
+                "with '.' or ending '.lock', no empty part, not ending '.'",
+            )
+        ],
         id="a blank revision",
     ),
     pytest.param(

@@ -11,3 +11,8 @@ never registers one: a Namespace resource would relabel it as the stack's and de
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 """The label the API server sets on every namespace to its name, which NetworkPolicy namespace selectors
 can match (Kubernetes docs, "Well-Known Labels, Annotations and Taints")."""
+
+INT32_MAX = 2**31 - 1
+"""The largest Go int32 (the Go specification, "Numeric types"): the type of replica counts (`Deployment.spec.replicas`)
+and of KEDA's `pollingInterval`, `minReplicaCount` and `maxReplicaCount` (`format: int32` in kedacore/keda v2.20.2
+config/crd/bases/keda.sh_scaledobjects.yaml), which their controllers cannot decode beyond it."""

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator
 
 from ..facts import model_catalog, node_disk, versions
-from ..facts.kubernetes import INITIAL_NAMESPACES
+from ..facts.kubernetes import INITIAL_NAMESPACES, INT32_MAX
 from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
 from . import vllm_flags
@@ -183,7 +183,9 @@ class VllmSettings(SectionModel):
     """Context length in tokens, at least 16."""
     gpu_memory_utilization: Annotated[float, rule(lambda x: 0 < x <= 1, "a number with 0 < x <= 1")] = 0.9
     """Share of GPU memory vLLM may use, 0 < x <= 1."""
-    replicas: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 1
+    replicas: Annotated[
+        int, rule(lambda n: 0 <= n <= INT32_MAX, f"an integer from 0 to {INT32_MAX:,} (a Deployment's int32)")
+    ] = 1
     """Server replicas, 0 or more."""
     autoscaling: AutoscalingSettings = AutoscalingSettings()
     """Replicas that follow vLLM's queue (KEDA); when enabled, `replicas` is the initial count."""

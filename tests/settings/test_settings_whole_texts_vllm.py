@@ -126,7 +126,11 @@ FIELDS = [
         [("vllm.gpuMemoryUtilization", "invalid value 1.01; allowed: a number with 0 < x <= 1")],
         id="more than all GPU memory",
     ),
-    pytest.param(_vllm(replicas=-1), [("vllm.replicas", "invalid value -1; allowed: an integer >= 0")], id="-1 pods"),
+    pytest.param(
+        _vllm(replicas=-1),
+        [("vllm.replicas", "invalid value -1; allowed: an integer from 0 to 2,147,483,647 (a Deployment's int32)")],
+        id="-1 pods",
+    ),
     pytest.param(
         _vllm(startupTimeoutSeconds=59),
         [

@@ -212,14 +212,60 @@ def node_price(pool: Pool, region: str | None) -> float | None:
     return None if price is None else price.usd_per_hour
 
 
+def server_pool_problems(
+    vllm: VllmSettings, gpu: GpuNodeGroupSettings, pool: str = "the GPU node group"
+) -> list[ConfigProblem]:
+    """A vLLM server against the GPU node group it runs on (named `pool` in the messages); keys inside the server's
+    settings (`tensorParallelSize`, `extraArgs`). The stack config and `VllmServerArgs` both check these."""
+    problems = []
+    if vllm.tensor_parallel_size > gpu.gpus_per_instance:
+        problems.append(
+            ConfigProblem(
+                "tensorParallelSize",
+                f"{vllm.tensor_parallel_size!r} is more than the "
+                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
+                f"{'1' if gpu.gpus_per_instance == 1 else f'1-{gpu.gpus_per_instance}'}, or larger GPU instance types",
+            )
+        )
+    elif vllm.gpus_per_replica > gpu.gpus_per_instance:
+        # The pipeline, prefill context and data parallel sizes of extraArgs multiply the GPUs one server uses.
+        problems.append(
+            ConfigProblem(
+                "extraArgs",
+                f"{vllm.gpus_per_replica} GPUs per server (tensorParallelSize {vllm.tensor_parallel_size} x "
+                f"{vllm.gpus_per_replica // vllm.tensor_parallel_size} from --pipeline-parallel-size, "
+                "--prefill-context-parallel-size and --data-parallel-size) is more than the "
+                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: at most "
+                f"{gpu.gpus_per_instance} in all, or larger GPU instance types",
+            )
+        )
+    if vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
+        provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
+        problems.append(
+            ConfigProblem(
+                "requireGpuProduct",
+                f"{vllm.require_gpu_product!r} is not what {pool} provides; allowed: {provided}",
+            )
+        )
+    return problems
+
+
 def choose_pool(settings: VllmSettings, pools: Sequence[Pool], region: str | None = None) -> tuple[Pool | None, str]:
-    """`pool: auto`: the pool whose every instance type fits the model, with the least GPU memory per GPU (to a
-    tenth of a GiB: an A10G and an L4 count alike), then the lowest on-demand node price in `region` where known,
-    then the fewest GPUs per node, then the name; and why. (None, why not) when none fits or the model's facts
-    are unknown."""
+    """`pool: auto`: among the pools the server can run on at all (`server_pool_problems`: as many GPUs per node as
+    its world size, tensor x pipeline x prefill context x data parallel, and `requireGpuProduct`), the pool whose
+    every instance type fits the model, with the least GPU memory per GPU (to a tenth of a GiB: an A10G and an L4
+    count alike), then the lowest on-demand node price in `region` where known, then the fewest GPUs per node,
+    then the name; and why. (None, why not) when none fits or the model's facts are unknown."""
     fitting = []
     refused = []
     for pool in pools:
+        # What decides fit is filtered before anything ranks: a pool the server would be refused on never wins.
+        cannot = server_pool_problems(settings, pool.settings, pool.label)
+        if cannot:
+            refused.append(
+                f"pool {pool.label}: " + ", and ".join(problem.message.partition("; allowed")[0] for problem in cannot)
+            )
+            continue
         fits = pool_fits(settings, pool)
         if any(fit.fits is None for fit in fits):
             return None, next(fit.reason for fit in fits if fit.fits is None)

@@ -25,6 +25,7 @@ from .fleet import (
     parse_pools,
     pool_contract,
     resolve_servers,
+    server_pool_problems,
 )
 from .gpu_placement import GpuPlacementSettings
 from .network import NetworkSettings
@@ -32,44 +33,6 @@ from .node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings
 from .observability import ObservabilitySettings
 from .section import DEFER_PROBLEMS, SectionModel, validate
 from .vllm import VllmSettings
-
-
-def server_pool_problems(
-    vllm: VllmSettings, gpu: GpuNodeGroupSettings, pool: str = "the GPU node group"
-) -> list[ConfigProblem]:
-    """A vLLM server against the GPU node group it runs on (named `pool` in the messages); keys inside the server's
-    settings (`tensorParallelSize`, `extraArgs`). The stack config and `VllmServerArgs` both check these."""
-    problems = []
-    if vllm.tensor_parallel_size > gpu.gpus_per_instance:
-        problems.append(
-            ConfigProblem(
-                "tensorParallelSize",
-                f"{vllm.tensor_parallel_size!r} is more than the "
-                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
-                f"{'1' if gpu.gpus_per_instance == 1 else f'1-{gpu.gpus_per_instance}'}, or larger GPU instance types",
-            )
-        )
-    elif vllm.gpus_per_replica > gpu.gpus_per_instance:
-        # The pipeline, prefill context and data parallel sizes of extraArgs multiply the GPUs one server uses.
-        problems.append(
-            ConfigProblem(
-                "extraArgs",
-                f"{vllm.gpus_per_replica} GPUs per server (tensorParallelSize {vllm.tensor_parallel_size} x "
-                f"{vllm.gpus_per_replica // vllm.tensor_parallel_size} from --pipeline-parallel-size, "
-                "--prefill-context-parallel-size and --data-parallel-size) is more than the "
-                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: at most "
-                f"{gpu.gpus_per_instance} in all, or larger GPU instance types",
-            )
-        )
-    if vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
-        provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
-        problems.append(
-            ConfigProblem(
-                "requireGpuProduct",
-                f"{vllm.require_gpu_product!r} is not what {pool} provides; allowed: {provided}",
-            )
-        )
-    return problems
 
 
 def autoscaler_release_problems(version: str, instead: str, key: str = "version") -> list[ConfigProblem]:

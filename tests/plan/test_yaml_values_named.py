@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from components.settings import ConfigError, parse_settings
 from components.stackcheck.__main__ import main
 from components.stackcheck.stack_yaml import StackYamlError, load
 
@@ -114,3 +115,24 @@ def test_json_format_of_an_invalid_setting_is_the_whole_report(capsys, tmp_path)
     code, document, _ = _plan_json(capsys, tmp_path, "--stack-file", str(stack_file))
     assert code == 2
     assert [problem["key"] for problem in document["configProblems"]] == ["vllm.replicas"]
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        # Past int64 (9223372036854775807) and uint64 (18446744073709551615), yaml.v3's resolve falls back to
+        # strconv.ParseFloat: the setting receives a float.
+        pytest.param("100000000000000000000000", "1e+23", id="10**23"),
+        pytest.param("-9223372036854775809", "-9.223372036854776e+18", id="one below int64"),
+    ],
+)
+def test_a_whole_number_past_64_bits_is_refused_saying_why_it_is_no_integer(written, read):
+    value = load(f"x: {written}\n")["x"]
+    assert isinstance(value, float)
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"vllm": {"replicas": value}})
+    [problem] = error.value.problems
+    assert (problem.key, problem.message) == (
+        "vllm.replicas",
+        f"{read} is a whole number past 64 bits, which YAML reads as a floating-point number; allowed: an integer",
+    )

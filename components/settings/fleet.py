@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from ..facts import gpu_catalog, model_catalog, prices
 from ..facts.contract import PlacementContract, Taint
+from ..facts.kubernetes import INITIAL_NAMESPACES
 from ..facts.model_memory import ModelFit, ServedModel, model_fit
 from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
 from . import vllm_flags
@@ -169,6 +170,17 @@ def parse_models(value: Any, where: Where) -> tuple[list[ModelSettings] | None, 
         name = data.get("name")
         # The namespace defaults to the model's name (`vllm`'s default would put every model in one namespace).
         defaults = {"namespace": name} if isinstance(name, str) and is_name(name) else {}
+        if "namespace" not in data and defaults.get("namespace") in INITIAL_NAMESPACES:
+            # The namespace stands for the name here, so the name is the key the user wrote.
+            problems.append(
+                ConfigProblem(
+                    f"{key}.name",
+                    f"{name!r} would name the model's namespace (namespace is not set), and every cluster has "
+                    f"{name!r}, which the server would take over and delete on destroy; allowed: another name, or "
+                    "namespace set to one of its own",
+                ).written(where)
+            )
+            defaults = {}
         model, found = validate(ModelSettings, {**defaults, **data}, key, where)
         problems.extend(found)
         if model is not None:

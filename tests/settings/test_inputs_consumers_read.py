@@ -162,3 +162,22 @@ def test_an_amp_workspace_arn_names_a_region_where_the_service_runs(arn_region, 
     assert f"names region {arn_region!r}, where Amazon Managed Service for Prometheus has no endpoint" in (
         problem.message
     )
+
+
+_POOLS = {"gpuPools": {"l4": {"instanceTypes": ["g6.xlarge"]}}}
+
+
+@pytest.mark.parametrize("name", ["default", "kube-system", "kube-public", "kube-node-lease"])
+def test_a_model_named_like_a_namespace_every_cluster_has_is_refused_naming_its_name(name):
+    # The namespace defaults to the model's name (docs/fleet.md), so the key the user wrote is `name`.
+    problems = _problems({**_POOLS, "models": [{"name": name, "model": "gpt2"}]})
+    assert list(problems) == ["models.0.name"]
+    assert problems["models.0.name"].startswith(f"{name!r} would name the model's namespace (namespace is not set)")
+    assert problems["models.0.name"].endswith("allowed: another name, or namespace set to one of its own")
+
+
+def test_the_same_name_with_a_namespace_of_its_own_is_accepted():
+    settings = parse_settings(
+        {**_POOLS, "models": [{"name": "default", "namespace": "chat", "model": "gpt2", "pool": "l4"}]}
+    )
+    assert [server.settings.namespace for server in settings.servers] == ["chat"]

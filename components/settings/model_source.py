@@ -115,7 +115,8 @@ class ModelSourceSettings(SectionModel):
     for the server (private, encrypted, versioned, public access blocked), which you seed with the weights."""
     prefix: KeyPrefix | None = None
     """With `s3`: the key prefix the weights (`config.json`, the tokenizer and the `*.safetensors` files) are
-    under. Default: the model id, such as `Qwen/Qwen2.5-7B-Instruct`."""
+    under. Default: the model id and the revision, `<model>/<revision>` (such as
+    `Qwen/Qwen2.5-7B-Instruct/<commit id>`), or the model id alone when no revision is set."""
     concurrency: Annotated[int, rule(lambda n: 1 <= n <= 256, "an integer from 1 to 256")] | None = None
     """With `s3`: the streamer's concurrent S3 clients, passed as `concurrency` in the server's one
     `--model-loader-extra-config` document (beside its `memory_limit`), 1-256. Default: the streamer's own."""

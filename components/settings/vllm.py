@@ -166,8 +166,9 @@ class VllmSettings(SectionModel):
     revision: Annotated[str, rule(is_git_ref, GIT_REF_ALLOWED, "not a git ref:")] | None = None
     """The model's revision on the Hugging Face Hub, passed as `--revision`: a commit id (40 hex digits) or a
     release tag; a branch such as `main` is accepted with a warning, since the weights it names can change. With
-    weights from S3 it names the revision the prefix holds (the default prefix is `<model>/<revision>`) and is not
-    passed. Default: the Hub's default branch."""
+    weights from S3 it names the revision the prefix holds (the default prefix is `<model>/<revision>`, so it may
+    hold no `$`, which IAM reads as a policy variable) and is not passed. A name git accepts as a ref
+    (`git check-ref-format`). Default: the Hub's default branch."""
     served_model_name: str | None = None
     """Model name clients send in requests. Default: the model id."""
     image: Annotated[str, AfterValidator(_image)] = versions.VLLM_IMAGE

@@ -63,6 +63,15 @@ def test_a_revision_no_git_ref_can_hold_is_refused_naming_vllm_revision(revision
     assert message.startswith(f"not a git ref: {revision!r}; allowed: a commit id (40 hex digits) or a tag or branch")
 
 
+def test_a_blank_revision_is_refused_whole():
+    # git-check-ref-format(1), rule 4: no space in a ref name.
+    assert _problems({"vllm": {"revision": "  "}}) == {
+        "vllm.revision": "not a git ref: '  '; allowed: a commit id (40 hex digits) or a tag or branch as git names "
+        "refs: no space, control character, '~', '^', ':', '?', '*', '[' or '\\', no '..' or '@{', no part starting "
+        "with '.' or ending '.lock', no empty part, not ending '.'"
+    }
+
+
 @pytest.mark.parametrize(
     ("revision", "why"),
     [

@@ -85,19 +85,6 @@ FIELDS = [
         id="a model id with a double hyphen",
     ),
     pytest.param(
-        _vllm(revision="  "),
-        [
-            (
-                "vllm.revision",
-                # git-check-ref-format(1), rule 4: no space in a ref name.
-                "not a git ref: '  '; allowed: a commit id (40 hex digits) or a tag or branch as git names refs: no "
-                "space, control character, '~', '^', ':', '?', '*', '[' or '\\', no '..' or '@{', no part starting "
-                "with '.' or ending '.lock', no empty part, not ending '.'",
-            )
-        ],
-        id="a blank revision",
-    ),
-    pytest.param(
         _vllm(namespace="default"),
         [("vllm.namespace", f"system namespace 'default'; {_OWN}")],
         id="the default namespace",

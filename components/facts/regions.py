@@ -22,7 +22,7 @@ import difflib
 import importlib.util
 import json
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .zones import EKS_UNSUPPORTED_ZONE_IDS, Zone
 
@@ -179,6 +179,18 @@ def eks_regions() -> dict[str, str]:
         endpoints = partition["services"].get("eks", {}).get("endpoints", {})
         for region in partition["regions"]:
             if region in endpoints:
+                regions[region] = partition["partition"]
+    return dict(sorted(regions.items()))
+
+
+@cache
+def service_regions(service: str) -> dict[str, str]:
+    """Every region where botocore's endpoint data lists `service` (its endpoint prefix, such as `aps` for Amazon
+    Managed Service for Prometheus), with its partition; FIPS endpoints (`us-east-1-fips`) are no regions."""
+    regions: dict[str, str] = {}
+    for partition in _botocore_data("endpoints.json")["partitions"]:
+        for region in partition["services"].get(service, {}).get("endpoints", {}):
+            if region in partition["regions"]:
                 regions[region] = partition["partition"]
     return dict(sorted(regions.items()))
 

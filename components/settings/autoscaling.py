@@ -7,6 +7,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
+from ..facts.kubernetes import INT32_MAX
 from .errors import ConfigProblem, _bad
 from .fields import rule
 from .section import SectionModel
@@ -20,11 +21,16 @@ SCALE_TO_ZERO_REASON = (
 )
 
 
+# KEDA's ScaledObject types the counts and the interval as int32 (facts/kubernetes.py, INT32_MAX).
+_REPLICAS = f"an integer from 1 to {INT32_MAX:,} (KEDA's int32)"
+_SECONDS = f"an integer from 1 to {INT32_MAX:,} seconds (KEDA's int32)"
+
+
 def _min_replicas(count: int) -> int:
     if count == 0:
-        raise ValueError(f"0 is refused: {SCALE_TO_ZERO_REASON}; allowed: an integer >= 1")
-    if count < 0:
-        raise _bad(count, "an integer >= 1")
+        raise ValueError(f"0 is refused: {SCALE_TO_ZERO_REASON}; allowed: {_REPLICAS}")
+    if not 1 <= count <= INT32_MAX:
+        raise _bad(count, _REPLICAS)
     return count
 
 
@@ -37,7 +43,7 @@ class AutoscalingSettings(SectionModel):
     min_replicas: Annotated[int, AfterValidator(_min_replicas)] = 1
     """Fewest replicas KEDA keeps, at least 1: 0 is refused, since at 0 vLLM exports no queue to wake the
     Deployment."""
-    max_replicas: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 2
+    max_replicas: Annotated[int, rule(lambda n: 1 <= n <= INT32_MAX, _REPLICAS)] = 2
     """Most replicas KEDA runs; the plan's verdict `replicas-fit-at-max` checks the GPU pool holds them all at its maximum size."""
     target_waiting_per_replica: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 5
     """Requests waiting in vLLM's queue per replica that KEDA aims at: above it, replicas are added."""
@@ -53,7 +59,7 @@ class AutoscalingSettings(SectionModel):
     ] = 3600
     """Seconds the queue must stay low before a replica is removed; the plan's verdict `scaling-outlasts-startup`
     checks it is at least the startup budget (`startupTimeoutSeconds`), so a replica that is still loading is never scaled away."""
-    polling_interval_seconds: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 30
+    polling_interval_seconds: Annotated[int, rule(lambda n: 1 <= n <= INT32_MAX, _SECONDS)] = 30
     """How often KEDA asks Prometheus for the queue, in seconds."""
 
     def problems(self) -> list[ConfigProblem]:

@@ -9,6 +9,7 @@ always); in a component's arguments it is the argument path (`GpuNodeGroup(gpu-a
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -164,11 +165,29 @@ def problems_from(error: ValidationError, model: type[BaseModel], parent: str, w
         if detail["type"] == "value_error" and location and isinstance(location[-1], int) and not where.brackets:
             location = location[:-1]
         message = detail["msg"].removeprefix("Value error, ")
-        if detail["type"] != "value_error":
+        if _past_int64(detail):
+            # yaml.v3 reads a whole number that neither int64 nor uint64 holds as a float (go-yaml v3 resolve.go),
+            # so the setting gets 1e+23 for the 100000000000000000000000 the user wrote.
+            message = (
+                f"{detail['input']!r} is a whole number past 64 bits, which YAML reads as a floating-point number; "
+                "allowed: an integer"
+            )
+        elif detail["type"] != "value_error":
             message = f"{message}; got {detail['input']!r}"
         key = join_key(parent, key_path(location, where.brackets))
         problems.append(ConfigProblem(key, message).written(where))
     return _unique(problems)
+
+
+def _past_int64(detail: Any) -> bool:
+    value = detail.get("input")
+    return (
+        detail["type"] == "int_type"
+        and isinstance(value, float)
+        and math.isfinite(value)
+        and value.is_integer()
+        and abs(value) >= 2**63
+    )
 
 
 def _unique(problems: Iterable[ConfigProblem]) -> list[ConfigProblem]:

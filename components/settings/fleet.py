@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from ..facts import gpu_catalog, model_catalog, prices
 from ..facts.contract import PlacementContract, Taint
+from ..facts.kubernetes import INITIAL_NAMESPACES
 from ..facts.model_memory import ModelFit, ServedModel, model_fit
 from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
 from . import vllm_flags
@@ -24,6 +25,7 @@ from .errors import ConfigProblem, Where, suggestion
 from .fields import rule
 from .node_groups import GpuNodeGroupSettings
 from .section import validate
+from .startup import startup_memory_problems
 from .vllm import VllmSettings
 
 AUTO_POOL = "auto"
@@ -169,6 +171,17 @@ def parse_models(value: Any, where: Where) -> tuple[list[ModelSettings] | None, 
         name = data.get("name")
         # The namespace defaults to the model's name (`vllm`'s default would put every model in one namespace).
         defaults = {"namespace": name} if isinstance(name, str) and is_name(name) else {}
+        if "namespace" not in data and defaults.get("namespace") in INITIAL_NAMESPACES:
+            # The namespace stands for the name here, so the name is the key the user wrote.
+            problems.append(
+                ConfigProblem(
+                    f"{key}.name",
+                    f"{name!r} would name the model's namespace (namespace is not set), and every cluster has "
+                    f"{name!r}, which the server would take over and delete on destroy; allowed: another name, or "
+                    "namespace set to one of its own",
+                ).written(where)
+            )
+            defaults = {}
         model, found = validate(ModelSettings, {**defaults, **data}, key, where)
         problems.extend(found)
         if model is not None:
@@ -212,14 +225,61 @@ def node_price(pool: Pool, region: str | None) -> float | None:
     return None if price is None else price.usd_per_hour
 
 
+def server_pool_problems(
+    vllm: VllmSettings, gpu: GpuNodeGroupSettings, pool: str = "the GPU node group"
+) -> list[ConfigProblem]:
+    """A vLLM server against the GPU node group it runs on (named `pool` in the messages); keys inside the server's
+    settings (`tensorParallelSize`, `extraArgs`). The stack config and `VllmServerArgs` both check these."""
+    problems = []
+    if vllm.tensor_parallel_size > gpu.gpus_per_instance:
+        problems.append(
+            ConfigProblem(
+                "tensorParallelSize",
+                f"{vllm.tensor_parallel_size!r} is more than the "
+                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
+                f"{'1' if gpu.gpus_per_instance == 1 else f'1-{gpu.gpus_per_instance}'}, or larger GPU instance types",
+            )
+        )
+    elif vllm.gpus_per_replica > gpu.gpus_per_instance:
+        # The pipeline, prefill context and data parallel sizes of extraArgs multiply the GPUs one server uses.
+        problems.append(
+            ConfigProblem(
+                "extraArgs",
+                f"{vllm.gpus_per_replica} GPUs per server (tensorParallelSize {vllm.tensor_parallel_size} x "
+                f"{vllm.gpus_per_replica // vllm.tensor_parallel_size} from --pipeline-parallel-size, "
+                "--prefill-context-parallel-size and --data-parallel-size) is more than the "
+                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: at most "
+                f"{gpu.gpus_per_instance} in all, or larger GPU instance types",
+            )
+        )
+    problems += startup_memory_problems(vllm, gpu)
+    if vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
+        provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
+        problems.append(
+            ConfigProblem(
+                "requireGpuProduct",
+                f"{vllm.require_gpu_product!r} is not what {pool} provides; allowed: {provided}",
+            )
+        )
+    return problems
+
+
 def choose_pool(settings: VllmSettings, pools: Sequence[Pool], region: str | None = None) -> tuple[Pool | None, str]:
-    """`pool: auto`: the pool whose every instance type fits the model, with the least GPU memory per GPU (to a
-    tenth of a GiB: an A10G and an L4 count alike), then the lowest on-demand node price in `region` where known,
-    then the fewest GPUs per node, then the name; and why. (None, why not) when none fits or the model's facts
-    are unknown."""
+    """`pool: auto`: among the pools the server can run on at all (`server_pool_problems`: as many GPUs per node as
+    its world size, tensor x pipeline x prefill context x data parallel, and `requireGpuProduct`), the pool whose
+    every instance type fits the model, with the least GPU memory per GPU (to a tenth of a GiB: an A10G and an L4
+    count alike), then the lowest on-demand node price in `region` where known, then the fewest GPUs per node,
+    then the name; and why. (None, why not) when none fits or the model's facts are unknown."""
     fitting = []
     refused = []
     for pool in pools:
+        # What decides fit is filtered before anything ranks: a pool the server would be refused on never wins.
+        cannot = server_pool_problems(settings, pool.settings, pool.label)
+        if cannot:
+            refused.append(
+                f"pool {pool.label}: " + ", and ".join(problem.message.partition("; allowed")[0] for problem in cannot)
+            )
+            continue
         fits = pool_fits(settings, pool)
         if any(fit.fits is None for fit in fits):
             return None, next(fit.reason for fit in fits if fit.fits is None)

@@ -25,6 +25,34 @@ def is_commit_id(value: str | None) -> bool:
     return value is not None and bool(_COMMIT_RE.fullmatch(value))
 
 
+# git's rules for a ref name (git-check-ref-format(1), Documentation/git-check-ref-format.txt in git/git, rules 1
+# and 3-10): no component starting with `.` or ending `.lock`; no `..`; no control character (below \040, or
+# \177 DEL), space, `~`, `^`, `:`, `?`, `*`, `[` or `\`; no leading, trailing or doubled `/`; no trailing `.`;
+# no `@{`; not `@` alone. The Hub's revisions are git refs and commit ids, and vLLM hands `--revision` to
+# huggingface_hub, which asks the Hub for that ref.
+_REF_FORBIDDEN = set(" ~^:?*[\\") | {chr(code) for code in range(0o40)} | {chr(0o177)}
+
+
+def is_git_ref(value: str) -> bool:
+    """Whether git accepts `value` as a ref name (`git check-ref-format --allow-onelevel`), as a Hub revision is."""
+    return (
+        bool(value)
+        and value != "@"
+        and not set(value) & _REF_FORBIDDEN
+        and ".." not in value
+        and "@{" not in value
+        and not value.endswith(".")
+        and all(part and not part.startswith(".") and not part.endswith(".lock") for part in value.split("/"))
+    )
+
+
+GIT_REF_ALLOWED = (
+    "a commit id (40 hex digits) or a tag or branch as git names refs: no space, control character, '~', '^', "
+    "':', '?', '*', '[' or '\\', no '..' or '@{', no part starting with '.' or ending '.lock', no empty part, "
+    "not ending '.'"
+)
+
+
 def is_bucket_name(value: str) -> bool:
     """Whether S3 accepts `value` as a general purpose bucket's name."""
     return bool(
@@ -87,7 +115,8 @@ class ModelSourceSettings(SectionModel):
     for the server (private, encrypted, versioned, public access blocked), which you seed with the weights."""
     prefix: KeyPrefix | None = None
     """With `s3`: the key prefix the weights (`config.json`, the tokenizer and the `*.safetensors` files) are
-    under. Default: the model id, such as `Qwen/Qwen2.5-7B-Instruct`."""
+    under. Default: the model id and the revision, `<model>/<revision>` (such as
+    `Qwen/Qwen2.5-7B-Instruct/<commit id>`), or the model id alone when no revision is set."""
     concurrency: Annotated[int, rule(lambda n: 1 <= n <= 256, "an integer from 1 to 256")] | None = None
     """With `s3`: the streamer's concurrent S3 clients, passed as `concurrency` in the server's one
     `--model-loader-extra-config` document (beside its `memory_limit`), 1-256. Default: the streamer's own."""

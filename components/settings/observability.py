@@ -7,8 +7,9 @@ import re
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from .errors import ConfigProblem
-from .fields import Labels, NamespaceName, PrometheusDuration, rule
+from ..facts.kubernetes import INITIAL_NAMESPACES
+from .errors import ConfigProblem, _bad
+from .fields import Labels, NamespaceName, PrometheusDuration, checked, rule
 from .section import SectionModel
 
 
@@ -20,8 +21,31 @@ class DcgmExporterSettings(SectionModel):
 
 
 def _is_http_url(value: str) -> bool:
-    parts = urlsplit(value)
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises on a port outside 0-65535
+    except ValueError:  # also a bracketed host that is no IPv6 address
+        return False
     return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _check_no_user_info(value: str) -> None:
+    """A URL with no `user:password@` (RFC 3986, section 3.2.1, "User Information"). KEDA's Prometheus scaler puts
+    `serverAddress` in the ScaledObject as written, and the stack config keeps it in plain text; its credentials
+    belong in a TriggerAuthentication (KEDA docs, Prometheus scaler, "Authentication Parameters"). The message
+    shows the URL with its user information masked, so the secret reaches no log."""
+    parts = urlsplit(value)
+    if "@" not in parts.netloc:
+        return
+    masked = parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
+    raise _bad(
+        masked,
+        "a URL without user name or password, such as http://prometheus.monitoring:9090: the ScaledObject and the "
+        "stack config would keep them in plain text. KEDA takes a Prometheus's credentials from a "
+        "TriggerAuthentication, which the stack creates only for ampWorkspace: point url at an endpoint that needs "
+        'none, or use ampWorkspace (docs/autoscaling.md, "A Prometheus that asks for credentials")',
+        "credentials in the URL",
+    )
 
 
 # botocore data/amp/2020-08-01/service-2.json (botocore 1.44.8, read 2026-12-02): shape WorkspaceId (1-64 characters,
@@ -40,7 +64,11 @@ class PrometheusSettings(SectionModel):
     At most one; with none, the Prometheus an operator runs in `monitoringNamespace`."""
 
     url: (
-        Annotated[str, rule(_is_http_url, "an http:// or https:// URL such as http://prometheus.monitoring:9090")]
+        Annotated[
+            str,
+            rule(_is_http_url, "an http:// or https:// URL such as http://prometheus.monitoring:9090"),
+            checked(_check_no_user_info),
+        ]
         | None
     ) = None
     """URL of the Prometheus HTTP API that scrapes the vLLM servers. Default: the Service the Prometheus operator
@@ -119,15 +147,29 @@ class ObservabilitySettings(SectionModel):
         return self.prometheus_operator or self.prometheus.install
 
     def problems(self) -> list[ConfigProblem]:
+        problems = []
+        # With `install` the stack registers monitoringNamespace as its own Namespace resource
+        # (components/observability/prometheus_stack.py): one the cluster starts with would be taken over and
+        # deleted on destroy. A Prometheus of the user's may live in any namespace, kube-system included.
+        if self.prometheus.install and self.monitoring_namespace in INITIAL_NAMESPACES:
+            problems.append(
+                ConfigProblem(
+                    "monitoringNamespace",
+                    f"{self.monitoring_namespace!r} with prometheus.install true, which creates the namespace and "
+                    "deletes it on destroy, and every cluster has it already; allowed: a namespace of its own "
+                    f"such as 'monitoring', not {', '.join(INITIAL_NAMESPACES)}",
+                )
+            )
         if not (self.prometheus_operator and self.prometheus.install):
-            return []
+            return problems
         # The chart installs its own operator and creates monitoringNamespace: beside one that runs already, the
         # namespace exists (or two operators reconcile the same ServiceMonitors and rules).
         return [
+            *problems,
             ConfigProblem(
                 "prometheus.install",
                 "true with prometheusOperator true, which says an operator runs already; allowed: prometheus.install "
                 "true (the stack installs kube-prometheus-stack and its operator) or prometheusOperator true (yours), "
                 "not both",
-            )
+            ),
         ]

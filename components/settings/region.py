@@ -3,7 +3,7 @@ of the KMS key. `reader.parse_stack_config` calls these once `aws:region` is kno
 
 from __future__ import annotations
 
-from ..facts.regions import eks_regions
+from ..facts.regions import BOTOCORE_VERSION, eks_regions, service_regions
 from .cluster import ClusterSettings
 from .errors import ConfigProblem
 from .observability import PrometheusSettings
@@ -40,17 +40,32 @@ def arn_problems(cluster: ClusterSettings, region: str) -> list[ConfigProblem]:
 
 
 def amp_problems(prometheus: PrometheusSettings, region: str) -> list[ConfigProblem]:
-    """An `ampWorkspace` ARN of another partition than `region`'s; keys inside `prometheus`. The query-only policy
-    names the ARN, and the role the stack creates acts in the region's partition only (IAM user guide, "IAM
-    identifiers"). A workspace of another region of the partition is allowed: KEDA signs for the ARN's region."""
+    """An `ampWorkspace` ARN of another partition than `region`'s, or of a region where the service has no endpoint;
+    keys inside `prometheus`. The query-only policy names the ARN, and the role the stack creates acts in the
+    region's partition only (IAM user guide, "IAM identifiers"). A workspace of another region of the partition is
+    allowed: KEDA signs for the ARN's region, which must then be one where Amazon Managed Service for Prometheus
+    runs (botocore's endpoint data lists its `aps` endpoints)."""
     partition = eks_regions()[region]
     given = prometheus.amp_partition()
-    if given is None or given == partition:
+    parts = prometheus.amp_parts(region)
+    if given is None or parts is None:
+        return []
+    if given != partition:
+        return [
+            ConfigProblem(
+                "ampWorkspace",
+                f"{prometheus.amp_workspace!r} is a workspace of partition {given!r}, not of {region}'s; allowed: "
+                f"a workspace ID, or an ARN arn:{partition}:aps:...",
+            )
+        ]
+    amp_regions = [name for name, of in service_regions("aps").items() if of == partition]
+    if parts[1] in amp_regions:
         return []
     return [
         ConfigProblem(
             "ampWorkspace",
-            f"{prometheus.amp_workspace!r} is a workspace of partition {given!r}, not of {region}'s; allowed: "
-            f"a workspace ID, or an ARN arn:{partition}:aps:...",
+            f"{prometheus.amp_workspace!r} names region {parts[1]!r}, where Amazon Managed Service for Prometheus has "
+            f"no endpoint (botocore {BOTOCORE_VERSION}'s endpoint data); allowed: a workspace ID in {region}, or an "
+            f"ARN of a region where it runs, such as arn:{partition}:aps:{region if region in amp_regions else amp_regions[0]}:...",
         )
     ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..facts import eks_model, versions, vllm_startup
+from ..facts import eks_model, versions
 from ..facts.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
 from ..facts.eks_node import ami_family_runs_device_plugin
 from ..facts.identity import PROJECT
@@ -25,6 +25,7 @@ from .fleet import (
     parse_pools,
     pool_contract,
     resolve_servers,
+    server_pool_problems,
 )
 from .gpu_placement import GpuPlacementSettings
 from .network import NetworkSettings
@@ -32,69 +33,6 @@ from .node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings
 from .observability import ObservabilitySettings
 from .section import DEFER_PROBLEMS, SectionModel, validate
 from .vllm import VllmSettings
-
-
-def server_pool_problems(
-    vllm: VllmSettings, gpu: GpuNodeGroupSettings, pool: str = "the GPU node group"
-) -> list[ConfigProblem]:
-    """A vLLM server against the GPU node group it runs on (named `pool` in the messages); keys inside the server's
-    settings (`tensorParallelSize`, `extraArgs`). The stack config and `VllmServerArgs` both check these."""
-    problems = []
-    if vllm.tensor_parallel_size > gpu.gpus_per_instance:
-        problems.append(
-            ConfigProblem(
-                "tensorParallelSize",
-                f"{vllm.tensor_parallel_size!r} is more than the "
-                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: "
-                f"{'1' if gpu.gpus_per_instance == 1 else f'1-{gpu.gpus_per_instance}'}, or larger GPU instance types",
-            )
-        )
-    elif vllm.gpus_per_replica > gpu.gpus_per_instance:
-        # The pipeline, prefill context and data parallel sizes of extraArgs multiply the GPUs one server uses.
-        problems.append(
-            ConfigProblem(
-                "extraArgs",
-                f"{vllm.gpus_per_replica} GPUs per server (tensorParallelSize {vllm.tensor_parallel_size} x "
-                f"{vllm.gpus_per_replica // vllm.tensor_parallel_size} from --pipeline-parallel-size, "
-                "--prefill-context-parallel-size and --data-parallel-size) is more than the "
-                f"{gpu.gpus_per_instance} GPU(s) per {gpu.instance_types[0]}; allowed: at most "
-                f"{gpu.gpus_per_instance} in all, or larger GPU instance types",
-            )
-        )
-    problems += startup_memory_problems(vllm, gpu)
-    if vllm.require_gpu_product and vllm.require_gpu_product != gpu.gpu_product:
-        provided = f"{gpu.gpu_product!r}" if gpu.gpu_product else "no single product (mixed GPU models)"
-        problems.append(
-            ConfigProblem(
-                "requireGpuProduct",
-                f"{vllm.require_gpu_product!r} is not what {pool} provides; allowed: {provided}",
-            )
-        )
-    return problems
-
-
-def startup_memory_problems(vllm: VllmSettings, gpu: GpuNodeGroupSettings) -> list[ConfigProblem]:
-    """`gpuMemoryUtilization` against vLLM's start-up check on a fresh GPU of each of the pool's instance types: the
-    share it asks must be free once the process holds its CUDA context (facts/vllm_startup.py). Judged with what a
-    one-GPU server holds, which every server holds at least: a utilization refused here fails on every GPU count."""
-    if vllm.replicas == 0 and not vllm.autoscaling.enabled:
-        return []
-    refused = [entry for entry in gpu.instances if not vllm_startup.starts(entry, 1, vllm.gpu_memory_utilization)]
-    if not refused:
-        return []
-    entry = min(refused, key=vllm_startup.device_total_gib)
-    total = vllm_startup.device_total_gib(entry)
-    held = vllm_startup.held_gib(1)
-    return [
-        ConfigProblem(
-            "gpuMemoryUtilization",
-            f"{vllm.gpu_memory_utilization!r} asks {vllm.gpu_memory_utilization * total:.2f} GiB of the "
-            f"{total:.2f} GiB of {entry.name}'s {entry.gpu_model}, but a fresh GPU has at most {total - held:.2f} "
-            f'GiB free when vLLM checks ({held:g} GiB held by the CUDA context), so vLLM refuses to start ("Free '
-            f'memory on device ... is less than desired GPU memory utilization"); allowed: at most '
-            f"{vllm_startup.highest_utilization(entry, 1):g} on {entry.name}",
-        )
-    ]
 
 
 def autoscaler_release_problems(version: str, instead: str, key: str = "version") -> list[ConfigProblem]:

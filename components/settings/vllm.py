@@ -7,14 +7,14 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator
 
 from ..facts import model_catalog, node_disk, versions
-from ..facts.kubernetes import KUBE_SYSTEM
+from ..facts.kubernetes import INITIAL_NAMESPACES, INT32_MAX
 from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
 from . import vllm_flags
 from .autoscaling import AutoscalingSettings
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
-from .model_source import ModelSourceSettings, is_commit_id
+from .model_source import GIT_REF_ALLOWED, ModelSourceSettings, is_commit_id, is_git_ref, is_prefix
 from .section import SectionModel
 
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
@@ -24,7 +24,7 @@ VLLM_MANAGED_FLAGS = tuple(
     if option.dest in vllm_flags.MANAGED and option.flags
 )
 # Namespaces the cluster owns: the vLLM server would relabel them restricted, and delete them on destroy.
-SYSTEM_NAMESPACES = ("default", KUBE_SYSTEM, "kube-public", "kube-node-lease")
+SYSTEM_NAMESPACES = INITIAL_NAMESPACES
 
 
 def _release(tag: str) -> tuple[int, ...]:
@@ -163,11 +163,12 @@ class VllmSettings(SectionModel):
     model: Annotated[str, AfterValidator(check_repo_id)] = "Qwen/Qwen2.5-7B-Instruct"
     """Hugging Face model id (`name` or `namespace/name`, as `huggingface_hub` validates it); the default is
     ungated and fits one 24 GB GPU."""
-    revision: Annotated[str, rule(lambda value: bool(value.strip()), "a commit id or a tag")] | None = None
+    revision: Annotated[str, rule(is_git_ref, GIT_REF_ALLOWED, "not a git ref:")] | None = None
     """The model's revision on the Hugging Face Hub, passed as `--revision`: a commit id (40 hex digits) or a
     release tag; a branch such as `main` is accepted with a warning, since the weights it names can change. With
-    weights from S3 it names the revision the prefix holds (the default prefix is `<model>/<revision>`) and is not
-    passed. Default: the Hub's default branch."""
+    weights from S3 it names the revision the prefix holds (the default prefix is `<model>/<revision>`, so it may
+    hold no `$`, which IAM reads as a policy variable) and is not passed. A name git accepts as a ref
+    (`git check-ref-format`). Default: the Hub's default branch."""
     served_model_name: str | None = None
     """Model name clients send in requests. Default: the model id."""
     image: Annotated[str, AfterValidator(_image)] = versions.VLLM_IMAGE
@@ -183,7 +184,9 @@ class VllmSettings(SectionModel):
     """Context length in tokens, at least 16."""
     gpu_memory_utilization: Annotated[float, rule(lambda x: 0 < x <= 1, "a number with 0 < x <= 1")] = 0.9
     """Share of GPU memory vLLM may use, 0 < x <= 1."""
-    replicas: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 1
+    replicas: Annotated[
+        int, rule(lambda n: 0 <= n <= INT32_MAX, f"an integer from 0 to {INT32_MAX:,} (a Deployment's int32)")
+    ] = 1
     """Server replicas, 0 or more."""
     autoscaling: AutoscalingSettings = AutoscalingSettings()
     """Replicas that follow vLLM's queue (KEDA); when enabled, `replicas` is the initial count."""
@@ -271,6 +274,20 @@ class VllmSettings(SectionModel):
             )
             for index in loader_indexes
         ]
+        # The default prefix stands for `source.prefix` and meets its rule: the server's IAM grant is scoped to it,
+        # where `*` and `?` are wildcards and `${...}` a policy variable (IAM User Guide, "IAM JSON policy
+        # elements: Resource" and "IAM policy elements: Variables and tags"). A model id never holds them
+        # (huggingface_hub's validate_repo_id), so a bad default prefix is the revision's doing.
+        if self.source.prefix is None and self.revision is not None and not is_prefix(self.weights_prefix):
+            problems.append(
+                ConfigProblem(
+                    "revision",
+                    f"{self.revision!r} makes the default source.prefix {self.weights_prefix!r}, which the server's "
+                    "IAM read grant cannot be scoped to ('*' and '?' are wildcards there, '$' opens a policy "
+                    "variable, and '.' or '..' parts name other keys); allowed: a revision without '$' (a commit "
+                    "id is always safe), or source.prefix set to the prefix that holds the weights",
+                )
+            )
         # The Job copies one revision and its marker names it: a branch would let a changed model pass for the
         # copied one, so only a commit id is copied.
         if self.seeds and not is_commit_id(self.revision):

@@ -204,9 +204,11 @@ def _run_plan(args: argparse.Namespace) -> int:
     except UsageError as error:
         for problem in error.problems:
             print(f"stackcheck plan: error: {problem}", file=sys.stderr)
+        _print_refusal(args, "input", [str(problem) for problem in error.problems], error.exit_code)
         return error.exit_code
     except Exception as error:  # a fault of the tool itself: one line, the traceback on request
         print(f"stackcheck plan: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        _print_refusal(args, "internal", [f"internal error: {type(error).__name__}: {error}"], EXIT_INTERNAL)
         if args.debug:
             traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
@@ -222,6 +224,33 @@ def _run_plan(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"plan": _plan, "audit": audit_cli.run}
+
+
+def _print_refusal(args: argparse.Namespace, stage: str, problems: list[str], exit_code: int) -> None:
+    """With `--format json`, the JSON document of a plan that stopped before its report: a tool reading stdout gets
+    the problems and the exit code whatever stage refused (the stack file, the command line's paths, or the tool
+    itself), in the report's own keys (`schemaVersion`, `exitCode`, `failures`, `summary`)."""
+    if args.format != "json":
+        return
+    import json
+
+    from .plan.run import JSON_SCHEMA_VERSION
+
+    document = {
+        "schemaVersion": JSON_SCHEMA_VERSION,
+        "stack": args.stack,
+        "stackFile": str(args.stack_file) if args.stack_file else None,
+        "stage": stage,
+        "exitCode": exit_code,
+        "failures": problems,
+        "summary": {
+            "line": f"FAILED (exit {exit_code}): {len(problems)} problem(s) before the plan ran",
+            "exitCode": exit_code,
+            "failedChecks": len(problems),
+        },
+    }
+    sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    sys.stdout.flush()
 
 
 def _progress_writer():

@@ -54,6 +54,13 @@ _INT64 = (-(2**63), 2**63 - 1)
 _UINT64_MAX = 2**64 - 1
 
 
+class _NonFinite(str):
+    """An infinity or NaN as written (`.inf`), kept with its line so that `load` names its key: the Pulumi CLI hands
+    the config to the program as JSON (`PULUMI_CONFIG`), which has no such numbers (RFC 8259, section 6)."""
+
+    line: int
+
+
 class StackYamlError(ValueError):
     """The file cannot be read as the Pulumi CLI reads it; `problems` lists every reason, each one line."""
 
@@ -131,13 +138,9 @@ class _Loader(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoa
 def _construct_plain(loader: _Loader, node: Any) -> Any:
     value = plain_scalar(node.value)
     if isinstance(value, float) and not math.isfinite(value):
-        raise yaml.constructor.ConstructorError(
-            None,
-            None,
-            f"{node.value!r} is not a finite number, which the Pulumi CLI cannot pass to a program as JSON; "
-            "allowed: a finite number, or the text quoted",
-            node.start_mark,
-        )
+        marker = _NonFinite(node.value)
+        marker.line = node.start_mark.line + 1
+        return marker
     return value
 
 
@@ -146,6 +149,8 @@ def _construct_typed(kind: type, name: str):
 
     def construct(loader: _Loader, node: Any) -> Any:
         value = _construct_plain(loader, node)
+        if isinstance(value, _NonFinite):
+            return value
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
         if type(value) is not kind:
@@ -201,12 +206,38 @@ def load(text: str) -> Any:
             return None
         _check_aliasing(node)
         document = loader.construct_document(node)
-        if loader.duplicates:
+        problems = loader.duplicates + _non_finite_problems(document, [])
+        if problems:
             # In the order of the file: the constructor reaches an outer mapping's keys before the inner ones.
-            raise StackYamlError(sorted(loader.duplicates, key=lambda problem: int(problem.split()[1].rstrip(":"))))
+            raise StackYamlError(sorted(problems, key=lambda problem: int(problem.split()[1].rstrip(":,"))))
         return document
     finally:
         loader.dispose()
+
+
+def _non_finite_problems(value: Any, path: list[Any]) -> list[str]:
+    """One problem per infinity or NaN in `value`, naming its key as a stack config writes it."""
+    if isinstance(value, _NonFinite):
+        what = "not a number (NaN)" if "nan" in value.lower() else "infinity"
+        return [
+            f"line {value.line}, {_key_name(path)}: {value} is {what}, which the Pulumi CLI cannot hand to the "
+            "program, since it passes the config as JSON and JSON has no such number; allowed: a finite number, or "
+            f"'{value}' in quotes where the key takes text"
+        ]
+    if isinstance(value, dict):
+        return [problem for key, item in value.items() for problem in _non_finite_problems(item, [*path, key])]
+    if isinstance(value, list):
+        return [problem for index, item in enumerate(value) for problem in _non_finite_problems(item, [*path, index])]
+    return []
+
+
+def _key_name(path: list[Any]) -> str:
+    """`path` as the stack config names a key: `project:section.key[0]` under `config`, else the file's own path."""
+    parts = path[1:] if path[:1] == ["config"] and len(path) > 1 else path
+    name = ""
+    for part in parts:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return name or "the document"
 
 
 def _check_depth(text: str) -> None:

@@ -54,7 +54,7 @@ class ModelSourceArgs:
     bucket: str | None = None
     """Plain. With `s3`: the bucket that holds the weights, in the stack's region. Default: a bucket the stack creates for the server (private, encrypted, versioned, public access blocked), which you seed with the weights."""
     prefix: str | None = None
-    """Plain. With `s3`: the key prefix the weights (`config.json`, the tokenizer and the `*.safetensors` files) are under. Default: the model id, such as `Qwen/Qwen2.5-7B-Instruct`."""
+    """Plain. With `s3`: the key prefix the weights (`config.json`, the tokenizer and the `*.safetensors` files) are under. Default: the model id and the revision, `<model>/<revision>` (such as `Qwen/Qwen2.5-7B-Instruct/<commit id>`), or the model id alone when no revision is set."""
     concurrency: int | None = None
     """Plain. With `s3`: the streamer's concurrent S3 clients, passed as `concurrency` in the server's one `--model-loader-extra-config` document (beside its `memory_limit`), 1-256. Default: the streamer's own."""
     seed: bool | None = None
@@ -68,7 +68,7 @@ class VllmServerArgs:
     model: str | None = None
     """Plain. Hugging Face model id (`name` or `namespace/name`, as `huggingface_hub` validates it); the default is ungated and fits one 24 GB GPU. Default `Qwen/Qwen2.5-7B-Instruct`."""
     revision: str | None = None
-    """Plain. The model's revision on the Hugging Face Hub, passed as `--revision`: a commit id (40 hex digits) or a release tag; a branch such as `main` is accepted with a warning, since the weights it names can change. With weights from S3 it names the revision the prefix holds (the default prefix is `<model>/<revision>`) and is not passed. Default: the Hub's default branch."""
+    """Plain. The model's revision on the Hugging Face Hub, passed as `--revision`: a commit id (40 hex digits) or a release tag; a branch such as `main` is accepted with a warning, since the weights it names can change. With weights from S3 it names the revision the prefix holds (the default prefix is `<model>/<revision>`, so it may hold no `$`, which IAM reads as a policy variable) and is not passed. A name git accepts as a ref (`git check-ref-format`). Default: the Hub's default branch."""
     served_model_name: str | None = None
     """Plain. Model name clients send in requests. Default: the model id."""
     image: str | None = None

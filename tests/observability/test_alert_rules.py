@@ -151,7 +151,7 @@ def test_bad_alert_arguments_fail_naming_each_before_anything_is_registered(tmp_
         run_program(program, {}, project=PROJECT, stack="test", run=run)
     assert [str(problem) for problem in raised.value.problems] == [
         "PrometheusMonitors(monitors).args.gpu_memory_utilization: invalid value 1.5; allowed: a number with 0 < x <= 1",
-        "PrometheusMonitors(monitors).args.replicas: invalid value -1; allowed: an integer >= 0",
+        "PrometheusMonitors(monitors).args.replicas: invalid value -1; allowed: an integer from 0 to 2,147,483,647 (a Deployment's int32)",
     ]
     assert run.resources == []
 
@@ -202,4 +202,6 @@ def test_the_command_line_refuses_bad_values_naming_each(capsys):
     assert raised.value.code == 2
     error = capsys.readouterr().err
     assert "vllm.gpuMemoryUtilization: invalid value 1.5; allowed: a number with 0 < x <= 1" in error
-    assert "vllm.replicas: invalid value -2; allowed: an integer >= 0" in error
+    assert (
+        "vllm.replicas: invalid value -2; allowed: an integer from 0 to 2,147,483,647 (a Deployment's int32)" in error
+    )

@@ -341,7 +341,7 @@ def test_the_command_line_refuses_bad_values_with_one_whole_line(capsys):
     assert raised.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "python -m components.observability.alert_rules: error: vllm.gpuMemoryUtilization: invalid value 1.5; allowed: a number "
-        "with 0 < x <= 1; vllm.replicas: invalid value -2; allowed: an integer >= 0"
+        "with 0 < x <= 1; vllm.replicas: invalid value -2; allowed: an integer from 0 to 2,147,483,647 (a Deployment's int32)"
     )
 
 

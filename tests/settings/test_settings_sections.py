@@ -173,7 +173,7 @@ def test_another_projects_name_is_the_namespace_of_its_stack_config_messages():
         "ml-platform:hfToken: is set in plain text (value not shown); allowed: a secret value, set with pulumi "
         "config set --secret hfToken <value>",
         f"ml-platform:gpuNodeGroup.desiredSize: 3 is greater than maxSize 2; {SIZES}",
-        "ml-platform:vllm.replicas: invalid value -1; allowed: an integer >= 0",
+        "ml-platform:vllm.replicas: invalid value -1; allowed: an integer from 0 to 2,147,483,647 (a Deployment's int32)",
         "ml-platform:clustr: unknown key 'clustr'; did you mean 'cluster'?; allowed: cluster, systemNodeGroup, "
         "gpuNodeGroup, gpuPlacement, vllm, devicePlugin, network, autoscaler, observability, cost, gpuPools, models, "
         "hfToken, vllmApiKey",

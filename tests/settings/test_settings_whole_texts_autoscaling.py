@@ -8,6 +8,10 @@ import pytest
 from tests.support.finding_values import problems_of
 
 _AT_LEAST_ONE = "allowed: an integer >= 1"
+# kedacore/keda v2.20.2 config/crd/bases/keda.sh_scaledobjects.yaml: minReplicaCount, maxReplicaCount and
+# pollingInterval are `format: int32`, at most 2**31 - 1 = 2,147,483,647.
+_REPLICAS = "allowed: an integer from 1 to 2,147,483,647 (KEDA's int32)"
+_SECONDS = "allowed: an integer from 1 to 2,147,483,647 seconds (KEDA's int32)"
 
 
 def _row(values: dict, problems: list[tuple[str, str]], case: str):
@@ -26,19 +30,19 @@ AUTOSCALING = [
                 "vllm.autoscaling.minReplicas",
                 "0 is refused: at 0 replicas vLLM exports no metrics, so the queue KEDA scales on disappears with the "
                 "last pod and nothing wakes the Deployment; the stack installs no demand source that counts requests "
-                f"at zero replicas; {_AT_LEAST_ONE}",
+                f"at zero replicas; {_REPLICAS}",
             )
         ],
         "scale to zero",
     ),
     _row(
         _scaling(minReplicas=-1),
-        [("vllm.autoscaling.minReplicas", f"invalid value -1; {_AT_LEAST_ONE}")],
+        [("vllm.autoscaling.minReplicas", f"invalid value -1; {_REPLICAS}")],
         "negative replicas",
     ),
     _row(
         _scaling(maxReplicas=0),
-        [("vllm.autoscaling.maxReplicas", f"invalid value 0; {_AT_LEAST_ONE}")],
+        [("vllm.autoscaling.maxReplicas", f"invalid value 0; {_REPLICAS}")],
         "a maximum of zero",
     ),
     _row(
@@ -48,7 +52,7 @@ AUTOSCALING = [
     ),
     _row(
         _scaling(pollingIntervalSeconds=0),
-        [("vllm.autoscaling.pollingIntervalSeconds", f"invalid value 0; {_AT_LEAST_ONE}")],
+        [("vllm.autoscaling.pollingIntervalSeconds", f"invalid value 0; {_SECONDS}")],
         "polling never",
     ),
     _row(

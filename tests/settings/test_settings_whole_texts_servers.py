@@ -122,7 +122,9 @@ def test_a_kubernetes_version_without_a_pinned_autoscaler_is_reported_under_vers
             id="gpuPlacement",
         ),
         pytest.param(
-            {"vllm": {"replicas": -1}}, ("vllm.replicas", "invalid value -1; allowed: an integer >= 0"), id="vllm"
+            {"vllm": {"replicas": -1}},
+            ("vllm.replicas", "invalid value -1; allowed: an integer from 0 to 2,147,483,647 (a Deployment's int32)"),
+            id="vllm",
         ),
         pytest.param(
             {"devicePlugin": {"enabled": "yes"}},

@@ -85,11 +85,6 @@ FIELDS = [
         id="a model id with a double hyphen",
     ),
     pytest.param(
-        _vllm(revision="  "),
-        [("vllm.revision", "invalid value '  '; allowed: a commit id or a tag")],
-        id="a blank revision",
-    ),
-    pytest.param(
         _vllm(namespace="default"),
         [("vllm.namespace", f"system namespace 'default'; {_OWN}")],
         id="the default namespace",
@@ -118,7 +113,11 @@ FIELDS = [
         [("vllm.gpuMemoryUtilization", "invalid value 1.01; allowed: a number with 0 < x <= 1")],
         id="more than all GPU memory",
     ),
-    pytest.param(_vllm(replicas=-1), [("vllm.replicas", "invalid value -1; allowed: an integer >= 0")], id="-1 pods"),
+    pytest.param(
+        _vllm(replicas=-1),
+        [("vllm.replicas", "invalid value -1; allowed: an integer from 0 to 2,147,483,647 (a Deployment's int32)")],
+        id="-1 pods",
+    ),
     pytest.param(
         _vllm(startupTimeoutSeconds=59),
         [

@@ -14,7 +14,7 @@ import pytest
 from components.facts import gpu_catalog, vllm_startup
 from components.settings import VllmSettings
 from components.settings.node_groups import GpuNodeGroupSettings
-from components.settings.stack import startup_memory_problems
+from components.settings.startup import startup_memory_problems
 
 
 def problems(instance: str, utilization: float, **vllm) -> list[str]:

@@ -323,10 +323,10 @@ class VllmSettings(SectionModel):
 
     @property
     def weights_bytes(self) -> float | None:
-        """Bytes of the model's weights: parameters times bytes per parameter, from `modelFacts` or the catalog;
+        """Bytes of the model's weights (quantized ones at their method's bytes), from `modelFacts` or the catalog;
         None for a model neither sizes."""
         facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
-        return None if facts is None else facts.parameters * facts.bytes_per_parameter
+        return None if facts is None else facts.weight_bytes
 
     @property
     def model_cache_size(self) -> str:

@@ -195,7 +195,8 @@ def _row(model: str, source: str, **facts) -> tuple[str, ModelFacts]:
 
 
 def _config(model: str, corroborated: str) -> str:
-    return f"{_hf(model)}; shapes as quoted in {corroborated}"
+    # The Hub was not reachable on 2026-12-04 either: the shapes are the config's as quoted elsewhere.
+    return f"https://huggingface.co/{model}/blob/main/config.json as quoted in {corroborated}, 2026-12-04"
 
 
 # gpt-oss (https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json, and -20b): hidden_size 2880,
@@ -207,7 +208,7 @@ def _config(model: str, corroborated: str) -> str:
 # layer, x 128 x 36 = 114,661,785,600 (20b: x 32 x 24 = 19,110,297,600). Totals from OpenAI's gpt-oss model card
 # (arXiv:2508.10925, table 1): 116.83B and 20.91B parameters.
 def _gpt_oss(model: str) -> str:
-    return f"{_hf(model)}; parameters from the gpt-oss model card (arXiv:2508.10925, table 1)"
+    return _config(model, "public inference repositories") + "; parameters from arXiv:2508.10925, table 1"
 
 
 _GPT_OSS_SHAPE = dict(

@@ -65,7 +65,17 @@ FITS = [
     pytest.param("deepseek-ai/DeepSeek-V2-Lite-Chat", "g6e.xlarge", 32768, 1, None, 29.244, 0.9492, 9, id="mla-l40s"),
     # With TP 2 each rank keeps the whole latent: KV stays 0.9492 GiB; weights halve to 14.62 GiB;
     # (40.49 - 14.62 - 2.5) / 0.9492 = 24.
-    pytest.param("deepseek-ai/DeepSeek-V2-Lite-Chat", "g6e.12xlarge", 32768, 2, None, 14.622, 0.9492, 24, id="mla-tp2"),
+    pytest.param(
+        "deepseek-ai/DeepSeek-V2-Lite-Chat",
+        "g6e.12xlarge",
+        32768,
+        2,
+        None,
+        14.622,
+        0.9492,
+        24,
+        id="mla-two-ranks-keep-the-whole-latent",
+    ),
     # Qwen3-30B-A3B: all 128 experts resident, 30.5e9 x 2 = 56.81 GiB (not the 3B active); KV 48 x 32768 x 2 x 4 x
     # 128 x 2 = 3 GiB; (71.68 - 56.81 - 2) / 3 = 4.
     pytest.param("Qwen/Qwen3-30B-A3B", "p5.4xlarge", 32768, 1, None, 56.811, 3.0, 4, id="moe-30b-a3b-h100"),

@@ -16,7 +16,15 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
   size"), and `max_model_len` may not exceed the model's `max_position_embeddings` without rope scaling
   (`_get_and_verify_max_len` there).
 - vLLM refuses to start when the KV cache cannot hold one sequence of `max_model_len` (vllm/v1/core/
-  kv_cache_utils.py `check_enough_kv_cache_memory`).
+  kv_cache_utils.py `check_enough_kv_cache_memory`), which sums each layer's `max_memory_usage_bytes`
+  (vllm/v1/kv_cache_interface.py): a full-attention layer keeps `cdiv(max_model_len, block_size)` pages, a
+  sliding-window layer `cdiv(min(sliding_window - 1 + max_in_flight_tokens, max_model_len), block_size) + 1`,
+  where `max_in_flight_tokens` is `max_concurrent_batches` (2 with the default async scheduling) x
+  `max_num_batched_tokens` (vllm/config/vllm.py). A page holds `block_size` (16) tokens of `2 x kv_heads x
+  head_dim` elements, or for multi-latent attention one latent of `kv_lora_rank + qk_rope_head_dim` elements
+  (`MLAAttentionSpec`, `head_size_v = 0`), which every tensor parallel rank keeps whole.
+- Quantized weights take their method's bytes per weight with scales and zero points (facts/model_catalog.py
+  QUANTIZATION_BYTES); a mixture of experts keeps every expert resident, so its total parameters count.
 """
 
 from __future__ import annotations
@@ -36,6 +44,35 @@ RUNTIME_RESERVE_GIB = 2.0
 # channel and peer; NVIDIA NCCL docs, Environment Variables), plus vLLM's custom all-reduce buffers; 0.5 GiB
 # covers them with room to spare on one node.
 NCCL_RESERVE_GIB = 0.5
+# vLLM's page of KV cache holds 16 tokens (`CacheConfig.block_size` default, vllm/config/cache.py at v0.32.0).
+KV_BLOCK_TOKENS = 16
+# Batches in flight at once: async scheduling, on by default, overlaps two (`VllmConfig.max_concurrent_batches`).
+CONCURRENT_BATCHES = 2
+
+
+def default_max_num_batched_tokens(gpu_memory_gib: float, gpu_model: str) -> int:
+    """The OpenAI server's default `--max-num-batched-tokens` on a GPU (vllm/engine/arg_utils.py
+    `get_batch_defaults` at v0.32.0): 16384 from 160 GiB, 8192 from 70 GiB except on an A100, else 2048."""
+    if gpu_memory_gib >= 160:
+        return 16384
+    if gpu_memory_gib >= 70 and "a100" not in gpu_model.lower():
+        return 8192
+    return 2048
+
+
+def _pages(tokens: int) -> int:
+    return -(-tokens // KV_BLOCK_TOKENS)
+
+
+def kv_tokens_per_sequence(facts: ModelFacts, max_model_len: int, max_num_batched_tokens: int) -> int:
+    """Token slots one sequence of `max_model_len` holds, summed over the layers: whole pages of the sequence in
+    each full-attention layer, the window and the tokens in flight plus one page in each sliding-window layer."""
+    full_layers = facts.layers - facts.sliding_layers
+    slots = full_layers * _pages(max_model_len) * KV_BLOCK_TOKENS
+    if facts.sliding_layers and facts.sliding_window:
+        in_window = min(facts.sliding_window - 1 + CONCURRENT_BATCHES * max_num_batched_tokens, max_model_len)
+        slots += facts.sliding_layers * (_pages(in_window) + 1) * KV_BLOCK_TOKENS
+    return slots
 
 
 @dataclass(frozen=True)
@@ -57,6 +94,8 @@ class ServedModel:
     """Whether the server's extra arguments set `--hf-overrides` (rope scaling may lengthen the context)."""
     pipeline_parallel_size: int = 1
     """`--pipeline-parallel-size` of the server's extra arguments: each stage's GPUs hold only its layers."""
+    max_num_batched_tokens: int | None = None
+    """`--max-num-batched-tokens`; None for vLLM's default on the GPU (`default_max_num_batched_tokens`)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +116,10 @@ class ModelFit:
     sequences_at_max_model_len: int | None = None
     """How many full-length sequences the KV cache holds at once."""
     reason: str = ""
+    layout: str = ""
+    """The quantization and attention layout the arithmetic assumed."""
+    source: str = ""
+    """Where the model's facts came from (the catalog row's source, or `vllm.modelFacts`)."""
 
     def to_dict(self) -> dict:
         """The row as the plan's JSON document writes it (`models`)."""
@@ -91,6 +134,8 @@ class ModelFit:
             "reserveGiBPerGpu": _round(self.reserve_gib_per_gpu),
             "marginGiB": _round(self.margin_gib),
             "sequencesAtMaxModelLen": self.sequences_at_max_model_len,
+            "layout": self.layout,
+            "source": self.source,
             "reason": self.reason,
         }
 
@@ -116,10 +161,16 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     # `get_pp_indices` at v0.32.0 spreads them evenly), with their weights and their share of the cache.
     stage_layers = -(-facts.layers // model.pipeline_parallel_size)
     parallel = f"TP {tp}" + (f", PP {model.pipeline_parallel_size}" if model.pipeline_parallel_size > 1 else "")
-    weights = facts.parameters * facts.bytes_per_parameter / tp * stage_layers / facts.layers / GIB
+    weights = facts.weight_bytes / tp * stage_layers / facts.layers / GIB
     heads = kv_heads_per_gpu(facts.kv_heads, tp)
-    kv_token = 2 * stage_layers * heads * facts.head_dim * facts.kv_cache_bytes(model.kv_cache_dtype)
-    kv_sequence = kv_token * model.max_model_len / GIB
+    # A latent is one tensor per token and layer; keys and values are two.
+    tensors = 1 if facts.latent_attention else 2
+    kv_slot = tensors * heads * facts.head_dim * facts.kv_cache_bytes(model.kv_cache_dtype)
+    batched = model.max_num_batched_tokens or default_max_num_batched_tokens(
+        instance.gpu_memory_visible_gib or instance.gpu_memory_gib, gpu
+    )
+    slots = kv_tokens_per_sequence(facts, model.max_model_len, batched)
+    kv_sequence = kv_slot * slots * stage_layers / facts.layers / GIB
     reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if tp * model.pipeline_parallel_size > 1 else 0.0)
     cache = usable - weights - reserve
     sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
@@ -137,6 +188,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
             margin_gib=cache - kv_sequence,
             sequences_at_max_model_len=sequences,
             reason=f"{model.name} on {instance_type} ({parallel}): {reason}",
+            layout=facts.layout,
+            source=facts.source,
         )
 
     problems = []

@@ -127,17 +127,59 @@ class ModelFactsSettings(SectionModel):
     """Dtype of the published weights (`torch_dtype`); the KV cache keeps the same."""
     bytes_per_parameter: Annotated[float, rule(lambda x: 0 < x <= 4, "a number with 0 < x <= 4")] | None = None
     """Bytes one parameter takes, for quantized weights (0.5 for 4-bit). Default: the bytes of `dtype`."""
+    quantization: Literal["fp8", "int8", "awq", "gptq", "compressed-tensors", "mxfp4", "bitsandbytes"] | None = None
+    """The checkpoint's quantization method (`quantization_config.quant_method` of `config.json`); its weights take
+    the method's bytes with their scales (0.53125 a weight for MXFP4, 0.5195 for AWQ or GPTQ with groups of 128).
+    Default: none."""
+    quantized_parameters: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
+    """Parameters stored in `quantization`'s format (the quantized linear layers: experts only for gpt-oss); the
+    others take `bytesPerParameter`."""
+    experts: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
+    """Routed experts per layer of a mixture of experts (`num_local_experts`, `num_experts`); every one stays on the
+    GPUs, so `parameters` counts them all."""
+    active_experts: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
+    """Experts per token (`num_experts_per_tok`)."""
+    sliding_window: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] | None = None
+    """Tokens a sliding-window layer attends to (`sliding_window`). Default: no such layers."""
+    sliding_layers: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
+    """Layers that use the window (the `sliding_attention` entries of `layer_types`)."""
+    latent_attention: bool = False
+    """Multi-latent attention (DeepSeek's MLA): give `kvHeads` 1 and `headDim` `kv_lora_rank + qk_rope_head_dim`."""
 
     def problems(self) -> list[ConfigProblem]:
+        problems = []
         if self.attention_heads % self.kv_heads:
-            return [
+            problems.append(
                 ConfigProblem(
                     "kvHeads",
                     f"{self.kv_heads!r} does not divide attentionHeads {self.attention_heads}; allowed: a divisor "
                     "of attentionHeads",
                 )
-            ]
-        return []
+            )
+        if self.quantized_parameters > self.parameters:
+            problems.append(
+                ConfigProblem(
+                    "quantizedParameters",
+                    f"{self.quantized_parameters!r} > parameters {self.parameters}; allowed: at most parameters",
+                )
+            )
+        if self.quantized_parameters and self.quantization is None:
+            problems.append(
+                ConfigProblem(
+                    "quantization",
+                    "missing with quantizedParameters set; allowed: fp8, int8, awq, gptq, compressed-tensors, "
+                    "mxfp4, bitsandbytes",
+                )
+            )
+        if self.sliding_layers > self.layers or (self.sliding_layers > 0) != (self.sliding_window is not None):
+            problems.append(
+                ConfigProblem(
+                    "slidingLayers",
+                    f"{self.sliding_layers!r} with slidingWindow {self.sliding_window}; allowed: 1 to layers "
+                    f"({self.layers}) with a slidingWindow, 0 without",
+                )
+            )
+        return problems
 
     def facts(self) -> ModelFacts:
         """These settings as the catalog's row type."""
@@ -152,6 +194,13 @@ class ModelFactsSettings(SectionModel):
             self.dtype,
             size,
             MODEL_FACTS_KEY,
+            quantization=self.quantization,
+            quantized_parameters=self.quantized_parameters,
+            experts=self.experts,
+            active_experts=self.active_experts,
+            sliding_window=self.sliding_window,
+            sliding_layers=self.sliding_layers,
+            latent_attention=self.latent_attention,
         )
 
 
@@ -340,10 +389,10 @@ class VllmSettings(SectionModel):
 
     @property
     def weights_bytes(self) -> float | None:
-        """Bytes of the model's weights: parameters times bytes per parameter, from `modelFacts` or the catalog;
+        """Bytes of the model's weights (quantized ones at their method's bytes), from `modelFacts` or the catalog;
         None for a model neither sizes."""
         facts = self.model_facts.facts() if self.model_facts else model_catalog.lookup(self.model)
-        return None if facts is None else facts.parameters * facts.bytes_per_parameter
+        return None if facts is None else facts.weight_bytes
 
     @property
     def model_cache_size(self) -> str:

@@ -53,6 +53,9 @@ def test_dev_stack_model_fits_its_a10g_and_the_json_reports_the_numbers(capsys, 
             "reserveGiBPerGpu": 2.0,
             "marginGiB": 3.63,
             "sequencesAtMaxModelLen": 9,
+            "layout": "bfloat16 weights",
+            "source": "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/config.json and model card, read "
+            "2026-12-01",
             "reason": document["models"][0]["reason"],
         }
     ]

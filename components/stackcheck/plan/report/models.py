@@ -42,12 +42,22 @@ def models_section(result: PlanResult) -> Section:
         Column("Fits"),
         *(Column(header) for header in headers),
     )
+    # How each checked row counted: the layout the arithmetic assumed and where the model's facts came from.
+    counted = tuple(
+        f"{fit.name} on {fit.instance_type}: {fit.layout}; facts from {fit.source}"
+        for fit in result.models
+        if fit.layout
+    )
     failed = any(fit.fits is False for fit in result.models)
     unchecked = any(fit.fits is None for fit in result.models)
     return Section(
         "models",
         "Models (does each model fit its GPUs, verdict model-fits-gpu)",
         "error" if failed else "warning" if unchecked else "ok",
-        (Table(columns, rows), Items(tuple(fit.reason for fit in result.models), label="Why")),
+        (
+            Table(columns, rows),
+            Items(tuple(fit.reason for fit in result.models), label="Why"),
+            Items(counted, label="Counted as"),
+        ),
         data={"models": [fit.to_dict() for fit in result.models]},
     )

@@ -133,6 +133,7 @@ controller_inputs = {
     "node_security_group_id": cluster.cluster_security_group_id,
     "subnet_ids": None if network else list(settings.cluster.private_subnet_ids),
     "pod_identity_agent": cluster.pod_identity_agent,
+    "coredns": cluster.coredns,
     "tags": tags,
 }
 controllers: dict[str, Any] = {}

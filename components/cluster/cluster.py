@@ -326,7 +326,7 @@ class EksCluster(pulumi.ComponentResource):
         self.system_node_group_name = system_group.node_group_name
 
         # CoreDNS is a Deployment: created before any node, the add-on would wait for pods that cannot run.
-        addon("coredns", ManagedAddon(versions.COREDNS_ADDON, coredns_configuration()), [system_group])
+        self.coredns = addon("coredns", ManagedAddon(versions.COREDNS_ADDON, coredns_configuration()), [system_group])
         if args.node_monitoring_agent is not False:
             # The agent runs on every node, tainted or not; it must wait for nodes to exist.
             addon(

@@ -63,6 +63,7 @@ GET_PARTITION = "aws:index/getPartition:getPartition"
 GET_REGION = "aws:index/getRegion:getRegion"
 GET_ADDON_VERSION = "aws:eks/getAddonVersion:getAddonVersion"
 GET_SERVICE_QUOTA = "aws:servicequotas/getServiceQuota:getServiceQuota"
+GET_ROLE = "aws:iam/getRole:getRole"
 
 # pulumi-kubernetes.
 KARPENTER_NODE_POOL = "kubernetes:karpenter.sh/v1:NodePool"

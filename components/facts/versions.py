@@ -263,6 +263,17 @@ KARPENTER_AL2023_AMI_RELEASE = "v20260917"
 # it to instance types with GPUs (`karpenter.k8s.aws/instance-gpu-count` exists: pkg/providers/amifamily/
 # bottlerocket.go and types.go at v1.14.1, `DescribeImageQuery`, `VariantNvidia`).
 KARPENTER_BOTTLEROCKET_RELEASE = "v1.64.0"
+# The Kubernetes minors each pinned alias release has NVIDIA AMIs for: a cluster of another version finds no AMI
+# under the alias, and Karpenter launches no GPU node. AL2023 v20260714: the `amazon-eks-node-al2023-{x86_64,arm64}-
+# nvidia-<version>-v20260714` images of 1.30 to 1.36 (awslabs/amazon-eks-ami CHANGELOG.md at 81fec2e8, "AMI Release
+# v20260714"). Bottlerocket v1.64.0 (2026-08-05): `aws-k8s-1.36-nvidia` came in v1.61.0 (bottlerocket-os/bottlerocket
+# #4841), `aws-k8s-1.30*` went with #4880 (merged 2026-07-10, for EKS's end of 1.30 on 2026-07-23, #4879) and
+# `aws-k8s-1.29*` in v1.58.0 (#4797); no removal of 1.31 is recorded before v1.64.0 (read 2026-12-04).
+KARPENTER_ALIAS_KUBERNETES_VERSIONS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("AL2023", KARPENTER_AL2023_AMI_RELEASE): ("1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36"),
+    ("Bottlerocket", KARPENTER_BOTTLEROCKET_RELEASE): ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36"),
+}
+"""The Kubernetes minors with an NVIDIA AMI in each (AMI family, pinned alias release) Karpenter pools boot."""
 
 # KEDA, which scales the vLLM servers on their queue, from its official chart (kedacore/charts, tag v2.20.2,
 # keda/Chart.yaml: version and appVersion 2.20.2, `kubeVersion: ">=v1.23.0-0"`, so Helm installs it on every

@@ -7,6 +7,7 @@ import hashlib
 import json
 from typing import Any
 
+from ..facts.karpenter import SPOT_SERVICE_LINKED_ROLE
 from ..facts.regions import eks_regions, region_zones
 from ..facts.resource_types import (
     ADDON,
@@ -146,6 +147,21 @@ def _stack_as_placeholder(value: Any, stack: str) -> Any:
 def mock_role_arn(name: str, partition: str) -> str:
     """The ARN the mocks give the IAM role `name` in `partition` (in the mock account)."""
     return f"arn:{partition}:iam::{MOCK_ACCOUNT}:role/{name}"
+
+
+SERVICE_LINKED_ROLE_PATHS = {SPOT_SERVICE_LINKED_ROLE: "/aws-service-role/spot.amazonaws.com/"}
+"""The service-linked roles the mocks answer a lookup of as existing, each with the path IAM gives it (IAM User
+Guide, "Using service-linked roles": `/aws-service-role/<service principal>/`)."""
+
+
+def looked_up_role(name: str, partition: str) -> dict[str, Any]:
+    """The mocks' answer to `aws.iam.get_role` for `name`: a service-linked role the stack looks up (the Spot role
+    of a Karpenter Spot pool) exists, as in an account that has used Spot; any other role is not answered."""
+    path = SERVICE_LINKED_ROLE_PATHS.get(name)
+    if path is None:
+        return {}
+    arn = f"arn:{partition}:iam::{MOCK_ACCOUNT}:role{path}{name}"
+    return {"arn": arn, "name": name, "id": name, "path": path}
 
 
 def kubeconfig_of(cluster_name: str) -> dict[str, Any]:

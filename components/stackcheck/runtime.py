@@ -34,6 +34,7 @@ from ..facts.resource_types import (
     GET_INSTANCE_TYPE_OFFERINGS,
     GET_PARTITION,
     GET_REGION,
+    GET_ROLE,
     GET_SUBNETS,
     GET_VPC,
 )
@@ -45,6 +46,7 @@ from .mock_answers import (
     MOCK_VPC_ID,
     computed_outputs,
     kubeconfig_of,
+    looked_up_role,
     mock_partition,
     mock_region,
     mock_zones,
@@ -267,6 +269,8 @@ class RecordingMocks(pulumi.runtime.Mocks):
             return {"partition": self.partition, "dnsSuffix": dns_suffix(self.partition), "id": self.partition}
         if args.token == GET_REGION:
             return {"name": self.region, "region": self.region}
+        if args.token == GET_ROLE:
+            return looked_up_role(str(args.args.get("name")), self.partition)
         return {}
 
 

@@ -133,7 +133,7 @@ def test_the_controllers_helm_values_are_values_the_pinned_chart_reads():
     from components.stackcheck.plan.helm_values import chart_defaults, unknown_values
 
     document = chart_defaults()[(versions.KARPENTER_CHART, versions.KARPENTER_VERSION)]
-    values = manifests.helm_values("c1", "q1", {"eks-gpu-inference/node-pool": "system"})
+    values = manifests.helm_values("c1", "q1", {"eks-gpu-inference/node-pool": "system"}, "eu-west-1")
 
     assert unknown_values(values, document["values"]) == []
 
@@ -145,3 +145,16 @@ def test_a_helm_value_the_chart_does_not_read_is_named_by_its_path():
     values = {"settings": {"clusterNmae": "c1"}, "nodeSelector": {"any-label": "x"}, "podAnnotations": {"a": "b"}}
 
     assert unknown_values(values, document["values"]) == ["values.settings.clusterNmae"]
+
+
+@pytest.mark.parametrize(
+    ("family", "release"),
+    [("AL2023", versions.KARPENTER_AL2023_AMI_RELEASE), ("Bottlerocket", versions.KARPENTER_BOTTLEROCKET_RELEASE)],
+)
+def test_every_supported_kubernetes_version_has_an_nvidia_ami_in_the_pinned_alias_release(family, release):
+    # A new pin needs its row in KARPENTER_ALIAS_KUBERNETES_VERSIONS (the release notes' NVIDIA images), and a new
+    # supported Kubernetes version needs an alias release that ships it: either gap fails here, not in a cluster.
+    shipped = versions.KARPENTER_ALIAS_KUBERNETES_VERSIONS.get((family, release))
+
+    assert shipped is not None, f"{family} {release}: no record of the Kubernetes versions it has NVIDIA AMIs for"
+    assert [v for v in versions.SUPPORTED_KUBERNETES_VERSIONS if v not in shipped] == []

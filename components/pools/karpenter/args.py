@@ -25,6 +25,8 @@ class KarpenterArgs:
     """Private subnets for the nodes that this stack does not create, each tagged for discovery with an `aws.ec2.Tag` (and a warning: their owner may strip the tag). Subnets the stack creates carry the tag in their own tags instead (`NetworkArgs.private_subnet_tags` from `manifests.discovery_tags`): a tag resource beside a subnet's own tags is removed by the next refresh. Karpenter launches in those of the tagged subnets' zones that offer an instance type. Default none."""
     pod_identity_agent: aws.eks.Addon | None = None
     """The `eks-pod-identity-agent` add-on that serves the controller's credentials; the controller starts after it. Default none (the add-on is managed elsewhere)."""
+    coredns: aws.eks.Addon | None = None
+    """The `coredns` add-on (`EksCluster.coredns`); the controller starts after it, as it reads the kube-dns Service's address once, when it starts. Default none (CoreDNS is managed elsewhere)."""
     tags: dict[str, str] | None = None
     """Plain. Tags for the AWS resources. Default none."""
 

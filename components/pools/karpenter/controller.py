@@ -169,20 +169,22 @@ class Karpenter(pulumi.ComponentResource):
             namespace=manifests.NAMESPACE,
             # The CRDs are the karpenter-crd release's, which upgrades them with the pin.
             skip_crds=True,
-            values=pulumi.Output.all(cluster_name, queue.name).apply(
-                lambda values: manifests.helm_values(values[0], values[1], {key: value})
+            values=pulumi.Output.all(cluster_name, queue.name, region).apply(
+                lambda values: manifests.helm_values(values[0], values[1], {key: value}, values[2])
             ),
             opts=pulumi.ResourceOptions(
                 parent=self,
                 # The controller needs its credentials and its queue from its first start, and its nodes need
-                # their role's policies and access entry to join.
+                # their role's policies and access entry to join. It reads the kube-dns Service's address once, as
+                # it starts, and goes on without it when CoreDNS is not there yet (pkg/operator/operator.go at
+                # v1.14.1, `KubeDNSIP`: "unable to detect the IP of the kube-dns service"), so it waits for CoreDNS.
                 depends_on=[
                     self.crd_release,
                     association,
                     policy,
                     access_entry,
                     *attachments,
-                    *filter(None, [args.pod_identity_agent]),
+                    *filter(None, [args.pod_identity_agent, args.coredns]),
                 ],
             ),
         )

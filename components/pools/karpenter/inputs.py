@@ -39,6 +39,12 @@ ARGS: tuple[Args, ...] = (
             "The `eks-pod-identity-agent` add-on that serves the controller's credentials; the controller starts after "
             "it. Default none (the add-on is managed elsewhere).",
         ),
+        Own(
+            "coredns",
+            "aws.eks.Addon | None",
+            "The `coredns` add-on (`EksCluster.coredns`); the controller starts after it, as it reads the kube-dns "
+            "Service's address once, when it starts. Default none (CoreDNS is managed elsewhere).",
+        ),
         Own("tags", "dict[str, str] | None", "Tags for the AWS resources. Default none."),
     ),
     _args(

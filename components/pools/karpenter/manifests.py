@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...facts import image_cache, versions
+from ...facts import image_cache, karpenter, versions
 from ...facts.contract import NVIDIA_GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE, PlacementContract
 from ...facts.eks_node import NODE_ROLE_POLICIES as NODE_GROUP_ROLE_POLICIES
 from ...facts.gpu_catalog import InstanceType
@@ -31,9 +31,9 @@ CRD_RELEASE_NAME = "karpenter-crd"
 DISCOVERY_TAG = "karpenter.sh/discovery"
 """The tag whose value, the cluster name, marks the subnets and security groups Karpenter's nodes use (the
 getting-started guide tags them so, and the EC2NodeClass selects them by it)."""
-DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt"
-"""Pod annotation: a Go duration keeps the pod's node from voluntary disruption for that long after the pod starts
-running, `"true"` for ever (docs/concepts/disruption.md, "Pod-Level Controls", at v1.14.1)."""
+DO_NOT_DISRUPT = karpenter.DO_NOT_DISRUPT
+"""Pod annotation: a Go duration keeps the pod's node from graceful disruption for that long after the pod's start
+(facts/karpenter.py)."""
 # A GPU node is drained for an upgrade at most this often; 30 days, the getting-started guide's NodePool.
 EXPIRE_AFTER = "720h"
 # How long an empty GPU node waits for another pod before Karpenter removes it: long enough that a rollout
@@ -213,14 +213,21 @@ def subnet_tag_warning(subnet_ids: list[Any]) -> str:
     )
 
 
-def helm_values(cluster_name: str, queue_name: str, node_selector: dict[str, str]) -> dict[str, Any]:
+def helm_values(cluster_name: str, queue_name: str, node_selector: dict[str, str], region: str) -> dict[str, Any]:
     """The chart's values: the cluster and interruption queue (`settings`), the getting-started guide's controller
-    resources, and the system nodes, so the controller never runs on a node it manages."""
+    resources, the system nodes, so the controller never runs on a node it manages, and the region.
+
+    The region is set (`AWS_REGION`, the example of the chart's `controller.env`, charts/karpenter/values.yaml at
+    v1.14.1) because the controller otherwise asks the instance metadata service for it and panics when that does not
+    answer (pkg/operator/operator.go at v1.14.1: `imds.GetRegion` when the SDK's config has no region, then
+    `lo.Must0`): EKS Pod Identity gives credentials, not a region, and a node that keeps pods off IMDS with a hop
+    limit of 1, as the EC2NodeClass here does, never answers (aws/karpenter-provider-aws#8219, "panic: operation
+    error ec2imds: GetRegion")."""
     return {
         "settings": {"clusterName": cluster_name, "interruptionQueue": queue_name},
         "serviceAccount": {"name": SERVICE_ACCOUNT},
         "nodeSelector": {"kubernetes.io/os": "linux", **node_selector},
-        "controller": {"resources": CONTROLLER_RESOURCES},
+        "controller": {"resources": CONTROLLER_RESOURCES, "env": [{"name": "AWS_REGION", "value": region}]},
     }
 
 

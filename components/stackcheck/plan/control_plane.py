@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...facts.resource_types import GET_SERVICE_QUOTA, GET_SUBNET, LOG_GROUP
+from ...facts.resource_types import GET_ROLE, GET_SERVICE_QUOTA, GET_SUBNET, LOG_GROUP
 
 
 def log_groups(resources: list[Any]) -> list[dict[str, Any]]:
@@ -28,19 +28,29 @@ def not_checked_offline(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
     The cluster reads each public node subnet (EC2 DescribeSubnets) to see that it assigns public IPv4
     addresses (components/cluster/cluster.py, `_assigning_public_ips`), and the program each EC2 vCPU quota its GPU
     pools draw on (components/pools/quota.py); the mocks answer nothing, so offline those checks are not made, and
-    the plan says so rather than pass them.
+    the plan says so rather than pass them. A Karpenter Spot pool looks up the Spot service-linked role
+    (components/pools/karpenter/pool.py), which the mocks answer as existing: the plan says that too.
     """
-    return [
-        f"subnet {args.get('id')}: whether it assigns public IPv4 addresses to nodes (MapPublicIpOnLaunch) is read "
-        "from AWS at preview; not checked offline"
-        for token, args in calls
-        if token == GET_SUBNET
-    ] + [
-        f"EC2 vCPU quota {args.get('quotaCode')}: the GPU pools' vCPUs are judged against it at preview "
-        "(components/pools/quota.py), the quota read from Service Quotas; not checked offline"
-        for token, args in calls
-        if token == GET_SERVICE_QUOTA
-    ]
+    return (
+        [
+            f"subnet {args.get('id')}: whether it assigns public IPv4 addresses to nodes (MapPublicIpOnLaunch) is read "
+            "from AWS at preview; not checked offline"
+            for token, args in calls
+            if token == GET_SUBNET
+        ]
+        + [
+            f"EC2 vCPU quota {args.get('quotaCode')}: the GPU pools' vCPUs are judged against it at preview "
+            "(components/pools/quota.py), the quota read from Service Quotas; not checked offline"
+            for token, args in calls
+            if token == GET_SERVICE_QUOTA
+        ]
+        + [
+            f"IAM role {args.get('name')}: looked up at preview, which fails naming the command that creates it when the "
+            "account has none (components/pools/karpenter/pool.py); offline the mocks answer that it exists"
+            for token, args in calls
+            if token == GET_ROLE
+        ]
+    )
 
 
 def _days(value: Any) -> int | None:

@@ -70,6 +70,12 @@ class RegisteredResource:
     """The transforms in the resource's options (the mock monitor records them but does not run them)."""
     dependencies: tuple[str, ...] = ()
     """URNs of the resources it depends on, explicitly or through its inputs."""
+    depends_on: tuple[str, ...] = ()
+    """URNs of the resources its `depends_on` option names, a component expanded to its custom children (as the SDK
+    sends them), whether or not an input depends on them too."""
+    input_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """For each input (wire name) whose value came from other resources' outputs, those resources' URNs: the
+    outputs it consumes, each of which the engine creates first."""
     delete_before_replace: bool = False
     ignore_changes: tuple[str, ...] = ()
     """Input paths (wire names) the engine leaves alone on update."""
@@ -190,10 +196,20 @@ class RecordingMocks(pulumi.runtime.Mocks):
         self.current_parent: str | None = None
         self.current_urn = ""
         self.current_request: Any = None
+        self.explicit: dict[tuple[str, str], tuple[str, ...]] | None = None
+        """Each resource's `depends_on` URNs, by (type, name), from when the SDK resolved them until it registers;
+        None while they are not recorded (`_recording_depends_on`)."""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
         resource_id = f"{args.name}-id"
         request = self.current_request
+        input_dependencies = _input_dependencies(request)
+        dependencies = tuple(request.dependencies) if request is not None else ()
+        if self.explicit is not None:
+            depends_on = self.explicit.pop((args.typ, args.name), ())
+        else:
+            consumed = {urn for urns in input_dependencies.values() for urn in urns}
+            depends_on = tuple(urn for urn in dependencies if urn not in consumed)
         self.run.resources.append(
             RegisteredResource(
                 type=args.typ,
@@ -204,7 +220,9 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 custom=bool(args.custom),
                 id=resource_id,
                 transforms=tuple(args.transforms),
-                dependencies=tuple(request.dependencies) if request is not None else (),
+                dependencies=dependencies,
+                depends_on=depends_on,
+                input_dependencies=input_dependencies,
                 delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
                 ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
                 custom_timeouts=_custom_timeouts(request),
@@ -268,6 +286,13 @@ class RecordingMocks(pulumi.runtime.Mocks):
         if args.token == GET_REGION:
             return {"name": self.region, "region": self.region}
         return {}
+
+
+def _input_dependencies(request: Any) -> dict[str, tuple[str, ...]]:
+    """The `propertyDependencies` of a RegisterResource request: input name -> URNs, inputs without any left out."""
+    if request is None:
+        return {}
+    return {key: tuple(sorted(deps.urns)) for key, deps in sorted(request.propertyDependencies.items()) if deps.urns}
 
 
 def _aliases(request: Any) -> tuple[dict[str, Any], ...]:
@@ -345,7 +370,7 @@ def run_program(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
             list(secret_keys),
         )
-        with _without_stack_traces(), _without_nested_loops():
+        with _without_stack_traces(), _without_nested_loops(), _recording_depends_on(mocks):
             loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
             loop.run_until_complete(_collect_outputs(run))
     finally:
@@ -353,6 +378,38 @@ def run_program(
         _close(loop)
         pulumi.runtime.set_all_config({}, [])
     return run
+
+
+@contextlib.contextmanager
+def _recording_depends_on(mocks: RecordingMocks) -> Iterator[None]:
+    """Each registration's `depends_on`, kept apart from what its inputs consume.
+
+    The SDK resolves a resource's `depends_on` to URNs (`_resolve_depends_on_urns`, called by
+    `pulumi/runtime/resource.py` `prepare_resource`, pulumi 3.272.0) and then sends the engine one list of
+    dependencies, those joined with its inputs' ones; the request alone cannot tell a `depends_on` that an input
+    already implies. The resolved URNs are kept by the resource's type and name until it registers
+    (`RecordingMocks.new_resource`). Should a later SDK rename the function, `depends_on` is recorded as the
+    dependencies no input consumes.
+    """
+    original = getattr(pulumi_resource, "_resolve_depends_on_urns", None)
+    if original is None:
+        yield
+        return
+
+    recorded: dict[tuple[str, str], tuple[str, ...]] = {}
+
+    async def resolve(depends_on: Any, from_resource: Any = None) -> set[str]:
+        urns = await original(depends_on, from_resource=from_resource)
+        if from_resource is not None:
+            recorded[(from_resource._type, from_resource._name)] = tuple(sorted(urns))
+        return urns
+
+    pulumi_resource._resolve_depends_on_urns = resolve
+    mocks.explicit = recorded
+    try:
+        yield
+    finally:
+        pulumi_resource._resolve_depends_on_urns = original
 
 
 @contextlib.contextmanager

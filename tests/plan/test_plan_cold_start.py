@@ -110,11 +110,18 @@ def test_each_step_is_its_size_over_its_rate_or_its_published_seconds(given, exp
     assert all(step.source for step in steps)
 
 
-def test_the_probe_covers_the_steps_after_the_container_starts_and_not_the_node_or_the_pull():
-    steps, _ = cold_start_steps(ami_family="AL2023", image=VLLM_IMAGE, weights_bytes=QWEN_7B_BYTES)
+@pytest.mark.parametrize(
+    ("source", "inside"),
+    [
+        ("huggingface", ["weights download", "weights load", "torch.compile", "CUDA graph capture"]),
+        # The streamer fetches from S3 once the server container runs: its stream is the probe's to allow.
+        ("s3", ["weights stream from S3 to the GPUs", "torch.compile", "CUDA graph capture"]),
+    ],
+)
+def test_the_probe_covers_the_steps_after_the_container_starts_and_not_the_node_or_the_pull(source, inside):
+    steps, _ = cold_start_steps(ami_family="AL2023", image=VLLM_IMAGE, weights_bytes=QWEN_7B_BYTES, source=source)
 
-    inside = [step.name for step in steps if step.in_probe]
-    assert inside == ["weights download", "weights load", "torch.compile", "CUDA graph capture"]
+    assert [step.name for step in steps if step.in_probe] == inside
 
 
 def test_a_hub_download_faster_than_the_internet_gateway_allows_is_bounded_by_5_gbps(monkeypatch):

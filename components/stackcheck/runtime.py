@@ -37,6 +37,7 @@ from ..facts.resource_types import (
     GET_SUBNETS,
     GET_VPC,
 )
+from .dependencies import dependencies_of_inputs, explicit_dependencies, recording_depends_on
 from .mock_answers import (
     MOCK_ACCOUNT,
     MOCK_EKS_VPC_CONFIG,
@@ -198,18 +199,14 @@ class RecordingMocks(pulumi.runtime.Mocks):
         self.current_request: Any = None
         self.explicit: dict[tuple[str, str], tuple[str, ...]] | None = None
         """Each resource's `depends_on` URNs, by (type, name), from when the SDK resolved them until it registers;
-        None while they are not recorded (`_recording_depends_on`)."""
+        None while they are not recorded (`dependencies.recording_depends_on`)."""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
         resource_id = f"{args.name}-id"
         request = self.current_request
-        input_dependencies = _input_dependencies(request)
+        input_dependencies = dependencies_of_inputs(request)
         dependencies = tuple(request.dependencies) if request is not None else ()
-        if self.explicit is not None:
-            depends_on = self.explicit.pop((args.typ, args.name), ())
-        else:
-            consumed = {urn for urns in input_dependencies.values() for urn in urns}
-            depends_on = tuple(urn for urn in dependencies if urn not in consumed)
+        depends_on = explicit_dependencies(self.explicit, (args.typ, args.name), dependencies, input_dependencies)
         self.run.resources.append(
             RegisteredResource(
                 type=args.typ,
@@ -288,13 +285,6 @@ class RecordingMocks(pulumi.runtime.Mocks):
         return {}
 
 
-def _input_dependencies(request: Any) -> dict[str, tuple[str, ...]]:
-    """The `propertyDependencies` of a RegisterResource request: input name -> URNs, inputs without any left out."""
-    if request is None:
-        return {}
-    return {key: tuple(sorted(deps.urns)) for key, deps in sorted(request.propertyDependencies.items()) if deps.urns}
-
-
 def _aliases(request: Any) -> tuple[dict[str, Any], ...]:
     """The alias specs of a RegisterResource request, each as the dict of its set fields (camelCase)."""
     if request is None:
@@ -370,7 +360,7 @@ def run_program(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
             list(secret_keys),
         )
-        with _without_stack_traces(), _without_nested_loops(), _recording_depends_on(mocks):
+        with _without_stack_traces(), _without_nested_loops(), recording_depends_on() as mocks.explicit:
             loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
             loop.run_until_complete(_collect_outputs(run))
     finally:
@@ -378,38 +368,6 @@ def run_program(
         _close(loop)
         pulumi.runtime.set_all_config({}, [])
     return run
-
-
-@contextlib.contextmanager
-def _recording_depends_on(mocks: RecordingMocks) -> Iterator[None]:
-    """Each registration's `depends_on`, kept apart from what its inputs consume.
-
-    The SDK resolves a resource's `depends_on` to URNs (`_resolve_depends_on_urns`, called by
-    `pulumi/runtime/resource.py` `prepare_resource`, pulumi 3.272.0) and then sends the engine one list of
-    dependencies, those joined with its inputs' ones; the request alone cannot tell a `depends_on` that an input
-    already implies. The resolved URNs are kept by the resource's type and name until it registers
-    (`RecordingMocks.new_resource`). Should a later SDK rename the function, `depends_on` is recorded as the
-    dependencies no input consumes.
-    """
-    original = getattr(pulumi_resource, "_resolve_depends_on_urns", None)
-    if original is None:
-        yield
-        return
-
-    recorded: dict[tuple[str, str], tuple[str, ...]] = {}
-
-    async def resolve(depends_on: Any, from_resource: Any = None) -> set[str]:
-        urns = await original(depends_on, from_resource=from_resource)
-        if from_resource is not None:
-            recorded[(from_resource._type, from_resource._name)] = tuple(sorted(urns))
-        return urns
-
-    pulumi_resource._resolve_depends_on_urns = resolve
-    mocks.explicit = recorded
-    try:
-        yield
-    finally:
-        pulumi_resource._resolve_depends_on_urns = original
 
 
 @contextlib.contextmanager

@@ -117,6 +117,7 @@ def test_each_step_is_its_size_over_its_rate_or_its_published_seconds(given, exp
         # The streamer fetches from S3 once the server container runs: its stream is the probe's to allow.
         ("s3", ["weights stream from S3 to the GPUs", "torch.compile", "CUDA graph capture"]),
     ],
+    ids=["huggingface", "s3"],
 )
 def test_the_probe_covers_the_steps_after_the_container_starts_and_not_the_node_or_the_pull(source, inside):
     steps, _ = cold_start_steps(ami_family="AL2023", image=VLLM_IMAGE, weights_bytes=QWEN_7B_BYTES, source=source)

@@ -26,12 +26,17 @@ def pool(*instance_types: str, **values) -> GpuNodeGroupSettings:
         (("g6e.xlarge", "g6.xlarge"), "g6.xlarge"),
         (("g6.xlarge", "g6e.xlarge"), "g6.xlarge"),
     ],
+    ids=["fewest-vcpus-before-least-memory", "a-vcpu-tie-to-less-memory-listed-last", "listed-first"],
 )
 def test_workloads_are_sized_to_the_pools_smallest_type_by_vcpus_then_memory(instance_types, expected):
     assert pool(*instance_types).smallest_instance.name == expected
 
 
-@pytest.mark.parametrize("instance_types", [("g6.2xlarge", "g6.4xlarge"), ("g6.4xlarge", "g6.2xlarge")])
+@pytest.mark.parametrize(
+    "instance_types",
+    [("g6.2xlarge", "g6.4xlarge"), ("g6.4xlarge", "g6.2xlarge")],
+    ids=["largest-listed-last", "largest-listed-first"],
+)
 def test_a_karpenter_pools_limits_are_max_size_nodes_of_its_largest_type_wherever_it_is_listed(instance_types):
     """maxSize 3 of g6.4xlarge, the larger (16 vCPUs against 8): 3 GPUs and 48 vCPUs, so that three nodes of any
     of its types fit under the limits."""

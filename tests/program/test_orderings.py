@@ -8,7 +8,8 @@ import pytest
 
 from components.facts.resource_types import HELM_RELEASE
 from tests.support.component_args import run_components
-from tests.support.ordering_table import FLEET_POOLS, ORDERINGS
+from tests.support.ordering_table import ORDERINGS
+from tests.support.ordering_table_pools import FLEET_POOLS
 from tests.support.orderings import (
     ALL_VARIANTS,
     DEPENDS_ON,

@@ -2,34 +2,18 @@
 
 Pulumi creates a resource after what it waits for and deletes it before (the engine deletes in reverse dependency
 order). tests/program/test_orderings.py checks each row against the variant runs, and that every `depends_on` the
-program registers in them is a row here: a new `depends_on` needs its row, so its test.
+program registers in them is a row here: a new `depends_on` needs its row, so its test. The rows of the pools'
+provisioners and of the fleet are in tests/support/ordering_table_pools.py.
 """
 
 from __future__ import annotations
 
-from tests.support.orderings import DEPENDS_ON, Ordering
+from tests.support.ordering_table_pools import AUTO_MODE, FLEET, KARPENTER
+from tests.support.orderings import AGENT, CREDENTIALS, DEPENDS_ON, PRIVATE_ROUTING, SERVER_OBJECTS, Ordering
 
 ALL = ("dev", "secrets", "karpenter", "autoMode", "s3Seeded", "kedaAmp", "prometheusInstalled")
 NODE_GROUP_STACKS = ("dev", "secrets", "s3Seeded", "kedaAmp", "prometheusInstalled")
 """Variants whose GPU pool is a managed node group (the dev stack's provisioner)."""
-SERVER_OBJECTS = (
-    ("ServiceAccount", "sa"),
-    ("Deployment", "deployment"),
-    ("Service", "svc"),
-    ("PodDisruptionBudget", "pdb"),
-    ("NetworkPolicy", "netpol"),
-)
-"""What every vLLM server creates in its namespace: kind and name suffix."""
-PRIVATE_ROUTING = ("Route network-private-*-nat", "RouteTableAssociation network-private-*")
-# The Pod Identity webhook mutates only pods created after their ServiceAccount's association, and a pod with
-# credentials asks the agent on its node for them (components/facts/pod_identity.py).
-CREDENTIALS = (
-    "a pod created before its Pod Identity association never gets the credentials (the webhook mutates new pods only)"
-)
-AGENT = (
-    "the pod's AWS SDK fetches its credentials from the Pod Identity agent on the node; without it every AWS call fails"
-)
-
 NETWORK_AND_CLUSTER = (
     Ordering(
         "nat-gateway-after-the-internet-gateway",
@@ -295,104 +279,6 @@ S3_WEIGHTS = (
     ),
 )
 
-KARPENTER = (
-    Ordering(
-        "karpenter-controller-after-its-crds",
-        ("karpenter",),
-        ("Release karpenter-release",),
-        ("Release karpenter-crd-release",),
-        DEPENDS_ON,
-        "the controller's release skips its CRDs (the karpenter-crd release installs them) and the controller "
-        "watches NodePools, EC2NodeClasses and NodeClaims from its first start",
-    ),
-    Ordering(
-        "karpenter-controller-after-its-credentials",
-        ("karpenter",),
-        ("Release karpenter-release",),
-        ("PodIdentityAssociation karpenter-pod-identity", "RolePolicy karpenter-controller"),
-        DEPENDS_ON,
-        CREDENTIALS + "; without its policy it can neither launch nor terminate a node",
-    ),
-    Ordering(
-        "karpenter-controller-after-the-pod-identity-agent",
-        ("karpenter",),
-        ("Release karpenter-release",),
-        ("Addon pod-identity-agent",),
-        DEPENDS_ON,
-        AGENT,
-    ),
-    Ordering(
-        "karpenter-controller-after-its-nodes-can-join",
-        ("karpenter",),
-        ("Release karpenter-release",),
-        ("AccessEntry karpenter-node-access", "RolePolicyAttachment karpenter-node-*"),
-        DEPENDS_ON,
-        "a node launched before its role's access entry and policies never joins, and Karpenter replaces it "
-        "after its registration timeout",
-    ),
-    Ordering(
-        "karpenter-pools-after-the-controller",
-        ("karpenter",),
-        ("KarpenterNodePool gpu",),
-        ("Release karpenter-release",),
-        DEPENDS_ON,
-        "the pool's NodePool and EC2NodeClass are custom resources of the CRDs the releases install",
-    ),
-    Ordering(
-        "karpenter-node-pool-after-its-node-class",
-        ("karpenter",),
-        ("NodePool gpu-node-pool",),
-        ("EC2NodeClass gpu-node-class",),
-        DEPENDS_ON,
-        "a NodePool whose node class is missing is not ready and launches nothing; deleted first, no pool is left "
-        "naming a class that is gone",
-    ),
-    Ordering(
-        "vllm-server-after-its-karpenter-pool",
-        ("karpenter",),
-        ("VllmServer vllm",),
-        ("EC2NodeClass gpu-node-class", "NodePool gpu-node-pool"),
-        DEPENDS_ON,
-        "Karpenter provisions for pending pods only from a ready NodePool; the rollout's wait starts at creation",
-    ),
-)
-
-AUTO_MODE = (
-    Ordering(
-        "auto-mode-node-class-after-its-role-can-join",
-        ("autoMode",),
-        ("NodeClass gpu-node-class",),
-        ("AccessPolicyAssociation auto-mode-node-policy", "RolePolicyAttachment auto-mode-node-*"),
-        "spec",
-        "EKS Auto Mode launches nodes with the class's role from the start; before its access policy and managed "
-        "policies they cannot join (components/pools/auto_mode/nodes.py)",
-    ),
-    Ordering(
-        "auto-mode-node-class-after-the-nat-routes",
-        ("autoMode",),
-        ("NodeClass gpu-node-class",),
-        PRIVATE_ROUTING,
-        "spec",
-        "the class names the GPU subnets, which resolve once routed: a node there before its NAT route never joins",
-    ),
-    Ordering(
-        "auto-mode-node-pool-after-its-node-class",
-        ("autoMode",),
-        ("NodePool gpu-node-pool",),
-        ("NodeClass gpu-node-class",),
-        DEPENDS_ON,
-        "a NodePool whose node class is missing is not ready and launches nothing",
-    ),
-    Ordering(
-        "vllm-server-after-its-auto-mode-pool",
-        ("autoMode",),
-        ("VllmServer vllm",),
-        ("NodeClass gpu-node-class", "NodePool gpu-node-pool"),
-        DEPENDS_ON,
-        "EKS Auto Mode provisions for pending pods only from a ready NodePool; the rollout's wait starts at creation",
-    ),
-)
-
 AUTOSCALING_AND_MONITORING = (
     Ordering(
         "keda-after-its-namespace",
@@ -466,41 +352,6 @@ AUTOSCALING_AND_MONITORING = (
         DEPENDS_ON,
         "ServiceMonitors and PrometheusRules are custom resources of the CRDs kube-prometheus-stack installs",
     ),
-)
-
-# examples/fleet: each model names its pool, `qwen-1-5b` says `auto`: its 1.5B parameters fit every pool's GPU, and
-# the cheapest is l4's g6.xlarge ($0.8048/h on demand in us-west-2, against g6e.xlarge's $1.861/h and p5.48xlarge's
-# $55.04/h: components/facts/price_table.py, AWS Price List, us-west-2).
-FLEET_POOLS = {"vllm-llama-8b": "l4", "vllm-qwen-1-5b": "l4", "vllm-qwen-14b": "l40s", "vllm-llama-70b": "h100"}
-FLEET = tuple(
-    ordering
-    for server, pool in FLEET_POOLS.items()
-    for ordering in (
-        Ordering(
-            f"{server}-after-its-pool-{pool}",
-            ("fleet",),
-            (f"VllmServer {server}",),
-            (f"NodeGroup gpu-{pool}", f"LaunchTemplate gpu-{pool}-lt", f"Tag gpu-{pool}-ca-*"),
-            DEPENDS_ON,
-            "a server waits for the pool its pods are placed on",
-        ),
-        Ordering(
-            f"{server}-objects-after-their-namespace",
-            ("fleet",),
-            tuple(f"{kind} {server}-{suffix}" for kind, suffix in SERVER_OBJECTS),
-            (f"Namespace {server}-ns",),
-            DEPENDS_ON,
-            "each server's objects live in its own namespace",
-        ),
-        Ordering(
-            f"{server}-pods-after-their-service-account",
-            ("fleet",),
-            (f"Deployment {server}-deployment",),
-            (f"ServiceAccount {server}-sa",),
-            DEPENDS_ON,
-            "the ReplicaSet cannot create a pod whose ServiceAccount does not exist",
-        ),
-    )
 )
 
 ORDERINGS = (

@@ -81,6 +81,25 @@ def variant_run(variant: str) -> ProgramRun:
     )
 
 
+SERVER_OBJECTS = (
+    ("ServiceAccount", "sa"),
+    ("Deployment", "deployment"),
+    ("Service", "svc"),
+    ("PodDisruptionBudget", "pdb"),
+    ("NetworkPolicy", "netpol"),
+)
+"""What every vLLM server creates in its namespace: kind and name suffix."""
+PRIVATE_ROUTING = ("Route network-private-*-nat", "RouteTableAssociation network-private-*")
+# The Pod Identity webhook mutates only pods created after their ServiceAccount's association, and a pod with
+# credentials asks the agent on its node for them (components/facts/pod_identity.py).
+CREDENTIALS = (
+    "a pod created before its Pod Identity association never gets the credentials (the webhook mutates new pods only)"
+)
+AGENT = (
+    "the pod's AWS SDK fetches its credentials from the Pod Identity agent on the node; without it every AWS call fails"
+)
+
+
 @dataclass(frozen=True)
 class Ordering:
     """One order the stack relies on: each resource `dependents` picks waits for each one `dependencies` picks.

@@ -190,7 +190,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             tags=args.tags or None,
             opts=child,
         )
-        aws.iam.RolePolicy(
+        scaling = aws.iam.RolePolicy(
             f"{name}-scaling", role=role.id, policy=json.dumps(scaling_policy(args.cluster_name)), opts=child
         )
         association = aws.eks.PodIdentityAssociation(
@@ -200,7 +200,9 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             service_account=NAME,
             role_arn=role.arn,
             tags=args.tags or None,
-            opts=child,
+            # The Deployment waits for the association; with this, for the policy too: credentials without their
+            # permissions would fail its first scaling calls.
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[scaling]),
         )
 
         account = k8s.core.v1.ServiceAccount(

@@ -38,6 +38,7 @@ from ..facts.resource_types import (
     GET_SUBNETS,
     GET_VPC,
 )
+from .dependencies import dependencies_of_inputs, explicit_dependencies, recording_depends_on
 from .mock_answers import (
     MOCK_ACCOUNT,
     MOCK_EKS_VPC_CONFIG,
@@ -72,6 +73,12 @@ class RegisteredResource:
     """The transforms in the resource's options (the mock monitor records them but does not run them)."""
     dependencies: tuple[str, ...] = ()
     """URNs of the resources it depends on, explicitly or through its inputs."""
+    depends_on: tuple[str, ...] = ()
+    """URNs of the resources its `depends_on` option names, a component expanded to its custom children (as the SDK
+    sends them), whether or not an input depends on them too."""
+    input_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """For each input (wire name) whose value came from other resources' outputs, those resources' URNs: the
+    outputs it consumes, each of which the engine creates first."""
     delete_before_replace: bool = False
     ignore_changes: tuple[str, ...] = ()
     """Input paths (wire names) the engine leaves alone on update."""
@@ -192,10 +199,16 @@ class RecordingMocks(pulumi.runtime.Mocks):
         self.current_parent: str | None = None
         self.current_urn = ""
         self.current_request: Any = None
+        self.explicit: dict[tuple[str, str], tuple[str, ...]] | None = None
+        """Each resource's `depends_on` URNs, by (type, name), from when the SDK resolved them until it registers;
+        None while they are not recorded (`dependencies.recording_depends_on`)."""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs):
         resource_id = f"{args.name}-id"
         request = self.current_request
+        input_dependencies = dependencies_of_inputs(request)
+        dependencies = tuple(request.dependencies) if request is not None else ()
+        depends_on = explicit_dependencies(self.explicit, (args.typ, args.name), dependencies, input_dependencies)
         self.run.resources.append(
             RegisteredResource(
                 type=args.typ,
@@ -206,7 +219,9 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 custom=bool(args.custom),
                 id=resource_id,
                 transforms=tuple(args.transforms),
-                dependencies=tuple(request.dependencies) if request is not None else (),
+                dependencies=dependencies,
+                depends_on=depends_on,
+                input_dependencies=input_dependencies,
                 delete_before_replace=bool(request.deleteBeforeReplace) if request is not None else False,
                 ignore_changes=tuple(request.ignoreChanges) if request is not None else (),
                 custom_timeouts=_custom_timeouts(request),
@@ -349,7 +364,7 @@ def run_program(
             {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()},
             list(secret_keys),
         )
-        with _without_stack_traces(), _without_nested_loops():
+        with _without_stack_traces(), _without_nested_loops(), recording_depends_on() as mocks.explicit:
             loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
             loop.run_until_complete(_collect_outputs(run))
     finally:

@@ -136,7 +136,7 @@ def register_s3_weights(
         tags=tags,
         opts=child,
     )
-    aws.iam.RolePolicy(
+    policy = aws.iam.RolePolicy(
         f"{name}-weights-read",
         role=role.id,
         policy=pulumi.Output.all(bucket_name, partition).apply(
@@ -151,7 +151,9 @@ def register_s3_weights(
         service_account=service_account,
         role_arn=role.arn,
         tags=tags,
-        opts=child,
+        # The server's pods wait for the association (`needs`); with this, for the policy too: credentials without
+        # it would have the streamer's first reads denied.
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=[policy]),
     )
     return S3Weights(
         uri=bucket_name.apply(lambda value: f"s3://{value}/{prefix}"),

@@ -313,9 +313,11 @@ def test_the_pod_identity_association_is_registered_whole(case):
         "tags": STACK_TAGS,
     }
     assert association.provider == ""
-    # The cluster's name as its output: the association waits for the cluster, and for the role it names.
+    # The cluster's name as its output: the association waits for the cluster, for the role it names, and for the
+    # role's policy (credentials handed out before their permissions would be denied).
     (eks,) = run.of_type("eks:index:Cluster")
-    assert set(association.dependencies) == {eks.urn, role.urn}
+    policy = child(run, "aws:iam/rolePolicy:RolePolicy")
+    assert set(association.dependencies) == {eks.urn, role.urn, policy.urn}
 
 
 def test_the_scaling_policy_belongs_to_the_autoscalers_role(case):

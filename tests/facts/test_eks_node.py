@@ -48,10 +48,28 @@ def test_settings_turn_the_device_plugin_off_exactly_where_the_ami_runs_it(famil
     assert settings.device_plugin_enabled is not ami_family_runs_device_plugin(family)
 
 
-@pytest.mark.parametrize("name", ["g5.xlarge", "g5.12xlarge", "p4d.24xlarge", "m6i.large"])
-def test_the_node_allocatable_the_placement_model_prints_is_the_numbers(name):
+# Worked from the EKS AMI's reservations (facts/eks_node.py, amazon-eks-ami bootstrap.sh and nodeadm): CPU 60m for the
+# first core, 10m for the second, 5m each for the third and fourth, 2.5m each above; memory 11Mi per max pod + 255Mi
+# and the 100Mi hard eviction; ephemeral storage the 100 GiB volume less its 10% eviction and 1Gi: 89Gi. vCPUs, memory
+# and max pods from facts/gpu_catalog.py.
+ALLOCATABLE = [
+    # 4 vCPUs: 4000 - (60 + 10 + 5 + 5); 16 GiB = 16384Mi - (11 x 58 + 255) - 100.
+    ("g5.xlarge", "3920m", "15391Mi"),
+    # 48 vCPUs: 48000 - (80 + 44 x 2.5); 192 GiB = 196608Mi - (11 x 737 + 255) - 100.
+    ("g5.12xlarge", "47810m", "188146Mi"),
+    # 96 vCPUs: 96000 - (80 + 92 x 2.5); 1152 GiB = 1179648Mi - 8362 - 100.
+    ("p4d.24xlarge", "95690m", "1171186Mi"),
+    # 2 vCPUs: 2000 - (60 + 10); 8 GiB = 8192Mi - (11 x 29 + 255) - 100.
+    ("m6i.large", "1930m", "7518Mi"),
+]
+
+
+@pytest.mark.parametrize(("name", "cpu", "memory"), ALLOCATABLE)
+def test_the_node_allocatable_the_placement_model_prints_is_the_numbers(name, cpu, memory):
     instance = lookup(name)
     allocatable = eks_allocatable(instance, 100)
+
+    assert (allocatable["cpu"], allocatable["memory"], allocatable["ephemeral-storage"]) == (cpu, memory, "89Gi")
     assert parse_quantity(allocatable["cpu"]) * 1000 == allocatable_cpu_millicores(instance.vcpus)
     assert (
         parse_quantity(allocatable["memory"])

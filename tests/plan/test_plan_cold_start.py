@@ -191,6 +191,40 @@ def test_the_fast_profile_on_a_g5_xlarge_misses_three_minutes_and_the_warm_node_
     assert sum(step.seconds for step in cold_start_steps(warm)[0]) == pytest.approx(62.64, abs=0.01)
 
 
+@pytest.mark.parametrize(
+    ("source", "inside"),
+    [
+        (
+            "huggingface",
+            [
+                "vLLM process start and engine init",
+                "weights download",
+                "weights load",
+                "memory profiling",
+                "torch.compile",
+                "CUDA graph capture",
+            ],
+        ),
+        # The streamer fetches from S3 once the server container runs: its stream is the probe's to allow.
+        (
+            "s3",
+            [
+                "vLLM process start and engine init",
+                "weights stream from S3 to the GPUs",
+                "memory profiling",
+                "torch.compile",
+                "CUDA graph capture",
+            ],
+        ),
+    ],
+    ids=["huggingface", "s3"],
+)
+def test_the_probe_covers_the_steps_after_the_container_starts_and_not_the_node_or_the_pull(source, inside):
+    steps, _ = cold_start_steps(Start(**G5, source=source))
+
+    assert [step.name for step in steps if step.in_probe] == inside
+
+
 @pytest.mark.parametrize(("gbps", "connections"), [(2.5, 4), (5, 8), (10, 15), (100, 148), (3200, 256), (None, None)])
 def test_the_streamer_concurrency_fills_the_baseline_one_connection_per_85_mb_s(gbps, connections):
     # 312.5 / 85 = 3.7 -> 4; 625 / 85 = 7.4 -> 8; 1250 / 85 = 14.7 -> 15; 12500 / 85 = 147.1 -> 148; capped at 256.

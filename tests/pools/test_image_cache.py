@@ -179,7 +179,14 @@ def test_a_karpenter_al2023_pool_with_soci_has_the_nodeconfig_as_user_data_and_a
     assert spec["amiSelectorTerms"] == [{"alias": f"al2023@{versions.KARPENTER_AL2023_AMI_RELEASE}"}]
     [root] = spec["blockDeviceMappings"]
     assert (root["deviceName"], root["ebs"]["throughput"], root["ebs"]["iops"]) == ("/dev/xvda", 600, 3000)
-    assert spec["userData"] == image_cache.nodeconfig_user_data()
+    # One MIME part (amazon-eks-ami nodeadm/doc/examples.md), a NodeConfig with nodeadm's SOCI gate; Karpenter appends
+    # its own part with the cluster's details.
+    assert spec["userData"] == (
+        'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="//"\n\n--//\n'
+        "Content-Type: application/node.eks.aws\n\n"
+        "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  featureGates:\n    FastImagePull: true\n\n"
+        "--//--\n"
+    )
     assert crd_schema.validation_errors(node_class) == []
 
 

@@ -22,13 +22,24 @@ def vllm_deployment(run):
     return deployment
 
 
-@pytest.mark.parametrize("startup_seconds", [600, 3600], ids=["ten-minute startup budget", "one-hour startup budget"])
-def test_create_and_update_wait_outlasts_the_progress_deadline(stack, startup_seconds):
+# The progress deadline: 900 s for a node and the image (components/vllm/manifests.py SCHEDULING_AND_PULL_SECONDS)
+# and the startup budget; Pulumi waits 5 minutes more, in whole minutes rounded up.
+@pytest.mark.parametrize(
+    ("startup_seconds", "deadline", "wait"),
+    [
+        (600, 900 + 600, "30m"),  # 1500 + 300 = 1800 s
+        (1800, 900 + 1800, "50m"),  # the default budget: 2700 + 300 = 3000 s
+        (3600, 900 + 3600, "80m"),  # 4500 + 300 = 4800 s
+        (610, 900 + 610, "31m"),  # 1510 + 300 = 1810 s = 30.2 min, rounded up
+    ],
+    ids=["ten-minute startup budget", "the default budget", "one-hour startup budget", "a budget in odd seconds"],
+)
+def test_create_and_update_wait_outlasts_the_progress_deadline(stack, startup_seconds, deadline, wait):
     deployment = vllm_deployment(stack({"vllm": {"startupTimeoutSeconds": startup_seconds}}))
-    deadline = deployment.inputs["spec"]["progressDeadlineSeconds"]
-    assert deadline > startup_seconds
-    for operation in ("create", "update"):
-        assert minutes(deployment.custom_timeouts[operation]) * 60 > deadline, operation
+
+    assert deployment.inputs["spec"]["progressDeadlineSeconds"] == deadline
+    assert deployment.custom_timeouts == {"create": wait, "update": wait}
+    assert minutes(wait) * 60 > deadline
 
 
 def test_the_wait_grows_with_the_startup_budget(stack):

@@ -27,6 +27,13 @@ REVISION = "a" * 40
 PREFIX = f"Qwen/Qwen2.5-7B-Instruct/{REVISION}"
 BUCKET = "gpu-inference-dev-vllm-weights"
 SEEDED = {"vllm": {"revision": REVISION, "source": {"type": "s3"}}}
+# The dev stack's Qwen2.5-7B seeded (facts/cold_start.py figures): the copy takes the image pull, 12.00 GB at 15 GB in
+# 6 minutes = 288 s, the download, 15.22 GB at 261.1 MB/s = 58.29 s, and the upload over one S3 connection, 15.22 GB
+# at 85 MB/s = 179.06 s: 525.35 s; twice that, 1050.7 s, is under the 30-minute floor, so the Job may run 1800 s
+# (components/vllm/weights_copy.py: DEADLINE_FACTOR 2, MIN_DEADLINE_SECONDS 1800).
+COPY_DEADLINE = 1800
+# The init container waits the Job's deadline and 300 s for the Job's pod to be scheduled: 2100 s.
+WAIT_SECONDS = 1800 + 300
 
 
 class Missing(Exception):
@@ -247,7 +254,7 @@ def test_the_job_copies_the_pinned_revision_on_the_system_nodes(seeded, tmp_path
 
     assert job["spec"]["backoffLimit"] == 2 and "ttlSecondsAfterFinished" not in job["spec"]
     assert job["metadata"]["annotations"]["pulumi.com/replaceUnready"] == "true"  # a failed copy runs again
-    assert job["spec"]["activeDeadlineSeconds"] == weights_copy.active_deadline(settings) == 1800
+    assert job["spec"]["activeDeadlineSeconds"] == COPY_DEADLINE
     assert pod["nodeSelector"] == dict([SYSTEM_POOL_LABEL]) and "tolerations" not in pod
     assert pod["restartPolicy"] == "Never" and pod["serviceAccountName"] == "vllm-server-weights-copy"
     assert container["image"] == versions.WEIGHTS_COPY_IMAGE
@@ -304,18 +311,44 @@ def test_the_server_waits_for_the_marker_and_reads_the_revisions_prefix(seeded, 
     settings = VllmSettings(revision=REVISION, source={"type": "s3"})
 
     assert init["command"][2] == "wait" and init["image"] == settings.image
-    assert init["command"][init["command"].index("--timeout") + 1] == str(weights_copy.wait_seconds(settings))
+    assert init["command"][init["command"].index("--timeout") + 1] == str(WAIT_SECONDS)
     assert {"name": "weights-copy", "configMap": {"name": "vllm-server-weights-copy"}} in pod["volumes"]
     args = pod["containers"][0]["args"]
     assert args[0] == f"s3://{BUCKET}/{PREFIX}" and "--revision" not in args
-    assert deployment["spec"]["progressDeadlineSeconds"] == 900 + 1800 + weights_copy.wait_seconds(settings)
+    # 900 s for a node and the image (manifests.SCHEDULING_AND_PULL_SECONDS), the 1800 s startup budget, and the wait.
+    assert deployment["spec"]["progressDeadlineSeconds"] == 900 + 1800 + WAIT_SECONDS == 4800
     [start] = seeded["coldStart"]
     [stream] = [step for step in start["steps"] if step["step"] == "weights stream from S3 to the GPUs"]
     # g5.xlarge's 2.5 Gbps baseline, under 8 connections of 85 MB/s.
     assert stream["arithmetic"].startswith("15.22 GB / 312.5 MB/s, network")
     assert start["weightsCopy"]["step"] == cold_start.WEIGHTS_COPY_STEP
-    assert start["weightsCopy"]["waitSeconds"] == weights_copy.wait_seconds(settings)
+    assert start["weightsCopy"]["waitSeconds"] == WAIT_SECONDS
+    assert start["weightsCopy"]["seconds"] == pytest.approx(525.35, abs=0.05)
     assert start["weightsCopy"]["seconds"] < start["weightsCopy"]["waitSeconds"]
+
+
+def test_pulumi_waits_for_the_job_and_the_rollout_as_long_as_each_may_take():
+    """The Job: its 1800 s deadline and the 300 s scheduling margin, 2100 s = 35 min. The Deployment: its 4800 s
+    progress deadline and 5 minutes, 5100 s = 85 min (components/vllm/server.py)."""
+    run = run_stack(merge(dev_stack_config(), SEEDED))
+    [job] = run.of_type(JOB)
+    [deployment] = [r for r in run.of_type(DEPLOYMENT) if r.name.endswith("-vllm-deployment")]
+
+    assert job.custom_timeouts == {"create": "35m", "update": "35m"}
+    assert deployment.custom_timeouts == {"create": "85m", "update": "85m"}
+
+
+def test_a_large_models_copy_may_run_twice_its_estimate():
+    """Llama-3.3-70B, 70.56e9 parameters x 2 bytes = 141.12 GB: the pull 288 s, the download 141.12 GB / 261.1 MB/s =
+    540.48 s, the upload over one S3 connection 141.12 GB / 85 MB/s = 1660.24 s; 2488.72 s, twice that 4977.44,
+    rounded up: 4978 s, over the 1800 s floor. The server waits 300 s more."""
+    settings = VllmSettings(model="meta-llama/Llama-3.3-70B-Instruct", revision=REVISION, source={"type": "s3"})
+
+    job = weights_copy.job("vllm", settings, "vllm-server", has_token=False, token_secret="")
+    command = weights_copy.wait_container(settings)["command"]
+
+    assert job["spec"]["activeDeadlineSeconds"] == 4978
+    assert command[command.index("--timeout") + 1] == "5278"
 
 
 def test_a_new_revision_is_a_new_job_and_a_given_bucket_is_not_written_by_default(capsys, tmp_path):
@@ -363,9 +396,8 @@ def test_the_cold_start_report_shows_the_copy_with_the_init_containers_wait(caps
     args = ["plan", "--project-dir", str(ROOT), "--stack-file", str(stack_file), "--out", str(tmp_path / "out")]
 
     assert main(args) == 0
-    wait_for = weights_copy.wait_seconds(VllmSettings(revision=REVISION, source={"type": "s3"}))
     [row] = [line for line in capsys.readouterr().out.splitlines() if cold_start.WEIGHTS_COPY_STEP in line]
-    assert row.endswith(f"no: the init container waits up to {wait_for} s")
+    assert row.endswith(f"no: the init container waits up to {WAIT_SECONDS} s")
 
 
 def test_in_the_fleet_form_each_seeded_model_has_a_job_of_its_own(capsys, tmp_path):

@@ -90,10 +90,16 @@ class ResourceRow:
     """The physical id the mocks gave it (empty for the stack); a resource that takes another's id as an input
     holds this value, which is how the comparison follows a replacement to what depends on it."""
     inputs: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
-    delete_before_replace: bool = False
-    """Whether a replacement deletes it before creating the new one (Pulumi's default creates first)."""
     """What the program registered, keys sorted, secrets redacted (`stackcheck.plan.inputs`); the JSON document
     carries them so that a later plan can be compared with this one."""
+    delete_before_replace: bool = False
+    """Whether a replacement deletes it before creating the new one (Pulumi's default creates first)."""
+    depends_on: tuple[str, ...] = ()
+    """URNs its `depends_on` option names (a component as its custom children): the engine creates those first and
+    deletes them after it."""
+    input_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+    """For each input given another resource's output, the URNs of the resources it came from: ordered the same
+    way."""
 
 
 @dataclass
@@ -304,6 +310,8 @@ def resource_rows(resources: list[Any], project: str, stack: str) -> list[Resour
                 resource.id,
                 recorded_inputs(resource.inputs),
                 resource.delete_before_replace,
+                resource.depends_on,
+                dict(resource.input_dependencies),
             )
         )
     return rows

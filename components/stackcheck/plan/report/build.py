@@ -178,6 +178,8 @@ def _resources(result: PlanResult) -> Section:
                     "id": row.id,
                     "inputs": row.inputs,
                     "deleteBeforeReplace": row.delete_before_replace,
+                    "dependsOn": list(row.depends_on),
+                    "inputDependencies": {key: list(urns) for key, urns in row.input_dependencies.items()},
                 }
                 for row in result.resources
             ],

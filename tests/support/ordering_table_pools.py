@@ -24,6 +24,15 @@ KARPENTER = (
         CREDENTIALS + "; without its policy it can neither launch nor terminate a node",
     ),
     Ordering(
+        "karpenter-controller-after-coredns",
+        ("karpenter",),
+        ("Release karpenter-release",),
+        ("Addon coredns",),
+        DEPENDS_ON,
+        "the controller reads the kube-dns Service's IP once when it starts and goes on without it when CoreDNS is "
+        "not there yet (karpenter-provider-aws v1.14.1 pkg/operator/operator.go, `KubeDNSIP`)",
+    ),
+    Ordering(
         "karpenter-controller-after-the-pod-identity-agent",
         ("karpenter",),
         ("Release karpenter-release",),

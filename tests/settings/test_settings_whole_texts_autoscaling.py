@@ -8,6 +8,9 @@ import pytest
 from tests.support.finding_values import problems_of
 
 _AT_LEAST_ONE = "allowed: an integer >= 1"
+_AT_LEAST_ONE_OR_A_QUEUE = (
+    "allowed: an integer >= 1, or 0 with queue.enabled (the SQS queue counts requests at zero replicas)"
+)
 
 
 def _row(values: dict, problems: list[tuple[str, str]], case: str):
@@ -25,15 +28,14 @@ AUTOSCALING = [
             (
                 "vllm.autoscaling.minReplicas",
                 "0 is refused: at 0 replicas vLLM exports no metrics, so the queue KEDA scales on disappears with the "
-                "last pod and nothing wakes the Deployment; the stack installs no demand source that counts requests "
-                f"at zero replicas; {_AT_LEAST_ONE}",
+                f"last pod and nothing wakes the Deployment; {_AT_LEAST_ONE_OR_A_QUEUE}",
             )
         ],
         "scale to zero",
     ),
     _row(
         _scaling(minReplicas=-1),
-        [("vllm.autoscaling.minReplicas", f"invalid value -1; {_AT_LEAST_ONE}")],
+        [("vllm.autoscaling.minReplicas", f"invalid value -1; {_AT_LEAST_ONE_OR_A_QUEUE}")],
         "negative replicas",
     ),
     _row(

@@ -32,7 +32,7 @@ _GPU_NAMES = (
 )
 _VLLM_KEYS = (
     "enabled, model, revision, servedModelName, image, requireGpuProduct, tensorParallelSize, maxModelLen, "
-    "gpuMemoryUtilization, replicas, autoscaling, extraArgs, source, modelCache, modelFacts, startupTimeoutSeconds, "
+    "gpuMemoryUtilization, replicas, autoscaling, queue, extraArgs, source, modelCache, modelFacts, startupTimeoutSeconds, "
     "shutdownTimeoutSeconds, namespace, allowedClientNamespaces, allowedClientPodLabels"
 )
 _TAINT = {"key": "example.com/t", "value": "v"}

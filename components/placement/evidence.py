@@ -19,6 +19,7 @@ from .disk_fit import NodeLoad
 from .guard import GuardView, PlacementRow, guard_view
 from .ownership import Declared
 from .pools import NodeGroupSpec
+from .queue import QueuedServer
 from .scaling import Scaled, scaled_workloads
 
 
@@ -109,6 +110,9 @@ class Evidence:
     """Each served model's cold start, step by step, against its budgets (facts/cold_start.py)."""
     cost: CostTotals | None = None
     owners: Owners | None = None
+    """Every resource and object the stack registers, gathered whatever else could be read."""
     serving: Serving | None = None
     """The served models' weights, caches and nodes; None without this project's stack config."""
-    """Every resource and object the stack registers, gathered whatever else could be read."""
+    queues: list[QueuedServer] | None = None
+    """Each server fed from an SQS queue, with its queue, pod and cold start; None without this project's stack
+    config or a placement."""

@@ -27,6 +27,7 @@ from . import (
     model_fit,
     ownership,
     provisioners,
+    queue,
     scale_from_zero,
     scaling,
     service_accounts,
@@ -226,6 +227,25 @@ def _weights_fit_on_disk(evidence: Evidence) -> Judgement | None:
     return Judgement(disk_fit.disk_verdict(serving.caches, serving.nodes))
 
 
+def _queue_requests_finish(evidence: Evidence) -> Judgement | None:
+    if evidence.queues is None:
+        return None
+    return Judgement(queue.finish_verdict(evidence.queues))
+
+
+def _queue_retention_outlasts_cold_start(evidence: Evidence) -> Judgement | None:
+    if evidence.queues is None:
+        return None
+    verdict, warnings = queue.retention_verdict(evidence.queues)
+    return Judgement(verdict, warnings)
+
+
+def _queue_failures_reach_dead_letter(evidence: Evidence) -> Judgement | None:
+    if evidence.queues is None:
+        return None
+    return Judgement(queue.dead_letter_verdict(evidence.queues))
+
+
 # The numbers are the ones the report has always printed: a new verdict takes the next, none is reused.
 VERDICTS = Registry(
     (
@@ -361,6 +381,28 @@ VERDICTS = Registry(
             _weights_fit_on_disk,
             "Every model cache holds the weights downloaded into it, and every node's volume holds the OS, the "
             "image and what its pods write above the kubelet's eviction threshold.",
+        ),
+        RegisteredVerdict(
+            21,
+            "queue-requests-finish",
+            _queue_requests_finish,
+            "Every queued request can run to its end: its timeout and a visibility timeout fit SQS's 12-hour cap, "
+            "the heartbeat comes before the visibility timeout ends, and the pod's grace period (and its NodePool's "
+            "drain bound) covers the request and vLLM's shutdown after it.",
+        ),
+        RegisteredVerdict(
+            22,
+            "queue-retention-outlasts-cold-start",
+            _queue_retention_outlasts_cold_start,
+            "Every queue keeps its messages longer than KEDA's poll, SQS's count lag, a cold start from zero and "
+            "the drain of the stated backlog at `maxReplicas`.",
+        ),
+        RegisteredVerdict(
+            23,
+            "queue-failures-reach-dead-letter",
+            _queue_failures_reach_dead_letter,
+            "Every queue hands a message that keeps failing to a dead-letter queue of the stack after at least two "
+            "receives, and that queue keeps it at least as long.",
         ),
     )
 )

@@ -42,6 +42,9 @@ REPORTED = [
     "one-owner-per-attribute",
     "container-memory-fits",
     "weights-fit-on-disk",
+    "queue-requests-finish",
+    "queue-retention-outlasts-cold-start",
+    "queue-failures-reach-dead-letter",
 ]
 
 # A stack with one untainted system node and no workload: every part of the evidence gathered, so every verdict
@@ -55,6 +58,7 @@ EMPTY_STACK = Evidence(
     cost=CostTotals(budget=None, at_desired=0.0, at_max=0.0),
     owners=Owners(resources=[], objects=[]),
     serving=Serving(),
+    queues=[],
 )
 
 
@@ -94,7 +98,10 @@ def test_a_verdict_takes_its_number_from_the_registry_and_an_unregistered_name_i
         "verdict 'cost-under-budget' is not registered; allowed: gpu-workloads-land-on-gpu-pools, "
         "plain-pods-stay-off-gpu-pools, "
     )
-    assert str(raised.value).endswith(", one-owner-per-attribute, container-memory-fits, weights-fit-on-disk")
+    assert str(raised.value).endswith(
+        ", weights-fit-on-disk, queue-requests-finish, queue-retention-outlasts-cold-start, "
+        "queue-failures-reach-dead-letter"
+    )
 
 
 # How a verdict's number gets spelled: "verdict 7", "Verdicts 13 and 14", a number broken from its word across

@@ -258,12 +258,16 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         placed = _placement(run.resources, objects, result)
         sized = settings is not None and placed is not None
+        queues: list[Any] = []
         if sized:
             from .cold_start import cold_starts
             from .models import model_fits
+            from .queues import queued_servers
 
             result.models = model_fits(settings)
-            result.cold_start = cold_starts(settings, [written.object for written in result.written])
+            rendered = [written.object for written in result.written]
+            result.cold_start = cold_starts(settings, rendered)
+            queues = queued_servers(settings, run.resources, rendered, result.cold_start)
         result.cost = cost = _cost(run.resources, config.values, settings)
         evidence = Evidence(
             placement=placed,
@@ -272,6 +276,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced),
             owners=Owners(render.registered(run.resources), render.declared(objects)),
             serving=serving_evidence(settings) if settings is not None else None,
+            queues=queues if sized else None,
         )
         _judge(evidence, result)
         return result

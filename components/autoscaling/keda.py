@@ -12,6 +12,9 @@ role allowed only to query it, through an EKS Pod Identity association on the op
 credentials to pods created after it (aws/amazon-eks-pod-identity-webhook README: it modifies "new pods launched
 using this Service Account"), so an operator pod started before it (a stack that adds the workspace later)
 queries unsigned until it is restarted.
+
+With `operator_role` (servers fed from SQS queues, components/queue/), the operator gets the same role without the
+workspace's policy; each queue adds to it the one grant its trigger needs, reading that queue's attributes.
 """
 
 import json

@@ -58,7 +58,9 @@ def check_lines(lines: list[str], batch: str = "") -> tuple[list[str], list[str]
     """The custom_ids of `lines`, and every problem, each naming its line (1-based); each line must fit SQS's
     message size beside the attribute naming `batch`."""
     limit = sqs_model.message_size_range()[1] - attribute_bytes(batch)
-    problems, ids, seen = [], [], {}
+    problems: list[str] = []
+    ids: list[str] = []
+    seen: dict[str, int] = {}
     for number, line in enumerate(lines, 1):
         size = len(line.encode())
         if size > limit:
@@ -204,7 +206,7 @@ def collect(
     return written, [custom_id for custom_id in wanted if custom_id not in present]
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="eks-gpu-batch", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     send = sub.add_parser("submit", help="check a JSONL file of Batch API lines, then send it to a queue")
@@ -230,7 +232,7 @@ def _clients(*services: str) -> list[Any]:
 
 
 def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     if args.command == "submit":
         batch = args.batch or new_batch_id()
         if not is_key_part(batch):

@@ -130,7 +130,7 @@ def test_submit_then_collect_gathers_the_batch_in_order_and_names_the_dead_lette
     assert [line["response"]["status_code"] for line in written] == [200, 400, 200]
 
 
-@pytest.mark.parametrize("batch_id", ["a/b", ".", "x" * 257])
+@pytest.mark.parametrize("batch_id", ["a/b", ".", "x" * 257], ids=["a-slash", "a-dot", "too-long"])
 def test_submit_refuses_a_batch_id_that_is_no_safe_key_part(tmp_path, capsys, batch_id):
     source = tmp_path / "requests.jsonl"
     source.write_text(chat_line("a", "ok") + "\n")

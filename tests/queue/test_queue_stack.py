@@ -14,6 +14,7 @@ import pytest
 import yaml
 from conftest import ROOT, plan_stack_file
 
+from tests.support.fleet_stack import fleet_config, run_fleet
 from tests.support.queue_run import consumer_environment, consumer_process, make_queue, wait_until
 from tests.support.queue_services import chat_line, moto_server, stand_in_server
 
@@ -249,3 +250,26 @@ def test_the_consumer_the_plan_renders_answers_from_its_rendered_environment(pla
     assert set(results) == {"first/hello.json", "first/refused.json", "second/hello.json"}
     assert results["first/refused.json"]["response"]["status_code"] == 400
     assert remaining == {"ApproximateNumberOfMessages": 0, "ApproximateNumberOfMessagesNotVisible": 0}
+
+
+def test_a_fleet_model_fed_from_a_queue_gets_its_own_queue_consumer_and_outputs(tmp_path):
+    """The fleet example with its first model fed from a queue at zero replicas, the others as they were."""
+    document = fleet_config()
+    models = document["config"]["eks-gpu-inference:models"]
+    models[0] = {**models[0], "queue": QUEUE, "autoscaling": SCALE_TO_ZERO, "replicas": 0}
+    run = run_fleet(document, tmp_path)
+    queues = sorted(resource.name for resource in run.resources if resource.type == "aws:sqs/queue:Queue")
+    assert queues == ["gpu-fleet-vllm-qwen-1-5b-queue-dead-letter", "gpu-fleet-vllm-qwen-1-5b-queue-requests"]
+    consumers = [
+        resource.name
+        for resource in run.resources
+        if resource.type == "kubernetes:apps/v1:Deployment"
+        and any(c["name"] == "queue-consumer" for c in resource.inputs["spec"]["template"]["spec"]["containers"])
+    ]
+    assert consumers == ["gpu-fleet-vllm-qwen-1-5b-deployment"]
+    outputs = run.outputs["models"]
+    assert outputs["qwen-1-5b"]["queue"].endswith("/gpu-fleet-vllm-qwen-1-5b-queue-requests")
+    assert outputs["qwen-1-5b"]["results"] == (
+        "s3://gpu-fleet-vllm-qwen-1-5b-queue-results/results/qwen-1-5b/qwen-1-5b/"
+    )
+    assert "queue" not in outputs["llama-8b"]

@@ -59,7 +59,9 @@ tags = {f"{LABEL_PREFIX}/part-of": PROJECT, "pulumi:stack": pulumi.get_stack()}
 
 # Where KEDA reads the servers' queues (observability.prometheus): an AMP workspace is asked at its query endpoint
 # with SigV4, as KEDA's operator; otherwise the URL given, or the operator's Prometheus in the monitoring namespace.
-autoscales = any(served.settings.autoscaling.enabled for served in settings.servers)
+autoscales = any(served.settings.scales for served in settings.servers)
+# Servers fed from SQS queues: KEDA's operator reads their queues as an IAM role of its own (EKS Pod Identity).
+queued = any(served.settings.queue.enabled for served in settings.servers)
 prometheus_choice = settings.observability.prometheus
 amp = prometheus_choice.amp_parts(settings.region or "") if autoscales else None
 prometheus_url = prometheus_choice.url
@@ -110,6 +112,7 @@ cluster = EksCluster(
         pod_identity_agent=settings.installs_autoscaler
         or provisioners.needs_pod_identity(pool_provisioners)
         or any(served.settings.source.type == "s3" for served in settings.servers)
+        or queued
         or amp is not None,
         network=ClusterNetwork(
             vpc_id=network.vpc_id,
@@ -262,6 +265,8 @@ SINGLE_SERVER_OUTPUTS = {
     "model": "vllmModel",
     "try": "vllmTry",
     "weights": "vllmWeights",
+    "queue": "vllmQueueUrl",
+    "results": "vllmResults",
 }
 
 
@@ -298,9 +303,10 @@ if autoscales:
         f"{name}-keda",
         KedaArgs(
             amp_workspace_arn=amp_arn,
-            cluster_name=cluster.cluster_name if amp else None,
-            pod_identity_agent=cluster.pod_identity_agent if amp else None,
-            tags=tags if amp else None,
+            operator_role=queued or None,
+            cluster_name=cluster.cluster_name if amp or queued else None,
+            pod_identity_agent=cluster.pod_identity_agent if amp or queued else None,
+            tags=tags if amp or queued else None,
         ),
         opts=on_cluster,
     )
@@ -337,7 +343,8 @@ for served in settings.servers:
             metrics_namespace=settings.observability.monitoring_namespace,
             prometheus_url=prometheus_url,
             amp_region=amp[1] if amp else None,
-            keda_namespace=keda.namespace if keda and served.settings.autoscaling.enabled else None,
+            keda_namespace=keda.namespace if keda and served.settings.scales else None,
+            keda_operator_role=keda.operator_role_name if keda and served.settings.queue.enabled else None,
             pod_annotations={
                 **pod_scrape_annotations(settings.observability, scrape),
                 # Karpenter (and Auto Mode, whose disruption is Karpenter's) leaves the pod's node alone while the
@@ -365,6 +372,10 @@ for served in settings.servers:
     if served.settings.source.type == "s3":
         # Where to seed the weights: the bucket the stack created is named only once it exists.
         outputs["weights"] = server.weights_uri
+    if served.settings.queue.enabled:
+        # Where `eks-gpu-batch submit` sends requests and `collect` reads their results.
+        outputs["queue"] = server.queue_url
+        outputs["results"] = server.results_uri
     if served.name is None:
         for key, value in outputs.items():
             pulumi.export(SINGLE_SERVER_OUTPUTS[key], value)

@@ -71,8 +71,9 @@ def components() -> list[type]:
     ]
 
 
-INTERNAL = ("NodeRole",)
-"""Components that are parts of others (the node IAM role of `EksCluster`), not meant to be built alone."""
+INTERNAL = ("NodeRole", "ServingQueue")
+"""Components that are parts of others (the node IAM role of `EksCluster`, the request queue of `VllmServer`), not
+meant to be built alone in another language."""
 
 
 class SchemaError(Exception):

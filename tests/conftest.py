@@ -125,6 +125,11 @@ def pytest_configure(config):
 SLOWEST_MODULES = (
     "test_types.py",
     "test_install.py",
+    # Real processes against moto's server: mostly waiting on visibility timeouts, so they overlap the others' CPU.
+    "test_consumer_lifecycle.py",
+    "test_batch_command.py",
+    "test_queue_stack.py",
+    "test_consumer_rules.py",
     "test_security.py",
     "test_infrastructure.py",
     "test_plan.py",

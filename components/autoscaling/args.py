@@ -47,6 +47,8 @@ class KedaArgs:
     """Plain. Version of KEDA's official chart (kedacore/charts), whose ScaledObject schema the plan checks. Default `2.20.2`."""
     amp_workspace_arn: pulumi.Input[str] | None = None
     """ARN of the Amazon Managed Service for Prometheus workspace the ScaledObjects query: KEDA's operator gets an IAM role allowed only to query it, through EKS Pod Identity. Needs `cluster_name`. Default none."""
+    operator_role: bool | None = None
+    """Plain. Give KEDA's operator an IAM role through EKS Pod Identity (`operator_role_name`) even without `amp_workspace_arn`, for servers fed from SQS queues to grant reading their queues' attributes (`VllmServer`'s `keda_operator_role`). Needs `cluster_name`. Default false."""
     cluster_name: pulumi.Input[str] | None = None
     """Name of the EKS cluster, for the Pod Identity association of KEDA's operator. Default none."""
     pod_identity_agent: aws.eks.Addon | None = None

@@ -60,6 +60,13 @@ ARGS: tuple[Args, ...] = (
             "an IAM role allowed only to query it, through EKS Pod Identity. Needs `cluster_name`. Default none.",
         ),
         Own(
+            "operator_role",
+            "bool | None",
+            "Give KEDA's operator an IAM role through EKS Pod Identity (`operator_role_name`) even without "
+            "`amp_workspace_arn`, for servers fed from SQS queues to grant reading their queues' attributes "
+            "(`VllmServer`'s `keda_operator_role`). Needs `cluster_name`. Default false.",
+        ),
+        Own(
             "cluster_name",
             "pulumi.Input[str] | None",
             "Name of the EKS cluster, for the Pod Identity association of KEDA's operator. Default none.",

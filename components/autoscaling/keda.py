@@ -12,6 +12,9 @@ role allowed only to query it, through an EKS Pod Identity association on the op
 credentials to pods created after it (aws/amazon-eks-pod-identity-webhook README: it modifies "new pods launched
 using this Service Account"), so an operator pod started before it (a stack that adds the workspace later)
 queries unsigned until it is restarted.
+
+With `operator_role` (servers fed from SQS queues, components/queue/), the operator gets the same role without the
+workspace's policy; each queue adds to it the one grant its trigger needs, reading that queue's attributes.
 """
 
 import json
@@ -44,16 +47,18 @@ def validated(name: str, args: KedaArgs) -> str:
                 )
             ]
         )
-    if args.amp_workspace_arn is not None and args.cluster_name is None:
-        validation.add(
-            [
-                argument_problem(
-                    f"{where}.cluster_name",
-                    "none, given amp_workspace_arn; allowed: the EKS cluster's name, for the operator's Pod "
-                    "Identity association",
-                )
-            ]
-        )
+    for given in ("amp_workspace_arn", "operator_role"):
+        if getattr(args, given) not in (None, False) and args.cluster_name is None:
+            validation.add(
+                [
+                    argument_problem(
+                        f"{where}.cluster_name",
+                        f"none, given {given}; allowed: the EKS cluster's name, for the operator's Pod Identity "
+                        "association",
+                    )
+                ]
+            )
+            break
     validation.done()
     return version
 
@@ -63,6 +68,9 @@ class Keda(pulumi.ComponentResource):
 
     namespace: pulumi.Output[str]
     """Namespace of KEDA's pods, known once the chart's release is installed."""
+    operator_role_name: pulumi.Output[str]
+    """Name of the IAM role KEDA's operator runs as, which queue-fed servers grant reading their queues; empty
+    without `amp_workspace_arn` or `operator_role`."""
 
     def __init__(self, name: str, args: KedaArgs, opts: pulumi.ResourceOptions | None = None):
         args = coerce(KedaArgs, args, args_path("Keda", name))
@@ -74,8 +82,9 @@ class Keda(pulumi.ComponentResource):
             f"{name}-ns", metadata=manifest["metadata"], opts=pulumi.ResourceOptions(parent=self)
         )
         needs: list[pulumi.Resource] = [ns]
-        if args.amp_workspace_arn is not None:
-            needs += self._query_identity(name, args)
+        self.operator_role_name = pulumi.Output.from_input("")
+        if args.amp_workspace_arn is not None or args.operator_role:
+            needs += self._operator_identity(name, args)
         release = k8s.helm.v3.Release(
             f"{name}-release",
             name="keda",
@@ -87,27 +96,33 @@ class Keda(pulumi.ComponentResource):
         )
         # Resolves once the release (with KEDA's CRDs) exists, so the ScaledObjects given it wait for it.
         self.namespace = once_created(NAMESPACE, [release])
-        self.register_outputs({"namespace": self.namespace})
+        self.register_outputs({"namespace": self.namespace, "operator_role_name": self.operator_role_name})
 
-    def _query_identity(self, name: str, args: KedaArgs) -> list[pulumi.Resource]:
-        """The operator's IAM role, its query-only policy and its Pod Identity association; what the release waits
-        for."""
+    def _operator_identity(self, name: str, args: KedaArgs) -> list[pulumi.Resource]:
+        """The operator's IAM role, its query-only policy on the workspace (when given) and its Pod Identity
+        association; what the release waits for. Queue-fed servers add their own read grants to the role."""
         child = pulumi.ResourceOptions(parent=self)
-        assert args.amp_workspace_arn is not None
-        workspace_arn: pulumi.Input[str] = args.amp_workspace_arn
         role = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-query-role"),
-            description="KEDA operator: queries one Amazon Managed Service for Prometheus workspace (EKS Pod Identity)",
+            description="KEDA operator: reads the demand its ScaledObjects scale on (EKS Pod Identity)"
+            if args.amp_workspace_arn is None
+            else "KEDA operator: queries one Amazon Managed Service for Prometheus workspace (EKS Pod Identity)",
             assume_role_policy=json.dumps(pod_identity.trust_policy()),
             tags=args.tags or None,
             opts=child,
         )
-        policy = aws.iam.RolePolicy(
-            f"{name}-query",
-            role=role.id,
-            policy=pulumi.Output.from_input(workspace_arn).apply(lambda arn: json.dumps(amp_query_policy(arn))),
-            opts=child,
-        )
+        self.operator_role_name = role.name
+        needs: list[pulumi.Resource] = []
+        if args.amp_workspace_arn is not None:
+            workspace_arn: pulumi.Input[str] = args.amp_workspace_arn
+            needs.append(
+                aws.iam.RolePolicy(
+                    f"{name}-query",
+                    role=role.id,
+                    policy=pulumi.Output.from_input(workspace_arn).apply(lambda arn: json.dumps(amp_query_policy(arn))),
+                    opts=child,
+                )
+            )
         association = aws.eks.PodIdentityAssociation(
             f"{name}-pod-identity",
             cluster_name=args.cluster_name,
@@ -117,4 +132,4 @@ class Keda(pulumi.ComponentResource):
             tags=args.tags or None,
             opts=child,
         )
-        return [policy, association, *filter(None, [args.pod_identity_agent])]
+        return [*needs, association, *filter(None, [args.pod_identity_agent])]

@@ -20,6 +20,7 @@ from .driver_fit import GpuPoolAmi
 from .guard import GuardView, PlacementRow, guard_view
 from .ownership import Declared
 from .pools import NodeGroupSpec
+from .queue import QueuedServer
 from .scaling import Scaled, scaled_workloads
 
 
@@ -115,3 +116,6 @@ class Evidence:
     """The served models' weights, caches and nodes; None without this project's stack config."""
     drivers: list[GpuPoolAmi] | None = None
     """Each GPU pool's AMI and release, with the images of the GPU workloads that land on it."""
+    queues: list[QueuedServer] | None = None
+    """Each server fed from an SQS queue, with its queue, pod and cold start; None without this project's stack
+    config or a placement."""

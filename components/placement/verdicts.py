@@ -28,6 +28,7 @@ from . import (
     model_fit,
     ownership,
     provisioners,
+    queue,
     scale_from_zero,
     scaling,
     service_accounts,
@@ -252,6 +253,25 @@ def _gpu_driver_knows_the_gpu(evidence: Evidence) -> Judgement | None:
     return Judgement(verdict, warnings)
 
 
+def _queue_requests_finish(evidence: Evidence) -> Judgement | None:
+    if evidence.queues is None:
+        return None
+    return Judgement(queue.finish_verdict(evidence.queues))
+
+
+def _queue_retention_outlasts_cold_start(evidence: Evidence) -> Judgement | None:
+    if evidence.queues is None:
+        return None
+    verdict, warnings = queue.retention_verdict(evidence.queues)
+    return Judgement(verdict, warnings)
+
+
+def _queue_failures_reach_dead_letter(evidence: Evidence) -> Judgement | None:
+    if evidence.queues is None:
+        return None
+    return Judgement(queue.dead_letter_verdict(evidence.queues))
+
+
 # The numbers are the ones the report has always printed: a new verdict takes the next, none is reused.
 VERDICTS = Registry(
     (
@@ -394,6 +414,28 @@ VERDICTS = Registry(
             _gpu_driver_knows_the_gpu,
             "Every GPU pool's AMI release loads a driver that brings its GPUs up (the release's driver branches and "
             "supported-device lists), new enough for the CUDA of the vLLM image that runs there.",
+        ),
+        RegisteredVerdict(
+            22,
+            "queue-requests-finish",
+            _queue_requests_finish,
+            "Every queued request can run to its end: its timeout and a visibility timeout fit SQS's 12-hour cap, "
+            "the heartbeat comes before the visibility timeout ends, and the pod's grace period (and its NodePool's "
+            "drain bound) covers the request and vLLM's shutdown after it.",
+        ),
+        RegisteredVerdict(
+            23,
+            "queue-retention-outlasts-cold-start",
+            _queue_retention_outlasts_cold_start,
+            "Every queue keeps its messages longer than KEDA's poll, SQS's count lag, a cold start from zero and "
+            "the drain of the stated backlog at `maxReplicas`.",
+        ),
+        RegisteredVerdict(
+            24,
+            "queue-failures-reach-dead-letter",
+            _queue_failures_reach_dead_letter,
+            "Every queue hands a message that keeps failing to a dead-letter queue of the stack after at least two "
+            "receives, and that queue keeps it at least as long.",
         ),
     )
 )

@@ -5,44 +5,41 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator
-
 from ..facts.kubernetes import INT32_MAX
-from .errors import ConfigProblem, _bad
+from .errors import ConfigProblem
 from .fields import rule
 from .section import SectionModel
 
 # vLLM exports its metrics only from running replicas, so at zero replicas the queue KEDA reads is gone and
 # nothing would ever scale the Deployment up again (KEDA's HTTP add-on exists to count requests at zero:
-# kedacore/http-add-on README, "scale to zero"). The stack installs no such demand source.
+# kedacore/http-add-on README, "scale to zero"). An SQS queue (`queue`) is such a demand source: it counts the
+# requests waiting while no server runs, so with one 0 is allowed (the rule is VllmSettings', which sees both).
 SCALE_TO_ZERO_REASON = (
     "at 0 replicas vLLM exports no metrics, so the queue KEDA scales on disappears with the last pod and nothing "
-    "wakes the Deployment; the stack installs no demand source that counts requests at zero replicas"
+    "wakes the Deployment"
 )
 
 
 # KEDA's ScaledObject types the counts and the interval as int32 (facts/kubernetes.py, INT32_MAX).
 _REPLICAS = f"an integer from 1 to {INT32_MAX:,} (KEDA's int32)"
 _SECONDS = f"an integer from 1 to {INT32_MAX:,} seconds (KEDA's int32)"
-
-
-def _min_replicas(count: int) -> int:
-    if count == 0:
-        raise ValueError(f"0 is refused: {SCALE_TO_ZERO_REASON}; allowed: {_REPLICAS}")
-    if not 1 <= count <= INT32_MAX:
-        raise _bad(count, _REPLICAS)
-    return count
+SCALE_TO_ZERO_ALLOWED = (
+    f"an integer from 1 to {INT32_MAX:,} (KEDA's int32), or 0 with queue.enabled (the SQS queue counts requests at "
+    "zero replicas)"
+)
 
 
 class AutoscalingSettings(SectionModel):
     """Replicas that follow vLLM's queue (`vllm.autoscaling`): KEDA scales the Deployment between `minReplicas`
-    and `maxReplicas` on `vllm:num_requests_waiting`; `replicas` is then the initial count."""
+    and `maxReplicas` on `vllm:num_requests_waiting`; `replicas` is then the initial count. A server fed from an
+    SQS queue (`queue`) scales on the queue within the same bounds, windows and polling interval, whether or not
+    `enabled` adds vLLM's own queue."""
 
     enabled: bool = False
     """Scale the server's replicas on its queue with KEDA, which the stack installs on the system nodes."""
-    min_replicas: Annotated[int, AfterValidator(_min_replicas)] = 1
-    """Fewest replicas KEDA keeps, at least 1: 0 is refused, since at 0 vLLM exports no queue to wake the
-    Deployment."""
+    min_replicas: Annotated[int, rule(lambda n: 0 <= n <= INT32_MAX, SCALE_TO_ZERO_ALLOWED)] = 1
+    """Fewest replicas KEDA keeps, at least 1; 0 only with `queue.enabled`, whose SQS queue counts the requests
+    waiting while no server runs (vLLM's own queue disappears with the last pod)."""
     max_replicas: Annotated[int, rule(lambda n: 1 <= n <= INT32_MAX, _REPLICAS)] = 2
     """Most replicas KEDA runs; the plan's verdict `replicas-fit-at-max` checks the GPU pool holds them all at its maximum size."""
     target_waiting_per_replica: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] = 5

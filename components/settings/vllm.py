@@ -11,10 +11,11 @@ from ..facts.kubernetes import INITIAL_NAMESPACES, INT32_MAX
 from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
 from . import vllm_flags
-from .autoscaling import AutoscalingSettings
+from .autoscaling import SCALE_TO_ZERO_ALLOWED, SCALE_TO_ZERO_REASON, AutoscalingSettings
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
 from .model_source import GIT_REF_ALLOWED, ModelSourceSettings, is_commit_id, is_git_ref, is_prefix
+from .queue import QueueSettings
 from .section import SectionModel
 
 # Flags the vLLM component sets itself from settings; `extraArgs` may not set them again.
@@ -239,6 +240,9 @@ class VllmSettings(SectionModel):
     """Server replicas, 0 or more."""
     autoscaling: AutoscalingSettings = AutoscalingSettings()
     """Replicas that follow vLLM's queue (KEDA); when enabled, `replicas` is the initial count."""
+    queue: QueueSettings = QueueSettings()
+    """Requests that wait in an SQS queue, answered by a consumer beside the server, results in S3; KEDA scales the
+    server on the queue, to zero when `autoscaling.minReplicas` is 0."""
     extra_args: list[str] = []
     """More `vllm serve` flags, appended after the ones built from the other fields and read as vLLM's parser reads
     them: each flag and each value its own item. Not the flags those fields set, in any spelling vLLM accepts
@@ -293,7 +297,13 @@ class VllmSettings(SectionModel):
             ]
         problems += self._source_problems(extra_args.loader_indexes)
         scaled = self.autoscaling
-        if self.model_cache.type == "pvc" and scaled.enabled and scaled.max_replicas > 1:
+        if scaled.min_replicas == 0 and not self.queue.enabled:
+            problems.append(
+                ConfigProblem(
+                    "autoscaling.minReplicas", f"0 is refused: {SCALE_TO_ZERO_REASON}; allowed: {SCALE_TO_ZERO_ALLOWED}"
+                )
+            )
+        if self.model_cache.type == "pvc" and self.scales and scaled.max_replicas > 1:
             problems.append(
                 ConfigProblem(
                     "modelCache.type",
@@ -350,6 +360,12 @@ class VllmSettings(SectionModel):
                 )
             )
         return problems
+
+    @property
+    def scales(self) -> bool:
+        """Whether KEDA scales the server: on vLLM's own queue (`autoscaling.enabled`), on its SQS queue
+        (`queue.enabled`), or both."""
+        return self.autoscaling.enabled or self.queue.enabled
 
     @property
     def weights_uri(self) -> str | None:

@@ -6,6 +6,7 @@ from ..args.declare import Args, Own, Take, _args, _placement
 from ..settings.autoscaling import AutoscalingSettings
 from ..settings.model_source import ModelSourceSettings
 from ..settings.node_groups import GpuNodeGroupSettings
+from ..settings.queue import QueueSettings
 from ..settings.section import SectionModel
 from ..settings.vllm import ModelCacheSettings, VllmSettings
 
@@ -28,6 +29,13 @@ ARGS: tuple[Args, ...] = (
         "Replicas that follow vLLM's queue: a KEDA ScaledObject on the server's Deployment (KEDA must be installed, "
         "as `Keda` does).",
         Take(AutoscalingSettings),
+    ),
+    _args(
+        "QueueArgs",
+        "vllm/args",
+        "Requests that wait in an SQS queue for the server: the queue and its dead-letter queue (`ServingQueue`), "
+        "the consumer beside vLLM, and KEDA's SQS trigger (KEDA must be installed, as `Keda` does).",
+        Take(QueueSettings),
     ),
     _args(
         "ModelSourceArgs",
@@ -118,6 +126,13 @@ ARGS: tuple[Args, ...] = (
             "Region of the Amazon Managed Service for Prometheus workspace `prometheus_url` is the query endpoint of: "
             "the triggers sign their queries with SigV4 as KEDA's operator (`Keda`'s `amp_workspace_arn`), through a "
             "TriggerAuthentication beside the ScaledObject. Default none (no signing).",
+        ),
+        Own(
+            "keda_operator_role",
+            "pulumi.Input[str] | None",
+            "The name of the IAM role KEDA's operator runs as (`Keda.operator_role_name`): with `queue`, the server "
+            "grants it reading its queue's attributes, the counts KEDA scales on. Default none (grant it yourself: "
+            "`components.queue.manifests.keda_policy`).",
         ),
         Own(
             "keda_namespace",

@@ -72,11 +72,16 @@ def scaled_object(
     prometheus_url: str,
     server_name: str = SERVER_NAME,
     amp_region: str | None = None,
+    queue_trigger: dict | None = None,
 ) -> dict:
     """The ScaledObject that keeps the server's Deployment between `minReplicas` and `maxReplicas`, aiming at
     `targetWaitingPerReplica` queued requests per replica (and at `targetKvCacheUsage` when given), and removes a
     replica only after the queue has stayed low for `scaleDownStabilizationSeconds`. With `amp_region`, the
-    triggers sign their queries for that region with `trigger_authentication`."""
+    triggers sign their queries for that region with `trigger_authentication`. A server fed from an SQS queue
+    scales on `queue_trigger` (components/queue/manifests.py `sqs_trigger`) too, or on it alone without
+    `autoscaling.enabled`; at `minReplicas` 0, KEDA takes it from one replica to none once the triggers have been
+    inactive for the same window (`cooldownPeriod`, which governs that last step: keda.sh/docs/2.20/reference/
+    scaledobject-spec/)."""
     scaling = settings.autoscaling
     signed: dict = {}
     if amp_region is not None:
@@ -91,27 +96,34 @@ def scaled_object(
         return {"type": "prometheus", **extra, "metadata": metadata, **signed}
 
     # The CRD types trigger metadata as strings (map[string]string).
-    triggers = [trigger(queue_query(settings.model_name), str(scaling.target_waiting_per_replica))]
-    if scaling.target_kv_cache_usage is not None:
+    triggers = []
+    if scaling.enabled:
+        triggers.append(trigger(queue_query(settings.model_name), str(scaling.target_waiting_per_replica)))
+    if scaling.enabled and scaling.target_kv_cache_usage is not None:
         # A usage is a fraction of each replica's cache, already averaged by the query: `Value`, so the
         # HorizontalPodAutoscaler scales by usage / target rather than dividing the average by the replicas.
         triggers.append(
             trigger(kv_cache_query(settings.model_name), str(scaling.target_kv_cache_usage), metricType="Value")
         )
+    if queue_trigger is not None:
+        triggers.append(queue_trigger)
+    spec: dict = {
+        "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": server_name},
+        "minReplicaCount": scaling.min_replicas,
+        "maxReplicaCount": scaling.max_replicas,
+        "pollingInterval": scaling.polling_interval_seconds,
+        "advanced": {
+            "horizontalPodAutoscalerConfig": {
+                "behavior": {"scaleDown": {"stabilizationWindowSeconds": scaling.scale_down_stabilization_seconds}}
+            }
+        },
+        "triggers": triggers,
+    }
+    if scaling.min_replicas == 0:
+        spec["cooldownPeriod"] = scaling.scale_down_stabilization_seconds
     return {
         "apiVersion": "keda.sh/v1alpha1",
         "kind": "ScaledObject",
         "metadata": {"name": server_name, "namespace": settings.namespace, "labels": server_labels(instance, settings)},
-        "spec": {
-            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": server_name},
-            "minReplicaCount": scaling.min_replicas,
-            "maxReplicaCount": scaling.max_replicas,
-            "pollingInterval": scaling.polling_interval_seconds,
-            "advanced": {
-                "horizontalPodAutoscalerConfig": {
-                    "behavior": {"scaleDown": {"stabilizationWindowSeconds": scaling.scale_down_stabilization_seconds}}
-                }
-            },
-            "triggers": triggers,
-        },
+        "spec": spec,
     }

@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 
 import pulumi
+import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
 from ..args.validate import Validation, args_path, argument_problem, coerce, placement_contract
@@ -16,6 +17,9 @@ from ..facts import gpu_catalog, pod_identity
 from ..facts.contract import PlacementContract
 from ..facts.identity import PROJECT
 from ..kube.labels import created_name
+from ..queue import manifests as queue_manifests
+from ..queue.args import ServingQueueArgs
+from ..queue.serving_queue import ServingQueue, register_consumer_identity
 from ..settings import GpuNodeGroupSettings, ObservabilitySettings, VllmSettings, arguments, server_pool_problems
 from ..settings.fields import check_node_labels
 from ..settings.fleet import revision_warning
@@ -41,7 +45,7 @@ from .manifests import (
     try_command,
 )
 from .scaling_manifests import default_prometheus_url, scaled_object, trigger_authentication
-from .weights import register_s3_weights, register_weights_copy
+from .weights import S3Weights, register_s3_weights, register_weights_copy
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,25 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
         validation.add([argument_problem(f"{where}.require_node_labels", str(error))])
     # Read from the args as well, so that a bad bucket name and a missing cluster are reported together.
     reads_s3 = settings.source.type == "s3" if settings is not None else getattr(args.source, "type", None) == "s3"
+    queued = settings.queue.enabled if settings is not None else getattr(args.queue, "enabled", None) is True
+    if queued and args.cluster_name is None:
+        validation.add(
+            [
+                argument_problem(
+                    f"{where}.cluster_name",
+                    "is not set, and queue.enabled is true: the consumer beside vLLM takes its SQS and S3 "
+                    "credentials through an EKS Pod Identity association in that cluster; allowed: the cluster's "
+                    "name (EksCluster.cluster_name)",
+                )
+            ]
+        )
+    if settings is not None and settings.queue.enabled and settings.autoscaling.min_replicas == 0:
+        minimum = validation.key("autoscaling") + (".minReplicas" if validation.config_section else ".min_replicas")
+        validation.warn(
+            f"{minimum} is 0: with no request waiting in the queue the server "
+            "scales to zero, and online clients of its Service get connection refused (no endpoints) until a "
+            "queued request wakes it and it has loaded, a cold start of minutes"
+        )
     if reads_s3 and args.cluster_name is None:
         validation.add(
             [
@@ -114,6 +137,12 @@ class VllmServer(pulumi.ComponentResource):
     weights_uri: pulumi.Output[str]
     """`s3://<bucket>/<prefix>` the server reads its weights from, where to seed them; empty with weights from the
     Hugging Face Hub."""
+    queue_url: pulumi.Output[str]
+    """URL of the SQS queue the server takes requests from (`eks-gpu-batch submit --queue-url`); empty without
+    `queue`."""
+    results_uri: pulumi.Output[str]
+    """`s3://<bucket>/<prefix>/` the queue's results are written to (`eks-gpu-batch collect --results`); empty
+    without `queue`."""
 
     def __init__(self, name: str, args: VllmServerArgs, opts: pulumi.ResourceOptions | None = None):
         args = coerce(VllmServerArgs, args, args_path("VllmServer", name))
@@ -201,6 +230,11 @@ class VllmServer(pulumi.ComponentResource):
                     parent=self,
                 )
 
+        queue = None
+        if settings.queue.enabled and args.cluster_name is not None:
+            queue, queue_needs = self._queue(name, args, plan, weights, namespace_needs)
+            pod_needs += queue_needs
+
         manifest = deployment(
             name,
             settings,
@@ -217,6 +251,20 @@ class VllmServer(pulumi.ComponentResource):
             manifest = with_s3_weights(
                 manifest, weights.uri, weights.region, settings, weights.bucket, plan.object_name
             )
+        if queue is not None:
+            region = (
+                weights.region
+                if weights is not None
+                else aws.get_region_output(opts=pulumi.InvokeOutputOptions(parent=self)).region
+            )
+            consumer = queue_manifests.consumer_container(
+                settings,
+                queue_url=queue.queue_url,
+                results_uri=queue.results_uri,
+                region=region,
+                api_key_env=vllm_api_key.environment_variable(plan.object_name) if has_api_key else None,
+            )
+            manifest = queue_manifests.with_consumer(manifest, settings, plan.object_name, consumer)
         timeout = rollout_timeout(settings)
         if weights is not None and settings.seeds:
             timeout = f"{math.ceil((manifest['spec']['progressDeadlineSeconds'] + 300) / 60)}m"
@@ -230,7 +278,7 @@ class VllmServer(pulumi.ComponentResource):
                 custom_timeouts=pulumi.CustomTimeouts(create=timeout, update=timeout),
                 # KEDA's HorizontalPodAutoscaler owns the replica count; `replicas` is only the initial one, and an
                 # update must not reset what it chose.
-                ignore_changes=["spec.replicas"] if settings.autoscaling.enabled else None,
+                ignore_changes=["spec.replicas"] if settings.scales else None,
             ),
         )
         svc_manifest = service(name, settings, plan.object_name)
@@ -242,23 +290,34 @@ class VllmServer(pulumi.ComponentResource):
             f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"], opts=in_namespace
         )
         policy = network_policy(name, settings, metrics_namespace=args.metrics_namespace, server_name=plan.object_name)
-        if weights is not None:
+        if weights is not None or queue is not None:
             policy["spec"]["egress"].append(pod_identity.agent_egress())
         k8s.networking.v1.NetworkPolicy(
             f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=in_namespace
         )
 
-        if settings.autoscaling.enabled:
+        if settings.scales:
             prometheus_url = args.prometheus_url or default_prometheus_url(
                 args.metrics_namespace or ObservabilitySettings().monitoring_namespace
             )
-            scaler = scaled_object(name, settings, prometheus_url, plan.object_name, args.amp_region)
+            signs = args.amp_region is not None or queue is not None
+            queue_trigger = None
+            if queue is not None:
+                queue_trigger = queue_manifests.sqs_trigger(
+                    settings,
+                    queue_url=queue.queue_url,
+                    region=aws.get_region_output(opts=pulumi.InvokeOutputOptions(parent=self)).region,
+                    authentication=trigger_authentication(name, settings, plan.object_name)["metadata"]["name"],
+                )
+            scaler = scaled_object(
+                name, settings, prometheus_url, plan.object_name, args.amp_region, queue_trigger=queue_trigger
+            )
             metadata = scaler["metadata"]
             if args.keda_namespace is not None:
                 # Waits for KEDA's release, which installs the ScaledObject CRD.
                 metadata = pulumi.Output.all(args.keda_namespace).apply(lambda _: scaler["metadata"])
             scaler_needs: list[pulumi.Resource] = [*namespace_needs, deployment_resource]
-            if args.amp_region is not None:
+            if signs:
                 auth = trigger_authentication(name, settings, plan.object_name)
                 auth_metadata = auth["metadata"]
                 if args.keda_namespace is not None:
@@ -288,6 +347,8 @@ class VllmServer(pulumi.ComponentResource):
         self.service_port = pulumi.Output.from_input(PORT)
         self.model = pulumi.Output.from_input(settings.model_name)
         self.weights_uri = weights.uri if weights is not None else pulumi.Output.from_input("")
+        self.queue_url = queue.queue_url if queue is not None else pulumi.Output.from_input("")
+        self.results_uri = queue.results_uri if queue is not None else pulumi.Output.from_input("")
         self.try_command = pulumi.Output.all(self.namespace, self.service_name).apply(
             lambda parts: try_command(parts[0], parts[1], settings.model_name)
         )
@@ -300,8 +361,62 @@ class VllmServer(pulumi.ComponentResource):
                 "model": self.model,
                 "try_command": self.try_command,
                 "weights_uri": self.weights_uri,
+                "queue_url": self.queue_url,
+                "results_uri": self.results_uri,
             }
         )
+
+    def _queue(
+        self,
+        name: str,
+        args: VllmServerArgs,
+        plan: ServerPlan,
+        weights: S3Weights | None,
+        namespace_needs: list[pulumi.Resource],
+    ) -> tuple[ServingQueue, list[pulumi.Resource]]:
+        """The server's request queue and what its pods wait for: the queue (with the consumer's grant), the
+        consumer's ConfigMap, and the Pod Identity association when the weights gave the pods none."""
+        settings = plan.settings
+        assert args.cluster_name is not None
+        needs: list[pulumi.Resource] = []
+        if weights is not None:
+            role = weights.role
+        else:
+            role, association = register_consumer_identity(
+                name,
+                cluster_name=args.cluster_name,
+                namespace=settings.namespace,
+                service_account=plan.object_name,
+                tags=args.tags,
+                parent=self,
+            )
+            needs.append(association)
+            if args.pod_identity_agent is not None:
+                needs.append(args.pod_identity_agent)
+        queue_settings = settings.queue
+        queue = ServingQueue(
+            f"{name}-queue",
+            ServingQueueArgs(
+                visibility_timeout_seconds=queue_settings.visibility_timeout_seconds,
+                message_retention_seconds=queue_settings.message_retention_seconds,
+                max_receive_count=queue_settings.max_receive_count,
+                results_bucket=queue_settings.results_bucket,
+                results_prefix=queue_manifests.results_prefix(settings, plan.object_name),
+                default_results_bucket=weights.bucket if weights is not None else None,
+                consumer_role=role,
+                keda_operator_role=args.keda_operator_role,
+                tags=args.tags,
+            ),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        script = queue_manifests.config_map(name, settings, plan.object_name)
+        config_map = k8s.core.v1.ConfigMap(
+            f"{name}-queue-script",
+            metadata=script["metadata"],
+            data=script["data"],
+            opts=pulumi.ResourceOptions(parent=self, depends_on=namespace_needs),
+        )
+        return queue, [*needs, queue, config_map]
 
 
 def with_s3_weights(

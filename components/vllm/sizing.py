@@ -21,6 +21,17 @@ KERNEL_MEMORY_SHARE = Fraction(5, 100)
 # What the node's DaemonSets request besides the server: aws-node, kube-proxy, the device plugin,
 # the node monitoring agent, a CSI node plugin.
 DAEMONSET_MEMORY_MIB = 512
+# A queue-fed server's pod also runs its queue's consumer (components/queue/): one Python process waiting on HTTP,
+# SQS and S3. Its requests equal its limits, as the server's do, so the pod stays Guaranteed; the server's own
+# share is that much smaller.
+QUEUE_CONSUMER_CPU_MILLICORES = 200
+QUEUE_CONSUMER_MEMORY_MIB = 256
+
+
+def queue_consumer_resources() -> dict:
+    """CPU and memory of a queue's consumer beside the server."""
+    sized = {"cpu": f"{QUEUE_CONSUMER_CPU_MILLICORES}m", "memory": f"{QUEUE_CONSUMER_MEMORY_MIB}Mi"}
+    return {"requests": dict(sized), "limits": dict(sized)}
 
 
 def shm_size(gpus: int) -> str:
@@ -33,7 +44,7 @@ def shm_size(gpus: int) -> str:
     return f"{gpus}Gi"
 
 
-def server_resources(instance: gpu_catalog.InstanceType, gpus: int) -> dict:
+def server_resources(instance: gpu_catalog.InstanceType, gpus: int, queue_consumer: bool = False) -> dict:
     """CPU, memory and GPUs of one server pod: its GPUs' share of the instance, leaving the node its due.
 
     `gpus` is the server's GPU count (`VllmSettings.gpus_per_replica`: tensor x pipeline x data parallel).
@@ -43,7 +54,8 @@ def server_resources(instance: gpu_catalog.InstanceType, gpus: int) -> dict:
       memory the kernel keeps from the node's capacity and 512Mi for the DaemonSets), in MiB;
     - `nvidia.com/gpu` = gpus, in limits only (extended resources request their limit).
     CPU and memory requests equal limits (Guaranteed QoS: the last pods evicted or OOM-killed), and every
-    pod that fits on the GPUs (`GPUs // gpus`) fits the node beside its DaemonSets.
+    pod that fits on the GPUs (`GPUs // gpus`) fits the node beside its DaemonSets. With `queue_consumer`, the
+    consumer's CPU and memory (`queue_consumer_resources`) come off the server's, so the pod asks for the same.
     """
     if not 1 <= gpus <= instance.gpus:
         raise ValueError(
@@ -56,5 +68,8 @@ def server_resources(instance: gpu_catalog.InstanceType, gpus: int) -> dict:
     allocatable_mib = allocatable_memory_mebibytes(instance.memory_gib, instance.max_pods)
     usable_mib = allocatable_mib - KERNEL_MEMORY_SHARE * instance_mib - DAEMONSET_MEMORY_MIB
     memory_mib = math.floor(share * min(MEMORY_SHARE * instance_mib, usable_mib))
+    if queue_consumer:
+        cpu_millicores -= QUEUE_CONSUMER_CPU_MILLICORES
+        memory_mib -= QUEUE_CONSUMER_MEMORY_MIB
     sized = {"cpu": f"{cpu_millicores}m", "memory": f"{memory_mib}Mi"}
     return {"requests": dict(sized), "limits": {**sized, NVIDIA_GPU_RESOURCE: str(gpus)}}

@@ -41,6 +41,39 @@ def bucket_resource_name(name: str) -> str:
     return naming.fit(f"{cleaned}-weights", BUCKET_NAME_MAX - naming.AUTONAME_SUFFIX_LENGTH)
 
 
+def private_bucket(
+    resource_name: str, child_name: str, tags: dict[str, str] | None, parent: pulumi.Resource
+) -> pulumi.Output[str]:
+    """A bucket of the stack's own, private, encrypted, versioned, public access blocked; its name."""
+    created = aws.s3.Bucket(resource_name, tags=tags, opts=pulumi.ResourceOptions(parent=parent))
+    after_bucket = pulumi.ResourceOptions(parent=parent, depends_on=[created])
+    aws.s3.BucketPublicAccessBlock(
+        child_name,
+        bucket=created.id,
+        block_public_acls=True,
+        block_public_policy=True,
+        ignore_public_acls=True,
+        restrict_public_buckets=True,
+        opts=after_bucket,
+    )
+    # BucketOwnerEnforced turns ACLs off: every object belongs to the bucket's account (Amazon S3 User Guide,
+    # "Controlling ownership of objects and disabling ACLs").
+    aws.s3.BucketOwnershipControls(
+        child_name, bucket=created.id, rule={"object_ownership": "BucketOwnerEnforced"}, opts=after_bucket
+    )
+    # SSE-S3: encrypted at rest with keys S3 manages, which a reader's role needs no KMS grant to decrypt.
+    aws.s3.BucketServerSideEncryptionConfiguration(
+        child_name,
+        bucket=created.id,
+        rules=[{"apply_server_side_encryption_by_default": {"sse_algorithm": "AES256"}}],
+        opts=after_bucket,
+    )
+    aws.s3.BucketVersioning(
+        child_name, bucket=created.id, versioning_configuration={"status": "Enabled"}, opts=after_bucket
+    )
+    return created.bucket
+
+
 def read_policy(bucket: str, prefix: str, partition: str = "aws") -> dict:
     """Read the objects under `prefix` and list that prefix only: `s3:GetObject` on `<prefix>/*`, `s3:ListBucket`
     on the bucket with an `s3:prefix` condition (Amazon S3 User Guide, "Policy examples": allowing a user to list
@@ -77,6 +110,9 @@ class S3Weights:
     """The region the stack deploys to, the pod's `AWS_REGION` (the streamer's S3 client reads it)."""
     needs: list[pulumi.Resource]
     """What the pod waits for: the Pod Identity association, so its first start has credentials."""
+    role: pulumi.Output[str]
+    """The name of the role the server's pods take, which other parts of the pod (a queue's consumer) are granted
+    to as well: a ServiceAccount has one Pod Identity association."""
 
 
 def register_s3_weights(
@@ -96,36 +132,7 @@ def register_s3_weights(
     invoke = pulumi.InvokeOutputOptions(parent=parent)
     bucket_name: pulumi.Output[str]
     if bucket is None:
-        created = aws.s3.Bucket(bucket_resource_name(name), tags=tags, opts=child)
-        bucket_name = created.bucket
-        after_bucket = pulumi.ResourceOptions(parent=parent, depends_on=[created])
-        aws.s3.BucketPublicAccessBlock(
-            f"{name}-weights",
-            bucket=created.id,
-            block_public_acls=True,
-            block_public_policy=True,
-            ignore_public_acls=True,
-            restrict_public_buckets=True,
-            opts=after_bucket,
-        )
-        # BucketOwnerEnforced turns ACLs off: every object belongs to the bucket's account (Amazon S3 User Guide,
-        # "Controlling ownership of objects and disabling ACLs").
-        aws.s3.BucketOwnershipControls(
-            f"{name}-weights",
-            bucket=created.id,
-            rule={"object_ownership": "BucketOwnerEnforced"},
-            opts=after_bucket,
-        )
-        # SSE-S3: encrypted at rest with keys S3 manages, which the reader's role needs no KMS grant to decrypt.
-        aws.s3.BucketServerSideEncryptionConfiguration(
-            f"{name}-weights",
-            bucket=created.id,
-            rules=[{"apply_server_side_encryption_by_default": {"sse_algorithm": "AES256"}}],
-            opts=after_bucket,
-        )
-        aws.s3.BucketVersioning(
-            f"{name}-weights", bucket=created.id, versioning_configuration={"status": "Enabled"}, opts=after_bucket
-        )
+        bucket_name = private_bucket(bucket_resource_name(name), f"{name}-weights", tags, parent)
     else:
         bucket_name = pulumi.Output.from_input(bucket)
     partition = aws.get_partition_output(opts=invoke).partition
@@ -160,6 +167,7 @@ def register_s3_weights(
         bucket=bucket_name,
         region=aws.get_region_output(opts=invoke).region,
         needs=[association],
+        role=role.name,
     )
 
 

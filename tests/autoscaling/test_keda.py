@@ -231,11 +231,11 @@ COMPONENT_ARGS = {
         from components.vllm.args import AutoscalingArgs
         from components.vllm.server import VllmServer, VllmServerArgs
 
-        VllmServer("chat", VllmServerArgs(autoscaling=AutoscalingArgs(enabled=True, min_replicas=0,
+        VllmServer("chat", VllmServerArgs(autoscaling=AutoscalingArgs(enabled=True, min_replicas=-1,
                                                                       polling_interval_seconds=0)))
         """,
         [
-            "VllmServer(chat).args.autoscaling.min_replicas: 0 is refused: at 0 replicas vLLM exports no metrics",
+            "VllmServer(chat).args.autoscaling.min_replicas: invalid value -1",
             "VllmServer(chat).args.autoscaling.polling_interval_seconds: invalid value 0",
         ],
     ),

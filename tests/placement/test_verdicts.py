@@ -43,6 +43,9 @@ REPORTED = [
     "container-memory-fits",
     "weights-fit-on-disk",
     "gpu-driver-knows-the-gpu",
+    "queue-requests-finish",
+    "queue-retention-outlasts-cold-start",
+    "queue-failures-reach-dead-letter",
 ]
 
 # A stack with one untainted system node and no workload: every part of the evidence gathered, so every verdict
@@ -57,6 +60,7 @@ EMPTY_STACK = Evidence(
     owners=Owners(resources=[], objects=[]),
     serving=Serving(),
     drivers=[],
+    queues=[],
 )
 
 
@@ -111,7 +115,8 @@ def test_an_unregistered_slug_is_refused_naming_the_registered_ones():
         "plain-pods-stay-off-gpu-pools, "
     )
     assert str(raised.value).endswith(
-        ", one-owner-per-attribute, container-memory-fits, weights-fit-on-disk, gpu-driver-knows-the-gpu"
+        ", gpu-driver-knows-the-gpu, queue-requests-finish, queue-retention-outlasts-cold-start, "
+        "queue-failures-reach-dead-letter"
     )
 
 

@@ -1,5 +1,5 @@
-"""The commands and configuration the README and docs/ show are ones the tools accept: every `eks-gpu-plan` and
-`eks-gpu-audit` line of their shell blocks parses with the command's own parser, the alert-rules command prints
+"""The commands and configuration the README and docs/ show are ones the tools accept: every `eks-gpu-plan`,
+`eks-gpu-audit` and `eks-gpu-batch` line of their shell blocks parses with the command's own parser, the alert-rules command prints
 rules, and the weights page's stack config is a valid `vllm` section that copies the weights as the page says.
 (The audit's example and the library's programs run whole in tests/audit/test_audit_example.py and
 tests/args/test_component_readme.py.)"""
@@ -14,11 +14,16 @@ import yaml
 from conftest import ROOT
 
 from components.observability.alert_rules import main as alert_rules_main
+from components.queue.batch import build_parser as build_batch_parser
 from components.settings import parse_settings
 from components.stackcheck.__main__ import build_audit_command_parser, build_plan_command_parser
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-PARSERS = {"eks-gpu-plan": build_plan_command_parser, "eks-gpu-audit": build_audit_command_parser}
+PARSERS = {
+    "eks-gpu-plan": build_plan_command_parser,
+    "eks-gpu-audit": build_audit_command_parser,
+    "eks-gpu-batch": build_batch_parser,
+}
 
 
 def shell_blocks(text: str) -> list[str]:
@@ -49,7 +54,7 @@ def as_arguments(synopsis: str) -> list[str]:
 COMMANDS = tool_commands()
 
 
-def test_the_documents_show_both_tools():
+def test_the_documents_show_every_tool():
     assert {tool for _, tool, _ in COMMANDS} == set(PARSERS)
     assert ("README.md", "eks-gpu-plan", "--stack dev") in COMMANDS
 
@@ -87,3 +92,15 @@ def test_the_weights_page_config_is_a_vllm_section_that_copies_the_pinned_revisi
     # The page: without `source.bucket` the stack creates one, and the copy Job runs when the revision is a commit.
     assert vllm.source.type == "s3" and vllm.source.bucket is None and vllm.seeds
     assert vllm.revision == commit
+
+
+def test_the_queue_page_config_feeds_a_server_from_a_queue_at_zero_replicas():
+    page = (ROOT / "docs" / "queue.md").read_text(encoding="utf-8")
+    block = re.findall(r"^```yaml\n(.*?)^```", page, re.S | re.M)[0]
+    section = yaml.safe_load(block)["eks-gpu-inference:vllm"]
+
+    vllm = parse_settings({"vllm": section}).vllm
+
+    assert vllm.queue.enabled and vllm.queue.request_timeout_seconds == 900
+    assert vllm.autoscaling.min_replicas == 0 and not vllm.autoscaling.enabled
+    assert vllm.scales

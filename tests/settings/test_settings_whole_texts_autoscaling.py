@@ -12,6 +12,10 @@ _AT_LEAST_ONE = "allowed: an integer >= 1"
 # pollingInterval are `format: int32`, at most 2**31 - 1 = 2,147,483,647.
 _REPLICAS = "allowed: an integer from 1 to 2,147,483,647 (KEDA's int32)"
 _SECONDS = "allowed: an integer from 1 to 2,147,483,647 seconds (KEDA's int32)"
+_REPLICAS_OR_A_QUEUE = (
+    "allowed: an integer from 1 to 2,147,483,647 (KEDA's int32), or 0 with queue.enabled (the SQS queue counts "
+    "requests at zero replicas)"
+)
 
 
 def _row(values: dict, problems: list[tuple[str, str]], case: str):
@@ -29,15 +33,14 @@ AUTOSCALING = [
             (
                 "vllm.autoscaling.minReplicas",
                 "0 is refused: at 0 replicas vLLM exports no metrics, so the queue KEDA scales on disappears with the "
-                "last pod and nothing wakes the Deployment; the stack installs no demand source that counts requests "
-                f"at zero replicas; {_REPLICAS}",
+                f"last pod and nothing wakes the Deployment; {_REPLICAS_OR_A_QUEUE}",
             )
         ],
         "scale to zero",
     ),
     _row(
         _scaling(minReplicas=-1),
-        [("vllm.autoscaling.minReplicas", f"invalid value -1; {_REPLICAS}")],
+        [("vllm.autoscaling.minReplicas", f"invalid value -1; {_REPLICAS_OR_A_QUEUE}")],
         "negative replicas",
     ),
     _row(

@@ -32,8 +32,9 @@ _GPU_NAMES = (
 )
 _VLLM_KEYS = (
     "enabled, model, revision, servedModelName, image, requireGpuProduct, tensorParallelSize, maxModelLen, "
-    "gpuMemoryUtilization, replicas, autoscaling, extraArgs, source, modelCache, modelFacts, startupTimeoutSeconds, "
-    "probePeriodSeconds, shutdownTimeoutSeconds, namespace, allowedClientNamespaces, allowedClientPodLabels"
+    "gpuMemoryUtilization, replicas, autoscaling, queue, extraArgs, source, modelCache, modelFacts, "
+    "startupTimeoutSeconds, probePeriodSeconds, shutdownTimeoutSeconds, namespace, allowedClientNamespaces, "
+    "allowedClientPodLabels"
 )
 _TAINT = {"key": "example.com/t", "value": "v"}
 _ARGS = "GpuNodeGroup(gpu-a).args"

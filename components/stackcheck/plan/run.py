@@ -265,12 +265,16 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         placed = _placement(run.resources, objects, result)
         sized = settings is not None and placed is not None
+        queues: list[Any] = []
         if sized:
             from .cold_start import cold_starts
             from .models import model_fits
+            from .queues import queued_servers
 
             result.models = model_fits(settings)
-            result.cold_start = cold_starts(settings, [written.object for written in result.written])
+            rendered = [written.object for written in result.written]
+            result.cold_start = cold_starts(settings, rendered)
+            queues = queued_servers(settings, run.resources, rendered, result.cold_start)
         from .cost import stack_cost
 
         result.cost = cost = stack_cost(run.resources, config.values, settings)
@@ -287,6 +291,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
                 placed.resources if placed else None,
                 placed.matrix if placed else None,
             ),
+            queues=queues if sized else None,
         )
         _judge(evidence, result)
         return result

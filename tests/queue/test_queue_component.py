@@ -1,0 +1,82 @@
+"""The queue's components from Python: bad arguments fail naming each one before anything registers, and a
+`ServingQueue` built alone registers its queues, its own results bucket and no grant it was not given a role for."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from components.stackcheck.runtime import ProgramRun
+
+COMPONENT_ARGS = {
+    "queue-without-cluster": (
+        """
+        from components.vllm.args import QueueArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
+
+        VllmServer("batch", VllmServerArgs(queue=QueueArgs(enabled=True, request_timeout_seconds=600)))
+        """,
+        ["VllmServer(batch).args.cluster_name: is not set, and queue.enabled is true"],
+    ),
+    "queue-without-timeout": (
+        """
+        from components.vllm.args import QueueArgs
+        from components.vllm.server import VllmServer, VllmServerArgs
+
+        VllmServer("batch", VllmServerArgs(queue=QueueArgs(enabled=True), cluster_name="ml"))
+        """,
+        ["VllmServer(batch).args.queue.request_timeout_seconds: is not set, and enabled is true"],
+    ),
+    "serving-queue-bounds": (
+        """
+        from components.queue.args import ServingQueueArgs
+        from components.queue.serving_queue import ServingQueue
+
+        ServingQueue("q", ServingQueueArgs(visibility_timeout_seconds=50_000, max_receive_count=0))
+        """,
+        [
+            "ServingQueue(q).args.visibility_timeout_seconds: out of range 50000; allowed: 0-43200 seconds",
+            "ServingQueue(q).args.max_receive_count: invalid value 0; allowed: 1-1000",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMPONENT_ARGS))
+def test_bad_queue_args_fail_naming_each_argument_before_anything_registers(tmp_path, case):
+    from components.settings import ConfigError
+    from tests.support.component_args import run_components
+
+    source, keys = COMPONENT_ARGS[case]
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_components(tmp_path, source, run)
+
+    assert [key for key in keys if key not in str(raised.value)] == []
+    assert len(raised.value.problems) == len(keys)
+    assert run.resources == []
+
+
+def test_a_serving_queue_alone_makes_its_bucket_and_grants_nothing_without_roles(tmp_path):
+    from tests.support.component_args import run_components
+
+    run = ProgramRun()
+    run_components(
+        tmp_path,
+        """
+        from components.queue.args import ServingQueueArgs
+        from components.queue.serving_queue import ServingQueue
+
+        ServingQueue("jobs", ServingQueueArgs(max_receive_count=3))
+        """,
+        run,
+    )
+    types = sorted(resource.type for resource in run.resources)
+    assert types.count("aws:sqs/queue:Queue") == 2
+    assert "aws:s3/bucket:Bucket" in types
+    assert "aws:iam/rolePolicy:RolePolicy" not in types
+    [requests] = [r for r in run.resources if r.name == "jobs-requests"]
+    assert json.loads(requests.inputs["redrivePolicy"])["maxReceiveCount"] == 3
+    [outputs] = [value for urn, value in run.component_outputs.items() if urn.endswith("::jobs")]
+    assert outputs["results_uri"] == "s3://jobs-results/results/jobs/"

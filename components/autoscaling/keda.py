@@ -13,7 +13,7 @@ credentials to pods created after it (aws/amazon-eks-pod-identity-webhook README
 using this Service Account"), so an operator pod started before it (a stack that adds the workspace later)
 queries unsigned until it is restarted.
 
-With `operator_role` (servers fed from SQS queues, components/queue/), the operator gets the same role without the
+With `operator_role` (servers fed from SQS queues, components/vllm/queue/), the operator gets the same role without the
 workspace's policy; each queue adds to it the one grant its trigger needs, reading that queue's attributes.
 """
 

@@ -1,4 +1,4 @@
-"""Three verdicts on a vLLM server fed from an SQS queue (components/queue/), from the figures the stack states:
+"""Three verdicts on a vLLM server fed from an SQS queue (components/vllm/queue/), from the figures the stack states:
 the queue as the program registers it, the server's Deployment and ScaledObject as the plan renders them, the
 pool's NodePool, and the cold-start estimate of facts/cold_start.py.
 

@@ -1,6 +1,6 @@
 """Settings of a vLLM server's request queue (`vllm.queue`, and each `models` entry's): requests wait in SQS, a
 consumer beside the server answers them and writes the results to S3, and KEDA scales the server on the queue, to
-zero when nothing waits (components/queue/)."""
+zero when nothing waits (components/vllm/queue/)."""
 
 from __future__ import annotations
 

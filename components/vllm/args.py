@@ -154,7 +154,7 @@ class VllmServerArgs:
     amp_region: str | None = None
     """Plain. Region of the Amazon Managed Service for Prometheus workspace `prometheus_url` is the query endpoint of: the triggers sign their queries with SigV4 as KEDA's operator (`Keda`'s `amp_workspace_arn`), through a TriggerAuthentication beside the ScaledObject. Default none (no signing)."""
     keda_operator_role: pulumi.Input[str] | None = None
-    """The name of the IAM role KEDA's operator runs as (`Keda.operator_role_name`): with `queue`, the server grants it reading its queue's attributes, the counts KEDA scales on. Default none (grant it yourself: `components.queue.manifests.keda_policy`)."""
+    """The name of the IAM role KEDA's operator runs as (`Keda.operator_role_name`): with `queue`, the server grants it reading its queue's attributes, the counts KEDA scales on. Default none (grant it yourself: `components.vllm.queue.manifests.keda_policy`)."""
     keda_namespace: pulumi.Input[str] | None = None
     """KEDA's namespace as an output (`Keda.namespace`), which resolves once KEDA's chart, and with it the ScaledObject CRD, is installed: the ScaledObject waits for it. Default none (KEDA is installed elsewhere)."""
     pod_annotations: dict[str, str] | None = None

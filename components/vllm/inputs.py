@@ -132,7 +132,7 @@ ARGS: tuple[Args, ...] = (
             "pulumi.Input[str] | None",
             "The name of the IAM role KEDA's operator runs as (`Keda.operator_role_name`): with `queue`, the server "
             "grants it reading its queue's attributes, the counts KEDA scales on. Default none (grant it yourself: "
-            "`components.queue.manifests.keda_policy`).",
+            "`components.vllm.queue.manifests.keda_policy`).",
         ),
         Own(
             "keda_namespace",

@@ -78,7 +78,7 @@ def scaled_object(
     `targetWaitingPerReplica` queued requests per replica (and at `targetKvCacheUsage` when given), and removes a
     replica only after the queue has stayed low for `scaleDownStabilizationSeconds`. With `amp_region`, the
     triggers sign their queries for that region with `trigger_authentication`. A server fed from an SQS queue
-    scales on `queue_trigger` (components/queue/manifests.py `sqs_trigger`) too, or on it alone without
+    scales on `queue_trigger` (components/vllm/queue/manifests.py `sqs_trigger`) too, or on it alone without
     `autoscaling.enabled`; at `minReplicas` 0, KEDA takes it from one replica to none once the triggers have been
     inactive for the same window (`cooldownPeriod`, which governs that last step: keda.sh/docs/2.20/reference/
     scaledobject-spec/)."""

@@ -17,9 +17,6 @@ from ..facts import gpu_catalog, pod_identity
 from ..facts.contract import PlacementContract
 from ..facts.identity import PROJECT
 from ..kube.labels import created_name
-from ..queue import manifests as queue_manifests
-from ..queue.args import ServingQueueArgs
-from ..queue.serving_queue import ServingQueue, register_consumer_identity
 from ..settings import GpuNodeGroupSettings, ObservabilitySettings, VllmSettings, arguments, server_pool_problems
 from ..settings.fields import check_node_labels
 from ..settings.fleet import revision_warning
@@ -44,6 +41,9 @@ from .manifests import (
     token_secret_name,
     try_command,
 )
+from .queue import manifests as queue_manifests
+from .queue.args import ServingQueueArgs
+from .queue.serving_queue import ServingQueue, register_consumer_identity
 from .scaling_manifests import default_prometheus_url, scaled_object, trigger_authentication
 from .weights import S3Weights, register_s3_weights, register_weights_copy
 

@@ -21,7 +21,7 @@ KERNEL_MEMORY_SHARE = Fraction(5, 100)
 # What the node's DaemonSets request besides the server: aws-node, kube-proxy, the device plugin,
 # the node monitoring agent, a CSI node plugin.
 DAEMONSET_MEMORY_MIB = 512
-# A queue-fed server's pod also runs its queue's consumer (components/queue/): one Python process waiting on HTTP,
+# A queue-fed server's pod also runs its queue's consumer (components/vllm/queue/): one Python process waiting on HTTP,
 # SQS and S3. Its requests equal its limits, as the server's do, so the pod stays Guaranteed; the server's own
 # share is that much smaller.
 QUEUE_CONSUMER_CPU_MILLICORES = 200

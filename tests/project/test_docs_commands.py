@@ -14,9 +14,9 @@ import yaml
 from conftest import ROOT
 
 from components.observability.alert_rules import main as alert_rules_main
-from components.queue.batch import build_parser as build_batch_parser
 from components.settings import parse_settings
 from components.stackcheck.__main__ import build_audit_command_parser, build_plan_command_parser
+from components.vllm.queue.batch import build_parser as build_batch_parser
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 PARSERS = {

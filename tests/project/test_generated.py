@@ -292,8 +292,8 @@ def test_every_concerns_declaration_is_found_and_the_plans_record_of_inputs_is_n
         "components.pools.auto_mode.inputs",
         "components.pools.inputs",
         "components.pools.karpenter.inputs",
-        "components.queue.inputs",
         "components.vllm.inputs",
+        "components.vllm.queue.inputs",
     ]
 
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from components.queue import batch
+from components.vllm.queue import batch
 from tests.support.queue_run import consumer_environment, consumer_process, make_queue, wait_until
 from tests.support.queue_services import chat_line, moto_server, stand_in_server
 

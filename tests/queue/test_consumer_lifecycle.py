@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from components.queue import consumer_script
+from components.vllm.queue import consumer_script
 from tests.support.queue_run import consumer_environment, consumer_process, make_queue, wait_until
 from tests.support.queue_services import chat_line, moto_server, stand_in_server
 

@@ -30,8 +30,8 @@ COMPONENT_ARGS = {
     ),
     "serving-queue-bounds": (
         """
-        from components.queue.args import ServingQueueArgs
-        from components.queue.serving_queue import ServingQueue
+        from components.vllm.queue.args import ServingQueueArgs
+        from components.vllm.queue.serving_queue import ServingQueue
 
         ServingQueue("q", ServingQueueArgs(visibility_timeout_seconds=50_000, max_receive_count=0))
         """,
@@ -65,8 +65,8 @@ def test_a_serving_queue_alone_makes_its_bucket_and_grants_nothing_without_roles
     run_components(
         tmp_path,
         """
-        from components.queue.args import ServingQueueArgs
-        from components.queue.serving_queue import ServingQueue
+        from components.vllm.queue.args import ServingQueueArgs
+        from components.vllm.queue.serving_queue import ServingQueue
 
         ServingQueue("jobs", ServingQueueArgs(max_receive_count=3))
         """,

@@ -174,7 +174,7 @@ def test_the_consumer_runs_beside_vllm_and_vllm_waits_for_its_drain(planned):
 def test_the_configmap_ships_the_consumer_as_it_is_in_the_package(planned):
     _, _, out = planned
     shipped = rendered(out, "vllm.configmap.vllm-server-queue.yaml")["data"]["consumer.py"]
-    assert shipped == (ROOT / "components" / "queue" / "consumer_script.py").read_text()
+    assert shipped == (ROOT / "components" / "vllm" / "queue" / "consumer_script.py").read_text()
 
 
 def test_the_stack_exports_where_to_submit_and_where_to_collect(planned):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.queue import consumer_script
+from components.vllm.queue import consumer_script
 
 from .queue_services import Moto
 

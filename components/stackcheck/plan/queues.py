@@ -13,9 +13,9 @@ from ...facts.go_duration import parse_go_duration
 from ...facts.identity import PROJECT
 from ...facts.resource_types import SQS_QUEUE
 from ...placement.queue import QueuedServer
-from ...queue.consumer_script import HEARTBEAT_FRACTION
-from ...queue.manifests import CONTAINER
 from ...vllm.manifests import SERVER_NAME
+from ...vllm.queue.consumer_script import HEARTBEAT_FRACTION
+from ...vllm.queue.manifests import CONTAINER
 
 SERVING_QUEUE = f"{PROJECT}:index:ServingQueue"
 NANOSECONDS = 1_000_000_000

@@ -14,11 +14,11 @@ import re
 import pulumi
 import pulumi_aws as aws
 
-from ..args.validate import Validation, args_path, coerce
-from ..facts import naming, pod_identity
-from ..facts.identity import PROJECT
-from ..settings.queue import QueueSettings
-from ..vllm.weights import BUCKET_NAME_MAX, private_bucket
+from ...args.validate import Validation, args_path, coerce
+from ...facts import naming, pod_identity
+from ...facts.identity import PROJECT
+from ...settings.queue import QueueSettings
+from ..weights import BUCKET_NAME_MAX, private_bucket
 from . import manifests
 from .args import ServingQueueArgs
 

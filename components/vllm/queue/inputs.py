@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..args.declare import Args, Own, Take, _args
-from ..settings.queue import QueueSettings
-from ..settings.section import SectionModel
+from ...args.declare import Args, Own, Take, _args
+from ...settings.queue import QueueSettings
+from ...settings.section import SectionModel
 
 STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {}
 """Settings fields of this concern no component takes: the stack config alone has them."""
@@ -12,7 +12,7 @@ STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {}
 ARGS: tuple[Args, ...] = (
     _args(
         "ServingQueueArgs",
-        "queue/args",
+        "vllm/queue/args",
         "Inputs of `ServingQueue`, the AWS side of a server's request queue (`VllmServer` makes one for its "
         "`queue`). Fields without `Input` must be plain values; they are checked when the component is "
         "constructed, with the rules of the stack config's `vllm.queue`.",

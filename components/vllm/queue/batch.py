@@ -4,7 +4,7 @@
     eks-gpu-batch collect --results s3://bucket/prefix/ --batch ID [--ids FILE.jsonl] [--wait SECONDS]
                           [--dead-letter-url URL] --out RESULTS.jsonl
 
-`submit` checks every line first, as the consumer reads it (components/queue/consumer_script.py): a custom_id the
+`submit` checks every line first, as the consumer reads it (components/vllm/queue/consumer_script.py): a custom_id the
 consumer can name a result by, once each in the file, `POST` to an endpoint it serves, a JSON body, no streaming,
 and at most SQS's message size (1 MiB, botocore's model) — a larger line is refused with its number, since a
 request that size is no chat prompt (no object in S3 carries it instead). Nothing is sent unless every line
@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..facts import sqs_model
+from ...facts import sqs_model
 from .consumer_script import BATCH_ATTRIBUTE, KEY_PART_RULE, is_key_part, line_problem, result_key, split_results_uri
 
 PROGRESS_FROM = 100

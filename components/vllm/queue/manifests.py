@@ -1,6 +1,6 @@
 """A queue-fed vLLM server's parts as plain values: the consumer container beside vLLM, its ConfigMap, the drain
 that makes vLLM outlive it, the IAM policies of the consumer and of KEDA's operator, the queue's redrive and
-transport policies, and KEDA's SQS trigger. Pure functions of the settings; components/queue/queue.py and
+transport policies, and KEDA's SQS trigger. Pure functions of the settings; components/vllm/queue/serving_queue.py and
 components/vllm/server.py register them.
 
 Why the consumer shares the server's pod, and how scaling in spares a request: the consumer asks vLLM on
@@ -20,12 +20,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..facts import sqs_model, versions
-from ..kube.labels import standard_labels
-from ..kube.security_context import locked_down
-from ..settings import VllmSettings
-from ..vllm.manifests import PRE_STOP_SLEEP_SECONDS, SHUTDOWN_MARGIN_SECONDS, image_version
-from ..vllm.sizing import queue_consumer_resources
+from ...facts import sqs_model, versions
+from ...kube.labels import standard_labels
+from ...kube.security_context import locked_down
+from ...settings import VllmSettings
+from ..manifests import PRE_STOP_SLEEP_SECONDS, SHUTDOWN_MARGIN_SECONDS, image_version
+from ..sizing import queue_consumer_resources
 from . import consumer_script
 
 CONTAINER = "queue-consumer"

@@ -28,7 +28,7 @@ from types import MappingProxyType
 
 from . import versions
 
-AS_OF = "2026-12-05"
+AS_OF = "2026-12-04"
 """When the figures below were read from their sources (those read earlier keep their own date)."""
 GB = 1e9
 """Bytes in a decimal gigabyte, the unit registries, EC2 and the benchmarks below report in."""

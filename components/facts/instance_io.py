@@ -3,7 +3,7 @@ and download steps meet (facts/cold_start.py). Standard library only.
 
 - Network: the baseline bandwidth of facts/gpu_catalog.py (`network_baseline_gbps`, not the "up to" burst).
 - EBS: the baseline bandwidth between the instance and its EBS volumes, in Mbps (`EBS_BASELINE_MBPS`), read on
-  2026-12-05 from instances.vantage.sh's data as committed in tsaol/aws-gpu (data/instances_full_cn.json at
+  2026-12-04 from instances.vantage.sh's data as committed in tsaol/aws-gpu (data/instances_full_cn.json at
   4480bff88ee2da937c52b1b2cdf4e9dcdb760827, 2025-11-30; the fields `ebs_baseline_bandwidth` and
   `ebs_max_bandwidth`, which are EC2's `EbsOptimizedInfo.BaselineBandwidthInMbps` and `MaximumBandwidthInMbps`).
   A type whose maximum is above its baseline bursts to it on credits (AWS Compute Blog, "Simulating Amazon EC2 EBS
@@ -20,7 +20,7 @@ from types import MappingProxyType
 
 from .cold_start_figures import Figure
 
-AS_OF = "2026-12-05"
+AS_OF = "2026-12-04"
 EBS_SOURCE = (
     "instances.vantage.sh data in tsaol/aws-gpu data/instances_full_cn.json at 4480bff8 (2025-11-30): "
     "ebs_baseline_bandwidth"

@@ -97,7 +97,7 @@ FSR_SOURCE = PriceSource(
     "Unit-Hours for each Availability Zone in which it is enabled, billed per minute with a one-hour minimum; one "
     "FSR DSU-hour is $0.75 per Availability Zone (us-east-1), one DSU for each snapshot and zone",
     "https://docs.aws.amazon.com/whitepapers/latest/how-aws-pricing-works/amazon-ebs.html",
-    "2026-12-05",
+    "2026-12-04",
 )
 KMS_SOURCE = PriceSource(
     "AWS KMS pricing: each KMS key costs $1 a month (prorated hourly), the same in every commercial region; with "

@@ -72,6 +72,17 @@ CHECKOV_SKIPS = {
 # Labels.
 
 
+def image_user_security_context() -> dict:
+    """A container of the vLLM image as its non-root `vllm` user (facts/versions.py), locked down: the server, its
+    queue's consumer and the weights copy all run so."""
+    return locked_down(
+        runAsNonRoot=True,
+        runAsUser=versions.VLLM_USER_ID,
+        runAsGroup=versions.VLLM_GROUP_ID,
+        seccompProfile={"type": "RuntimeDefault"},
+    )
+
+
 def image_version(image: str) -> str:
     """The version part of an image reference as a label value: the tag, or `sha256-<12 hex>` for a digest."""
     if "@sha256:" in image:
@@ -206,12 +217,7 @@ def container(
         **probes(settings.startup_timeout_seconds, settings.probe_period_seconds),
         # A `sleep` handler (beta and on by default since Kubernetes 1.30) needs no shell in the image.
         "lifecycle": {"preStop": {"sleep": {"seconds": PRE_STOP_SLEEP_SECONDS}}},
-        "securityContext": locked_down(
-            runAsNonRoot=True,
-            runAsUser=versions.VLLM_USER_ID,
-            runAsGroup=versions.VLLM_GROUP_ID,
-            seccompProfile={"type": "RuntimeDefault"},
-        ),
+        "securityContext": image_user_security_context(),
         "volumeMounts": volume_mounts(has_token),
     }
 

@@ -23,10 +23,9 @@ from pathlib import Path
 from ..facts import cold_start, naming, pod_identity, versions
 from ..facts.node_agents import SYSTEM_POOL_LABEL
 from ..kube.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, network_policy, standard_labels
-from ..kube.security_context import locked_down
 from ..settings import VllmSettings
 from . import weights_copy_script
-from .manifests import CHECKOV_SKIPS, XET_CHUNK_CACHE
+from .manifests import CHECKOV_SKIPS, XET_CHUNK_CACHE, image_user_security_context
 
 APP = "vllm-weights-copy"
 COMPONENT = "weights-copy"
@@ -120,16 +119,6 @@ def script_args(mode: str, settings: VllmSettings) -> list[str]:
     ]
 
 
-def _security_context() -> dict:
-    # The vLLM image's non-root user (facts/versions.py), as the server runs.
-    return locked_down(
-        runAsNonRoot=True,
-        runAsUser=versions.VLLM_USER_ID,
-        runAsGroup=versions.VLLM_GROUP_ID,
-        seccompProfile={"type": "RuntimeDefault"},
-    )
-
-
 def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: bool, token_secret: str) -> dict:
     """The copy Job on the system nodes (their label; no GPU toleration), restricted-compliant; the component
     adds `WEIGHTS_BUCKET` and `AWS_REGION` to its environment."""
@@ -205,7 +194,7 @@ def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: b
                                 "requests": {"cpu": "250m", "memory": "1Gi"},
                                 "limits": {"cpu": "1", "memory": "2Gi"},
                             },
-                            "securityContext": _security_context(),
+                            "securityContext": image_user_security_context(),
                             "volumeMounts": mounts,
                         }
                     ],
@@ -236,7 +225,7 @@ def wait_container(settings: VllmSettings) -> dict:
         "command": [*script_args("wait", settings), "--timeout", str(wait_seconds(settings))],
         "env": [{"name": "HOME", "value": "/tmp"}],
         "resources": {"requests": {"cpu": "50m", "memory": "256Mi"}, "limits": {"cpu": "500m", "memory": "512Mi"}},
-        "securityContext": _security_context(),
+        "securityContext": image_user_security_context(),
         "volumeMounts": [
             {"name": "weights-copy", "mountPath": SCRIPT_DIR, "readOnly": True},
             {"name": "tmp", "mountPath": "/tmp"},

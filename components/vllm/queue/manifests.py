@@ -20,11 +20,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...facts import sqs_model, versions
+from ...facts import sqs_model
 from ...kube.labels import standard_labels
-from ...kube.security_context import locked_down
 from ...settings import VllmSettings
-from ..manifests import PRE_STOP_SLEEP_SECONDS, SHUTDOWN_MARGIN_SECONDS, image_version
+from ..manifests import PRE_STOP_SLEEP_SECONDS, SHUTDOWN_MARGIN_SECONDS, image_user_security_context, image_version
 from ..sizing import queue_consumer_resources
 from . import consumer_script
 
@@ -106,16 +105,6 @@ def config_map(instance: str, settings: VllmSettings, server_name: str) -> dict:
     }
 
 
-def _security_context() -> dict:
-    # The vLLM image's non-root user (facts/versions.py), as the server runs.
-    return locked_down(
-        runAsNonRoot=True,
-        runAsUser=versions.VLLM_USER_ID,
-        runAsGroup=versions.VLLM_GROUP_ID,
-        seccompProfile={"type": "RuntimeDefault"},
-    )
-
-
 def _script(*args: str) -> list[str]:
     return ["python3", f"{SCRIPT_DIR}/{SCRIPT_FILE}", *args]
 
@@ -151,7 +140,7 @@ def consumer_container(
         "command": _script("run"),
         "env": env,
         "resources": queue_consumer_resources(),
-        "securityContext": _security_context(),
+        "securityContext": image_user_security_context(),
         "volumeMounts": [
             {"name": SCRIPT_VOLUME, "mountPath": SCRIPT_DIR, "readOnly": True},
             {"name": RUN_VOLUME, "mountPath": RUN_DIR},

@@ -199,6 +199,9 @@ for pool in settings.pools:
             provider=cluster.provider, depends_on=[getattr(installed, waits_for)] if waits_for else None
         )
         if provisioner.on_cluster
+        # A node group's warm nodes are placeholder pods (components/pools/warm.py), on the cluster's provider.
+        else pulumi.ResourceOptions(providers=[cluster.provider])
+        if pool.settings.warm_nodes
         else None,
     )
 on_cluster = pulumi.ResourceOptions(provider=cluster.provider)

@@ -74,8 +74,10 @@ class Start:
     startup_period: float = 10
     readiness_period: float = 10
     warm: bool = False
-    """Whether a warm node (a placeholder holding it) takes the pod: no node to launch, the image already there."""
+    """Whether a warm node (a placeholder holding it) takes the pod: no node to launch, and the image already there
+    when the server runs the pinned one the placeholders run (`versions.VLLM_IMAGE`)."""
     placeholder_grace: float = 0
+    """The placeholder's termination grace period, the most the preempting pod waits for it."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ def _node_steps(start: Start) -> list[Step]:
 def _image_step(start: Start) -> tuple[Step | None, str | None]:
     """The image's step, or None and why it is left out. A pull takes the longer of the network's pull of the
     compressed layers and the volume's write of them and of the unpacked image."""
-    if start.warm:
+    if start.warm and start.image == versions.VLLM_IMAGE:
         return Step(IMAGE, 0, "the placeholder ran the same image on the warm node", WARM_IMAGE_SOURCE), None
     if start.image_cache == "snapshot":
         if start.fast_snapshot_restore:

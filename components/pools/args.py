@@ -48,6 +48,8 @@ class GpuNodeGroupArgs:
     """Plain. The EBS snapshot of a Bottlerocket data volume holding the vLLM image, `snap-` and 8 or 17 hexadecimal digits; required with `imageCache: snapshot` and refused otherwise. Default none."""
     volume_throughput: int | None = None
     """Plain. Throughput of the GPU nodes' gp3 volume (AL2023's root, Bottlerocket's data volume) in MiB/s, 125-1000, billed above gp3's included 125 (the plan's cost section prices it); its IOPS are raised to a quarter MiB/s each where it needs more than the included 3,000. The image pull and the weights written and read are bounded by it and by the instance's EBS baseline. Default: gp3's 125, or 600 with `imageCache: soci`."""
+    warm_nodes: int | None = None
+    """Plain. GPU nodes kept running and empty for the pool's servers, at most `maxSize`: placeholder pods of the lowest priority that still holds a node (pools/warm_manifests.py) request each node's GPUs and run the vLLM image, so the node has pulled it; a server's pod preempts one and starts with no node to wait for, and the placeholder, pending again, asks for the next node. Node groups and Karpenter pools; billed as running nodes (the plan's cost section). Default 0."""
     placement: PlacementArgs | None = None
     """Plain. The placement contract: the nodes carry its label, extra labels and taints. Default: label `GPU=true`, taint `GPU=true:NoSchedule`."""
     tags: dict[str, str] | None = None

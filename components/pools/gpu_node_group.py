@@ -26,6 +26,7 @@ from ..facts.identity import PROJECT
 from ..settings import GpuNodeGroupSettings
 from .args import GpuNodeGroupArgs
 from .node_group import ManagedNodeGroupSpec, ami_type, create_managed_node_group, shape
+from .warm import register_warm_nodes
 
 
 def validated(name: str, args: GpuNodeGroupArgs) -> tuple[GpuNodeGroupSettings, PlacementContract]:
@@ -133,6 +134,8 @@ class GpuNodeGroup(pulumi.ComponentResource):
         self.ami_type = spec.ami_type
         self.labels = spec.labels
         self.taints = spec.taints
+        # Placeholders are Kubernetes objects: the group is then given the cluster's provider (`providers`).
+        register_warm_nodes(self, name, settings, contract, spec.labels)
         self.register_outputs(
             {
                 "node_group_name": self.node_group_name,

@@ -194,6 +194,12 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     billed above gp3's included 125 (the plan's cost section prices it); its IOPS are raised to a quarter MiB/s
     each where it needs more than the included 3,000. The image pull and the weights written and read are bounded
     by it and by the instance's EBS baseline. Default: gp3's 125, or 600 with `imageCache: soci`."""
+    warm_nodes: NodeCount = 0
+    """GPU nodes kept running and empty for the pool's servers, at most `maxSize`: placeholder pods of the lowest
+    priority that still holds a node (pools/warm_manifests.py) request each node's GPUs and run the vLLM image, so
+    the node has pulled it; a server's pod preempts one and starts with no node to wait for, and the placeholder,
+    pending again, asks for the next node. Node groups and Karpenter pools; billed as running nodes (the plan's cost
+    section)."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = super().problems()
@@ -228,6 +234,14 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
             )
         problems += self._image_cache_problems()
         problems += self._auto_mode_problems()
+        if self.warm_nodes > self.max_size:
+            problems.append(
+                ConfigProblem(
+                    "warmNodes",
+                    f"{self.warm_nodes!r} is greater than maxSize {self.max_size!r}; allowed: 0 to maxSize (the warm "
+                    "nodes are among the pool's nodes)",
+                )
+            )
         taint_keys = [taint.key for taint in self.extra_taints]
         duplicates = sorted({k for k in taint_keys if taint_keys.count(k) > 1})
         if duplicates:
@@ -347,6 +361,15 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
                     "volumeThroughput",
                     f"{self.volume_throughput!r} with provisioner 'autoMode', whose nodes' volumes EKS manages; "
                     "allowed: unset, or provisioner 'nodeGroup' or 'karpenter'",
+                )
+            )
+        if self.warm_nodes:
+            problems.append(
+                ConfigProblem(
+                    "warmNodes",
+                    f"{self.warm_nodes!r} with provisioner 'autoMode': warm nodes are not supported there (the "
+                    "placeholders are registered for node groups and Karpenter pools only); allowed: 0 or unset, or "
+                    "provisioner 'nodeGroup' or 'karpenter'",
                 )
             )
         return problems

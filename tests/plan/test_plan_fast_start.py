@@ -119,3 +119,24 @@ def test_a_provisioned_throughput_is_priced_above_the_included_125(tmp_path):
     [image] = [step for step in start["steps"] if step["step"] == "image on the node"]
     # 500 MiB/s = 524.3 MB/s, over g5.xlarge's 87.5 MB/s EBS baseline: the writes still take 464 s.
     assert image["seconds"] == 464.0
+
+
+def test_one_warm_node_registers_its_placeholders_starts_without_a_node_and_is_priced_monthly(tmp_path):
+    """On a g5.4xlarge (10 Gbps baseline, 1,250 MB/s; 15 streamer connections x 85 MB/s = 1,275 MB/s) the warm start
+    is 1 (the placeholder's grace period) + 0 (the placeholder pulled the pinned image) + 19 + 15.22 GB / 1,250 MB/s
+    (12.18) + 1.46 + 45 (torch.compile: the stack persists no compile cache) + 20 + 1 + 1 = 100.64 s; the warm node is
+    g5.4xlarge's $1.624 an hour (the AWS price list row of facts/price_table.py): $1,185.52 a month."""
+    warm = {
+        "gpuNodeGroup": {**FAST["gpuNodeGroup"], "instanceTypes": ["g5.4xlarge"], "warmNodes": 1},
+        "vllm": {**FAST["vllm"], "source": {"type": "s3", "concurrency": 15}},
+    }
+    document = plan_fast(tmp_path, warm)
+
+    kinds = {(item["kind"], item["namespace"]) for item in document["objects"] if "-warm" in item["name"]}
+    assert kinds == {("PriorityClass", None), ("Deployment", "default")}
+    [start] = document["coldStart"]
+    assert start["coldStartSeconds"] == pytest.approx(100.6, abs=0.05)
+    assert [step["step"] for step in start["steps"][:2]] == ["placeholder preempted", "image on the node"]
+    assert start["scalesFromZero"] is False
+    [node] = [item for item in document["cost"]["fixed"] if item["item"].startswith("warm GPU nodes")]
+    assert (node["count"], node["usdPerUnitHour"], node["monthlyUsd"]) == (1, 1.624, 1185.52)

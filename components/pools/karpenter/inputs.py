@@ -76,6 +76,7 @@ ARGS: tuple[Args, ...] = (
                 "image_cache",
                 "snapshot_id",
                 "volume_throughput",
+                "warm_nodes",
             ),
             docs={
                 "max_size": "Largest node count of the pool's largest instance type: the NodePool's limits are its "

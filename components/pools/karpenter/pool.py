@@ -17,6 +17,7 @@ from ...facts import karpenter
 from ...facts.contract import PlacementContract
 from ...facts.identity import PROJECT
 from ...settings import GpuNodeGroupSettings
+from ..warm import register_warm_nodes
 from . import manifests as manifests
 from .args import KarpenterNodePoolArgs
 
@@ -93,6 +94,7 @@ class KarpenterNodePool(pulumi.ComponentResource):
             pool=manifests.node_pool(object_name, settings, contract),
         )
         self.node_pool_name, self.labels, self.taints = template
+        register_warm_nodes(self, object_name, settings, contract, self.labels)
         self.register_outputs(template._asdict())
 
 

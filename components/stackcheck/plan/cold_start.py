@@ -13,6 +13,7 @@ from typing import Any
 
 from ...facts import cold_start
 from ...facts.go_duration import parse_go_duration
+from ...pools import warm_manifests
 from ...vllm.manifests import SERVER_NAME
 from ...vllm.weights_copy import WAIT_CONTAINER
 
@@ -62,7 +63,15 @@ def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start
         concurrency=vllm.source.concurrency,
         startup_period=startup,
         readiness_period=readiness,
+        warm=has_warm_node(pool),
+        placeholder_grace=warm_manifests.GRACE_SECONDS if has_warm_node(pool) else 0,
     )
+
+
+def has_warm_node(pool: Any) -> bool:
+    """Whether the pool keeps a warm node for a first replica: a replica fits one node (`gpu-requests-fit-one-node`),
+    so one warm node starts it; among several models of one pool, the first to start takes it."""
+    return pool.warm_nodes >= 1
 
 
 def weights_wait(deployment: dict[str, Any] | None) -> float | None:
@@ -96,7 +105,7 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
                 name=vllm.model if server.name is None else f"{server.name} ({vllm.model})",
                 pool=server.pool.resource_name(settings.cluster.name),
                 steps=tuple(steps),
-                scales_from_zero=pool.min_size == 0,
+                scales_from_zero=pool.min_size == 0 and not has_warm_node(pool),
                 startup_allowance=startup_allowance(deployment),
                 # The Cluster Autoscaler's bound is for the node groups it scales, not Karpenter's or Auto Mode's nodes.
                 max_node_provision=max_provision if pool.node_group else None,

@@ -446,7 +446,7 @@ def stack_cost(resources: list[Any], values: dict[str, Any], settings: Any) -> C
     region = mock_region(values)
     cost = settings.cost if settings is not None else None
     sizes = [size for server in settings.servers if (size := server.settings.weights_bytes)] if settings else []
-    return estimate(
+    result = estimate(
         resources,
         region,
         mock_partition(region),
@@ -455,6 +455,12 @@ def stack_cost(resources: list[Any], values: dict[str, Any], settings: Any) -> C
         weights_gb=max(sizes) / 1e9 if sizes else None,
         fast_snapshot_restores=fast_snapshot_restores(settings) if settings else 0,
     )
+    if settings is not None:
+        from .warm_cost import warm_node_costs
+
+        warm = warm_node_costs(settings, region, result.spot_discount)
+        result.fixed += [_in_currency(item, result.currency) for item in warm]
+    return result
 
 
 def fast_snapshot_restores(settings: Any) -> int:

@@ -1,0 +1,138 @@
+"""Warm nodes (`warmNodes`): the placeholders that hold a pool's nodes, their settings rules and their price.
+
+Figures from their sources, not from the code under test:
+
+- the Cluster Autoscaler's `--expendable-pods-priority-cutoff` defaults to -10 (kubernetes/autoscaler
+  cluster-autoscaler/config/flags/flags.go at cluster-autoscaler-1.36.1), and a pod is expendable when its priority is
+  `< cutoff` (core/utils/expendable.go at that tag): -10 still scales up and holds a node, -11 does not;
+- a pod without a priorityClassName has priority 0 (Kubernetes docs, Pod Priority and Preemption, with no
+  globalDefault class, and the stack registers none), as the vLLM servers have: 0 > -10 preempts the placeholder;
+- g5.xlarge is $1.006 an hour on demand in us-east-1 (the AWS price list row in facts/price_table.py), so a warm
+  node is 1.006 x 730 = $734.38 a month; g5.4xlarge $1.624, $1,185.52 a month.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components.facts import versions
+from components.facts.contract import PlacementContract, Taint
+from components.pools import warm_manifests
+from components.settings import GpuNodeGroupSettings
+from components.settings.errors import ConfigError
+from components.settings.stack import parse_settings
+from components.stackcheck.plan.warm_cost import node_hour
+
+CLUSTER_AUTOSCALER_DEFAULT_CUTOFF = -10
+SERVER_PRIORITY = 0
+CONTRACT = PlacementContract(extra_taints=(Taint("team", "ml", "NoExecute"),))
+LABELS = {"GPU": "true", "nvidia.com/gpu.product": "NVIDIA-A10G", "pool": "chat"}
+
+
+def placeholder_pod(gpus: int = 4, count: int = 2) -> tuple[dict, dict]:
+    deployment = warm_manifests.placeholders("chat", count, gpus, CONTRACT, LABELS)
+    return deployment, deployment["spec"]["template"]["spec"]
+
+
+def test_the_placeholder_priority_still_scales_up_and_holds_a_node_but_any_server_preempts_it():
+    priority = warm_manifests.priority_class("chat")["value"]
+
+    expendable = priority < CLUSTER_AUTOSCALER_DEFAULT_CUTOFF
+    assert not expendable
+    assert priority < SERVER_PRIORITY
+    assert priority == -10
+
+
+def test_the_priority_class_is_no_default_and_never_preempts_anything_itself():
+    priority = warm_manifests.priority_class("chat")
+
+    assert priority["globalDefault"] is False
+    assert priority["preemptionPolicy"] == "Never"
+    _, pod = placeholder_pod()
+    assert pod["priorityClassName"] == priority["metadata"]["name"] == "chat-warm"
+
+
+def test_each_placeholder_requests_every_gpu_of_a_node_so_it_holds_one_node():
+    deployment, pod = placeholder_pod(gpus=4, count=2)
+
+    [container] = pod["containers"]
+    assert deployment["spec"]["replicas"] == 2
+    assert container["resources"]["requests"]["nvidia.com/gpu"] == "4"
+    assert container["resources"]["limits"]["nvidia.com/gpu"] == "4"
+
+
+def test_placeholders_tolerate_every_repelling_taint_and_select_the_pools_own_labels():
+    _, pod = placeholder_pod()
+
+    assert pod["nodeSelector"] == LABELS
+    assert {"key": "GPU", "operator": "Equal", "value": "true", "effect": "NoSchedule"} in pod["tolerations"]
+    assert {"key": "team", "operator": "Equal", "value": "ml", "effect": "NoExecute"} in pod["tolerations"]
+
+
+def test_placeholders_run_the_pinned_vllm_image_and_only_a_shell_that_exits_on_sigterm():
+    _, pod = placeholder_pod()
+
+    [container] = pod["containers"]
+    assert container["image"] == f"vllm/vllm-openai:{versions.VLLM_VERSION}"
+    # The image's entrypoint (vllm serve) is replaced: nothing opens a GPU.
+    assert container["command"][:2] == ["/bin/sh", "-c"]
+    assert "trap 'exit 0' TERM" in container["command"][2]
+    assert "vllm" not in container["command"][2]
+    assert pod["terminationGracePeriodSeconds"] == 1
+    assert container["securityContext"]["allowPrivilegeEscalation"] is False
+
+
+def test_pulumi_does_not_wait_for_placeholders_that_wait_for_nodes():
+    deployment, _ = placeholder_pod()
+
+    assert deployment["metadata"]["annotations"]["pulumi.com/skipAwait"] == "true"
+
+
+def test_more_warm_nodes_than_max_size_are_refused_naming_both():
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"gpuNodeGroup": {"warmNodes": 3, "maxSize": 2}})
+
+    assert "gpuNodeGroup.warmNodes: 3 is greater than maxSize 2; allowed: 0 to maxSize" in str(error.value)
+
+
+def test_warm_nodes_on_auto_mode_are_refused_as_not_supported():
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"gpuNodeGroup": {"provisioner": "autoMode", "instanceTypes": ["g6.xlarge"], "warmNodes": 1}})
+
+    text = str(error.value)
+    assert "gpuNodeGroup.warmNodes: 1 with provisioner 'autoMode': warm nodes are not supported there" in text
+    assert "provisioner 'nodeGroup' or 'karpenter'" in text
+
+
+@pytest.mark.parametrize(
+    ("pool", "expected"),
+    [
+        ({"instanceTypes": ["g5.xlarge"], "warmNodes": 1}, ("g5.xlarge", 734.38)),
+        # A node group fills On-Demand capacity in the order given: the first type.
+        ({"instanceTypes": ["g5.4xlarge", "g5.xlarge"], "warmNodes": 1}, ("g5.4xlarge", 1185.52)),
+        # Karpenter launches the cheapest type it may.
+        (
+            {"instanceTypes": ["g5.4xlarge", "g5.xlarge"], "provisioner": "karpenter", "warmNodes": 1},
+            ("g5.xlarge", 734.38),
+        ),
+    ],
+    ids=["one-type", "node-group-first-type", "karpenter-cheapest"],
+)
+def test_a_warm_node_is_priced_as_the_node_its_pool_launches(pool, expected):
+    kind, price, why = node_hour(GpuNodeGroupSettings(**_snake(pool)), "us-east-1", None)
+
+    assert price is not None, why
+    assert (kind, round(price.per_month, 2)) == expected
+
+
+def test_a_spot_warm_node_without_a_discount_is_not_priced_and_says_why():
+    settings = GpuNodeGroupSettings(capacity_type="SPOT", warm_nodes=1)
+
+    _, price, why = node_hour(settings, "us-east-1", None)
+
+    assert price is None and "cost.spotDiscount" in why
+
+
+def _snake(values: dict) -> dict:
+    names = {"instanceTypes": "instance_types", "warmNodes": "warm_nodes", "provisioner": "provisioner"}
+    return {names[key]: value for key, value in values.items()}

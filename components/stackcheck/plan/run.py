@@ -150,6 +150,8 @@ class PlanResult:
     cold_start: list[ColdStart] = field(default_factory=list)
     """Each served model's cold start, step by step, against its budgets (`stackcheck.plan.cold_start`;
     `cold-start-fits-its-budget`)."""
+    cold_start_trade: list[Any] = field(default_factory=list)
+    """Per served model, today's start, the fast profile's and one warm node's, each priced (`cold_start_trade`)."""
     cost: CostEstimate | None = None
     """What the registered resources cost an hour and a month (`stackcheck.plan.cost`; `cost-within-budget`)."""
 
@@ -278,6 +280,10 @@ def run_plan(options: PlanOptions) -> PlanResult:
         from .cost import stack_cost
 
         result.cost = cost = stack_cost(run.resources, config.values, settings)
+        if sized:
+            from .cold_start_trade import cold_start_trades
+
+            result.cold_start_trade = cold_start_trades(settings, rendered, cost.region, cost.spot_discount)
         evidence = Evidence(
             placement=placed,
             model_fits=result.models if sized else None,

@@ -75,12 +75,44 @@ def cold_start_section(result: PlanResult) -> Section:
             for entry in entries
         ),
     )
+    trades = result.cold_start_trade
+    trade = Table(
+        (
+            Column("Model", code=True),
+            Column("Option"),
+            Column("Cold start s"),
+            Column("Monthly $"),
+            Column("Chose"),
+            Column("Could not"),
+        ),
+        tuple(
+            Row(
+                (
+                    item.model,
+                    option.name,
+                    f"{option.seconds:.0f}" + (" or more" if option.not_estimated else ""),
+                    "not priced" if option.monthly_usd is None else f"{option.monthly_usd:,.2f}",
+                    "; ".join(option.chose) or "-",
+                    "; ".join(option.could_not) or "-",
+                )
+            )
+            for item in trades
+            for option in item.options
+        ),
+    )
+    dearer = [item.model for item in trades if item.fast_costs_more_than_a_warm_node]
+    trade_note = Paragraph(
+        "The trade: today's settings, the fast profile its pool allows and one warm node, each with what it keeps "
+        "running a month for a faster start (Fast Snapshot Restore per zone, warm nodes)."
+        + (f" The fast profile costs more than a warm node for {', '.join(dearer)}." if dearer else "")
+    )
     copies = [entry.weights_copy for entry in entries if entry.weights_copy is not None]
     sources = sorted({step.source for entry in entries for step in (*entry.steps, *copies)})
     blocks = (
         starts,
         Paragraph(JUDGED),
         budgets,
+        *((trade_note, trade) if trades else ()),
         steps,
         Paragraph(
             "Published figures, not measured in this account: docs/autoscaling.md says how to measure a real cold start. "
@@ -93,7 +125,10 @@ def cold_start_section(result: PlanResult) -> Section:
         "Cold start (from a pending pod to a server that answers, verdict cold-start-fits-its-budget)",
         "error" if failed else "warning" if any(entry.scales_from_zero for entry in entries) else "ok",
         blocks if entries else (),
-        data={"coldStart": [entry.to_dict() for entry in entries]},
+        data={
+            "coldStart": [entry.to_dict() for entry in entries],
+            "coldStartTrade": [item.to_dict() for item in trades],
+        },
     )
 
 

@@ -1,0 +1,187 @@
+"""The cold-start trade, per served model: the estimate and the monthly price of today's settings, of the fast
+profile its pool and model allow, and of one warm node, side by side, so seconds are weighed against dollars.
+
+- **today**: the start as the stack is configured (facts/cold_start.py), priced by what it keeps running for a
+  faster start: Fast Snapshot Restore for the pool's snapshot in each of its zones, and its warm nodes.
+- **fast profile**: today's settings with every piece of the fast path the pool's provisioner and AMI family allow
+  (`fast_profile`), saying what it chose and what it could not: Karpenter's batch and launch where the pool is
+  Karpenter's, the image on a Bottlerocket snapshot with Fast Snapshot Restore (or SOCI on AL2023), the streamer's
+  concurrency from the instance's baseline where the weights come from S3, probes every second. The compile cache
+  is named as not chosen: the stack does not persist it.
+- **one warm node**: today's settings with a warm node (pools/warm_manifests.py) taking the pod.
+
+Prices are in US dollars at 730 hours a month (facts/prices.py); what has no dated price says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from ...facts import cold_start, image_cache, prices
+from ...pools import warm_manifests
+from ...vllm.manifests import SERVER_NAME
+from .cold_start import start_of
+from .warm_cost import node_hour
+
+FAST_PROBE_PERIOD = 1
+"""The probe period the fast profile uses (`vllm.probePeriodSeconds`' lowest)."""
+COMPILE_CACHE_NOT_PERSISTED = (
+    "compile cache: the stack does not persist vLLM's compile cache (VLLM_CACHE_ROOT is the pod's emptyDir), so "
+    "torch.compile runs again"
+)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to start a model: its estimate, what it costs a month, and what it chose and could not."""
+
+    name: str
+    seconds: float
+    monthly_usd: float | None
+    """What the option keeps running for a faster start, a month; None when a part has no price."""
+    chose: tuple[str, ...] = ()
+    could_not: tuple[str, ...] = ()
+    not_priced: str = ""
+    not_estimated: tuple[str, ...] = ()
+    """Steps left out for want of a figure: the seconds are then a lower bound."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "option": self.name,
+            "coldStartSeconds": round(self.seconds, 1),
+            "notEstimated": list(self.not_estimated),
+            "monthlyUsd": None if self.monthly_usd is None else round(self.monthly_usd, 2),
+            "chose": list(self.chose),
+            "couldNot": list(self.could_not),
+            "notPriced": self.not_priced or None,
+        }
+
+
+@dataclass(frozen=True)
+class Trade:
+    """One served model's options, and whether the fast profile costs more than a warm node."""
+
+    model: str
+    pool: str
+    options: tuple[Option, ...]
+
+    @property
+    def fast_costs_more_than_a_warm_node(self) -> bool:
+        today, fast, warm = self.options
+        if None in (today.monthly_usd, fast.monthly_usd, warm.monthly_usd):
+            return False
+        assert today.monthly_usd is not None and fast.monthly_usd is not None and warm.monthly_usd is not None
+        return fast.monthly_usd - today.monthly_usd > warm.monthly_usd - today.monthly_usd
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "model": self.model,
+            "pool": self.pool,
+            "options": [option.to_dict() for option in self.options],
+            "fastCostsMoreThanAWarmNode": self.fast_costs_more_than_a_warm_node,
+        }
+
+
+def fast_profile(start: cold_start.Start, pool: Any) -> tuple[cold_start.Start, list[str], list[str]]:
+    """`start` with the fast path's pieces that `pool` (its settings) allows; what it chose, what it could not."""
+    chose: list[str] = []
+    could_not: list[str] = []
+    changes: dict[str, Any] = {"startup_period": FAST_PROBE_PERIOD, "readiness_period": FAST_PROBE_PERIOD}
+    if pool.node_group:
+        could_not.append("Karpenter: the pool is a node group the Cluster Autoscaler scales (provisioner: karpenter)")
+    else:
+        chose.append(f"{pool.provisioner}'s 1 s batch and launch, not the Cluster Autoscaler's")
+    if pool.auto_mode:
+        could_not.append("the image on a snapshot or SOCI: EKS Auto Mode manages the nodes' AMI and volumes")
+    elif pool.image_cache == "snapshot":
+        changes["fast_snapshot_restore"] = True
+        chose.append(f"Fast Snapshot Restore for {pool.snapshot_id}: the data volume restored initialized")
+    elif pool.ami_family == "Bottlerocket":
+        could_not.append("the image on a snapshot: no snapshotId (imageCache: snapshot; docs/gpu-pools.md)")
+    elif _soci_fits(pool):
+        changes["image_cache"] = "soci"
+        changes["volume_throughput_mibps"] = start.volume_throughput_mibps or image_cache.SOCI_ROOT_THROUGHPUT_MIBPS
+        chose.append("SOCI parallel pull with the root volume at 600 MiB/s (billed per running node)")
+    else:
+        could_not.append("SOCI: the instance type is below 4 vCPUs and 8 GiB")
+    if start.source == "s3":
+        concurrency = start.concurrency or cold_start.concurrency_for(start.network_baseline_gbps)
+        changes["concurrency"] = concurrency
+        chose.append(f"{concurrency} streamer connections for the {start.network_baseline_gbps:g} Gbps baseline")
+    else:
+        could_not.append("weights streamed from S3: the model reads the Hub (vllm.source.type: s3)")
+    could_not.append(COMPILE_CACHE_NOT_PERSISTED)
+    chose.append(f"probes every {FAST_PROBE_PERIOD} s (vllm.probePeriodSeconds: {FAST_PROBE_PERIOD})")
+    return dataclasses.replace(start, **changes), chose, could_not
+
+
+def _priced(
+    start: cold_start.Start,
+    warm_nodes: int,
+    restore: prices.Price | None,
+    zones: int,
+    node: prices.Price | None,
+    node_why: str,
+    region: str,
+) -> tuple[float | None, str]:
+    """What `start` keeps running a month for a faster start: Fast Snapshot Restore in each zone, and `warm_nodes`
+    nodes at `node` an hour; None and why when a part has no price."""
+    why = []
+    total = 0.0
+    if start.fast_snapshot_restore:
+        if restore is None:
+            why.append(f"Fast Snapshot Restore: no dated price in {region}")
+        else:
+            total += restore.per_month * zones
+    if warm_nodes:
+        if node is None:
+            why.append(f"warm node: {node_why}")
+        else:
+            total += node.per_month * warm_nodes
+    return (None if why else total), "; ".join(why)
+
+
+def _soci_fits(pool: Any) -> bool:
+    """Whether nodeadm turns SOCI's parallel pull on for every instance type of the pool (gpuNodeGroup.imageCache)."""
+    return all(
+        entry.vcpus >= image_cache.SOCI_MIN_VCPUS and entry.memory_gib >= image_cache.SOCI_MIN_MEMORY_GIB
+        for entry in pool.instances
+    )
+
+
+def gpu_zone_count(settings: Any) -> int:
+    """The zones the GPU nodes may launch in: the stack's network's, or the private subnets given (cost.py's
+    count of Fast Snapshot Restore pairs)."""
+    own = settings.network.mode == "create"
+    return (0 if own else len(settings.cluster.private_subnet_ids)) or settings.network.zone_count
+
+
+def cold_start_trades(settings: Any, objects: list[Any], region: str, spot_discount: float | None) -> list[Trade]:
+    """One trade per served model, in the order of `Settings.servers`."""
+    deployments = {(obj.namespace, obj.name): obj.manifest for obj in objects if obj.kind == "Deployment"}
+    zones = gpu_zone_count(settings)
+    restore = prices.fast_snapshot_restore(region)
+    trades = []
+    for server in settings.servers:
+        pool = server.pool.settings
+        name = SERVER_NAME if server.name is None else server.name
+        today = start_of(server, deployments.get((server.settings.namespace, name)))
+        kind, node, node_why = node_hour(pool, region, spot_discount)
+        fast, chose, could_not = fast_profile(today, pool)
+        warm = dataclasses.replace(today, warm=True, placeholder_grace=warm_manifests.GRACE_SECONDS)
+
+        options = []
+        for label, start, warm_nodes, picked, missed in (
+            ("today", today, pool.warm_nodes, (), ()),
+            ("fast profile", fast, pool.warm_nodes, tuple(chose), tuple(could_not)),
+            ("one warm node", warm, max(1, pool.warm_nodes), (f"a warm {kind} held by a placeholder",), ()),
+        ):
+            steps, missing = cold_start.cold_start_steps(start)
+            monthly, why = _priced(start, warm_nodes, restore, zones, node, node_why, region)
+            seconds = sum(step.seconds for step in steps)
+            options.append(Option(label, seconds, monthly, picked, missed, why, tuple(missing)))
+        model = server.settings.model if server.name is None else f"{server.name} ({server.settings.model})"
+        trades.append(Trade(model, server.pool.resource_name(settings.cluster.name), tuple(options)))
+    return trades

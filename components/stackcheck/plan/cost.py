@@ -327,7 +327,8 @@ def _with_volumes(
                 region, float(volume.get("volumeSize") or 0), volume.get("throughput"), volume.get("iops")
             )
         if month is None:
-            return dataclasses.replace(pool, disk_not_priced=f"no {kind} price for {region}")
+            missing = "IOPS or throughput above the free baseline" if kind == "gp3" and region in prices.GP3 else kind
+            return dataclasses.replace(pool, disk_not_priced=f"no dated {missing} price for {region}")
         total += month
     return dataclasses.replace(pool, disk_per_node_month=total)
 

@@ -230,6 +230,18 @@ def test_budget_verdict_fails_over_the_budget_at_max_and_warns_over_it_at_desire
     assert unset.passed and unset.message == "no budget set (cost.maxMonthlyUsd)"
 
 
+def test_budget_verdict_does_not_compare_yuan_with_dollars():
+    # A China stack's totals are yuan: over the dollar budget by number (CN¥9,000 > $1,000) yet not failed, and
+    # under it by number (CN¥900) yet not passed as within it: the verdict says it was not checked, and warns.
+    over, over_warnings = budget_verdict(1000.0, at_desired=5000.0, at_max=9000.0, not_priced=[], currency="CNY")
+    under, _ = budget_verdict(1000.0, at_desired=500.0, at_max=900.0, not_priced=[], currency="CNY")
+
+    assert over.passed and under.passed
+    assert over.message.startswith("not checked: the region is billed in CNY and the budget of $1,000.00")
+    assert "within the budget" not in under.message and under.message == over.message
+    assert over_warnings == [over.message]
+
+
 def test_cost_settings_name_the_key_the_value_and_what_is_allowed():
     with pytest.raises(ConfigError) as raised:
         parse_settings({"cost": {"spotDiscount": 1.5, "maxMonthlyUsd": 0}})

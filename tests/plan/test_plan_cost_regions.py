@@ -15,9 +15,10 @@ ROOT = Path(__file__).resolve().parents[2]
 USAGE = "billed by use, not counted: NAT gateway data processed (${nat}/GB), log ingestion (/aws/eks/gpu-inference-dev/cluster) ({logs})"
 
 
-def summary(capsys, tmp_path: Path, region: str) -> dict:
+def summary(capsys, tmp_path: Path, region: str, **config) -> dict:
     document = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())
     document["config"]["aws:region"] = region
+    document["config"].update({f"eks-gpu-inference:{key}": value for key, value in config.items()})
     stack_file = tmp_path / "Pulumi.dev.yaml"
     stack_file.write_text(yaml.safe_dump(document))
     main(
@@ -77,7 +78,7 @@ def test_ap_northeast_1_states_the_whole_cost_at_tokyo_rates(capsys, tmp_path):
 
 
 def test_a_china_region_prices_the_nodes_in_yuan_and_says_so(capsys, tmp_path):
-    document = summary(capsys, tmp_path, "cn-northwest-1")
+    document = summary(capsys, tmp_path, "cn-northwest-1", cost={"maxMonthlyUsd": 1000})
 
     cost = document["cost"]
     assert cost["currency"] == document["summary"]["currency"] == "CNY"
@@ -86,3 +87,6 @@ def test_a_china_region_prices_the_nodes_in_yuan_and_says_so(capsys, tmp_path):
     assert document["summary"]["line"].split("; ")[2].startswith("at least CN¥5,881.14 a month at desiredSize")
     # The fixed prices are US dollar ones of the aws partition: named, not converted.
     assert {"EKS control plane", "NAT gateway", "KMS key"} <= set(document["summary"]["costNotPriced"])
+    # The budget is in dollars: CN¥5,881.14 at desiredSize is not compared with $1,000 either way.
+    [budget] = [found for found in document["verdicts"] if found["name"] == "cost-within-budget"]
+    assert budget["passed"] and budget["message"].startswith("not checked: the region is billed in CNY")

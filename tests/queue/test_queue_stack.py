@@ -105,6 +105,22 @@ def test_the_consumer_may_take_its_queues_messages_and_write_its_prefix_only(pla
     )
 
 
+def test_results_expire_after_the_default_30_days_under_the_servers_prefix(planned):
+    _, document, _ = planned
+    [expiry] = resources(document, "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration")
+    # The default of `resultsExpirationDays` (settings/queue.py), on the prefix the consumer may write.
+    assert expiry["inputs"]["rules"] == [
+        {
+            "id": "expire-results",
+            "status": "Enabled",
+            "filter": {"prefix": "results/vllm/vllm-server/"},
+            "expiration": {"days": 30},
+            "noncurrentVersionExpiration": {"noncurrentDays": 30},
+        }
+    ]
+    assert expiry["inputs"]["bucket"].startswith("gpu-inference-dev-vllm-queue-results")
+
+
 def test_kedas_operator_may_only_read_the_queues_attributes(planned):
     _, document, _ = planned
     rows = {row["name"]: row for row in resources(document, "aws:iam/rolePolicy:RolePolicy")}

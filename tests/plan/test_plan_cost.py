@@ -230,6 +230,19 @@ def test_budget_verdict_fails_over_the_budget_at_max_and_warns_over_it_at_desire
     assert unset.passed and unset.message == "no budget set (cost.maxMonthlyUsd)"
 
 
+def test_the_queue_empty_floor_counts_every_gpu_pool_at_zero_nodes():
+    system = cost.PoolCost("system", "m6i.large", "ON_DEMAND", {"min": 2, "desired": 2, "max": 3}, 0.096)
+    gpu = cost.PoolCost("gpu", "g5.xlarge", "ON_DEMAND", {"min": 1, "desired": 1, "max": 2}, 1.006)
+    fixed = [cost.FixedCost("EKS control plane", 1, 0.10)]
+    estimate = cost.CostEstimate("us-west-2", pools=[system, gpu], fixed=fixed)
+
+    assert estimate.queue_empty_floor is None  # no queue-fed server: no such line
+    estimate.queue_fed = True
+    # 2 x 0.096 x 730 = 140.16 and the control plane 73; the g5.xlarge pool at zero, though its minSize is 1.
+    assert estimate.queue_empty_floor == pytest.approx(140.16 + 73)
+    assert estimate.total("min") == pytest.approx(140.16 + 73 + 1.006 * 730)
+
+
 def test_budget_verdict_does_not_compare_yuan_with_dollars():
     # A China stack's totals are yuan: over the dollar budget by number (CN¥9,000 > $1,000) yet not failed, and
     # under it by number (CN¥900) yet not passed as within it: the verdict says it was not checked, and warns.

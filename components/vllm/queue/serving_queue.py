@@ -10,6 +10,7 @@ queue adds exactly its own queue and prefix to them.
 
 import json
 import re
+from typing import cast
 
 import pulumi
 import pulumi_aws as aws
@@ -92,7 +93,12 @@ class ServingQueue(pulumi.ComponentResource):
             aws.s3.BucketLifecycleConfiguration(
                 f"{name}-results-expiry",
                 bucket=bucket,
-                rules=[manifests.results_expiration_rule(prefix, settings.results_expiration_days)],
+                rules=[
+                    cast(
+                        aws.s3.BucketLifecycleConfigurationRuleArgsDict,
+                        manifests.results_expiration_rule(prefix, settings.results_expiration_days),
+                    )
+                ],
                 opts=child,
             )
         partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self)).partition

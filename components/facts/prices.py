@@ -71,6 +71,13 @@ NAT_APAC_SOURCE = PriceSource(
     "https://aws.amazon.com/vpc/pricing/",
     "2026-02-24",
 )
+NAT_IRELAND_SOURCE = PriceSource(
+    "AWS Price List, AmazonEC2 offer file version 20260925174521 for eu-west-1 (publicationDate "
+    "2026-09-25T17:45:21Z): EU-NatGateway-Hours $0.048 per hour, EU-NatGateway-Bytes $0.048 per GB, as "
+    "extracted verbatim into a public pricing-tool fixture read 2026-12-04",
+    "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/20260925174521/eu-west-1/index.json",
+    "2026-09-25",
+)
 ENDPOINT_SOURCE = PriceSource(
     "AWS PrivateLink pricing: an interface endpoint is billed per hour in each Availability Zone it is "
     "provisioned in; $0.01 an hour in US East (N. Virginia), as quoted by usage.ai/blogs/aws-network-costs "
@@ -91,6 +98,28 @@ EBS_SOURCE = PriceSource(
     "saisci.com/aws/gp2-vs-gp3-cost-comparison-ebs-volumes (updated 2021-02-04)",
     "https://aws.amazon.com/ebs/pricing/",
     "2021-02-04",
+)
+GP3_OREGON_SOURCE = PriceSource(
+    "AWS Price List, AmazonEC2 offer file for us-west-2, usage type USW2-EBS:VolumeUsage.gp3: $0.08 per "
+    "GB-month (the same list prices the NAT gateway hour at $0.045), as read from the public offer file on "
+    "2026-10-04 by a public EKS lab's cost page",
+    "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/us-west-2/index.csv",
+    "2026-10-04",
+)
+GP3_IRELAND_SOURCE = PriceSource(
+    "AWS Price List, AmazonEC2 eu-west-1, gp3 storage SKU TXACT7E3PV6ZX2NM: '$0.088 per GB-month of General "
+    "Purpose (gp3) provisioned storage - EU (Ireland)', effective 2026-04-01 (the Price List API's answer of "
+    "2026-05-01, quoted in a public cost-audit report)",
+    "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/eu-west-1/index.json",
+    "2026-04-01",
+)
+GP3_TOKYO_SOURCE = PriceSource(
+    "AWS Price List, AmazonEC2 ap-northeast-1 (version 20260910195514, effective 2026-09-01): gp3 storage SKU "
+    "C8Y3GJZBQTH8T5JV $0.096 per GB-month, IOPS SKU 7TFGMV47Q2PEQ9W7 $0.006 per IOPS-month, throughput SKU "
+    "PCKHHBTPD7TEQ3K4 $49.152 per GiBps-month ($0.048 per MiBps-month), as pinned in a public cost script on "
+    "2026-09-13; the storage price also in qiita.com/tsukamoto/items/bd6b7cbf164e71beeba2 (Tokyo, 2021-06-01)",
+    "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/20260910195514/ap-northeast-1/index.json",
+    "2026-09-01",
 )
 FSR_SOURCE = PriceSource(
     "How AWS Pricing Works (AWS whitepaper), Amazon EBS: Fast Snapshot Restore is charged in Data Services "
@@ -131,14 +160,33 @@ NAT_GATEWAY_USD_PER_HOUR: dict[str, tuple[float, PriceSource]] = {
     "us-east-1": (0.045, NAT_SOURCE),
     "us-east-2": (0.045, NAT_SOURCE),
     "us-west-2": (0.045, NAT_SOURCE),
+    "eu-west-1": (0.048, NAT_IRELAND_SOURCE),
     "ap-northeast-1": (0.062, NAT_APAC_SOURCE),
     "ap-southeast-1": (0.059, NAT_APAC_SOURCE),
     "sa-east-1": (0.093, NAT_APAC_SOURCE),
 }
 """One NAT gateway's hour; in every region listed AWS bills the same amount per GB it processes."""
 INTERFACE_ENDPOINT_USD_PER_ZONE_HOUR: dict[str, float] = {"us-east-1": 0.01}
-GP3_USD: dict[str, tuple[float, float, float]] = {"us-east-1": (0.08, 0.04, 0.005)}
-"""gp3 per GB-month, per MB/s-month above 125 and per IOPS-month above 3,000, by region."""
+
+
+@dataclass(frozen=True)
+class Gp3Price:
+    """A gp3 volume's month in one region: per GB, and per MB/s and IOPS provisioned above the free baseline
+    (None where the source gives the storage price alone: such a volume is priced only at the baseline)."""
+
+    per_gb: float
+    per_mbps: float | None
+    per_iops: float | None
+    source: PriceSource
+
+
+GP3: dict[str, Gp3Price] = {
+    "us-east-1": Gp3Price(0.08, 0.04, 0.005, EBS_SOURCE),
+    "us-west-2": Gp3Price(0.08, None, None, GP3_OREGON_SOURCE),
+    "eu-west-1": Gp3Price(0.088, None, None, GP3_IRELAND_SOURCE),
+    "ap-northeast-1": Gp3Price(0.096, 0.048, 0.006, GP3_TOKYO_SOURCE),
+}
+"""gp3 by region."""
 GP3_FREE_THROUGHPUT_MBPS = 125
 GP3_FREE_IOPS = 3000
 FSR_USD_PER_ZONE_HOUR: dict[str, float] = {"us-east-1": 0.75}
@@ -156,9 +204,13 @@ SOURCES: tuple[PriceSource, ...] = (
     EKS_SOURCE,
     NAT_SOURCE,
     NAT_APAC_SOURCE,
+    NAT_IRELAND_SOURCE,
     IPV4_SOURCE,
     ENDPOINT_SOURCE,
     EBS_SOURCE,
+    GP3_OREGON_SOURCE,
+    GP3_IRELAND_SOURCE,
+    GP3_TOKYO_SOURCE,
     FSR_SOURCE,
     KMS_SOURCE,
     LOGS_SOURCE,
@@ -296,14 +348,16 @@ def interface_endpoint(region: str) -> Price | None:
 
 def gp3_volume_month(region: str, size_gb: float, throughput_mbps: float | None, iops: float | None) -> float | None:
     """One gp3 volume's month in `region` in US dollars: its size, and the throughput and IOPS provisioned above
-    the free baseline (125 MB/s, 3,000 IOPS); None where no gp3 price is known."""
-    entry = GP3_USD.get(region)
-    if entry is None:
+    the free baseline (125 MB/s, 3,000 IOPS); None where no gp3 price is known, or the volume provisions more than
+    the baseline where only the storage price is."""
+    price = GP3.get(region)
+    if price is None:
         return None
-    per_gb, per_mbps, per_iops = entry
     extra_throughput = max(0.0, (throughput_mbps or GP3_FREE_THROUGHPUT_MBPS) - GP3_FREE_THROUGHPUT_MBPS)
     extra_iops = max(0.0, (iops or GP3_FREE_IOPS) - GP3_FREE_IOPS)
-    return size_gb * per_gb + extra_throughput * per_mbps + extra_iops * per_iops
+    if (extra_throughput and price.per_mbps is None) or (extra_iops and price.per_iops is None):
+        return None
+    return size_gb * price.per_gb + extra_throughput * (price.per_mbps or 0.0) + extra_iops * (price.per_iops or 0.0)
 
 
 def fast_snapshot_restore(region: str) -> Price | None:

@@ -76,6 +76,8 @@ class CostTotals:
     """US dollars a month with every pool at its maximum size."""
     not_priced: list[str] = field(default_factory=list)
     """What the totals leave out, one line each: the totals are then lower bounds."""
+    currency: str = "USD"
+    """The currency the totals are in: the one the region is billed in (yuan in the China regions)."""
 
 
 @dataclass(frozen=True)

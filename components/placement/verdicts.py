@@ -209,7 +209,7 @@ def _cost_within_budget(evidence: Evidence) -> Judgement | None:
     cost = evidence.cost
     if cost is None:
         return None
-    verdict, warnings = budget.budget_verdict(cost.budget, cost.at_desired, cost.at_max, cost.not_priced)
+    verdict, warnings = budget.budget_verdict(cost.budget, cost.at_desired, cost.at_max, cost.not_priced, cost.currency)
     return Judgement(verdict, warnings)
 
 

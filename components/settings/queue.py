@@ -63,6 +63,11 @@ class QueueSettings(SectionModel):
     results_bucket: BucketName | None = None
     """The bucket the results are written to. Default: the server's weights bucket with `source.type` `s3`, else a
     bucket the stack creates (private, encrypted, versioned)."""
+    results_expiration_days: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1 (days)")] = 30
+    """Days a result is kept: a lifecycle rule on the results prefix expires each result (and its noncurrent
+    versions) this long after it is written, so collected batches do not pile up in S3. Applied to the bucket the
+    queue creates; S3 keeps one lifecycle configuration per bucket, so on a bucket you give (`resultsBucket`, or
+    the weights bucket) the stack writes none and you set the rule on the prefix yourself."""
     results_prefix: KeyPrefix | None = None
     """The key prefix of the results, `<prefix>/<batch id>/<custom_id>.json`. Default: `results/<namespace>/<server
     name>`, one per model."""

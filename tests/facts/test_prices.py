@@ -74,7 +74,8 @@ def test_the_control_plane_costs_six_times_as_much_in_extended_support_and_is_pr
 def test_nat_gateways_and_interface_endpoints_are_priced_where_the_sources_name_a_price():
     assert prices.nat_gateway("us-west-2") == prices.Price(0.045, prices.NAT_SOURCE)
     assert prices.nat_gateway("ap-northeast-1") == prices.Price(0.062, prices.NAT_APAC_SOURCE)
-    assert prices.nat_gateway("eu-west-1") is None  # the pages reached quote only a range for Europe
+    assert prices.nat_gateway("eu-west-1") == prices.Price(0.048, prices.NAT_IRELAND_SOURCE)
+    assert prices.nat_gateway("eu-central-1") is None
     assert prices.nat_processing("ap-northeast-1") == prices.Rate(0.062, "GB", prices.NAT_APAC_SOURCE)
     assert prices.interface_endpoint("us-east-1") == prices.Price(0.01, prices.ENDPOINT_SOURCE)
     assert prices.interface_endpoint("us-west-2") is None
@@ -89,7 +90,15 @@ def test_a_gp3_volume_is_priced_by_size_and_the_throughput_and_iops_above_the_fr
     assert prices.gp3_volume_month("us-east-1", 100, None, None) == pytest.approx(8.0)  # 100 GB x $0.08
     # 500 GB, 250 MB/s, 6,000 IOPS: 500 x 0.08 + (250 - 125) x 0.04 + (6000 - 3000) x 0.005 = 40 + 5 + 15
     assert prices.gp3_volume_month("us-east-1", 500, 250, 6000) == pytest.approx(60.0)
-    assert prices.gp3_volume_month("us-west-2", 100, None, None) is None
+    # Outside us-east-1, at each region's Price List rate: 100 GB x $0.08 (Oregon), x $0.088 (Ireland), x $0.096
+    # (Tokyo), and Tokyo's 250 MB/s, 6,000 IOPS: (250 - 125) x 0.048 + (6000 - 3000) x 0.006 = 6 + 18.
+    assert prices.gp3_volume_month("us-west-2", 100, None, None) == pytest.approx(8.0)
+    assert prices.gp3_volume_month("eu-west-1", 100, None, None) == pytest.approx(8.8)
+    assert prices.gp3_volume_month("ap-northeast-1", 100, 250, 6000) == pytest.approx(9.6 + 6 + 18)
+    # The Oregon and Ireland sources give the storage price alone: more than the free baseline is not priced.
+    assert prices.gp3_volume_month("us-west-2", 100, 250, None) is None
+    assert prices.gp3_volume_month("eu-west-1", 100, None, 4000) is None
+    assert prices.gp3_volume_month("eu-central-1", 100, None, None) is None
 
 
 def test_a_kms_key_costs_a_dollar_a_month_in_the_aws_partition():

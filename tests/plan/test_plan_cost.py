@@ -20,12 +20,13 @@ from components.stackcheck.runtime import RegisteredResource
 
 ROOT = Path(__file__).resolve().parents[2]
 LINE = (
-    "at least $985.04 a month at desiredSize, not priced: gpu-inference-dev-system node volumes, gpu-infe"
-    "rence-dev-gpu node volumes; billed by use, not counted: NAT gateway data processed ($0.045/GB), log ingestion (/aws/eks/gpu-inference-dev/cluster) (not priced)"
+    "$1,009.04 a month at desiredSize; billed by use, not counted: NAT gateway data processed ($0.045/GB), log "
+    "ingestion (/aws/eks/gpu-inference-dev/cluster) (not priced)"
 )
-"""The dev stack's cost in its summary line: m6i.large 2 x 0.096 x 730 = 140.16, g5.xlarge 1.006 x 730 = 734.38,
-control plane 73, NAT gateway 32.85, its address 3.65, KMS key 1.00: 985.04; gp3 and log ingestion have no dated
-price for us-west-2."""
+"""The dev stack's cost in its summary line: m6i.large 2 x 0.096 x 730 = 140.16 with 2 x 100 GB of gp3 at $0.08
+(the us-west-2 Price List) = 16.00, g5.xlarge 1.006 x 730 = 734.38 with 100 GB = 8.00, control plane 73, NAT
+gateway 0.045 x 730 = 32.85, its address 3.65, KMS key 1.00: 1,009.04; log ingestion has no dated per-GB rate for
+us-west-2 and is listed by name."""
 
 
 def plan(capsys, tmp_path: Path, overrides: dict, *args: str) -> tuple[int, str]:
@@ -49,10 +50,12 @@ def test_dev_plan_json_prices_the_g5_pool_for_us_west_2(capsys, tmp_path):
     assert estimate["region"] == "us-west-2"
     gpu = next(pool for pool in estimate["pools"] if pool["instanceType"] == "g5.xlarge")
     assert gpu["usdPerNodeHour"] == 1.006 and gpu["nodes"] == {"min": 0, "desired": 1, "max": 2}
-    assert gpu["monthlyUsd"] == {"min": 0.0, "desired": 734.38, "max": 1468.76}
+    # 1.006 x 730 = 734.38 and its 100 GB gp3 root volume at $0.08 = 8.00, a node
+    assert gpu["volumesPerNodeMonth"] == 8.0
+    assert gpu["monthlyUsd"] == {"min": 0.0, "desired": 742.38, "max": 1484.76}
     system = next(pool for pool in estimate["pools"] if pool["instanceType"] == "m6i.large")
-    # m6i.large in us-west-2 from the 2024 regional dataset: 2 x 0.096 x 730 = 140.16
-    assert system["usdPerNodeHour"] == 0.096 and system["monthlyUsd"]["desired"] == 140.16
+    # m6i.large in us-west-2 from the 2024 regional dataset: 2 x 0.096 x 730 = 140.16, and 2 x 100 GB x 0.08 = 16
+    assert system["usdPerNodeHour"] == 0.096 and system["monthlyUsd"]["desired"] == 156.16
     fixed = {item["item"]: (item["count"], item["usdPerUnitHour"]) for item in estimate["fixed"]}
     # natGateways: single, with its Elastic IP
     assert fixed == {
@@ -61,15 +64,12 @@ def test_dev_plan_json_prices_the_g5_pool_for_us_west_2(capsys, tmp_path):
         "public IPv4 address (Elastic IP)": (1, 0.005),
         "KMS key": (1, 1 / 730),  # $1 a month, prorated hourly
     }
-    assert estimate["monthlyUsd"]["desired"] == round(734.38 + 140.16 + 73 + 32.85 + 3.65 + 1, 2)
-    assert estimate["idleFloorMonthlyUsd"] == estimate["monthlyUsd"]["min"] == round(140.16 + 73 + 32.85 + 3.65 + 1, 2)
+    assert estimate["monthlyUsd"]["desired"] == round(742.38 + 156.16 + 73 + 32.85 + 3.65 + 1, 2)
+    assert estimate["idleFloorMonthlyUsd"] == estimate["monthlyUsd"]["min"] == round(156.16 + 73 + 32.85 + 3.65 + 1, 2)
     assert document["summary"]["monthlyUsdAtDesired"] == estimate["monthlyUsd"]["desired"]
-    # gp3 has a dated price in us-east-1 only: the nodes' volumes are named as not priced, by pool.
-    assert document["summary"]["costComplete"] is False
-    assert document["summary"]["costNotPriced"] == [
-        "gpu-inference-dev-system node volumes",
-        "gpu-inference-dev-gpu node volumes",
-    ]
+    # Every node, volume and fixed-price resource has a dated us-west-2 price: nothing is left out of the figure.
+    assert document["summary"]["costComplete"] is True
+    assert document["summary"]["costNotPriced"] == []
     [budget] = [found for found in document["verdicts"] if found["id"] == 16]
     assert (budget["name"], budget["passed"]) == ("cost-within-budget", True)
 
@@ -101,7 +101,7 @@ def test_a_budget_below_the_cost_at_max_size_fails_verdict_16_and_the_summary_sa
     assert lines[0].startswith("FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
     assert lines[0].endswith("warning(s); " + LINE)
     assert lines[1:] == [
-        "  - verdict 16 cost-within-budget: at least $1,789.50 a month at every pool's maxSize is over the budget "
+        "  - verdict 16 cost-within-budget: $1,829.50 a month at every pool's maxSize is over the budget "
         "of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget"
     ]
 
@@ -116,7 +116,7 @@ def test_markdown_quiet_is_the_summary_line_and_the_failures(capsys, tmp_path):
     assert lines[0].startswith("**FAILED (exit 1): 1 check(s) failed, verdict(s) 16 cost-within-budget; ")
     assert lines[1:] == [
         "",
-        "- verdict 16 cost-within-budget: at least $1,789.50 a month at every pool's maxSize is over the budget of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget",
+        "- verdict 16 cost-within-budget: $1,829.50 a month at every pool's maxSize is over the budget of $100.00 (cost.maxMonthlyUsd); lower maxSize, choose cheaper instance types, or raise the budget",
     ]
 
 
@@ -127,22 +127,24 @@ def test_markdown_opens_with_the_summary_and_shows_each_pool_at_each_size(capsys
     assert out.startswith("**OK (exit 0): every check holds; 2 warning(s); " + LINE + "**\n")
     assert out.index("### Warnings") < out.index("### Cost (us-west-2, 730 hours a month)") < out.index("### Resources")
     assert (
-        "\n| `gpu-inference-dev-gpu` | `g5.xlarge` | ON_DEMAND | $1.006 | not priced | 0/1/2 | $0.00 | $734.38 | $1,468.76 |\n"
+        "\n| `gpu-inference-dev-gpu` | `g5.xlarge` | ON_DEMAND | $1.006 | $8.00 | 0/1/2 | $0.00 | $742.38 | $1,484.76 |\n"
         in out
     )
-    assert "\n| at minSize (idle floor) | at least $250.66 |\n" in out
+    # system 2 x (70.08 + 8.00) + control plane, NAT gateway, its address and the KMS key 110.50
+    assert "\n| at minSize (idle floor) | $266.66 |\n" in out
 
 
 def test_text_opens_with_the_summary_and_the_warnings_and_shows_the_cost_section(capsys, tmp_path):
     code, out = plan(capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 5000}})
 
     assert code == 0
-    assert out.startswith("OK (exit 0): every check holds; 3 warning(s); " + LINE + "\n")
+    assert out.startswith("OK (exit 0): every check holds; 2 warning(s); " + LINE + "\n")
     assert out.index("\nWarnings\n") < out.index("\nResources\n") < out.index("\nCost (") < out.index("\nGPU guard\n")
-    assert "  warning: verdict 16 cost-within-budget: the totals leave out what is not priced" in out
-    assert "\n  at minSize (idle floor)  at least $250.66\n" in out
-    assert "\n  at maxSize" + " " * 15 + "at least $1,789.50\n" in out
-    assert "PASS  16 cost-within-budget: at least $1,789.50 a month at every pool's maxSize is within the budget" in out
+    assert "the totals leave out what is not priced" not in out
+    assert "\n  at minSize (idle floor)  $266.66\n" in out
+    # system 3 x 78.08 + GPU 2 x 742.38 + fixed 110.50
+    assert "\n  at maxSize" + " " * 15 + "$1,829.50\n" in out
+    assert "PASS  16 cost-within-budget: $1,829.50 a month at every pool's maxSize is within the budget" in out
 
 
 def pool_cost(stack, overrides: dict, spot_discount: float | None = None) -> cost.CostEstimate:
@@ -226,6 +228,31 @@ def test_budget_verdict_fails_over_the_budget_at_max_and_warns_over_it_at_desire
     assert warnings == ["$1,200.00 a month at desiredSize is over the budget of $1,000.00 (cost.maxMonthlyUsd)"]
     assert held.passed and none == []
     assert unset.passed and unset.message == "no budget set (cost.maxMonthlyUsd)"
+
+
+def test_the_queue_empty_floor_counts_every_gpu_pool_at_zero_nodes():
+    system = cost.PoolCost("system", "m6i.large", "ON_DEMAND", {"min": 2, "desired": 2, "max": 3}, 0.096)
+    gpu = cost.PoolCost("gpu", "g5.xlarge", "ON_DEMAND", {"min": 1, "desired": 1, "max": 2}, 1.006)
+    fixed = [cost.FixedCost("EKS control plane", 1, 0.10)]
+    estimate = cost.CostEstimate("us-west-2", pools=[system, gpu], fixed=fixed)
+
+    assert estimate.queue_empty_floor is None  # no queue-fed server: no such line
+    estimate.queue_fed = True
+    # 2 x 0.096 x 730 = 140.16 and the control plane 73; the g5.xlarge pool at zero, though its minSize is 1.
+    assert estimate.queue_empty_floor == pytest.approx(140.16 + 73)
+    assert estimate.total("min") == pytest.approx(140.16 + 73 + 1.006 * 730)
+
+
+def test_budget_verdict_does_not_compare_yuan_with_dollars():
+    # A China stack's totals are yuan: over the dollar budget by number (CN¥9,000 > $1,000) yet not failed, and
+    # under it by number (CN¥900) yet not passed as within it: the verdict says it was not checked, and warns.
+    over, over_warnings = budget_verdict(1000.0, at_desired=5000.0, at_max=9000.0, not_priced=[], currency="CNY")
+    under, _ = budget_verdict(1000.0, at_desired=500.0, at_max=900.0, not_priced=[], currency="CNY")
+
+    assert over.passed and under.passed
+    assert over.message.startswith("not checked: the region is billed in CNY and the budget of $1,000.00")
+    assert "within the budget" not in under.message and under.message == over.message
+    assert over_warnings == [over.message]
 
 
 def test_cost_settings_name_the_key_the_value_and_what_is_allowed():

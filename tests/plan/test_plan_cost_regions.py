@@ -1,5 +1,5 @@
-"""The dev stack's summary line outside us-west-2: a monthly figure with every node and fixed-price resource the
-sources price in the region, what they do not price named beside it, and what is billed by use listed with its rate.
+"""The dev stack's summary line outside us-west-2: a monthly figure with every node, node volume and fixed-price
+resource priced in the region, and what is billed by use listed beside it by name, with its rate where one is known.
 Expected figures are worked from the sources' prices (facts/prices.py, scripts/data/instance_prices.json) x 730 hours."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ ROOT = Path(__file__).resolve().parents[2]
 USAGE = "billed by use, not counted: NAT gateway data processed (${nat}/GB), log ingestion (/aws/eks/gpu-inference-dev/cluster) ({logs})"
 
 
-def summary(capsys, tmp_path: Path, region: str) -> dict:
+def summary(capsys, tmp_path: Path, region: str, **config) -> dict:
     document = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())
     document["config"]["aws:region"] = region
+    document["config"].update({f"eks-gpu-inference:{key}": value for key, value in config.items()})
     stack_file = tmp_path / "Pulumi.dev.yaml"
     stack_file.write_text(yaml.safe_dump(document))
     main(
@@ -48,28 +49,28 @@ def test_us_east_1_states_the_whole_cost_with_the_nodes_volumes(capsys, tmp_path
     )
 
 
-def test_eu_west_1_names_the_nat_gateway_and_the_volumes_it_cannot_price(capsys, tmp_path):
+def test_eu_west_1_states_the_whole_cost_at_ireland_rates(capsys, tmp_path):
     document = summary(capsys, tmp_path, "eu-west-1")
 
-    # m6i.large 2 x 0.107 x 730 = 156.22; g5.xlarge 1.123 x 730 = 819.79; control plane 73, address 3.65, KMS 1.00.
-    assert document["summary"]["monthlyUsdAtDesired"] == round(156.22 + 819.79 + 73 + 3.65 + 1, 2)
+    # m6i.large 2 x 0.107 x 730 = 156.22; g5.xlarge 1.123 x 730 = 819.79; 3 x 100 GB gp3 x 0.088 (Price List,
+    # eu-west-1) = 26.40; NAT gateway 0.048 x 730 = 35.04 (Price List offer 20260925174521); control plane 73,
+    # address 3.65, KMS 1.00.
+    assert document["summary"]["monthlyUsdAtDesired"] == round(156.22 + 819.79 + 26.40 + 35.04 + 73 + 3.65 + 1, 2)
+    assert document["summary"]["costComplete"] is True
     assert document["summary"]["line"].endswith(
-        "at least $1,053.66 a month at desiredSize, not priced: gpu-inference-dev-system node volumes, "
-        "gpu-inference-dev-gpu node volumes, NAT gateway; "
-        "billed by use, not counted: NAT gateway data processed (not priced), "
-        "log ingestion (/aws/eks/gpu-inference-dev/cluster) (not priced)"
+        "$1,115.10 a month at desiredSize; " + USAGE.format(nat="0.048", logs="not priced")
     )
 
 
-def test_ap_northeast_1_prices_nodes_nat_and_log_ingestion_at_tokyo_rates(capsys, tmp_path):
+def test_ap_northeast_1_states_the_whole_cost_at_tokyo_rates(capsys, tmp_path):
     document = summary(capsys, tmp_path, "ap-northeast-1")
 
-    # m6i.large 2 x 0.124 x 730 = 181.04; g5.xlarge 1.459 x 730 = 1,065.07; NAT gateway 0.062 x 730 = 45.26;
-    # control plane 73, address 3.65, KMS 1.00.
-    assert document["summary"]["monthlyUsdAtDesired"] == round(181.04 + 1065.07 + 73 + 45.26 + 3.65 + 1, 2)
+    # m6i.large 2 x 0.124 x 730 = 181.04; g5.xlarge 1.459 x 730 = 1,065.07; 3 x 100 GB gp3 x 0.096 (Price List,
+    # ap-northeast-1) = 28.80; NAT gateway 0.062 x 730 = 45.26; control plane 73, address 3.65, KMS 1.00.
+    assert document["summary"]["monthlyUsdAtDesired"] == round(181.04 + 1065.07 + 28.80 + 73 + 45.26 + 3.65 + 1, 2)
+    assert document["summary"]["costComplete"] is True
     assert document["summary"]["line"].endswith(
-        "at least $1,369.02 a month at desiredSize, not priced: gpu-inference-dev-system node volumes, "
-        "gpu-inference-dev-gpu node volumes; " + USAGE.format(nat="0.062", logs="$0.76/GB")
+        "$1,397.82 a month at desiredSize; " + USAGE.format(nat="0.062", logs="$0.76/GB")
     )
     [nat] = [entry for entry in document["cost"]["usage"] if entry["item"] == "NAT gateway data processed"]
     # The model's weights, 15.22 GB, through the gateway at $0.062 per GB: $0.94 a cold start.
@@ -77,7 +78,7 @@ def test_ap_northeast_1_prices_nodes_nat_and_log_ingestion_at_tokyo_rates(capsys
 
 
 def test_a_china_region_prices_the_nodes_in_yuan_and_says_so(capsys, tmp_path):
-    document = summary(capsys, tmp_path, "cn-northwest-1")
+    document = summary(capsys, tmp_path, "cn-northwest-1", cost={"maxMonthlyUsd": 1000})
 
     cost = document["cost"]
     assert cost["currency"] == document["summary"]["currency"] == "CNY"
@@ -86,3 +87,6 @@ def test_a_china_region_prices_the_nodes_in_yuan_and_says_so(capsys, tmp_path):
     assert document["summary"]["line"].split("; ")[2].startswith("at least CN¥5,881.14 a month at desiredSize")
     # The fixed prices are US dollar ones of the aws partition: named, not converted.
     assert {"EKS control plane", "NAT gateway", "KMS key"} <= set(document["summary"]["costNotPriced"])
+    # The budget is in dollars: CN¥5,881.14 at desiredSize is not compared with $1,000 either way.
+    [budget] = [found for found in document["verdicts"] if found["name"] == "cost-within-budget"]
+    assert budget["passed"] and budget["message"].startswith("not checked: the region is billed in CNY")

@@ -68,7 +68,7 @@ def test_a_serving_queue_alone_makes_its_bucket_and_grants_nothing_without_roles
         from components.vllm.queue.args import ServingQueueArgs
         from components.vllm.queue.serving_queue import ServingQueue
 
-        ServingQueue("jobs", ServingQueueArgs(max_receive_count=3))
+        ServingQueue("jobs", ServingQueueArgs(max_receive_count=3, results_expiration_days=7))
         """,
         run,
     )
@@ -80,3 +80,37 @@ def test_a_serving_queue_alone_makes_its_bucket_and_grants_nothing_without_roles
     assert json.loads(requests.inputs["redrivePolicy"])["maxReceiveCount"] == 3
     [outputs] = [value for urn, value in run.component_outputs.items() if urn.endswith("::jobs")]
     assert outputs["results_uri"] == "s3://jobs-results/results/jobs/"
+    # Results expire under their own prefix only, 7 days after they are written, and so do their old versions.
+    [expiry] = [
+        r for r in run.resources if r.type == "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration"
+    ]
+    assert expiry.inputs["bucket"] == "jobs-results"
+    assert expiry.inputs["rules"] == [
+        {
+            "id": "expire-results",
+            "status": "Enabled",
+            "filter": {"prefix": "results/jobs/"},
+            "expiration": {"days": 7},
+            "noncurrentVersionExpiration": {"noncurrentDays": 7},
+        }
+    ]
+
+
+def test_a_serving_queue_writes_no_lifecycle_rule_on_a_bucket_it_was_given(tmp_path):
+    """S3 keeps one lifecycle configuration per bucket: writing one on a given bucket would replace its rules."""
+    from tests.support.component_args import run_components
+
+    run = ProgramRun()
+    run_components(
+        tmp_path,
+        """
+        from components.vllm.queue.args import ServingQueueArgs
+        from components.vllm.queue.serving_queue import ServingQueue
+
+        ServingQueue("jobs", ServingQueueArgs(default_results_bucket="team-weights"))
+        """,
+        run,
+    )
+    types = {resource.type for resource in run.resources}
+    assert "aws:s3/bucket:Bucket" not in types
+    assert "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration" not in types

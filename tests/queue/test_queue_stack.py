@@ -105,6 +105,35 @@ def test_the_consumer_may_take_its_queues_messages_and_write_its_prefix_only(pla
     )
 
 
+def test_results_expire_after_the_default_30_days_under_the_servers_prefix(planned):
+    _, document, _ = planned
+    [expiry] = resources(document, "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration")
+    # The default of `resultsExpirationDays` (settings/queue.py), on the prefix the consumer may write.
+    assert expiry["inputs"]["rules"] == [
+        {
+            "id": "expire-results",
+            "status": "Enabled",
+            "filter": {"prefix": "results/vllm/vllm-server/"},
+            "expiration": {"days": 30},
+            "noncurrentVersionExpiration": {"noncurrentDays": 30},
+        }
+    ]
+    assert expiry["inputs"]["bucket"].startswith("gpu-inference-dev-vllm-queue-results")
+
+
+def test_the_cost_section_states_what_the_stack_costs_while_the_queue_is_empty(planned):
+    _, document, _ = planned
+    estimate = document["cost"]
+    # us-west-2, the GPU pool at zero nodes: m6i.large 2 x (0.096 x 730 + 100 GB x 0.08) = 156.16, control plane
+    # 73, NAT gateway 32.85, its address 3.65, KMS key 1.00.
+    assert estimate["queueEmptyMonthlyUsd"] == round(156.16 + 73 + 32.85 + 3.65 + 1, 2)
+    # Both queues are billed by use: listed by name beside the totals, never counted.
+    assert {entry["item"] for entry in estimate["usage"] if entry["item"].startswith("SQS requests")} == {
+        "SQS requests (gpu-inference-dev-vllm-queue-requests)",
+        "SQS requests (gpu-inference-dev-vllm-queue-dead-letter)",
+    }
+
+
 def test_kedas_operator_may_only_read_the_queues_attributes(planned):
     _, document, _ = planned
     rows = {row["name"]: row for row in resources(document, "aws:iam/rolePolicy:RolePolicy")}

@@ -122,10 +122,26 @@ class CostEstimate:
     currency: str = "USD"
     """The currency the region is billed in: every figure of the estimate is in it (yuan in the China regions)."""
     usage: list[UsageCost] = field(default_factory=list)
+    queue_fed: bool = False
+    """Whether a server is fed from an SQS queue, so its GPU pool may stand at zero while the queue is empty."""
 
     def total(self, size: str) -> float:
         """Every priced pool at `size` and the priced fixed costs, a month (a lower bound when `not_priced`)."""
         pools = sum(cost for pool in self.pools if (cost := pool.monthly(size)) is not None)
+        return pools + sum(item.monthly for item in self.fixed if item.monthly is not None)
+
+    @property
+    def queue_empty_floor(self) -> float | None:
+        """With queue-fed servers, what the stack costs while the queue is empty and every queue-fed model is at
+        zero replicas: the fixed costs and the pools without GPUs at `minSize`, every GPU pool at zero nodes (a GPU
+        pool whose `minSize` is above zero keeps its nodes, so this floor is reached only at `minSize: 0`)."""
+        if not self.queue_fed:
+            return None
+        pools = sum(
+            cost
+            for pool in self.pools
+            if not _has_gpus(pool.instance_type) and (cost := pool.monthly("min")) is not None
+        )
         return pools + sum(item.monthly for item in self.fixed if item.monthly is not None)
 
     @property
@@ -174,6 +190,7 @@ class CostEstimate:
             ],
             "monthlyUsd": {size: _rounded(self.total(size)) for size in SIZES},
             "idleFloorMonthlyUsd": _rounded(self.total("min")),
+            "queueEmptyMonthlyUsd": _rounded(self.queue_empty_floor),
             "notPriced": self.not_priced,
             "usage": [
                 {
@@ -256,7 +273,15 @@ def estimate(
         result.fixed.append(_fixed(label, fast_snapshot_restores, price, f"no dated price in {region}"))
     result.fixed = [_in_currency(item, currency) for item in result.fixed]
     result.usage = _usage(resources, region, nat, weights_gb)
+    result.queue_fed = any(resource.type == SQS_QUEUE for resource in resources)
     return result
+
+
+def _has_gpus(instance_type: str) -> bool:
+    """Whether `instance_type` is a GPU type of the catalogue (facts/gpu_catalog.py)."""
+    from ...facts.gpu_catalog import GPU_INSTANCE_TYPES
+
+    return instance_type in GPU_INSTANCE_TYPES
 
 
 def _in_currency(item: FixedCost, currency: str) -> FixedCost:
@@ -327,7 +352,8 @@ def _with_volumes(
                 region, float(volume.get("volumeSize") or 0), volume.get("throughput"), volume.get("iops")
             )
         if month is None:
-            return dataclasses.replace(pool, disk_not_priced=f"no {kind} price for {region}")
+            missing = "IOPS or throughput above the free baseline" if kind == "gp3" and region in prices.GP3 else kind
+            return dataclasses.replace(pool, disk_not_priced=f"no dated {missing} price for {region}")
         total += month
     return dataclasses.replace(pool, disk_per_node_month=total)
 

@@ -288,7 +288,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             placement=placed,
             model_fits=result.models if sized else None,
             cold_starts=result.cold_start if sized else None,
-            cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced),
+            cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced, cost.currency),
             owners=Owners(render.registered(run.resources), render.declared(objects)),
             serving=serving_evidence(settings) if settings is not None else None,
             drivers=gpu_pool_amis(

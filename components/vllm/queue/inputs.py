@@ -24,6 +24,7 @@ ARGS: tuple[Args, ...] = (
                 "max_receive_count",
                 "results_bucket",
                 "results_prefix",
+                "results_expiration_days",
             ),
             defaults={"results_prefix": "Default: `results/<component name>`."},
         ),

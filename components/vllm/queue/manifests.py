@@ -281,3 +281,17 @@ def sqs_trigger(settings: VllmSettings, *, queue_url: Any, region: Any, authenti
         },
         "authenticationRef": {"name": authentication},
     }
+
+
+def results_expiration_rule(prefix: str, days: int) -> dict:
+    """The lifecycle rule that expires results under `prefix/` `days` after they are written. The bucket is
+    versioned, so expiring the current version leaves a noncurrent one (and a delete marker): that is expired
+    after the same number of days, so a result is gone for good within twice `days` (Amazon S3 User Guide,
+    "Lifecycle configuration elements": Expiration, NoncurrentVersionExpiration)."""
+    return {
+        "id": "expire-results",
+        "status": "Enabled",
+        "filter": {"prefix": f"{prefix}/"},
+        "expiration": {"days": days},
+        "noncurrent_version_expiration": {"noncurrent_days": days},
+    }

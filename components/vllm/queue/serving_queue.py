@@ -10,6 +10,7 @@ queue adds exactly its own queue and prefix to them.
 
 import json
 import re
+from typing import cast
 
 import pulumi
 import pulumi_aws as aws
@@ -80,13 +81,26 @@ class ServingQueue(pulumi.ComponentResource):
                 policy=each.arn.apply(lambda arn: json.dumps(manifests.transport_policy(arn))),
                 opts=child,
             )
+        prefix = settings.results_prefix or f"results/{name}"
         if settings.results_bucket is not None:
             bucket = pulumi.Output.from_input(settings.results_bucket)
         elif args.default_results_bucket is not None:
             bucket = pulumi.Output.from_input(args.default_results_bucket)
         else:
             bucket = private_bucket(results_bucket_resource_name(name), f"{name}-results", tags, self)
-        prefix = settings.results_prefix or f"results/{name}"
+            # On the bucket the queue owns only: S3 keeps one lifecycle configuration per bucket, and writing one on
+            # a bucket the stack was given would replace that bucket's own rules.
+            aws.s3.BucketLifecycleConfiguration(
+                f"{name}-results-expiry",
+                bucket=bucket,
+                rules=[
+                    cast(
+                        aws.s3.BucketLifecycleConfigurationRuleArgsDict,
+                        manifests.results_expiration_rule(prefix, settings.results_expiration_days),
+                    )
+                ],
+                opts=child,
+            )
         partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=self)).partition
         if args.consumer_role is not None:
             aws.iam.RolePolicy(

@@ -69,6 +69,11 @@ def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
                 )
             )
             for size in SIZES
+        )
+        + (
+            (Row(("queue empty (GPU pools at zero)", bound + usd(cost.queue_empty_floor, cost.currency))),)
+            if cost.queue_empty_floor is not None
+            else ()
         ),
     )
     spot = (
@@ -102,7 +107,14 @@ def _blocks(cost: CostEstimate) -> tuple[Table | Items | Paragraph, ...]:
         totals,
         usage,
         Paragraph(
-            "The idle floor is the fixed costs and every pool at minSize: the stack with no traffic. What is billed "
+            "The idle floor is the fixed costs and every pool at minSize: the stack with no traffic."
+            + (
+                " Queue empty is the stack while no request waits and every queue-fed model is at zero replicas: "
+                "the fixed costs, the pools without GPUs at minSize and every GPU pool at zero nodes."
+                if cost.queue_empty_floor is not None
+                else ""
+            )
+            + " What is billed "
             "by use is listed with its rate and not counted; load balancers the cluster creates are not registered "
             "by the program and not listed. " + spot + budget
         ),

@@ -5,7 +5,8 @@ and `--data-parallel-size` in `extraArgs`: facts/vllm_parser.py) against the GPU
 
 GPUs per node and products are the catalog's (facts/gpu_catalog.py, from EC2's instance type pages): g6.xlarge 1 L4,
 g6.12xlarge 4 L4, g5.xlarge 1 A10G. vLLM's world size is tensor x pipeline parallel per data parallel rank, and a
-server with `--data-parallel-size N` runs N such ranks in its pod (vLLM docs, "Data Parallel Deployment").
+server with `--data-parallel-size N` runs N such ranks in its pod (vLLM docs, "Data Parallel Deployment",
+docs/serving/data_parallel_deployment.md: each DP rank is an engine with as many per-GPU workers as the TP size).
 
 The image: g5g is Graviton (arm64) with an NVIDIA T4G, compute capability 7.5 (EC2 "Accelerated computing instance
 types"; NVIDIA's CUDA GPUs table). vllm/vllm-openai:v0.32.0 is published for arm64 as well as x86_64 (vLLM's

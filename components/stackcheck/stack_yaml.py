@@ -90,10 +90,12 @@ def _timestamp(text: str, line: int) -> _Timestamp | None:
     match = _TIMESTAMP.match(text)
     if match is None or (match["t"] and not match["zone"]) or (match["space"] and match["zone"]):
         return None
-    fields = {name: int(match[name] or 0) for name in ("year", "month", "day", "hour", "minute", "second")}
+    year, month, day, hour, minute, second = (
+        int(match[name] or 0) for name in ("year", "month", "day", "hour", "minute", "second")
+    )
     try:
         # The zone is read apart: only the fields' ranges are checked here, as time.Parse checks them.
-        when = datetime.datetime(**fields)
+        when = datetime.datetime(year, month, day, hour, minute, second)
     except ValueError:
         return None
     marker = _Timestamp(text)

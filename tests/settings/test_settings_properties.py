@@ -93,6 +93,7 @@ BAD = [
     "arn:aws:aps:us-nowhere-1:123456789012:workspace/ws-1",
     "arn:aws-cn:aps:cn-north-1:123456789012:workspace/ws-1",
     "2024-01-02",
+    "2024-01-02 00:00:00 +0000 UTC",
     None,
     [],
     {},

@@ -25,7 +25,8 @@ NODEFS_EVICTION = Fraction(1, 10)
 NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonEKS_CNI_Policy")
 """The AWS-managed policies a node role needs to join the cluster, pull images and run the VPC CNI (EKS user guide,
 "Amazon EKS node IAM role"). Their ARNs name the partition (`arn:aws-cn:iam::aws:policy/...` in China,
-`arn:aws-us-gov:` in GovCloud; IAM user guide, "IAM identifiers"), so they are built from the partition the provider
+`arn:aws-us-gov:` in GovCloud; IAM User Guide, "Identify AWS resources with Amazon Resource Names (ARNs)",
+"ARN format"), so they are built from the partition the provider
 reports."""
 
 EKS_DEFAULT_DISK_GIB = 20

@@ -15,8 +15,10 @@ PyPI (read 2026-12-04, `pip download --no-deps vllm==0.32.0`, for x86_64 and aar
 - Code built for compute capability X.y runs on X.z for z >= y, never across majors (CUDA C++ Programming Guide,
   "Binary Compatibility").
 
-Whether the image itself is published for linux/arm64 is not confirmed here (its registry manifest cannot be read
-offline); an arm64 GPU is judged by the aarch64 wheel and warned about either way.
+The image is published for linux/amd64 and linux/arm64: vLLM's release job pushes `vllm/vllm-openai:v<version>`
+as a manifest list of the `v<version>-x86_64` and `v<version>-aarch64` images, each built with the CUDA 13.0
+default (vllm-project/vllm, .buildkite/scripts/publish-release-images.sh, commit c8246ae4a217, "CUDA (default:
+13.0)", read 2026-12-04). The registry's manifest of the pinned tag itself cannot be read offline.
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ class ImageBuild:
     cuda_major: int
     kernels: dict[Architecture, tuple[tuple[int, int], ...]]
     """Per CPU architecture, the compute capabilities (major, minor) the compiled kernels target."""
-    confirmed_platforms: tuple[Architecture, ...]
-    """The CPU architectures the image is known to be published for."""
+    platforms: tuple[Architecture, ...]
+    """The CPU architectures the image is published for (the platforms of its manifest list)."""
     source: str
 
 
@@ -50,7 +52,7 @@ VLLM_IMAGES = {
             "x86_64": ((7, 5), (8, 0), (8, 6), (8, 9), (9, 0), (10, 0), (12, 0)),
             "arm64": ((8, 0), (8, 7), (8, 9), (9, 0), (10, 0), (11, 0), (12, 0)),
         },
-        ("x86_64",),
+        ("x86_64", "arm64"),
         "vllm 0.32.0 wheels on PyPI, vllm/_C_stable_libtorch.abi3.so (libcudart.so.13; sm_ targets)",
     ),
 }

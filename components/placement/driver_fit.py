@@ -6,7 +6,7 @@ Mode NodeClass's alias) leads to the driver branch and module it loads for each 
 whether that module initialises the GPU (facts/nvidia_driver.py). A pool whose driver does not know its GPU fails:
 its nodes join with 0 GPUs and every GPU pod stays Pending. The vLLM image's CUDA needs a minimum driver branch, and
 its compiled kernels a compute capability (facts/vllm_image.py): a driver too old fails, kernels the image's release
-does not carry for the GPU, or a platform not confirmed, are warned about.
+does not carry for the GPU, or a CPU architecture it is not published for, are warned about.
 """
 
 from __future__ import annotations
@@ -69,10 +69,10 @@ def _image_lines(
             f"{where}: the {entry.architecture} build of vLLM {build.version} carries no kernels for compute "
             f'capability {capability} ({entry.gpu_model}; {build.source}): expect "no kernel image is available"'
         )
-    elif entry.architecture not in build.confirmed_platforms:
+    elif entry.architecture not in build.platforms:
         warnings.append(
-            f"{where}: the image's linux/{entry.kubernetes_arch} build is not confirmed ({build.source} has its "
-            f"{entry.architecture} wheel); check the image's manifest before relying on it"
+            f"{where}: the image is not published for linux/{entry.kubernetes_arch} ({build.source}); expect "
+            '"exec format error"'
         )
     return failures, warnings, details
 

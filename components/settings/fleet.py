@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from ..facts import gpu_catalog, model_catalog, prices
+from ..facts import gpu_catalog, model_catalog, prices, vllm_image
 from ..facts.contract import PlacementContract, Taint
 from ..facts.kubernetes import INITIAL_NAMESPACES
 from ..facts.model_memory import ModelFit, ServedModel, model_fit
@@ -264,9 +264,39 @@ def server_pool_problems(
     return problems
 
 
+def image_pool_problems(image: str, pool: Pool) -> list[str]:
+    """Why `image` cannot run on `pool`'s instance types: a CPU architecture the image is not published for, or a
+    GPU its build for that architecture carries no kernels for (facts/vllm_image.py). Empty for an image whose
+    build facts are unknown: what cannot be known narrows nothing (the gpu-driver-knows-the-gpu verdict reports it).
+    """
+    build = vllm_image.image_build(image)
+    if build is None:
+        return []
+    problems = []
+    for instance_type in pool.settings.instance_types:
+        entry = gpu_catalog.lookup(instance_type)
+        architecture = gpu_catalog.architecture_of(instance_type)
+        if architecture is None:
+            continue
+        if architecture not in build.platforms:
+            problems.append(f"{image} is not published for {architecture}, the CPU of {instance_type}")
+        elif (
+            entry
+            and entry.gpu_compute_capability
+            and not vllm_image.runs_on(build, architecture, entry.gpu_compute_capability)
+        ):
+            capability = ".".join(map(str, entry.gpu_compute_capability))
+            problems.append(
+                f"the {architecture} build of {image} carries no kernels for the {entry.gpu_model} of "
+                f"{instance_type} (compute capability {capability})"
+            )
+    return problems
+
+
 def choose_pool(settings: VllmSettings, pools: Sequence[Pool], region: str | None = None) -> tuple[Pool | None, str]:
     """`pool: auto`: among the pools the server can run on at all (`server_pool_problems`: as many GPUs per node as
-    its world size, tensor x pipeline x prefill context x data parallel, and `requireGpuProduct`), the pool whose
+    its world size, tensor x pipeline x prefill context x data parallel, and `requireGpuProduct`; a CPU and GPU
+    the image runs on, `image_pool_problems`), the pool whose
     every instance type fits the model, with the least GPU memory per GPU (to a tenth of a GiB: an A10G and an L4
     count alike), then the lowest on-demand node price in `region` where known, then the fewest GPUs per node,
     then the name; and why. (None, why not) when none fits or the model's facts are unknown."""
@@ -274,11 +304,13 @@ def choose_pool(settings: VllmSettings, pools: Sequence[Pool], region: str | Non
     refused = []
     for pool in pools:
         # What decides fit is filtered before anything ranks: a pool the server would be refused on never wins.
-        cannot = server_pool_problems(settings, pool.settings, pool.label)
+        cannot = [
+            problem.message.partition("; allowed")[0]
+            for problem in server_pool_problems(settings, pool.settings, pool.label)
+        ]
+        cannot += image_pool_problems(settings.image, pool)
         if cannot:
-            refused.append(
-                f"pool {pool.label}: " + ", and ".join(problem.message.partition("; allowed")[0] for problem in cannot)
-            )
+            refused.append(f"pool {pool.label}: " + ", and ".join(cannot))
             continue
         fits = pool_fits(settings, pool)
         if any(fit.fits is None for fit in fits):

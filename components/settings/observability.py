@@ -32,7 +32,9 @@ def _is_http_url(value: str) -> bool:
 def _check_no_user_info(value: str) -> None:
     """A URL with no `user:password@` (RFC 3986, section 3.2.1, "User Information"). KEDA's Prometheus scaler puts
     `serverAddress` in the ScaledObject as written, and the stack config keeps it in plain text; its credentials
-    belong in a TriggerAuthentication (KEDA docs, Prometheus scaler, "Authentication Parameters"). The message
+    belong in a TriggerAuthentication (KEDA 2.20 docs, Prometheus scaler, "Authentication Parameters": `authModes`
+    bearer, basic, tls and custom, their secrets from the TriggerAuthentication; kedacore/keda-docs
+    content/docs/2.20/scalers/prometheus.md). The message
     shows the URL with its user information masked, so the secret reaches no log."""
     parts = urlsplit(value)
     if "@" not in parts.netloc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -25,6 +26,10 @@ _NAMESPACE_SIMILARITY = 0.8
 # kubeconfig cluster pulumi-kubernetes uses (https://www.pulumi.com/registry/packages/kubernetes/
 # installation-configuration/), and is no misplaced `cluster` section.
 _PROVIDER_KEYS = {"kubernetes": {"cluster"}}
+# Go's `Time.String()` ("2006-01-02 15:04:05.999999999 -0700 MST"), which is what the Pulumi CLI hands the program
+# for an unquoted YAML date or time in the stack file (pulumi/pulumi sdk/go/common/resource/config/object.go,
+# `unmarshalObject`: `time.Time` -> `v.String()`; components/stackcheck/stack_yaml.py has the whole story).
+_GO_TIME_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})? [+-][0-9]{4} \S+")
 
 
 def parse_stack_config(
@@ -82,10 +87,15 @@ def parse_stack_config(
                 )
             )
     region = _region(config.get(REGION_KEY), problems)
+    # A secret's value is never quoted back (it would reach the log); its own rule answers it.
+    dates = _go_time_problems({key: value for key, value in values.items() if key not in SECRET_KEYS}, [], project)
+    problems.extend(dates)
     try:
         settings = parse_settings(values, project)
     except ConfigError as error:
-        problems.extend(error.problems)
+        # A date's key is answered once: by what it is, rather than by the rule the changed text then fails.
+        dated = {problem.key for problem in dates}
+        problems.extend(problem for problem in error.problems if problem.key not in dated)
     else:
         if region:
             settings = _in_region(settings, region, problems, project)
@@ -113,6 +123,32 @@ def _in_region(settings: Settings, region: str, problems: list[ConfigProblem], p
         problem.under("network").written(where) for problem in region_zone_problems(settings.network, region)
     )
     return settings
+
+
+def _go_time_problems(value: Any, path: list[str], project: str) -> list[ConfigProblem]:
+    """A problem for each value that is Go's text of a time: an unquoted date in the stack file, which the user
+    meant as the text they wrote (`revision: 2026-01-01`) and the Pulumi CLI changed on the way."""
+    if isinstance(value, str) and path and _GO_TIME_TEXT.fullmatch(value):
+        written = f"'{value[: len('2026-01-01')]}'" if value.endswith(" 00:00:00 +0000 UTC") else "the value as written"
+        return [
+            ConfigProblem(
+                ".".join(path),
+                f"{value!r} is the Pulumi CLI's text of a date: the stack file has it unquoted, so YAML read it as a "
+                f"date, not as text; allowed: {written} in quotes in the stack file (no setting takes a date or time)",
+                project,
+            )
+        ]
+    if isinstance(value, Mapping):
+        return [
+            problem for key, item in value.items() for problem in _go_time_problems(item, [*path, str(key)], project)
+        ]
+    if isinstance(value, list):
+        return [
+            problem
+            for index, item in enumerate(value)
+            for problem in _go_time_problems(item, [*path, str(index)], project)
+        ]
+    return []
 
 
 def _amp_without_region(settings: Settings, project: str) -> list[ConfigProblem]:

@@ -12,8 +12,9 @@ from .observability import PrometheusSettings
 def arn_problems(cluster: ClusterSettings, region: str) -> list[ConfigProblem]:
     """ARNs of `cluster` outside `region`'s partition, and a secrets key outside `region`; keys inside `cluster`.
 
-    An ARN names its partition (IAM user guide, "IAM identifiers"), and an access entry or key of another
-    partition does not exist for the cluster's. EKS takes only a KMS key of the cluster's own region (EKS API
+    An ARN names its partition (IAM User Guide, "Identify AWS resources with Amazon Resource Names (ARNs)", "ARN
+    format": a partition is a group of Regions, and each account is scoped to one), and an access entry or key of
+    another partition does not exist for the cluster's. EKS takes only a KMS key of the cluster's own region (EKS API
     reference, `Provider.keyArn`: "created in the same AWS Region as the cluster").
     """
     partition = eks_regions()[region]
@@ -42,7 +43,8 @@ def arn_problems(cluster: ClusterSettings, region: str) -> list[ConfigProblem]:
 def amp_problems(prometheus: PrometheusSettings, region: str) -> list[ConfigProblem]:
     """An `ampWorkspace` ARN of another partition than `region`'s, or of a region where the service has no endpoint;
     keys inside `prometheus`. The query-only policy names the ARN, and the role the stack creates acts in the
-    region's partition only (IAM user guide, "IAM identifiers"). A workspace of another region of the partition is
+    region's partition only (IAM User Guide, "Identify AWS resources with Amazon Resource Names (ARNs)", "ARN
+    format": each account is scoped to one partition). A workspace of another region of the partition is
     allowed: KEDA signs for the ARN's region, which must then be one where Amazon Managed Service for Prometheus
     runs (botocore's endpoint data lists its `aps` endpoints)."""
     partition = eks_regions()[region]

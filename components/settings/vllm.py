@@ -335,7 +335,8 @@ class VllmSettings(SectionModel):
         ]
         # The default prefix stands for `source.prefix` and meets its rule: the server's IAM grant is scoped to it,
         # where `*` and `?` are wildcards and `${...}` a policy variable (IAM User Guide, "IAM JSON policy
-        # elements: Resource" and "IAM policy elements: Variables and tags"). A model id never holds them
+        # elements: Resource", reference_policies_elements_resource.html, and "IAM policy elements: Variables and
+        # tags", reference_policies_variables.html). A model id never holds them
         # (huggingface_hub's validate_repo_id), so a bad default prefix is the revision's doing.
         if self.source.prefix is None and self.revision is not None and not is_prefix(self.weights_prefix):
             problems.append(

@@ -13,9 +13,14 @@ yaml.v3 follows YAML 1.2's core schema, not PyYAML's YAML 1.1 (go-yaml/yaml v3.0
 - aliases expand until "document contains excessive aliasing" (`decode.go`, `allowedAliasRatio`: past 1,000
   decoded values, more than 99% of them from aliases on files up to 400,000 values).
 
-Timestamps are kept as the text written: yaml.v3 decodes them as Go times, which the CLI hands on as Go's own
-text of the time (`object.go`, `time.Time` -> `v.String()`, such as `2024-01-02 00:00:00 +0000 UTC`); no
-setting takes a time, so a message quoting the value quotes what the user wrote. Nesting deeper than
+An unquoted date or time (`2026-01-01`, `2026-01-01T10:00:00Z`) is refused, naming its key: yaml.v3 decodes it
+as a Go time (`resolve.go`, `parseTimestamp`, tried before numbers for a plain scalar that starts with four digits
+and `-`; `decode.go` sets the `time.Time` itself into an `any`), and the CLI hands that on as Go's own text of the
+time (pulumi/pulumi `sdk/go/common/resource/config/object.go`, `unmarshalObject`: `time.Time` -> `v.String()`),
+so `revision: 2026-01-01` reaches the program as `2026-01-01 00:00:00 +0000 UTC`. Whoever writes a date means
+the text they wrote, which only quotes deliver, and no setting takes a time; so the plan refuses what `pulumi up`
+would pass on changed, and says to quote it (a refusal rather than the text: the plan would otherwise accept a
+file whose deployment reads another value). Nesting deeper than
 `MAX_DEPTH` is refused before the file is composed (libyaml's composer recurses in C and crashes the process at
 about 100,000 levels; no setting nests more than four).
 """
@@ -23,6 +28,7 @@ about 100,000 levels; no setting nests more than four).
 from __future__ import annotations
 
 import base64
+import datetime
 import math
 import re
 from typing import Any
@@ -61,6 +67,46 @@ class _NonFinite(str):
     line: int
 
 
+class _Timestamp(str):
+    """An unquoted date or time as written (`2026-01-01`), kept with its line so that `load` names its key."""
+
+    line: int
+    go_text: str | None
+    """Go's `Time.String()` of it where that does not depend on the CLI's machine (a time in UTC), else None."""
+
+
+# yaml.v3's `allowedTimestampFormats` as Go's time.Parse reads them: `2006-1-2T15:4:5.999999999Z07:00` (and with a
+# lower-case t), `2006-1-2 15:4:5.999999999` (no zone: UTC) and `2006-1-2`; a field of one digit is allowed where
+# the layout's is ("1", "2", "4", "5"), the fraction is optional, and an out-of-range field fails the parse.
+_TIMESTAMP = re.compile(
+    r"(?P<year>[0-9]{4})-(?P<month>[0-9]{1,2})-(?P<day>[0-9]{1,2})"
+    r"(?:(?:(?P<t>[Tt])|(?P<space> ))(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{1,2}):(?P<second>[0-9]{1,2})"
+    r"(?:\.(?P<fraction>[0-9]+))?(?P<zone>Z|[+-][0-9]{2}:[0-9]{2})?)?\Z"
+)
+
+
+def _timestamp(text: str, line: int) -> _Timestamp | None:
+    """`text` as yaml.v3's `parseTimestamp` reads it: a `_Timestamp`, or None when it is no date Go parses."""
+    match = _TIMESTAMP.match(text)
+    if match is None or (match["t"] and not match["zone"]) or (match["space"] and match["zone"]):
+        return None
+    year, month, day, hour, minute, second = (
+        int(match[name] or 0) for name in ("year", "month", "day", "hour", "minute", "second")
+    )
+    try:
+        # The zone is read apart: only the fields' ranges are checked here, as time.Parse checks them.
+        when = datetime.datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        return None
+    marker = _Timestamp(text)
+    marker.line = line
+    marker.go_text = None
+    if match["zone"] in (None, "Z"):
+        fraction = (match["fraction"] or "")[:9].rstrip("0")
+        marker.go_text = f"{when:%Y-%m-%d %H:%M:%S}{'.' + fraction if fraction else ''} +0000 UTC"
+    return marker
+
+
 class StackYamlError(ValueError):
     """The file cannot be read as the Pulumi CLI reads it; `problems` lists every reason, each one line."""
 
@@ -70,7 +116,8 @@ class StackYamlError(ValueError):
 
 
 def plain_scalar(text: str) -> Any:
-    """An unquoted scalar as yaml.v3 decodes it into Go's `any` (resolve.go, `resolve`); timestamps stay text."""
+    """An unquoted scalar as yaml.v3 decodes it into Go's `any` (resolve.go, `resolve`); a date or time is text
+    here (`load` refuses it, see the module's docstring)."""
     if text in _CONSTANTS:
         return _CONSTANTS[text]
     hint = text[0]
@@ -136,6 +183,10 @@ class _Loader(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoa
 
 
 def _construct_plain(loader: _Loader, node: Any) -> Any:
+    if node.value[:1].isdigit():
+        timestamp = _timestamp(node.value, node.start_mark.line + 1)
+        if timestamp is not None:
+            return timestamp
     value = plain_scalar(node.value)
     if isinstance(value, float) and not math.isfinite(value):
         marker = _NonFinite(node.value)
@@ -162,8 +213,14 @@ def _construct_typed(kind: type, name: str):
     return construct
 
 
-def _construct_text(loader: _Loader, node: Any) -> str:
-    return str(node.value)
+def _construct_timestamp(loader: _Loader, node: Any) -> _Timestamp:
+    """`!!timestamp 2026-01-01`: a time as a plain one is, or refused as v3 refuses it."""
+    timestamp = _timestamp(str(node.value), node.start_mark.line + 1)
+    if timestamp is None:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"cannot read {node.value!r} as a timestamp", node.start_mark
+        )
+    return timestamp
 
 
 def _construct_binary(loader: _Loader, node: Any) -> str:
@@ -188,7 +245,7 @@ _Loader.add_constructor("tag:yaml.org,2002:int", _construct_typed(int, "an integ
 _Loader.add_constructor("tag:yaml.org,2002:float", _construct_typed(float, "a number"))
 _Loader.add_constructor("tag:yaml.org,2002:bool", _construct_typed(bool, "true or false"))
 _Loader.add_constructor("tag:yaml.org,2002:null", _construct_typed(type(None), "null"))
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_text)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _construct_binary)
 for _tag in ("set", "omap", "pairs"):
     _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _construct_by_kind)
@@ -206,7 +263,7 @@ def load(text: str) -> Any:
             return None
         _check_aliasing(node)
         document = loader.construct_document(node)
-        problems = loader.duplicates + _non_finite_problems(document, [])
+        problems = loader.duplicates + _non_finite_problems(document, []) + _timestamp_problems(document, [])
         if problems:
             # In the order of the file: the constructor reaches an outer mapping's keys before the inner ones.
             raise StackYamlError(sorted(problems, key=lambda problem: int(problem.split()[1].rstrip(":,"))))
@@ -228,6 +285,23 @@ def _non_finite_problems(value: Any, path: list[Any]) -> list[str]:
         return [problem for key, item in value.items() for problem in _non_finite_problems(item, [*path, key])]
     if isinstance(value, list):
         return [problem for index, item in enumerate(value) for problem in _non_finite_problems(item, [*path, index])]
+    return []
+
+
+def _timestamp_problems(value: Any, path: list[Any]) -> list[str]:
+    """One problem per unquoted date or time in `value`, naming its key as a stack config writes it."""
+    if isinstance(value, _Timestamp):
+        what = "a date" if len(value) <= len("2026-01-01") else "a date and time"
+        handed = f"the text '{value.go_text}'" if value.go_text else "Go's text of that time, in the CLI's zone"
+        return [
+            f"line {value.line}, {_key_name(path)}: YAML reads {value} as {what}, and the Pulumi CLI hands it to the "
+            f"program as {handed}, not as written; allowed: '{value}' in quotes, which keeps it text (no setting "
+            "takes a date or time)"
+        ]
+    if isinstance(value, dict):
+        return [problem for key, item in value.items() for problem in _timestamp_problems(item, [*path, key])]
+    if isinstance(value, list):
+        return [problem for index, item in enumerate(value) for problem in _timestamp_problems(item, [*path, index])]
     return []
 
 

@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
         pytest.param("NO", "NO", id="NO is text"),
         pytest.param("yes", "yes", id="yes is text"),
         pytest.param("on", "on", id="on is text"),
-        pytest.param("2024-01-02", "2024-01-02", id="a date stays as written"),
-        pytest.param("2024-01-02T10:00:00Z", "2024-01-02T10:00:00Z", id="a timestamp stays as written"),
+        # Not dates to Go's time.Parse (yaml.v3's parseTimestamp): no 30 February, no time without a zone after T.
+        pytest.param("2024-02-30", "2024-02-30", id="a day February lacks is text"),
+        pytest.param("2024-01-02T10:00:00", "2024-01-02T10:00:00", id="T and no zone is text"),
+        pytest.param("'2024-01-02'", "2024-01-02", id="a quoted date is text"),
         pytest.param("True", True, id="True is a boolean"),
         pytest.param("FALSE", False, id="FALSE is a boolean"),
         pytest.param("~", None, id="tilde is null"),

@@ -4,6 +4,12 @@ what is allowed; and `--format json` answers with a JSON document whatever stage
 The CLI passes the config to the program as JSON (`PULUMI_CONFIG`), and JSON has no infinity or NaN (RFC 8259,
 section 6: "Numeric values that cannot be represented ... (such as Infinity and NaN) are not permitted"); YAML 1.2's
 core schema reads `.inf`, `-.Inf` and `.NaN` as those numbers (YAML 1.2.2, 10.3.2 "Tag Resolution").
+
+An unquoted date or time is a Go time to yaml.v3 (go-yaml/yaml v3.0.1 resolve.go, `parseTimestamp` with the layouts
+`2006-1-2T15:4:5.999999999Z07:00`, `2006-1-2 15:4:5.999999999` and `2006-1-2`), and the CLI turns a `time.Time`
+into `v.String()` (pulumi/pulumi sdk/go/common/resource/config/object.go, `unmarshalObject`), Go's layout
+"2006-01-02 15:04:05.999999999 -0700 MST" (Go's time package, `Time.String`): `2026-01-01` reaches the program as
+`2026-01-01 00:00:00 +0000 UTC`.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from components.settings import ConfigError, parse_settings
+from components.settings.reader import parse_stack_config
 from components.stackcheck.__main__ import main
 from components.stackcheck.stack_yaml import StackYamlError, load
 
@@ -55,6 +62,78 @@ def test_a_number_json_cannot_hold_is_refused_naming_its_key(text, problem):
         f"{problem}, which the Pulumi CLI cannot hand to the program, since it passes the config as JSON and JSON "
         f"has no such number; {_ALLOWED.format(written)}"
     )
+
+
+_QUOTE_IT = "not as written; allowed: '{0}' in quotes, which keeps it text (no setting takes a date or time)"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        pytest.param(
+            "config:\n  eks-gpu-inference:vllm:\n    revision: 2026-01-01\n",
+            "line 3, eks-gpu-inference:vllm.revision: YAML reads 2026-01-01 as a date, and the Pulumi CLI hands it to "
+            "the program as the text '2026-01-01 00:00:00 +0000 UTC'",
+            id="a revision that is a date",
+        ),
+        pytest.param(
+            "config:\n  eks-gpu-inference:models:\n    - name: a\n      revision: 2026-1-2\n",
+            "line 4, eks-gpu-inference:models[0].revision: YAML reads 2026-1-2 as a date, and the Pulumi CLI hands it "
+            "to the program as the text '2026-01-02 00:00:00 +0000 UTC'",
+            id="one-digit month and day, in a list",
+        ),
+        pytest.param(
+            "config:\n  eks-gpu-inference:cost:\n    monthlyBudgetUsd: 2026-01-01T10:00:00.50Z\n",
+            "line 3, eks-gpu-inference:cost.monthlyBudgetUsd: YAML reads 2026-01-01T10:00:00.50Z as a date and time, "
+            "and the Pulumi CLI hands it to the program as the text '2026-01-01 10:00:00.5 +0000 UTC'",
+            id="a date and time where a number is expected",
+        ),
+        pytest.param(
+            "config:\n  eks-gpu-inference:vllm:\n    revision: 2026-01-01T10:00:00+02:00\n",
+            "line 3, eks-gpu-inference:vllm.revision: YAML reads 2026-01-01T10:00:00+02:00 as a date and time, and the "
+            "Pulumi CLI hands it to the program as Go's text of that time, in the CLI's zone",
+            id="an offset: the CLI's own zone decides the text",
+        ),
+        pytest.param(
+            "config:\n  eks-gpu-inference:vllm:\n    revision: !!timestamp 2026-01-01\n",
+            "line 3, eks-gpu-inference:vllm.revision: YAML reads 2026-01-01 as a date, and the Pulumi CLI hands it to "
+            "the program as the text '2026-01-01 00:00:00 +0000 UTC'",
+            id="tagged as a timestamp",
+        ),
+    ],
+)
+def test_an_unquoted_date_is_refused_naming_its_key_and_the_quotes(text, problem):
+    with pytest.raises(StackYamlError) as raised:
+        load(text)
+    (said,) = raised.value.problems
+    written = problem.split("YAML reads ")[1].split()[0]
+    assert said == f"{problem}, {_QUOTE_IT.format(written)}"
+
+
+@pytest.mark.parametrize(
+    ("go_text", "written"),
+    [
+        pytest.param("2026-01-01 00:00:00 +0000 UTC", "'2026-01-01'", id="a date"),
+        pytest.param("2026-01-01 10:00:00 +0200 +0200", "the value as written", id="a time at an offset"),
+    ],
+)
+def test_the_programs_own_reading_refuses_the_clis_text_of_a_date_once(go_text, written):
+    # What `pulumi up` hands the program for `revision: 2026-01-01`: one problem on the key, not also the git-ref
+    # rule's answer to the space and ':' of Go's text.
+    with pytest.raises(ConfigError) as error:
+        parse_stack_config({"eks-gpu-inference:vllm": {"revision": go_text}})
+    [problem] = error.value.problems
+    assert (problem.key, problem.message) == (
+        "vllm.revision",
+        f"{go_text!r} is the Pulumi CLI's text of a date: the stack file has it unquoted, so YAML read it as a date, "
+        f"not as text; allowed: {written} in quotes in the stack file (no setting takes a date or time)",
+    )
+
+
+def test_a_secret_that_looks_like_a_date_is_never_quoted_back():
+    with pytest.raises(ConfigError) as error:
+        parse_stack_config({"eks-gpu-inference:hfToken": "2026-01-01 00:00:00 +0000 UTC"})
+    assert "2026-01-01" not in str(error.value)
 
 
 def test_the_same_text_in_quotes_is_text():

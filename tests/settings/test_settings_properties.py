@@ -4,15 +4,20 @@ a key of the config, never another exception (hypothesis generates the inputs, a
 
 The values mix what the settings take (so that the checks across fields and sections run) with what YAML can hand
 them and they must refuse: infinities and NaN, integers past int32 and int64, text with IAM's wildcards and policy
-variables, control characters, lists and mappings where a scalar belongs.
+variables, control characters, lists and mappings where a scalar belongs. A handful of the accepted ones are then
+planned whole.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import tempfile
+from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+import yaml
+from conftest import plan_stack_file
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from components.settings import ConfigError, parse_stack_config
@@ -88,6 +93,7 @@ BAD = [
     "arn:aws:aps:us-nowhere-1:123456789012:workspace/ws-1",
     "arn:aws-cn:aps:cn-north-1:123456789012:workspace/ws-1",
     "2024-01-02",
+    "2024-01-02 00:00:00 +0000 UTC",
     None,
     [],
     {},
@@ -197,3 +203,37 @@ def test_one_changed_key_is_accepted_or_refused_naming_a_key(path, value):
         for problem in error.problems:
             assert problem.key.split(".", 1)[0] in TOP_LEVEL_KEYS, str(problem)
             assert problem.message.strip(), str(problem)
+
+
+# A handful of the examples above that the settings accept, each planned whole: the real program under mocks, its
+# objects against the Kubernetes and CRD schemas, its AWS requests against botocore's models. A value the settings
+# take and a consumer would refuse shows here, where no check of the settings alone can see it. Few, since each
+# plan runs the program (about a second).
+WHOLE_PLANS = settings(
+    BOUNDED, max_examples=4, suppress_health_check=[*BOUNDED.suppress_health_check, HealthCheck.filter_too_much]
+)
+
+
+def _accepted(config: dict) -> bool:
+    try:
+        parse_stack_config(config)
+    except ConfigError:
+        return False
+    return True
+
+
+@WHOLE_PLANS
+@given(path=st.sampled_from(PATHS), value=SCALARS)
+def test_a_handful_of_accepted_examples_plan_whole_with_every_check_run(path, value):
+    config = {"aws:region": "us-west-2", **{f"{PROJECT}:{k}": v for k, v in _with(path, value).items()}}
+    assume(_accepted(config))
+    with tempfile.TemporaryDirectory() as folder:
+        stack_file = Path(folder) / "Pulumi.example.yaml"
+        stack_file.write_text(yaml.safe_dump({"config": config}))
+        code, report = plan_stack_file(stack_file, Path(folder) / "out")
+    # Exit 1 is a verdict the plan judges on the whole stack (startupTimeoutSeconds 3600 outlasting the autoscaler's
+    # scale-down delay is one); never a refusal of the config (2) nor an internal error (3).
+    assert code in (0, 1), report["failures"]
+    assert report["programError"] is None
+    assert [entry["object"] for entry in report["schema"] if not entry["passed"]] == []
+    assert [entry["name"] for entry in report["awsRequests"] if not entry["passed"]] == []

@@ -37,6 +37,7 @@ from components.pools.karpenter.manifests import DO_NOT_DISRUPT
 from components.pools.karpenter.manifests import discovery_tags as karpenter_discovery_tags
 from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
+from components.settings.stack_warnings import ignored_key_warnings, one_replica_warnings
 from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm.server import VllmServer, VllmServerArgs
 
@@ -48,6 +49,10 @@ except ConfigError as error:
 # The components warn of valid settings that weaken the stack, naming the config keys (component_args.Validation);
 # only keys of this project under another namespace are the config's own to warn of.
 for warning in namespace_warnings(stack_config):
+    pulumi.log.warn(warning)
+# What valid settings leave to the months after: pool keys the provisioner never reads, models one node replacement
+# takes offline.
+for warning in [*ignored_key_warnings(settings.pools), *one_replica_warnings(settings.servers)]:
     pulumi.log.warn(warning)
 require_node_affinity = settings.gpu_placement.require_node_affinity
 # What the DaemonSets of every GPU node follow; each pool and the servers on it follow the pool's own contract.

@@ -109,6 +109,8 @@ class Evidence:
     """Each served model on each instance type of its pool (facts/model_memory.py)."""
     cold_starts: list[ColdStart] | None = None
     """Each served model's cold start, step by step, against its budgets (facts/cold_start.py)."""
+    workload_cold_starts: dict[str, ColdStart] | None = None
+    """The same cold starts by the server Deployment's `namespace/name`, how the verdicts on a workload find its own."""
     cost: CostTotals | None = None
     owners: Owners | None = None
     """Every resource and object the stack registers, gathered whatever else could be read."""

@@ -187,7 +187,9 @@ def _replicas_fit_at_max(evidence: Evidence) -> Judgement | None:
     placed = evidence.placement
     if placed is None:
         return None
-    return Judgement(scaling.replicas_fit_verdict(placed.scaled, placed.workloads, placed.pools))
+    # The Cluster Autoscaler's hold is None exactly when no autoscaler runs: nothing then grows a node group.
+    autoscaler = scaling.autoscaler_node_hold(placed.workloads) is not None
+    return Judgement(scaling.replicas_fit_verdict(placed.scaled, placed.workloads, placed.pools, autoscaler))
 
 
 def _scaling_outlasts_startup(evidence: Evidence) -> Judgement | None:
@@ -195,7 +197,7 @@ def _scaling_outlasts_startup(evidence: Evidence) -> Judgement | None:
     if placed is None:
         return None
     hold = scaling.autoscaler_node_hold(placed.workloads)
-    return Judgement(scaling.scaling_outlasts_startup_verdict(placed.scaled, hold))
+    return Judgement(scaling.scaling_outlasts_startup_verdict(placed.scaled, hold, evidence.workload_cold_starts))
 
 
 def _cold_start_fits_its_budget(evidence: Evidence) -> Judgement | None:
@@ -363,8 +365,9 @@ VERDICTS = Registry(
             14,
             "scaling-outlasts-startup",
             _scaling_outlasts_startup,
-            "Neither KEDA's scale-down window nor the Cluster Autoscaler's hold on a node it added is shorter than "
-            "a scaled workload's startup budget.",
+            "KEDA's scale-down window is longer than a scaled workload's time from a scale-up to a serving replica "
+            "(its cold-start estimate, the startup budget at least), and the Cluster Autoscaler's hold on a node it "
+            "added is not shorter than its startup budget.",
         ),
         RegisteredVerdict(
             15,

@@ -260,6 +260,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         progress("placing workloads on node pools…")
         from ...placement.evidence import CostTotals, Evidence, Owners
+        from .disruption import cold_starts_by_workload
         from .drivers import gpu_pool_amis
         from .serving import serving_evidence
 
@@ -282,6 +283,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             placement=placed,
             model_fits=result.models if sized else None,
             cold_starts=result.cold_start if sized else None,
+            workload_cold_starts=cold_starts_by_workload(settings, result.cold_start) if sized else None,
             cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced),
             owners=Owners(render.registered(run.resources), render.declared(objects)),
             serving=serving_evidence(settings) if settings is not None else None,

@@ -33,11 +33,11 @@ from components.observability.monitoring import (
 from components.observability.prometheus_stack import PrometheusStack, PrometheusStackArgs
 from components.pools import provisioners
 from components.pools.gpu_node_group import GpuNodeGroup
-from components.pools.karpenter.manifests import DO_NOT_DISRUPT
 from components.pools.karpenter.manifests import discovery_tags as karpenter_discovery_tags
 from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
 from components.settings.stack_warnings import ignored_key_warnings, one_replica_warnings
+from components.vllm.disruption import do_not_disrupt
 from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm.server import VllmServer, VllmServerArgs
 
@@ -352,13 +352,9 @@ for served in settings.servers:
             keda_operator_role=keda.operator_role_name if keda and served.settings.queue.enabled else None,
             pod_annotations={
                 **pod_scrape_annotations(settings.observability, scrape),
-                # Karpenter (and Auto Mode, whose disruption is Karpenter's) leaves the pod's node alone while the
-                # model loads (the startup budget after it runs).
-                **(
-                    {DO_NOT_DISRUPT: f"{served.settings.startup_timeout_seconds}s"}
-                    if not pool.settings.node_group
-                    else {}
-                ),
+                # Karpenter (and Auto Mode, whose disruption is Karpenter's) leaves the pod's node alone for its
+                # whole cold start from the pod's start time: the pull, the wait for the weights, the startup budget.
+                **(do_not_disrupt(served.settings, pool.settings) if not pool.settings.node_group else {}),
             },
             name=object_name,
             cluster_name=cluster.cluster_name,

@@ -16,6 +16,7 @@ from ..facts.model_memory import ModelFit
 from ..facts.node_disk import ModelCache
 from .agents import Agent
 from .disk_fit import NodeLoad
+from .disruption import ServedModel
 from .driver_fit import GpuPoolAmi
 from .guard import GuardView, PlacementRow, guard_view
 from .ownership import Declared
@@ -121,3 +122,6 @@ class Evidence:
     queues: list[QueuedServer] | None = None
     """Each server fed from an SQS queue, with its queue, pod and cold start; None without this project's stack
     config or a placement."""
+    served: list[ServedModel] | None = None
+    """Each served model on its pool, with what protects it while the pool's nodes are replaced; None without a
+    placement or without this project's stack config."""

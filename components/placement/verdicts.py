@@ -21,6 +21,7 @@ from . import (
     capacity,
     cold_start,
     disk_fit,
+    disruption,
     driver_fit,
     exporter,
     guard,
@@ -274,6 +275,12 @@ def _queue_failures_reach_dead_letter(evidence: Evidence) -> Judgement | None:
     return Judgement(queue.dead_letter_verdict(evidence.queues))
 
 
+def _node_replacement_keeps_models_serving(evidence: Evidence) -> Judgement | None:
+    if evidence.served is None:
+        return None
+    return Judgement(disruption.node_replacement_verdict(evidence.served))
+
+
 # The numbers are the ones the report has always printed: a new verdict takes the next, none is reused.
 VERDICTS = Registry(
     (
@@ -439,6 +446,14 @@ VERDICTS = Registry(
             _queue_failures_reach_dead_letter,
             "Every queue hands a message that keeps failing to a dead-letter queue of the stack after at least two "
             "receives, and that queue keeps it at least as long.",
+        ),
+        RegisteredVerdict(
+            25,
+            "node-replacement-keeps-models-serving",
+            _node_replacement_keeps_models_serving,
+            "When a pool's nodes are replaced, a PodDisruptionBudget keeps each model's other replicas serving; on "
+            "Karpenter and Auto Mode pools the pods' `do-not-disrupt` window covers their cold start from the pod's "
+            "start, the drain deadline holds a replacement's start, and Karpenter expires no node.",
         ),
     )
 )

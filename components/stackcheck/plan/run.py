@@ -260,7 +260,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         progress("placing workloads on node pools…")
         from ...placement.evidence import CostTotals, Evidence, Owners
-        from .disruption import cold_starts_by_workload
+        from .disruption import cold_starts_by_workload, served_models
         from .drivers import gpu_pool_amis
         from .serving import serving_evidence
 
@@ -294,6 +294,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
                 placed.matrix if placed else None,
             ),
             queues=queues if sized else None,
+            served=served_models(settings, objects, run.resources, result.cold_start) if sized else None,
         )
         _judge(evidence, result)
         return result

@@ -321,6 +321,8 @@ if autoscales:
 
 scrape_targets = []
 servers: dict[str, dict[str, Any]] = {}
+# The system nodes run the weights copy Jobs; their bandwidth sets each copy's deadline.
+system_types = list(settings.system_node_group.instance_types)
 for served in settings.servers:
     # The one-model form keeps the names deployed stacks have (not the component's): a new name would replace
     # the live objects.
@@ -354,12 +356,15 @@ for served in settings.servers:
                 **pod_scrape_annotations(settings.observability, scrape),
                 # Karpenter (and Auto Mode, whose disruption is Karpenter's) leaves the pod's node alone for its
                 # whole cold start from the pod's start time: the pull, the wait for the weights, the startup budget.
-                **(do_not_disrupt(served.settings, pool.settings) if not pool.settings.node_group else {}),
+                **(
+                    do_not_disrupt(served.settings, pool.settings, system_types) if not pool.settings.node_group else {}
+                ),
             },
             name=object_name,
             cluster_name=cluster.cluster_name,
             pod_identity_agent=cluster.pod_identity_agent,
             tags=tags,
+            system_instance_types=system_types,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_pools[pool.key]]),
     )

@@ -13,6 +13,7 @@ deadline gives it. Pure: no Pulumi.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from ..facts import cold_start
 from ..facts.karpenter import DO_NOT_DISRUPT
@@ -40,18 +41,20 @@ def image_seconds(settings: VllmSettings, pool: GpuNodeGroupSettings) -> int:
     return math.ceil(image[0]) if image else SCHEDULING_AND_PULL_SECONDS
 
 
-def do_not_disrupt_seconds(settings: VllmSettings, pool: GpuNodeGroupSettings, copy_wait: int | None = None) -> int:
+def do_not_disrupt_seconds(
+    settings: VllmSettings, pool: GpuNodeGroupSettings, node_types: Sequence[str] = weights_copy.DEFAULT_NODE_TYPES
+) -> int:
     """The window from the pod's start to the end of its startup allowance: the image, the wait for the weights copy
-    when the stack seeds them (`copy_wait`, the init container's timeout; default `weights_copy.wait_seconds`),
-    and `startupTimeoutSeconds`."""
-    wait = 0
-    if settings.seeds:
-        wait = weights_copy.wait_seconds(settings) if copy_wait is None else copy_wait
+    when the stack seeds them (the init container's timeout, `weights_copy.wait_seconds` on system nodes of
+    `node_types`), and `startupTimeoutSeconds`."""
+    wait = weights_copy.wait_seconds(settings, node_types) if settings.seeds else 0
     return image_seconds(settings, pool) + wait + settings.startup_timeout_seconds
 
 
-def do_not_disrupt(settings: VllmSettings, pool: GpuNodeGroupSettings, copy_wait: int | None = None) -> dict[str, str]:
+def do_not_disrupt(
+    settings: VllmSettings, pool: GpuNodeGroupSettings, node_types: Sequence[str] = weights_copy.DEFAULT_NODE_TYPES
+) -> dict[str, str]:
     """The pod annotation that keeps a loading server's node from Karpenter's graceful disruption: drift and
     consolidation wait, and a drain evicts the pod only once the window has passed or the NodePool's
     `terminationGracePeriod` runs out."""
-    return {DO_NOT_DISRUPT: f"{do_not_disrupt_seconds(settings, pool, copy_wait)}s"}
+    return {DO_NOT_DISRUPT: f"{do_not_disrupt_seconds(settings, pool, node_types)}s"}

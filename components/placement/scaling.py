@@ -166,14 +166,15 @@ def autoscaler_node_hold(workloads: Iterable[dict]) -> int | None:
 
 def time_to_serving(budget: int | None, cold_start: ColdStart | None) -> tuple[float | None, str]:
     """Seconds from a scale-up to a replica that serves, and how they were counted: the cold-start estimate of the
-    steps before the container starts, then the longer of the startup probe's allowance (`budget`) and the
-    estimate of loading; the allowance alone without an estimate, None with neither."""
+    steps outside the startup probe's allowance (the node and the image before the container starts, the probes
+    noticing the server after), and the longer of that allowance (`budget`) and the estimate of loading; the
+    allowance alone without an estimate, None with neither."""
     if cold_start is None:
         return (None, "") if budget is None else (float(budget), f"startup budget {budget}s (no cold-start estimate)")
     before = cold_start.total - cold_start.in_probe
     loading = cold_start.in_probe if budget is None else max(float(budget), cold_start.in_probe)
     counted = "startup budget" if budget is not None and budget >= cold_start.in_probe else "loading estimate"
-    return before + loading, f"{before:.0f}s to a started container + {counted} {loading:.0f}s"
+    return before + loading, f"{before:.0f}s outside the startup probe + {counted} {loading:.0f}s"
 
 
 def scaling_outlasts_startup_verdict(

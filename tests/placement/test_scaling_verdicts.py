@@ -273,7 +273,7 @@ def test_a_window_equal_to_the_probe_allowance_fails_once_the_steps_before_the_c
     assert not verdict.passed
     assert verdict.details[0].startswith(
         "ml/server: scale-down stabilization window 600s is not longer than the 1078s a new replica takes to serve "
-        "(478s to a started container + startup budget 600s)"
+        "(478s outside the startup probe + startup budget 600s)"
     )
     assert "raise scaleDownStabilizationSeconds above 1078" in verdict.details[0]
     assert scaling_outlasts_startup_verdict(scaled_workloads([scaler(window=1079)], workloads), None, estimate).passed

@@ -33,10 +33,11 @@ from components.observability.monitoring import (
 from components.observability.prometheus_stack import PrometheusStack, PrometheusStackArgs
 from components.pools import provisioners
 from components.pools.gpu_node_group import GpuNodeGroup
-from components.pools.karpenter.manifests import DO_NOT_DISRUPT
 from components.pools.karpenter.manifests import discovery_tags as karpenter_discovery_tags
 from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
+from components.settings.stack_warnings import ignored_key_warnings, one_replica_warnings
+from components.vllm.disruption import do_not_disrupt
 from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm.server import VllmServer, VllmServerArgs
 
@@ -48,6 +49,10 @@ except ConfigError as error:
 # The components warn of valid settings that weaken the stack, naming the config keys (component_args.Validation);
 # only keys of this project under another namespace are the config's own to warn of.
 for warning in namespace_warnings(stack_config):
+    pulumi.log.warn(warning)
+# What valid settings leave to the months after: pool keys the provisioner never reads, models one node replacement
+# takes offline.
+for warning in [*ignored_key_warnings(settings.pools), *one_replica_warnings(settings.servers)]:
     pulumi.log.warn(warning)
 require_node_affinity = settings.gpu_placement.require_node_affinity
 # What the DaemonSets of every GPU node follow; each pool and the servers on it follow the pool's own contract.
@@ -319,6 +324,8 @@ if autoscales:
 
 scrape_targets = []
 servers: dict[str, dict[str, Any]] = {}
+# The system nodes run the weights copy Jobs; their bandwidth sets each copy's deadline.
+system_types = list(settings.system_node_group.instance_types)
 for served in settings.servers:
     # The one-model form keeps the names deployed stacks have (not the component's): a new name would replace
     # the live objects.
@@ -350,18 +357,17 @@ for served in settings.servers:
             keda_operator_role=keda.operator_role_name if keda and served.settings.queue.enabled else None,
             pod_annotations={
                 **pod_scrape_annotations(settings.observability, scrape),
-                # Karpenter (and Auto Mode, whose disruption is Karpenter's) leaves the pod's node alone while the
-                # model loads (the startup budget after it runs).
+                # Karpenter (and Auto Mode, whose disruption is Karpenter's) leaves the pod's node alone for its
+                # whole cold start from the pod's start time: the pull, the wait for the weights, the startup budget.
                 **(
-                    {DO_NOT_DISRUPT: f"{served.settings.startup_timeout_seconds}s"}
-                    if not pool.settings.node_group
-                    else {}
+                    do_not_disrupt(served.settings, pool.settings, system_types) if not pool.settings.node_group else {}
                 ),
             },
             name=object_name,
             cluster_name=cluster.cluster_name,
             pod_identity_agent=cluster.pod_identity_agent,
             tags=tags,
+            system_instance_types=system_types,
         ),
         opts=pulumi.ResourceOptions(provider=cluster.provider, depends_on=[gpu_pools[pool.key]]),
     )

@@ -16,6 +16,7 @@ from ..facts.model_memory import ModelFit
 from ..facts.node_disk import ModelCache
 from .agents import Agent
 from .disk_fit import NodeLoad
+from .disruption import ServedModel
 from .driver_fit import GpuPoolAmi
 from .guard import GuardView, PlacementRow, guard_view
 from .ownership import Declared
@@ -111,6 +112,8 @@ class Evidence:
     """Each served model on each instance type of its pool (facts/model_memory.py)."""
     cold_starts: list[ColdStart] | None = None
     """Each served model's cold start, step by step, against its budgets (facts/cold_start.py)."""
+    workload_cold_starts: dict[str, ColdStart] | None = None
+    """The same cold starts by the server Deployment's `namespace/name`, how the verdicts on a workload find its own."""
     cost: CostTotals | None = None
     owners: Owners | None = None
     """Every resource and object the stack registers, gathered whatever else could be read."""
@@ -121,3 +124,6 @@ class Evidence:
     queues: list[QueuedServer] | None = None
     """Each server fed from an SQS queue, with its queue, pod and cold start; None without this project's stack
     config or a placement."""
+    served: list[ServedModel] | None = None
+    """Each served model on its pool, with what protects it while the pool's nodes are replaced; None without a
+    placement or without this project's stack config."""

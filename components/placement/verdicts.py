@@ -21,6 +21,7 @@ from . import (
     capacity,
     cold_start,
     disk_fit,
+    disruption,
     driver_fit,
     exporter,
     guard,
@@ -187,7 +188,9 @@ def _replicas_fit_at_max(evidence: Evidence) -> Judgement | None:
     placed = evidence.placement
     if placed is None:
         return None
-    return Judgement(scaling.replicas_fit_verdict(placed.scaled, placed.workloads, placed.pools))
+    # The Cluster Autoscaler's hold is None exactly when no autoscaler runs: nothing then grows a node group.
+    autoscaler = scaling.autoscaler_node_hold(placed.workloads) is not None
+    return Judgement(scaling.replicas_fit_verdict(placed.scaled, placed.workloads, placed.pools, autoscaler))
 
 
 def _scaling_outlasts_startup(evidence: Evidence) -> Judgement | None:
@@ -195,7 +198,7 @@ def _scaling_outlasts_startup(evidence: Evidence) -> Judgement | None:
     if placed is None:
         return None
     hold = scaling.autoscaler_node_hold(placed.workloads)
-    return Judgement(scaling.scaling_outlasts_startup_verdict(placed.scaled, hold))
+    return Judgement(scaling.scaling_outlasts_startup_verdict(placed.scaled, hold, evidence.workload_cold_starts))
 
 
 def _cold_start_fits_its_budget(evidence: Evidence) -> Judgement | None:
@@ -270,6 +273,12 @@ def _queue_failures_reach_dead_letter(evidence: Evidence) -> Judgement | None:
     if evidence.queues is None:
         return None
     return Judgement(queue.dead_letter_verdict(evidence.queues))
+
+
+def _node_replacement_keeps_models_serving(evidence: Evidence) -> Judgement | None:
+    if evidence.served is None:
+        return None
+    return Judgement(disruption.node_replacement_verdict(evidence.served))
 
 
 # The numbers are the ones the report has always printed: a new verdict takes the next, none is reused.
@@ -363,8 +372,9 @@ VERDICTS = Registry(
             14,
             "scaling-outlasts-startup",
             _scaling_outlasts_startup,
-            "Neither KEDA's scale-down window nor the Cluster Autoscaler's hold on a node it added is shorter than "
-            "a scaled workload's startup budget.",
+            "KEDA's scale-down window is longer than a scaled workload's time from a scale-up to a serving replica "
+            "(its cold-start estimate, the startup budget at least), and the Cluster Autoscaler's hold on a node it "
+            "added is not shorter than its startup budget.",
         ),
         RegisteredVerdict(
             15,
@@ -436,6 +446,14 @@ VERDICTS = Registry(
             _queue_failures_reach_dead_letter,
             "Every queue hands a message that keeps failing to a dead-letter queue of the stack after at least two "
             "receives, and that queue keeps it at least as long.",
+        ),
+        RegisteredVerdict(
+            25,
+            "node-replacement-keeps-models-serving",
+            _node_replacement_keeps_models_serving,
+            "When a pool's nodes are replaced, a PodDisruptionBudget keeps each model's other replicas serving; on "
+            "Karpenter and Auto Mode pools the pods' `do-not-disrupt` window covers their cold start from the pod's "
+            "start, the drain deadline holds a replacement's start, and Karpenter expires no node.",
         ),
     )
 )

@@ -23,6 +23,7 @@ from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
 from . import vllm_flags
 from .errors import ConfigProblem, Where, suggestion
 from .fields import rule
+from .model_source import shared_prefix_problems
 from .node_groups import GpuNodeGroupSettings
 from .section import validate
 from .startup import startup_memory_problems
@@ -434,7 +435,7 @@ def fleet_problems(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> li
             problems.append(
                 ConfigProblem(f"{key}.pool", f"unknown pool{suggestion(model.pool, names)}; allowed: {allowed}")
             )
-    return problems
+    return problems + shared_prefix_problems(models)
 
 
 def resolve_servers(

@@ -131,6 +131,8 @@ class VllmServerArgs:
     """The `eks-pod-identity-agent` add-on that serves the credentials of weights from S3; the server's pods and the seeding Job start after it. Default none (the add-on is managed elsewhere)."""
     tags: dict[str, str] | None = None
     """Plain. Tags for the AWS resources of weights from S3 (the bucket, the role, the Pod Identity association). Default none."""
+    system_instance_types: list[str] | None = None
+    """Plain. Instance types of the system nodes, where the weights copy Job runs (`source.seed`): the copy's deadline, and the server's wait for it, follow from the model's size and the slowest type's network baseline (facts/system_nodes.py). Default: the system node group's default types."""
     model_cache: ModelCacheArgs | None = None
     """Plain. Where the server caches model weights. Default: the defaults of its fields."""
     startup_timeout_seconds: int | None = None

@@ -109,6 +109,14 @@ ARGS: tuple[Args, ...] = (
             after="pod_identity_agent",
         ),
         Own(
+            "system_instance_types",
+            "list[str] | None",
+            "Instance types of the system nodes, where the weights copy Job runs (`source.seed`): the copy's "
+            "deadline, and the server's wait for it, follow from the model's size and the slowest type's network "
+            "baseline (facts/system_nodes.py). Default: the system node group's default types.",
+            after="tags",
+        ),
+        Own(
             "metrics_namespace",
             "str | None",
             "Namespace of the Prometheus scraping `/metrics`: the NetworkPolicy admits it on port 8000. Default none.",

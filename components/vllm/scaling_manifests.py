@@ -22,7 +22,8 @@ from ..settings import VllmSettings
 from .manifests import SERVER_NAME, server_labels
 
 # vLLM's gauge of requests waiting to be scheduled (dashboards/metrics/vllm-v0.32.0.txt; tests check the name
-# is in that list); vLLM labels its series with the served model name (`model_name`).
+# is in that list); vLLM labels its series with the served model name (`model_name`), and the scrape with the pod's
+# namespace and name (`server_series`).
 QUEUE_METRIC = "vllm:num_requests_waiting"
 # vLLM's gauge of the KV cache in use, 1 is full (the same list).
 KV_CACHE_METRIC = "vllm:kv_cache_usage_perc"
@@ -36,19 +37,45 @@ def default_prometheus_url(monitoring_namespace: str) -> str:
     return f"http://prometheus-operated.{monitoring_namespace}.svc:9090"
 
 
-def _quoted(model_name: str) -> str:
+def _quoted(value: str) -> str:
     # A PromQL string literal: backslash and double quote escaped (Prometheus docs, "String literals").
-    return model_name.replace("\\", "\\\\").replace('"', '\\"')
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def queue_query(model_name: str) -> str:
-    """The PromQL KEDA asks: the requests waiting for `model_name`, summed over its replicas."""
-    return f'sum({QUEUE_METRIC}{{model_name="{_quoted(model_name)}"}})'
+# A Deployment's pods are named `<Deployment>-<pod-template-hash>-<5 random characters>`, both parts lowercase
+# letters and digits: the ReplicaSet is `d.Name + "-" + podTemplateSpecHash` (kubernetes pkg/controller/deployment/
+# sync.go, the hash `rand.SafeEncodeString`), its pods get `GenerateName: <ReplicaSet>-` (pkg/controller/
+# controller_utils.go), and the API server appends "a random suffix of five alphanumerics" (k8s.io/apiserver
+# pkg/storage/names/generate.go, `utilrand.String`, of SafeEncodeString's alphabet). PromQL anchors a regex at both
+# ends, so the pattern matches only the Deployment's own pods: not those of `<Deployment>-v2` in the same namespace,
+# whose names have a part more.
+POD_SUFFIX_PATTERN = "-[a-z0-9]+-[a-z0-9]+"
 
 
-def kv_cache_query(model_name: str) -> str:
-    """The PromQL of the KV-cache trigger: `model_name`'s KV-cache usage averaged over its replicas."""
-    return f'avg({KV_CACHE_METRIC}{{model_name="{_quoted(model_name)}"}})'
+def server_series(namespace: str, server_name: str, model_name: str) -> str:
+    """The label matchers of one server's series: its namespace and its own pods, and the name it serves.
+
+    The served name alone is not the server's: two servers may serve one name (the README's migration recipe runs
+    the new beside the old), and each would then scale on the other's queue (the same trap as kedacore/keda#5176,
+    and kserve/kserve#4542 and #4593, which scope their queries by namespace and pod). `namespace` and `pod` are
+    the labels both scrape forms give every target: the Prometheus operator's ServiceMonitor (prometheus-operator
+    v0.93.0 pkg/prometheus/promcfg.go, `__meta_kubernetes_namespace` to `namespace`, `__meta_kubernetes_pod_name` to
+    `pod`) and the annotation-driven `kubernetes-pods` job of the prometheus-community chart
+    (charts/prometheus/values.yaml at cf408a29, the same two relabelings)."""
+    return (
+        f'namespace="{_quoted(namespace)}", pod=~"{_quoted(server_name)}{POD_SUFFIX_PATTERN}", '
+        f'model_name="{_quoted(model_name)}"'
+    )
+
+
+def queue_query(namespace: str, server_name: str, model_name: str) -> str:
+    """The PromQL KEDA asks: the requests waiting at one server (`server_series`), summed over its replicas."""
+    return f"sum({QUEUE_METRIC}{{{server_series(namespace, server_name, model_name)}}})"
+
+
+def kv_cache_query(namespace: str, server_name: str, model_name: str) -> str:
+    """The PromQL of the KV-cache trigger: one server's KV-cache usage averaged over its replicas."""
+    return f"avg({KV_CACHE_METRIC}{{{server_series(namespace, server_name, model_name)}}})"
 
 
 def trigger_authentication(instance: str, settings: VllmSettings, server_name: str = SERVER_NAME) -> dict:
@@ -96,15 +123,14 @@ def scaled_object(
         return {"type": "prometheus", **extra, "metadata": metadata, **signed}
 
     # The CRD types trigger metadata as strings (map[string]string).
+    series = (settings.namespace, server_name, settings.model_name)
     triggers = []
     if scaling.enabled:
-        triggers.append(trigger(queue_query(settings.model_name), str(scaling.target_waiting_per_replica)))
+        triggers.append(trigger(queue_query(*series), str(scaling.target_waiting_per_replica)))
     if scaling.enabled and scaling.target_kv_cache_usage is not None:
         # A usage is a fraction of each replica's cache, already averaged by the query: `Value`, so the
         # HorizontalPodAutoscaler scales by usage / target rather than dividing the average by the replicas.
-        triggers.append(
-            trigger(kv_cache_query(settings.model_name), str(scaling.target_kv_cache_usage), metricType="Value")
-        )
+        triggers.append(trigger(kv_cache_query(*series), str(scaling.target_kv_cache_usage), metricType="Value"))
     if queue_trigger is not None:
         triggers.append(queue_trigger)
     spec: dict = {

@@ -6,6 +6,7 @@ same manifests; the component only hands them to Pulumi.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -203,6 +204,8 @@ class VllmServer(pulumi.ComponentResource):
             )
 
         weights = None
+        # Where the copy Job runs: its deadline, and the server's wait for it, follow from these nodes' bandwidth.
+        copy_nodes = tuple(args.system_instance_types or weights_copy.DEFAULT_NODE_TYPES)
         if settings.source.type == "s3" and args.cluster_name is not None:
             weights = register_s3_weights(
                 name,
@@ -222,6 +225,7 @@ class VllmServer(pulumi.ComponentResource):
                     name,
                     weights=weights,
                     settings=settings,
+                    node_types=copy_nodes,
                     server_name=plan.object_name,
                     cluster_name=args.cluster_name,
                     token_secret=token_secret_name(plan.object_name) if has_token else None,
@@ -249,7 +253,7 @@ class VllmServer(pulumi.ComponentResource):
         )
         if weights is not None:
             manifest = with_s3_weights(
-                manifest, weights.uri, weights.region, settings, weights.bucket, plan.object_name
+                manifest, weights.uri, weights.region, settings, weights.bucket, plan.object_name, copy_nodes
             )
         if queue is not None:
             region = (
@@ -426,6 +430,7 @@ def with_s3_weights(
     settings: VllmSettings,
     bucket: pulumi.Output[str] | None = None,
     server_name: str = "",
+    node_types: Sequence[str] = weights_copy.DEFAULT_NODE_TYPES,
 ) -> dict:
     """The Deployment `manifest` reading its weights from `uri` (`s3://bucket/prefix`, known once the bucket
     exists): the server's arguments for the Run:ai model streamer, and `AWS_REGION` for its S3 client, which
@@ -437,7 +442,7 @@ def with_s3_weights(
     container["env"] = [*container["env"], {"name": "AWS_REGION", "value": region}]
     if settings.seeds:
         # The server starts once the copy's marker names its revision; the rollout waits that long more.
-        wait = weights_copy.wait_container(settings)
+        wait = weights_copy.wait_container(settings, node_types)
         wait["env"] = [
             *wait["env"],
             {"name": "WEIGHTS_BUCKET", "value": bucket},
@@ -448,5 +453,5 @@ def with_s3_weights(
             *pod["volumes"],
             {"name": "weights-copy", "configMap": {"name": weights_copy.object_name(server_name)}},
         ]
-        manifest["spec"]["progressDeadlineSeconds"] += weights_copy.wait_seconds(settings)
+        manifest["spec"]["progressDeadlineSeconds"] += weights_copy.wait_seconds(settings, node_types)
     return manifest

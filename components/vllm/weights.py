@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -179,6 +180,7 @@ def register_weights_copy(
     server_name: str,
     cluster_name: pulumi.Input[str],
     token_secret: str | None,
+    node_types: Sequence[str],
     tags: dict[str, str] | None,
     needs: list[pulumi.Resource],
     parent: pulumi.Resource,
@@ -228,7 +230,12 @@ def register_weights_copy(
         f"{name}-weights-copy-netpol", metadata=netpol["metadata"], spec=netpol["spec"], opts=child
     )
     manifest = weights_copy.job(
-        name, settings, server_name, has_token=token_secret is not None, token_secret=token_secret or ""
+        name,
+        settings,
+        server_name,
+        has_token=token_secret is not None,
+        token_secret=token_secret or "",
+        node_types=node_types,
     )
     container = manifest["spec"]["template"]["spec"]["containers"][0]
     container["env"] = [
@@ -238,7 +245,7 @@ def register_weights_copy(
     ]
     # Pulumi waits for the Job to complete (10 minutes unless `custom_timeouts` say otherwise: pulumi_kubernetes
     # 4.34.2 batch/v1/Job.py), so `pulumi up` reports a failed copy; as long as the Job may run.
-    timeout = f"{math.ceil((weights_copy.active_deadline(settings) + weights_copy.SCHEDULING_MARGIN_SECONDS) / 60)}m"
+    timeout = f"{math.ceil(weights_copy.wait_seconds(settings, node_types) / 60)}m"
     k8s.batch.v1.Job(
         f"{name}-weights-copy",
         metadata=manifest["metadata"],

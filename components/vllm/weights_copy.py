@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
-from ..facts import cold_start, naming, pod_identity, versions
+from ..facts import cold_start, naming, pod_identity, system_nodes, versions
 from ..facts.node_agents import SYSTEM_POOL_LABEL
 from ..kube.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, network_policy, standard_labels
-from ..settings import VllmSettings
+from ..settings import SystemNodeGroupSettings, VllmSettings
 from . import weights_copy_script
 from .manifests import CHECKOV_SKIPS, XET_CHUNK_CACHE, image_user_security_context
 
@@ -36,27 +37,33 @@ WORK_SIZE = f"{cold_start.WEIGHTS_COPY_WORK_GIB}Gi"
 TMP_SIZE = "1Gi"
 TOKEN_DIR = "/var/run/secrets/huggingface"
 TOKEN_KEY = "token"
-# The copy's deadline: twice the estimate of facts/cold_start.py, at least 30 minutes; four hours for a model of
-# unknown size. The server's init container waits that long and the Job's scheduling besides.
+# The copy's deadline: twice the estimate of facts/system_nodes.py (from the model's size and the system node's network
+# and volume), at least 30 minutes; four hours for a model of unknown size. It covers every retry of the Job, and a
+# retry resumes where the last attempt stopped (the program skips files S3 already holds whole), so twice the
+# estimate leaves a whole second run. The server's init container waits that long and the Job's scheduling besides.
 DEADLINE_FACTOR = 2
 MIN_DEADLINE_SECONDS = 1800
 UNKNOWN_SIZE_DEADLINE_SECONDS = 4 * 3600
 SCHEDULING_MARGIN_SECONDS = 300
 BACKOFF_LIMIT = 2
 WAIT_CONTAINER = "wait-for-weights"
+DEFAULT_NODE_TYPES = tuple(SystemNodeGroupSettings().instance_types)
+"""The system node group's default instance types, where the copy runs unless told otherwise."""
 
 
-def active_deadline(settings: VllmSettings) -> int:
-    """Seconds the Job may run, every retry included (its `activeDeadlineSeconds`)."""
+def active_deadline(settings: VllmSettings, node_types: Sequence[str] = DEFAULT_NODE_TYPES) -> int:
+    """Seconds the Job may run on a system node of one of `node_types`, every retry included (its
+    `activeDeadlineSeconds`)."""
     size = settings.weights_bytes
     if size is None:
         return UNKNOWN_SIZE_DEADLINE_SECONDS
-    return max(MIN_DEADLINE_SECONDS, math.ceil(DEADLINE_FACTOR * cold_start.weights_copy_step(size).seconds))
+    estimate = system_nodes.weights_copy_step(size, node_types).seconds
+    return max(MIN_DEADLINE_SECONDS, math.ceil(DEADLINE_FACTOR * estimate))
 
 
-def wait_seconds(settings: VllmSettings) -> int:
+def wait_seconds(settings: VllmSettings, node_types: Sequence[str] = DEFAULT_NODE_TYPES) -> int:
     """Seconds the server's init container waits for the marker: the Job's deadline and its scheduling."""
-    return active_deadline(settings) + SCHEDULING_MARGIN_SECONDS
+    return active_deadline(settings, node_types) + SCHEDULING_MARGIN_SECONDS
 
 
 def labels(instance: str, settings: VllmSettings) -> dict[str, str]:
@@ -119,9 +126,17 @@ def script_args(mode: str, settings: VllmSettings) -> list[str]:
     ]
 
 
-def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: bool, token_secret: str) -> dict:
-    """The copy Job on the system nodes (their label; no GPU toleration), restricted-compliant; the component
-    adds `WEIGHTS_BUCKET` and `AWS_REGION` to its environment."""
+def job(
+    instance: str,
+    settings: VllmSettings,
+    server_name: str,
+    *,
+    has_token: bool,
+    token_secret: str,
+    node_types: Sequence[str] = DEFAULT_NODE_TYPES,
+) -> dict:
+    """The copy Job on the system nodes (their label, of `node_types`; no GPU toleration), restricted-compliant; the
+    component adds `WEIGHTS_BUCKET` and `AWS_REGION` to its environment."""
     env = [
         {"name": "HOME", "value": "/tmp"},
         {"name": "HF_HOME", "value": f"{WORK_PATH}/.hf"},
@@ -167,7 +182,7 @@ def job(instance: str, settings: VllmSettings, server_name: str, *, has_token: b
         "metadata": metadata,
         "spec": {
             "backoffLimit": BACKOFF_LIMIT,
-            "activeDeadlineSeconds": active_deadline(settings),
+            "activeDeadlineSeconds": active_deadline(settings, node_types),
             "template": {
                 "metadata": {"labels": labels(instance, settings)},
                 "spec": {
@@ -215,14 +230,14 @@ def copy_network_policy(instance: str, settings: VllmSettings, server_name: str)
     )
 
 
-def wait_container(settings: VllmSettings) -> dict:
+def wait_container(settings: VllmSettings, node_types: Sequence[str] = DEFAULT_NODE_TYPES) -> dict:
     """The server's init container: the server's own image (on the node already, and carrying boto3 as the copy
     does), its read role, polling the marker for at most `wait_seconds`; the component adds the environment."""
     return {
         "name": WAIT_CONTAINER,
         "image": settings.image,
         "imagePullPolicy": "IfNotPresent",
-        "command": [*script_args("wait", settings), "--timeout", str(wait_seconds(settings))],
+        "command": [*script_args("wait", settings), "--timeout", str(wait_seconds(settings, node_types))],
         "env": [{"name": "HOME", "value": "/tmp"}],
         "resources": {"requests": {"cpu": "50m", "memory": "256Mi"}, "limits": {"cpu": "500m", "memory": "512Mi"}},
         "securityContext": image_user_security_context(),
@@ -234,11 +249,13 @@ def wait_container(settings: VllmSettings) -> dict:
 
 
 def write_policy(bucket: str, prefix: str, partition: str = "aws") -> dict:
-    """Write the objects under `prefix` and read its marker, nothing else: `s3:PutObject` (which also covers a
-    multipart upload's create, parts and completion) and `s3:AbortMultipartUpload`, which boto3's transfer
-    manager calls when an upload fails (Amazon S3 User Guide, "Multipart upload API and permissions"), on
-    `<prefix>/*`; `s3:GetObject` on the marker alone. No `s3:ListBucket`: without it S3 answers a missing marker
-    with 403 rather than 404 (S3 API Reference, GetObject, "Permissions"), which the program reads as missing."""
+    """Write the objects under `prefix` and read them back, nothing else: `s3:PutObject` (which also covers a
+    multipart upload's create, parts and completion) and `s3:AbortMultipartUpload`, which boto3's transfer manager
+    calls when an upload fails (Amazon S3 User Guide, "Multipart upload API and permissions"), and `s3:GetObject`,
+    which HeadObject needs (S3 API Reference, HeadObject, "Permissions"): the program reads the marker and the size of
+    each file already there, to skip it on a retry. All on `<prefix>/*`. No `s3:ListBucket`: without it S3 answers a
+    missing key with 403 rather than 404 (S3 API Reference, GetObject, "Permissions"), which the program reads as
+    missing."""
     return {
         "Version": "2012-10-17",
         "Statement": [
@@ -249,10 +266,10 @@ def write_policy(bucket: str, prefix: str, partition: str = "aws") -> dict:
                 "Resource": [f"arn:{partition}:s3:::{bucket}/{prefix}/*"],
             },
             {
-                "Sid": "ReadTheMarker",
+                "Sid": "ReadWhatItWrote",
                 "Effect": "Allow",
                 "Action": ["s3:GetObject"],
-                "Resource": [f"arn:{partition}:s3:::{bucket}/{weights_copy_script.marker_key(prefix)}"],
+                "Resource": [f"arn:{partition}:s3:::{bucket}/{prefix}/*"],
             },
         ],
     }

@@ -1,9 +1,12 @@
 """The program the weights copy Job and the server's init container run (shipped to them in a ConfigMap).
 
 `copy`: copies one revision of a model from the Hugging Face Hub to an S3 prefix, once. If the prefix's marker
-object names that model and revision, it exits at once; otherwise it downloads the model's files one at a time
-(so the pod needs the disk of the largest file, not of the model), uploads each, and writes the marker last, so
-a marker means every file is there. A marker naming another revision stops it: the prefix belongs to that one.
+object names that model and revision, it exits at once; otherwise it copies the model's files, `COPY_WORKERS` at
+once (each downloaded, uploaded and removed, so the pod needs the disk of that many files, not of the model, and the
+download of one overlaps the upload of another), and writes the marker last, so a marker means every file is there.
+It resumes: a file S3 already holds at the size the Hub lists is not copied again, so a retry after a failure (the
+Job's next attempt, within the one deadline that covers them all) finishes what the last attempt left. A marker
+naming another revision stops it: the prefix belongs to that one.
 
 `wait`: waits until the marker names the revision, for at most `--timeout` seconds, so that the server starts
 once its weights are complete rather than crash-looping on a half-copied prefix.
@@ -20,7 +23,8 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 MARKER = ".weights-complete.json"
@@ -28,10 +32,15 @@ MARKER = ".weights-complete.json"
 # Weights in formats the Run:ai streamer does not read; the safetensors beside them are the model.
 SKIPPED_SUFFIXES = (".bin", ".pth", ".pt", ".ckpt", ".h5", ".msgpack", ".onnx", ".gguf", ".ot", ".tflite")
 POLL_SECONDS = 10
+COPY_WORKERS = 3
+"""Files copied at once; their sum must fit the Job's scratch volume (facts/cold_start.py `WEIGHTS_COPY_WORK_GIB`,
+which is sized for this many shards), so the two are kept equal by a test."""
 
 
 class Hub(Protocol):
-    def files(self, model: str, revision: str) -> Iterable[str]: ...
+    def files(self, model: str, revision: str) -> Mapping[str, int | None]:
+        """The repository's files at `revision` and each one's size in bytes (None when the Hub gives none)."""
+        ...
 
     def download(self, model: str, filename: str, revision: str, workdir: str) -> str: ...
 
@@ -73,6 +82,16 @@ def read_marker(s3: Any, bucket: str, prefix: str) -> dict | None:
     return json.loads(body)
 
 
+def stored_size(s3: Any, bucket: str, key: str) -> int | None:
+    """The size of the object `key`, or None when there is none (HeadObject: 404, or 403 without `s3:ListBucket`)."""
+    try:
+        return int(s3.head_object(Bucket=bucket, Key=key)["ContentLength"])
+    except Exception as error:
+        if _missing(error):
+            return None
+        raise
+
+
 def _names(marker: dict | None, model: str, revision: str) -> bool:
     return marker is not None and (marker.get("model"), marker.get("revision")) == (model, revision)
 
@@ -99,14 +118,33 @@ def copy(
             f"s3://{bucket}/{prefix} holds {found.get('model')} at {found.get('revision')}, not {model} at "
             f"{revision}; give the new revision a prefix of its own (vllm.source.prefix)"
         )
-    files = sorted(name for name in hub.files(model, revision) if wanted(name))
+    listed = hub.files(model, revision)
+    files = sorted(name for name in listed if wanted(name))
     if not any(name.endswith(".safetensors") for name in files):
         raise ValueError(f"{model} at {revision} has no top-level *.safetensors file for the streamer to load")
-    for name in files:
+
+    def whole(name: str) -> bool:
+        size = listed[name]
+        return size is not None and stored_size(s3, bucket, f"{prefix}/{name}") == size
+
+    def copy_file(name: str) -> str:
         path = hub.download(model, name, revision, workdir)
         s3.upload_file(path, bucket, f"{prefix}/{name}")
         os.remove(path)
-        log(f"copied {name}")
+        return name
+
+    pool = ThreadPoolExecutor(max_workers=COPY_WORKERS)
+    try:
+        present = [name for name, done in zip(files, pool.map(whole, files), strict=True) if done]
+        if present:
+            log(f"s3://{bucket}/{prefix} holds {len(present)} of {len(files)} files whole already: not copied again")
+        for name in pool.map(copy_file, [name for name in files if name not in present]):
+            log(f"copied {name}")
+    except BaseException:
+        # The first failure ends the attempt: the files not started stay for the retry, which skips those done.
+        pool.shutdown(cancel_futures=True)
+        raise
+    pool.shutdown()
     s3.put_object(Bucket=bucket, Key=marker_key(prefix), Body=marker_body(model, revision, files))
     log(f"s3://{bucket}/{prefix}: {len(files)} files of {model} at {revision}, marker written")
     return "copied"
@@ -139,10 +177,13 @@ def wait(
 class _HuggingFaceHub:
     """The Hub through huggingface_hub, which reads the token from `HF_TOKEN_PATH` when it is set."""
 
-    def files(self, model: str, revision: str) -> Iterable[str]:
+    def files(self, model: str, revision: str) -> Mapping[str, int | None]:
         from huggingface_hub import HfApi
+        from huggingface_hub.hf_api import RepoFile
 
-        return HfApi().list_repo_files(model, revision=revision)
+        # The top level only: `wanted` takes no file of a subfolder.
+        entries = HfApi().list_repo_tree(model, revision=revision)
+        return {entry.path: entry.size for entry in entries if isinstance(entry, RepoFile)}
 
     def download(self, model: str, filename: str, revision: str, workdir: str) -> str:
         from huggingface_hub import hf_hub_download

@@ -56,7 +56,10 @@ def test_the_trigger_sums_the_queue_of_the_served_model_name(stack):
     [trigger] = scaled_object(run)["spec"]["triggers"]
 
     assert trigger["type"] == "prometheus"
-    assert trigger["metadata"]["query"] == 'sum(vllm:num_requests_waiting{model_name="qwen"})'
+    # The dev stack's server: namespace vllm, Deployment vllm-server; its pods are vllm-server-<hash>-<suffix>.
+    assert trigger["metadata"]["query"] == (
+        'sum(vllm:num_requests_waiting{namespace="vllm", pod=~"vllm-server-[a-z0-9]+-[a-z0-9]+", model_name="qwen"})'
+    )
     assert trigger["metadata"]["threshold"] == "8"
 
 
@@ -76,7 +79,57 @@ def test_every_metric_the_scalers_query_is_exported_by_the_pinned_vllm(stack):
 
 
 def test_a_model_name_with_a_quote_stays_inside_the_promql_string():
-    assert queue_query('a"b\\c') == 'sum(vllm:num_requests_waiting{model_name="a\\"b\\\\c"})'
+    assert queue_query("ns", "s", 'a"b\\c') == (
+        'sum(vllm:num_requests_waiting{namespace="ns", pod=~"s-[a-z0-9]+-[a-z0-9]+", model_name="a\\"b\\\\c"})'
+    )
+
+
+@pytest.mark.parametrize(
+    ("pod", "matches"),
+    [
+        ("chat-7d9f8c6b5-x2k4q", True),  # the server's own pod
+        ("chat-v2-7d9f8c6b5-x2k4q", False),  # the migration recipe's new server beside it, same served name
+        ("chat", False),
+        ("chatbot-7d9f8c6b5-x2k4q", False),
+    ],
+)
+def test_the_pod_matcher_selects_the_servers_own_pods_only(pod, matches):
+    # PromQL matches a regex against the whole value (Prometheus docs, "Time series selectors": "Regex matches are
+    # fully anchored"), as Python's fullmatch does.
+    pattern = re.search(r'pod=~"([^"]+)"', queue_query("vllm", "chat", "qwen")).group(1)
+
+    assert bool(re.fullmatch(pattern, pod)) is matches
+
+
+def test_two_servers_of_one_served_name_scale_on_their_own_queues(stack):
+    run = stack(
+        {
+            "vllm": None,
+            "gpuNodeGroup": None,
+            "gpuPools": {"a10g": {"instanceTypes": ["g5.xlarge"], "maxSize": 4}},
+            "models": [
+                {
+                    "name": name,
+                    "model": "Qwen/Qwen2.5-7B-Instruct",
+                    "servedModelName": "qwen",
+                    "pool": "a10g",
+                    "autoscaling": {"enabled": True},
+                }
+                for name in ("chat", "chat-v2")
+            ],
+        }
+    )
+    queries = {
+        obj.namespace: obj.manifest["spec"]["triggers"][0]["metadata"]["query"]
+        for obj in kubernetes_objects(run.resources)
+        if obj.kind == "ScaledObject"
+    }
+
+    assert queries == {
+        "chat": 'sum(vllm:num_requests_waiting{namespace="chat", pod=~"chat-[a-z0-9]+-[a-z0-9]+", model_name="qwen"})',
+        "chat-v2": 'sum(vllm:num_requests_waiting{namespace="chat-v2", pod=~"chat-v2-[a-z0-9]+-[a-z0-9]+", '
+        'model_name="qwen"})',
+    }
 
 
 def test_the_registered_scaled_object_is_valid_against_kedas_crd_schema(stack):

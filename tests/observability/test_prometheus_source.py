@@ -311,8 +311,11 @@ def test_a_kv_cache_target_adds_a_trigger_on_the_models_average_usage(stack):
     [scaler] = objects(run, "ScaledObject")
     queue, kv = scaler.manifest["spec"]["triggers"]
 
-    assert kv["metadata"]["query"] == kv_cache_query("Qwen/Qwen2.5-7B-Instruct")
-    assert kv["metadata"]["query"] == 'avg(vllm:kv_cache_usage_perc{model_name="Qwen/Qwen2.5-7B-Instruct"})'
+    assert kv["metadata"]["query"] == kv_cache_query("vllm", "vllm-server", "Qwen/Qwen2.5-7B-Instruct")
+    assert kv["metadata"]["query"] == (
+        'avg(vllm:kv_cache_usage_perc{namespace="vllm", pod=~"vllm-server-[a-z0-9]+-[a-z0-9]+", '
+        'model_name="Qwen/Qwen2.5-7B-Instruct"})'
+    )
     assert kv["metadata"]["threshold"] == "0.75"
     # Already an average: the HorizontalPodAutoscaler compares it as a Value, not per replica.
     assert kv["metricType"] == "Value" and "metricType" not in queue

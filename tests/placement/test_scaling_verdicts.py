@@ -1,4 +1,4 @@
-"""Verdicts 13 `replicas-fit-at-max` and 14 `scaling-outlasts-startup`: the arithmetic on plain objects, then the
+"""Verdicts `replicas-fit-at-max` and `scaling-outlasts-startup`: the arithmetic on plain objects, then the
 plan of the dev stack with autoscaling on, exiting 1 naming the verdict when the arithmetic fails."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 import yaml
 from conftest import plan_stack_file
 
+from components.facts.cold_start import DECISION, DOWNLOAD, IMAGE, LAUNCH, LOAD, PROCESS, ColdStart, Step
 from components.placement import pools_for_node_groups
 from components.placement.pools import NodeGroupSpec
 from components.placement.scaling import (
@@ -17,6 +18,7 @@ from components.placement.scaling import (
     scaled_workloads,
     scaling_outlasts_startup_verdict,
     startup_budget,
+    time_to_serving,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,8 +65,8 @@ def autoscaler(*args: str) -> dict:
     }
 
 
-def fit(workloads, scalers, pools):
-    return replicas_fit_verdict(scaled_workloads(scalers, workloads), workloads, pools)
+def fit(workloads, scalers, pools, autoscaler=True):
+    return replicas_fit_verdict(scaled_workloads(scalers, workloads), workloads, pools, autoscaler)
 
 
 # Verdict 13: pods per node = floor(GPUs per node / GPUs per replica); the pool holds that times maxSize.
@@ -130,6 +132,27 @@ def test_a_scaler_without_max_replica_count_is_counted_at_kedas_default_of_100()
     assert fit([server()], scalers, [gpu_pool(maximum=100)]).passed
 
 
+def test_without_the_cluster_autoscaler_a_node_group_is_counted_at_its_desired_size():
+    # g5.xlarge, desiredSize 1, maxSize 2: with an autoscaler 2 replicas fit; without one the group stays at 1 node.
+    pool = gpu_pool(maximum=2)
+
+    assert fit([server()], [scaler(max_replicas=2)], [pool]).passed
+    verdict = fit([server()], [scaler(max_replicas=2)], [pool], autoscaler=False)
+    assert not verdict.passed
+    assert verdict.details[0] == (
+        "gpu: no Cluster Autoscaler runs, so nothing grows the node group past desiredSize 1; counted at that, not "
+        "at maxSize 2"
+    )
+    assert fit([server()], [scaler(max_replicas=1)], [pool], autoscaler=False).passed
+
+
+def test_without_the_cluster_autoscaler_a_karpenter_pool_still_grows_to_its_limit():
+    spec = NodeGroupSpec("gpu", "g5.xlarge", 0, GPU_LABELS, [GPU_TAINT], max_size=2, provisioner="karpenter")
+    [pool] = pools_for_node_groups([spec], device_plugin_pools=["gpu"])
+
+    assert fit([server()], [scaler(max_replicas=2)], [pool], autoscaler=False).passed
+
+
 def test_without_a_scaler_verdict_13_holds_and_says_so():
     verdict = fit([server()], [], [gpu_pool()])
 
@@ -182,15 +205,17 @@ PROBE_1800 = {"periodSeconds": 10, "failureThreshold": 180}
 @pytest.mark.parametrize(
     ("window", "hold", "passed"),
     [
-        (3600, 1800, True),  # 3600 >= 1800 and 1800 >= 1800
-        (1800, None, True),  # equal window, no autoscaler
+        (3600, 1800, True),  # 3600 > 1800 and 1800 >= 1800
+        (1801, None, True),  # a second longer, no autoscaler
+        (1800, None, False),  # equal: removal and readiness race
         (1799, 3600, False),  # 1799 < 1800
         (3600, 1200, False),  # the autoscaler may take the node after 1200 < 1800
         (None, None, False),  # the HorizontalPodAutoscaler's default window, 300 < 1800
     ],
     ids=[
         "both-outlast",
-        "equal-window-no-autoscaler",
+        "a-second-longer",
+        "equal-window",
         "window-a-second-short",
         "autoscaler-too-soon",
         "hpa-default-window",
@@ -207,7 +232,61 @@ def test_a_short_window_is_named_with_both_numbers():
     workloads = [server(startup=PROBE_1800)]
     verdict = scaling_outlasts_startup_verdict(scaled_workloads([scaler(window=600)], workloads), None)
 
-    assert "ml/server: scale-down stabilization window 600s is shorter than its startup budget 1800s" in verdict.message
+    assert (
+        "ml/server: scale-down stabilization window 600s is not longer than the 1800s a new replica takes to serve "
+        "(startup budget 1800s (no cold-start estimate))" in verdict.message
+    )
+
+
+def cold_start(before: list[float], loading: list[float]) -> ColdStart:
+    # Steps named as facts/cold_start.py names them: those before the container starts, then those of loading,
+    # which the startup probe must allow (`IN_PROBE`).
+    steps = [Step(name, s, "", "") for name, s in zip((DECISION, LAUNCH, IMAGE), before, strict=False)]
+    steps += [Step(name, s, "", "") for name, s in zip((PROCESS, DOWNLOAD, LOAD), loading, strict=False)]
+    return ColdStart("m", "pool", tuple(steps), False, None, None)
+
+
+@pytest.mark.parametrize(
+    ("budget", "before", "loading", "serving"),
+    [
+        (600, [10, 180, 288], [120, 45, 20], 478 + 600),  # the probe allows more than loading takes
+        (100, [10, 180, 288], [120, 45, 20], 478 + 185),  # loading takes longer than the probe allows
+        (None, [10, 180], [100], 290),  # no probe: the estimate alone
+    ],
+    ids=["budget-longer", "loading-longer", "no-probe"],
+)
+def test_the_time_to_serving_is_the_steps_before_the_container_and_the_longer_of_budget_and_loading(
+    budget, before, loading, serving
+):
+    assert time_to_serving(budget, cold_start(before, loading))[0] == serving
+
+
+def test_a_window_equal_to_the_probe_allowance_fails_once_the_steps_before_the_container_count():
+    # The done-when case: 600 s window, 600 s probe allowance (failureThreshold 60 x periodSeconds 10). The probe
+    # alone would pass with `>=`; the node launch and the image pull before it make the replica serve at 1078 s.
+    workloads = [server(startup={"periodSeconds": 10, "failureThreshold": 60})]
+    scaled = scaled_workloads([scaler(window=600)], workloads)
+    estimate = {"ml/server": cold_start([10, 180, 288], [120, 45, 20])}
+
+    verdict = scaling_outlasts_startup_verdict(scaled, None, estimate)
+
+    assert not verdict.passed
+    assert verdict.details[0].startswith(
+        "ml/server: scale-down stabilization window 600s is not longer than the 1078s a new replica takes to serve "
+        "(478s outside the startup probe + startup budget 600s)"
+    )
+    assert "raise scaleDownStabilizationSeconds above 1078" in verdict.details[0]
+    assert scaling_outlasts_startup_verdict(scaled_workloads([scaler(window=1079)], workloads), None, estimate).passed
+
+
+def test_a_time_to_serving_beyond_the_hpas_limit_names_what_else_to_change():
+    workloads = [server(startup={"periodSeconds": 10, "failureThreshold": 330})]  # 3300 s
+    verdict = scaling_outlasts_startup_verdict(
+        scaled_workloads([scaler(window=3600)], workloads), None, {"ml/server": cold_start([10, 180, 288], [60])}
+    )
+
+    assert not verdict.passed
+    assert "the HorizontalPodAutoscaler's limit is 3600s: lower startupTimeoutSeconds" in verdict.message
 
 
 # The plan of the dev stack with autoscaling on: the done-when cases of `vllm.autoscaling`.
@@ -237,8 +316,18 @@ def test_the_dev_stack_autoscaled_to_5_on_a_pool_of_2_fails_verdict_13(tmp_path)
     assert failed_verdicts(document) == [13]
 
 
-def test_the_dev_stack_with_a_window_shorter_than_the_startup_timeout_fails_verdict_14(tmp_path):
-    code, document = plan_dev(tmp_path, {"maxReplicas": 2, "scaleDownStabilizationSeconds": 1200})
+def test_a_600_s_window_against_a_600_s_probe_allowance_fails_verdict_14(tmp_path):
+    # The issue's done-when: startupTimeoutSeconds 600 gives the probe 60 x 10 s, the window is 600 s too.
+    document = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())
+    vllm = document["config"]["eks-gpu-inference:vllm"]
+    vllm["startupTimeoutSeconds"] = 600
+    vllm["autoscaling"] = {"enabled": True, "maxReplicas": 2, "scaleDownStabilizationSeconds": 600}
+    stack_file = tmp_path / "Pulumi.dev.yaml"
+    stack_file.write_text(yaml.safe_dump(document))
+
+    code, report = plan_stack_file(stack_file, tmp_path / "out")
 
     assert code == 1
-    assert failed_verdicts(document) == [14]
+    [startup] = [verdict for verdict in report["verdicts"] if verdict["name"] == "scaling-outlasts-startup"]
+    assert not startup["passed"]
+    assert "window 600s is not longer than the" in startup["message"]

@@ -46,6 +46,7 @@ REPORTED = [
     "queue-requests-finish",
     "queue-retention-outlasts-cold-start",
     "queue-failures-reach-dead-letter",
+    "node-replacement-keeps-models-serving",
 ]
 
 # A stack with one untainted system node and no workload: every part of the evidence gathered, so every verdict
@@ -61,6 +62,7 @@ EMPTY_STACK = Evidence(
     serving=Serving(),
     drivers=[],
     queues=[],
+    served=[],
 )
 
 
@@ -116,7 +118,7 @@ def test_an_unregistered_slug_is_refused_naming_the_registered_ones():
     )
     assert str(raised.value).endswith(
         ", gpu-driver-knows-the-gpu, queue-requests-finish, queue-retention-outlasts-cold-start, "
-        "queue-failures-reach-dead-letter"
+        "queue-failures-reach-dead-letter, node-replacement-keeps-models-serving"
     )
 
 

@@ -124,7 +124,7 @@ def test_markdown_opens_with_the_summary_and_shows_each_pool_at_each_size(capsys
     code, out = plan(capsys, tmp_path, {}, "--format", "markdown")
 
     assert code == 0
-    assert out.startswith("**OK (exit 0): every check holds; 2 warning(s); " + LINE + "**\n")
+    assert out.startswith("**OK (exit 0): every check holds; 3 warning(s); " + LINE + "**\n")
     assert out.index("### Warnings") < out.index("### Cost (us-west-2, 730 hours a month)") < out.index("### Resources")
     assert (
         "\n| `gpu-inference-dev-gpu` | `g5.xlarge` | ON_DEMAND | $1.006 | $8.00 | 0/1/2 | $0.00 | $742.38 | $1,484.76 |\n"
@@ -138,7 +138,7 @@ def test_text_opens_with_the_summary_and_the_warnings_and_shows_the_cost_section
     code, out = plan(capsys, tmp_path, {"eks-gpu-inference:cost": {"maxMonthlyUsd": 5000}})
 
     assert code == 0
-    assert out.startswith("OK (exit 0): every check holds; 2 warning(s); " + LINE + "\n")
+    assert out.startswith("OK (exit 0): every check holds; 3 warning(s); " + LINE + "\n")
     assert out.index("\nWarnings\n") < out.index("\nResources\n") < out.index("\nCost (") < out.index("\nGPU guard\n")
     assert "the totals leave out what is not priced" not in out
     assert "\n  at minSize (idle floor)  $266.66\n" in out

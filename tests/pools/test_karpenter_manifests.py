@@ -99,8 +99,10 @@ def test_consolidation_removes_only_empty_nodes_one_at_a_time_and_expiry_is_boun
         "consolidateAfter": manifests.CONSOLIDATE_AFTER,
         "budgets": [{"nodes": "1"}],
     }
-    # With do-not-disrupt pods, expireAfter alone could block a drain for ever (docs/concepts/disruption.md).
-    assert pool["spec"]["template"]["spec"]["terminationGracePeriod"]
+    # With do-not-disrupt pods, a drain that nothing bounds could wait for ever (docs/concepts/disruption.md).
+    assert pool["spec"]["template"]["spec"]["terminationGracePeriod"] == "2h"
+    # Expiry is forceful; nodes are replaced by drift, which the budget above paces.
+    assert pool["spec"]["template"]["spec"]["expireAfter"] == "Never"
 
 
 def test_the_controller_policy_names_only_this_clusters_resources():

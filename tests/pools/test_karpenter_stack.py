@@ -221,7 +221,7 @@ def test_subnets_the_stack_brings_are_tagged_with_a_tag_resource_and_a_warning(c
     ]
 
 
-def test_the_vllm_pods_keep_their_node_from_disruption_for_their_startup_budget(karpenter_run):
+def test_the_vllm_pods_keep_their_node_from_disruption_for_their_cold_start_from_the_pods_start(karpenter_run):
     [server] = [
         item
         for item in karpenter_run.of_type("kubernetes:apps/v1:Deployment")
@@ -229,8 +229,45 @@ def test_the_vllm_pods_keep_their_node_from_disruption_for_their_startup_budget(
     ]
     annotations = server.inputs["spec"]["template"]["metadata"]["annotations"]
 
-    assert annotations["karpenter.sh/do-not-disrupt"].endswith("s")
-    assert int(annotations["karpenter.sh/do-not-disrupt"][:-1]) > 0
+    # The pinned image on a g5.xlarge, 464 s (12 GB compressed and 28.6 GB unpacked written at the instance's
+    # 700 Mbps EBS baseline: tests/vllm/test_disruption_window.py), and the default startupTimeoutSeconds 1800: the
+    # window counts from the pod's startTime, before the image.
+    assert annotations["karpenter.sh/do-not-disrupt"] == "2264s"
+
+
+def test_the_node_pool_expires_no_node_and_bounds_a_drain(karpenter_run):
+    [pool] = karpenter_run.of_type(KARPENTER_NODE_POOL)
+    template = pool.inputs["spec"]["template"]["spec"]
+
+    assert (template["expireAfter"], template["terminationGracePeriod"]) == ("Never", "2h")
+    assert pool.inputs["spec"]["disruption"]["budgets"] == [{"nodes": "1"}]
+
+
+def test_a_node_pool_that_expires_its_nodes_and_a_server_without_its_window_fail_the_replacement_verdict(
+    tmp_path, monkeypatch
+):
+    # One plan run for both mutations: each names its own problem in the verdict.
+    def expiring_and_unguarded(args):
+        if args.typ == KARPENTER_NODE_POOL:
+            args.inputs["spec"]["template"]["spec"]["expireAfter"] = "720h"
+            return True
+        if args.typ != "kubernetes:apps/v1:Deployment":
+            return False
+        metadata = args.inputs["spec"]["template"]["metadata"]
+        return metadata.get("annotations", {}).pop("karpenter.sh/do-not-disrupt", None) is not None
+
+    changed = change_registrations(monkeypatch, expiring_and_unguarded)
+    code, report = plan_stack_file(karpenter_stack_file(tmp_path), tmp_path / "out")
+
+    assert code == 1
+    assert sorted(changed) == ["gpu-inference-dev-gpu-node-pool", "gpu-inference-dev-vllm-deployment"]
+    failed = verdict(report, "node-replacement-keeps-models-serving")
+    assert not failed["passed"]
+    assert any(line.startswith("gpu: expireAfter 720h expires nodes by force") for line in failed["details"])
+    assert any(
+        line.startswith("vllm/vllm-server on gpu: no karpenter.sh/do-not-disrupt, but from the pod's")
+        for line in failed["details"]
+    )
 
 
 def test_with_no_node_group_pool_the_cluster_autoscaler_is_not_installed(karpenter_run):

@@ -334,10 +334,11 @@ def test_the_servers_s3_role_reads_and_lists_its_prefix_only():
     }
 
 
-def test_the_copy_jobs_s3_role_writes_its_prefix_and_reads_its_marker_only():
+def test_the_copy_jobs_s3_role_writes_its_prefix_and_reads_it_back_only():
     """PutObject (a multipart upload's steps included) and AbortMultipartUpload, which boto3's transfer manager
-    calls when an upload fails, on the prefix's objects; GetObject on the completion marker alone
-    (`.weights-complete.json`, components/vllm/weights_copy_script.py); no ListBucket, no delete."""
+    calls when an upload fails, on the prefix's objects; GetObject on the same objects, which HeadObject needs (S3
+    API Reference, HeadObject, "Permissions"): the completion marker and the size of each file already copied, which
+    a retry skips (components/vllm/weights_copy_script.py); no ListBucket, no delete."""
     assert document(variant_run("s3Seeded"), "RolePolicy vllm-weights-write") == {
         "Version": "2012-10-17",
         "Statement": [
@@ -348,10 +349,10 @@ def test_the_copy_jobs_s3_role_writes_its_prefix_and_reads_its_marker_only():
                 "Resource": [f"arn:aws:s3:::{BUCKET}/{PREFIX}/*"],
             },
             {
-                "Sid": "ReadTheMarker",
+                "Sid": "ReadWhatItWrote",
                 "Effect": "Allow",
                 "Action": ["s3:GetObject"],
-                "Resource": [f"arn:aws:s3:::{BUCKET}/{PREFIX}/.weights-complete.json"],
+                "Resource": [f"arn:aws:s3:::{BUCKET}/{PREFIX}/*"],
             },
         ],
     }

@@ -82,8 +82,8 @@ def test_the_verdict_reference_is_written_from_the_registry_and_a_stale_one_name
     # The report's numbers and slugs (`PASS  1 gpu-workloads-land-on-gpu-pools`), one row each, in order.
     rows = [line.split(" | ")[:2] for line in page.read_text().splitlines() if line.startswith("| ") and "`" in line]
     assert rows[0] == ["| 1", "`gpu-workloads-land-on-gpu-pools`"]
-    assert rows[-1] == ["| 24", "`queue-failures-reach-dead-letter`"]
-    assert [row[0] for row in rows] == [f"| {number}" for number in range(1, 25)]
+    assert rows[-1] == ["| 25", "`node-replacement-keeps-models-serving`"]
+    assert [row[0] for row in rows] == [f"| {number}" for number in range(1, 26)]
     page.write_text(page.read_text().replace("`cost-within-budget`", "`cost-under-budget`"))
 
     assert generate.check(checkout) == [

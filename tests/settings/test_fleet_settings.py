@@ -349,3 +349,58 @@ def test_auto_breaks_a_tie_of_gpu_memory_by_the_regions_node_price():
     # Without a region no price is known: the name decides.
     [unpriced] = parse_settings({key.split(":")[1]: value for key, value in config.items() if "gpu-inf" in key}).servers
     assert unpriced.pool.key == "a10g"
+
+
+def s3_model(name: str, model_id: str, revision: str, **source) -> dict:
+    return model(
+        name, model_id, pool="l4", revision=revision, source={"type": "s3", "bucket": "team-weights", **source}
+    )
+
+
+def test_two_different_models_on_one_bucket_and_prefix_are_refused_naming_both_keys():
+    problems = problems_of(
+        {
+            "gpuPools": {"l4": L4},
+            "models": [
+                s3_model("chat", "Qwen/Qwen2.5-1.5B-Instruct", "a" * 40, prefix="models/shared"),
+                s3_model("code", "Qwen/Qwen2.5-0.5B-Instruct", "b" * 40, prefix="models/shared"),
+            ],
+        }
+    )
+
+    assert problems == [
+        "eks-gpu-inference:models.1.source.prefix: s3://team-weights/models/shared holds models.0's "
+        f"Qwen/Qwen2.5-1.5B-Instruct at revision {'a' * 40} (models.0.source.prefix), and this model is "
+        f"Qwen/Qwen2.5-0.5B-Instruct at revision {'b' * 40}: each would stop the other's copy or load its weights; "
+        "allowed: a prefix of its own"
+    ]
+
+
+def test_one_model_served_twice_from_one_prefix_is_allowed_and_so_are_prefixes_of_their_own():
+    same = s3_model("chat", "Qwen/Qwen2.5-1.5B-Instruct", "a" * 40, prefix="models/shared")
+    # The migration recipe: a second server of the same weights.
+    parse_settings({"gpuPools": {"l4": L4}, "models": [same, {**same, "name": "chat-v2"}]})
+    # The default prefix is the model id and revision: two models never meet there.
+    parse_settings(
+        {
+            "gpuPools": {"l4": L4},
+            "models": [
+                s3_model("chat", "Qwen/Qwen2.5-1.5B-Instruct", "a" * 40),
+                s3_model("code", "Qwen/Qwen2.5-0.5B-Instruct", "b" * 40),
+            ],
+        }
+    )
+
+
+def test_two_revisions_of_one_model_on_one_prefix_are_refused_too():
+    problems = problems_of(
+        {
+            "gpuPools": {"l4": L4},
+            "models": [
+                s3_model("old", "Qwen/Qwen2.5-1.5B-Instruct", "a" * 40, prefix="qwen"),
+                s3_model("new", "Qwen/Qwen2.5-1.5B-Instruct", "c" * 40, prefix="qwen"),
+            ],
+        }
+    )
+
+    assert [problem.partition(": ")[0] for problem in problems] == ["eks-gpu-inference:models.1.source.prefix"]

@@ -31,18 +31,22 @@ CRD_RELEASE_NAME = "karpenter-crd"
 DISCOVERY_TAG = "karpenter.sh/discovery"
 """The tag whose value, the cluster name, marks the subnets and security groups Karpenter's nodes use (the
 getting-started guide tags them so, and the EC2NodeClass selects them by it)."""
-DO_NOT_DISRUPT = karpenter.DO_NOT_DISRUPT
-"""Pod annotation: a Go duration keeps the pod's node from graceful disruption for that long after the pod's start
-(facts/karpenter.py)."""
-# A GPU node is drained for an upgrade at most this often; 30 days, the getting-started guide's NodePool.
-EXPIRE_AFTER = "720h"
+# No GPU node expires: expiry is forceful (it drains at once, outside the NodePool's budget, and waits for no new
+# node) and `do-not-disrupt` does not hold it, so a 30-day expiry would take a one-replica model down for a cold start
+# each month. The nodes are replaced by drift instead, which is budgeted, starts the new node first and waits for
+# the loading pods: a new AMI pin (`ami_alias`) or a changed NodePool or EC2NodeClass drifts every node of the pool
+# (website/content/en/v1.14/concepts/disruption.md at 1d927085, "Automated Graceful Methods", "Drift", "Expiration").
+EXPIRE_AFTER = karpenter.NEVER_EXPIRE
 # How long an empty GPU node waits for another pod before Karpenter removes it: long enough that a rollout
 # (Recreate: the old pod goes before the new one is scheduled) lands on the same node instead of a new one.
 CONSOLIDATE_AFTER = "10m"
 # Drift and expiry replace one GPU node of a pool at a time: a second would take a second model offline.
 DISRUPTION_BUDGET_NODES = "1"
-# After this long draining, an expired or drifted node is terminated even if a pod blocks it: the longest a
-# node can live is expireAfter plus this (docs/concepts/disruption.md, "TerminationGracePeriod").
+# After this long draining, a drifted node's pods are deleted even if a budget or `do-not-disrupt` blocks them, so no
+# drain hangs for ever (disruption.md, "TerminationGracePeriod"). With it set, drift may start on a node whose pods
+# still carry an active `do-not-disrupt`; their eviction then waits for the window. Two hours hold a replacement
+# replica's cold start (the image pull and `startupTimeoutSeconds`, 30 minutes by default) and a server's shutdown
+# while its budget keeps the draining replica: the plan's `node-replacement-keeps-models-serving` checks it per server.
 TERMINATION_GRACE_PERIOD = "2h"
 # Karpenter's interruption handling: the EventBridge rules of the CloudFormation template, each with its event source
 # and detail type, feeding the SQS queue the controller reads (`settings.interruptionQueue`).

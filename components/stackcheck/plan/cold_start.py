@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...facts import cold_start
+from ...facts import cold_start, system_nodes
 from ...facts.go_duration import parse_go_duration
 from ...pools import warm_manifests
 from ...vllm.manifests import SERVER_NAME
@@ -99,7 +99,8 @@ def cold_starts(settings: Any, objects: list[Any]) -> list[cold_start.ColdStart]
         deployment = deployments.get((vllm.namespace, object_name))
         steps, missing = cold_start.cold_start_steps(start_of(server, deployment))
         size = vllm.weights_bytes
-        copy = cold_start.weights_copy_step(size) if vllm.seeds and size is not None else None
+        system_types = settings.system_node_group.instance_types
+        copy = system_nodes.weights_copy_step(size, system_types) if vllm.seeds and size is not None else None
         entries.append(
             cold_start.ColdStart(
                 name=vllm.model if server.name is None else f"{server.name} ({vllm.model})",

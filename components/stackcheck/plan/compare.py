@@ -9,7 +9,8 @@ those rules do not cover may replace: not known. The costly resources come first
 (a node group the plan modelled as a pool with GPUs), the cluster, the VPC.
 
 A node group whose in-place update replaces every node (`ROLLING_UPDATE_ON_CHANGE`: a new launch template version,
-release or Kubernetes version) says so, with its node count and the Deployments on it (`rolling.py`).
+release or Kubernetes version) says so, with its node count and the Deployments on it (`rolling.py`); an
+EC2NodeClass whose AMI pin changes says which Karpenter pools' nodes all drift (`drift.py`).
 
 Two plans of different stack names are two stacks, not one stack's next update: the comparison says so first,
 matches resources whose names differ only by the stack name, and sets apart what follows from the name (the
@@ -38,6 +39,7 @@ from ...facts.replace_rules import (
 )
 from ...facts.resource_types import CLUSTER_TYPES, NAT_GATEWAY, NODE_GROUP, STACK, VPC
 from ..stack_config import UsageError
+from .drift import Drift, ami_drift
 from .rolling import RollingUpdate, rolling_update
 from .stack_names import paired, same, same_value, stack_names, stack_renamer
 
@@ -84,6 +86,8 @@ class ResourceChange:
     node group, twice its nodes)."""
     rolling: RollingUpdate | None = None
     """An in-place update that replaces every node of the group, one after another."""
+    drift: Drift | None = None
+    """An in-place update of an EC2NodeClass's AMI that drifts every node of its Karpenter pools."""
 
     @property
     def replacing(self) -> tuple[InputChange, ...]:
@@ -196,6 +200,9 @@ def compare(previous: Mapping[str, Any], current: Mapping[str, Any], label: str)
         for key, change in changes.items():
             if _rolls(change):
                 changes[key] = replace(change, rolling=rolling_update(before[key], after[key], current))
+            drift = ami_drift(change.type, [item.path for item in change.changes], after[key], current)
+            if drift is not None and change.action == "update":
+                changes[key] = replace(change, drift=drift)
     changed = sorted(changes.values(), key=lambda c: (ACTIONS.index(c.action), c.rank, c.type, c.name))
     return Comparison(
         previous=label,

@@ -262,6 +262,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
 
         progress("placing workloads on node pools…")
         from ...placement.evidence import CostTotals, Evidence, Owners
+        from .disruption import cold_starts_by_workload, served_models
         from .drivers import gpu_pool_amis
         from .serving import serving_evidence
 
@@ -288,6 +289,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
             placement=placed,
             model_fits=result.models if sized else None,
             cold_starts=result.cold_start if sized else None,
+            workload_cold_starts=cold_starts_by_workload(settings, result.cold_start) if sized else None,
             cost=CostTotals(cost.budget, cost.total("desired"), cost.total("max"), cost.not_priced, cost.currency),
             owners=Owners(render.registered(run.resources), render.declared(objects)),
             serving=serving_evidence(settings) if settings is not None else None,
@@ -298,6 +300,7 @@ def run_plan(options: PlanOptions) -> PlanResult:
                 placed.matrix if placed else None,
             ),
             queues=queues if sized else None,
+            served=served_models(settings, objects, run.resources, result.cold_start) if sized else None,
         )
         _judge(evidence, result)
         return result

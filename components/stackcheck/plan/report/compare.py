@@ -10,6 +10,7 @@ from typing import Any
 
 from ....facts.resource_types import LAUNCH_TEMPLATE
 from ..compare import COST_KEYS, Comparison, CostDelta, InputChange, ResourceChange, not_known_reason, rule_source
+from ..drift import drift_data, drift_words
 from ..rolling import RollingUpdate
 from .sections import Column, Items, Paragraph, Row, Section, Table
 
@@ -25,7 +26,8 @@ _VALUE_WIDTH = 48
 def comparison_section(comparison: Comparison) -> Section:
     """The section of `comparison`: a summary sentence, the changed resources, what was added and removed, the
     verdicts that changed and the cost delta; its JSON field is `comparison`."""
-    replacing = comparison.of_action("replace") + comparison.of_action("may-replace") + comparison.rolling
+    drifting = tuple(change for change in comparison.changed if change.drift is not None)
+    replacing = comparison.of_action("replace") + comparison.of_action("may-replace") + comparison.rolling + drifting
     blocks = (
         Paragraph(stacks_sentence(comparison)),
         Paragraph(summary(comparison)),
@@ -87,12 +89,14 @@ def stacks_sentence(comparison: Comparison) -> str:
 def summary(comparison: Comparison) -> str:
     """One sentence: how many resources are replaced, may be replaced, updated, added and removed, and the cost."""
     rolling = len(comparison.rolling)
+    drifting = sum(1 for change in comparison.changed if change.drift is not None)
     counts = (
         [
             f"{len(comparison.of_action('replace'))} to replace",
             f"{len(comparison.of_action('may-replace'))} that may replace (rules not known)",
             f"{len(comparison.of_action('update'))} to update in place"
-            + (f" ({rolling} rolling every node of its group)" if rolling else ""),
+            + (f" ({rolling} rolling every node of its group)" if rolling else "")
+            + (f" ({drifting} drifting every node of its pools)" if drifting else ""),
         ]
         if comparison.inputs_compared
         else ["changed inputs not compared"]
@@ -149,6 +153,7 @@ def _change_data(change: ResourceChange) -> dict[str, Any]:
         "rulesFrom": rule_source(change.type),
         "notKnown": not_known_reason(change.type) if change.action == "may-replace" else None,
         "rolling": None if change.rolling is None else _rolling_data(change.rolling),
+        "drift": None if change.drift is None else drift_data(change.drift),
         "inputs": [
             {
                 "path": item.path,
@@ -177,6 +182,8 @@ def _rolling_data(rolling: RollingUpdate) -> dict[str, Any]:
 def _action_words(change: ResourceChange) -> str:
     if change.rolling is not None:
         return "update in place, rolling every node"
+    if change.drift is not None:
+        return "update in place, drifting every node of its pools"
     if change.action == "update" and change.type in _VERSIONED:
         return _VERSIONED[change.type]
     if change.action != "replace":
@@ -191,6 +198,8 @@ def _changes(change: ResourceChange) -> str:
     if len(ordered) > _SHOWN_CHANGES:
         shown.append(f"and {len(ordered) - _SHOWN_CHANGES} more")
     lead = [rolling_words(change.rolling)] if change.rolling is not None else []
+    if change.drift is not None:
+        lead.append(drift_words(change.drift))
     if change.action == "may-replace":
         lead.append(f"rules not known: {not_known_reason(change.type)}")
     return "; ".join([*lead, *shown])

@@ -148,6 +148,29 @@ SQS_SOURCE = PriceSource(
     "https://aws.amazon.com/sqs/pricing/",
     "2026-03-14",
 )
+LOGS_IRELAND_SOURCE = PriceSource(
+    "AWS Price List, AmazonCloudWatch offer for eu-west-1 published 2026-09-22T02:17:15Z, usage type "
+    "EU-DataProcessing-Bytes: '$0.57 per GB custom log data ingested in Standard log class - EU (Ireland)', as "
+    "extracted from the offer file on 2026-10-02 into github.com/mamtha4u/SDLC backend/config/pricing_eu-west-1.json, "
+    "commit 45b7bae453281a7599bcbe863f7e547e2fd5e1ef",
+    "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonCloudWatch/current/eu-west-1/index.json",
+    "2026-09-22",
+)
+SQS_IRELAND_SOURCE = PriceSource(
+    "AWS Price List, AWSQueueService offer for eu-west-1 published 2026-09-11T12:46:07Z: usage type "
+    "EU-Requests-Tier1 '$0.40 per million Amazon SQS standard requests in Tier1 in EU (Ireland)', and "
+    "Global-Requests 'First 1,000,000 Amazon SQS Requests per month are free', as extracted on 2026-10-02 into "
+    "github.com/mamtha4u/SDLC backend/config/pricing_eu-west-1.json, commit 45b7bae453281a7599bcbe863f7e547e2fd5e1ef",
+    "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AWSQueueService/current/eu-west-1/index.json",
+    "2026-09-11",
+)
+SNAPSHOT_SOURCE = PriceSource(
+    "Amazon EBS User Guide, 'Pricing and billing for archiving Amazon EBS snapshots': a snapshot restored to the "
+    "standard tier 'is billed at the standard rate for snapshots of $0.05 per GB-month' (the guide names no Region; "
+    "taken as US East (N. Virginia)'s, the Region AWS's pricing examples use), read 2026-12-04",
+    "https://docs.aws.amazon.com/ebs/latest/userguide/snapshot-archive-pricing.html",
+    "2026-12-04",
+)
 
 EKS_STANDARD_USD_PER_HOUR = 0.10
 EKS_EXTENDED_USD_PER_HOUR = 0.60
@@ -193,8 +216,29 @@ FSR_USD_PER_ZONE_HOUR: dict[str, float] = {"us-east-1": 0.75}
 """Fast Snapshot Restore of one snapshot in one zone, an hour, by region."""
 KMS_KEY_USD_PER_MONTH = 1.0
 KMS_PRICED_PARTITIONS = ("aws",)
-LOG_INGESTION_USD_PER_GB: dict[str, float] = {"us-east-1": 0.50, "ap-northeast-1": 0.76}
-SQS_USD_PER_MILLION_REQUESTS: dict[str, float] = {"us-east-1": 0.40}
+LOG_INGESTION_USD_PER_GB: dict[str, tuple[float, PriceSource]] = {
+    "us-east-1": (0.50, LOGS_SOURCE),
+    "eu-west-1": (0.57, LOGS_IRELAND_SOURCE),
+    "ap-northeast-1": (0.76, LOGS_SOURCE),
+}
+"""Ingestion into a standard-class log group, per GB, by region."""
+SQS_USD_PER_MILLION_REQUESTS: dict[str, tuple[float, PriceSource]] = {
+    "us-east-1": (0.40, SQS_SOURCE),
+    "eu-west-1": (0.40, SQS_IRELAND_SOURCE),
+}
+"""Standard-queue requests beyond the free million a month, per million, by region."""
+SQS_FREE_REQUESTS_PER_MONTH = 1_000_000
+"""Requests a month AWS does not bill, across the account's queues (the Price List's Global-Requests)."""
+SNAPSHOT_USD_PER_GB_MONTH: dict[str, float] = {"us-east-1": 0.05}
+"""Standard-tier EBS snapshot storage, per GB-month of the data the snapshot holds, by region."""
+AUTO_MODE_FEE_GAP = (
+    "the AmazonEKS Price List prices EKS Auto Mode's management fee per instance type (its AutoMode products, "
+    "operation EKSAutoUsage) and no dated extract of those products is published: instances.vantage.sh reads them "
+    "since July 2026 (vantage-sh/ec2instances.info pull request #968, merged in "
+    "8e64e6eaefe16999bf209650f4d2ab4ec8845c6a) but commits the scraper, not its data; guides that quote the fee as "
+    "about 12% of the EC2 price predate its cut for GPU types in July 2026"
+)
+"""Why no node of an Auto Mode pool has its management fee priced (read 2026-12-04)."""
 
 SOURCES: tuple[PriceSource, ...] = (
     GPU_SOURCE,
@@ -214,7 +258,10 @@ SOURCES: tuple[PriceSource, ...] = (
     FSR_SOURCE,
     KMS_SOURCE,
     LOGS_SOURCE,
+    LOGS_IRELAND_SOURCE,
     SQS_SOURCE,
+    SQS_IRELAND_SOURCE,
+    SNAPSHOT_SOURCE,
 )
 """Every source of the prices, in the order the plan cites them."""
 
@@ -375,11 +422,17 @@ def kms_key(partition: str) -> Price | None:
 
 def log_ingestion(region: str) -> Rate | None:
     """What CloudWatch Logs charges per GB ingested into a standard-class log group in `region`."""
-    usd = LOG_INGESTION_USD_PER_GB.get(region)
-    return Rate(usd, "GB", LOGS_SOURCE) if usd is not None else None
+    entry = LOG_INGESTION_USD_PER_GB.get(region)
+    return Rate(entry[0], "GB", entry[1]) if entry is not None else None
 
 
 def sqs_requests(region: str) -> Rate | None:
     """What a standard SQS queue in `region` charges per million requests beyond the free million a month."""
-    usd = SQS_USD_PER_MILLION_REQUESTS.get(region)
-    return Rate(usd, "million requests", SQS_SOURCE) if usd is not None else None
+    entry = SQS_USD_PER_MILLION_REQUESTS.get(region)
+    return Rate(entry[0], "million requests", entry[1]) if entry is not None else None
+
+
+def snapshot_storage(region: str) -> Rate | None:
+    """What a standard-tier EBS snapshot in `region` costs per GB-month of the data it holds."""
+    usd = SNAPSHOT_USD_PER_GB_MONTH.get(region)
+    return Rate(usd, "GB-month", SNAPSHOT_SOURCE) if usd is not None else None

@@ -110,3 +110,11 @@ def test_usage_rates_carry_their_unit_and_source():
     assert prices.log_ingestion("us-east-1") == prices.Rate(0.50, "GB", prices.LOGS_SOURCE)
     assert prices.log_ingestion("us-west-2") is None
     assert prices.sqs_requests("us-east-1") == prices.Rate(0.40, "million requests", prices.SQS_SOURCE)
+    # Ireland from its Price List offers (AmazonCloudWatch of 2026-09-22, AWSQueueService of 2026-09-11): $0.57 per
+    # GB ingested, $0.40 per million standard-queue requests; Oregon's SQS rate has no dated source.
+    assert prices.log_ingestion("eu-west-1") == prices.Rate(0.57, "GB", prices.LOGS_IRELAND_SOURCE)
+    assert prices.sqs_requests("eu-west-1") == prices.Rate(0.40, "million requests", prices.SQS_IRELAND_SOURCE)
+    assert prices.sqs_requests("us-west-2") is None
+    # Standard-tier snapshot storage, $0.05 per GB-month (EBS User Guide), known for us-east-1 only.
+    assert prices.snapshot_storage("us-east-1") == prices.Rate(0.05, "GB-month", prices.SNAPSHOT_SOURCE)
+    assert prices.snapshot_storage("ap-northeast-1") is None

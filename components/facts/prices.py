@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import price_table
+from . import price_table, usage_price_table
 
 HOURS_PER_MONTH = 730
 """Hours in the month the costs are given for (the AWS Pricing Calculator's month, 24 x 365 / 12)."""
@@ -50,6 +50,15 @@ REGIONAL_SOURCE = INSTANCE_SOURCES["regional"]
 CHINA_SOURCE = INSTANCE_SOURCES["china"]
 NOT_OFFERED = "not offered there as of its price source's date (the source covers the region and lists no price)"
 UNCOVERED = "no price source covers the region (it opened after the sources were made)"
+USAGE_SOURCE = PriceSource(
+    "the FinOps Foundation's FOCUS 1.0 sample data: a month of anonymized real AWS billing whose charge descriptions "
+    "are the AWS Price List's (e.g. '$0.50 per GB custom log data ingested in Standard log class - US West "
+    "(Oregon)'), as extracted into scripts/data/usage_prices.json",
+    f"{usage_price_table.SOURCE['repository']} {usage_price_table.SOURCE['path']}, commit "
+    f"{usage_price_table.SOURCE['commit']}",
+    usage_price_table.SOURCE["date"],
+)
+"""The usage-priced items' rates where no newer source gives one (`usage_price_table.py`), billed September 2024."""
 EKS_SOURCE = PriceSource(
     "Amazon EKS extended support for Kubernetes versions pricing (AWS Containers blog): $0.10 per cluster hour "
     "in standard support, $0.60 in all in extended support, from the April 2024 billing cycle",
@@ -164,13 +173,6 @@ SQS_IRELAND_SOURCE = PriceSource(
     "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AWSQueueService/current/eu-west-1/index.json",
     "2026-09-11",
 )
-SNAPSHOT_SOURCE = PriceSource(
-    "Amazon EBS User Guide, 'Pricing and billing for archiving Amazon EBS snapshots': a snapshot restored to the "
-    "standard tier 'is billed at the standard rate for snapshots of $0.05 per GB-month' (the guide names no Region; "
-    "taken as US East (N. Virginia)'s, the Region AWS's pricing examples use), read 2026-12-04",
-    "https://docs.aws.amazon.com/ebs/latest/userguide/snapshot-archive-pricing.html",
-    "2026-12-04",
-)
 
 EKS_STANDARD_USD_PER_HOUR = 0.10
 EKS_EXTENDED_USD_PER_HOUR = 0.60
@@ -229,8 +231,6 @@ SQS_USD_PER_MILLION_REQUESTS: dict[str, tuple[float, PriceSource]] = {
 """Standard-queue requests beyond the free million a month, per million, by region."""
 SQS_FREE_REQUESTS_PER_MONTH = 1_000_000
 """Requests a month AWS does not bill, across the account's queues (the Price List's Global-Requests)."""
-SNAPSHOT_USD_PER_GB_MONTH: dict[str, float] = {"us-east-1": 0.05}
-"""Standard-tier EBS snapshot storage, per GB-month of the data the snapshot holds, by region."""
 AUTO_MODE_FEE_GAP = (
     "the AmazonEKS Price List prices EKS Auto Mode's management fee per instance type (its AutoMode products, "
     "operation EKSAutoUsage) and no dated extract of those products is published: instances.vantage.sh reads them "
@@ -261,7 +261,7 @@ SOURCES: tuple[PriceSource, ...] = (
     LOGS_IRELAND_SOURCE,
     SQS_SOURCE,
     SQS_IRELAND_SOURCE,
-    SNAPSHOT_SOURCE,
+    USAGE_SOURCE,
 )
 """Every source of the prices, in the order the plan cites them."""
 
@@ -422,17 +422,28 @@ def kms_key(partition: str) -> Price | None:
 
 def log_ingestion(region: str) -> Rate | None:
     """What CloudWatch Logs charges per GB ingested into a standard-class log group in `region`."""
-    entry = LOG_INGESTION_USD_PER_GB.get(region)
-    return Rate(entry[0], "GB", entry[1]) if entry is not None else None
+    return _usage_rate("log_ingestion", region, LOG_INGESTION_USD_PER_GB)
 
 
 def sqs_requests(region: str) -> Rate | None:
     """What a standard SQS queue in `region` charges per million requests beyond the free million a month."""
-    entry = SQS_USD_PER_MILLION_REQUESTS.get(region)
-    return Rate(entry[0], "million requests", entry[1]) if entry is not None else None
+    return _usage_rate("sqs_requests", region, SQS_USD_PER_MILLION_REQUESTS)
 
 
 def snapshot_storage(region: str) -> Rate | None:
     """What a standard-tier EBS snapshot in `region` costs per GB-month of the data it holds."""
-    usd = SNAPSHOT_USD_PER_GB_MONTH.get(region)
-    return Rate(usd, "GB-month", SNAPSHOT_SOURCE) if usd is not None else None
+    return _usage_rate("snapshot_storage", region, {})
+
+
+def s3_standard_storage(region: str) -> Rate | None:
+    """What S3 Standard storage in `region` costs per GB-month, in the first 50 TB a month."""
+    return _usage_rate("s3_standard_storage", region, {})
+
+
+def _usage_rate(item: str, region: str, newer: dict[str, tuple[float, PriceSource]]) -> Rate | None:
+    """`item`'s rate in `region`: from a newer dated source where one gives it, else from the usage table."""
+    unit = usage_price_table.UNITS[item]
+    if region in newer:
+        return Rate(newer[region][0], unit, newer[region][1])
+    tabled = usage_price_table.RATES[item].get(region)
+    return Rate(tabled, unit, USAGE_SOURCE) if tabled is not None else None

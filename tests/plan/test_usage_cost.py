@@ -1,10 +1,10 @@
 """What the cost section lists as billed by use, beside the totals: each item with its dated rate in the Region, or
 named as not priced; and the Auto Mode management fee named as not priced, with why. Rates are the sources' own
-(facts/prices.py): the AWS Price List for eu-west-1 as extracted on 2026-10-02, the EBS User Guide's snapshot rate."""
+(facts/prices.py): the AWS Price List for eu-west-1 as extracted on 2026-10-02, and the charges of the FinOps
+Foundation's FOCUS sample (a month of real AWS billing, September 2024) as extracted in scripts/data/usage_prices.json."""
 
 from __future__ import annotations
 
-from components.facts import prices
 from components.facts.resource_types import KARPENTER_NODE_POOL, LAUNCH_TEMPLATE, LOG_GROUP, S3_BUCKET, SQS_QUEUE
 from components.stackcheck.plan import cost
 from components.stackcheck.plan.usage_cost import usage_costs
@@ -55,22 +55,38 @@ def test_ireland_rates_log_ingestion_and_sqs_requests_from_its_price_list():
         "the first 1,000,000 requests a month of the account are free",
         "",
     )
+    # Neither source bills S3 or snapshots in eu-west-1: named, not priced.
     assert found["S3 storage (results)"] == (None, None, "", "no dated per-GB-month rate of S3 Standard for eu-west-1")
     assert found["EBS snapshot storage (snap-0123456789abcdef0)"][3] == "no dated per-GB-month rate for eu-west-1"
-    log_rate = prices.log_ingestion("eu-west-1")
-    assert log_rate is not None and log_rate.source.as_of == "2026-09-22"
 
 
-def test_a_snapshot_the_gpu_nodes_restore_is_listed_at_the_standard_tier_rate():
-    # The EBS User Guide: "the standard rate for snapshots of $0.05 per GB-month" (us-east-1).
-    assert rows("us-east-1")["EBS snapshot storage (snap-0123456789abcdef0)"] == ("GB-month", 0.05, "", "")
-
-
-def test_oregon_names_what_it_has_no_dated_rate_for():
+def test_oregon_rates_every_item_from_a_month_of_its_billing():
     found = rows("us-west-2")
 
-    assert found["SQS requests (requests)"] == (None, None, "", "no dated rate for us-west-2")
-    assert found["log ingestion (/aws/eks/gpu-inference-dev/cluster)"][3] == "no dated per-GB rate for us-west-2"
+    # The FOCUS sample's us-west-2 charges of September 2024: "$0.50 per GB custom log data ingested", "$0.40 per
+    # million Amazon SQS standard requests", "$0.023 per GB - first 50 TB / month of storage used", "$0.05 per
+    # GB-Month of snapshot data stored"; the NAT gateway's $0.045 per GB (VPC pricing): 15.22 x 0.045 = $0.68.
+    assert found == {
+        "NAT gateway data processed": ("GB", 0.045, "a cold start downloads 15.22 GB of weights through it: $0.68", ""),
+        "log ingestion (/aws/eks/gpu-inference-dev/cluster)": ("GB", 0.5, "", ""),
+        "SQS requests (requests)": (
+            "million requests",
+            0.4,
+            "the first 1,000,000 requests a month of the account are free",
+            "",
+        ),
+        "S3 storage (results)": ("GB-month", 0.023, "", ""),
+        "EBS snapshot storage (snap-0123456789abcdef0)": ("GB-month", 0.05, "", ""),
+    }
+
+
+def test_tokyo_names_what_no_source_bills_there():
+    found = rows("ap-northeast-1")
+
+    assert found["SQS requests (requests)"] == (None, None, "", "no dated rate for ap-northeast-1")
+    assert found["S3 storage (results)"][3] == "no dated per-GB-month rate of S3 Standard for ap-northeast-1"
+    # "$0.05 per GB-Month of snapshot data stored - Asia Pacific (Tokyo)" (FOCUS sample, September 2024).
+    assert found["EBS snapshot storage (snap-0123456789abcdef0)"] == ("GB-month", 0.05, "", "")
 
 
 def test_an_auto_mode_pool_names_its_management_fee_as_not_priced_and_why():

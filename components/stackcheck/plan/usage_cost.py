@@ -34,8 +34,9 @@ def usage_costs(
             why = _why(rate, f"no dated per-GB rate for {region}")
             usage.append(UsageCost(f"log ingestion ({name})", rate, "", why))
         elif resource.type == S3_BUCKET:
-            why = f"no dated per-GB-month rate of S3 Standard for {region}"
-            usage.append(UsageCost(f"S3 storage ({resource.name})", None, "", why))
+            rate = prices.s3_standard_storage(region)
+            why = _why(rate, f"no dated per-GB-month rate of S3 Standard for {region}")
+            usage.append(UsageCost(f"S3 storage ({resource.name})", rate, "", why))
         elif resource.type == SQS_QUEUE:
             rate = prices.sqs_requests(region)
             # The free million is the account's, across every queue and Region, so it is stated, not subtracted.

@@ -235,8 +235,9 @@ AUTO_MODE_FEE_GAP = (
     "the AmazonEKS Price List prices EKS Auto Mode's management fee per instance type (its AutoMode products, "
     "operation EKSAutoUsage) and no dated extract of those products is published: instances.vantage.sh reads them "
     "since July 2026 (vantage-sh/ec2instances.info pull request #968, merged in "
-    "8e64e6eaefe16999bf209650f4d2ab4ec8845c6a) but commits the scraper, not its data; guides that quote the fee as "
-    "about 12% of the EC2 price predate its cut for GPU types in July 2026"
+    "8e64e6eaefe16999bf209650f4d2ab4ec8845c6a) and awslabs/eks-node-viewer asks the Pricing API at run time "
+    "(pkg/aws/pricing.go at a410d6fa6d4bd0ab8eba3553dfd3e244565667b7), neither committing the prices; guides that "
+    "quote the fee as about 12% of the EC2 price predate its cut for GPU types in July 2026"
 )
 """Why no node of an Auto Mode pool has its management fee priced (read 2026-12-04)."""
 

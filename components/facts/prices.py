@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import price_table
+from . import price_table, usage_price_table
 
 HOURS_PER_MONTH = 730
 """Hours in the month the costs are given for (the AWS Pricing Calculator's month, 24 x 365 / 12)."""
@@ -50,6 +50,15 @@ REGIONAL_SOURCE = INSTANCE_SOURCES["regional"]
 CHINA_SOURCE = INSTANCE_SOURCES["china"]
 NOT_OFFERED = "not offered there as of its price source's date (the source covers the region and lists no price)"
 UNCOVERED = "no price source covers the region (it opened after the sources were made)"
+USAGE_SOURCE = PriceSource(
+    "the FinOps Foundation's FOCUS 1.0 sample data: a month of anonymized real AWS billing whose charge descriptions "
+    "are the AWS Price List's (e.g. '$0.50 per GB custom log data ingested in Standard log class - US West "
+    "(Oregon)'), as extracted into scripts/data/usage_prices.json",
+    f"{usage_price_table.SOURCE['repository']} {usage_price_table.SOURCE['path']}, commit "
+    f"{usage_price_table.SOURCE['commit']}",
+    usage_price_table.SOURCE["date"],
+)
+"""The usage-priced items' rates where no newer source gives one (`usage_price_table.py`), billed September 2024."""
 EKS_SOURCE = PriceSource(
     "Amazon EKS extended support for Kubernetes versions pricing (AWS Containers blog): $0.10 per cluster hour "
     "in standard support, $0.60 in all in extended support, from the April 2024 billing cycle",
@@ -148,6 +157,22 @@ SQS_SOURCE = PriceSource(
     "https://aws.amazon.com/sqs/pricing/",
     "2026-03-14",
 )
+LOGS_IRELAND_SOURCE = PriceSource(
+    "AWS Price List, AmazonCloudWatch offer for eu-west-1 published 2026-09-22T02:17:15Z, usage type "
+    "EU-DataProcessing-Bytes: '$0.57 per GB custom log data ingested in Standard log class - EU (Ireland)', as "
+    "extracted from the offer file on 2026-10-02 into github.com/mamtha4u/SDLC backend/config/pricing_eu-west-1.json, "
+    "commit 45b7bae453281a7599bcbe863f7e547e2fd5e1ef",
+    "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonCloudWatch/current/eu-west-1/index.json",
+    "2026-09-22",
+)
+SQS_IRELAND_SOURCE = PriceSource(
+    "AWS Price List, AWSQueueService offer for eu-west-1 published 2026-09-11T12:46:07Z: usage type "
+    "EU-Requests-Tier1 '$0.40 per million Amazon SQS standard requests in Tier1 in EU (Ireland)', and "
+    "Global-Requests 'First 1,000,000 Amazon SQS Requests per month are free', as extracted on 2026-10-02 into "
+    "github.com/mamtha4u/SDLC backend/config/pricing_eu-west-1.json, commit 45b7bae453281a7599bcbe863f7e547e2fd5e1ef",
+    "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AWSQueueService/current/eu-west-1/index.json",
+    "2026-09-11",
+)
 
 EKS_STANDARD_USD_PER_HOUR = 0.10
 EKS_EXTENDED_USD_PER_HOUR = 0.60
@@ -193,8 +218,28 @@ FSR_USD_PER_ZONE_HOUR: dict[str, float] = {"us-east-1": 0.75}
 """Fast Snapshot Restore of one snapshot in one zone, an hour, by region."""
 KMS_KEY_USD_PER_MONTH = 1.0
 KMS_PRICED_PARTITIONS = ("aws",)
-LOG_INGESTION_USD_PER_GB: dict[str, float] = {"us-east-1": 0.50, "ap-northeast-1": 0.76}
-SQS_USD_PER_MILLION_REQUESTS: dict[str, float] = {"us-east-1": 0.40}
+LOG_INGESTION_USD_PER_GB: dict[str, tuple[float, PriceSource]] = {
+    "us-east-1": (0.50, LOGS_SOURCE),
+    "eu-west-1": (0.57, LOGS_IRELAND_SOURCE),
+    "ap-northeast-1": (0.76, LOGS_SOURCE),
+}
+"""Ingestion into a standard-class log group, per GB, by region."""
+SQS_USD_PER_MILLION_REQUESTS: dict[str, tuple[float, PriceSource]] = {
+    "us-east-1": (0.40, SQS_SOURCE),
+    "eu-west-1": (0.40, SQS_IRELAND_SOURCE),
+}
+"""Standard-queue requests beyond the free million a month, per million, by region."""
+SQS_FREE_REQUESTS_PER_MONTH = 1_000_000
+"""Requests a month AWS does not bill, across the account's queues (the Price List's Global-Requests)."""
+AUTO_MODE_FEE_GAP = (
+    "the AmazonEKS Price List prices EKS Auto Mode's management fee per instance type (its AutoMode products, "
+    "operation EKSAutoUsage) and no dated extract of those products is published: instances.vantage.sh reads them "
+    "since July 2026 (vantage-sh/ec2instances.info pull request #968, merged in "
+    "8e64e6eaefe16999bf209650f4d2ab4ec8845c6a) and awslabs/eks-node-viewer asks the Pricing API at run time "
+    "(pkg/aws/pricing.go at a410d6fa6d4bd0ab8eba3553dfd3e244565667b7), neither committing the prices; guides that "
+    "quote the fee as about 12% of the EC2 price predate its cut for GPU types in July 2026"
+)
+"""Why no node of an Auto Mode pool has its management fee priced (read 2026-12-04)."""
 
 SOURCES: tuple[PriceSource, ...] = (
     GPU_SOURCE,
@@ -214,7 +259,10 @@ SOURCES: tuple[PriceSource, ...] = (
     FSR_SOURCE,
     KMS_SOURCE,
     LOGS_SOURCE,
+    LOGS_IRELAND_SOURCE,
     SQS_SOURCE,
+    SQS_IRELAND_SOURCE,
+    USAGE_SOURCE,
 )
 """Every source of the prices, in the order the plan cites them."""
 
@@ -375,11 +423,28 @@ def kms_key(partition: str) -> Price | None:
 
 def log_ingestion(region: str) -> Rate | None:
     """What CloudWatch Logs charges per GB ingested into a standard-class log group in `region`."""
-    usd = LOG_INGESTION_USD_PER_GB.get(region)
-    return Rate(usd, "GB", LOGS_SOURCE) if usd is not None else None
+    return _usage_rate("log_ingestion", region, LOG_INGESTION_USD_PER_GB)
 
 
 def sqs_requests(region: str) -> Rate | None:
     """What a standard SQS queue in `region` charges per million requests beyond the free million a month."""
-    usd = SQS_USD_PER_MILLION_REQUESTS.get(region)
-    return Rate(usd, "million requests", SQS_SOURCE) if usd is not None else None
+    return _usage_rate("sqs_requests", region, SQS_USD_PER_MILLION_REQUESTS)
+
+
+def snapshot_storage(region: str) -> Rate | None:
+    """What a standard-tier EBS snapshot in `region` costs per GB-month of the data it holds."""
+    return _usage_rate("snapshot_storage", region, {})
+
+
+def s3_standard_storage(region: str) -> Rate | None:
+    """What S3 Standard storage in `region` costs per GB-month, in the first 50 TB a month."""
+    return _usage_rate("s3_standard_storage", region, {})
+
+
+def _usage_rate(item: str, region: str, newer: dict[str, tuple[float, PriceSource]]) -> Rate | None:
+    """`item`'s rate in `region`: from a newer dated source where one gives it, else from the usage table."""
+    unit = usage_price_table.UNITS[item]
+    if region in newer:
+        return Rate(newer[region][0], unit, newer[region][1])
+    tabled = usage_price_table.RATES[item].get(region)
+    return Rate(tabled, unit, USAGE_SOURCE) if tabled is not None else None

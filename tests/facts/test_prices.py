@@ -108,5 +108,22 @@ def test_a_kms_key_costs_a_dollar_a_month_in_the_aws_partition():
 
 def test_usage_rates_carry_their_unit_and_source():
     assert prices.log_ingestion("us-east-1") == prices.Rate(0.50, "GB", prices.LOGS_SOURCE)
-    assert prices.log_ingestion("us-west-2") is None
     assert prices.sqs_requests("us-east-1") == prices.Rate(0.40, "million requests", prices.SQS_SOURCE)
+    # Ireland from its Price List offers (AmazonCloudWatch of 2026-09-22, AWSQueueService of 2026-09-11): $0.57 per
+    # GB ingested, $0.40 per million standard-queue requests.
+    assert prices.log_ingestion("eu-west-1") == prices.Rate(0.57, "GB", prices.LOGS_IRELAND_SOURCE)
+    assert prices.sqs_requests("eu-west-1") == prices.Rate(0.40, "million requests", prices.SQS_IRELAND_SOURCE)
+    # Where no newer source gives a rate, the FOCUS sample's September 2024 charges do: Oregon's "$0.50 per GB
+    # custom log data ingested", "$0.40 per million Amazon SQS standard requests", "$0.05 per GB-Month of snapshot
+    # data stored", "$0.023 per GB - first 50 TB / month of storage used"; the snapshot rate differs by region
+    # (Sao Paulo's $0.068).
+    assert prices.log_ingestion("us-west-2") == prices.Rate(0.5, "GB", prices.USAGE_SOURCE)
+    assert prices.sqs_requests("us-west-2") == prices.Rate(0.4, "million requests", prices.USAGE_SOURCE)
+    assert prices.snapshot_storage("us-west-2") == prices.Rate(0.05, "GB-month", prices.USAGE_SOURCE)
+    assert prices.snapshot_storage("sa-east-1") == prices.Rate(0.068, "GB-month", prices.USAGE_SOURCE)
+    assert prices.s3_standard_storage("us-west-2") == prices.Rate(0.023, "GB-month", prices.USAGE_SOURCE)
+    assert prices.USAGE_SOURCE.as_of == "2024-09-01"
+    # What neither gives stays unknown, never 0.
+    assert prices.sqs_requests("ap-northeast-1") is None
+    assert prices.s3_standard_storage("eu-west-1") is None
+    assert prices.snapshot_storage("eu-west-1") is None

@@ -21,12 +21,13 @@ from components.stackcheck.runtime import RegisteredResource
 ROOT = Path(__file__).resolve().parents[2]
 LINE = (
     "$1,009.04 a month at desiredSize; billed by use, not counted: NAT gateway data processed ($0.045/GB), log "
-    "ingestion (/aws/eks/gpu-inference-dev/cluster) (not priced)"
+    "ingestion (/aws/eks/gpu-inference-dev/cluster) ($0.5/GB)"
 )
 """The dev stack's cost in its summary line: m6i.large 2 x 0.096 x 730 = 140.16 with 2 x 100 GB of gp3 at $0.08
 (the us-west-2 Price List) = 16.00, g5.xlarge 1.006 x 730 = 734.38 with 100 GB = 8.00, control plane 73, NAT
-gateway 0.045 x 730 = 32.85, its address 3.65, KMS key 1.00: 1,009.04; log ingestion has no dated per-GB rate for
-us-west-2 and is listed by name."""
+gateway 0.045 x 730 = 32.85, its address 3.65, KMS key 1.00: 1,009.04; log ingestion beside it at $0.50 a GB, the
+rate of the us-west-2 charge "$0.50 per GB custom log data ingested in Standard log class - US West (Oregon)" in the
+FOCUS sample's month of AWS billing (September 2024)."""
 
 
 def plan(capsys, tmp_path: Path, overrides: dict, *args: str) -> tuple[int, str]:

@@ -54,11 +54,11 @@ def test_eu_west_1_states_the_whole_cost_at_ireland_rates(capsys, tmp_path):
 
     # m6i.large 2 x 0.107 x 730 = 156.22; g5.xlarge 1.123 x 730 = 819.79; 3 x 100 GB gp3 x 0.088 (Price List,
     # eu-west-1) = 26.40; NAT gateway 0.048 x 730 = 35.04 (Price List offer 20260925174521); control plane 73,
-    # address 3.65, KMS 1.00.
+    # address 3.65, KMS 1.00. Log ingestion beside it at $0.57 per GB (AmazonCloudWatch offer of 2026-09-22).
     assert document["summary"]["monthlyUsdAtDesired"] == round(156.22 + 819.79 + 26.40 + 35.04 + 73 + 3.65 + 1, 2)
     assert document["summary"]["costComplete"] is True
     assert document["summary"]["line"].endswith(
-        "$1,115.10 a month at desiredSize; " + USAGE.format(nat="0.048", logs="not priced")
+        "$1,115.10 a month at desiredSize; " + USAGE.format(nat="0.048", logs="$0.57/GB")
     )
 
 

@@ -25,10 +25,8 @@ from ...facts.resource_types import (
     KARPENTER_NODE_POOL,
     KMS_KEY,
     LAUNCH_TEMPLATE,
-    LOG_GROUP,
     NAT_GATEWAY,
     NODE_GROUP,
-    S3_BUCKET,
     SQS_QUEUE,
     VPC_ENDPOINT,
 )
@@ -272,7 +270,9 @@ def estimate(
         label = "EBS Fast Snapshot Restore (snapshot x zone)"
         result.fixed.append(_fixed(label, fast_snapshot_restores, price, f"no dated price in {region}"))
     result.fixed = [_in_currency(item, currency) for item in result.fixed]
-    result.usage = _usage(resources, region, nat, weights_gb)
+    from .usage_cost import usage_costs
+
+    result.usage = usage_costs(resources, region, nat, weights_gb)
     result.queue_fed = any(resource.type == SQS_QUEUE for resource in resources)
     return result
 
@@ -289,41 +289,6 @@ def _in_currency(item: FixedCost, currency: str) -> FixedCost:
     if currency == "USD" or item.usd_per_unit_hour is None:
         return item
     return FixedCost(item.item, item.count, None, f"its price is in US dollars, the region is billed in {currency}")
-
-
-def _usage(resources: list[RegisteredResource], region: str, nat: int, weights_gb: float | None) -> list[UsageCost]:
-    """What the stack registers that is billed by use: each with its rate where a dated source gives one."""
-    usage = []
-    if nat:
-        rate = prices.nat_processing(region)
-        note = ""
-        if rate is not None and weights_gb:
-            note = f"a cold start downloads {weights_gb:.2f} GB of weights through it: ${weights_gb * rate.amount:,.2f}"
-        usage.append(UsageCost("NAT gateway data processed", rate, note, "" if rate else f"no rate in {region}"))
-    for resource in resources:
-        if resource.type == LOG_GROUP:
-            rate = prices.log_ingestion(region)
-            name = resource.inputs.get("name") or resource.name
-            usage.append(
-                UsageCost(f"log ingestion ({name})", rate, "", "" if rate else f"no dated per-GB rate for {region}")
-            )
-        elif resource.type == S3_BUCKET:
-            usage.append(UsageCost(f"S3 storage ({resource.name})", None, "", "no dated per-GB-month rate reachable"))
-        elif resource.type == SQS_QUEUE:
-            rate = prices.sqs_requests(region)
-            usage.append(
-                UsageCost(f"SQS requests ({resource.name})", rate, "", "" if rate else f"no dated rate for {region}")
-            )
-        elif resource.type == LAUNCH_TEMPLATE:
-            for mapping in resource.inputs.get("blockDeviceMappings") or ():
-                snapshot = (mapping.get("ebs") or {}).get("snapshotId")
-                if snapshot:
-                    usage.append(
-                        UsageCost(
-                            f"EBS snapshot storage ({snapshot})", None, "", "no dated per-GB-month rate reachable"
-                        )
-                    )
-    return usage
 
 
 def _with_volumes(
@@ -419,13 +384,10 @@ def _node_pool(
         "scalingConfig": {"minSize": 0, "desiredSize": 0, "maxSize": spec.max_size or 0},
     }
     pool = _pool(dataclasses.replace(resource, inputs=inputs), region, spot_discount, currency)
-    # The node class sizes a NodePool's volumes; EKS Auto Mode adds a management fee per node by instance type
-    # (the AmazonEKS Price List's `AutoMode` products), for which no dated per-type source was reachable.
+    # The node class sizes a NodePool's volumes; EKS Auto Mode adds a management fee per node by instance type.
     extra: tuple[str, ...] = ()
     if spec.provisioner == auto_mode.PROVISIONER:
-        extra = (
-            f"Auto Mode fee: no dated per-instance-type price of EKS Auto Mode's management fee ({pool.instance_type})",
-        )
+        extra = (f"Auto Mode fee: not priced for {pool.instance_type}: {prices.AUTO_MODE_FEE_GAP}",)
     return dataclasses.replace(
         pool, disk_not_priced="the node class sizes the volumes; not priced", extra_not_priced=extra
     )

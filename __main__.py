@@ -37,6 +37,7 @@ from components.pools.karpenter.manifests import DO_NOT_DISRUPT
 from components.pools.karpenter.manifests import discovery_tags as karpenter_discovery_tags
 from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
+from components.vllm.hub_facts import preview_fits
 from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm.server import VllmServer, VllmServerArgs
 
@@ -49,6 +50,15 @@ except ConfigError as error:
 # only keys of this project under another namespace are the config's own to warn of.
 for warning in namespace_warnings(stack_config):
     pulumi.log.warn(warning)
+# A model neither the catalog nor modelFacts describes is read from the Hub (config.json and the safetensors headers
+# at its revision) and sized on its pool's GPUs before anything registers; a Hub out of reach is a warning.
+hub_check = preview_fits(settings.servers, settings.hf_token)
+for warning in hub_check.warnings:
+    pulumi.log.warn(warning)
+for note in hub_check.notes:
+    pulumi.log.info(note)
+if hub_check.problems:
+    raise StackConfigError(hub_check.problems)
 require_node_affinity = settings.gpu_placement.require_node_affinity
 # What the DaemonSets of every GPU node follow; each pool and the servers on it follow the pool's own contract.
 placement = placement_args(settings.contract, require_node_affinity)

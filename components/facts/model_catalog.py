@@ -113,6 +113,9 @@ class ModelFacts:
     """Multi-latent attention (DeepSeek's MLA): each layer caches one latent of `head_dim` elements per token
     (`kv_lora_rank + qk_rope_head_dim`) for all heads, with `kv_heads` 1, and every tensor parallel rank keeps it
     whole."""
+    stored_weight_bytes: float | None = None
+    """Bytes of the weights as the checkpoint's safetensors files store them, scales included (facts/model_config.py,
+    read from the Hub); None for the catalog's rows and `modelFacts`, whose bytes follow from the counts above."""
 
     def __post_init__(self) -> None:
         counts = (self.parameters, self.layers, self.attention_heads, self.kv_heads, self.head_dim, self.max_context)
@@ -120,7 +123,8 @@ class ModelFacts:
             raise ValueError(f"{self}: every count and bytes_per_parameter must be positive")
         if self.attention_heads % self.kv_heads:
             raise ValueError(f"{self}: attention_heads must be a multiple of kv_heads")
-        if self.quantization is not None and self.quantization not in QUANTIZATION_BYTES:
+        # Stored bytes need no table: any method vLLM loads is counted as its files store it.
+        if self.quantization not in (None, *QUANTIZATION_BYTES) and self.stored_weight_bytes is None:
             raise ValueError(f"{self}: quantization must be one of {', '.join(QUANTIZATION_BYTES)}")
         if not 0 <= self.quantized_parameters <= self.parameters:
             raise ValueError(f"{self}: quantized_parameters must be between 0 and parameters")
@@ -130,7 +134,9 @@ class ModelFacts:
     @property
     def weight_bytes(self) -> float:
         """Bytes of the weights on the GPUs: the quantized parameters at their method's bytes (scales included),
-        the rest at `bytes_per_parameter`."""
+        the rest at `bytes_per_parameter`; or the bytes the checkpoint's files store, where they were read."""
+        if self.stored_weight_bytes is not None:
+            return self.stored_weight_bytes
         quantized = self.quantized_parameters if self.quantization else 0
         packed = quantized * QUANTIZATION_BYTES[self.quantization] if self.quantization else 0.0
         return packed + (self.parameters - quantized) * self.bytes_per_parameter

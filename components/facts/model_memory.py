@@ -149,7 +149,10 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     """Whether `model` fits one GPU of `instance` (the catalog's entry of `instance_type`, None if unknown)."""
     facts, tp = model.facts, model.tensor_parallel_size
     if facts is None:
-        reason = f"not checked: model {model.name} is not in the catalog; give its facts in {MODEL_FACTS_KEY}"
+        reason = (
+            f"not checked: model {model.name} is not in the catalog; `pulumi preview` reads its facts from the Hub, "
+            f"or give them in {MODEL_FACTS_KEY}"
+        )
         return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
     if instance is None or not instance.gpus or instance.gpu_memory_gib is None:
         reason = f"not checked: instance type {instance_type} is not a GPU type of the catalog"

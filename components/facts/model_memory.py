@@ -120,6 +120,10 @@ class ModelFit:
     """The quantization and attention layout the arithmetic assumed."""
     source: str = ""
     """Where the model's facts came from (the catalog row's source, or `vllm.modelFacts`)."""
+    kv_cache: str = ""
+    """How the KV cache was counted: its dtype, the heads each GPU keeps, the window layers' tokens."""
+    facts_from: str = ""
+    """`catalog`, `vllm.modelFacts` or `Hub at preview`."""
 
     def to_dict(self) -> dict:
         """The row as the plan's JSON document writes it (`models`)."""
@@ -135,6 +139,8 @@ class ModelFit:
             "marginGiB": _round(self.margin_gib),
             "sequencesAtMaxModelLen": self.sequences_at_max_model_len,
             "layout": self.layout,
+            "kvCache": self.kv_cache,
+            "factsFrom": self.facts_from,
             "source": self.source,
             "reason": self.reason,
         }
@@ -193,6 +199,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
             reason=f"{model.name} on {instance_type} ({parallel}): {reason}",
             layout=facts.layout,
             source=facts.source,
+            kv_cache=kv_layout(facts, heads, model.kv_cache_dtype, batched),
+            facts_from=facts_origin(facts),
         )
 
     problems = []
@@ -219,6 +227,33 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
         f"{model.max_model_len}-token sequence within {usable:.1f} GiB usable per {gpu}; margin "
         f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)",
     )
+
+
+def kv_layout(facts: ModelFacts, heads_per_gpu: int, kv_cache_dtype: str | None, batched_tokens: int) -> str:
+    """The KV cache as the arithmetic counted it, in a few words for the plan's rows."""
+    size = facts.kv_cache_bytes(kv_cache_dtype)
+    words = [f"{kv_cache_dtype or facts.dtype}, {size:g} byte(s) an element"]
+    if facts.latent_attention:
+        words.append(f"one {facts.head_dim}-element latent per token and layer, whole on every GPU")
+    else:
+        kind = "grouped-query" if facts.kv_heads < facts.attention_heads else "multi-head"
+        words.append(
+            f"{heads_per_gpu} KV head(s) x {facts.head_dim} per GPU ({kind}, {facts.kv_heads} of "
+            f"{facts.attention_heads} heads)"
+        )
+    if facts.sliding_layers and facts.sliding_window:
+        words.append(
+            f"{facts.sliding_layers} window layer(s) keep {facts.sliding_window - 1} + {CONCURRENT_BATCHES} x "
+            f"{batched_tokens} tokens in flight at most"
+        )
+    return "; ".join(words)
+
+
+def facts_origin(facts: ModelFacts) -> str:
+    """Where `facts` came from: the Hub's files read at preview, the config's `vllm.modelFacts`, or the catalog."""
+    if facts.stored_weight_bytes is not None:
+        return "Hub at preview"
+    return MODEL_FACTS_KEY if facts.source == MODEL_FACTS_KEY else "catalog"
 
 
 def _round(value: float | None, digits: int = 2) -> float | None:

@@ -162,7 +162,7 @@ def preview_fits(servers: Sequence[Server], token: str | None) -> PreviewCheck:
         served = dataclasses.replace(served_model(vllm, server.pool.label), facts=read.facts)
         for instance_type in server.pool.settings.instance_types:
             fit = model_fit(served, gpu_catalog.lookup(instance_type), instance_type)
-            counted = f"{fit.reason} (counted as {fit.layout}; facts from {read.facts.source})"
+            counted = f"{fit.reason} (counted as {fit.layout}; KV cache {fit.kv_cache}; facts from {read.facts.source})"
             if fit.fits is False:
                 problems.append(
                     ConfigProblem(

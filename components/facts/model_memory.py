@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from .gpu_catalog import InstanceType
 from .model_catalog import MODEL_FACTS_KEY, ModelFacts, shape_problems
+from .vllm_capability import CapabilityFindings, capability_findings
 
 GIB = 1024**3
 # Memory per GPU set aside beyond weights and KV cache: the activation peak of the profiling run at vLLM's
@@ -96,6 +97,8 @@ class ServedModel:
     """`--pipeline-parallel-size` of the server's extra arguments: each stage's GPUs hold only its layers."""
     max_num_batched_tokens: int | None = None
     """`--max-num-batched-tokens`; None for vLLM's default on the GPU (`default_max_num_batched_tokens`)."""
+    dtype: str | None = None
+    """`--dtype` of the server's extra arguments; None for `auto`."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +213,12 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
         problem
         for _, problem in shape_problems(facts, tp, model.max_model_len, context_overridden=model.context_overridden)
     ]
+    capability = (
+        capability_findings(facts.quantization, facts.dtype, model.dtype, instance.gpu_compute_capability, gpu)
+        if instance.gpu_compute_capability
+        else CapabilityFindings([], [])
+    )
+    problems += capability.problems
     if weights + reserve > usable:
         problems.append(
             f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB per GPU > {usable:.1f} GiB usable per {gpu}"
@@ -225,7 +234,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
         True,
         f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB + KV {kv_sequence:.2f} GiB per "
         f"{model.max_model_len}-token sequence within {usable:.1f} GiB usable per {gpu}; margin "
-        f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)",
+        f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)"
+        + "".join(f"; {note}" for note in capability.notes),
     )
 
 

@@ -113,6 +113,12 @@ class ModelFacts:
     """Multi-latent attention (DeepSeek's MLA): each layer caches one latent of `head_dim` elements per token
     (`kv_lora_rank + qk_rope_head_dim`) for all heads, with `kv_heads` 1, and every tensor parallel rank keeps it
     whole."""
+    intermediate_size: int = 0
+    """Inputs of the MLP's down projection (`intermediate_size`; a mixture of experts' `moe_intermediate_size`), 0
+    where not recorded: with `quantization_group`, what a tensor parallel shard must split into whole groups."""
+    quantization_group: int = 0
+    """Weights per scale along a row of a grouped method (`group_size` of AWQ, GPTQ or compressed-tensors, the
+    block's `weight_block_size` of FP8), 0 where not grouped or not recorded."""
     stored_weight_bytes: float | None = None
     """Bytes of the weights as the checkpoint's safetensors files store them, scales included (facts/model_config.py,
     read from the Hub); None for the catalog's rows and `modelFacts`, whose bytes follow from the counts above."""
@@ -176,8 +182,39 @@ def shape_problems(
                 f"tensorParallelSize {tensor_parallel_size} does not divide the {facts.attention_heads} attention heads",
             )
         )
+    problems += [("tensorParallelSize", problem) for problem in group_problems(facts, tensor_parallel_size)]
     if max_model_len > facts.max_context and not context_overridden:
         problems.append(("maxModelLen", f"maxModelLen {max_model_len} > the model's context {facts.max_context}"))
+    return problems
+
+
+# Methods whose groups may not straddle two tensor parallel shards, at vLLM v0.32.0: AWQ refuses a shard of a
+# row-parallel layer that is not whole groups (quantization/auto_awq.py `create_weights`: "The input size is not
+# aligned with the quantized weight shape. This can be caused by too large tensor parallel size."); GPTQ and
+# compressed-tensors' wNa16 find no kernel for it (kernels/linear/mixed_precision/marlin.py `can_implement`: "A
+# group straddling TP ranks cannot be fixed by padding"); block FP8 refuses inputs and outputs per shard that are
+# not whole blocks (quantization/utils/fp8_utils.py `validate_fp8_block_shape`). MXFP4 pads its experts instead.
+GROUPED_METHODS = ("awq", "gptq", "compressed-tensors", "fp8")
+
+
+def group_problems(facts: ModelFacts, tensor_parallel_size: int) -> list[str]:
+    """Shards of the quantized layers that split a group, as vLLM refuses them."""
+    group, tp = facts.quantization_group, tensor_parallel_size
+    if tp == 1 or not group or facts.quantization not in GROUPED_METHODS:
+        return []
+    # Row-parallel layers split their inputs: the attention's output projection and the MLP's down projection.
+    # Block FP8 also wants whole blocks of the column-parallel outputs, the queries and gate and up, which are
+    # the same sizes (for square blocks, [128, 128] in the checkpoints the catalog has).
+    splits = [] if facts.latent_attention else [("attention output's inputs", facts.attention_heads * facts.head_dim)]
+    if facts.intermediate_size:
+        splits.append(("down projection's inputs", facts.intermediate_size))
+    problems = []
+    for what, size in splits:
+        if size % tp or (size // tp) % group:
+            problems.append(
+                f"tensorParallelSize {tp} splits the {size} {what} into {size / tp:g} per GPU, not whole "
+                f"{facts.quantization} groups of {group}"
+            )
     return problems
 
 
@@ -291,6 +328,8 @@ EXTRA_ROWS = [
         dtype="bfloat16",
         quantization="fp8",
         quantized_parameters=6_945_767_424,
+        intermediate_size=12288,
+        quantization_group=128,
     ),
     # Qwen's AWQ Qwen2.5-7B-Instruct (quant_method awq, bits 4, group_size 128, zero_point true, float16): the
     # shape of Qwen2.5-7B (hidden 3584, intermediate 18944, 28 layers, 28 heads of 128, 4 KV heads). Its decoder
@@ -308,6 +347,8 @@ EXTRA_ROWS = [
         dtype="float16",
         quantization="awq",
         quantized_parameters=6_525_288_448,
+        intermediate_size=18944,
+        quantization_group=128,
     ),
     # Gemma 3 27B (text_config of config.json): 62 layers, 32 heads, 16 KV heads, head_dim 128, sliding_window
     # 1024, sliding_window_pattern 6 (every sixth layer global: layers 6, 12, ..., 60, so 10 global and 52 in the

@@ -74,7 +74,8 @@ def facts_from_files(config: Mapping[str, Any], stored: Mapping[str, int], sourc
     else:
         head_dim = int(text.get("head_dim") or _int(text, "hidden_size") // heads)
     window, sliding = _sliding_layers(text, layers)
-    quantization = (config.get("quantization_config") or text.get("quantization_config") or {}).get("quant_method")
+    quantization_config = config.get("quantization_config") or text.get("quantization_config") or {}
+    quantization = quantization_config.get("quant_method")
     experts = text.get("num_local_experts") or text.get("num_experts") or text.get("n_routed_experts") or 0
     served_dtype = "bfloat16" if dtype == "float32" else dtype
     try:
@@ -94,10 +95,26 @@ def facts_from_files(config: Mapping[str, Any], stored: Mapping[str, int], sourc
             sliding_window=window if sliding else None,
             sliding_layers=sliding,
             latent_attention=bool(latent),
+            # The experts' own split is the fused MoE kernels' matter: only a dense MLP is held to the groups.
+            intermediate_size=0 if experts else int(text.get("intermediate_size") or 0),
+            quantization_group=_group(quantization_config),
             stored_weight_bytes=weight_bytes,
         )
     except ValueError as error:
         raise ModelConfigError(str(error)) from None
+
+
+def _group(quantization_config: Mapping[str, Any]) -> int:
+    """Weights per scale along a row: AWQ's and GPTQ's `group_size`, block FP8's `weight_block_size` [n, k] (k
+    along the inputs), compressed-tensors' first scheme's `weights.group_size`; 0 for none (-1 is a whole row)."""
+    block = quantization_config.get("weight_block_size")
+    if isinstance(block, list) and len(block) == 2:
+        return int(block[1])
+    group = quantization_config.get("group_size")
+    for scheme in (quantization_config.get("config_groups") or {}).values():
+        group = group or (scheme.get("weights") or {}).get("group_size")
+        break
+    return group if isinstance(group, int) and group > 0 else 0
 
 
 def _sliding_layers(text: Mapping[str, Any], layers: int) -> tuple[int | None, int]:

@@ -90,8 +90,13 @@ def _shape_allowed(key: str, facts: ModelFacts) -> str:
     """What a setting the model's shape refuses may be instead."""
     if key == "maxModelLen":
         return f"at most {facts.max_context}, or rope scaling through --hf-overrides in extraArgs"
-    divisors = [n for n in range(1, facts.attention_heads + 1) if facts.attention_heads % n == 0]
-    return "a divisor of the attention heads: " + ", ".join(map(str, divisors))
+    sizes = [
+        n
+        for n in range(1, facts.attention_heads + 1)
+        if facts.attention_heads % n == 0 and not model_catalog.group_problems(facts, n)
+    ]
+    whole = " that leaves whole quantization groups per GPU" if facts.quantization_group else ""
+    return f"a divisor of the attention heads{whole}: " + ", ".join(map(str, sizes))
 
 
 class ModelCacheSettings(SectionModel):

@@ -99,3 +99,29 @@ def test_stored_bytes_count_each_dtype_and_a_float32_checkpoint_in_16_bits():
 def test_files_the_gate_cannot_size_are_refused_naming_the_key(config, stored, message):
     with pytest.raises(ModelConfigError, match="^" + message.replace("[", r"\[").replace("]", r"\]")):
         facts_from_files(config, stored, "test")
+
+
+@pytest.mark.parametrize(
+    ("quantization_config", "group"),
+    [
+        pytest.param({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True}, 128, id="awq"),
+        pytest.param({"quant_method": "gptq", "bits": 4, "group_size": -1}, 0, id="gptq-whole-rows"),
+        pytest.param({"quant_method": "fp8", "weight_block_size": [128, 128]}, 128, id="fp8-block"),
+        pytest.param(
+            {
+                "quant_method": "compressed-tensors",
+                "config_groups": {"group_0": {"weights": {"num_bits": 4, "group_size": 64, "type": "int"}}},
+            },
+            64,
+            id="compressed-tensors-w4a16",
+        ),
+    ],
+)
+def test_the_quantization_group_is_read_from_each_methods_config(quantization_config, group):
+    """The keys each method's `quantization_config` carries (AutoAWQ's and AutoGPTQ's `group_size`, -1 meaning a
+    whole row; FP8's `weight_block_size` [n, k]; llm-compressor's `config_groups.<name>.weights.group_size`)."""
+    facts = facts_from_files(
+        {**QWEN_2_5_7B, "intermediate_size": 18944, "quantization_config": quantization_config}, {"BF16": 1}, "t"
+    )
+
+    assert (facts.quantization_group, facts.intermediate_size) == (group, 18944)

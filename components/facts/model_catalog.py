@@ -119,6 +119,11 @@ class ModelFacts:
     quantization_group: int = 0
     """Weights per scale along a row of a grouped method (`group_size` of AWQ, GPTQ or compressed-tensors, the
     block's `weight_block_size` of FP8), 0 where not grouped or not recorded."""
+    expert_parameters: int = 0
+    """Parameters of the routed experts (counted in `parameters`), 0 where not recorded: with expert parallelism
+    each GPU keeps whole experts of them."""
+    stored_expert_bytes: float | None = None
+    """Bytes of the routed experts' tensors as the checkpoint stores them (read from the Hub)."""
     stored_weight_bytes: float | None = None
     """Bytes of the weights as the checkpoint's safetensors files store them, scales included (facts/model_config.py,
     read from the Hub); None for the catalog's rows and `modelFacts`, whose bytes follow from the counts above."""
@@ -146,6 +151,18 @@ class ModelFacts:
         quantized = self.quantized_parameters if self.quantization else 0
         packed = quantized * QUANTIZATION_BYTES[self.quantization] if self.quantization else 0.0
         return packed + (self.parameters - quantized) * self.bytes_per_parameter
+
+    @property
+    def expert_bytes(self) -> float | None:
+        """Bytes of the routed experts' weights, None where not recorded: as stored, else `expert_parameters` at
+        the method's bytes when the experts are the quantized parameters (gpt-oss), or at `bytes_per_parameter`."""
+        if self.stored_expert_bytes is not None:
+            return self.stored_expert_bytes
+        if not self.expert_parameters:
+            return None
+        if self.quantization in QUANTIZATION_BYTES and self.quantized_parameters >= self.expert_parameters:
+            return self.expert_parameters * QUANTIZATION_BYTES[self.quantization]
+        return self.expert_parameters * self.bytes_per_parameter
 
     @property
     def layout(self) -> str:
@@ -265,6 +282,7 @@ EXTRA_ROWS = [
         parameters=116_830_000_000,
         layers=36,
         quantized_parameters=114_661_785_600,
+        expert_parameters=114_661_785_600,
         experts=128,
         active_experts=4,
         sliding_window=128,
@@ -277,6 +295,7 @@ EXTRA_ROWS = [
         parameters=20_910_000_000,
         layers=24,
         quantized_parameters=19_110_297_600,
+        expert_parameters=19_110_297_600,
         experts=32,
         active_experts=4,
         sliding_window=128,
@@ -286,6 +305,8 @@ EXTRA_ROWS = [
     # Qwen3 MoE (config.json): 30B-A3B has 48 layers, 32 heads, 4 KV heads, head_dim 128, num_experts 128,
     # num_experts_per_tok 8, max_position_embeddings 40960, bfloat16, 30.5B parameters on the card; 235B-A22B has
     # 94 layers, 64 heads, 4 KV heads, 128 experts, 8 per token, 235B parameters. Unquantized: every expert counts.
+    # Their experts (gate, up and down of hidden_size x moe_intermediate_size): 30B-A3B 48 x 128 x 3 x 2048 x 768 =
+    # 28,991,029,248; 235B-A22B 94 x 128 x 3 x 4096 x 1536 = 227,096,395,776.
     _row(
         "Qwen/Qwen3-30B-A3B",
         _config("Qwen/Qwen3-30B-A3B", "the qwen3_moe configs of public inference repositories"),
@@ -298,6 +319,7 @@ EXTRA_ROWS = [
         dtype="bfloat16",
         experts=128,
         active_experts=8,
+        expert_parameters=28_991_029_248,
     ),
     _row(
         "Qwen/Qwen3-235B-A22B",
@@ -311,6 +333,7 @@ EXTRA_ROWS = [
         dtype="bfloat16",
         experts=128,
         active_experts=8,
+        expert_parameters=227_096_395_776,
     ),
     # Qwen's FP8 Qwen3-8B (quant_method fp8, weight_block_size [128, 128]): the shape of Qwen3-8B (hidden 4096,
     # intermediate 12288, 36 layers, 32 heads of 128, 8 KV heads). Its decoder linears are FP8: q and o 4096 x 4096,

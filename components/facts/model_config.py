@@ -41,6 +41,10 @@ SAFETENSORS_DTYPE_BYTES: Mapping[str, float] = {
     **dict.fromkeys(("I32", "U32", "F32"), 4),
     **dict.fromkeys(("C64", "F64", "I64", "U64"), 8),
 }
+# A routed expert's tensor, by the names transformers' checkpoints give them (`model.layers.3.mlp.experts.7.down_proj`
+# in Qwen3 MoE and DeepSeek, `mlp.experts.gate_up_proj_blocks` in gpt-oss, `block_sparse_moe.experts.0.w1` in
+# Mixtral); DeepSeek's `shared_experts` run on every token and are split like the rest.
+EXPERT_TENSOR = ".experts."
 # `config.json` dtypes as the catalog names them.
 _CONFIG_DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "half": "float16", "float32": "float32"}
 
@@ -49,9 +53,12 @@ class ModelConfigError(ValueError):
     """The files do not describe a model the fits gate can size; the message says which key."""
 
 
-def facts_from_files(config: Mapping[str, Any], stored: Mapping[str, int], source: str) -> ModelFacts:
+def facts_from_files(
+    config: Mapping[str, Any], stored: Mapping[str, int], source: str, experts_stored: Mapping[str, int] | None = None
+) -> ModelFacts:
     """The facts of a model from its `config.json` (`config`) and the elements its safetensors files store per
-    dtype (`stored`, as `SafetensorsRepoMetadata.parameter_count` counts them). Raises `ModelConfigError`."""
+    dtype (`stored`, as `SafetensorsRepoMetadata.parameter_count` counts them), of which `experts_stored` in the
+    routed experts' tensors (`EXPERT_TENSOR`). Raises `ModelConfigError`."""
     text = config.get("text_config") or config
     layers = _int(text, "num_hidden_layers")
     heads = _int(text, "num_attention_heads")
@@ -65,9 +72,10 @@ def facts_from_files(config: Mapping[str, Any], stored: Mapping[str, int], sourc
         raise ModelConfigError(f"safetensors dtypes {unknown or 'none'}: none of {', '.join(SAFETENSORS_DTYPE_BYTES)}")
     # A float32 checkpoint is served in 16 bits; the float32 scales of a 16-bit one stay float32.
     f32 = 2 if dtype == "float32" else 4
-    weight_bytes = sum(
-        count * (f32 if name == "F32" else SAFETENSORS_DTYPE_BYTES[name]) for name, count in stored.items()
-    )
+
+    def stored_bytes(counts: Mapping[str, int]) -> float:
+        return sum(count * (f32 if name == "F32" else SAFETENSORS_DTYPE_BYTES[name]) for name, count in counts.items())
+
     latent = text.get("kv_lora_rank")
     if latent:
         kv_heads, head_dim = 1, int(latent) + _int(text, "qk_rope_head_dim")
@@ -98,7 +106,9 @@ def facts_from_files(config: Mapping[str, Any], stored: Mapping[str, int], sourc
             # The experts' own split is the fused MoE kernels' matter: only a dense MLP is held to the groups.
             intermediate_size=0 if experts else int(text.get("intermediate_size") or 0),
             quantization_group=_group(quantization_config),
-            stored_weight_bytes=weight_bytes,
+            expert_parameters=sum((experts_stored or {}).values()),
+            stored_expert_bytes=stored_bytes(experts_stored) if experts and experts_stored else None,
+            stored_weight_bytes=stored_bytes(stored),
         )
     except ValueError as error:
         raise ModelConfigError(str(error)) from None

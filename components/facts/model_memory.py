@@ -99,6 +99,10 @@ class ServedModel:
     """`--max-num-batched-tokens`; None for vLLM's default on the GPU (`default_max_num_batched_tokens`)."""
     dtype: str | None = None
     """`--dtype` of the server's extra arguments; None for `auto`."""
+    data_parallel_size: int = 1
+    """`--data-parallel-size`: replicas of the model inside the server, each on `tensor_parallel_size` GPUs."""
+    expert_parallel: bool = False
+    """`--enable-expert-parallel`: the experts are spread whole over every GPU of the server."""
 
 
 @dataclass(frozen=True)
@@ -173,7 +177,10 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     # `get_pp_indices` at v0.32.0 spreads them evenly), with their weights and their share of the cache.
     stage_layers = -(-facts.layers // model.pipeline_parallel_size)
     parallel = f"TP {tp}" + (f", PP {model.pipeline_parallel_size}" if model.pipeline_parallel_size > 1 else "")
-    weights = facts.weight_bytes / tp * stage_layers / facts.layers / GIB
+    parallel += f", DP {model.data_parallel_size}" if model.data_parallel_size > 1 else ""
+    ep = expert_parallel_size(facts, model)
+    parallel += f", EP {ep} ({-(-facts.experts // ep)} of {facts.experts} experts per GPU)" if ep > 1 else ""
+    weights = weights_per_gpu(facts, model) * stage_layers / facts.layers / GIB
     heads = kv_heads_per_gpu(facts.kv_heads, tp)
     # A latent is one tensor per token and layer; keys and values are two.
     tensors = 1 if facts.latent_attention else 2
@@ -183,7 +190,9 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     )
     slots = kv_tokens_per_sequence(facts, model.max_model_len, batched)
     kv_sequence = kv_slot * slots * stage_layers / facts.layers / GIB
-    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if tp * model.pipeline_parallel_size > 1 else 0.0)
+    # Expert parallelism exchanges tokens between the GPUs of all replicas: communication buffers as with TP.
+    communicates = tp * model.pipeline_parallel_size > 1 or ep > 1
+    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if communicates else 0.0)
     cache = usable - weights - reserve
     sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
 
@@ -237,6 +246,25 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
         f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)"
         + "".join(f"; {note}" for note in capability.notes),
     )
+
+
+def expert_parallel_size(facts: ModelFacts, model: ServedModel) -> int:
+    """The GPUs the experts are spread over whole, 1 without expert parallelism: vLLM 0.32.0 flattens the tensor
+    and data parallel ranks into one expert parallel group when `--enable-expert-parallel` is set and they number
+    more than one (vllm/model_executor/layers/fused_moe/config.py `FusedMoEParallelConfig.make`: "In EP, each device
+    owns a set of experts fully", `ep_size = tp_size` of the flattened group)."""
+    ranks = model.tensor_parallel_size * model.data_parallel_size
+    return ranks if model.expert_parallel and facts.experts and ranks > 1 and facts.expert_bytes else 1
+
+
+def weights_per_gpu(facts: ModelFacts, model: ServedModel) -> float:
+    """Bytes of weights the busiest GPU keeps: all split over the tensor parallel ranks (each data parallel
+    replica keeps its own copy); with expert parallelism the experts whole instead, `global // ep` each and one more
+    on the first `global % ep` ranks (fused_moe/expert_map_manager.py `determine_expert_map`)."""
+    tp, ep = model.tensor_parallel_size, expert_parallel_size(facts, model)
+    experts = (facts.expert_bytes or 0.0) if ep > 1 else 0.0
+    busiest = -(-facts.experts // ep) if ep > 1 else 0
+    return (facts.weight_bytes - experts) / tp + experts * busiest / max(facts.experts, 1)
 
 
 def kv_layout(facts: ModelFacts, heads_per_gpu: int, kv_cache_dtype: str | None, batched_tokens: int) -> str:

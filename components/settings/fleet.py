@@ -206,6 +206,8 @@ def served_model(settings: VllmSettings, pool: str) -> ServedModel:
         pipeline_parallel_size=extra.pipeline_parallel_size,
         max_num_batched_tokens=extra.max_num_batched_tokens,
         dtype=extra.dtype,
+        data_parallel_size=extra.data_parallel_size,
+        expert_parallel=extra.expert_parallel,
     )
 
 

@@ -120,6 +120,10 @@ class ExtraArgs:
     """`--max-num-batched-tokens` when the items set it, else None (vLLM's default for the GPU)."""
     dtype: str | None = None
     """`--dtype` when the items set it, else None (`auto`, the model's dtype where the GPU has it)."""
+    data_parallel_size: int = 1
+    """`--data-parallel-size`: replicas of the model inside one server (1 when not set)."""
+    expert_parallel: bool = False
+    """`--enable-expert-parallel`: each GPU keeps whole experts rather than a slice of every one."""
 
 
 def check(items: Sequence[str]) -> ExtraArgs:
@@ -145,7 +149,7 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
             kv_cache_dtype = setting.value
         elif setting.option.dest == "hf_overrides":
             overrides = True
-        elif setting.option.dest in ("max_num_batched_tokens", "dtype"):
+        elif setting.option.dest in ("max_num_batched_tokens", "dtype", "enable_expert_parallel"):
             sizing[setting.option.dest] = setting.value  # the last one counts
     if not problems:
         refused = vllm_parser.argparse_error("model", items)
@@ -163,6 +167,8 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
         loaders,
         sizing.get("max_num_batched_tokens"),
         sizing.get("dtype"),
+        factors["data_parallel_size"],
+        bool(sizing.get("enable_expert_parallel")),
     )
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..facts import gpu_catalog, model_catalog
 from ..facts.model_catalog import MODEL_FACTS_KEY, ModelFacts
-from ..facts.model_config import ModelConfigError, facts_from_files
+from ..facts.model_config import EXPERT_TENSOR, ModelConfigError, facts_from_files
 from ..facts.model_memory import model_fit
 from ..settings.errors import ConfigProblem
 from ..settings.fleet import Server, served_model
@@ -76,9 +76,9 @@ def read_model_facts(model: str, revision: str | None, token: str | None) -> Hub
     try:
         reader = _Reader(endpoint, model, revision, token)
         config = reader.json(CONFIG_FILE)
-        stored = reader.stored_elements()
+        stored, experts = reader.stored_elements()
         source = f"{endpoint}/{model} at revision {at}: {CONFIG_FILE} and safetensors headers, read at preview"
-        return HubRead(facts_from_files(config, stored, source))
+        return HubRead(facts_from_files(config, stored, source, experts))
     except (HTTPError, OSError, SafetensorsParsingError, ModelConfigError, json.JSONDecodeError) as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         hint = "" if token else " (a gated model needs hfToken)"
@@ -105,8 +105,9 @@ class _Reader:
         hf_raise_for_status(response)
         return json.loads(response.content)
 
-    def stored_elements(self) -> dict[str, int]:
-        """Elements stored per safetensors dtype, over the one file or every shard of the index."""
+    def stored_elements(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Elements stored per safetensors dtype, over the one file or every shard of the index: all of them, and
+        those of the routed experts."""
         from huggingface_hub.errors import RemoteEntryNotFoundError
 
         try:
@@ -119,10 +120,12 @@ class _Reader:
         with ThreadPoolExecutor(PARALLEL_READS) as pool:
             headers = list(pool.map(self._header, shards))
         counts: dict[str, int] = {}
+        experts: dict[str, int] = {}
         for header in headers:
-            for dtype, count in header.parameter_count.items():
-                counts[dtype] = counts.get(dtype, 0) + count
-        return counts
+            for name, tensor in header.tensors.items():
+                for tally in (counts, experts) if EXPERT_TENSOR in name else (counts,):
+                    tally[tensor.dtype] = tally.get(tensor.dtype, 0) + tensor.parameter_count
+        return counts, experts
 
     def _header(self, filename: str) -> Any:
         return self.api.parse_safetensors_file_metadata(

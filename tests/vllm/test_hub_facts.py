@@ -111,6 +111,8 @@ def test_reads_a_moe_models_shape_and_stored_bytes_from_its_files(hub):
     facts = read.facts
     assert read.problem == "" and facts is not None
     assert facts.weight_bytes == GPT_OSS_BYTES
+    # The tensors named `.experts.`: the uint8 blocks and scales and the bf16 biases, 36 x 128 x (5760 + 2880) x 2.
+    assert facts.stored_expert_bytes == 60_914_073_600 + 36 * 128 * 8640 * 2 == 60_993_699_840
     assert (facts.layers, facts.attention_heads, facts.kv_heads, facts.head_dim) == (36, 64, 8, 64)
     assert (facts.experts, facts.active_experts, facts.quantization) == (128, 4, "mxfp4")
     assert (facts.sliding_window, facts.sliding_layers, facts.max_context) == (128, 18, 131072)

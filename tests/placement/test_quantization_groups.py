@@ -79,3 +79,29 @@ def test_the_settings_refuse_a_tensor_parallel_size_that_splits_groups_naming_th
     message = str(raised.value)
     assert "tensorParallelSize 7 splits the 18944 down projection's inputs into 2706.29 per GPU" in message
     assert "a divisor of the attention heads that leaves whole quantization groups per GPU: 1, 2, 4" in message
+
+
+def test_model_facts_carry_the_group_and_the_settings_hold_the_tensor_parallel_size_to_it():
+    """Qwen2-72B-Instruct's AWQ given as modelFacts (the figures above): TP 2 splits 29568 into 14784 = 115.5
+    groups; the sizes left are the divisors of 64 heads that also split 29568 whole: 29568 / 128 = 231 = 3 x 7 x 11
+    groups, odd, so only 1."""
+    facts = {
+        "parameters": 72_700_000_000,
+        "layers": 80,
+        "attentionHeads": 64,
+        "kvHeads": 8,
+        "headDim": 128,
+        "maxContext": 32768,
+        "dtype": "float16",
+        "quantization": "awq",
+        "quantizedParameters": 70_000_000_000,
+        "intermediateSize": 29568,
+        "quantizationGroup": 128,
+    }
+
+    with pytest.raises(ValueError) as raised:
+        VllmSettings.model_validate({"model": "acme/qwen2-72b-awq", "tensorParallelSize": 2, "modelFacts": facts})
+
+    message = str(raised.value)
+    assert "tensorParallelSize 2 splits the 29568 down projection's inputs into 14784 per GPU" in message
+    assert "allowed: a divisor of the attention heads that leaves whole quantization groups per GPU: 1 [" in message

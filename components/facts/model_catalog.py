@@ -160,8 +160,9 @@ class ModelFacts:
             return self.stored_expert_bytes
         if not self.expert_parameters:
             return None
-        if self.quantization in QUANTIZATION_BYTES and self.quantized_parameters >= self.expert_parameters:
-            return self.expert_parameters * QUANTIZATION_BYTES[self.quantization]
+        packed = QUANTIZATION_BYTES.get(self.quantization or "")
+        if packed is not None and self.quantized_parameters >= self.expert_parameters:
+            return self.expert_parameters * packed
         return self.expert_parameters * self.bytes_per_parameter
 
     @property

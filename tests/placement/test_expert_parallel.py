@@ -24,12 +24,30 @@ from components.settings.fleet import served_model
 from components.settings.vllm import VllmSettings
 
 EXPERT_PARALLEL = [
-    pytest.param("Qwen/Qwen3-30B-A3B", 1, 4, False, 56.8107, False, id="qwen3-30b-dp4-replicas"),
-    pytest.param("Qwen/Qwen3-30B-A3B", 1, 4, True, 17_513_456_128 / GIB, True, id="qwen3-30b-dp4-ep4"),
-    pytest.param("openai/gpt-oss-120b", 1, 3, True, 24_799_750_400 / GIB, True, id="gpt-oss-120b-dp3-ep3-uneven"),
+    pytest.param("Qwen/Qwen3-30B-A3B", 1, 4, False, 56.8107, False, id="qwen3-30b-four-replicas"),
+    pytest.param(
+        "Qwen/Qwen3-30B-A3B", 1, 4, True, 17_513_456_128 / GIB, True, id="qwen3-30b-four-replicas-expert-parallel"
+    ),
+    pytest.param(
+        "openai/gpt-oss-120b",
+        1,
+        3,
+        True,
+        24_799_750_400 / GIB,
+        True,
+        id="gpt-oss-120b-three-replicas-expert-parallel-uneven",
+    ),
     # With TP alone the experts are sliced over the 4 GPUs: the same bytes per GPU as EP 4 over whole experts.
-    pytest.param("Qwen/Qwen3-30B-A3B", 4, 1, False, 61_000_000_000 / 4 / GIB, True, id="qwen3-30b-tp4"),
-    pytest.param("Qwen/Qwen3-30B-A3B", 4, 1, True, 61_000_000_000 / 4 / GIB, True, id="qwen3-30b-tp4-ep4"),
+    pytest.param("Qwen/Qwen3-30B-A3B", 4, 1, False, 61_000_000_000 / 4 / GIB, True, id="qwen3-30b-tensor-parallel-4"),
+    pytest.param(
+        "Qwen/Qwen3-30B-A3B",
+        4,
+        1,
+        True,
+        61_000_000_000 / 4 / GIB,
+        True,
+        id="qwen3-30b-tensor-parallel-4-expert-parallel",
+    ),
 ]
 
 

@@ -44,11 +44,11 @@ QWEN2_72B_AWQ = ModelFacts(
 @pytest.mark.parametrize(
     ("intermediate", "tp", "refused"),
     [
-        pytest.param(29568, 1, False, id="29568-tp1"),
-        pytest.param(29568, 2, True, id="29568-tp2"),
-        pytest.param(29568, 8, True, id="29568-tp8"),
-        pytest.param(29696, 2, False, id="29696-tp2"),
-        pytest.param(29696, 8, False, id="29696-tp8"),
+        pytest.param(29568, 1, False, id="29568-on-one-gpu"),
+        pytest.param(29568, 2, True, id="29568-over-two-gpus"),
+        pytest.param(29568, 8, True, id="29568-over-eight-gpus"),
+        pytest.param(29696, 2, False, id="29696-over-two-gpus"),
+        pytest.param(29696, 8, False, id="29696-over-eight-gpus"),
     ],
 )
 def test_an_awq_mlp_splits_into_whole_groups_or_is_refused(intermediate, tp, refused):

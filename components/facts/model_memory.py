@@ -24,7 +24,14 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
   head_dim` elements, or for multi-latent attention one latent of `kv_lora_rank + qk_rope_head_dim` elements
   (`MLAAttentionSpec`, `head_size_v = 0`), which every tensor parallel rank keeps whole.
 - Quantized weights take their method's bytes per weight with scales and zero points (facts/model_catalog.py
-  QUANTIZATION_BYTES); a mixture of experts keeps every expert resident, so its total parameters count.
+  QUANTIZATION_BYTES), or the bytes the checkpoint's safetensors files store where the Hub was read; a mixture of
+  experts keeps every expert resident, so its total parameters count, sliced over the tensor parallel ranks or,
+  with expert parallelism, whole experts per GPU (`weights_per_gpu`).
+- The GPU's compute capability must run the checkpoint's method and dtype (facts/vllm_capability.py), and a
+  grouped quantization must split into whole groups per GPU (facts/model_catalog.py `group_problems`).
+
+Not counted beyond the reserve: the activation peak of a `--max-num-batched-tokens` above the GPU's default, and
+a multimodal model's vision encoder run and encoder cache in the profiling (its weights are counted).
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def read_model_facts(model: str, revision: str | None, token: str | None) -> Hub
     if hub_offline():
         return HubRead(None, offline=True)
     from httpx2 import HTTPError  # huggingface_hub's HTTP client, loaded only when a model is read
-    from huggingface_hub.errors import SafetensorsParsingError
+    from huggingface_hub.errors import RepositoryNotFoundError, SafetensorsParsingError
 
     endpoint = os.environ.get("HF_ENDPOINT", DEFAULT_ENDPOINT).rstrip("/")
     at = revision or "main"
@@ -81,7 +81,8 @@ def read_model_facts(model: str, revision: str | None, token: str | None) -> Hub
         return HubRead(facts_from_files(config, stored, source, experts))
     except (HTTPError, OSError, SafetensorsParsingError, ModelConfigError, json.JSONDecodeError) as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        hint = "" if token else " (a gated model needs hfToken)"
+        # The Hub answers a gated model, and one it does not show, with 401 to a request without a token.
+        hint = " (a gated model needs hfToken)" if not token and isinstance(error, RepositoryNotFoundError) else ""
         return HubRead(None, f"{model} at revision {at} not read from {endpoint}{hint}: {reason}")
 
 

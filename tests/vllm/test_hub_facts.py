@@ -222,3 +222,13 @@ def test_a_single_file_checkpoint_with_a_long_header_is_read_whole(hub):
     assert (facts.kv_heads, facts.head_dim, facts.dtype) == (4, 64, "bfloat16")
     ranges = [request.headers.get("range") for request in hub.requests if request.path.endswith("model.safetensors")]
     assert ranges[0] == "bytes=0-100000" and ranges[1].startswith("bytes=8-")
+
+
+def test_only_a_refused_repo_is_hinted_at_the_token(hub):
+    """The hint names hfToken where the Hub refused the repo (401: gated, or not shown without a token), not for a
+    missing revision."""
+    unknown = read_model_facts("example/not-there", None, None)
+    revision = read_model_facts("example/moe-120b", "v9", None)
+
+    assert "(a gated model needs hfToken)" in unknown.problem
+    assert "hfToken" not in revision.problem

@@ -170,8 +170,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     facts, tp = model.facts, model.tensor_parallel_size
     if facts is None:
         reason = (
-            f"not checked: model {model.name} is not in the catalog; `pulumi preview` reads its facts from the Hub, "
-            f"or give them in {MODEL_FACTS_KEY}"
+            f"not checked: model {model.name} is not in the catalog; give its facts in {MODEL_FACTS_KEY} (`pulumi "
+            "preview` reads them from the Hub for a pool the config names)"
         )
         return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
     if instance is None or not instance.gpus or instance.gpu_memory_gib is None:

@@ -152,8 +152,8 @@ def test_a_model_outside_the_catalog_is_warned_not_checked_and_passes(capsys, tm
     verdict = verdict_11(document)
     assert verdict["passed"] is True
     assert verdict["message"] == (
-        "not checked: model acme/tiny-chat is not in the catalog; `pulumi preview` reads its facts from the Hub, or "
-        "give them in vllm.modelFacts"
+        "not checked: model acme/tiny-chat is not in the catalog; give its facts in vllm.modelFacts (`pulumi preview` "
+        "reads them from the Hub for a pool the config names)"
     )
 
 

@@ -38,6 +38,7 @@ from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
 from components.settings.stack_warnings import ignored_key_warnings, one_replica_warnings
 from components.vllm.disruption import do_not_disrupt
+from components.vllm.hub_facts import preview_fits
 from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm.server import VllmServer, VllmServerArgs
 
@@ -54,6 +55,15 @@ for warning in namespace_warnings(stack_config):
 # takes offline.
 for warning in [*ignored_key_warnings(settings.pools), *one_replica_warnings(settings.servers)]:
     pulumi.log.warn(warning)
+# A model neither the catalog nor modelFacts describes is read from the Hub (config.json and the safetensors headers
+# at its revision) and sized on its pool's GPUs before anything registers; a Hub out of reach is a warning.
+hub_check = preview_fits(settings.servers, settings.hf_token)
+for warning in hub_check.warnings:
+    pulumi.log.warn(warning)
+for note in hub_check.notes:
+    pulumi.log.info(note)
+if hub_check.problems:
+    raise StackConfigError(hub_check.problems)
 require_node_affinity = settings.gpu_placement.require_node_affinity
 # What the DaemonSets of every GPU node follow; each pool and the servers on it follow the pool's own contract.
 placement = placement_args(settings.contract, require_node_affinity)

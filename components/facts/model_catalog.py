@@ -113,6 +113,20 @@ class ModelFacts:
     """Multi-latent attention (DeepSeek's MLA): each layer caches one latent of `head_dim` elements per token
     (`kv_lora_rank + qk_rope_head_dim`) for all heads, with `kv_heads` 1, and every tensor parallel rank keeps it
     whole."""
+    intermediate_size: int = 0
+    """Inputs of the MLP's down projection (`intermediate_size`; a mixture of experts' `moe_intermediate_size`), 0
+    where not recorded: with `quantization_group`, what a tensor parallel shard must split into whole groups."""
+    quantization_group: int = 0
+    """Weights per scale along a row of a grouped method (`group_size` of AWQ, GPTQ or compressed-tensors, the
+    block's `weight_block_size` of FP8), 0 where not grouped or not recorded."""
+    expert_parameters: int = 0
+    """Parameters of the routed experts (counted in `parameters`), 0 where not recorded: with expert parallelism
+    each GPU keeps whole experts of them."""
+    stored_expert_bytes: float | None = None
+    """Bytes of the routed experts' tensors as the checkpoint stores them (read from the Hub)."""
+    stored_weight_bytes: float | None = None
+    """Bytes of the weights as the checkpoint's safetensors files store them, scales included (facts/model_config.py,
+    read from the Hub); None for the catalog's rows and `modelFacts`, whose bytes follow from the counts above."""
 
     def __post_init__(self) -> None:
         counts = (self.parameters, self.layers, self.attention_heads, self.kv_heads, self.head_dim, self.max_context)
@@ -120,7 +134,8 @@ class ModelFacts:
             raise ValueError(f"{self}: every count and bytes_per_parameter must be positive")
         if self.attention_heads % self.kv_heads:
             raise ValueError(f"{self}: attention_heads must be a multiple of kv_heads")
-        if self.quantization is not None and self.quantization not in QUANTIZATION_BYTES:
+        # Stored bytes need no table: any method vLLM loads is counted as its files store it.
+        if self.quantization not in (None, *QUANTIZATION_BYTES) and self.stored_weight_bytes is None:
             raise ValueError(f"{self}: quantization must be one of {', '.join(QUANTIZATION_BYTES)}")
         if not 0 <= self.quantized_parameters <= self.parameters:
             raise ValueError(f"{self}: quantized_parameters must be between 0 and parameters")
@@ -130,10 +145,25 @@ class ModelFacts:
     @property
     def weight_bytes(self) -> float:
         """Bytes of the weights on the GPUs: the quantized parameters at their method's bytes (scales included),
-        the rest at `bytes_per_parameter`."""
+        the rest at `bytes_per_parameter`; or the bytes the checkpoint's files store, where they were read."""
+        if self.stored_weight_bytes is not None:
+            return self.stored_weight_bytes
         quantized = self.quantized_parameters if self.quantization else 0
         packed = quantized * QUANTIZATION_BYTES[self.quantization] if self.quantization else 0.0
         return packed + (self.parameters - quantized) * self.bytes_per_parameter
+
+    @property
+    def expert_bytes(self) -> float | None:
+        """Bytes of the routed experts' weights, None where not recorded: as stored, else `expert_parameters` at
+        the method's bytes when the experts are the quantized parameters (gpt-oss), or at `bytes_per_parameter`."""
+        if self.stored_expert_bytes is not None:
+            return self.stored_expert_bytes
+        if not self.expert_parameters:
+            return None
+        packed = QUANTIZATION_BYTES.get(self.quantization or "")
+        if packed is not None and self.quantized_parameters >= self.expert_parameters:
+            return self.expert_parameters * packed
+        return self.expert_parameters * self.bytes_per_parameter
 
     @property
     def layout(self) -> str:
@@ -170,8 +200,39 @@ def shape_problems(
                 f"tensorParallelSize {tensor_parallel_size} does not divide the {facts.attention_heads} attention heads",
             )
         )
+    problems += [("tensorParallelSize", problem) for problem in group_problems(facts, tensor_parallel_size)]
     if max_model_len > facts.max_context and not context_overridden:
         problems.append(("maxModelLen", f"maxModelLen {max_model_len} > the model's context {facts.max_context}"))
+    return problems
+
+
+# Methods whose groups may not straddle two tensor parallel shards, at vLLM v0.32.0: AWQ refuses a shard of a
+# row-parallel layer that is not whole groups (quantization/auto_awq.py `create_weights`: "The input size is not
+# aligned with the quantized weight shape. This can be caused by too large tensor parallel size."); GPTQ and
+# compressed-tensors' wNa16 find no kernel for it (kernels/linear/mixed_precision/marlin.py `can_implement`: "A
+# group straddling TP ranks cannot be fixed by padding"); block FP8 refuses inputs and outputs per shard that are
+# not whole blocks (quantization/utils/fp8_utils.py `validate_fp8_block_shape`). MXFP4 pads its experts instead.
+GROUPED_METHODS = ("awq", "gptq", "compressed-tensors", "fp8")
+
+
+def group_problems(facts: ModelFacts, tensor_parallel_size: int) -> list[str]:
+    """Shards of the quantized layers that split a group, as vLLM refuses them."""
+    group, tp = facts.quantization_group, tensor_parallel_size
+    if tp == 1 or not group or facts.quantization not in GROUPED_METHODS:
+        return []
+    # Row-parallel layers split their inputs: the attention's output projection and the MLP's down projection.
+    # Block FP8 also wants whole blocks of the column-parallel outputs, the queries and gate and up, which are
+    # the same sizes (for square blocks, [128, 128] in the checkpoints the catalog has).
+    splits = [] if facts.latent_attention else [("attention output's inputs", facts.attention_heads * facts.head_dim)]
+    if facts.intermediate_size:
+        splits.append(("down projection's inputs", facts.intermediate_size))
+    problems = []
+    for what, size in splits:
+        if size % tp or (size // tp) % group:
+            problems.append(
+                f"tensorParallelSize {tp} splits the {size} {what} into {size / tp:g} per GPU, not whole "
+                f"{facts.quantization} groups of {group}"
+            )
     return problems
 
 
@@ -222,6 +283,7 @@ EXTRA_ROWS = [
         parameters=116_830_000_000,
         layers=36,
         quantized_parameters=114_661_785_600,
+        expert_parameters=114_661_785_600,
         experts=128,
         active_experts=4,
         sliding_window=128,
@@ -234,6 +296,7 @@ EXTRA_ROWS = [
         parameters=20_910_000_000,
         layers=24,
         quantized_parameters=19_110_297_600,
+        expert_parameters=19_110_297_600,
         experts=32,
         active_experts=4,
         sliding_window=128,
@@ -243,6 +306,8 @@ EXTRA_ROWS = [
     # Qwen3 MoE (config.json): 30B-A3B has 48 layers, 32 heads, 4 KV heads, head_dim 128, num_experts 128,
     # num_experts_per_tok 8, max_position_embeddings 40960, bfloat16, 30.5B parameters on the card; 235B-A22B has
     # 94 layers, 64 heads, 4 KV heads, 128 experts, 8 per token, 235B parameters. Unquantized: every expert counts.
+    # Their experts (gate, up and down of hidden_size x moe_intermediate_size): 30B-A3B 48 x 128 x 3 x 2048 x 768 =
+    # 28,991,029,248; 235B-A22B 94 x 128 x 3 x 4096 x 1536 = 227,096,395,776.
     _row(
         "Qwen/Qwen3-30B-A3B",
         _config("Qwen/Qwen3-30B-A3B", "the qwen3_moe configs of public inference repositories"),
@@ -255,6 +320,7 @@ EXTRA_ROWS = [
         dtype="bfloat16",
         experts=128,
         active_experts=8,
+        expert_parameters=28_991_029_248,
     ),
     _row(
         "Qwen/Qwen3-235B-A22B",
@@ -268,6 +334,7 @@ EXTRA_ROWS = [
         dtype="bfloat16",
         experts=128,
         active_experts=8,
+        expert_parameters=227_096_395_776,
     ),
     # Qwen's FP8 Qwen3-8B (quant_method fp8, weight_block_size [128, 128]): the shape of Qwen3-8B (hidden 4096,
     # intermediate 12288, 36 layers, 32 heads of 128, 8 KV heads). Its decoder linears are FP8: q and o 4096 x 4096,
@@ -285,6 +352,8 @@ EXTRA_ROWS = [
         dtype="bfloat16",
         quantization="fp8",
         quantized_parameters=6_945_767_424,
+        intermediate_size=12288,
+        quantization_group=128,
     ),
     # Qwen's AWQ Qwen2.5-7B-Instruct (quant_method awq, bits 4, group_size 128, zero_point true, float16): the
     # shape of Qwen2.5-7B (hidden 3584, intermediate 18944, 28 layers, 28 heads of 128, 4 KV heads). Its decoder
@@ -302,6 +371,8 @@ EXTRA_ROWS = [
         dtype="float16",
         quantization="awq",
         quantized_parameters=6_525_288_448,
+        intermediate_size=18944,
+        quantization_group=128,
     ),
     # Gemma 3 27B (text_config of config.json): 62 layers, 32 heads, 16 KV heads, head_dim 128, sliding_window
     # 1024, sliding_window_pattern 6 (every sixth layer global: layers 6, 12, ..., 60, so 10 global and 52 in the

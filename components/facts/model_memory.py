@@ -24,7 +24,14 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
   head_dim` elements, or for multi-latent attention one latent of `kv_lora_rank + qk_rope_head_dim` elements
   (`MLAAttentionSpec`, `head_size_v = 0`), which every tensor parallel rank keeps whole.
 - Quantized weights take their method's bytes per weight with scales and zero points (facts/model_catalog.py
-  QUANTIZATION_BYTES); a mixture of experts keeps every expert resident, so its total parameters count.
+  QUANTIZATION_BYTES), or the bytes the checkpoint's safetensors files store where the Hub was read; a mixture of
+  experts keeps every expert resident, so its total parameters count, sliced over the tensor parallel ranks or,
+  with expert parallelism, whole experts per GPU (`weights_per_gpu`).
+- The GPU's compute capability must run the checkpoint's method and dtype (facts/vllm_capability.py), and a
+  grouped quantization must split into whole groups per GPU (facts/model_catalog.py `group_problems`).
+
+Not counted beyond the reserve: the activation peak of a `--max-num-batched-tokens` above the GPU's default, and
+a multimodal model's vision encoder run and encoder cache in the profiling (its weights are counted).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from dataclasses import dataclass
 
 from .gpu_catalog import InstanceType
 from .model_catalog import MODEL_FACTS_KEY, ModelFacts, shape_problems
+from .vllm_capability import CapabilityFindings, capability_findings
 
 GIB = 1024**3
 # Memory per GPU set aside beyond weights and KV cache: the activation peak of the profiling run at vLLM's
@@ -96,6 +104,12 @@ class ServedModel:
     """`--pipeline-parallel-size` of the server's extra arguments: each stage's GPUs hold only its layers."""
     max_num_batched_tokens: int | None = None
     """`--max-num-batched-tokens`; None for vLLM's default on the GPU (`default_max_num_batched_tokens`)."""
+    dtype: str | None = None
+    """`--dtype` of the server's extra arguments; None for `auto`."""
+    data_parallel_size: int = 1
+    """`--data-parallel-size`: replicas of the model inside the server, each on `tensor_parallel_size` GPUs."""
+    expert_parallel: bool = False
+    """`--enable-expert-parallel`: the experts are spread whole over every GPU of the server."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +134,10 @@ class ModelFit:
     """The quantization and attention layout the arithmetic assumed."""
     source: str = ""
     """Where the model's facts came from (the catalog row's source, or `vllm.modelFacts`)."""
+    kv_cache: str = ""
+    """How the KV cache was counted: its dtype, the heads each GPU keeps, the window layers' tokens."""
+    facts_from: str = ""
+    """`catalog`, `vllm.modelFacts` or `Hub at preview`."""
 
     def to_dict(self) -> dict:
         """The row as the plan's JSON document writes it (`models`)."""
@@ -135,6 +153,8 @@ class ModelFit:
             "marginGiB": _round(self.margin_gib),
             "sequencesAtMaxModelLen": self.sequences_at_max_model_len,
             "layout": self.layout,
+            "kvCache": self.kv_cache,
+            "factsFrom": self.facts_from,
             "source": self.source,
             "reason": self.reason,
         }
@@ -149,7 +169,10 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     """Whether `model` fits one GPU of `instance` (the catalog's entry of `instance_type`, None if unknown)."""
     facts, tp = model.facts, model.tensor_parallel_size
     if facts is None:
-        reason = f"not checked: model {model.name} is not in the catalog; give its facts in {MODEL_FACTS_KEY}"
+        reason = (
+            f"not checked: model {model.name} is not in the catalog; give its facts in {MODEL_FACTS_KEY} (`pulumi "
+            "preview` reads them from the Hub for a pool the config names)"
+        )
         return ModelFit(model.name, model.pool, instance_type, None, reason=reason)
     if instance is None or not instance.gpus or instance.gpu_memory_gib is None:
         reason = f"not checked: instance type {instance_type} is not a GPU type of the catalog"
@@ -161,7 +184,10 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     # `get_pp_indices` at v0.32.0 spreads them evenly), with their weights and their share of the cache.
     stage_layers = -(-facts.layers // model.pipeline_parallel_size)
     parallel = f"TP {tp}" + (f", PP {model.pipeline_parallel_size}" if model.pipeline_parallel_size > 1 else "")
-    weights = facts.weight_bytes / tp * stage_layers / facts.layers / GIB
+    parallel += f", DP {model.data_parallel_size}" if model.data_parallel_size > 1 else ""
+    ep = expert_parallel_size(facts, model)
+    parallel += f", EP {ep} ({-(-facts.experts // ep)} of {facts.experts} experts per GPU)" if ep > 1 else ""
+    weights = weights_per_gpu(facts, model) * stage_layers / facts.layers / GIB
     heads = kv_heads_per_gpu(facts.kv_heads, tp)
     # A latent is one tensor per token and layer; keys and values are two.
     tensors = 1 if facts.latent_attention else 2
@@ -171,7 +197,9 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     )
     slots = kv_tokens_per_sequence(facts, model.max_model_len, batched)
     kv_sequence = kv_slot * slots * stage_layers / facts.layers / GIB
-    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if tp * model.pipeline_parallel_size > 1 else 0.0)
+    # Expert parallelism exchanges tokens between the GPUs of all replicas: communication buffers as with TP.
+    communicates = tp * model.pipeline_parallel_size > 1 or ep > 1
+    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if communicates else 0.0)
     cache = usable - weights - reserve
     sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
 
@@ -190,6 +218,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
             reason=f"{model.name} on {instance_type} ({parallel}): {reason}",
             layout=facts.layout,
             source=facts.source,
+            kv_cache=kv_layout(facts, heads, model.kv_cache_dtype, batched),
+            facts_from=facts_origin(facts),
         )
 
     problems = []
@@ -199,6 +229,12 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
         problem
         for _, problem in shape_problems(facts, tp, model.max_model_len, context_overridden=model.context_overridden)
     ]
+    capability = (
+        capability_findings(facts.quantization, facts.dtype, model.dtype, instance.gpu_compute_capability, gpu)
+        if instance.gpu_compute_capability
+        else CapabilityFindings([], [])
+    )
+    problems += capability.problems
     if weights + reserve > usable:
         problems.append(
             f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB per GPU > {usable:.1f} GiB usable per {gpu}"
@@ -214,8 +250,55 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
         True,
         f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB + KV {kv_sequence:.2f} GiB per "
         f"{model.max_model_len}-token sequence within {usable:.1f} GiB usable per {gpu}; margin "
-        f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)",
+        f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)"
+        + "".join(f"; {note}" for note in capability.notes),
     )
+
+
+def expert_parallel_size(facts: ModelFacts, model: ServedModel) -> int:
+    """The GPUs the experts are spread over whole, 1 without expert parallelism: vLLM 0.32.0 flattens the tensor
+    and data parallel ranks into one expert parallel group when `--enable-expert-parallel` is set and they number
+    more than one (vllm/model_executor/layers/fused_moe/config.py `FusedMoEParallelConfig.make`: "In EP, each device
+    owns a set of experts fully", `ep_size = tp_size` of the flattened group)."""
+    ranks = model.tensor_parallel_size * model.data_parallel_size
+    return ranks if model.expert_parallel and facts.experts and ranks > 1 and facts.expert_bytes else 1
+
+
+def weights_per_gpu(facts: ModelFacts, model: ServedModel) -> float:
+    """Bytes of weights the busiest GPU keeps: all split over the tensor parallel ranks (each data parallel
+    replica keeps its own copy); with expert parallelism the experts whole instead, `global // ep` each and one more
+    on the first `global % ep` ranks (fused_moe/expert_map_manager.py `determine_expert_map`)."""
+    tp, ep = model.tensor_parallel_size, expert_parallel_size(facts, model)
+    experts = (facts.expert_bytes or 0.0) if ep > 1 else 0.0
+    busiest = -(-facts.experts // ep) if ep > 1 else 0
+    return (facts.weight_bytes - experts) / tp + experts * busiest / max(facts.experts, 1)
+
+
+def kv_layout(facts: ModelFacts, heads_per_gpu: int, kv_cache_dtype: str | None, batched_tokens: int) -> str:
+    """The KV cache as the arithmetic counted it, in a few words for the plan's rows."""
+    size = facts.kv_cache_bytes(kv_cache_dtype)
+    words = [f"{kv_cache_dtype or facts.dtype}, {size:g} byte(s) an element"]
+    if facts.latent_attention:
+        words.append(f"one {facts.head_dim}-element latent per token and layer, whole on every GPU")
+    else:
+        kind = "grouped-query" if facts.kv_heads < facts.attention_heads else "multi-head"
+        words.append(
+            f"{heads_per_gpu} KV head(s) x {facts.head_dim} per GPU ({kind}, {facts.kv_heads} of "
+            f"{facts.attention_heads} heads)"
+        )
+    if facts.sliding_layers and facts.sliding_window:
+        words.append(
+            f"{facts.sliding_layers} window layer(s) keep {facts.sliding_window - 1} + {CONCURRENT_BATCHES} x "
+            f"{batched_tokens} tokens in flight at most"
+        )
+    return "; ".join(words)
+
+
+def facts_origin(facts: ModelFacts) -> str:
+    """Where `facts` came from: the Hub's files read at preview, the config's `vllm.modelFacts`, or the catalog."""
+    if facts.stored_weight_bytes is not None:
+        return "Hub at preview"
+    return MODEL_FACTS_KEY if facts.source == MODEL_FACTS_KEY else "catalog"
 
 
 def _round(value: float | None, digits: int = 2) -> float | None:

@@ -205,6 +205,10 @@ def served_model(settings: VllmSettings, pool: str) -> ServedModel:
         kv_cache_dtype=extra.kv_cache_dtype,
         context_overridden=extra.overrides_hf_config,
         pipeline_parallel_size=extra.pipeline_parallel_size,
+        max_num_batched_tokens=extra.max_num_batched_tokens,
+        dtype=extra.dtype,
+        data_parallel_size=extra.data_parallel_size,
+        expert_parallel=extra.expert_parallel,
     )
 
 

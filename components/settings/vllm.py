@@ -90,8 +90,13 @@ def _shape_allowed(key: str, facts: ModelFacts) -> str:
     """What a setting the model's shape refuses may be instead."""
     if key == "maxModelLen":
         return f"at most {facts.max_context}, or rope scaling through --hf-overrides in extraArgs"
-    divisors = [n for n in range(1, facts.attention_heads + 1) if facts.attention_heads % n == 0]
-    return "a divisor of the attention heads: " + ", ".join(map(str, divisors))
+    sizes = [
+        n
+        for n in range(1, facts.attention_heads + 1)
+        if facts.attention_heads % n == 0 and not model_catalog.group_problems(facts, n)
+    ]
+    whole = " that leaves whole quantization groups per GPU" if facts.quantization_group else ""
+    return f"a divisor of the attention heads{whole}: " + ", ".join(map(str, sizes))
 
 
 class ModelCacheSettings(SectionModel):
@@ -146,6 +151,14 @@ class ModelFactsSettings(SectionModel):
     """Layers that use the window (the `sliding_attention` entries of `layer_types`)."""
     latent_attention: bool = False
     """Multi-latent attention (DeepSeek's MLA): give `kvHeads` 1 and `headDim` `kv_lora_rank + qk_rope_head_dim`."""
+    intermediate_size: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
+    """Inputs of a dense MLP's down projection (`intermediate_size`), which a grouped `quantization` must split into
+    whole groups per GPU; 0 leaves it unchecked."""
+    quantization_group: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
+    """Weights per scale of a grouped `quantization` (`group_size`, or FP8's `weight_block_size`); 0 for none."""
+    expert_parameters: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
+    """Parameters of the routed experts, within `parameters`: with `--enable-expert-parallel` each GPU keeps whole
+    experts of them; 0 counts expert parallelism as tensor parallelism."""
 
     def problems(self) -> list[ConfigProblem]:
         problems = []
@@ -155,6 +168,13 @@ class ModelFactsSettings(SectionModel):
                     "kvHeads",
                     f"{self.kv_heads!r} does not divide attentionHeads {self.attention_heads}; allowed: a divisor "
                     "of attentionHeads",
+                )
+            )
+        if self.expert_parameters > self.parameters:
+            problems.append(
+                ConfigProblem(
+                    "expertParameters",
+                    f"{self.expert_parameters!r} > parameters {self.parameters}; allowed: at most parameters",
                 )
             )
         if self.quantized_parameters > self.parameters:
@@ -202,6 +222,9 @@ class ModelFactsSettings(SectionModel):
             sliding_window=self.sliding_window,
             sliding_layers=self.sliding_layers,
             latent_attention=self.latent_attention,
+            intermediate_size=self.intermediate_size,
+            quantization_group=self.quantization_group,
+            expert_parameters=self.expert_parameters,
         )
 
 

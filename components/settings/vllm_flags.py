@@ -14,6 +14,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..facts import vllm_parser
 from ..facts.vllm_parser import Problem, Setting
@@ -115,6 +116,14 @@ class ExtraArgs:
     loader_indexes: tuple[int, ...] = ()
     """Items that set how the weights load (`--load-format`, `--model-loader-extra-config`), which weights from
     S3 set themselves."""
+    max_num_batched_tokens: int | None = None
+    """`--max-num-batched-tokens` when the items set it, else None (vLLM's default for the GPU)."""
+    dtype: str | None = None
+    """`--dtype` when the items set it, else None (`auto`, the model's dtype where the GPU has it)."""
+    data_parallel_size: int = 1
+    """`--data-parallel-size`: replicas of the model inside one server (1 when not set)."""
+    expert_parallel: bool = False
+    """`--enable-expert-parallel`: each GPU keeps whole experts rather than a slice of every one."""
 
 
 def check(items: Sequence[str]) -> ExtraArgs:
@@ -128,6 +137,7 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
     problems = list(reading.problems)
     factors = dict.fromkeys(GPU_FACTORS, 1)
     kv_cache_dtype, overrides = None, False
+    sizing: dict[str, Any] = {}
     loaders = tuple(setting.index for setting in reading.settings if setting.option.dest in LOADER)
     for setting in reading.settings:
         problem = _judged(setting) or setting.problem
@@ -139,6 +149,8 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
             kv_cache_dtype = setting.value
         elif setting.option.dest == "hf_overrides":
             overrides = True
+        elif setting.option.dest in ("max_num_batched_tokens", "dtype", "enable_expert_parallel"):
+            sizing[setting.option.dest] = setting.value  # the last one counts
     if not problems:
         refused = vllm_parser.argparse_error("model", items)
         if refused:
@@ -153,6 +165,10 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
         overrides,
         factors["pipeline_parallel_size"],
         loaders,
+        sizing.get("max_num_batched_tokens"),
+        sizing.get("dtype"),
+        factors["data_parallel_size"],
+        bool(sizing.get("enable_expert_parallel")),
     )
 
 

@@ -38,6 +38,7 @@ from ..facts.resource_types import (
     GET_SUBNETS,
     GET_VPC,
 )
+from ..vllm.hub_facts import hub_switches
 from .dependencies import dependencies_of_inputs, explicit_dependencies, recording_depends_on
 from .mock_answers import (
     MOCK_ACCOUNT,
@@ -339,16 +340,16 @@ def run_program(
     run: ProgramRun | None = None,
     deployer_arn: str | None = None,
     call_answers: dict[str, dict[str, Any]] | None = None,
+    hub_endpoint: str | None = None,
 ) -> ProgramRun:
     """Run `program` (a Pulumi `__main__.py`) under mocks with `config` (`project:key` -> value).
 
-    Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config.
-    Each call gets a fresh event loop and fresh runtime settings, so runs do not leak into each other.
-    The provider functions answer for the config's `aws:region` (its zones, partition and ARNs), or for
-    `MOCK_REGION` when it sets none. Raises whatever the program raises; pass `run` to see what was registered
-    before it did.
-    `deployer_arn` is what `GetCallerIdentity` answers (default: unknown); `call_answers` replaces the
-    mocks' answer to the provider functions it names (token -> result).
+    Values that are not strings are passed as JSON, as the Pulumi CLI passes structured config. Each call gets a
+    fresh event loop and fresh runtime settings, so runs do not leak into each other. The provider functions answer
+    for the config's `aws:region` (its zones, partition and ARNs), or for `MOCK_REGION` when it sets none. Raises
+    whatever the program raises; pass `run` to see what was registered before it did. `deployer_arn` is what
+    `GetCallerIdentity` answers (default: unknown); `call_answers` replaces the mocks' answer to the provider
+    functions it names (token -> result). The Hub is offline (`HF_HUB_OFFLINE`) unless `hub_endpoint` is given.
     """
     run = run if run is not None else ProgramRun()
     loop = asyncio.new_event_loop()
@@ -365,7 +366,7 @@ def run_program(
             list(secret_keys),
         )
         with _without_stack_traces(), _without_nested_loops(), recording_depends_on() as mocks.explicit:
-            loop.run_until_complete(run_pulumi_func(lambda: _run_path(program)))
+            loop.run_until_complete(run_pulumi_func(lambda: _run_path(program, hub_endpoint)))
             loop.run_until_complete(_collect_outputs(run))
     finally:
         sys.path.remove(str(program.parent))
@@ -480,14 +481,14 @@ def _drop_after_close(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) 
     """The exception handler of a run's loop once the run is over (see `_close`)."""
 
 
-def _run_path(program: Path) -> None:
+def _run_path(program: Path, hub_endpoint: str | None) -> None:
     # The SDK awaits what the program function returns; run_path returns the program's globals.
-    runpy.run_path(str(program), run_name="__main__")
+    with hub_switches(hub_endpoint):
+        runpy.run_path(str(program), run_name="__main__")
 
 
 def run_stack_program(config: StackConfig, run: ProgramRun) -> None:
-    """Run a stack's program (`config`, from `stack_config.load_stack_config`) from its folder, as the plan runs
-    it, recording into `run`."""
+    """Run a stack's program (`config`, from `stack_config.load_stack_config`) from its folder into `run`."""
     with contextlib.chdir(config.program.parent):
         run_program(
             config.program,

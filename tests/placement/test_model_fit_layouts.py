@@ -21,11 +21,13 @@ comment quotes, facts/model_catalog.py) and from vLLM v0.32.0's source, read in 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from components.facts import gpu_catalog, model_catalog
 from components.facts.model_catalog import ModelFacts
-from components.facts.model_memory import ServedModel, model_fit
+from components.facts.model_memory import ServedModel, facts_origin, model_fit
 
 
 def fit(model: str, instance_type: str, max_model_len: int, tp: int = 1, kv_cache_dtype: str | None = None):
@@ -119,6 +121,49 @@ def test_the_row_names_the_layout_and_source_it_assumed():
     )
     assert result.to_dict()["layout"] == result.layout
     assert "openai/gpt-oss-120b" in result.to_dict()["source"]
+
+
+KV_LAYOUTS = [
+    # gpt-oss: 8 KV heads of 64 for 64 query heads; half the 36 layers in a 128-token window, sized for the
+    # H100's default 8192 batched tokens, two batches in flight.
+    pytest.param(
+        "openai/gpt-oss-120b",
+        None,
+        "bfloat16, 2 byte(s) an element; 8 KV head(s) x 64 per GPU (grouped-query, 8 of 64 heads); 18 window "
+        "layer(s) keep 127 + 2 x 8192 tokens in flight at most",
+        id="gpt-oss-window",
+    ),
+    # DeepSeek-V2-Lite: kv_lora_rank 512 + qk_rope_head_dim 64, in fp8 with --kv-cache-dtype fp8.
+    pytest.param(
+        "deepseek-ai/DeepSeek-V2-Lite-Chat",
+        "fp8",
+        "fp8, 1 byte(s) an element; one 576-element latent per token and layer, whole on every GPU",
+        id="mla-fp8",
+    ),
+    # Phi-3-mini: 32 KV heads for 32 query heads, no grouping.
+    pytest.param(
+        "microsoft/Phi-3-mini-4k-instruct",
+        None,
+        "bfloat16, 2 byte(s) an element; 32 KV head(s) x 96 per GPU (multi-head, 32 of 32 heads)",
+        id="multi-head",
+    ),
+]
+
+
+@pytest.mark.parametrize(("model", "kv_cache_dtype", "expected"), KV_LAYOUTS)
+def test_the_row_says_how_it_counted_the_kv_cache(model, kv_cache_dtype, expected):
+    result = fit(model, "p5.4xlarge", 4096, kv_cache_dtype=kv_cache_dtype)
+
+    assert (result.kv_cache, result.facts_from) == (expected, "catalog")
+    assert result.to_dict()["kvCache"] == expected
+
+
+def test_the_row_names_where_its_facts_came_from():
+    catalog = model_catalog.lookup("Qwen/Qwen3-8B")
+    given = dataclasses.replace(catalog, source=model_catalog.MODEL_FACTS_KEY)
+    read = dataclasses.replace(catalog, source="https://huggingface.co/Qwen/Qwen3-8B", stored_weight_bytes=16.4e9)
+
+    assert [facts_origin(facts) for facts in (catalog, given, read)] == ["catalog", "vllm.modelFacts", "Hub at preview"]
 
 
 QUANTIZED_BYTES = [

@@ -54,6 +54,9 @@ def test_dev_stack_model_fits_its_a10g_and_the_json_reports_the_numbers(capsys, 
             "marginGiB": 3.63,
             "sequencesAtMaxModelLen": 9,
             "layout": "bfloat16 weights",
+            # config.json: 4 KV heads of 128 for 28 query heads, cached in the weights' bfloat16.
+            "kvCache": "bfloat16, 2 byte(s) an element; 4 KV head(s) x 128 per GPU (grouped-query, 4 of 28 heads)",
+            "factsFrom": "catalog",
             "source": "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/config.json and model card, read "
             "2026-12-01",
             "reason": document["models"][0]["reason"],
@@ -77,6 +80,10 @@ def test_dev_stack_text_and_markdown_show_the_models_section_and_verdict_11(caps
         r"^  Qwen/Qwen2\.5-7B-Instruct +gpu-inference-dev-gpu +g5\.xlarge +fits +20\.2 +14\.2 +0\.44 ", text, re.M
     )
     assert "PASS  11 model-fits-gpu" in text
+    assert (
+        "Qwen/Qwen2.5-7B-Instruct on g5.xlarge: bfloat16 weights; KV cache bfloat16, 2 byte(s) an element; 4 KV "
+        "head(s) x 128 per GPU (grouped-query, 4 of 28 heads); facts from catalog (https://huggingface.co/"
+    ) in text
     assert "| `Qwen/Qwen2.5-7B-Instruct` | `gpu-inference-dev-gpu` | `g5.xlarge` | ✅ fits | 20.2 | 14.2 |" in markdown
     assert re.search(r"^\| ✅ \| 11 \| model-fits-gpu \|", markdown, re.M)
 
@@ -145,7 +152,8 @@ def test_a_model_outside_the_catalog_is_warned_not_checked_and_passes(capsys, tm
     verdict = verdict_11(document)
     assert verdict["passed"] is True
     assert verdict["message"] == (
-        "not checked: model acme/tiny-chat is not in the catalog; give its facts in vllm.modelFacts"
+        "not checked: model acme/tiny-chat is not in the catalog; give its facts in vllm.modelFacts (`pulumi preview` "
+        "reads them from the Hub for a pool the config names)"
     )
 
 

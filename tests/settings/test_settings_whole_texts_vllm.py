@@ -420,6 +420,7 @@ PASSING = [
             **dict.fromkeys(("bytes_per_parameter", "quantization", "sliding_window"), None),
             **dict.fromkeys(("quantized_parameters", "experts", "active_experts", "sliding_layers"), 0),
             "latent_attention": False,
+            **dict.fromkeys(("intermediate_size", "quantization_group", "expert_parameters"), 0),
         },
         id="every model fact at its floor",
     ),

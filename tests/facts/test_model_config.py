@@ -1,0 +1,127 @@
+"""A model's facts from its own files (facts/model_config.py): the config.json keys of each layout and the bytes its
+safetensors dtypes store. The configs below are the published ones' fields as facts/model_catalog.py's rows quote
+them (https://huggingface.co/<model>/blob/main/config.json); the rule for Gemma 3's global layers is transformers'
+(models/gemma3/configuration_gemma3.py: layer i is `sliding_attention` when `(i + 1) % sliding_window_pattern`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.facts.model_config import ModelConfigError, facts_from_files
+
+GEMMA_3_27B = {
+    "architectures": ["Gemma3ForConditionalGeneration"],
+    "text_config": {
+        "num_hidden_layers": 62,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 16,
+        "head_dim": 128,
+        "hidden_size": 5376,
+        "sliding_window": 1024,
+        "sliding_window_pattern": 6,
+        "max_position_embeddings": 131072,
+    },
+    "vision_config": {"num_hidden_layers": 27, "hidden_size": 1152},
+    "torch_dtype": "bfloat16",
+}
+DEEPSEEK_V2_LITE = {
+    "num_hidden_layers": 27,
+    "num_attention_heads": 16,
+    "num_key_value_heads": 16,
+    "hidden_size": 2048,
+    "kv_lora_rank": 512,
+    "qk_rope_head_dim": 64,
+    "n_routed_experts": 64,
+    "num_experts_per_tok": 6,
+    "max_position_embeddings": 163840,
+    "torch_dtype": "bfloat16",
+}
+# Qwen2.5-7B-Instruct: a `sliding_window` that `use_sliding_window: false` leaves unused, no `layer_types`.
+QWEN_2_5_7B = {
+    "num_hidden_layers": 28,
+    "num_attention_heads": 28,
+    "num_key_value_heads": 4,
+    "hidden_size": 3584,
+    "sliding_window": 131072,
+    "use_sliding_window": False,
+    "max_position_embeddings": 32768,
+    "torch_dtype": "bfloat16",
+}
+
+
+def test_a_multimodal_config_is_read_from_its_text_config_with_gemma_3s_window_pattern():
+    """62 layers, every sixth global (layers 5, 11, ..., 59 from 0): 62 // 6 = 10 global, 52 in the window."""
+    facts = facts_from_files(GEMMA_3_27B, {"BF16": 27_400_000_000}, "test")
+
+    assert (facts.layers, facts.attention_heads, facts.kv_heads, facts.head_dim) == (62, 32, 16, 128)
+    assert (facts.sliding_window, facts.sliding_layers, facts.max_context) == (1024, 52, 131072)
+    # The vision tower's tensors are in the safetensors files, so in the stored bytes: 27.4e9 x 2.
+    assert facts.weight_bytes == 54_800_000_000
+
+
+def test_multi_latent_attention_caches_one_latent_of_rank_plus_rope():
+    """kv_lora_rank 512 + qk_rope_head_dim 64 = 576 elements per token and layer, one 'head' (MLAAttentionSpec)."""
+    facts = facts_from_files(DEEPSEEK_V2_LITE, {"BF16": 15_700_000_000}, "test")
+
+    assert (facts.latent_attention, facts.kv_heads, facts.head_dim) == (True, 1, 576)
+    assert (facts.experts, facts.active_experts) == (64, 6)
+
+
+def test_a_window_the_config_turns_off_is_counted_as_full_attention():
+    facts = facts_from_files(QWEN_2_5_7B, {"BF16": 7_615_616_512}, "test")
+
+    assert (facts.sliding_window, facts.sliding_layers) == (None, 0)
+    assert facts.head_dim == 3584 // 28 == 128
+
+
+def test_stored_bytes_count_each_dtype_and_a_float32_checkpoint_in_16_bits():
+    """An FP8 checkpoint: 1 byte per F8_E4M3 element, its F32 scales 4 bytes, bf16 2: 1000 + 4 x 10 + 2 x 100 =
+    1240. A float32 one is served in 16 bits (vllm/config/model.py `_resolve_auto_dtype`): 1000 x 2 = 2000."""
+    fp8 = {**QWEN_2_5_7B, "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}}
+    float32 = {**QWEN_2_5_7B, "torch_dtype": "float32"}
+
+    quantized = facts_from_files(fp8, {"F8_E4M3": 1000, "F32": 10, "BF16": 100}, "test")
+    served_in_16_bits = facts_from_files(float32, {"F32": 1000}, "test")
+
+    assert (quantized.weight_bytes, quantized.quantization, quantized.layout) == (1240, "fp8", "fp8 weights")
+    assert (served_in_16_bits.weight_bytes, served_in_16_bits.dtype) == (2000, "bfloat16")
+
+
+@pytest.mark.parametrize(
+    ("config", "stored", "message"),
+    [
+        pytest.param({**QWEN_2_5_7B, "num_hidden_layers": None}, {"BF16": 1}, "num_hidden_layers is None", id="layers"),
+        pytest.param({**QWEN_2_5_7B, "torch_dtype": "int4"}, {"BF16": 1}, "dtype 'int4' is not one of", id="dtype"),
+        pytest.param(QWEN_2_5_7B, {"Q3": 1}, "safetensors dtypes ['Q3']: none of F4, F6_E2M3", id="stored-dtype"),
+        pytest.param(QWEN_2_5_7B, {}, "safetensors dtypes none", id="no-tensors"),
+    ],
+)
+def test_files_the_gate_cannot_size_are_refused_naming_the_key(config, stored, message):
+    with pytest.raises(ModelConfigError, match="^" + message.replace("[", r"\[").replace("]", r"\]")):
+        facts_from_files(config, stored, "test")
+
+
+@pytest.mark.parametrize(
+    ("quantization_config", "group"),
+    [
+        pytest.param({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True}, 128, id="awq"),
+        pytest.param({"quant_method": "gptq", "bits": 4, "group_size": -1}, 0, id="gptq-whole-rows"),
+        pytest.param({"quant_method": "fp8", "weight_block_size": [128, 128]}, 128, id="fp8-block"),
+        pytest.param(
+            {
+                "quant_method": "compressed-tensors",
+                "config_groups": {"group_0": {"weights": {"num_bits": 4, "group_size": 64, "type": "int"}}},
+            },
+            64,
+            id="compressed-tensors-w4a16",
+        ),
+    ],
+)
+def test_the_quantization_group_is_read_from_each_methods_config(quantization_config, group):
+    """The keys each method's `quantization_config` carries (AutoAWQ's and AutoGPTQ's `group_size`, -1 meaning a
+    whole row; FP8's `weight_block_size` [n, k]; llm-compressor's `config_groups.<name>.weights.group_size`)."""
+    facts = facts_from_files(
+        {**QWEN_2_5_7B, "intermediate_size": 18944, "quantization_config": quantization_config}, {"BF16": 1}, "t"
+    )
+
+    assert (facts.quantization_group, facts.intermediate_size) == (group, 18944)

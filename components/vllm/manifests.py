@@ -205,7 +205,12 @@ def container(
     server_name: str = SERVER_NAME,
 ) -> dict:
     """The vLLM container: the image's own entrypoint, flags as args, non-root with a read-only root."""
-    resources = server_resources(instance, settings.gpus_per_replica, queue_consumer=settings.queue.enabled)
+    resources = server_resources(
+        instance,
+        settings.gpus_per_replica,
+        queue_consumer=settings.queue.enabled,
+        cache_saver=settings.compile_cache.enabled,
+    )
     return {
         "name": APP,
         "image": settings.image,

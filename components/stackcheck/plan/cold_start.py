@@ -45,7 +45,8 @@ def probe_periods(deployment: dict[str, Any] | None) -> tuple[float, float]:
 
 def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start:
     """What shapes `server`'s cold start: its pool's provisioner, AMI family, image cache and volume, the type the
-    pool starts first (as the fits gate sizes it), the server's weights and source, and its registered probes."""
+    pool starts first (as the fits gate sizes it), the server's weights, source and compile cache, and its registered
+    probes."""
     vllm, pool = server.settings, server.pool.settings
     instance = pool.smallest_instance
     startup, readiness = probe_periods(deployment)
@@ -61,6 +62,7 @@ def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start
         weights_bytes=vllm.weights_bytes,
         source=vllm.source.type,
         concurrency=vllm.source.concurrency,
+        compile_cache=vllm.compile_cache.enabled,
         startup_period=startup,
         readiness_period=readiness,
         warm=has_warm_node(pool),

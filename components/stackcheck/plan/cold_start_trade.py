@@ -6,8 +6,7 @@ profile its pool and model allow, and of one warm node, side by side, so seconds
 - **fast profile**: today's settings with every piece of the fast path the pool's provisioner and AMI family allow
   (`fast_profile`), saying what it chose and what it could not: Karpenter's batch and launch where the pool is
   Karpenter's, the image on a Bottlerocket snapshot with Fast Snapshot Restore (or SOCI on AL2023), the streamer's
-  concurrency from the instance's baseline where the weights come from S3, probes every second. The compile cache
-  is named as not chosen: the stack does not persist it.
+  concurrency from the instance's baseline where the weights come from S3, probes every second, and the compile cache kept in S3.
 - **one warm node**: today's settings with a warm node (pools/warm_manifests.py) taking the pod.
 
 Prices are in US dollars at 730 hours a month (facts/prices.py); what has no dated price says so.
@@ -27,9 +26,9 @@ from .warm_cost import node_hour
 
 FAST_PROBE_PERIOD = 1
 """The probe period the fast profile uses (`vllm.probePeriodSeconds`' lowest)."""
-COMPILE_CACHE_NOT_PERSISTED = (
-    "compile cache: the stack does not persist vLLM's compile cache (VLLM_CACHE_ROOT is the pod's emptyDir), so "
-    "torch.compile runs again"
+COMPILE_CACHE_CHOICE = (
+    "vLLM's compile cache kept in S3 (vllm.compileCache.enabled): torch.compile loads the cached graphs (its "
+    "archives' S3 storage, a few hundred MB, is not priced)"
 )
 
 
@@ -112,7 +111,9 @@ def fast_profile(start: cold_start.Start, pool: Any) -> tuple[cold_start.Start, 
         chose.append(f"{concurrency} streamer connections for the {start.network_baseline_gbps:g} Gbps baseline")
     else:
         could_not.append("weights streamed from S3: the model reads the Hub (vllm.source.type: s3)")
-    could_not.append(COMPILE_CACHE_NOT_PERSISTED)
+    if not start.compile_cache:
+        changes["compile_cache"] = True
+        chose.append(COMPILE_CACHE_CHOICE)
     chose.append(f"probes every {FAST_PROBE_PERIOD} s (vllm.probePeriodSeconds: {FAST_PROBE_PERIOD})")
     return dataclasses.replace(start, **changes), chose, could_not
 

@@ -185,10 +185,10 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     """The EBS snapshot of a Bottlerocket data volume holding the vLLM image, `snap-` and 8 or 17 hexadecimal
     digits; required with `imageCache: snapshot` and refused otherwise. Default none."""
     fast_snapshot_restore: bool = False
-    """With `imageCache: snapshot`: EBS Fast Snapshot Restore is on for `snapshotId` in the pool's zones (turned on
-    with `aws ec2 enable-fast-snapshot-restores`; the stack does not register it), so a new node's data volume is
-    initialized at creation rather than read from S3 block by block. The plan counts the image as ready and prices
-    it per zone-hour in its cost section."""
+    """With `imageCache: snapshot`: the stack turns EBS Fast Snapshot Restore on for `snapshotId` in each zone of
+    its network or of `cluster.privateSubnetIds` (one `aws.ebs.FastSnapshotRestore` each; not in a default VPC) and
+    the pool waits for it, so a new node's data volume is initialized at creation rather than read from S3 block by
+    block. The plan counts the image as ready and prices it per zone-hour in its cost section."""
     volume_throughput: VolumeThroughput | None = None
     """Throughput of the GPU nodes' gp3 volume (AL2023's root, Bottlerocket's data volume) in MiB/s, 125-1000,
     billed above gp3's included 125 (the plan's cost section prices it); its IOPS are raised to a quarter MiB/s

@@ -262,6 +262,17 @@ class Settings(SectionModel):
                     "own VPC), cluster.privateSubnetIds, or provisioner 'nodeGroup'",
                 )
             )
+        if not self.creates_network and not self.cluster.private_subnet_ids:
+            # The stack registers a restore per zone (pools/fast_snapshot_restore.py): a default VPC's are unknown.
+            problems.extend(
+                ConfigProblem(
+                    f"{pool.config_key}.fastSnapshotRestore",
+                    "true without the zones the GPU nodes launch in known before deploy (a default VPC); allowed: "
+                    "network.mode 'create', cluster.privateSubnetIds, or fastSnapshotRestore false",
+                )
+                for pool in pools
+                if pool.settings.fast_snapshot_restore
+            )
         auto_pools = [pool.config_key for pool in pools if pool.settings.auto_mode]
         if auto_pools and karpenter_pools:
             # Both read the karpenter.sh NodePool API; AWS suggests one or the other (EKS user guide,

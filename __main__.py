@@ -180,7 +180,7 @@ pool_inputs = {
 }
 # Fast Snapshot Restore for each image snapshot a pool counts on, in each zone its nodes may launch in; the pool
 # (its node class or launch template) waits for it, so no node restores a volume lazily while it is enabling.
-snapshots = [pool.settings.snapshot_id for pool in settings.pools if pool.settings.fast_snapshot_restore]
+snapshots = [pool.settings.snapshot_id or "" for pool in settings.pools if pool.settings.fast_snapshot_restore]
 restores = register_fast_snapshot_restores(name, snapshots, zone_names(settings, network)) if snapshots else {}
 gpu_pools: dict[str | None, "provisioners.GpuPool"] = {}
 for pool in settings.pools:
@@ -195,7 +195,7 @@ for pool in settings.pools:
         "name": pool.node_pool_name,
     }
     waits_for = provisioner.controller.pools_wait_for if provisioner.controller else None
-    pool_restores = restores.get(pool.settings.snapshot_id, []) if pool.settings.fast_snapshot_restore else []
+    pool_restores = restores.get(pool.settings.snapshot_id or "", []) if pool.settings.fast_snapshot_restore else []
     gpu_pools[pool.key] = provisioner.pool_class()(
         pool.resource_name(name),
         args_from_settings(

@@ -13,6 +13,7 @@ most, so the resource's create timeout (its own `timeouts` input) is an hour.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pulumi
@@ -26,14 +27,12 @@ def zone_names(settings: Any, network: Any) -> list[pulumi.Output[str]]:
     if network is not None:
         listed = aws.get_availability_zones_output(state="available")
         names_by_id = pulumi.Output.all(listed.zone_ids, listed.names).apply(
-            lambda parts: dict(zip(*parts, strict=True))
+            lambda parts: dict(zip(parts[0], parts[1], strict=True))
         )
-        return [
-            pulumi.Output.all(network.availability_zones, names_by_id).apply(
-                lambda parts, index=index: parts[1][parts[0][index]]
-            )
-            for index in range(settings.network.zone_count)
-        ]
+        zones = pulumi.Output.all(network.availability_zones, names_by_id).apply(
+            lambda parts: [parts[1][zone_id] for zone_id in parts[0]]
+        )
+        return [zones.apply(_item(index)) for index in range(settings.network.zone_count)]
     return [
         aws.ec2.get_subnet_output(id=subnet_id).availability_zone for subnet_id in settings.cluster.private_subnet_ids
     ]
@@ -55,3 +54,7 @@ def register_fast_snapshot_restores(
             for index, zone in enumerate(zones)
         ]
     return restores
+
+
+def _item(index: int) -> Callable[[list[str]], str]:
+    return lambda names: names[index]

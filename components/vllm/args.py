@@ -94,7 +94,7 @@ class ModelSourceArgs:
     prefix: str | None = None
     """Plain. With `s3`: the key prefix the weights (`config.json`, the tokenizer and the `*.safetensors` files) are under. Default: the model id and the revision, `<model>/<revision>` (such as `Qwen/Qwen2.5-7B-Instruct/<commit id>`), or the model id alone when no revision is set."""
     concurrency: int | None = None
-    """Plain. With `s3`: the streamer's concurrent S3 clients, passed as `concurrency` in the server's one `--model-loader-extra-config` document (beside its `memory_limit`), 1-256. Default: the streamer's own."""
+    """Plain. With `s3`: the streamer's concurrent S3 clients, passed as `concurrency` in the server's one `--model-loader-extra-config` document (beside its `memory_limit`), 1-256. Default: enough connections to fill the smallest instance type's baseline network bandwidth at 85 MB/s each where that is more than the streamer's own 8 (15 on a g5.4xlarge's 10 Gbps), else the streamer's own."""
     seed: bool | None = None
     """Plain. With `s3`: a Kubernetes Job on the system nodes copies the model at `revision` (a commit id) from the Hub to the prefix, with a role that may only write there, and the server waits for it. Default: on when the stack creates the bucket and `revision` is a commit id, otherwise off (seed it yourself: docs/weights.md, "Seeding the weights yourself")."""
 

@@ -215,7 +215,9 @@ def container(
         "name": APP,
         "image": settings.image,
         "imagePullPolicy": "IfNotPresent",
-        "args": container_args(settings, memory_limit=resources["limits"]["memory"]),
+        "args": container_args(
+            settings, memory_limit=resources["limits"]["memory"], baseline_gbps=instance.network_baseline_gbps
+        ),
         "ports": [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}],
         "env": environment(has_token, has_api_key, server_name),
         "resources": resources,

@@ -281,7 +281,13 @@ class VllmServer(pulumi.ComponentResource):
         )
         if weights is not None:
             manifest = with_s3_weights(
-                manifest, weights.uri, weights.region, settings, weights.bucket, plan.object_name
+                manifest,
+                weights.uri,
+                weights.region,
+                settings,
+                weights.bucket,
+                plan.object_name,
+                baseline_gbps=plan.instance.network_baseline_gbps,
             )
         if queue is not None:
             region = (
@@ -463,6 +469,7 @@ def with_s3_weights(
     settings: VllmSettings,
     bucket: pulumi.Output[str] | None = None,
     server_name: str = "",
+    baseline_gbps: float | None = None,
 ) -> dict:
     """The Deployment `manifest` reading its weights from `uri` (`s3://bucket/prefix`, known once the bucket
     exists): the server's arguments for the Run:ai model streamer, and `AWS_REGION` for its S3 client, which
@@ -470,7 +477,7 @@ def with_s3_weights(
     pod = manifest["spec"]["template"]["spec"]
     container = pod["containers"][0]
     limit = container["resources"]["limits"]["memory"]
-    container["args"] = uri.apply(lambda value: container_args(settings, value, limit))
+    container["args"] = uri.apply(lambda value: container_args(settings, value, limit, baseline_gbps))
     container["env"] = [*container["env"], {"name": "AWS_REGION", "value": region}]
     if settings.seeds:
         # The server starts once the copy's marker names its revision; the rollout waits that long more.

@@ -32,7 +32,7 @@ _GPU_NAMES = (
 )
 _VLLM_KEYS = (
     "enabled, model, revision, servedModelName, image, requireGpuProduct, tensorParallelSize, maxModelLen, "
-    "gpuMemoryUtilization, replicas, autoscaling, queue, extraArgs, source, modelCache, modelFacts, "
+    "gpuMemoryUtilization, replicas, autoscaling, queue, extraArgs, source, modelCache, compileCache, modelFacts, "
     "startupTimeoutSeconds, probePeriodSeconds, shutdownTimeoutSeconds, namespace, allowedClientNamespaces, "
     "allowedClientPodLabels"
 )

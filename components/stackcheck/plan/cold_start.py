@@ -15,6 +15,7 @@ from ...facts import cold_start
 from ...facts.go_duration import parse_go_duration
 from ...pools import warm_manifests
 from ...vllm.manifests import SERVER_NAME
+from ...vllm.serve_args import streamer_concurrency
 from ...vllm.weights_copy import WAIT_CONTAINER
 
 NANOSECONDS = 1_000_000_000
@@ -61,7 +62,7 @@ def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start
         network_baseline_gbps=instance.network_baseline_gbps,
         weights_bytes=vllm.weights_bytes,
         source=vllm.source.type,
-        concurrency=vllm.source.concurrency,
+        concurrency=streamer_concurrency(vllm, instance.network_baseline_gbps) if vllm.source.type == "s3" else None,
         compile_cache=vllm.compile_cache.enabled,
         startup_period=startup,
         readiness_period=readiness,

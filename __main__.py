@@ -113,6 +113,7 @@ cluster = EksCluster(
         pod_identity_agent=settings.installs_autoscaler
         or provisioners.needs_pod_identity(pool_provisioners)
         or any(served.settings.source.type == "s3" for served in settings.servers)
+        or any(served.settings.compile_cache.enabled for served in settings.servers)
         or queued
         or amp is not None,
         network=ClusterNetwork(

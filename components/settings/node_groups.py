@@ -194,6 +194,11 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     billed above gp3's included 125 (the plan's cost section prices it); its IOPS are raised to a quarter MiB/s
     each where it needs more than the included 3,000. The image pull and the weights written and read are bounded
     by it and by the instance's EBS baseline. Default: gp3's 125, or 600 with `imageCache: soci`."""
+    cold_start: Literal["default", "fast"] = "default"
+    """`fast` turns on every piece of the fast start the pool's provisioner and AMI family allow
+    (settings/cold_start_profile.py): Fast Snapshot Restore for a Bottlerocket `snapshotId`, SOCI's parallel pull on
+    AL2023, and for the pool's servers 1 s probes and the compile cache in S3; the plan's cold-start section says
+    what it chose and what it could not. `default` leaves the settings as they are."""
     warm_nodes: NodeCount = 0
     """GPU nodes kept running and empty for the pool's servers, at most `maxSize`: placeholder pods of the lowest
     priority that still holds a node (pools/warm_manifests.py) request each node's GPUs and run the vLLM image, so

@@ -4,14 +4,17 @@ only offered, and the plan says what was chosen and what could not be.
 Worked from the sources: a Karpenter Bottlerocket pool of g5.4xlarge with its image on a snapshot and weights from
 S3 starts in 1 + 60 + 60 + 0 (Fast Snapshot Restore) + 19 + 15.22 GB / 1,250 MB/s (12.18: the 10 Gbps baseline,
 15 streamer connections of 85 MB/s) + 1.46 + 8 (the compile cache, ai-dynamo/dynamo#3257) + 20 + 1 + 1 (1 s probes)
-= 183.64 s, with Fast Snapshot Restore's $0.75 per zone-hour in 3 zones: $1,642.50 a month."""
+= 183.64 s, above three minutes, with Fast Snapshot Restore's $0.75 per zone-hour in 3 zones: $1,642.50 a month
+(How AWS Pricing Works, Amazon EBS). The restores are registered one per zone of the network's private subnets,
+named as the region's zone table names their zone IDs (facts/regions.py)."""
 
 from __future__ import annotations
 
 import pytest
 import yaml
 
-from components.facts.resource_types import FAST_SNAPSHOT_RESTORE
+from components.facts.regions import region_zones
+from components.facts.resource_types import FAST_SNAPSHOT_RESTORE, SUBNET
 from components.settings.stack import parse_settings
 from tests.conftest import plan_stack_file
 
@@ -43,7 +46,17 @@ def test_a_fast_pool_deploys_fast_snapshot_restore_one_second_probes_and_the_com
     assert pod["containers"][0]["startupProbe"]["periodSeconds"] == 1
     assert pod["containers"][0]["readinessProbe"]["periodSeconds"] == 1
     assert [container["name"] for container in pod["initContainers"]][-1] == "restore-compile-cache"
-    assert len([item for item in document["resources"] if item["type"] == FAST_SNAPSHOT_RESTORE]) == 3
+    restores = [item for item in document["resources"] if item["type"] == FAST_SNAPSHOT_RESTORE]
+    names = {zone.zone_id: zone.name for zone in region_zones("us-east-1")}
+    private_zones = [
+        item["inputs"]["availabilityZoneId"]
+        for item in document["resources"]
+        if item["type"] == SUBNET and "-private-" in item["name"]
+    ]
+    assert [item["inputs"]["availabilityZone"] for item in restores] == [names[zone] for zone in private_zones]
+    assert {item["inputs"]["snapshotId"] for item in restores} == {"snap-0123456789abcdef0"}
+    [restore] = [item for item in document["cost"]["fixed"] if item["item"].startswith("EBS Fast Snapshot Restore")]
+    assert len(restores) == restore["count"] == 3 and restore["monthlyUsd"] == 1642.5
     [start] = document["coldStart"]
     assert start["coldStartSeconds"] == pytest.approx(183.6, abs=0.05)
     [trade] = document["coldStartTrade"]

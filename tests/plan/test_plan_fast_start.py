@@ -16,8 +16,6 @@ import pytest
 import yaml
 
 from components.facts import image_cache, prices
-from components.facts.regions import region_zones
-from components.facts.resource_types import FAST_SNAPSHOT_RESTORE, SUBNET
 from components.pools.karpenter.manifests import block_device_mappings
 from components.pools.node_group import ManagedNodeGroupSpec, launch_template_args
 from components.settings import GpuNodeGroupSettings
@@ -61,35 +59,6 @@ def test_the_fast_stack_estimates_its_cold_start_and_prices_fast_snapshot_restor
     [restore] = [item for item in document["cost"]["fixed"] if item["item"].startswith("EBS Fast Snapshot Restore")]
     assert (restore["count"], restore["usdPerUnitHour"], restore["monthlyUsd"]) == (3, 0.75, 1642.5)
     assert restore["monthlyUsd"] > 1.006 * prices.HOURS_PER_MONTH
-
-
-def test_the_whole_fast_path_starts_in_183_6_s_registers_a_restore_per_zone_and_prices_it(tmp_path):
-    """Karpenter, Bottlerocket with the image on a Fast Snapshot Restore snapshot, weights from S3 at 15 connections
-    on a g5.4xlarge, the compile cache and 1 s probes: 1 + 60 + 60 + 0 + 19 + 15.22 GB / 1,250 MB/s (12.18, the
-    10 Gbps baseline) + 1.46 + 8 (torch.compile from the cache, ai-dynamo/dynamo#3257) + 20 + 1 + 1 = 183.64 s,
-    above three minutes; $1,642.50 a month of Fast Snapshot Restore. The restores are registered one per zone of
-    the network's private subnets, named as the region's zone table names their zone IDs (facts/regions.py), and
-    the pool waits for them."""
-    fastest = {
-        "gpuNodeGroup": {**FAST["gpuNodeGroup"], "instanceTypes": ["g5.4xlarge"]},
-        "vllm": {**FAST["vllm"], "source": {"type": "s3", "concurrency": 15}, "compileCache": {"enabled": True}},
-    }
-    document = plan_fast(tmp_path, fastest)
-
-    [start] = document["coldStart"]
-    assert start["coldStartSeconds"] == pytest.approx(183.6, abs=0.05)
-    [restore] = [item for item in document["cost"]["fixed"] if item["item"].startswith("EBS Fast Snapshot Restore")]
-    assert restore["monthlyUsd"] == 1642.5
-    restores = [item for item in document["resources"] if item["type"] == FAST_SNAPSHOT_RESTORE]
-    names = {zone.zone_id: zone.name for zone in region_zones("us-east-1")}
-    private_zones = [
-        item["inputs"]["availabilityZoneId"]
-        for item in document["resources"]
-        if item["type"] == SUBNET and "-private-" in item["name"]
-    ]
-    assert [item["inputs"]["availabilityZone"] for item in restores] == [names[zone] for zone in private_zones]
-    assert {item["inputs"]["snapshotId"] for item in restores} == {"snap-0123456789abcdef0"}
-    assert len(restores) == restore["count"] == 3
 
 
 def test_fast_snapshot_restore_needs_zones_known_before_deploy():

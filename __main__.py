@@ -32,6 +32,7 @@ from components.observability.monitoring import (
 )
 from components.observability.prometheus_stack import PrometheusStack, PrometheusStackArgs
 from components.pools import provisioners
+from components.pools.fast_snapshot_restore import register_fast_snapshot_restores, zone_names
 from components.pools.gpu_node_group import GpuNodeGroup
 from components.pools.karpenter.manifests import discovery_tags as karpenter_discovery_tags
 from components.pools.quota import PoolDemand, checked_quotas
@@ -127,6 +128,7 @@ cluster = EksCluster(
         pod_identity_agent=settings.installs_autoscaler
         or provisioners.needs_pod_identity(pool_provisioners)
         or any(served.settings.source.type == "s3" for served in settings.servers)
+        or any(served.settings.compile_cache.enabled for served in settings.servers)
         or queued
         or amp is not None,
         network=ClusterNetwork(
@@ -192,6 +194,10 @@ pool_inputs = {
     "security_group_id": cluster.cluster_security_group_id,
     "tags": tags,
 }
+# Fast Snapshot Restore for each image snapshot a pool counts on, in each zone its nodes may launch in; the pool
+# (its node class or launch template) waits for it, so no node restores a volume lazily while it is enabling.
+snapshots = [pool.settings.snapshot_id or "" for pool in settings.pools if pool.settings.fast_snapshot_restore]
+restores = register_fast_snapshot_restores(name, snapshots, zone_names(settings, network)) if snapshots else {}
 gpu_pools: dict[str | None, "provisioners.GpuPool"] = {}
 for pool in settings.pools:
     provisioner = provisioners.PROVISIONERS[pool.settings.provisioner]
@@ -205,19 +211,21 @@ for pool in settings.pools:
         "name": pool.node_pool_name,
     }
     waits_for = provisioner.controller.pools_wait_for if provisioner.controller else None
+    pool_restores = restores.get(pool.settings.snapshot_id or "", []) if pool.settings.fast_snapshot_restore else []
     gpu_pools[pool.key] = provisioner.pool_class()(
         pool.resource_name(name),
         args_from_settings(
             pool_args, pool.settings, config_key=pool.config_key, **provisioners.offered(pool_args, offer)
         ),
         opts=pulumi.ResourceOptions(
-            provider=cluster.provider, depends_on=[getattr(installed, waits_for)] if waits_for else None
+            provider=cluster.provider,
+            depends_on=[*([getattr(installed, waits_for)] if waits_for else []), *pool_restores] or None,
         )
         if provisioner.on_cluster
         # A node group's warm nodes are placeholder pods (components/pools/warm.py), on the cluster's provider.
-        else pulumi.ResourceOptions(providers=[cluster.provider])
-        if pool.settings.warm_nodes
-        else None,
+        else pulumi.ResourceOptions(
+            providers=[cluster.provider] if pool.settings.warm_nodes else None, depends_on=pool_restores or None
+        ),
     )
 on_cluster = pulumi.ResourceOptions(provider=cluster.provider)
 

@@ -41,6 +41,7 @@ _EXPORTS = {
     "VllmServerArgs": ".vllm.args",
     "ModelCacheArgs": ".vllm.args",
     "AutoscalingArgs": ".vllm.args",
+    "CompileCacheArgs": ".vllm.args",
     "Keda": ".autoscaling.keda",
     "KedaArgs": ".autoscaling.args",
     "ModelSourceArgs": ".vllm.args",

@@ -146,6 +146,14 @@ def concurrency_for(baseline_gbps: float | None) -> int | None:
     return max(1, min(needed, figures.STREAMER_MAX_CONCURRENCY))
 
 
+def default_concurrency(baseline_gbps: float | None) -> int | None:
+    """The streamer concurrency the server gets when `source.concurrency` is unset: what fills the instance's
+    baseline (`concurrency_for`) where that is more than the streamer's own default, else None (the default's 8
+    connections, 680 MB/s, already fill a baseline up to 5.44 Gbps)."""
+    needed = concurrency_for(baseline_gbps)
+    return needed if needed is not None and needed > figures.STREAMER_DEFAULT_CONCURRENCY else None
+
+
 def _node_steps(start: Start) -> list[Step]:
     if start.warm:
         return [

@@ -51,6 +51,7 @@ ROUTE = "aws:ec2/route:Route"
 ROUTE_TABLE_ASSOCIATION = "aws:ec2/routeTableAssociation:RouteTableAssociation"
 VPC_ENDPOINT = "aws:ec2/vpcEndpoint:VpcEndpoint"
 SECURITY_GROUP = "aws:ec2/securityGroup:SecurityGroup"
+FAST_SNAPSHOT_RESTORE = "aws:ebs/fastSnapshotRestore:FastSnapshotRestore"
 
 # pulumi-aws: invokes (data sources).
 GET_AVAILABILITY_ZONES = "aws:index/getAvailabilityZones:getAvailabilityZones"

@@ -8,8 +8,9 @@ from ..settings.section import SectionModel
 
 STACK_ONLY: dict[type[SectionModel], tuple[str, ...]] = {
     # Which component the stack builds for a pool: `GpuNodeGroup`, `KarpenterNodePool` or `AutoModeNodePool`.
-    # Fast Snapshot Restore is turned on for the snapshot outside the stack; the plan reads and prices it.
-    GpuNodeGroupSettings: ("provisioner", "fast_snapshot_restore"),
+    # The stack registers Fast Snapshot Restore for the snapshot (pools/fast_snapshot_restore.py), and resolves the
+    # cold-start profile into the pool's and its servers' settings (settings/cold_start_profile.py).
+    GpuNodeGroupSettings: ("provisioner", "fast_snapshot_restore", "cold_start"),
 }
 """Settings fields of this concern no component takes: the stack config alone has them."""
 

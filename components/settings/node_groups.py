@@ -185,15 +185,20 @@ class GpuNodeGroupSettings(_NodeGroupSettings):
     """The EBS snapshot of a Bottlerocket data volume holding the vLLM image, `snap-` and 8 or 17 hexadecimal
     digits; required with `imageCache: snapshot` and refused otherwise. Default none."""
     fast_snapshot_restore: bool = False
-    """With `imageCache: snapshot`: EBS Fast Snapshot Restore is on for `snapshotId` in the pool's zones (turned on
-    with `aws ec2 enable-fast-snapshot-restores`; the stack does not register it), so a new node's data volume is
-    initialized at creation rather than read from S3 block by block. The plan counts the image as ready and prices
-    it per zone-hour in its cost section."""
+    """With `imageCache: snapshot`: the stack turns EBS Fast Snapshot Restore on for `snapshotId` in each zone of
+    its network or of `cluster.privateSubnetIds` (one `aws.ebs.FastSnapshotRestore` each; not in a default VPC) and
+    the pool waits for it, so a new node's data volume is initialized at creation rather than read from S3 block by
+    block. The plan counts the image as ready and prices it per zone-hour in its cost section."""
     volume_throughput: VolumeThroughput | None = None
     """Throughput of the GPU nodes' gp3 volume (AL2023's root, Bottlerocket's data volume) in MiB/s, 125-1000,
     billed above gp3's included 125 (the plan's cost section prices it); its IOPS are raised to a quarter MiB/s
     each where it needs more than the included 3,000. The image pull and the weights written and read are bounded
     by it and by the instance's EBS baseline. Default: gp3's 125, or 600 with `imageCache: soci`."""
+    cold_start: Literal["default", "fast"] = "default"
+    """`fast` turns on every piece of the fast start the pool's provisioner and AMI family allow
+    (settings/cold_start_profile.py): Fast Snapshot Restore for a Bottlerocket `snapshotId`, SOCI's parallel pull on
+    AL2023, and for the pool's servers 1 s probes and the compile cache in S3; the plan's cold-start section says
+    what it chose and what it could not. `default` leaves the settings as they are."""
     warm_nodes: NodeCount = 0
     """GPU nodes kept running and empty for the pool's servers, at most `maxSize`: placeholder pods of the lowest
     priority that still holds a node (pools/warm_manifests.py) request each node's GPUs and run the vLLM image, so

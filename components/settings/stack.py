@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,6 +13,7 @@ from ..facts.eks_node import ami_family_runs_device_plugin
 from ..facts.identity import PROJECT
 from .autoscaler import AutoscalerSettings
 from .cluster import ClusterSettings
+from .cold_start_profile import fast_pool, fast_server
 from .cost import CostSettings
 from .device_plugin import DevicePluginSettings
 from .errors import ConfigError, ConfigProblem, stack_config, suggestion
@@ -121,16 +123,35 @@ class Settings(SectionModel):
     def pools(self) -> list[Pool]:
         """The GPU node groups: `gpuNodeGroup`, or each pool of `gpuPools` in the config's order."""
         if self.fleet:
-            return [Pool(key, pool) for key, pool in self.gpu_pools.items()]
-        return [Pool(None, self.gpu_node_group)]
+            return [Pool(key, self._profiled(pool)) for key, pool in self.gpu_pools.items()]
+        return [Pool(None, self._profiled(self.gpu_node_group))]
+
+    def _profiled(self, pool: GpuNodeGroupSettings) -> GpuNodeGroupSettings:
+        """`pool` with its cold-start profile's choices (`coldStart: fast`)."""
+        if pool.cold_start != "fast":
+            return pool
+        return fast_pool(pool, self.zones_known)[0]
+
+    @property
+    def zones_known(self) -> bool:
+        """Whether the GPU nodes' zones are known before deploy: the stack's network, or private subnets given."""
+        return self.creates_network or bool(self.cluster.private_subnet_ids)
 
     @property
     def servers(self) -> list[Server]:
         """The vLLM servers that run: `vllm` when enabled, or each enabled model of `models` with its pool
         (`auto` resolved; a model it cannot place is a problem of `problems`, and left out here)."""
         if self.fleet:
-            return resolve_servers(self.pools, self.models, self.region)[0]
-        return [Server(None, self.vllm, self.pools[0], "vllm")] if self.vllm.enabled else []
+            servers = resolve_servers(self.pools, self.models, self.region)[0]
+        else:
+            servers = [Server(None, self.vllm, self.pools[0], "vllm")] if self.vllm.enabled else []
+        # The pool's cold-start profile sets its servers' probes and compile cache.
+        return [
+            dataclasses.replace(server, settings=fast_server(server.settings)[0])
+            if server.pool.settings.cold_start == "fast"
+            else server
+            for server in servers
+        ]
 
     @property
     def contract(self) -> PlacementContract:
@@ -261,6 +282,17 @@ class Settings(SectionModel):
                     "'karpenter' without private subnets to tag for it; allowed: network.mode 'create' (the stack's "
                     "own VPC), cluster.privateSubnetIds, or provisioner 'nodeGroup'",
                 )
+            )
+        if not self.creates_network and not self.cluster.private_subnet_ids:
+            # The stack registers a restore per zone (pools/fast_snapshot_restore.py): a default VPC's are unknown.
+            problems.extend(
+                ConfigProblem(
+                    f"{pool.config_key}.fastSnapshotRestore",
+                    "true without the zones the GPU nodes launch in known before deploy (a default VPC); allowed: "
+                    "network.mode 'create', cluster.privateSubnetIds, or fastSnapshotRestore false",
+                )
+                for pool in pools
+                if pool.settings.fast_snapshot_restore
             )
         auto_pools = [pool.config_key for pool in pools if pool.settings.auto_mode]
         if auto_pools and karpenter_pools:

@@ -12,6 +12,7 @@ from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
 from . import vllm_flags
 from .autoscaling import SCALE_TO_ZERO_ALLOWED, SCALE_TO_ZERO_REASON, AutoscalingSettings
+from .compile_cache import CompileCacheSettings
 from .errors import ConfigProblem, _bad
 from .fields import Labels, NamespaceName, Quantity, is_release_tag, rule
 from .model_source import GIT_REF_ALLOWED, ModelSourceSettings, is_commit_id, is_git_ref, is_prefix
@@ -277,6 +278,9 @@ class VllmSettings(SectionModel):
     streamer."""
     model_cache: ModelCacheSettings = ModelCacheSettings()
     """Where the server caches model weights."""
+    compile_cache: CompileCacheSettings = CompileCacheSettings()
+    """vLLM's torch.compile cache kept in S3, restored before vLLM starts and saved after its first start, so a
+    later cold start loads the compiled graphs instead of compiling them."""
     model_facts: ModelFactsSettings | None = None
     """The shape of `model` when the catalog (`facts/model_catalog.py`) does not know it, for the plan's fits
     gate. Default: the catalog's row; a model in neither is reported "not checked"."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..args.declare import Args, Own, Take, _args, _placement
 from ..settings.autoscaling import AutoscalingSettings
+from ..settings.compile_cache import CompileCacheSettings
 from ..settings.model_source import ModelSourceSettings
 from ..settings.node_groups import GpuNodeGroupSettings
 from ..settings.queue import QueueSettings
@@ -36,6 +37,12 @@ ARGS: tuple[Args, ...] = (
         "Requests that wait in an SQS queue for the server: the queue and its dead-letter queue (`ServingQueue`), "
         "the consumer beside vLLM, and KEDA's SQS trigger (KEDA must be installed, as `Keda` does).",
         Take(QueueSettings),
+    ),
+    _args(
+        "CompileCacheArgs",
+        "vllm/args",
+        "vLLM's compile cache kept in S3: restored into the pod before vLLM starts, saved after its first start.",
+        Take(CompileCacheSettings),
     ),
     _args(
         "ModelSourceArgs",

@@ -205,12 +205,19 @@ def container(
     server_name: str = SERVER_NAME,
 ) -> dict:
     """The vLLM container: the image's own entrypoint, flags as args, non-root with a read-only root."""
-    resources = server_resources(instance, settings.gpus_per_replica, queue_consumer=settings.queue.enabled)
+    resources = server_resources(
+        instance,
+        settings.gpus_per_replica,
+        queue_consumer=settings.queue.enabled,
+        cache_saver=settings.compile_cache.enabled,
+    )
     return {
         "name": APP,
         "image": settings.image,
         "imagePullPolicy": "IfNotPresent",
-        "args": container_args(settings, memory_limit=resources["limits"]["memory"]),
+        "args": container_args(
+            settings, memory_limit=resources["limits"]["memory"], baseline_gbps=instance.network_baseline_gbps
+        ),
         "ports": [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}],
         "env": environment(has_token, has_api_key, server_name),
         "resources": resources,

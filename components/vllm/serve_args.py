@@ -4,7 +4,7 @@ is known."""
 
 from __future__ import annotations
 
-from ..facts import runai_streamer
+from ..facts import cold_start, runai_streamer
 from ..facts.quantity import parse_quantity
 from ..facts.serving_memory import streamer_bound
 from ..settings import VllmSettings
@@ -14,7 +14,10 @@ PORT = 8000
 
 
 def container_args(
-    settings: VllmSettings, weights_uri: str | None = None, memory_limit: str | None = None
+    settings: VllmSettings,
+    weights_uri: str | None = None,
+    memory_limit: str | None = None,
+    baseline_gbps: float | None = None,
 ) -> list[str]:
     """`vllm serve` arguments: the model first, then parallelism and memory from settings, the port, `extraArgs`.
 
@@ -50,21 +53,31 @@ def container_args(
         args += ["--revision", settings.revision]
     if uri:
         args += ["--load-format", "runai_streamer"]
-        document = loader_extra_config(settings, memory_limit)
+        document = loader_extra_config(settings, memory_limit, baseline_gbps)
         if document:
             args += [runai_streamer.EXTRA_CONFIG_FLAG, runai_streamer.extra_config_document(document)]
     return [*args, *settings.extra_args]
 
 
-def loader_extra_config(settings: VllmSettings, memory_limit: str | None) -> dict[str, int]:
+def streamer_concurrency(settings: VllmSettings, baseline_gbps: float | None) -> int | None:
+    """The streamer's S3 connections: `source.concurrency`, else what fills the sizing instance's baseline network
+    bandwidth when the streamer's default does not (facts/cold_start.py `default_concurrency`), else None (its own
+    default)."""
+    return settings.source.concurrency or cold_start.default_concurrency(baseline_gbps)
+
+
+def loader_extra_config(
+    settings: VllmSettings, memory_limit: str | None, baseline_gbps: float | None = None
+) -> dict[str, int]:
     """The keys of `--model-loader-extra-config` for weights streamed from S3 (facts/runai_streamer.py): the
-    streamer's concurrent clients (`source.concurrency`), and its CPU buffer bound per GPU worker, sized from the
+    streamer's concurrent clients (`streamer_concurrency`, from the instance's `baseline_gbps` by default), and its CPU buffer bound per GPU worker, sized from the
     container's `memory_limit` so that its processes, its `/dev/shm` and every worker's buffer stay within 90% of
     it (facts/serving_memory.py `streamer_bound`); without the bound the buffer is the weights' size up to 40 GB
     per worker, which OOM-kills a 7B model's server on a 16 GiB instance while it loads."""
     document = {}
-    if settings.source.concurrency:
-        document[runai_streamer.CONCURRENCY_KEY] = settings.source.concurrency
+    concurrency = streamer_concurrency(settings, baseline_gbps)
+    if concurrency:
+        document[runai_streamer.CONCURRENCY_KEY] = concurrency
     if memory_limit is not None:
         gpus = settings.gpus_per_replica
         shm = parse_quantity(shm_size(gpus))

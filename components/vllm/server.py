@@ -6,7 +6,6 @@ same manifests; the component only hands them to Pulumi.
 """
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -22,13 +21,13 @@ from ..settings import GpuNodeGroupSettings, ObservabilitySettings, VllmSettings
 from ..settings.fields import check_node_labels
 from ..settings.fleet import revision_warning
 from . import api_key as vllm_api_key
-from . import weights_copy
+from . import compile_cache_manifests, weights_copy
 from .args import VllmServerArgs
+from .compile_cache import register_compile_cache
 from .manifests import (
     PORT,
     TOKEN_KEY,
     api_key_secret,
-    container_args,
     deployment,
     disruption_budget,
     model_cache_claim,
@@ -46,7 +45,7 @@ from .queue import manifests as queue_manifests
 from .queue.args import ServingQueueArgs
 from .queue.serving_queue import ServingQueue, register_consumer_identity
 from .scaling_manifests import default_prometheus_url, scaled_object, trigger_authentication
-from .weights import S3Weights, register_s3_weights, register_weights_copy
+from .weights import S3Weights, register_s3_weights, register_weights_copy, with_s3_weights
 
 
 @dataclass(frozen=True)
@@ -85,6 +84,20 @@ def validated(name: str, args: VllmServerArgs) -> ServerPlan:
     # Read from the args as well, so that a bad bucket name and a missing cluster are reported together.
     reads_s3 = settings.source.type == "s3" if settings is not None else getattr(args.source, "type", None) == "s3"
     queued = settings.queue.enabled if settings is not None else getattr(args.queue, "enabled", None) is True
+    cached = (
+        settings.compile_cache.enabled if settings is not None else getattr(args.compile_cache, "enabled", None) is True
+    )
+    if cached and args.cluster_name is None:
+        validation.add(
+            [
+                argument_problem(
+                    f"{where}.cluster_name",
+                    "is not set, and compile_cache.enabled is true: the cache's restore and saver take their S3 "
+                    "credentials through an EKS Pod Identity association in that cluster; allowed: the cluster's "
+                    "name (EksCluster.cluster_name), or compile_cache.enabled false",
+                )
+            ]
+        )
     if queued and args.cluster_name is None:
         validation.add(
             [
@@ -235,9 +248,26 @@ class VllmServer(pulumi.ComponentResource):
                 )
 
         queue = None
+        pods_role = weights.role if weights is not None else None
         if settings.queue.enabled and args.cluster_name is not None:
-            queue, queue_needs = self._queue(name, args, plan, weights, namespace_needs)
+            queue, queue_needs, pods_role = self._queue(name, args, plan, weights, namespace_needs)
             pod_needs += queue_needs
+        compile_cache = None
+        if settings.compile_cache.enabled and args.cluster_name is not None:
+            compile_cache = register_compile_cache(
+                name,
+                settings=settings,
+                server_name=plan.object_name,
+                cluster_name=args.cluster_name,
+                role=pods_role,
+                default_bucket=weights.bucket if weights is not None else None,
+                namespace_needs=namespace_needs,
+                tags=args.tags,
+                parent=self,
+            )
+            pod_needs += compile_cache.needs
+            if pods_role is None and args.pod_identity_agent is not None:
+                pod_needs.append(args.pod_identity_agent)
 
         manifest = deployment(
             name,
@@ -253,7 +283,14 @@ class VllmServer(pulumi.ComponentResource):
         )
         if weights is not None:
             manifest = with_s3_weights(
-                manifest, weights.uri, weights.region, settings, weights.bucket, plan.object_name, copy_nodes
+                manifest,
+                weights.uri,
+                weights.region,
+                settings,
+                weights.bucket,
+                plan.object_name,
+                copy_nodes,
+                baseline_gbps=plan.instance.network_baseline_gbps,
             )
         if queue is not None:
             region = (
@@ -269,6 +306,10 @@ class VllmServer(pulumi.ComponentResource):
                 api_key_env=vllm_api_key.environment_variable(plan.object_name) if has_api_key else None,
             )
             manifest = queue_manifests.with_consumer(manifest, settings, plan.object_name, consumer)
+        if compile_cache is not None:
+            manifest = compile_cache_manifests.with_compile_cache(
+                manifest, settings, plan.object_name, compile_cache.env
+            )
         timeout = rollout_timeout(settings)
         if weights is not None and settings.seeds:
             timeout = f"{math.ceil((manifest['spec']['progressDeadlineSeconds'] + 300) / 60)}m"
@@ -294,7 +335,7 @@ class VllmServer(pulumi.ComponentResource):
             f"{name}-pdb", metadata=budget["metadata"], spec=budget["spec"], opts=in_namespace
         )
         policy = network_policy(name, settings, metrics_namespace=args.metrics_namespace, server_name=plan.object_name)
-        if weights is not None or queue is not None:
+        if weights is not None or queue is not None or compile_cache is not None:
             policy["spec"]["egress"].append(pod_identity.agent_egress())
         k8s.networking.v1.NetworkPolicy(
             f"{name}-netpol", metadata=policy["metadata"], spec=policy["spec"], opts=in_namespace
@@ -377,9 +418,10 @@ class VllmServer(pulumi.ComponentResource):
         plan: ServerPlan,
         weights: S3Weights | None,
         namespace_needs: list[pulumi.Resource],
-    ) -> tuple[ServingQueue, list[pulumi.Resource]]:
-        """The server's request queue and what its pods wait for: the queue (with the consumer's grant), the
-        consumer's ConfigMap, and the Pod Identity association when the weights gave the pods none."""
+    ) -> tuple[ServingQueue, list[pulumi.Resource], pulumi.Output[str]]:
+        """The server's request queue, what its pods wait for (the queue with the consumer's grant, the
+        consumer's ConfigMap, and the Pod Identity association when the weights gave the pods none) and the role
+        the pods take."""
         settings = plan.settings
         assert args.cluster_name is not None
         needs: list[pulumi.Resource] = []
@@ -420,38 +462,4 @@ class VllmServer(pulumi.ComponentResource):
             data=script["data"],
             opts=pulumi.ResourceOptions(parent=self, depends_on=namespace_needs),
         )
-        return queue, [*needs, queue, config_map]
-
-
-def with_s3_weights(
-    manifest: dict,
-    uri: pulumi.Output[str],
-    region: pulumi.Output[str],
-    settings: VllmSettings,
-    bucket: pulumi.Output[str] | None = None,
-    server_name: str = "",
-    node_types: Sequence[str] = weights_copy.DEFAULT_NODE_TYPES,
-) -> dict:
-    """The Deployment `manifest` reading its weights from `uri` (`s3://bucket/prefix`, known once the bucket
-    exists): the server's arguments for the Run:ai model streamer, and `AWS_REGION` for its S3 client, which
-    EKS Pod Identity does not set (it injects only the credentials' URI and token file)."""
-    pod = manifest["spec"]["template"]["spec"]
-    container = pod["containers"][0]
-    limit = container["resources"]["limits"]["memory"]
-    container["args"] = uri.apply(lambda value: container_args(settings, value, limit))
-    container["env"] = [*container["env"], {"name": "AWS_REGION", "value": region}]
-    if settings.seeds:
-        # The server starts once the copy's marker names its revision; the rollout waits that long more.
-        wait = weights_copy.wait_container(settings, node_types)
-        wait["env"] = [
-            *wait["env"],
-            {"name": "WEIGHTS_BUCKET", "value": bucket},
-            {"name": "AWS_REGION", "value": region},
-        ]
-        pod["initContainers"] = [wait]
-        pod["volumes"] = [
-            *pod["volumes"],
-            {"name": "weights-copy", "configMap": {"name": weights_copy.object_name(server_name)}},
-        ]
-        manifest["spec"]["progressDeadlineSeconds"] += weights_copy.wait_seconds(settings, node_types)
-    return manifest
+        return queue, [*needs, queue, config_map], role

@@ -26,11 +26,21 @@ DAEMONSET_MEMORY_MIB = 512
 # share is that much smaller.
 QUEUE_CONSUMER_CPU_MILLICORES = 200
 QUEUE_CONSUMER_MEMORY_MIB = 256
+# A compile-cached server's pod also runs the cache's saver (components/vllm/compile_cache_manifests.py): one
+# Python process that polls /health, then archives and uploads the cache once; as the consumer, Guaranteed.
+CACHE_SAVER_CPU_MILLICORES = 100
+CACHE_SAVER_MEMORY_MIB = 256
 
 
 def queue_consumer_resources() -> dict:
     """CPU and memory of a queue's consumer beside the server."""
     sized = {"cpu": f"{QUEUE_CONSUMER_CPU_MILLICORES}m", "memory": f"{QUEUE_CONSUMER_MEMORY_MIB}Mi"}
+    return {"requests": dict(sized), "limits": dict(sized)}
+
+
+def compile_cache_saver_resources() -> dict:
+    """CPU and memory of the compile cache's saver beside the server."""
+    sized = {"cpu": f"{CACHE_SAVER_CPU_MILLICORES}m", "memory": f"{CACHE_SAVER_MEMORY_MIB}Mi"}
     return {"requests": dict(sized), "limits": dict(sized)}
 
 
@@ -44,7 +54,9 @@ def shm_size(gpus: int) -> str:
     return f"{gpus}Gi"
 
 
-def server_resources(instance: gpu_catalog.InstanceType, gpus: int, queue_consumer: bool = False) -> dict:
+def server_resources(
+    instance: gpu_catalog.InstanceType, gpus: int, queue_consumer: bool = False, cache_saver: bool = False
+) -> dict:
     """CPU, memory and GPUs of one server pod: its GPUs' share of the instance, leaving the node its due.
 
     `gpus` is the server's GPU count (`VllmSettings.gpus_per_replica`: tensor x pipeline x data parallel).
@@ -55,7 +67,8 @@ def server_resources(instance: gpu_catalog.InstanceType, gpus: int, queue_consum
     - `nvidia.com/gpu` = gpus, in limits only (extended resources request their limit).
     CPU and memory requests equal limits (Guaranteed QoS: the last pods evicted or OOM-killed), and every
     pod that fits on the GPUs (`GPUs // gpus`) fits the node beside its DaemonSets. With `queue_consumer`, the
-    consumer's CPU and memory (`queue_consumer_resources`) come off the server's, so the pod asks for the same.
+    consumer's CPU and memory (`queue_consumer_resources`) come off the server's, so the pod asks for the same;
+    with `cache_saver`, the compile cache saver's (`compile_cache_saver_resources`) likewise.
     """
     if not 1 <= gpus <= instance.gpus:
         raise ValueError(
@@ -71,5 +84,8 @@ def server_resources(instance: gpu_catalog.InstanceType, gpus: int, queue_consum
     if queue_consumer:
         cpu_millicores -= QUEUE_CONSUMER_CPU_MILLICORES
         memory_mib -= QUEUE_CONSUMER_MEMORY_MIB
+    if cache_saver:
+        cpu_millicores -= CACHE_SAVER_CPU_MILLICORES
+        memory_mib -= CACHE_SAVER_MEMORY_MIB
     sized = {"cpu": f"{cpu_millicores}m", "memory": f"{memory_mib}Mi"}
     return {"requests": dict(sized), "limits": {**sized, NVIDIA_GPU_RESOURCE: str(gpus)}}

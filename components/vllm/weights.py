@@ -27,6 +27,7 @@ import pulumi_kubernetes as k8s
 from ..facts import naming, pod_identity
 from ..settings import VllmSettings
 from . import weights_copy
+from .serve_args import container_args
 
 # The EKS Pod Identity agent serves credentials on this link-local address, port 80 (EKS user guide,
 # "Understand how EKS Pod Identity works").
@@ -256,3 +257,38 @@ def register_weights_copy(
             custom_timeouts=pulumi.CustomTimeouts(create=timeout, update=timeout),
         ),
     )
+
+
+def with_s3_weights(
+    manifest: dict,
+    uri: pulumi.Output[str],
+    region: pulumi.Output[str],
+    settings: VllmSettings,
+    bucket: pulumi.Output[str] | None = None,
+    server_name: str = "",
+    node_types: Sequence[str] = weights_copy.DEFAULT_NODE_TYPES,
+    baseline_gbps: float | None = None,
+) -> dict:
+    """The Deployment `manifest` reading its weights from `uri` (`s3://bucket/prefix`, known once the bucket
+    exists): the server's arguments for the Run:ai model streamer, and `AWS_REGION` for its S3 client, which
+    EKS Pod Identity does not set (it injects only the credentials' URI and token file)."""
+    pod = manifest["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    limit = container["resources"]["limits"]["memory"]
+    container["args"] = uri.apply(lambda value: container_args(settings, value, limit, baseline_gbps))
+    container["env"] = [*container["env"], {"name": "AWS_REGION", "value": region}]
+    if settings.seeds:
+        # The server starts once the copy's marker names its revision; the rollout waits that long more.
+        wait = weights_copy.wait_container(settings, node_types)
+        wait["env"] = [
+            *wait["env"],
+            {"name": "WEIGHTS_BUCKET", "value": bucket},
+            {"name": "AWS_REGION", "value": region},
+        ]
+        pod["initContainers"] = [wait]
+        pod["volumes"] = [
+            *pod["volumes"],
+            {"name": "weights-copy", "configMap": {"name": weights_copy.object_name(server_name)}},
+        ]
+        manifest["spec"]["progressDeadlineSeconds"] += weights_copy.wait_seconds(settings, node_types)
+    return manifest

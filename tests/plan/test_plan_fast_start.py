@@ -61,6 +61,12 @@ def test_the_fast_stack_estimates_its_cold_start_and_prices_fast_snapshot_restor
     assert restore["monthlyUsd"] > 1.006 * prices.HOURS_PER_MONTH
 
 
+def test_fast_snapshot_restore_needs_zones_known_before_deploy():
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"gpuNodeGroup": FAST["gpuNodeGroup"], "network": {"mode": "defaultVpc"}})
+    assert "gpuNodeGroup.fastSnapshotRestore: true without the zones the GPU nodes launch in" in str(error.value)
+
+
 def test_without_fast_snapshot_restore_the_restored_image_is_left_out_and_nothing_is_priced(tmp_path):
     slow = {**FAST, "gpuNodeGroup": {**FAST["gpuNodeGroup"], "fastSnapshotRestore": False}}
     document = plan_fast(tmp_path, slow)
@@ -124,19 +130,22 @@ def test_a_provisioned_throughput_is_priced_above_the_included_125(tmp_path):
 def test_one_warm_node_registers_its_placeholders_starts_without_a_node_and_is_priced_monthly(tmp_path):
     """On a g5.4xlarge (10 Gbps baseline, 1,250 MB/s; 15 streamer connections x 85 MB/s = 1,275 MB/s) the warm start
     is 1 (the placeholder's grace period) + 0 (the placeholder pulled the pinned image) + 19 + 15.22 GB / 1,250 MB/s
-    (12.18) + 1.46 + 45 (torch.compile: the stack persists no compile cache) + 20 + 1 + 1 = 100.64 s; the warm node is
-    g5.4xlarge's $1.624 an hour (the AWS price list row of facts/price_table.py): $1,185.52 a month."""
+    (12.18) + 1.46 + 8 (torch.compile from the compile cache) + 20 + 1 + 1 = 63.64 s; the warm node is g5.4xlarge's
+    $1.624 an hour (the AWS price list row of facts/price_table.py): $1,185.52 a month, beside Fast Snapshot
+    Restore's $1,642.50: $2,828.02."""
     warm = {
         "gpuNodeGroup": {**FAST["gpuNodeGroup"], "instanceTypes": ["g5.4xlarge"], "warmNodes": 1},
-        "vllm": {**FAST["vllm"], "source": {"type": "s3", "concurrency": 15}},
+        "vllm": {**FAST["vllm"], "source": {"type": "s3", "concurrency": 15}, "compileCache": {"enabled": True}},
     }
     document = plan_fast(tmp_path, warm)
 
     kinds = {(item["kind"], item["namespace"]) for item in document["objects"] if "-warm" in item["name"]}
     assert kinds == {("PriorityClass", None), ("Deployment", "default")}
     [start] = document["coldStart"]
-    assert start["coldStartSeconds"] == pytest.approx(100.6, abs=0.05)
+    assert start["coldStartSeconds"] == pytest.approx(63.6, abs=0.05)
     assert [step["step"] for step in start["steps"][:2]] == ["placeholder preempted", "image on the node"]
     assert start["scalesFromZero"] is False
     [node] = [item for item in document["cost"]["fixed"] if item["item"].startswith("warm GPU nodes")]
     assert (node["count"], node["usdPerUnitHour"], node["monthlyUsd"]) == (1, 1.624, 1185.52)
+    [restore] = [item for item in document["cost"]["fixed"] if item["item"].startswith("EBS Fast Snapshot Restore")]
+    assert restore["monthlyUsd"] + node["monthlyUsd"] == 2828.02

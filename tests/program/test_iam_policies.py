@@ -358,6 +358,38 @@ def test_the_copy_jobs_s3_role_writes_its_prefix_and_reads_it_back_only():
     }
 
 
+def test_the_compile_cache_reads_writes_and_lists_its_model_s_cache_prefix_only_with_the_servers_role():
+    """The compile cache (`vllm.compileCache`, in the s3Seeded variant) is granted to the role the server's pods
+    already take (a ServiceAccount has one Pod Identity association): GetObject, PutObject and
+    AbortMultipartUpload (boto3's transfer manager calls it when an upload fails) on
+    `compile-cache/<model>/*` of the weights' bucket, ListBucket under that prefix only; no delete, no other
+    prefix (the weights' stay read-only)."""
+    run = variant_run("s3Seeded")
+    cache = "compile-cache/Qwen/Qwen2.5-7B-Instruct"
+    [grant] = [item for item in run.resources if item.name.endswith("vllm-compile-cache-access")]
+    [reader] = [item for item in run.resources if item.name.endswith("vllm-weights-reader")]
+
+    assert grant.inputs["role"] == reader.name
+    assert document(run, "RolePolicy vllm-compile-cache-access") == {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Sid": "ReadWriteTheCompileCache",
+                "Effect": "Allow",
+                "Action": ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"],
+                "Resource": [f"arn:aws:s3:::{BUCKET}/{cache}/*"],
+            },
+            {
+                "Sid": "ListTheCompileCache",
+                "Effect": "Allow",
+                "Action": ["s3:ListBucket"],
+                "Resource": [f"arn:aws:s3:::{BUCKET}"],
+                "Condition": {"StringLike": {"s3:prefix": [cache, f"{cache}/*"]}},
+            },
+        ],
+    }
+
+
 PINNED = {
     ("QueuePolicy", "karpenter-interruption-policy"),
     ("RolePolicy", "karpenter-controller"),
@@ -365,6 +397,7 @@ PINNED = {
     ("RolePolicy", "keda-query"),
     ("RolePolicy", "vllm-weights-read"),
     ("RolePolicy", "vllm-weights-write"),
+    ("RolePolicy", "vllm-compile-cache-access"),
     ("Role", "nodes-role"),
     ("Role", "karpenter-node-role"),
     ("Role", "auto-mode-node-role"),

@@ -24,15 +24,15 @@ from tests.support.finding_values import problems_of
 
 _GPU_KEYS = (
     "instanceTypes, minSize, desiredSize, maxSize, diskSize, amiFamily, capacityType, extraLabels, extraTaints, "
-    "updateMaxUnavailable, nodeRepair, provisioner, imageCache, snapshotId, fastSnapshotRestore, volumeThroughput, warmNodes"
+    "updateMaxUnavailable, nodeRepair, provisioner, imageCache, snapshotId, fastSnapshotRestore, volumeThroughput, coldStart, warmNodes"
 )
 _GPU_NAMES = (
     "instance_types, min_size, desired_size, max_size, disk_size, ami_family, capacity_type, extra_labels, "
-    "extra_taints, update_max_unavailable, node_repair, provisioner, image_cache, snapshot_id, fast_snapshot_restore, volume_throughput, warm_nodes"
+    "extra_taints, update_max_unavailable, node_repair, provisioner, image_cache, snapshot_id, fast_snapshot_restore, volume_throughput, cold_start, warm_nodes"
 )
 _VLLM_KEYS = (
     "enabled, model, revision, servedModelName, image, requireGpuProduct, tensorParallelSize, maxModelLen, "
-    "gpuMemoryUtilization, replicas, autoscaling, queue, extraArgs, source, modelCache, modelFacts, "
+    "gpuMemoryUtilization, replicas, autoscaling, queue, extraArgs, source, modelCache, compileCache, modelFacts, "
     "startupTimeoutSeconds, probePeriodSeconds, shutdownTimeoutSeconds, namespace, allowedClientNamespaces, "
     "allowedClientPodLabels"
 )

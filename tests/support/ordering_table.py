@@ -249,6 +249,23 @@ S3_WEIGHTS = (
         CREDENTIALS + "; " + AGENT,
     ),
     Ordering(
+        "compile-cache-program-after-its-namespace",
+        ("s3Seeded",),
+        ("ConfigMap vllm-compile-cache-script",),
+        ("Namespace vllm-ns",),
+        DEPENDS_ON,
+        "the API server refuses an object in a namespace that does not exist",
+    ),
+    Ordering(
+        "vllm-pods-after-their-compile-cache-grant-and-program",
+        ("s3Seeded",),
+        ("Deployment vllm-deployment",),
+        ("RolePolicy vllm-compile-cache-access", "ConfigMap vllm-compile-cache-script"),
+        DEPENDS_ON,
+        "the restore mounts its program from the ConfigMap (missing, the pod stays ContainerCreating), and a restore "
+        "or save before the grant is denied, a cold start for nothing",
+    ),
+    Ordering(
         "weights-copy-after-its-program-and-network-policy",
         ("s3Seeded",),
         ("Job vllm-weights-copy",),

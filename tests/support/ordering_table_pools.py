@@ -58,6 +58,15 @@ KARPENTER = (
         "the pool's NodePool and EC2NodeClass are custom resources of the CRDs the releases install",
     ),
     Ordering(
+        "karpenter-pools-after-their-fast-snapshot-restores",
+        ("karpenter",),
+        ("KarpenterNodePool gpu",),
+        ("FastSnapshotRestore fsr-*",),
+        DEPENDS_ON,
+        "a node launched while the snapshot's restore is still enabling reads its image volume lazily from S3, the "
+        "slow start the plan counts out with fastSnapshotRestore",
+    ),
+    Ordering(
         "karpenter-node-pool-after-its-node-class",
         ("karpenter",),
         ("NodePool gpu-node-pool",),

@@ -43,11 +43,26 @@ VARIANTS: dict[str, Variant] = {
         {"hfToken": "hf_token", "vllmApiKey": "sk-key", "vllm": {"modelCache": {"type": "pvc"}}},
         ("hfToken", "vllmApiKey"),
     ),
-    "karpenter": Variant({"gpuNodeGroup": {"provisioner": "karpenter"}}),
+    # The image on a Bottlerocket snapshot that Fast Snapshot Restore keeps initialized.
+    "karpenter": Variant(
+        {
+            "gpuNodeGroup": {
+                "provisioner": "karpenter",
+                "amiFamily": "Bottlerocket",
+                "imageCache": "snapshot",
+                "snapshotId": "snap-0123456789abcdef0",
+                "fastSnapshotRestore": True,
+            }
+        }
+    ),
     "autoMode": Variant({"gpuNodeGroup": {"provisioner": "autoMode"}}),
-    # Weights from the stack's own bucket, seeded from the Hub by the copy Job with a token.
+    # Weights from the stack's own bucket, seeded from the Hub by the copy Job with a token, and the compile cache kept in the weights' bucket.
     "s3Seeded": Variant(
-        {"hfToken": "hf_token", "vllm": {"revision": REVISION, "source": {"type": "s3"}}}, ("hfToken",)
+        {
+            "hfToken": "hf_token",
+            "vllm": {"revision": REVISION, "source": {"type": "s3"}, "compileCache": {"enabled": True}},
+        },
+        ("hfToken",),
     ),
     "kedaAmp": Variant(
         {

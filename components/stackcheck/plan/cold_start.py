@@ -15,6 +15,7 @@ from ...facts import cold_start, system_nodes
 from ...facts.go_duration import parse_go_duration
 from ...pools import warm_manifests
 from ...vllm.manifests import SERVER_NAME
+from ...vllm.serve_args import streamer_concurrency
 from ...vllm.weights_copy import WAIT_CONTAINER
 
 NANOSECONDS = 1_000_000_000
@@ -45,7 +46,8 @@ def probe_periods(deployment: dict[str, Any] | None) -> tuple[float, float]:
 
 def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start:
     """What shapes `server`'s cold start: its pool's provisioner, AMI family, image cache and volume, the type the
-    pool starts first (as the fits gate sizes it), the server's weights and source, and its registered probes."""
+    pool starts first (as the fits gate sizes it), the server's weights, source and compile cache, and its registered
+    probes."""
     vllm, pool = server.settings, server.pool.settings
     instance = pool.smallest_instance
     startup, readiness = probe_periods(deployment)
@@ -60,7 +62,8 @@ def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start
         network_baseline_gbps=instance.network_baseline_gbps,
         weights_bytes=vllm.weights_bytes,
         source=vllm.source.type,
-        concurrency=vllm.source.concurrency,
+        concurrency=streamer_concurrency(vllm, instance.network_baseline_gbps) if vllm.source.type == "s3" else None,
+        compile_cache=vllm.compile_cache.enabled,
         startup_period=startup,
         readiness_period=readiness,
         warm=has_warm_node(pool),

@@ -4,10 +4,10 @@ profile its pool and model allow, and of one warm node, side by side, so seconds
 - **today**: the start as the stack is configured (facts/cold_start.py), priced by what it keeps running for a
   faster start: Fast Snapshot Restore for the pool's snapshot in each of its zones, and its warm nodes.
 - **fast profile**: today's settings with every piece of the fast path the pool's provisioner and AMI family allow
-  (`fast_profile`), saying what it chose and what it could not: Karpenter's batch and launch where the pool is
-  Karpenter's, the image on a Bottlerocket snapshot with Fast Snapshot Restore (or SOCI on AL2023), the streamer's
-  concurrency from the instance's baseline where the weights come from S3, probes every second. The compile cache
-  is named as not chosen: the stack does not persist it.
+  (`fast_profile`, the chooser `coldStart: fast` deploys: settings/cold_start_profile.py), saying what it chose and
+  what it could not: Karpenter's batch and launch where the pool is Karpenter's, the image on a Bottlerocket
+  snapshot with Fast Snapshot Restore (or SOCI on AL2023), the streamer's concurrency from the instance's baseline
+  where the weights come from S3, probes every second, and the compile cache kept in S3.
 - **one warm node**: today's settings with a warm node (pools/warm_manifests.py) taking the pod.
 
 Prices are in US dollars at 730 hours a month (facts/prices.py); what has no dated price says so.
@@ -19,18 +19,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ...facts import cold_start, image_cache, prices
+from ...facts import cold_start, prices
 from ...pools import warm_manifests
+from ...settings import cold_start_profile
 from ...vllm.manifests import SERVER_NAME
 from .cold_start import start_of
 from .warm_cost import node_hour
-
-FAST_PROBE_PERIOD = 1
-"""The probe period the fast profile uses (`vllm.probePeriodSeconds`' lowest)."""
-COMPILE_CACHE_NOT_PERSISTED = (
-    "compile cache: the stack does not persist vLLM's compile cache (VLLM_CACHE_ROOT is the pod's emptyDir), so "
-    "torch.compile runs again"
-)
 
 
 @dataclass(frozen=True)
@@ -84,37 +78,26 @@ class Trade:
         }
 
 
-def fast_profile(start: cold_start.Start, pool: Any) -> tuple[cold_start.Start, list[str], list[str]]:
-    """`start` with the fast path's pieces that `pool` (its settings) allows; what it chose, what it could not."""
-    chose: list[str] = []
-    could_not: list[str] = []
-    changes: dict[str, Any] = {"startup_period": FAST_PROBE_PERIOD, "readiness_period": FAST_PROBE_PERIOD}
-    if pool.node_group:
-        could_not.append("Karpenter: the pool is a node group the Cluster Autoscaler scales (provisioner: karpenter)")
-    else:
-        chose.append(f"{pool.provisioner}'s 1 s batch and launch, not the Cluster Autoscaler's")
-    if pool.auto_mode:
-        could_not.append("the image on a snapshot or SOCI: EKS Auto Mode manages the nodes' AMI and volumes")
-    elif pool.image_cache == "snapshot":
-        changes["fast_snapshot_restore"] = True
-        chose.append(f"Fast Snapshot Restore for {pool.snapshot_id}: the data volume restored initialized")
-    elif pool.ami_family == "Bottlerocket":
-        could_not.append("the image on a snapshot: no snapshotId (imageCache: snapshot; docs/gpu-pools.md)")
-    elif _soci_fits(pool):
-        changes["image_cache"] = "soci"
-        changes["volume_throughput_mibps"] = start.volume_throughput_mibps or image_cache.SOCI_ROOT_THROUGHPUT_MIBPS
-        chose.append("SOCI parallel pull with the root volume at 600 MiB/s (billed per running node)")
-    else:
-        could_not.append("SOCI: the instance type is below 4 vCPUs and 8 GiB")
+def fast_profile(
+    start: cold_start.Start, pool: Any, server: Any, zones_known: bool
+) -> tuple[cold_start.Start, list[str], list[str]]:
+    """`start` with the fast path's pieces that `pool` and `server` (their settings) allow, as `coldStart: fast`
+    chooses them (settings/cold_start_profile.py); what it chose, what it could not."""
+    fast, chose, could_not = cold_start_profile.fast_pool(pool, zones_known)
+    changes: dict[str, Any] = {
+        "image_cache": fast.image_cache,
+        "fast_snapshot_restore": fast.fast_snapshot_restore,
+        "volume_throughput_mibps": fast.volume_throughput_mibps,
+        "startup_period": cold_start_profile.FAST_PROBE_PERIOD,
+        "readiness_period": cold_start_profile.FAST_PROBE_PERIOD,
+        "compile_cache": True,
+    }
     if start.source == "s3":
         concurrency = start.concurrency or cold_start.concurrency_for(start.network_baseline_gbps)
         changes["concurrency"] = concurrency
         chose.append(f"{concurrency} streamer connections for the {start.network_baseline_gbps:g} Gbps baseline")
-    else:
-        could_not.append("weights streamed from S3: the model reads the Hub (vllm.source.type: s3)")
-    could_not.append(COMPILE_CACHE_NOT_PERSISTED)
-    chose.append(f"probes every {FAST_PROBE_PERIOD} s (vllm.probePeriodSeconds: {FAST_PROBE_PERIOD})")
-    return dataclasses.replace(start, **changes), chose, could_not
+    _, server_chose, server_could_not = cold_start_profile.fast_server(server)
+    return dataclasses.replace(start, **changes), chose + server_chose, could_not + server_could_not
 
 
 def _priced(
@@ -143,14 +126,6 @@ def _priced(
     return (None if why else total), "; ".join(why)
 
 
-def _soci_fits(pool: Any) -> bool:
-    """Whether nodeadm turns SOCI's parallel pull on for every instance type of the pool (gpuNodeGroup.imageCache)."""
-    return all(
-        entry.vcpus >= image_cache.SOCI_MIN_VCPUS and entry.memory_gib >= image_cache.SOCI_MIN_MEMORY_GIB
-        for entry in pool.instances
-    )
-
-
 def gpu_zone_count(settings: Any) -> int:
     """The zones the GPU nodes may launch in: the stack's network's, or the private subnets given (cost.py's
     count of Fast Snapshot Restore pairs)."""
@@ -169,12 +144,14 @@ def cold_start_trades(settings: Any, objects: list[Any], region: str, spot_disco
         name = SERVER_NAME if server.name is None else server.name
         today = start_of(server, deployments.get((server.settings.namespace, name)))
         kind, node, node_why = node_hour(pool, region, spot_discount)
-        fast, chose, could_not = fast_profile(today, pool)
+        fast, chose, could_not = fast_profile(today, pool, server.settings, settings.zones_known)
         warm = dataclasses.replace(today, warm=True, placeholder_grace=warm_manifests.GRACE_SECONDS)
+        # A pool with `coldStart: fast` deploys the profile: today says what it chose and could not.
+        deployed = (tuple(chose), tuple(could_not)) if pool.cold_start == "fast" else ((), ())
 
         options = []
         for label, start, warm_nodes, picked, missed in (
-            ("today", today, pool.warm_nodes, (), ()),
+            ("today", today, pool.warm_nodes, *deployed),
             ("fast profile", fast, pool.warm_nodes, tuple(chose), tuple(could_not)),
             ("one warm node", warm, max(1, pool.warm_nodes), (f"a warm {kind} held by a placeholder",), ()),
         ):

@@ -12,7 +12,7 @@ compile cache is restored, the probes' periods, and whether a warm node waits fo
 counting when the container starts, so it must allow the steps from vLLM's process start to the CUDA graphs; the
 Cluster Autoscaler's `maxNodeProvisionTime` must allow the instance's launch and join. A server whose weights the
 stack copies to S3 (`vllm.source.seed`) also waits, on a revision's first start only, for the copy Job
-(`weights_copy_step`).
+(facts/system_nodes.py `weights_copy_step`).
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ IN_PROBE = (PROCESS, DOWNLOAD, LOAD, STREAM, PROFILE, COMPILE, GRAPHS)
 """The steps after the container starts and before vLLM answers: what the startup probe must allow."""
 
 WEIGHTS_COPY_WORK_GIB = 30
-"""The copy Job's scratch volume: it holds one file at a time, and Hub shards are at most a few GB (transformers'
-`max_shard_size` defaults to 5GB), with room for the Hub client's own staging copy beside it. The disk verdict
+"""The copy Job's scratch volume: it holds the files it copies at once (facts/system_nodes.py `COPY_WORKERS`,
+three), and Hub shards are at most a few GB (transformers' `max_shard_size` defaults to 5GB), with room for the Hub
+client's own staging copies beside them. The disk verdict
 (`weights-fit-on-disk`) counts all of it on the Job's node."""
 WEIGHTS_COPY_STEP = "weights copy from the Hub to S3 (first start)"
 
@@ -264,29 +265,6 @@ def cold_start_steps(start: Start) -> tuple[list[Step], list[str]]:
         )
     )
     return steps, missing
-
-
-def weights_copy_step(weights_bytes: float) -> Step:
-    """The seeding Job's copy (`vllm.source.seed`), on the first start of a revision only: the pull of its image on
-    a system node, the Hub download, bounded by what the node may draw from the internet, then the upload to S3,
-    one file after the other over one connection (`S3_RATE_PER_CONNECTION`). The server's init container waits for
-    it before the server container (and its startup probe) starts."""
-    weights = Figure(weights_bytes, "B", WEIGHTS_SIZE_SOURCE)
-    image = figures.IMAGE_COMPRESSED_BYTES[versions.WEIGHTS_COPY_IMAGE]
-    pull = _slowest("", image, [("pull", figures.IMAGE_PULL_RATE["none"])])
-    download = _slowest(
-        "",
-        weights,
-        [("the Hub", figures.WEIGHTS_RATE["huggingface"]), ("internet gateway", figures.INTERNET_BANDWIDTH)],
-    )
-    upload = _slowest("", weights, [("one S3 connection", figures.S3_RATE_PER_CONNECTION)])
-    parts = (pull, download, upload)
-    return Step(
-        WEIGHTS_COPY_STEP,
-        sum(part.seconds for part in parts),
-        " + ".join(f"({part.arithmetic})" for part in parts) + ": image pull, download, upload",
-        "; ".join(dict.fromkeys(source for part in parts for source in part.source.split("; "))),
-    )
 
 
 @dataclass(frozen=True)

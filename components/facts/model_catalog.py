@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .model_catalog_layouts import EXTRA_ROWS
+from .model_catalog_layouts import EXTRA_ROWS, SERVED_ROWS
 from .model_facts import DTYPE_BYTES as DTYPE_BYTES
 from .model_facts import GROUPED_METHODS as GROUPED_METHODS
 from .model_facts import KV_CACHE_DTYPE_BYTES as KV_CACHE_DTYPE_BYTES
@@ -98,6 +98,7 @@ MODELS: Mapping[str, ModelFacts] = MappingProxyType(
             _bf16("microsoft/Phi-4-mini-instruct", 3.84, 32, 24, 8, 128, 131072),
             _bf16("microsoft/phi-4", 14.7, 40, 40, 10, 128, 16384),
             *EXTRA_ROWS,
+            *SERVED_ROWS,
         ]
     )
 )

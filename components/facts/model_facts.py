@@ -105,6 +105,13 @@ class ModelFacts:
     stored_weight_bytes: float | None = None
     """Bytes of the weights as the checkpoint's safetensors files store them, scales included (facts/model_config.py,
     read from the Hub); None for the catalog's rows and `modelFacts`, whose bytes follow from the counts above."""
+    attention_chunk: int | None = None
+    """Tokens of a chunk of chunked local attention (Llama 4's `attention_chunk_size`), None without such layers."""
+    chunked_layers: int = 0
+    """Layers that attend within their chunk only (Llama 4's RoPE layers); the others attend to the whole sequence."""
+    vision_encoder: str = ""
+    """For a multimodal model whose encoder's start-up profiling the arithmetic does not count: which encoder, and
+    why not (facts/model_memory.py's reserve covers the language model's activations only)."""
 
     def __post_init__(self) -> None:
         counts = (self.parameters, self.layers, self.attention_heads, self.kv_heads, self.head_dim, self.max_context)
@@ -119,6 +126,9 @@ class ModelFacts:
             raise ValueError(f"{self}: quantized_parameters must be between 0 and parameters")
         if not 0 <= self.sliding_layers <= self.layers or (self.sliding_layers > 0) != bool(self.sliding_window):
             raise ValueError(f"{self}: sliding_layers needs a sliding_window and at most `layers` layers")
+        local_layers = self.sliding_layers + self.chunked_layers
+        if local_layers > self.layers or (self.chunked_layers > 0) != bool(self.attention_chunk):
+            raise ValueError(f"{self}: chunked_layers needs an attention_chunk, and local layers at most `layers`")
 
     @property
     def weight_bytes(self) -> float:
@@ -153,6 +163,10 @@ class ModelFacts:
             words.append(f"multi-latent attention ({self.head_dim} cached per token and layer)")
         if self.sliding_layers:
             words.append(f"{self.sliding_layers} of {self.layers} layers in a {self.sliding_window}-token window")
+        if self.chunked_layers:
+            words.append(f"{self.chunked_layers} of {self.layers} layers in {self.attention_chunk}-token chunks")
+        if self.vision_encoder:
+            words.append(self.vision_encoder)
         return ", ".join(words)
 
     def kv_cache_bytes(self, kv_cache_dtype: str | None = None) -> float:

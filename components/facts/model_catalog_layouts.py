@@ -5,14 +5,9 @@ names where that file was read (facts/model_catalog.py explains the columns).
 
 from __future__ import annotations
 
+from .model_facts import ENCODER_NOT_PROFILED as _ENCODER_NOT_PROFILED
 from .model_facts import catalog_row as _row
 
-# What the arithmetic leaves out of a multimodal model: at start-up vLLM runs a batch of the largest image inputs
-# through the vision encoder (vllm/v1/worker/gpu_model_runner.py `profile_run` at v0.32.0: `embed_multimodal` on
-# `max_mm_items_per_batch` dummy items of the modality with the most tokens, their outputs held in the encoder cache
-# while the language model's dummy batch runs). The encoder's weights are in the parameter count; its activation
-# peak depends on the attention kernel the encoder gets and is not worked from the config here.
-_ENCODER_NOT_PROFILED = "vision encoder ({}) weights counted but not its start-up profiling peak"
 SIGLIP_NOT_PROFILED = _ENCODER_NOT_PROFILED.format("SigLIP")
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .model_catalog import DTYPE_BYTES, ModelFacts
+from .model_facts import DTYPE_BYTES, ENCODER_NOT_PROFILED, ModelFacts
 
 # Bytes per element of the dtypes a safetensors header names: `Dtype::bitsize` / 8 (huggingface/safetensors,
 # safetensors/src/tensor.rs, safetensors 0.8). Packed 4-bit formats stored as U8 hold two values an element.
@@ -113,6 +113,7 @@ def facts_from_files(
             stored_weight_bytes=stored_bytes(stored),
             attention_chunk=chunk if chunked else None,
             chunked_layers=chunked,
+            vision_encoder=_vision_encoder(config),
         )
     except ValueError as error:
         raise ModelConfigError(str(error)) from None
@@ -144,6 +145,14 @@ def _sliding_layers(text: Mapping[str, Any], layers: int) -> tuple[int | None, i
         # Gemma 3: layer i (from 0) is global when (i + 1) % pattern == 0 (transformers' Gemma3TextConfig).
         return int(window), layers - layers // pattern
     return None, 0
+
+
+def _vision_encoder(config: Mapping[str, Any]) -> str:
+    """The note a multimodal model's row carries (its `vision_config`'s `model_type` names the encoder)."""
+    vision = config.get("vision_config")
+    if not isinstance(vision, Mapping):
+        return ""
+    return ENCODER_NOT_PROFILED.format(vision.get("model_type") or "vision_config")
 
 
 def _chunked_layers(text: Mapping[str, Any], layers: int) -> tuple[int | None, int]:

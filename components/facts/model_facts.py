@@ -50,6 +50,13 @@ KV_CACHE_DTYPE_BYTES: Mapping[str, float] = MappingProxyType(
     {"bfloat16": 2, "float16": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1}
 )
 
+# What the arithmetic leaves out of a multimodal model: at start-up vLLM runs a batch of the largest image inputs
+# through the vision encoder (vllm/v1/worker/gpu_model_runner.py `profile_run` at v0.32.0: `embed_multimodal` on
+# `max_mm_items_per_batch` dummy items of the modality with the most tokens, their outputs held in the encoder cache
+# while the language model's dummy batch runs). The encoder's weights are in the parameter count; its activation
+# peak depends on the attention kernel the encoder gets and is not worked from the config here.
+ENCODER_NOT_PROFILED = "vision encoder ({}) weights counted but not its start-up profiling peak"
+
 
 @dataclass(frozen=True)
 class ModelFacts:

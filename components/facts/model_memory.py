@@ -34,7 +34,8 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
   grouped quantization must split into whole groups per GPU (facts/model_catalog.py `group_problems`).
 
 Not counted beyond the reserve: the activation peak of a `--max-num-batched-tokens` above the GPU's default, and
-a multimodal model's vision encoder run and encoder cache in the profiling (its weights are counted).
+a multimodal model's vision encoder run and encoder cache in the profiling (its weights are counted; the row's layout
+says so, facts/model_facts.py ENCODER_NOT_PROFILED).
 """
 
 from __future__ import annotations

@@ -164,3 +164,16 @@ def test_an_explicit_no_rope_layers_list_decides_which_layers_are_chunked():
     facts = facts_from_files({**LLAMA_4_SCOUT, "text_config": text}, {"BF16": 1_000_000}, "test")
 
     assert (facts.attention_chunk, facts.chunked_layers) == (8192, 2)
+
+
+def test_a_multimodal_config_says_its_encoders_profiling_is_not_counted():
+    """Gemma 3's `vision_config` is a `siglip_vision_model`; its weights are in the stored bytes, its start-up
+    profiling run (vllm/v1/worker/gpu_model_runner.py `profile_run`) is not sized."""
+    config = {**GEMMA_3_27B, "vision_config": {**GEMMA_3_27B["vision_config"], "model_type": "siglip_vision_model"}}
+
+    facts = facts_from_files(config, {"BF16": 27_400_000_000}, "test")
+
+    assert facts.layout.endswith(
+        "vision encoder (siglip_vision_model) weights counted but not its start-up profiling peak"
+    )
+    assert facts_from_files(QWEN_2_5_7B, {"BF16": 7_610_000_000}, "test").vision_encoder == ""

@@ -18,12 +18,13 @@ written (2026-12-02); the rows were compared with copies of those files quoted i
 The distills share the shapes of their base models (Qwen2.5-Math-1.5B, Qwen2.5-7B/14B/32B, Llama 3.1 8B and
 3.3 70B) with a 131072-token context. Parameter counts of 70B rows are Meta's 70,562,938,880.
 
-Quantized checkpoints, mixtures of experts, sliding-window and multi-latent attention (the rows after the dense
-ones) carry what the arithmetic needs beyond the shape: the parameters stored in the quantized format (counted
+Quantized checkpoints, mixtures of experts, sliding-window, chunked local and multi-latent attention (the rows of
+facts/model_catalog_layouts.py, after the dense ones) carry what the arithmetic needs beyond the shape: the parameters stored in the quantized format (counted
 from `config.json`'s shapes: the linear layers' in_features x out_features, the rest staying in `torch_dtype`),
 the method (`quantization_config.quant_method`), the sliding window and how many layers use it (`layer_types`, or
 Gemma 3's `sliding_window_pattern`), and for DeepSeek's multi-latent attention the latent each layer caches
-(`kv_lora_rank + qk_rope_head_dim`). Each such row's comment works its counts from the config.
+(`kv_lora_rank + qk_rope_head_dim`), Llama 4's chunk and its chunked layers. Each such row's comment works its
+counts from the config.
 """
 
 from __future__ import annotations

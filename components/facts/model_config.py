@@ -14,6 +14,7 @@ elements stored in it). The keys read are the transformers config's, as vLLM v0.
 - sliding-window layers where the config lists them: `layer_types` (its `sliding_attention` entries) or Gemma 3's
   `sliding_window_pattern` (every n-th layer global). A `sliding_window` without either is counted as full
   attention, the larger cache: Qwen2's configs carry a `sliding_window` that `use_sliding_window: false` turns off;
+- Llama 4's chunked local attention: `attention_chunk_size` on the layers `no_rope_layers` marks as RoPE layers;
 - multi-latent attention (DeepSeek's MLA) where `kv_lora_rank` is set: one latent of `kv_lora_rank +
   qk_rope_head_dim` elements per token and layer.
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .model_catalog import DTYPE_BYTES, ModelFacts
+from .model_facts import DTYPE_BYTES, ENCODER_NOT_PROFILED, ModelFacts
 
 # Bytes per element of the dtypes a safetensors header names: `Dtype::bitsize` / 8 (huggingface/safetensors,
 # safetensors/src/tensor.rs, safetensors 0.8). Packed 4-bit formats stored as U8 hold two values an element.
@@ -82,6 +83,7 @@ def facts_from_files(
     else:
         head_dim = int(text.get("head_dim") or _int(text, "hidden_size") // heads)
     window, sliding = _sliding_layers(text, layers)
+    chunk, chunked = _chunked_layers(text, layers)
     quantization_config = config.get("quantization_config") or text.get("quantization_config") or {}
     quantization = quantization_config.get("quant_method")
     experts = text.get("num_local_experts") or text.get("num_experts") or text.get("n_routed_experts") or 0
@@ -109,6 +111,9 @@ def facts_from_files(
             expert_parameters=sum((experts_stored or {}).values()),
             stored_expert_bytes=stored_bytes(experts_stored) if experts and experts_stored else None,
             stored_weight_bytes=stored_bytes(stored),
+            attention_chunk=chunk if chunked else None,
+            chunked_layers=chunked,
+            vision_encoder=_vision_encoder(config),
         )
     except ValueError as error:
         raise ModelConfigError(str(error)) from None
@@ -140,6 +145,29 @@ def _sliding_layers(text: Mapping[str, Any], layers: int) -> tuple[int | None, i
         # Gemma 3: layer i (from 0) is global when (i + 1) % pattern == 0 (transformers' Gemma3TextConfig).
         return int(window), layers - layers // pattern
     return None, 0
+
+
+def _vision_encoder(config: Mapping[str, Any]) -> str:
+    """The note a multimodal model's row carries (its `vision_config`'s `model_type` names the encoder)."""
+    vision = config.get("vision_config")
+    if not isinstance(vision, Mapping):
+        return ""
+    return ENCODER_NOT_PROFILED.format(vision.get("model_type") or "vision_config")
+
+
+def _chunked_layers(text: Mapping[str, Any], layers: int) -> tuple[int | None, int]:
+    """(chunk, layers in it) of Llama 4's chunked local attention: vLLM chunks the RoPE layers, those whose
+    `no_rope_layers` entry is not 0 (vllm/model_executor/models/llama4.py `use_chunked_local_attn` at v0.32.0); a
+    config without that list has transformers fill it, the NoPE layer every `no_rope_layer_interval` (default 4)
+    layers (`Llama4TextConfig`: `int((i + 1) % no_rope_layer_interval != 0)`)."""
+    chunk = text.get("attention_chunk_size")
+    if not isinstance(chunk, int) or chunk <= 0:
+        return None, 0
+    rope_layers = text.get("no_rope_layers")
+    if isinstance(rope_layers, list) and rope_layers:
+        return chunk, sum(1 for uses_rope in rope_layers[:layers] if uses_rope)
+    interval = text.get("no_rope_layer_interval") or 4
+    return chunk, layers - layers // int(interval)
 
 
 def _int(config: Mapping[str, Any], key: str, default: int | None = None) -> int:

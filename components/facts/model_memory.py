@@ -18,7 +18,10 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
 - vLLM refuses to start when the KV cache cannot hold one sequence of `max_model_len` (vllm/v1/core/
   kv_cache_utils.py `check_enough_kv_cache_memory`), which sums each layer's `max_memory_usage_bytes`
   (vllm/v1/kv_cache_interface.py): a full-attention layer keeps `cdiv(max_model_len, block_size)` pages, a
-  sliding-window layer `cdiv(min(sliding_window - 1 + max_in_flight_tokens, max_model_len), block_size) + 1`,
+  sliding-window layer `cdiv(min(sliding_window - 1 + max_in_flight_tokens, max_model_len), block_size) + 1`, a
+  chunked local attention layer (Llama 4) `cdiv(min(attention_chunk_size + max_in_flight_tokens, max_model_len),
+  block_size)` (`ChunkedLocalAttentionSpec`; the hybrid KV cache manager that frees pages outside the chunk stays on,
+  as `VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE` defaults to 1 in vllm/envs.py),
   where `max_in_flight_tokens` is `max_concurrent_batches` (2 with the default async scheduling) x
   `max_num_batched_tokens` (vllm/config/vllm.py). A page holds `block_size` (16) tokens of `2 x kv_heads x
   head_dim` elements, or for multi-latent attention one latent of `kv_lora_rank + qk_rope_head_dim` elements
@@ -31,7 +34,8 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
   grouped quantization must split into whole groups per GPU (facts/model_catalog.py `group_problems`).
 
 Not counted beyond the reserve: the activation peak of a `--max-num-batched-tokens` above the GPU's default, and
-a multimodal model's vision encoder run and encoder cache in the profiling (its weights are counted).
+a multimodal model's vision encoder run and encoder cache in the profiling (its weights are counted; the row's layout
+says so, facts/model_facts.py ENCODER_NOT_PROFILED).
 """
 
 from __future__ import annotations
@@ -75,11 +79,16 @@ def _pages(tokens: int) -> int:
 def kv_tokens_per_sequence(facts: ModelFacts, max_model_len: int, max_num_batched_tokens: int) -> int:
     """Token slots one sequence of `max_model_len` holds, summed over the layers: whole pages of the sequence in
     each full-attention layer, the window and the tokens in flight plus one page in each sliding-window layer."""
-    full_layers = facts.layers - facts.sliding_layers
+    full_layers = facts.layers - facts.sliding_layers - facts.chunked_layers
     slots = full_layers * _pages(max_model_len) * KV_BLOCK_TOKENS
     if facts.sliding_layers and facts.sliding_window:
         in_window = min(facts.sliding_window - 1 + CONCURRENT_BATCHES * max_num_batched_tokens, max_model_len)
         slots += facts.sliding_layers * (_pages(in_window) + 1) * KV_BLOCK_TOKENS
+    if facts.chunked_layers and facts.attention_chunk:
+        # `ChunkedLocalAttentionSpec.max_admission_blocks_per_request`: the chunk and the tokens in flight, without
+        # the sliding window's extra page.
+        in_chunk = min(facts.attention_chunk + CONCURRENT_BATCHES * max_num_batched_tokens, max_model_len)
+        slots += facts.chunked_layers * _pages(in_chunk) * KV_BLOCK_TOKENS
     return slots
 
 
@@ -289,6 +298,11 @@ def kv_layout(facts: ModelFacts, heads_per_gpu: int, kv_cache_dtype: str | None,
     if facts.sliding_layers and facts.sliding_window:
         words.append(
             f"{facts.sliding_layers} window layer(s) keep {facts.sliding_window - 1} + {CONCURRENT_BATCHES} x "
+            f"{batched_tokens} tokens in flight at most"
+        )
+    if facts.chunked_layers and facts.attention_chunk:
+        words.append(
+            f"{facts.chunked_layers} chunked layer(s) keep {facts.attention_chunk} + {CONCURRENT_BATCHES} x "
             f"{batched_tokens} tokens in flight at most"
         )
     return "; ".join(words)

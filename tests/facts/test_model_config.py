@@ -125,3 +125,55 @@ def test_the_quantization_group_is_read_from_each_methods_config(quantization_co
     )
 
     assert (facts.quantization_group, facts.intermediate_size) == (group, 18944)
+
+
+# Llama 4 Scout's text_config (the llama4 configs public inference repositories quote): 48 layers, 40 heads, 8 KV
+# heads, head_dim 128, 16 experts, attention_chunk_size 8192.
+LLAMA_4_SCOUT = {
+    "architectures": ["Llama4ForConditionalGeneration"],
+    "text_config": {
+        "num_hidden_layers": 48,
+        "num_attention_heads": 40,
+        "num_key_value_heads": 8,
+        "head_dim": 128,
+        "hidden_size": 5120,
+        "num_local_experts": 16,
+        "num_experts_per_tok": 1,
+        "attention_chunk_size": 8192,
+        "max_position_embeddings": 10485760,
+    },
+    "torch_dtype": "bfloat16",
+}
+
+
+def test_llama_4s_rope_layers_are_chunked_and_every_fourth_layer_global():
+    """Without a `no_rope_layers` list transformers' Llama4TextConfig marks layer i NoPE when (i + 1) % 4 == 0:
+    layers 3, 7, ..., 47, 12 of 48; vLLM chunks the other 36 (models/llama4.py `use_chunked_local_attn`)."""
+    facts = facts_from_files(LLAMA_4_SCOUT, {"BF16": 109_000_000_000}, "test")
+
+    assert (facts.attention_chunk, facts.chunked_layers, facts.sliding_layers) == (8192, 36, 0)
+    assert (
+        facts.layout == "bfloat16 weights, 16 experts (1 per token), all resident, 36 of 48 layers in 8192-token chunks"
+    )
+
+
+def test_an_explicit_no_rope_layers_list_decides_which_layers_are_chunked():
+    """Four layers listed [1, 0, 1, 0]: the two whose entry is 1 use RoPE and so the chunk."""
+    text = {**LLAMA_4_SCOUT["text_config"], "num_hidden_layers": 4, "no_rope_layers": [1, 0, 1, 0]}
+
+    facts = facts_from_files({**LLAMA_4_SCOUT, "text_config": text}, {"BF16": 1_000_000}, "test")
+
+    assert (facts.attention_chunk, facts.chunked_layers) == (8192, 2)
+
+
+def test_a_multimodal_config_says_its_encoders_profiling_is_not_counted():
+    """Gemma 3's `vision_config` is a `siglip_vision_model`; its weights are in the stored bytes, its start-up
+    profiling run (vllm/v1/worker/gpu_model_runner.py `profile_run`) is not sized."""
+    config = {**GEMMA_3_27B, "vision_config": {**GEMMA_3_27B["vision_config"], "model_type": "siglip_vision_model"}}
+
+    facts = facts_from_files(config, {"BF16": 27_400_000_000}, "test")
+
+    assert facts.layout.endswith(
+        "vision encoder (siglip_vision_model) weights counted but not its start-up profiling peak"
+    )
+    assert facts_from_files(QWEN_2_5_7B, {"BF16": 7_610_000_000}, "test").vision_encoder == ""

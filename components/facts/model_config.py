@@ -9,7 +9,8 @@ elements stored in it). The keys read are the transformers config's, as vLLM v0.
 - `num_hidden_layers`, `num_attention_heads`, `num_key_value_heads` (default: the attention heads), `head_dim`
   (default: `hidden_size / num_attention_heads`), `max_position_embeddings`, and the dtype (`dtype`, or the older
   `torch_dtype`);
-- `quantization_config.quant_method`; the experts (`num_local_experts`, `num_experts` or `n_routed_experts`) and
+- `quantization_config.quant_method`, and for compressed-tensors the scheme its first `config_groups` entry
+  makes vLLM pick (`compressed_tensors_scheme`); the experts (`num_local_experts`, `num_experts` or `n_routed_experts`) and
   `num_experts_per_tok`;
 - sliding-window layers where the config lists them: `layer_types` (its `sliding_attention` entries) or Gemma 3's
   `sliding_window_pattern` (every n-th layer global). A `sliding_window` without either is counted as full
@@ -46,6 +47,11 @@ SAFETENSORS_DTYPE_BYTES: Mapping[str, float] = {
 # in Qwen3 MoE and DeepSeek, `mlp.experts.gate_up_proj_blocks` in gpt-oss, `block_sparse_moe.experts.0.w1` in
 # Mixtral); DeepSeek's `shared_experts` run on every token and are split like the rest.
 EXPERT_TENSOR = ".experts."
+COMPRESSED_TENSORS = "compressed-tensors"
+# compressed-tensors' `QuantizationStrategy` and `CompressionFormat` values, as the config spells them.
+_ROW_STRATEGIES = ("group", "channel")
+_WHOLE_STRATEGIES = ("tensor", "channel")
+_ACTIVATION_FORMATS = ("naive-quantized", "int-quantized", "float-quantized")
 # `config.json` dtypes as the catalog names them.
 _CONFIG_DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "half": "float16", "float32": "float32"}
 
@@ -86,6 +92,8 @@ def facts_from_files(
     chunk, chunked = _chunked_layers(text, layers)
     quantization_config = config.get("quantization_config") or text.get("quantization_config") or {}
     quantization = quantization_config.get("quant_method")
+    if quantization == COMPRESSED_TENSORS:
+        quantization = compressed_tensors_scheme(quantization_config)
     experts = text.get("num_local_experts") or text.get("num_experts") or text.get("n_routed_experts") or 0
     served_dtype = "bfloat16" if dtype == "float32" else dtype
     try:
@@ -119,16 +127,48 @@ def facts_from_files(
         raise ModelConfigError(str(error)) from None
 
 
+def compressed_tensors_scheme(quantization_config: Mapping[str, Any]) -> str:
+    """The key of QUANTIZATION_BYTES for a compressed-tensors checkpoint: the scheme vLLM v0.32.0 picks from its
+    first `config_groups` entry on CUDA (compressed_tensors/compressed_tensors.py `_get_scheme_from_parts`), or plain
+    `compressed-tensors` for one not sized here (NVFP4, MXFP4, W4A8 and the rest), whose stored bytes still count.
+
+    - `pack-quantized` int weights of 4 or 8 bits per group or channel, no input activations: `CompressedTensorsWNA16`,
+      `w4a16` or `w8a16` (`_is_wNa16_group_channel`);
+    - in an activation-quantization format (utils.py `is_activation_quantization_format`: `naive-quantized`,
+      `int-quantized`, `float-quantized`), float weights of 8 bits per tensor, channel or block: `w8a8-fp8` with
+      float input activations (`_is_fp8_w8a8`), else `w8a16-fp8` (`_is_fp8_w8a16`); int weights of 8 bits per tensor
+      or channel with 8-bit input activations: `w8a8-int8` (`_is_static_tensor_w8a8`, `_is_dynamic_token_w8a8`).
+    """
+    group = _first_scheme(quantization_config)
+    weights, inputs = group.get("weights") or {}, group.get("input_activations") or {}
+    layout = group.get("format") or quantization_config.get("format")
+    kind, bits, strategy = weights.get("type"), weights.get("num_bits"), weights.get("strategy")
+    if layout == "pack-quantized" and kind == "int" and bits in (4, 8) and not inputs and strategy in _ROW_STRATEGIES:
+        return f"{COMPRESSED_TENSORS}/w{bits}a16"
+    if layout in _ACTIVATION_FORMATS and bits == 8:
+        if kind == "float" and strategy in (*_WHOLE_STRATEGIES, "block"):
+            fp8_inputs = inputs.get("type") == "float"
+            return f"{COMPRESSED_TENSORS}/w8a8-fp8" if fp8_inputs else f"{COMPRESSED_TENSORS}/w8a16-fp8"
+        if kind == "int" and strategy in _WHOLE_STRATEGIES and inputs.get("num_bits") == 8:
+            return f"{COMPRESSED_TENSORS}/w8a8-int8"
+    return COMPRESSED_TENSORS
+
+
+def _first_scheme(quantization_config: Mapping[str, Any]) -> Mapping[str, Any]:
+    for scheme in (quantization_config.get("config_groups") or {}).values():
+        return scheme if isinstance(scheme, Mapping) else {}
+    return {}
+
+
 def _group(quantization_config: Mapping[str, Any]) -> int:
     """Weights per scale along a row: AWQ's and GPTQ's `group_size`, block FP8's `weight_block_size` [n, k] (k
-    along the inputs), compressed-tensors' first scheme's `weights.group_size`; 0 for none (-1 is a whole row)."""
-    block = quantization_config.get("weight_block_size")
+    along the inputs), compressed-tensors' first scheme's `weights.group_size` or block `block_structure` [n, k]; 0
+    for none (-1 is a whole row)."""
+    weights = _first_scheme(quantization_config).get("weights") or {}
+    block = quantization_config.get("weight_block_size") or weights.get("block_structure")
     if isinstance(block, list) and len(block) == 2:
         return int(block[1])
-    group = quantization_config.get("group_size")
-    for scheme in (quantization_config.get("config_groups") or {}).values():
-        group = group or (scheme.get("weights") or {}).get("group_size")
-        break
+    group = quantization_config.get("group_size") or weights.get("group_size")
     return group if isinstance(group, int) and group > 0 else 0
 
 

@@ -26,8 +26,18 @@ DTYPE_BYTES: Mapping[str, float] = MappingProxyType({"float32": 4, "bfloat16": 2
 #   (0.5/128) and float16 `scales` per group (2/128) (auto_awq.py `create_weights`).
 # - gptq: the same `qweight`, `qzeros` and `scales` (auto_gptq.py); its int32 `g_idx` per input row (4 bytes
 #   per row, under 0.1% of the weights for 4096 outputs) is left out.
-# - compressed-tensors (w4a16, symmetric): `weight_packed` int32 of 8 weights and a `weight_scale` per group in
-#   the model's 16-bit dtype, no zero points (compressed_tensors/schemes/compressed_tensors_wNa16.py).
+# - compressed-tensors, keyed by the scheme vLLM picks from the checkpoint's `config_groups`
+#   (compressed_tensors/compressed_tensors.py `_get_scheme_from_parts`; the names are facts/model_config.py
+#   `COMPRESSED_TENSORS_SCHEMES`):
+#   - w4a16 and w8a16 (`CompressedTensorsWNA16`, symmetric): `weight_packed` int32 of 32 / num_bits weights and a
+#     `weight_scale` per group in the model's 16-bit dtype, no zero points (schemes/compressed_tensors_wNa16.py):
+#     0.5 + 2/128 and 1 + 2/128;
+#   - w8a8-int8 (`CompressedTensorsW8A8Int8`): an int8 weight and a float32 scale per output channel or per
+#     tensor (schemes/compressed_tensors_w8a8_int8.py), counted as 1 like int8;
+#   - w8a8-fp8 and w8a16-fp8 (`CompressedTensorsW8A8Fp8`, `CompressedTensorsW8A16Fp8`, the RedHatAI "-FP8" and
+#     "-FP8-dynamic" checkpoints): a float8 weight and a float32 scale per tensor or output channel
+#     (schemes/compressed_tensors_w8a8_fp8.py `create_fp8_scale_parameter`), under 0.1% for rows of 4096 and more,
+#     counted as 1; block-quantized ones add a scale per 128 x 128 tile as `fp8` does, also under 0.1%.
 # - mxfp4: two 4-bit values per uint8 and one uint8 scale per block of 32 (mxfp4.py `create_weights`,
 #   `mxfp4_block = 32`).
 # - bitsandbytes (4-bit NF4/FP4): two values per byte and a float32 absmax per block of 64 without double
@@ -38,7 +48,11 @@ QUANTIZATION_BYTES: Mapping[str, float] = MappingProxyType(
         "int8": 1.0,
         "awq": 0.5 + 0.5 / 128 + 2 / 128,
         "gptq": 0.5 + 0.5 / 128 + 2 / 128,
-        "compressed-tensors": 0.5 + 2 / 128,
+        "compressed-tensors/w4a16": 0.5 + 2 / 128,
+        "compressed-tensors/w8a16": 1 + 2 / 128,
+        "compressed-tensors/w8a8-int8": 1.0,
+        "compressed-tensors/w8a8-fp8": 1.0,
+        "compressed-tensors/w8a16-fp8": 1.0,
         "mxfp4": 0.5 + 1 / 32,
         "bitsandbytes": 0.5 + 4 / 64,
     }
@@ -81,8 +95,9 @@ class ModelFacts:
     source: str = ""
     """Where the figures come from."""
     quantization: str | None = None
-    """The quantization method of the checkpoint (`quantization_config.quant_method`), a key of
-    QUANTIZATION_BYTES; None for unquantized weights."""
+    """The quantization method of the checkpoint (`quantization_config.quant_method`; compressed-tensors with its
+    scheme, `compressed-tensors/w8a8-fp8`), a key of QUANTIZATION_BYTES; plain `compressed-tensors` for a scheme
+    read from the Hub and sized by its stored bytes; None for unquantized weights."""
     quantized_parameters: int = 0
     """Parameters stored in `quantization`'s format; the others stay in `dtype`."""
     experts: int = 0
@@ -103,7 +118,8 @@ class ModelFacts:
     where not recorded: with `quantization_group`, what a tensor parallel shard must split into whole groups."""
     quantization_group: int = 0
     """Weights per scale along a row of a grouped method (`group_size` of AWQ, GPTQ or compressed-tensors, the
-    block's `weight_block_size` of FP8), 0 where not grouped or not recorded."""
+    block's `weight_block_size` of FP8 or `block_structure` of compressed-tensors), 0 where not grouped or not
+    recorded."""
     expert_parameters: int = 0
     """Parameters of the routed experts (counted in `parameters`), 0 where not recorded: with expert parallelism
     each GPU keeps whole experts of them."""
@@ -209,9 +225,18 @@ def shape_problems(
 # row-parallel layer that is not whole groups (quantization/auto_awq.py `create_weights`: "The input size is not
 # aligned with the quantized weight shape. This can be caused by too large tensor parallel size."); GPTQ and
 # compressed-tensors' wNa16 find no kernel for it (kernels/linear/mixed_precision/marlin.py `can_implement`: "A
-# group straddling TP ranks cannot be fixed by padding"); block FP8 refuses inputs and outputs per shard that are
-# not whole blocks (quantization/utils/fp8_utils.py `validate_fp8_block_shape`). MXFP4 pads its experts instead.
-GROUPED_METHODS = ("awq", "gptq", "compressed-tensors", "fp8")
+# group straddling TP ranks cannot be fixed by padding"); block FP8, compressed-tensors' block strategy included
+# (schemes/compressed_tensors_w8a8_fp8.py `create_weights`), refuses inputs and outputs per shard that are not
+# whole blocks (quantization/utils/fp8_utils.py `validate_fp8_block_shape`). MXFP4 pads its experts instead.
+GROUPED_METHODS = (
+    "awq",
+    "gptq",
+    "fp8",
+    "compressed-tensors/w4a16",
+    "compressed-tensors/w8a16",
+    "compressed-tensors/w8a8-fp8",
+    "compressed-tensors/w8a16-fp8",
+)
 
 
 def group_problems(facts: ModelFacts, tensor_parallel_size: int) -> list[str]:

@@ -6,8 +6,15 @@ Standard library only.
   `_get_quantization_config` raises "The quantization method ... is not supported for the current GPU. Minimum
   capability: ...". The minimums, from each config class under vllm/model_executor/layers/quantization/: fp8.py
   `Fp8Config` 75, mxfp4.py `Mxfp4Config` 80, auto_awq.py `AutoAWQConfig` 75 (also `awq_marlin`), auto_gptq.py
-  `AutoGPTQConfig` 60 (also `gptq_marlin`), compressed_tensors/compressed_tensors.py 70 (its schemes may ask
-  more), experts_int8.py 80, fbgemm_fp8.py 80, modelopt.py 80, moe_wna16.py 70, torchao.py 75, humming.py 75.
+  `AutoGPTQConfig` 60 (also `gptq_marlin`), compressed_tensors/compressed_tensors.py 70, experts_int8.py 80,
+  fbgemm_fp8.py 80, modelopt.py 80, moe_wna16.py 70, torchao.py 75, humming.py 75.
+- compressed-tensors then refuses a layer whose scheme asks more (compressed_tensors.py `get_scheme`:
+  `_check_scheme_supported(scheme.get_min_capability())`), each scheme's minimum from
+  compressed_tensors/schemes/: `CompressedTensorsWNA16` 75 (w4a16, w8a16), `CompressedTensorsW8A8Int8` 75,
+  `CompressedTensorsW8A16Fp8` 75, `CompressedTensorsW8A8Fp8` 89. Below 8.9 an FP8 w8a8 checkpoint is not refused:
+  `_get_scheme_from_parts` picks `CompressedTensorsW8A16Fp8` instead (weights-only FP8 through Marlin, "input_quant
+  will be present for converted models; will be ignored during inference"), so its minimum is that scheme's 75.
+  A scheme not sized here (plain `compressed-tensors`) is held to the config's 70.
 - The activations' dtype must be one the method supports (`get_supported_act_dtypes`, checked in the same
   function): MXFP4 takes bfloat16 only, so `--dtype float16` is refused.
 - A method outside `QUANTIZATION_METHODS` (quantization/__init__.py) is refused whatever the GPU
@@ -40,6 +47,11 @@ MIN_CAPABILITY: Mapping[str, int] = MappingProxyType(
         "gptq": 60,
         "gptq_marlin": 60,
         "compressed-tensors": 70,
+        "compressed-tensors/w4a16": 75,
+        "compressed-tensors/w8a16": 75,
+        "compressed-tensors/w8a8-int8": 75,
+        "compressed-tensors/w8a16-fp8": 75,
+        "compressed-tensors/w8a8-fp8": 75,
         "experts_int8": 80,
         "fbgemm_fp8": 80,
         "modelopt": 80,
@@ -53,6 +65,8 @@ UNKNOWN_METHODS = frozenset({"bitsandbytes"})
 """Methods checkpoints use that vLLM v0.32.0 does not know."""
 BFLOAT16_ONLY = frozenset({"mxfp4"})
 """Methods whose activations must be bfloat16."""
+FP8_ACTIVATIONS = frozenset({"fp8", "compressed-tensors/w8a8-fp8"})
+"""Methods that run FP8 activations from `NATIVE_FP8` and fall back to weight-only Marlin below it."""
 NATIVE_FP8 = 89
 BFLOAT16 = 80
 # `--dtype` spellings of 16-bit float (vllm/config/model.py `_STR_DTYPE_TO_TORCH_DTYPE`).
@@ -85,7 +99,7 @@ def capability_findings(
         )
     if quantization in BFLOAT16_ONLY and dtype_flag in _FLOAT16:
         problems.append(f"{quantization} takes bfloat16 activations only, not --dtype {dtype_flag}")
-    if quantization == "fp8" and minimum is not None and minimum <= level < NATIVE_FP8:
+    if quantization in FP8_ACTIVATIONS and minimum is not None and minimum <= level < NATIVE_FP8:
         notes.append(f"FP8 weights through the Marlin weight-only kernel: the {gpu} ({shown}) has no FP8 tensor cores")
     if level < BFLOAT16:
         if dtype_flag == "bfloat16":

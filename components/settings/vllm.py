@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import AfterValidator
 
@@ -27,6 +27,20 @@ VLLM_MANAGED_FLAGS = tuple(
 )
 # Namespaces the cluster owns: the vLLM server would relabel them restricted, and delete them on destroy.
 SYSTEM_NAMESPACES = INITIAL_NAMESPACES
+# The quantizations `modelFacts` can size, the byte table's keys (facts/model_facts.py `QUANTIZATION_BYTES`).
+Quantization = Literal[
+    "fp8",
+    "int8",
+    "awq",
+    "gptq",
+    "compressed-tensors/w4a16",
+    "compressed-tensors/w8a16",
+    "compressed-tensors/w8a8-int8",
+    "compressed-tensors/w8a8-fp8",
+    "compressed-tensors/w8a16-fp8",
+    "mxfp4",
+    "bitsandbytes",
+]
 
 
 def _release(tag: str) -> tuple[int, ...]:
@@ -134,9 +148,10 @@ class ModelFactsSettings(SectionModel):
     """Dtype of the published weights (`torch_dtype`); the KV cache keeps the same."""
     bytes_per_parameter: Annotated[float, rule(lambda x: 0 < x <= 4, "a number with 0 < x <= 4")] | None = None
     """Bytes one parameter takes, for quantized weights (0.5 for 4-bit). Default: the bytes of `dtype`."""
-    quantization: Literal["fp8", "int8", "awq", "gptq", "compressed-tensors", "mxfp4", "bitsandbytes"] | None = None
-    """The checkpoint's quantization method (`quantization_config.quant_method` of `config.json`); its weights take
-    the method's bytes with their scales (0.53125 a weight for MXFP4, 0.5195 for AWQ or GPTQ with groups of 128).
+    quantization: Quantization | None = None
+    """The checkpoint's quantization method (`quantization_config.quant_method` of `config.json`; for
+    compressed-tensors its scheme, `compressed-tensors/w8a8-fp8` for the "-FP8" checkpoints); its weights take the
+    method's bytes with their scales (0.53125 a weight for MXFP4, 0.5195 for AWQ or GPTQ with groups of 128).
     Default: none."""
     quantized_parameters: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
     """Parameters stored in `quantization`'s format (the quantized linear layers: experts only for gpt-oss); the
@@ -189,8 +204,7 @@ class ModelFactsSettings(SectionModel):
             problems.append(
                 ConfigProblem(
                     "quantization",
-                    "missing with quantizedParameters set; allowed: fp8, int8, awq, gptq, compressed-tensors, "
-                    "mxfp4, bitsandbytes",
+                    f"missing with quantizedParameters set; allowed: {', '.join(get_args(Quantization))}",
                 )
             )
         if self.sliding_layers > self.layers or (self.sliding_layers > 0) != (self.sliding_window is not None):

@@ -177,3 +177,73 @@ def test_a_multimodal_config_says_its_encoders_profiling_is_not_counted():
         "vision encoder (siglip_vision_model) weights counted but not its start-up profiling peak"
     )
     assert facts_from_files(QWEN_2_5_7B, {"BF16": 7_610_000_000}, "test").vision_encoder == ""
+
+
+def _compressed(weights: dict, inputs: dict | None, layout: str) -> dict:
+    """A compressed-tensors `quantization_config` of one scheme over the Linear layers, as llm-compressor writes it."""
+    scheme = {"targets": ["Linear"], "weights": weights, "input_activations": inputs}
+    return {"quant_method": "compressed-tensors", "format": layout, "config_groups": {"group_0": scheme}}
+
+
+FP8_TENSOR = {"type": "float", "num_bits": 8, "strategy": "tensor", "symmetric": True, "dynamic": False}
+FP8_CHANNEL = {**FP8_TENSOR, "strategy": "channel"}
+INT8_CHANNEL = {**FP8_CHANNEL, "type": "int"}
+
+
+@pytest.mark.parametrize(
+    ("quantization_config", "key"),
+    [
+        # "-FP8": static per-tensor weights and inputs (`_is_fp8_w8a8`: float weights and inputs, per tensor).
+        pytest.param(_compressed(FP8_TENSOR, FP8_TENSOR, "float-quantized"), "w8a8-fp8", id="fp8-static"),
+        # "-FP8-dynamic": per-channel weights, inputs per token at run time (dynamic inputs always pass).
+        pytest.param(
+            _compressed(FP8_CHANNEL, {**FP8_TENSOR, "strategy": "token", "dynamic": True}, "naive-quantized"),
+            "w8a8-fp8",
+            id="fp8-dynamic",
+        ),
+        # FP8 weights alone (`_is_fp8_w8a16`).
+        pytest.param(_compressed(FP8_CHANNEL, None, "float-quantized"), "w8a16-fp8", id="fp8-weights-only"),
+        # "quantized.w8a8": int8 weights per channel, int8 inputs per token (`_is_dynamic_token_w8a8`).
+        pytest.param(
+            _compressed(INT8_CHANNEL, {**INT8_CHANNEL, "strategy": "token", "dynamic": True}, "int-quantized"),
+            "w8a8-int8",
+            id="int8-w8a8",
+        ),
+        # "quantized.w4a16" and "quantized.w8a16": packed int weights per group, no inputs (`_is_wNa16_group_channel`).
+        pytest.param(
+            _compressed(
+                {**INT8_CHANNEL, "num_bits": 4, "strategy": "group", "group_size": 128}, None, "pack-quantized"
+            ),
+            "w4a16",
+            id="w4a16",
+        ),
+        pytest.param(_compressed(INT8_CHANNEL, None, "pack-quantized"), "w8a16", id="w8a16"),
+        # NVFP4 (float 4 bits per group of 16, `_is_nvfp4_format`): no scheme sized here, the method alone.
+        pytest.param(
+            _compressed(
+                {**FP8_TENSOR, "num_bits": 4, "strategy": "tensor_group", "group_size": 16},
+                None,
+                "nvfp4-pack-quantized",
+            ),
+            "",
+            id="nvfp4-unsized",
+        ),
+    ],
+)
+def test_compressed_tensors_is_keyed_by_the_scheme_vllm_picks(quantization_config, key):
+    """The branches of vLLM v0.32.0's compressed_tensors.py `_get_scheme_from_parts`, one per scheme, from configs
+    made by hand with the fields it reads (`type`, `num_bits`, `strategy`, `dynamic`, `format`)."""
+    facts = facts_from_files({**QWEN_2_5_7B, "quantization_config": quantization_config}, {"F8_E4M3": 1}, "t")
+
+    assert facts.quantization == ("compressed-tensors/" + key if key else "compressed-tensors")
+
+
+def test_a_compressed_tensors_block_is_its_group():
+    """A block-quantized FP8 scheme (`strategy: block`, `block_structure` [n, k]) is held to whole blocks of k."""
+    weights = {**FP8_TENSOR, "strategy": "block", "block_structure": [128, 128]}
+    inputs = {**FP8_TENSOR, "strategy": "group", "group_size": 128, "dynamic": True}
+    config = {**QWEN_2_5_7B, "quantization_config": _compressed(weights, inputs, "float-quantized")}
+
+    facts = facts_from_files(config, {"F8_E4M3": 1}, "t")
+
+    assert (facts.quantization, facts.quantization_group) == ("compressed-tensors/w8a8-fp8", 128)

@@ -7,7 +7,9 @@ compressed_tensors.py 70 under vllm/model_executor/layers/quantization/), refuse
 `_get_quantization_config`; MXFP4's bfloat16-only activations (`get_supported_act_dtypes`); FP8 tensor cores from
 8.9 (platforms/cuda.py `supports_fp8`) and the Marlin weight-only fallback from 7.5 (kernels/linear/scaled_mm/
 marlin.py); bfloat16 from 8.0 (platforms/cuda.py `supported_dtypes`, `check_if_supports_dtype`); bitsandbytes
-absent from `QUANTIZATION_METHODS` (quantization/__init__.py). Compute capabilities from NVIDIA's CUDA GPUs table
+absent from `QUANTIZATION_METHODS` (quantization/__init__.py). compressed-tensors' schemes
+(compressed_tensors/schemes/, `get_min_capability`): wNa16 75, w8a8 int8 75, w8a16 fp8 75, w8a8 fp8 89, which
+below 8.9 `_get_scheme_from_parts` swaps for w8a16 fp8 (Marlin) rather than refusing. Compute capabilities from NVIDIA's CUDA GPUs table
 (facts/gpu_catalog.py): T4 7.5, V100 7.0, A100 8.0, A10G 8.6, L4 and L40S 8.9, H100 9.0.
 """
 
@@ -69,6 +71,35 @@ RULES = [
     pytest.param(
         "compressed-tensors", "bfloat16", None, (7, 0), None, "served in float16", id="compressed-tensors-v100"
     ),
+    pytest.param(
+        "compressed-tensors/w8a8-fp8",
+        "bfloat16",
+        None,
+        (7, 0),
+        "runs compressed-tensors/w8a8-fp8 from compute capability 7.5; the GPU is 7.0",
+        "served in float16",
+        id="ct-fp8-v100",
+    ),
+    pytest.param(
+        "compressed-tensors/w8a8-fp8",
+        "bfloat16",
+        None,
+        (8, 0),
+        None,
+        "Marlin weight-only kernel: the GPU (8.0) has no FP8",
+        id="ct-fp8-a100-marlin",
+    ),
+    pytest.param("compressed-tensors/w8a8-fp8", "bfloat16", None, (8, 9), None, None, id="ct-fp8-l4-native"),
+    pytest.param(
+        "compressed-tensors/w4a16",
+        "float16",
+        None,
+        (7, 0),
+        "runs compressed-tensors/w4a16 from compute capability 7.5; the GPU is 7.0",
+        None,
+        id="ct-w4a16-v100",
+    ),
+    pytest.param("compressed-tensors/w8a8-int8", "float16", None, (7, 5), None, None, id="ct-int8-t4"),
     pytest.param(
         "bitsandbytes", "bfloat16", None, (9, 0), "knows no quantization method bitsandbytes", None, id="bitsandbytes"
     ),

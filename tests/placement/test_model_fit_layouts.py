@@ -7,8 +7,12 @@ comment quotes, facts/model_catalog.py) and from vLLM v0.32.0's source, read in 
   (vllm/model_executor/layers/quantization/): MXFP4 keeps two 4-bit values per uint8 and a uint8 scale per 32
   (mxfp4.py), 0.5 + 1/32 = 0.53125; AWQ and GPTQ keep int32 `qweight` of 8 values, int32 `qzeros` of 8 per group
   of 128 and float16 `scales` per group (auto_awq.py, auto_gptq.py), 0.5 + 0.5/128 + 2/128 = 0.51953125;
-  compressed-tensors w4a16 drops the zero points (compressed_tensors_wNa16.py), 0.5 + 2/128 = 0.515625; FP8
-  keeps one byte and a float32 scale per 128 x 128 block (fp8.py), 1 + 4/16384 = 1.000244140625.
+  compressed-tensors' wNa16 scheme drops the zero points and keeps a 16-bit scale per group of 128
+  (compressed_tensors/schemes/compressed_tensors_wNa16.py): w4a16 0.5 + 2/128 = 0.515625, w8a16 1 + 2/128 =
+  1.015625; its w8a8-fp8, w8a16-fp8 and w8a8-int8 schemes keep one byte and a float32 scale per tensor or output
+  channel (compressed_tensors_w8a8_fp8.py, compressed_tensors_w8a16_fp8.py, compressed_tensors_w8a8_int8.py),
+  counted as 1; FP8 keeps one byte and a float32 scale per 128 x 128 block (fp8.py), 1 + 4/16384 =
+  1.000244140625.
 - KV cache of one sequence (vllm/v1/kv_cache_interface.py `max_memory_usage_bytes`): a full-attention layer keeps
   `cdiv(max_model_len, 16)` pages of 16 tokens, a sliding-window layer `cdiv(min(window - 1 + 2 x
   max_num_batched_tokens, max_model_len), 16) + 1` pages (2 batches in flight with async scheduling,
@@ -171,7 +175,11 @@ QUANTIZED_BYTES = [
     pytest.param("mxfp4", 0.53125e9 + 2e9, id="mxfp4"),
     pytest.param("awq", 0.51953125e9 + 2e9, id="awq-group-128"),
     pytest.param("gptq", 0.51953125e9 + 2e9, id="gptq-group-128"),
-    pytest.param("compressed-tensors", 0.515625e9 + 2e9, id="compressed-tensors-w4a16"),
+    pytest.param("compressed-tensors/w4a16", 0.515625e9 + 2e9, id="compressed-tensors-w4a16"),
+    pytest.param("compressed-tensors/w8a16", 1.015625e9 + 2e9, id="compressed-tensors-w8a16"),
+    pytest.param("compressed-tensors/w8a8-fp8", 1e9 + 2e9, id="compressed-tensors-w8a8-fp8"),
+    pytest.param("compressed-tensors/w8a16-fp8", 1e9 + 2e9, id="compressed-tensors-w8a16-fp8"),
+    pytest.param("compressed-tensors/w8a8-int8", 1e9 + 2e9, id="compressed-tensors-w8a8-int8"),
     pytest.param("fp8", 1.000244140625e9 + 2e9, id="fp8-block-128"),
     pytest.param("int8", 1e9 + 2e9, id="int8"),
     # bitsandbytes 4-bit: two values per byte and a float32 absmax per 64 (no double quantization): 0.5625.

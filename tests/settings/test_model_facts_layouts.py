@@ -7,12 +7,15 @@ tests/placement/test_model_fit_layouts.py from its `config.json` and vLLM v0.32.
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
 from components.facts import gpu_catalog, model_catalog
 from components.facts.model_memory import model_fit
 from components.settings import ConfigError, parse_settings
 from components.settings.fleet import served_model
+from components.settings.vllm import ModelFactsSettings, Quantization
 
 GPT_OSS_120B = {
     "parameters": 116_830_000_000,
@@ -55,7 +58,9 @@ def test_contradictory_layout_facts_are_refused_together_naming_each_key():
         ("vllm.modelFacts.quantizedParameters", "2000000000000 > parameters 116830000000; allowed: at most parameters"),
         (
             "vllm.modelFacts.quantization",
-            "missing with quantizedParameters set; allowed: fp8, int8, awq, gptq, compressed-tensors, mxfp4, "
+            "missing with quantizedParameters set; allowed: fp8, int8, awq, gptq, compressed-tensors/w4a16, "
+            "compressed-tensors/w8a16, compressed-tensors/w8a8-int8, compressed-tensors/w8a8-fp8, "
+            "compressed-tensors/w8a16-fp8, mxfp4, "
             "bitsandbytes",
         ),
         (
@@ -63,3 +68,21 @@ def test_contradictory_layout_facts_are_refused_together_naming_each_key():
             "0 with slidingWindow 128; allowed: 1 to layers (36) with a slidingWindow, 0 without",
         ),
     ]
+
+
+@pytest.mark.parametrize("method", get_args(Quantization))
+def test_every_quantization_modelfacts_accepts_is_sized(method):
+    """Each value the setting allows has its bytes per weight in facts/model_facts.py's table: a billion quantized
+    weights weigh at least the 0.5 byte of the smallest, 4-bit methods."""
+    settings = ModelFactsSettings(
+        parameters=1_000_000_000,
+        layers=1,
+        attention_heads=1,
+        kv_heads=1,
+        head_dim=64,
+        max_context=4096,
+        quantization=method,
+        quantized_parameters=1_000_000_000,
+    )
+
+    assert settings.facts().weight_bytes >= 0.5e9

@@ -165,6 +165,11 @@ class ModelFactsSettings(SectionModel):
     """Tokens a sliding-window layer attends to (`sliding_window`). Default: no such layers."""
     sliding_layers: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
     """Layers that use the window (the `sliding_attention` entries of `layer_types`)."""
+    attention_chunk: Annotated[int, rule(lambda n: n >= 1, "an integer >= 1")] | None = None
+    """Tokens of a chunk of chunked local attention (Llama 4's `attention_chunk_size`). Default: no such layers."""
+    chunked_layers: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
+    """Layers that attend within their chunk only (Llama 4's RoPE layers, those whose `no_rope_layers` entry is 1);
+    each keeps a chunk of KV cache per sequence rather than the whole context."""
     latent_attention: bool = False
     """Multi-latent attention (DeepSeek's MLA): give `kvHeads` 1 and `headDim` `kv_lora_rank + qk_rope_head_dim`."""
     intermediate_size: Annotated[int, rule(lambda n: n >= 0, "an integer >= 0")] = 0
@@ -215,6 +220,16 @@ class ModelFactsSettings(SectionModel):
                     f"({self.layers}) with a slidingWindow, 0 without",
                 )
             )
+        if self.chunked_layers > self.layers - self.sliding_layers or (self.chunked_layers > 0) != (
+            self.attention_chunk is not None
+        ):
+            problems.append(
+                ConfigProblem(
+                    "chunkedLayers",
+                    f"{self.chunked_layers!r} with attentionChunk {self.attention_chunk}; allowed: 1 to layers "
+                    f"less slidingLayers ({self.layers - self.sliding_layers}) with an attentionChunk, 0 without",
+                )
+            )
         return problems
 
     def facts(self) -> ModelFacts:
@@ -240,6 +255,8 @@ class ModelFactsSettings(SectionModel):
             intermediate_size=self.intermediate_size,
             quantization_group=self.quantization_group,
             expert_parameters=self.expert_parameters,
+            attention_chunk=self.attention_chunk,
+            chunked_layers=self.chunked_layers,
         )
 
 

@@ -12,7 +12,7 @@ from typing import get_args
 import pytest
 
 from components.facts import gpu_catalog, model_catalog
-from components.facts.model_memory import model_fit
+from components.facts.model_memory import ServedModel, model_fit
 from components.settings import ConfigError, parse_settings
 from components.settings.fleet import served_model
 from components.settings.vllm import ModelFactsSettings, Quantization
@@ -86,3 +86,76 @@ def test_every_quantization_modelfacts_accepts_is_sized(method):
     )
 
     assert settings.facts().weight_bytes >= 0.5e9
+
+
+# A copy of Llama 4 Scout outside the catalog (its text_config: 48 layers, 40 heads, 8 KV heads, head_dim 128, 16
+# experts, 1 per token, attention_chunk_size 8192, every fourth layer NoPE so 36 RoPE layers chunked; 109B parameters
+# from Meta's model card), as facts/model_catalog_layouts.py's row quotes it.
+SCOUT = {
+    "parameters": 109_000_000_000,
+    "layers": 48,
+    "attentionHeads": 40,
+    "kvHeads": 8,
+    "headDim": 128,
+    "maxContext": 10485760,
+    "experts": 16,
+    "activeExperts": 1,
+    "attentionChunk": 8192,
+    "chunkedLayers": 36,
+}
+
+
+def test_model_facts_chunked_layers_keep_a_chunk_of_cache_each():
+    """Over 8 H100 at 131072 tokens (max_num_batched_tokens 8192 there): 12 global layers x 131072 + 36 chunked
+    layers x cdiv(min(8192 + 2 x 8192, 131072), 16) x 16 = 24576 tokens = 2,457,600 slots x 2 x 1 KV head per GPU x
+    128 x 2 bytes = 1.1719 GiB per sequence (vllm/v1/kv_cache_interface.py `ChunkedLocalAttentionSpec` at v0.32.0),
+    where 48 global layers would keep 3.0 GiB."""
+    settings = parse_settings({"vllm": {"model": "acme/scout-tuned", "modelFacts": SCOUT}})
+    served = ServedModel("acme/scout-tuned", "gpu", 8, 131072, 0.9, settings.vllm.model_facts.facts())
+
+    result = model_fit(served, gpu_catalog.lookup("p5.48xlarge"), "p5.48xlarge")
+
+    assert result.kv_gib_per_sequence_per_gpu == pytest.approx(1.1719, abs=1e-4)
+    assert "36 of 48 layers in 8192-token chunks" in result.layout
+
+
+@pytest.mark.parametrize(
+    ("chunk_facts", "message"),
+    [
+        pytest.param(
+            {"chunkedLayers": 36},
+            "36 with attentionChunk None; allowed: 1 to layers less slidingLayers (48) with an attentionChunk, 0 "
+            "without",
+            id="layers-without-chunk",
+        ),
+        pytest.param(
+            {"attentionChunk": 8192},
+            "0 with attentionChunk 8192; allowed: 1 to layers less slidingLayers (48) with an attentionChunk, 0 "
+            "without",
+            id="chunk-without-layers",
+        ),
+        pytest.param(
+            {"attentionChunk": 8192, "chunkedLayers": 40, "slidingWindow": 4096, "slidingLayers": 12},
+            "40 with attentionChunk 8192; allowed: 1 to layers less slidingLayers (36) with an attentionChunk, 0 "
+            "without",
+            id="more-local-layers-than-layers",
+        ),
+    ],
+)
+def test_contradictory_chunk_facts_are_refused_naming_the_key_value_and_allowed(chunk_facts, message):
+    facts = {key: value for key, value in SCOUT.items() if key not in ("attentionChunk", "chunkedLayers")}
+
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"vllm": {"model": "acme/x", "modelFacts": {**facts, **chunk_facts}}})
+
+    assert [(problem.key, problem.message) for problem in error.value.problems] == [
+        ("vllm.modelFacts.chunkedLayers", message)
+    ]
+
+
+def test_a_chunk_below_one_token_is_refused_naming_the_allowed_range():
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"vllm": {"model": "acme/x", "modelFacts": {**SCOUT, "attentionChunk": 0}}})
+
+    assert [problem.key for problem in error.value.problems] == ["vllm.modelFacts.attentionChunk"]
+    assert "an integer >= 1" in error.value.problems[0].message

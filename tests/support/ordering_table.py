@@ -8,11 +8,11 @@ provisioners and of the fleet are in tests/support/ordering_table_pools.py.
 
 from __future__ import annotations
 
-from tests.support.ordering_table_pools import AUTO_MODE, FLEET, KARPENTER
+from tests.support.ordering_table_pools import AUTO_MODE, FLEET, KARPENTER, WARM_NODES
 from tests.support.orderings import AGENT, CREDENTIALS, DEPENDS_ON, PRIVATE_ROUTING, SERVER_OBJECTS, Ordering
 
-ALL = ("dev", "secrets", "karpenter", "autoMode", "s3Seeded", "kedaAmp", "prometheusInstalled")
-NODE_GROUP_STACKS = ("dev", "secrets", "s3Seeded", "kedaAmp", "prometheusInstalled")
+ALL = ("dev", "secrets", "karpenter", "autoMode", "s3Seeded", "warmQueue", "kedaAmp", "prometheusInstalled")
+NODE_GROUP_STACKS = ("dev", "secrets", "s3Seeded", "warmQueue", "kedaAmp", "prometheusInstalled")
 """Variants whose GPU pool is a managed node group (the dev stack's provisioner)."""
 NETWORK_AND_CLUSTER = (
     Ordering(
@@ -371,6 +371,67 @@ AUTOSCALING_AND_MONITORING = (
     ),
 )
 
+QUEUE_RESULTS = "Bucket vllm-queue-results"
+QUEUE_RESULTS_SETTINGS = (
+    "BucketPublicAccessBlock vllm-queue-results",
+    "BucketOwnershipControls vllm-queue-results",
+    "BucketServerSideEncryptionConfiguration vllm-queue-results",
+    "BucketVersioning vllm-queue-results",
+)
+QUEUE = (
+    Ordering(
+        "queue-results-settings-after-their-bucket",
+        ("warmQueue",),
+        QUEUE_RESULTS_SETTINGS,
+        (QUEUE_RESULTS,),
+        DEPENDS_ON,
+        "each configures the results bucket and is deleted before it",
+    ),
+    Ordering(
+        "queue-consumer-program-after-its-namespace",
+        ("warmQueue",),
+        ("ConfigMap vllm-queue-script",),
+        ("Namespace vllm-ns",),
+        DEPENDS_ON,
+        "the API server refuses an object in a namespace that does not exist",
+    ),
+    Ordering(
+        "vllm-pods-after-their-queue-credentials",
+        ("warmQueue",),
+        ("Deployment vllm-deployment",),
+        ("PodIdentityAssociation vllm-queue-pod-identity", "RolePolicy vllm-queue-consumer"),
+        DEPENDS_ON,
+        CREDENTIALS + "; and the consumer receives at once, so a grant that is not there yet fails its first calls",
+    ),
+    Ordering(
+        "vllm-pods-after-their-queue-and-results",
+        ("warmQueue",),
+        ("Deployment vllm-deployment",),
+        (
+            "Queue vllm-queue-requests",
+            "Queue vllm-queue-dead-letter",
+            "QueuePolicy vllm-queue-*",
+            "RolePolicy vllm-queue-keda-read",
+            "ConfigMap vllm-queue-script",
+            QUEUE_RESULTS,
+            *QUEUE_RESULTS_SETTINGS,
+            "BucketLifecycleConfiguration vllm-queue-results-expiry",
+        ),
+        DEPENDS_ON,
+        "the consumer mounts its program from the ConfigMap (missing, the pod stays ContainerCreating), then "
+        "receives from the queue and writes into the results bucket; the scaler reads the queue with its grant",
+    ),
+)
+
 ORDERINGS = (
-    NETWORK_AND_CLUSTER + AUTOSCALER + SERVER + S3_WEIGHTS + KARPENTER + AUTO_MODE + AUTOSCALING_AND_MONITORING + FLEET
+    NETWORK_AND_CLUSTER
+    + AUTOSCALER
+    + SERVER
+    + S3_WEIGHTS
+    + QUEUE
+    + KARPENTER
+    + AUTO_MODE
+    + WARM_NODES
+    + AUTOSCALING_AND_MONITORING
+    + FLEET
 )

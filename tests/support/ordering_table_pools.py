@@ -85,6 +85,37 @@ KARPENTER = (
     ),
 )
 
+WARM_NODES = (
+    Ordering(
+        "warm-placeholders-after-their-priority-class",
+        ("warmQueue",),
+        ("Deployment gpu-warm",),
+        ("PriorityClass gpu-warm-priority",),
+        DEPENDS_ON,
+        "the Priority admission plugin rejects a pod whose priorityClassName does not exist (Kubernetes docs, Pod "
+        "Priority and Preemption), so the placeholders would fail to be created and hold no node",
+    ),
+    Ordering(
+        "vllm-server-after-its-pools-warm-nodes",
+        ("warmQueue",),
+        ("VllmServer vllm",),
+        ("Deployment gpu-warm", "PriorityClass gpu-warm-priority"),
+        DEPENDS_ON,
+        "the server waits for its pool whole (vllm-server-after-its-node-group-pool); with the placeholders there "
+        "first, its first pod preempts one on a node that is up and has pulled the image, the start the plan counts "
+        "with a warm node",
+    ),
+    Ordering(
+        "node-group-pools-after-their-fast-snapshot-restores",
+        ("warmQueue",),
+        ("GpuNodeGroup gpu",),
+        ("FastSnapshotRestore fsr-*",),
+        DEPENDS_ON,
+        "a node launched while the snapshot's restore is still enabling reads its image volume lazily from S3, the "
+        "slow start the plan counts out with fastSnapshotRestore",
+    ),
+)
+
 AUTO_MODE = (
     Ordering(
         "auto-mode-node-class-after-its-role-can-join",

@@ -64,6 +64,24 @@ VARIANTS: dict[str, Variant] = {
         },
         ("hfToken",),
     ),
+    # A node group with one warm node, its image on a snapshot that Fast Snapshot Restore keeps initialized, and a
+    # server fed from a queue at zero replicas.
+    "warmQueue": Variant(
+        {
+            "gpuNodeGroup": {
+                "amiFamily": "Bottlerocket",
+                "imageCache": "snapshot",
+                "snapshotId": "snap-0123456789abcdef0",
+                "fastSnapshotRestore": True,
+                "warmNodes": 1,
+            },
+            "vllm": {
+                "queue": {"enabled": True, "requestTimeoutSeconds": 900},
+                "autoscaling": {"enabled": False, "minReplicas": 0, "maxReplicas": 2},
+                "replicas": 0,
+            },
+        }
+    ),
     "kedaAmp": Variant(
         {
             "vllm": {"autoscaling": {"enabled": True, "maxReplicas": 2, "targetKvCacheUsage": 0.8}},

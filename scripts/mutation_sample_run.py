@@ -39,6 +39,10 @@ CONFTEST_EDITS = (
     ),
 )
 
+# A test that compares a generated file with what its generator makes of its source fails in mutants/, where the
+# file is mutmut's mutated copy (as tests/project/test_generated.py, which [tool.mutmut] leaves out).
+LEFT_OUT = ("tests/facts/test_price_table.py::test_the_committed_table_is_what_the_script_makes_of_the_extract",)
+
 
 def prepare_conftest() -> None:
     """Edit the mutated copy's conftest as the module docstring says; an edit already made is left alone."""
@@ -66,7 +70,9 @@ def run_group(name: str, group: dict, results: Path) -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".names", delete=False) as names_file:
         names_file.write("\n".join(names) + "\n")
     environment = dict(os.environ, MUTANTS_FILE=names_file.name, RESULTS_FILE=str(results.resolve()))
-    command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "scripts.mutmut_forkrun", *group["test_files"]]
+    left_out = [argument for test in LEFT_OUT for argument in ("--deselect", test)]
+    command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "scripts.mutmut_forkrun", *left_out]
+    command += group["test_files"]
     print(f"{name}: {len(names) - 1} mutants", flush=True)
     subprocess.run(command, cwd=MUTANTS, env=environment, check=False, stdout=subprocess.DEVNULL)
     os.unlink(names_file.name)

@@ -52,6 +52,14 @@ def config_map(resource_name: str, namespace: str = "apps", group: str = "") -> 
         pytest.param([tag("discovery", "subnet-0fffffffffffffff0")], [], True, id="brought-subnet"),
         # The discovery tag in the subnet's own tags and no tag resource: one owner.
         pytest.param([subnet({"tags": {"karpenter.sh/discovery": "ml"}})], [], True, id="own-tags-only"),
+        # A tag resource whose target is not known at preview (no `resourceId` recorded) is passed over, and the
+        # tag resources after it are still judged.
+        pytest.param(
+            [tag("pending") | {"inputs": {"key": "Name"}}, subnet({"tags": {}}), tag("discovery")],
+            [],
+            False,
+            id="after-a-tag-resource-of-unknown-target",
+        ),
         pytest.param([tag("a", "sg-1"), tag("b", "sg-1")], [], False, id="two-tag-resources-one-key"),
         pytest.param([tag("a", "sg-1"), tag("b", "sg-1", key="Name")], [], True, id="two-tag-resources-two-keys"),
         pytest.param([], [config_map("a"), config_map("b")], False, id="object-twice"),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.facts.resource_types import EKS_CONTROL_PLANE, NODE_GROUP, VPC_ENDPOINT
+from components.facts.resource_types import EKS_CONTROL_PLANE, NODE_GROUP, S3_BUCKET, VPC_ENDPOINT
 from components.placement.budget import budget_verdict
 from components.settings import ConfigError
 from components.settings.stack import parse_settings
@@ -236,4 +236,34 @@ def test_cost_settings_name_the_key_the_value_and_what_is_allowed():
         "eks-gpu-inference:cost.spotDiscount: invalid value 1.5; allowed: a fraction with 0 <= x < 1, such as 0.6 "
         "for 60% off",
         "eks-gpu-inference:cost.maxMonthlyUsd: invalid value 0.0; allowed: a number of US dollars above 0",
+    ]
+
+
+def test_a_pool_is_named_by_its_node_group_name_when_one_is_given_else_by_its_resource():
+    """A node group given `nodeGroupName` (pulumi-aws `aws.eks.NodeGroup`, as a program importing the components
+    may register one beside them) is the node group of that name in EKS, so the cost names it so; one named by
+    `nodeGroupNamePrefix` alone, as the stack's are, by its resource name."""
+    scaling = {"scalingConfig": {"minSize": 0, "desiredSize": 1, "maxSize": 1}, "instanceTypes": ["g6.xlarge"]}
+    named = resource(NODE_GROUP, {**scaling, "nodeGroupName": "inference-gpu"}, "gpu")
+    prefixed = resource(NODE_GROUP, {**scaling, "nodeGroupNamePrefix": "system-"}, "system")
+
+    pools = cost.estimate([named, prefixed], "us-east-1", "aws").pools
+
+    assert sorted(pool.name for pool in pools) == ["inference-gpu", "system"]
+
+
+def test_the_json_document_says_why_a_pool_or_a_charge_is_not_priced():
+    """What the plan cannot price it says in its JSON too, where a reader of `--format json` looks: a Spot pool
+    without `cost.spotDiscount` (Spot prices move), and S3 storage, whose per-GB-month rate no dated source gives."""
+    scaling = {"scalingConfig": {"minSize": 0, "desiredSize": 1, "maxSize": 1}, "instanceTypes": ["g6.xlarge"]}
+    spot = resource(NODE_GROUP, {**scaling, "capacityType": "SPOT"}, "spot")
+    bucket = resource(S3_BUCKET, {}, "weights")
+
+    document = cost.estimate([spot, bucket], "us-east-1", "aws").to_dict()
+
+    assert [pool["notPriced"] for pool in document["pools"]] == [
+        "Spot prices move; set cost.spotDiscount to price Spot nodes"
+    ]
+    assert [(entry["item"], entry["notPriced"]) for entry in document["usage"]] == [
+        ("S3 storage (weights)", "no dated per-GB-month rate reachable")
     ]

@@ -61,6 +61,7 @@ GROUPS = {
             "components/settings/queue.py",
         ],
         tests=[
+            "tests/queue/test_batch_messages.py",
             "tests/placement/test_queue_verdicts.py",
             "tests/settings/test_queue_settings.py",
             "tests/queue/test_queue_component.py",
@@ -78,6 +79,7 @@ GROUPS = {
             "components/stackcheck/plan/stack_names.py",
         ],
         tests=[
+            "tests/plan/test_compare_edges.py",
             "tests/plan/test_compare_rules.py",
             "tests/plan/test_plan_compare.py",
         ],
@@ -89,6 +91,7 @@ GROUPS = {
             "components/placement/cold_start.py",
         ],
         tests=[
+            "tests/facts/test_cold_start_steps.py",
             "tests/facts/test_instance_bandwidth.py",
             "tests/plan/test_plan_cold_start.py",
             "tests/plan/test_plan_fast_start.py",
@@ -104,6 +107,7 @@ GROUPS = {
             "components/placement/model_fit.py",
         ],
         tests=[
+            "tests/facts/test_model_memory_defaults.py",
             "tests/placement/test_model_fit.py",
             "tests/placement/test_model_fit_layouts.py",
             "tests/settings/test_model_facts_layouts.py",
@@ -165,6 +169,7 @@ GROUPS = {
             "components/pools/karpenter/pool.py",
         ],
         tests=[
+            "tests/pools/test_karpenter_tags.py",
             "tests/pools/test_karpenter_manifests.py",
             "tests/pools/test_karpenter_real_accounts.py",
             "tests/pools/test_karpenter_stack.py",

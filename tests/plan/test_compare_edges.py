@@ -96,3 +96,25 @@ def test_a_resource_updated_in_place_keeps_its_id_so_what_takes_its_id_does_not_
     assert sorted((change.name, change.action) for change in changed) == [("follower", "update"), ("vpc", "replace")]
     [followed] = next(change for change in changed if change.name == "follower").changes
     assert (followed.follows, followed.replaces) == ("vpc", False)
+
+
+def test_a_replacement_reaches_what_takes_the_id_of_what_it_replaces_in_turn():
+    """A new `cidrBlock` replaces the VPC; its subnet holds the VPC's id in `vpcId`, which replaces a subnet
+    (terraform-provider-aws, subnet.go: vpc_id ForceNew), so the subnet gets a new id too; the node group holds the
+    subnet's id in `subnetIds`, which replaces a node group (node_group.go: subnet_ids ForceNew). Each id is the
+    same in both plans (the mocks' ids): only following the replacements finds the subnet and the node group."""
+    vpc_before = _resource("aws:ec2/vpc:Vpc", "vpc", {"cidrBlock": "10.0.0.0/16"})
+    vpc_after = _resource("aws:ec2/vpc:Vpc", "vpc", {"cidrBlock": "10.1.0.0/16"})
+    subnet = _resource("aws:ec2/subnet:Subnet", "private-0", {"vpcId": "vpc-id"})
+    nodes = _resource("aws:eks/nodeGroup:NodeGroup", "gpu", {"subnetIds": ["private-0-id"]})
+    before = {"schemaVersion": 1, "resources": [vpc_before, subnet, nodes]}
+    after = {"schemaVersion": 1, "resources": [vpc_after, subnet, nodes]}
+
+    changed = {change.name: change for change in compare(before, after, "base.json").changed}
+
+    assert {name: change.action for name, change in changed.items()} == {
+        "vpc": "replace",
+        "private-0": "replace",
+        "gpu": "replace",
+    }
+    assert [(item.path, item.follows) for item in changed["gpu"].changes] == [("subnetIds[0]", "private-0")]

@@ -264,6 +264,26 @@ def test_the_json_document_says_why_a_pool_or_a_charge_is_not_priced():
     assert [pool["notPriced"] for pool in document["pools"]] == [
         "Spot prices move; set cost.spotDiscount to price Spot nodes"
     ]
-    assert [(entry["item"], entry["notPriced"]) for entry in document["usage"]] == [
-        ("S3 storage (weights)", "no dated per-GB-month rate reachable")
+    assert document["usage"] == [
+        {
+            "item": "S3 storage (weights)",
+            "rate": None,
+            "unit": None,
+            "note": None,
+            "notPriced": "no dated per-GB-month rate reachable",
+        }
     ]
+
+
+def test_fast_snapshot_restore_is_a_fixed_cost_per_snapshot_and_zone():
+    """Fast Snapshot Restore is billed per Availability Zone it is enabled in, one DSU for each snapshot and zone,
+    $0.75 a DSU-hour in us-east-1 (How AWS Pricing Works, Amazon EBS, as of 2026-12-04): three (snapshot, zone)
+    pairs are 3 x $0.75 = $2.25 an hour."""
+    estimate = cost.estimate([], "us-east-1", "aws", fast_snapshot_restores=3)
+
+    [restore] = [item for item in estimate.fixed if "Fast Snapshot Restore" in item.item]
+    assert (restore.item, restore.count, restore.usd_per_unit_hour) == (
+        "EBS Fast Snapshot Restore (snapshot x zone)",
+        3,
+        0.75,
+    )

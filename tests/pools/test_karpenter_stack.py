@@ -165,6 +165,12 @@ def test_every_resource_of_karpenter_is_its_child_and_its_charts_go_to_the_stack
             assert resource.provider == f"{provider.urn}::{provider.id}", resource.name
 
 
+def test_the_controllers_role_says_whose_it_is(karpenter_run):
+    # What an operator reads in the IAM console beside the autonamed role: its cluster and how pods assume it.
+    [role] = [item for item in karpenter_run.of_type("aws:iam/role:Role") if "karpenter-controller" in item.name]
+    assert role.inputs["description"] == "Karpenter controller of EKS cluster gpu-inference-dev (EKS Pod Identity)"
+
+
 def test_every_interruption_event_reaches_the_queue(karpenter_run):
     rules = {rule.name: json.loads(rule.inputs["eventPattern"]) for rule in karpenter_run.of_type(EVENT_RULE)}
     targets = karpenter_run.of_type(EVENT_TARGET)

@@ -10,8 +10,8 @@ import pytest
 
 from components.facts import gpu_catalog, prices
 from components.facts.contract import PlacementContract, Taint
-from components.settings import ConfigError, parse_settings, parse_stack_config
-from components.settings.fleet import AUTO_POOL, revision_warning
+from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings, parse_stack_config
+from components.settings.fleet import AUTO_POOL, Pool, revision_warning
 
 L4 = {"instanceTypes": ["g6.xlarge"]}
 L40S = {"instanceTypes": ["g6e.xlarge"]}
@@ -349,3 +349,17 @@ def test_auto_breaks_a_tie_of_gpu_memory_by_the_regions_node_price():
     # Without a region no price is known: the name decides.
     [unpriced] = parse_settings({key.split(":")[1]: value for key, value in config.items() if "gpu-inf" in key}).servers
     assert unpriced.pool.key == "a10g"
+
+
+@pytest.mark.parametrize(
+    ("key", "names"),
+    [
+        # The one-pool form keeps the names stacks deployed before the fleet form have (the GPU node group
+        # `<cluster>-gpu`, the NodePool `gpu`), so moving to a newer release replaces nothing.
+        pytest.param(None, ("ml-gpu", "gpu", "gpuNodeGroup"), id="one-pool-form"),
+        pytest.param("l4", ("ml-gpu-l4", "gpu-l4", "gpuPools.l4"), id="fleet-form"),
+    ],
+)
+def test_a_pools_names_in_each_form(key, names):
+    pool = Pool(key, GpuNodeGroupSettings())
+    assert (pool.resource_name("ml"), pool.node_pool_name, pool.config_key) == names

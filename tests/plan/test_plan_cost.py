@@ -261,8 +261,8 @@ def test_the_json_document_says_why_a_pool_or_a_charge_is_not_priced():
 
     document = cost.estimate([spot, bucket], "us-east-1", "aws").to_dict()
 
-    assert [pool["notPriced"] for pool in document["pools"]] == [
-        "Spot prices move; set cost.spotDiscount to price Spot nodes"
+    assert [(pool["name"], pool["notPriced"]) for pool in document["pools"]] == [
+        ("spot", "Spot prices move; set cost.spotDiscount to price Spot nodes")
     ]
     assert document["usage"] == [
         {

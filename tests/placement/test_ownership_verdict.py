@@ -52,8 +52,31 @@ def config_map(resource_name: str, namespace: str = "apps", group: str = "") -> 
         pytest.param([tag("discovery", "subnet-0fffffffffffffff0")], [], True, id="brought-subnet"),
         # The discovery tag in the subnet's own tags and no tag resource: one owner.
         pytest.param([subnet({"tags": {"karpenter.sh/discovery": "ml"}})], [], True, id="own-tags-only"),
+        # A tag resource whose target is not known at preview (no `resourceId` recorded) is passed over, and the
+        # tag resources after it are still judged.
+        pytest.param(
+            [tag("pending") | {"inputs": {"key": "Name"}}, subnet({"tags": {}}), tag("discovery")],
+            [],
+            False,
+            id="after-a-tag-resource-of-unknown-target",
+        ),
         pytest.param([tag("a", "sg-1"), tag("b", "sg-1")], [], False, id="two-tag-resources-one-key"),
         pytest.param([tag("a", "sg-1"), tag("b", "sg-1", key="Name")], [], True, id="two-tag-resources-two-keys"),
+        # An Auto Scaling group may be named like an EC2 id: its tag and an EC2 tag of that id tag two resources.
+        pytest.param(
+            [
+                tag("a", "sg-1", key="Name"),
+                {
+                    "type": AUTOSCALING_TAG,
+                    "name": "b",
+                    "id": "sg-1,Name",
+                    "inputs": {"autoscalingGroupName": "sg-1", "tag": {"key": "Name"}},
+                },
+            ],
+            [],
+            True,
+            id="an-ec2-tag-and-an-auto-scaling-tag-of-one-name",
+        ),
         pytest.param([], [config_map("a"), config_map("b")], False, id="object-twice"),
         pytest.param([], [config_map("a"), config_map("b", namespace="other")], True, id="two-namespaces"),
         # Same kind and name in another API group is another object.

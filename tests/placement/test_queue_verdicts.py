@@ -93,8 +93,10 @@ def test_the_heartbeat_must_come_before_the_visibility_timeout_ends(visibility, 
     assert verdict.passed is passed
 
 
-def test_figures_the_plan_did_not_find_fail_rather_than_pass():
-    verdict = finish_verdict([server(grace_period=None)])
+@pytest.mark.parametrize("missing", ["request_timeout", "visibility_timeout", "grace_period"])
+def test_figures_the_plan_did_not_find_fail_rather_than_pass(missing):
+    """Any one of the three figures missing, the others as the dev stack's: nothing to judge, so it fails."""
+    verdict = finish_verdict([server(**{missing: None})])
     assert not verdict.passed
     assert "found no request timeout, visibility timeout or grace period" in verdict.message
 

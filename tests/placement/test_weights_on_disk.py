@@ -128,6 +128,24 @@ def test_the_verdict_fails_naming_the_key_to_raise():
     assert disk_verdict([], []).message == "no vLLM server is served from the stack config"
 
 
+def test_a_passing_verdict_counts_what_it_checked_and_what_it_could_not():
+    """Qwen2.5-7B's 15.22 GB (14.2 GiB) fit its 100 GiB cache; a model of unknown size is not checked: one held,
+    one not checked, both said, and the rows in the order given."""
+    known = ModelCache("qwen", "vllm.modelCache.size", "emptyDir", 100 * GIB, QWEN_7B)
+    unknown = ModelCache("acme/tiny", "models.1.modelCache.size", "pvc", 100 * GIB, None)
+
+    result = disk_verdict([known, unknown], [])
+
+    assert (result.passed, result.message) == (
+        True,
+        "1 model cache(s) and node volume(s) hold what lands on them; 1 not checked, the sizes unknown",
+    )
+    assert result.details == [
+        "qwen: weights 14.2 GiB <= the model cache's sizeLimit 100.0 GiB (vllm.modelCache.size)",
+        "not checked: acme/tiny: the model's size is unknown; give its facts in vllm.modelFacts",
+    ]
+
+
 def plan(tmp_path, overrides: dict | None = None, stack_file=None) -> tuple[int, dict]:
     stack_file = stack_file or dev_stack_file(tmp_path, overrides or {}, name="disk")
     return plan_stack_file(stack_file, tmp_path / "out")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.facts.resource_types import EKS_CONTROL_PLANE, NODE_GROUP, VPC_ENDPOINT
+from components.facts.resource_types import EKS_CONTROL_PLANE, NODE_GROUP, S3_BUCKET, VPC_ENDPOINT
 from components.placement.budget import budget_verdict
 from components.settings import ConfigError
 from components.settings.stack import parse_settings
@@ -265,3 +265,54 @@ def test_cost_settings_name_the_key_the_value_and_what_is_allowed():
         "for 60% off",
         "eks-gpu-inference:cost.maxMonthlyUsd: invalid value 0.0; allowed: a number of US dollars above 0",
     ]
+
+
+def test_a_pool_is_named_by_its_node_group_name_when_one_is_given_else_by_its_resource():
+    """A node group given `nodeGroupName` (pulumi-aws `aws.eks.NodeGroup`, as a program importing the components
+    may register one beside them) is the node group of that name in EKS, so the cost names it so; one named by
+    `nodeGroupNamePrefix` alone, as the stack's are, by its resource name."""
+    scaling = {"scalingConfig": {"minSize": 0, "desiredSize": 1, "maxSize": 1}, "instanceTypes": ["g6.xlarge"]}
+    named = resource(NODE_GROUP, {**scaling, "nodeGroupName": "inference-gpu"}, "gpu")
+    prefixed = resource(NODE_GROUP, {**scaling, "nodeGroupNamePrefix": "system-"}, "system")
+
+    pools = cost.estimate([named, prefixed], "us-east-1", "aws").pools
+
+    assert sorted(pool.name for pool in pools) == ["inference-gpu", "system"]
+
+
+def test_the_json_document_says_why_a_pool_or_a_charge_is_not_priced():
+    """What the plan cannot price it says in its JSON too, where a reader of `--format json` looks: a Spot pool
+    without `cost.spotDiscount` (Spot prices move), and S3 storage in eu-west-1, whose per-GB-month rate no dated
+    source here gives (facts/usage_price_table.py has S3 Standard for us-east-1 and us-west-2 only)."""
+    scaling = {"scalingConfig": {"minSize": 0, "desiredSize": 1, "maxSize": 1}, "instanceTypes": ["g6.xlarge"]}
+    spot = resource(NODE_GROUP, {**scaling, "capacityType": "SPOT"}, "spot")
+    bucket = resource(S3_BUCKET, {}, "weights")
+
+    document = cost.estimate([spot, bucket], "eu-west-1", "aws").to_dict()
+
+    assert [(pool["name"], pool["notPriced"]) for pool in document["pools"]] == [
+        ("spot", "Spot prices move; set cost.spotDiscount to price Spot nodes")
+    ]
+    assert document["usage"] == [
+        {
+            "item": "S3 storage (weights)",
+            "rate": None,
+            "unit": None,
+            "note": None,
+            "notPriced": "no dated per-GB-month rate of S3 Standard for eu-west-1",
+        }
+    ]
+
+
+def test_fast_snapshot_restore_is_a_fixed_cost_per_snapshot_and_zone():
+    """Fast Snapshot Restore is billed per Availability Zone it is enabled in, one DSU for each snapshot and zone,
+    $0.75 a DSU-hour in us-east-1 (How AWS Pricing Works, Amazon EBS, as of 2026-12-04): three (snapshot, zone)
+    pairs are 3 x $0.75 = $2.25 an hour."""
+    estimate = cost.estimate([], "us-east-1", "aws", fast_snapshot_restores=3)
+
+    [restore] = [item for item in estimate.fixed if "Fast Snapshot Restore" in item.item]
+    assert (restore.item, restore.count, restore.usd_per_unit_hour) == (
+        "EBS Fast Snapshot Restore (snapshot x zone)",
+        3,
+        0.75,
+    )

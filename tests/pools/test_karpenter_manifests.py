@@ -160,3 +160,23 @@ def test_every_supported_kubernetes_version_has_an_nvidia_ami_in_the_pinned_alia
 
     assert shipped is not None, f"{family} {release}: no record of the Kubernetes versions it has NVIDIA AMIs for"
     assert [v for v in versions.SUPPORTED_KUBERNETES_VERSIONS if v not in shipped] == []
+
+
+def test_a_bottlerocket_node_class_encrypts_both_its_volumes():
+    """Bottlerocket boots from an OS volume and keeps images, containers and the kubelet on a data volume
+    (/dev/xvda and /dev/xvdb); Karpenter's own default for Bottlerocket's OS volume is 4Gi gp3, encrypted
+    (karpenter-provider-aws, website/content/en/docs/concepts/nodeclasses.md, blockDeviceMappings). Both are
+    encrypted gp3 volumes deleted with the node, the data volume at the pool's disk size."""
+    volumes = manifests.block_device_mappings(pool_settings(ami_family="Bottlerocket", disk_size=200))
+
+    assert volumes == [
+        {
+            "deviceName": "/dev/xvda",
+            "ebs": {"volumeSize": "4Gi", "volumeType": "gp3", "encrypted": True, "deleteOnTermination": True},
+        },
+        {
+            "deviceName": "/dev/xvdb",
+            "rootVolume": True,
+            "ebs": {"volumeSize": "200Gi", "volumeType": "gp3", "deleteOnTermination": True, "encrypted": True},
+        },
+    ]

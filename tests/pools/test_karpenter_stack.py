@@ -149,6 +149,28 @@ def test_the_controller_gets_its_credentials_through_pod_identity_with_a_policy_
     assert statements["AllowInterruptionQueueActions"]["Resource"].endswith(f":{queue.name}")
 
 
+def test_every_resource_of_karpenter_is_its_child_and_its_charts_go_to_the_stacks_cluster(karpenter_run):
+    # A resource registered without the component's options sits outside its tree (a targeted destroy of Karpenter
+    # leaves it behind: the controller's policy, with its rights to launch and terminate instances) and, for a
+    # chart, goes through the default provider, that is to whatever cluster the ambient kubeconfig names.
+    (karpenter,) = karpenter_run.of_type("eks-gpu-inference:index:Karpenter")
+    (provider,) = karpenter_run.of_type("pulumi:providers:kubernetes")
+    named = [item for item in karpenter_run.resources if item.name.startswith(f"{karpenter.name}-")]
+    assert {"gpu-inference-dev-karpenter-controller", "gpu-inference-dev-karpenter-release"} <= {
+        item.name for item in named
+    }
+    for resource in named:
+        assert resource.parent == karpenter.urn, resource.name
+        if resource.type.startswith("kubernetes:"):
+            assert resource.provider == f"{provider.urn}::{provider.id}", resource.name
+
+
+def test_the_controllers_role_says_whose_it_is(karpenter_run):
+    # What an operator reads in the IAM console beside the autonamed role: its cluster and how pods assume it.
+    [role] = [item for item in karpenter_run.of_type("aws:iam/role:Role") if "karpenter-controller" in item.name]
+    assert role.inputs["description"] == "Karpenter controller of EKS cluster gpu-inference-dev (EKS Pod Identity)"
+
+
 def test_every_interruption_event_reaches_the_queue(karpenter_run):
     rules = {rule.name: json.loads(rule.inputs["eventPattern"]) for rule in karpenter_run.of_type(EVENT_RULE)}
     targets = karpenter_run.of_type(EVENT_TARGET)

@@ -261,6 +261,7 @@ POD_IDENTITY_ROLES = {
     "karpenter": ("karpenter-controller-role",),
     "kedaAmp": ("keda-query-role",),
     "s3Seeded": ("vllm-weights-reader", "vllm-weights-writer"),
+    "warmQueue": ("vllm-queue-consumer",),
 }
 
 
@@ -391,6 +392,11 @@ def test_the_compile_cache_reads_writes_and_lists_its_model_s_cache_prefix_only_
 
 
 PINNED = {
+    # The queue's, pinned in tests/program/test_queue_iam.py.
+    ("RolePolicy", "vllm-queue-consumer"),
+    ("RolePolicy", "vllm-queue-keda-read"),
+    ("QueuePolicy", "vllm-queue-requests-policy"),
+    ("QueuePolicy", "vllm-queue-dead-letter-policy"),
     ("QueuePolicy", "karpenter-interruption-policy"),
     ("RolePolicy", "karpenter-controller"),
     ("RolePolicy", "autoscaler-scaling"),

@@ -80,6 +80,10 @@ def test_a_serving_queue_alone_makes_its_bucket_and_grants_nothing_without_roles
     assert json.loads(requests.inputs["redrivePolicy"])["maxReceiveCount"] == 3
     [outputs] = [value for urn, value in run.component_outputs.items() if urn.endswith("::jobs")]
     assert outputs["results_uri"] == "s3://jobs-results/results/jobs/"
+    # register_outputs with exactly the attributes the class exposes (each registered, none renamed), as a program
+    # reading the component's outputs by name expects.
+    assert set(outputs) == {"queue_url", "queue_arn", "dead_letter_queue_url", "results_uri"}
+    assert all(value is not None for value in outputs.values()), outputs
     # Results expire under their own prefix only, 7 days after they are written, and so do their old versions.
     [expiry] = [
         r for r in run.resources if r.type == "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration"

@@ -84,25 +84,37 @@ def test_it_registers_an_encrypted_queue_whose_failures_go_to_an_encrypted_dead_
 
 
 def test_the_consumer_may_take_its_queues_messages_and_write_its_prefix_only(planned):
+    """The whole document: IAM's grammar (IAM User Guide, JSON policy element reference: Version 2012-10-17, an
+    Effect of `Allow` or `Deny`, case sensitive); the four SQS actions a consumer needs to receive, delete, extend
+    the visibility of its messages and read the queue's visibility timeout; S3's PutObject and GetObject (the
+    HeadObject of a result) under the server's prefix alone. The queue's ARN is the mocks' region and account
+    (components/stackcheck/mock_answers.py: us-west-2, 123456789012)."""
     _, document, _ = planned
     policies = {
         row["name"]: json.loads(row["inputs"]["policy"]) for row in resources(document, "aws:iam/rolePolicy:RolePolicy")
     }
-    statements = {
-        statement["Sid"]: statement for statement in policies["gpu-inference-dev-vllm-queue-consumer"]["Statement"]
+    assert policies["gpu-inference-dev-vllm-queue-consumer"] == {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Sid": "TakeRequests",
+                "Effect": "Allow",
+                "Action": [
+                    "sqs:ReceiveMessage",
+                    "sqs:DeleteMessage",
+                    "sqs:ChangeMessageVisibility",
+                    "sqs:GetQueueAttributes",
+                ],
+                "Resource": "arn:aws:sqs:us-west-2:123456789012:gpu-inference-dev-vllm-queue-requests",
+            },
+            {
+                "Sid": "WriteResults",
+                "Effect": "Allow",
+                "Action": ["s3:PutObject", "s3:GetObject"],
+                "Resource": "arn:aws:s3:::gpu-inference-dev-vllm-queue-results/results/vllm/vllm-server/*",
+            },
+        ],
     }
-    assert set(statements) == {"TakeRequests", "WriteResults"}
-    assert statements["TakeRequests"]["Action"] == [
-        "sqs:ReceiveMessage",
-        "sqs:DeleteMessage",
-        "sqs:ChangeMessageVisibility",
-        "sqs:GetQueueAttributes",
-    ]
-    assert statements["TakeRequests"]["Resource"].endswith(":gpu-inference-dev-vllm-queue-requests")
-    assert statements["WriteResults"]["Action"] == ["s3:PutObject", "s3:GetObject"]
-    assert statements["WriteResults"]["Resource"] == (
-        "arn:aws:s3:::gpu-inference-dev-vllm-queue-results/results/vllm/vllm-server/*"
-    )
 
 
 def test_results_expire_after_the_default_30_days_under_the_servers_prefix(planned):

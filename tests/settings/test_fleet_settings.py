@@ -10,8 +10,8 @@ import pytest
 
 from components.facts import gpu_catalog, prices
 from components.facts.contract import PlacementContract, Taint
-from components.settings import ConfigError, parse_settings, parse_stack_config
-from components.settings.fleet import AUTO_POOL, revision_warning
+from components.settings import ConfigError, GpuNodeGroupSettings, parse_settings, parse_stack_config
+from components.settings.fleet import AUTO_POOL, Pool, revision_warning
 
 L4 = {"instanceTypes": ["g6.xlarge"]}
 L40S = {"instanceTypes": ["g6e.xlarge"]}
@@ -404,3 +404,17 @@ def test_two_revisions_of_one_model_on_one_prefix_are_refused_too():
     )
 
     assert [problem.partition(": ")[0] for problem in problems] == ["eks-gpu-inference:models.1.source.prefix"]
+
+
+@pytest.mark.parametrize(
+    ("key", "names"),
+    [
+        # The one-pool form keeps the names stacks deployed before the fleet form have (the GPU node group
+        # `<cluster>-gpu`, the NodePool `gpu`), so moving to a newer release replaces nothing.
+        pytest.param(None, ("ml-gpu", "gpu", "gpuNodeGroup"), id="one-pool-form"),
+        pytest.param("l4", ("ml-gpu-l4", "gpu-l4", "gpuPools.l4"), id="fleet-form"),
+    ],
+)
+def test_a_pools_names_in_each_form(key, names):
+    pool = Pool(key, GpuNodeGroupSettings())
+    assert (pool.resource_name("ml"), pool.node_pool_name, pool.config_key) == names

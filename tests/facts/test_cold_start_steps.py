@@ -1,0 +1,42 @@
+"""A cold start's steps as the plan states them (components/facts/cold_start.py): the figure, its arithmetic and
+every source, stated here from the cited figures rather than recomputed.
+
+The figures, each with its source in facts/cold_start_figures.py: the weights-copy image (the vLLM image) about
+12 GB compressed (vllm-project/vllm#27154); an image pull without a cache at 15 GB in 6 minutes, 41.7 MB/s (AWS
+Machine Learning Blog, SOCI index on DLAMI and DLC); the Hub's cold CDN download at 261.1 MB/s (Hugging Face
+buckets benchmark); an internet gateway's 5 Gbps below 32 vCPUs, 625 MB/s (EC2 User Guide, instance network
+bandwidth); one S3 connection at 85 MB/s (S3 performance whitepaper, "one concurrent request for each 85-90 MB/s").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components.facts.cold_start import WEIGHTS_COPY_STEP
+from components.facts.system_nodes import weights_copy_step
+
+QWEN_7B_BYTES = 15.22e9
+"""Qwen2.5-7B's 7.61e9 parameters x 2 bytes (bf16), as the catalog gives them."""
+
+
+def test_the_weights_copy_is_the_pull_then_its_slowest_leg_on_the_system_node():
+    """On an m6i.large (781 Mbps baseline, karpenter-provider-aws zz_generated.bandwidth.go v1.14.1: 97.63 MB/s) with
+    its gp3 volume at 125 MiB/s (131.07 MB/s): the pull 12e9 / 41.67e6 = 288.0 s; the download at the lowest of the
+    Hub 261.1, the internet gateway 625.0 and the node's 97.63 MB/s: 15.22e9 / 97.63e6 = 155.9 s; the upload over 3
+    connections (255 MB/s) bounded by the same baseline: 155.9 s; the volume writing and reading every byte:
+    2 x 15.22e9 / 131.07e6 = 232.24 s, the slowest; in all 520.24 s."""
+    step = weights_copy_step(QWEN_7B_BYTES, ["m6i.large"])
+
+    assert step.name == WEIGHTS_COPY_STEP == "weights copy from the Hub to S3 (first start)"
+    assert step.seconds == pytest.approx(288.0 + 232.24, abs=0.01)
+    assert step.arithmetic.startswith("image pull 12.00 GB / 41.7 MB/s + the slowest of ")
+    assert step.arithmetic.endswith(": volume, 3 files at once")
+
+
+def test_the_weights_copy_names_each_figures_source_once_the_weights_size_among_them():
+    """The weights' size is a figure with a source too (the catalog's parameters, or the stack's modelFacts)."""
+    sources = weights_copy_step(QWEN_7B_BYTES, ["m6i.large"]).source.split("; ")
+
+    assert "weights: parameters x bytes per parameter (facts/model_catalog.py, or vllm.modelFacts)" in sources
+    assert len(sources) == len(set(sources))
+    assert "None" not in sources

@@ -1,0 +1,28 @@
+"""vLLM's defaults the fits gate assumes when a server does not set them (components/facts/model_memory.py),
+each stated from vLLM's source at the pinned v0.32.0."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.facts.model_memory import default_max_num_batched_tokens
+
+
+@pytest.mark.parametrize(
+    ("gpu_memory_gib", "gpu_model", "tokens"),
+    [
+        # 70 GiB or more but an A100: the smaller default, whatever the spelling of the name.
+        pytest.param(80, "NVIDIA A100", 2048, id="a100-80gb"),
+        pytest.param(80, "nvidia-a100-sxm4-80gb", 2048, id="a100-lower-case"),
+        pytest.param(80, "NVIDIA H100", 8192, id="h100"),
+        pytest.param(70, "NVIDIA H100", 8192, id="at-70-gib"),
+        pytest.param(48, "NVIDIA L40S", 2048, id="l40s"),
+        pytest.param(160, "NVIDIA A100", 16384, id="from-160-gib-even-an-a100"),
+    ],
+)
+def test_the_servers_default_batched_tokens_follow_vllms_rule_on_the_gpu(gpu_memory_gib, gpu_model, tokens):
+    """vLLM, vllm/engine/arg_utils.py `get_batch_defaults` (its tiers since v0.28.0, vllm commit 4988df2e, and at
+    the pinned v0.32.0; tests/engine/test_arg_utils.py checks the same rule): for the OpenAI server, 16384 tokens on
+    a device of at least 160 GiB; 8192 on one of at least 70 GiB whose lower-cased name has no "a100" (an A100
+    "reduces throughput" with the larger batch, vLLM PR #17885); else 2048."""
+    assert default_max_num_batched_tokens(gpu_memory_gib, gpu_model) == tokens

@@ -23,9 +23,9 @@ from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
 from . import vllm_flags
 from .errors import ConfigProblem, Where, suggestion
 from .fields import rule
-from .model_source import shared_prefix_problems
 from .node_groups import GpuNodeGroupSettings
 from .section import validate
+from .shared_prefix import shared_prefix_problems
 from .startup import startup_memory_problems
 from .vllm import VllmSettings
 

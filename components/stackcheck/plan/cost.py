@@ -30,6 +30,9 @@ from ...facts.resource_types import (
     SQS_QUEUE,
     VPC_ENDPOINT,
 )
+from .cost_items import FixedCost, UsageCost
+from .usage_cost import usage_costs
+from .warm_cost import warm_node_costs
 
 if TYPE_CHECKING:  # the runtime loads the Pulumi SDK; the report imports this module for any plan
     from ..runtime import RegisteredResource
@@ -80,31 +83,6 @@ class PoolCost:
             (f"{self.name} {name}", why) for name, why in (item.split(": ", 1) for item in self.extra_not_priced)
         )
         return found
-
-
-@dataclass(frozen=True)
-class FixedCost:
-    """A charge that runs whatever the traffic: `count` units of one hourly price."""
-
-    item: str
-    count: int
-    usd_per_unit_hour: float | None
-    not_priced: str = ""
-
-    @property
-    def monthly(self) -> float | None:
-        return None if self.usd_per_unit_hour is None else self.usd_per_unit_hour * self.count * prices.HOURS_PER_MONTH
-
-
-@dataclass(frozen=True)
-class UsageCost:
-    """A charge billed by use, listed beside the totals and never counted in them: its rate, when one is known."""
-
-    item: str
-    rate: prices.Rate | None
-    note: str = ""
-    """What the stack's own figures make of the rate (the weights one cold start pulls through a NAT gateway)."""
-    not_priced: str = ""
 
 
 @dataclass
@@ -270,7 +248,6 @@ def estimate(
         label = "EBS Fast Snapshot Restore (snapshot x zone)"
         result.fixed.append(_fixed(label, fast_snapshot_restores, price, f"no dated price in {region}"))
     result.fixed = [_in_currency(item, currency) for item in result.fixed]
-    from .usage_cost import usage_costs
 
     result.usage = usage_costs(resources, region, nat, weights_gb)
     result.queue_fed = any(resource.type == SQS_QUEUE for resource in resources)
@@ -444,8 +421,6 @@ def stack_cost(resources: list[Any], values: dict[str, Any], settings: Any) -> C
         fast_snapshot_restores=fast_snapshot_restores(settings) if settings else 0,
     )
     if settings is not None:
-        from .warm_cost import warm_node_costs
-
         warm = warm_node_costs(settings, region, result.spot_discount)
         result.fixed += [_in_currency(item, result.currency) for item in warm]
     return result

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ...facts import prices
 from ...facts.resource_types import LAUNCH_TEMPLATE, LOG_GROUP, S3_BUCKET, SQS_QUEUE
-from .cost import UsageCost
+from .cost_items import UsageCost
 
 if TYPE_CHECKING:  # the runtime loads the Pulumi SDK; the report imports the cost modules for any plan
     from ..runtime import RegisteredResource

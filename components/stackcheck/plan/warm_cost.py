@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...facts import prices
-from .cost import FixedCost
+from .cost_items import FixedCost
 
 
 def node_hour(pool: Any, region: str, spot_discount: float | None) -> tuple[str, prices.Price | None, str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..addons import RESOLVED
 from ..compare import compare
-from ..cost import UsageCost
+from ..cost_items import UsageCost
 from ..run import PlanResult, ResourceRow
 from .cold_start import cold_start_section
 from .compare import comparison_section

@@ -247,3 +247,16 @@ def test_a_compressed_tensors_block_is_its_group():
     facts = facts_from_files(config, {"F8_E4M3": 1}, "t")
 
     assert (facts.quantization, facts.quantization_group) == ("compressed-tensors/w8a8-fp8", 128)
+
+
+def test_the_routed_experts_take_the_bytes_their_tensors_store_scales_included():
+    """An FP8 mixture of experts (DeepSeek-V2-Lite's shape, block-quantized as `fp8`): the experts' tensors store
+    1000 F8_E4M3 elements at 1 byte and 10 F32 block scales at 4 (safetensors `Dtype::bitsize` / 8), so the experts
+    take 1000 + 4 x 10 = 1040 bytes, not their 1010 elements at the method's 1 byte each (1010)."""
+    fp8 = {**DEEPSEEK_V2_LITE, "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}}
+    experts = {"F8_E4M3": 1000, "F32": 10}
+
+    facts = facts_from_files(fp8, {"F8_E4M3": 1200, "F32": 12, "BF16": 300}, "test", experts_stored=experts)
+
+    assert facts.expert_parameters == 1010
+    assert facts.expert_bytes == 1040

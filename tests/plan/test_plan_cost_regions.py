@@ -78,7 +78,11 @@ def test_ap_northeast_1_states_the_whole_cost_at_tokyo_rates(capsys, tmp_path):
 
 
 def test_a_china_region_prices_the_nodes_in_yuan_and_says_so(capsys, tmp_path):
-    document = summary(capsys, tmp_path, "cn-northwest-1", cost={"maxMonthlyUsd": 1000})
+    """With a compile cache, so the one China plan also shows its grant in the partition's ARNs: S3 ARNs in the
+    China Regions begin `arn:aws-cn:s3:::` (AWS docs, "Identify AWS resources with Amazon Resource Names")."""
+    vllm = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"]["eks-gpu-inference:vllm"]
+    vllm["compileCache"] = {"enabled": True}
+    document = summary(capsys, tmp_path, "cn-northwest-1", cost={"maxMonthlyUsd": 1000}, vllm=vllm)
 
     cost = document["cost"]
     assert cost["currency"] == document["summary"]["currency"] == "CNY"
@@ -90,3 +94,6 @@ def test_a_china_region_prices_the_nodes_in_yuan_and_says_so(capsys, tmp_path):
     # The budget is in dollars: CN¥5,881.14 at desiredSize is not compared with $1,000 either way.
     [budget] = [found for found in document["verdicts"] if found["name"] == "cost-within-budget"]
     assert budget["passed"] and budget["message"].startswith("not checked: the region is billed in CNY")
+    [grant] = [item for item in document["resources"] if item["name"].endswith("-compile-cache-access")]
+    arns = [arn for statement in json.loads(grant["inputs"]["policy"])["Statement"] for arn in statement["Resource"]]
+    assert len(arns) == 2 and all(arn.startswith("arn:aws-cn:s3:::") for arn in arns)

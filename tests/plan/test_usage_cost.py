@@ -89,6 +89,21 @@ def test_tokyo_names_what_no_source_bills_there():
     assert found["EBS snapshot storage (snap-0123456789abcdef0)"] == ("GB-month", 0.05, "", "")
 
 
+def test_frankfurt_names_each_item_no_source_bills_there_with_why():
+    """The FOCUS sample's only eu-central-1 row is SQS requests ("$0.40 per million Amazon SQS standard requests in
+    Tier1 in EU (Frankfurt)", scripts/data/usage_prices.json); the eu-west-1 price list and the dated CloudWatch
+    page (N. Virginia, Tokyo) rate no other Region: log ingestion there is named, not priced, with why."""
+    found = rows("eu-central-1")
+
+    assert found["log ingestion (/aws/eks/gpu-inference-dev/cluster)"] == (
+        None,
+        None,
+        "",
+        "no dated per-GB rate for eu-central-1",
+    )
+    assert found["SQS requests (requests)"][:2] == ("million requests", 0.40)
+
+
 def test_an_auto_mode_pool_names_its_management_fee_as_not_priced_and_why():
     pool = registered(
         KARPENTER_NODE_POOL,

@@ -21,6 +21,7 @@ from components.pools import warm_manifests
 from components.settings import GpuNodeGroupSettings
 from components.settings.errors import ConfigError
 from components.settings.stack import parse_settings
+from components.stackcheck.plan.schema import validator_version
 from components.stackcheck.plan.warm_cost import node_hour
 
 CLUSTER_AUTOSCALER_DEFAULT_CUTOFF = -10
@@ -136,3 +137,17 @@ def test_a_spot_warm_node_without_a_discount_is_not_priced_and_says_why():
 def _snake(values: dict) -> dict:
     names = {"instanceTypes": "instance_types", "warmNodes": "warm_nodes", "provisioner": "provisioner"}
     return {names[key]: value for key, value in values.items()}
+
+
+def test_both_builders_write_objects_the_api_server_accepts():
+    """Each builder's dict is a whole object: kubernetes-validate checks it strictly (an unknown key is an error)
+    against the OpenAPI schema of the stack's default Kubernetes version, as the plan checks what the program
+    registers; an apiVersion the schemas do not hold, or a Deployment without its `kind`, is refused there."""
+    import kubernetes_validate
+
+    version = validator_version(versions.DEFAULT_KUBERNETES_VERSION)
+    deployment, _ = placeholder_pod()
+
+    for manifest, kind in ((warm_manifests.priority_class("chat"), "PriorityClass"), (deployment, "Deployment")):
+        assert manifest["kind"] == kind
+        kubernetes_validate.validate(manifest, version, strict=True)

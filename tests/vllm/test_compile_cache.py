@@ -131,6 +131,11 @@ def test_the_pod_restores_before_vllm_and_saves_beside_it_on_a_volume_of_its_own
         "4",
     ]
     assert saver["command"][2] == "save"
+    # boto3 in both containers needs the bucket's Region: the stack file's `aws:region`, us-west-2.
+    for container in (restore, saver):
+        cache_env = {item["name"]: item.get("value") for item in container["env"]}
+        assert cache_env["AWS_REGION"] == "us-west-2"
+        assert cache_env["COMPILE_CACHE_BUCKET"]
     assert {"name": "compile-cache", "emptyDir": {"sizeLimit": "10Gi"}} in spec["volumes"]
     assert script["inputs"]["data"] == compile_cache_manifests.script_data()
     for container in (restore, saver):

@@ -13,8 +13,7 @@ allows emptyDir and ConfigMap volumes, no hostPath: nothing outlives the pod but
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from ..kube.config_maps import program_config_map, program_data
 from ..kube.labels import standard_labels
 from ..settings import VllmSettings
 from . import compile_cache_script
@@ -53,22 +52,14 @@ def prefix(settings: VllmSettings) -> str:
 
 
 def script_data() -> dict[str, str]:
-    return {SCRIPT_FILE: Path(compile_cache_script.__file__).read_text()}
+    return program_data(SCRIPT_FILE, compile_cache_script)
 
 
 def config_map(instance: str, settings: VllmSettings, server_name: str) -> dict:
-    return {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {
-            "name": object_name(server_name),
-            "namespace": settings.namespace,
-            "labels": standard_labels(
-                app=APP, instance=instance, component="compile-cache", version=image_version(settings.image)
-            ),
-        },
-        "data": script_data(),
-    }
+    labels = standard_labels(
+        app=APP, instance=instance, component="compile-cache", version=image_version(settings.image)
+    )
+    return program_config_map(object_name(server_name), settings.namespace, labels, SCRIPT_FILE, compile_cache_script)
 
 
 def script_args(mode: str, settings: VllmSettings) -> list[str]:

@@ -19,10 +19,10 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 from ..facts import cold_start, naming, pod_identity, system_nodes, versions
 from ..facts.node_agents import SYSTEM_POOL_LABEL
+from ..kube.config_maps import program_config_map, program_data
 from ..kube.labels import DNS_EGRESS, HTTPS_EGRESS, checkov_annotations, network_policy, standard_labels
 from ..settings import SystemNodeGroupSettings, VllmSettings
 from . import weights_copy_script
@@ -84,7 +84,7 @@ def job_name(server_name: str, settings: VllmSettings) -> str:
 
 def script_data() -> dict[str, str]:
     """The ConfigMap's data: the program the Job and the init container run."""
-    return {SCRIPT_FILE: Path(weights_copy_script.__file__).read_text()}
+    return program_data(SCRIPT_FILE, weights_copy_script)
 
 
 def _metadata(instance: str, settings: VllmSettings, name: str) -> dict:
@@ -92,12 +92,9 @@ def _metadata(instance: str, settings: VllmSettings, name: str) -> dict:
 
 
 def config_map(instance: str, settings: VllmSettings, server_name: str) -> dict:
-    return {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": _metadata(instance, settings, object_name(server_name)),
-        "data": script_data(),
-    }
+    return program_config_map(
+        object_name(server_name), settings.namespace, labels(instance, settings), SCRIPT_FILE, weights_copy_script
+    )
 
 
 def service_account(instance: str, settings: VllmSettings, server_name: str) -> dict:

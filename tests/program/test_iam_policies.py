@@ -392,7 +392,7 @@ def test_the_compile_cache_reads_writes_and_lists_its_model_s_cache_prefix_only_
 
 
 PINNED = {
-    # The queue's, pinned in tests/program/test_queue_iam.py.
+    # The queue's, pinned in tests/program/test_queue_iam.py and tests/queue/test_queue_stack.py.
     ("RolePolicy", "vllm-queue-consumer"),
     ("RolePolicy", "vllm-queue-keda-read"),
     ("QueuePolicy", "vllm-queue-requests-policy"),

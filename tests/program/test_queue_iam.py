@@ -1,4 +1,5 @@
-"""The IAM documents of a queue-fed server (the warmQueue variant of tests/support/orderings.py), each pinned whole;
+"""The IAM documents of a queue-fed server (the warmQueue variant of tests/support/orderings.py), each pinned whole
+(the consumer's own policy in tests/queue/test_queue_stack.py, from the plan of the same stack);
 tests/program/test_iam_policies.py lists them among the documents every variant writes."""
 
 from __future__ import annotations
@@ -18,34 +19,6 @@ def document(pick: str) -> dict:
 # The warmQueue variant's queue: the mocks' region and account (components/stackcheck/mock_answers.py: us-west-2,
 # 123456789012) and the queues' resource names, which the mocks give as their names.
 QUEUE_ARN = "arn:aws:sqs:us-west-2:123456789012:gpu-inference-dev-vllm-queue-"
-
-
-def test_the_queue_consumer_takes_its_queues_messages_and_writes_its_results_prefix_only():
-    """The four SQS actions a consumer needs to receive, delete, extend the visibility of its messages and read the
-    queue's visibility timeout, on the requests queue alone; PutObject and GetObject (the HeadObject of a result
-    already written) under the server's results prefix alone; nothing on the dead-letter queue."""
-    assert document("RolePolicy vllm-queue-consumer") == {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Sid": "TakeRequests",
-                "Effect": "Allow",
-                "Action": [
-                    "sqs:ReceiveMessage",
-                    "sqs:DeleteMessage",
-                    "sqs:ChangeMessageVisibility",
-                    "sqs:GetQueueAttributes",
-                ],
-                "Resource": QUEUE_ARN + "requests",
-            },
-            {
-                "Sid": "WriteResults",
-                "Effect": "Allow",
-                "Action": ["s3:PutObject", "s3:GetObject"],
-                "Resource": "arn:aws:s3:::gpu-inference-dev-vllm-queue-results/results/vllm/vllm-server/*",
-            },
-        ],
-    }
 
 
 def test_kedas_operator_reads_the_request_queues_length_only():

@@ -17,10 +17,10 @@ looks empty while its last requests run (kedacore/keda#1663, #5948).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from ...facts import sqs_model
+from ...kube.config_maps import program_config_map, program_data
 from ...kube.labels import standard_labels
 from ...settings import VllmSettings
 from ..manifests import PRE_STOP_SLEEP_SECONDS, SHUTDOWN_MARGIN_SECONDS, image_user_security_context, image_version
@@ -88,21 +88,14 @@ def results_prefix(settings: VllmSettings, server_name: str) -> str:
 
 
 def script_data() -> dict[str, str]:
-    return {SCRIPT_FILE: Path(consumer_script.__file__).read_text()}
+    return program_data(SCRIPT_FILE, consumer_script)
 
 
 def config_map(instance: str, settings: VllmSettings, server_name: str) -> dict:
     """The ConfigMap with the consumer's program, mounted into the consumer and into vLLM (for its preStop)."""
-    return {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {
-            "name": object_name(server_name),
-            "namespace": settings.namespace,
-            "labels": labels(instance, settings),
-        },
-        "data": script_data(),
-    }
+    return program_config_map(
+        object_name(server_name), settings.namespace, labels(instance, settings), SCRIPT_FILE, consumer_script
+    )
 
 
 def _script(*args: str) -> list[str]:

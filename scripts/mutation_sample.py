@@ -42,6 +42,7 @@ GROUPS = {
             "tests/vllm/test_disruption_window.py",
             "tests/placement/test_node_replacement.py",
             "tests/plan/test_compare_drift.py",
+            "tests/pools/test_karpenter_stack.py",
         ],
     ),
     "warm": Group(
@@ -54,6 +55,7 @@ GROUPS = {
         tests=[
             "tests/pools/test_warm_nodes.py",
             "tests/pools/test_image_cache.py",
+            "tests/program/test_orderings.py",
             "tests/plan/test_plan_fast_start.py",
             "tests/plan/test_plan_cost.py",
         ],

@@ -147,3 +147,14 @@ def test_without_a_server_the_verdict_holds_and_says_so():
 )
 def test_durations_are_read_as_go_reads_them(value, seconds):
     assert duration_seconds(value) == seconds
+
+
+def test_a_problem_of_one_model_stands_whatever_the_models_after_it():
+    """Two servers: the first's budget lets no replica go, the second's is sound; the verdict fails on the first."""
+    stuck = model(pool=NODE_GROUP, budgets=({"maxUnavailable": 0},))
+    sound = ServedModel("ml/t", NODE_GROUP, start(), 2, "2088s", 55, [BUDGET])
+
+    verdict = node_replacement_verdict([stuck, sound])
+
+    assert not verdict.passed
+    assert any("ml/s" in line and "its PodDisruptionBudget lets no replica go" in line for line in verdict.details)

@@ -23,6 +23,7 @@ from components.settings.errors import ConfigError
 from components.settings.stack import parse_settings
 from components.stackcheck.plan.schema import validator_version
 from components.stackcheck.plan.warm_cost import node_hour
+from tests.support.orderings import picked, variant_run
 
 CLUSTER_AUTOSCALER_DEFAULT_CUTOFF = -10
 SERVER_PRIORITY = 0
@@ -151,3 +152,32 @@ def test_both_builders_write_objects_the_api_server_accepts():
     for manifest, kind in ((warm_manifests.priority_class("chat"), "PriorityClass"), (deployment, "Deployment")):
         assert manifest["kind"] == kind
         kubernetes_validate.validate(manifest, version, strict=True)
+
+
+def test_the_placeholders_and_their_class_carry_the_recommended_labels_as_the_pools_placeholder():
+    """Kubernetes' recommended labels (Kubernetes docs, "Recommended Labels"): name, instance, component, part-of,
+    managed-by and version, every value a string; the component says what the object is to someone listing pods."""
+    deployment, _ = placeholder_pod()
+    expected = {
+        "app.kubernetes.io/name": "warm-node-placeholder",
+        "app.kubernetes.io/instance": "chat",
+        "app.kubernetes.io/component": "placeholder",
+        "app.kubernetes.io/part-of": "eks-gpu-inference",
+        "app.kubernetes.io/managed-by": "pulumi",
+    }
+    for labels in (
+        deployment["metadata"]["labels"],
+        deployment["spec"]["template"]["metadata"]["labels"],
+        warm_manifests.priority_class("chat")["metadata"]["labels"],
+    ):
+        assert labels.items() >= expected.items()
+        assert all(isinstance(value, str) and value for value in labels.values())
+
+
+def test_the_registered_priority_class_is_no_default_and_never_preempts():
+    """What the program registers, not only what the builder returns: `globalDefault` false (a default class would
+    give every pod of the cluster without one the placeholders' -10), `preemptionPolicy` Never."""
+    [priority] = picked(variant_run("warmQueue"), "PriorityClass gpu-warm-priority")
+    assert priority.inputs["globalDefault"] is False
+    assert priority.inputs["value"] == -10
+    assert priority.inputs["preemptionPolicy"] == "Never"

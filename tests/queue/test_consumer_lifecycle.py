@@ -13,7 +13,7 @@ from components.vllm.queue import consumer_script
 from tests.support.queue_run import consumer_environment, consumer_process, make_queue, wait_until
 from tests.support.queue_services import chat_line, moto_server, stand_in_server
 
-KILLED_LOAD = 200
+KILLED_LOAD = 120
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from . import versions
+from .image_cache import GP3_INCLUDED_THROUGHPUT_MIBPS
 
 AS_OF = "2026-12-04"
 """When the figures below were read from their sources (those read earlier keep their own date)."""
@@ -174,14 +175,12 @@ IMAGE_PULL_RATE: Mapping[str, Figure] = MappingProxyType(
 """Network pull rate of compressed layers per image cache mode; `snapshot` pulls nothing."""
 
 GP3_DEFAULT_THROUGHPUT = Figure(
-    125 * MIB,
+    GP3_INCLUDED_THROUGHPUT_MIBPS * MIB,
     "B/s",
     "Amazon EBS pricing and volume types: gp3 includes 3,000 IOPS and 125 MiB/s (EBS user guide, General Purpose "
     "SSD volumes); more is provisioned and billed per MiB/s-month (facts/prices.py)",
 )
 """The throughput of a gp3 volume that provisions none."""
-GP3_MAX_THROUGHPUT_MIBPS = 1000
-"""gp3's highest provisionable throughput, MiB/s (EBS user guide, General Purpose SSD volumes: 125-1,000 MiB/s)."""
 
 # Restored volumes. "When you create a volume from a snapshot, the storage blocks from the snapshot must be
 # downloaded from Amazon S3 and written to the volume before you can access them ... The default volume

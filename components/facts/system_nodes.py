@@ -17,6 +17,7 @@ from . import versions
 from .cold_start import WEIGHTS_COPY_STEP, Step
 from .cold_start_figures import (
     GB,
+    GP3_DEFAULT_THROUGHPUT,
     IMAGE_COMPRESSED_BYTES,
     IMAGE_PULL_RATE,
     INTERNET_BANDWIDTH,
@@ -53,11 +54,8 @@ NETWORK_BASELINE_MBPS: dict[str, int] = {
 }  # fmt: skip
 NETWORK_SOURCE = "aws/karpenter-provider-aws pkg/providers/instancetype/zz_generated.bandwidth.go at v1.14.1"
 
-GP3_BASELINE_THROUGHPUT_MIBPS = 125
-"""What a gp3 volume moves without provisioned throughput, reads and writes together (Amazon EBS User Guide, "General
-Purpose SSD volumes": 3,000 IOPS and 125 MiB/s included; facts/prices.py prices nothing below it). The system node
-group's volume sets no throughput (components/pools/node_group.py raises it only for `imageCache: soci`)."""
-GP3_SOURCE = "Amazon EBS User Guide, General Purpose SSD volumes: gp3 includes 125 MiB/s"
+# The system node group's volume provisions no throughput (components/pools/node_group.py raises it only for
+# `imageCache: soci`), so it moves gp3's included throughput (`GP3_DEFAULT_THROUGHPUT`), reads and writes together.
 
 
 def slowest_network_mbps(instance_types: Iterable[str]) -> tuple[int | None, str]:
@@ -110,7 +108,7 @@ def weights_copy_step(weights_bytes: float, node_types: Iterable[str]) -> Step:
         "volume": _leg(
             "volume",
             2 * weights_bytes,
-            [("gp3 written and read", GP3_BASELINE_THROUGHPUT_MIBPS * 2**20, GP3_SOURCE)],
+            [("gp3 written and read", GP3_DEFAULT_THROUGHPUT.value, GP3_DEFAULT_THROUGHPUT.source)],
         ),
     }
     slowest = max(legs, key=lambda leg: legs[leg][0])

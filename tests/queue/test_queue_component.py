@@ -45,17 +45,10 @@ COMPONENT_ARGS = {
 
 @pytest.mark.parametrize("case", sorted(COMPONENT_ARGS))
 def test_bad_queue_args_fail_naming_each_argument_before_anything_registers(tmp_path, case):
-    from components.settings import ConfigError
-    from tests.support.component_args import run_components
+    from tests.support.component_args import assert_refused_before_registering
 
     source, keys = COMPONENT_ARGS[case]
-    run = ProgramRun()
-    with pytest.raises(ConfigError) as raised:
-        run_components(tmp_path, source, run)
-
-    assert [key for key in keys if key not in str(raised.value)] == []
-    assert len(raised.value.problems) == len(keys)
-    assert run.resources == []
+    assert_refused_before_registering(tmp_path, source, keys)
 
 
 def test_a_serving_queue_alone_makes_its_bucket_and_grants_nothing_without_roles(tmp_path):

@@ -47,3 +47,18 @@ def run_components(tmp_path, source: str, run: ProgramRun | None = None) -> Prog
     program = tmp_path / "__main__.py"
     program.write_text(textwrap.dedent(source))
     return run_program(program, {}, project=PROJECT, stack="test", run=run)
+
+
+def assert_refused_before_registering(tmp_path, source: str, keys: list[str]) -> None:
+    """Running `source` raises one ConfigError naming each of `keys`, one problem each, and registers nothing."""
+    import pytest
+
+    from components.settings import ConfigError
+
+    run = ProgramRun()
+    with pytest.raises(ConfigError) as raised:
+        run_components(tmp_path, source, run)
+
+    assert [key for key in keys if key not in str(raised.value)] == []
+    assert len(raised.value.problems) == len(keys)
+    assert run.resources == []

@@ -102,6 +102,9 @@ def test_frankfurt_names_each_item_no_source_bills_there_with_why():
         "no dated per-GB rate for eu-central-1",
     )
     assert found["SQS requests (requests)"][:2] == ("million requests", 0.40)
+    # No dated NAT gateway rate for Frankfurt (VPC pricing is read for the US Regions, Ireland's price list, and
+    # the Asia Pacific and Sao Paulo figures in facts/prices.py): named with its Region, and no cold-start figure.
+    assert found["NAT gateway data processed"] == (None, None, "", "no rate in eu-central-1")
 
 
 def test_an_auto_mode_pool_names_its_management_fee_as_not_priced_and_why():

@@ -73,6 +73,11 @@ def test_the_program_refuses_a_pool_whose_gpus_cannot_hold_the_hubs_model_before
     assert "weights 60.8 GiB + reserve 2.0 GiB per GPU > 40.5 GiB usable per L40S" in problem.message
     assert "counted as mxfp4 weights, 128 experts (4 per token), all resident" in problem.message
     assert f"facts from {hub.url}/{MODEL} at revision {COMMIT}" in problem.message
+    # What the user can change, by the keys of the vllm section as they are written (settings/vllm.py).
+    assert problem.message.endswith(
+        "; allowed: a pool whose GPUs hold it, a larger tensorParallelSize, a shorter maxModelLen, or a smaller or "
+        "quantized model"
+    )
     assert run.resources == []
 
 

@@ -3,9 +3,11 @@
     nice -n 19 .venv/bin/python scripts/mutation_sample_run.py RECORD.json RESULTS.jsonl [GROUP ...]
     .venv/bin/python scripts/mutation_sample_run.py --count RECORD.json RESULTS.jsonl
 
-Runs each group (all, or those named) from mutants/ with scripts/mutmut_forkrun.py: the group's test files are
-collected once, then each drawn mutant runs in a child of its own against them, in the order the record names
-them, stopping at the first failure; a clean run (`none.clean`) comes first and must survive. Mutants already in
+Runs the groups (all, or those named) from mutants/ with scripts/mutmut_forkrun.py: their test files are
+collected once, then each drawn mutant runs in a child of its own against its group's named files and the files
+that cover its function (`covering_test_files`, when the record has them), in the order the record names them,
+stopping at the first failure; a clean run (`none.clean`) over every collected file comes first and must survive,
+and its seconds set the mutants' time limit. Mutants already in
 RESULTS.jsonl are not run again, so a run that stopped goes on where it was. One process, so run it under `nice`.
 
 Before the first run, mutants/tests/conftest.py is made to share the program runs across tests (session scope,
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,7 +51,10 @@ LEFT_OUT = (
 
 
 def prepare_conftest() -> None:
-    """Edit the mutated copy's conftest as the module docstring says; an edit already made is left alone."""
+    """Bring the tests and this runner's plugin into mutants/ as they are now (the mutants were generated from the
+    sources, which tests do not change), then edit the copy's conftest as the module docstring says."""
+    shutil.copytree("tests", MUTANTS / "tests", dirs_exist_ok=True)
+    shutil.copy2("scripts/mutmut_forkrun.py", MUTANTS / "scripts" / "mutmut_forkrun.py")
     text = CONFTEST.read_text()
     for before, after in CONFTEST_EDITS:
         if after in text:
@@ -67,21 +73,55 @@ def results_of(path: Path) -> dict[str, dict]:
     return {line["mutant"]: line for line in lines}
 
 
-def run_group(name: str, group: dict, results: Path) -> None:
+def _run(names: list[str], test_files: list[str], results: Path, timeout: float | None, only: dict) -> None:
+    with tempfile.TemporaryDirectory() as work:
+        names_file = Path(work) / "names"
+        names_file.write_text("\n".join(names) + "\n")
+        tests_file = Path(work) / "tests.json"
+        tests_file.write_text(json.dumps(only))
+        environment = dict(
+            os.environ,
+            MUTANTS_FILE=str(names_file),
+            RESULTS_FILE=str(results.resolve()),
+            MUTANT_TESTS=str(tests_file),
+        )
+        if timeout is not None:
+            environment["MUTANT_TIMEOUT"] = str(round(timeout))
+        left_out = [argument for test in LEFT_OUT for argument in ("--deselect", test)]
+        command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "scripts.mutmut_forkrun", *left_out]
+        subprocess.run(command + test_files, cwd=MUTANTS, env=environment, check=False, stdout=subprocess.DEVNULL)
+
+
+def tests_of(record: dict, groups: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """The test files to collect (each group's named files in order, then the files covering its drawn mutants,
+    fastest first, as the record lists them) and, per mutant, the files it runs: its group's and its own."""
+    named = list(dict.fromkeys(path for name in groups for path in record["groups"][name]["test_files"]))
+    covering: dict[str, None] = {}
+    only: dict[str, list[str]] = {}
+    for name in groups:
+        group = record["groups"][name]
+        for mutant in group["drawn"]:
+            own = group.get("covering_test_files", {}).get(mutant, [])
+            covering.update(dict.fromkeys(path for path in own if path not in named))
+            only[mutant] = group["test_files"] + own
+    return named + list(covering), only
+
+
+def run_sample(record: dict, groups: list[str], results: Path) -> None:
+    """The clean run over every test file the chosen groups collect, then their mutants not yet in RESULTS.jsonl,
+    each against its own files and stopped after three times the clean run's seconds and a minute (a timeout
+    counts as killed, so the limit is far above what a survivor takes)."""
     done = results_of(results)
-    names = ["none.clean"] + [mutant for mutant in group["drawn"] if mutant not in done]
-    with tempfile.NamedTemporaryFile("w", suffix=".names", delete=False) as names_file:
-        names_file.write("\n".join(names) + "\n")
-    environment = dict(os.environ, MUTANTS_FILE=names_file.name, RESULTS_FILE=str(results.resolve()))
-    left_out = [argument for test in LEFT_OUT for argument in ("--deselect", test)]
-    command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "scripts.mutmut_forkrun", *left_out]
-    command += group["test_files"]
-    print(f"{name}: {len(names) - 1} mutants", flush=True)
-    subprocess.run(command, cwd=MUTANTS, env=environment, check=False, stdout=subprocess.DEVNULL)
-    os.unlink(names_file.name)
+    names = [mutant for name in groups for mutant in record["groups"][name]["drawn"] if mutant not in done]
+    test_files, only = tests_of(record, groups)
+    print(f"{', '.join(groups)}: {len(names)} mutants, {len(test_files)} test files", flush=True)
+    if not names:
+        return
+    _run(["none.clean"], test_files, results, None, {})
     clean = results_of(results).get("none.clean", {})
     if clean.get("verdict") != "survived":
-        raise SystemExit(f"{name}: the clean run failed ({clean.get('by')}): fix the tests before counting mutants")
+        raise SystemExit(f"the clean run failed ({clean.get('by')}): fix the tests before counting mutants")
+    _run(names, test_files, results, 3 * clean["seconds"] + 60, only)
 
 
 def count(record: dict, results: dict[str, dict]) -> None:
@@ -107,8 +147,7 @@ def main() -> None:
         count(record, results_of(results))
         return
     prepare_conftest()
-    for name in arguments[2:] or list(record["groups"]):
-        run_group(name, record["groups"][name], results)
+    run_sample(record, arguments[2:] or list(record["groups"]), results)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ the collected tests in order, stopping at the first failure. Each child starts f
 collected, so no Pulumi gRPC thread is forked. One JSON line a mutant goes to RESULTS_FILE: the verdict
 (killed, survived or timeout after MUTANT_TIMEOUT seconds), the test that failed, the seconds taken. Run it
 from mutants/ with `-n 0 -p scripts.mutmut_forkrun`; give a name of no module (`none.clean`) first to check
-that the tests pass unmutated.
+that the tests pass unmutated. MUTANT_TESTS names, per mutant, the collected test files it runs.
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ import signal
 import time
 
 
-def _run_child(session, name: str, write_end: int) -> None:
+def _run_child(session, name: str, write_end: int, only: set[str] | None) -> None:
     os.environ["MUTANT_UNDER_TEST"] = name
     failed = ""
     items = session.items
+    if only is not None:
+        items = [item for item in items if item.nodeid.split("::", 1)[0] in only]
     for index, item in enumerate(items):
         following = items[index + 1] if index + 1 < len(items) else None
         before = session.testsfailed
@@ -47,6 +49,12 @@ def pytest_runtestloop(session):
     with open(os.environ["MUTANTS_FILE"]) as names_file:
         names = names_file.read().split()
     limit = float(os.environ.get("MUTANT_TIMEOUT", "300"))
+    # MUTANT_TESTS: a JSON map from a mutant's name to the test files it runs (the others collected are skipped
+    # for it); a name it does not hold runs every collected test.
+    tests_by_mutant = {}
+    if os.environ.get("MUTANT_TESTS"):
+        with open(os.environ["MUTANT_TESTS"]) as tests_file:
+            tests_by_mutant = json.load(tests_file)
     with open(os.environ["RESULTS_FILE"], "a") as results:
         for name in names:
             start = time.time()
@@ -54,7 +62,8 @@ def pytest_runtestloop(session):
             pid = os.fork()
             if pid == 0:
                 os.close(read_end)
-                _run_child(session, name, write_end)
+                only = set(tests_by_mutant[name]) if name in tests_by_mutant else None
+                _run_child(session, name, write_end, only)
             os.close(write_end)
             code = _wait(pid, limit, start)
             by = os.read(read_end, 10000).decode() if code is not None else ""

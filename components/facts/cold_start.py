@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 
 from . import cold_start_figures as figures
-from . import versions
+from . import cuda_graphs, versions
 from .cold_start_figures import GB, MIB, WEIGHTS_SIZE_SOURCE, Figure
 from .instance_io import ebs_bandwidth, network_bandwidth
 
@@ -72,6 +72,8 @@ class Start:
     concurrency: int | None = None
     """The streamer's S3 connections; None for its default."""
     compile_cache: bool = False
+    capture: cuda_graphs.CaptureSettings = cuda_graphs.CaptureSettings()
+    """What the server's arguments set that shapes its CUDA graphs (settings/vllm_flags.py reads them)."""
     startup_period: float = 10
     readiness_period: float = 10
     warm: bool = False
@@ -254,7 +256,8 @@ def cold_start_steps(start: Start) -> tuple[list[Step], list[str]]:
         )
     else:
         steps.append(Step(COMPILE, figures.COMPILE.value, "without a compile cache", figures.COMPILE.source))
-    steps.append(Step(GRAPHS, figures.CUDA_GRAPHS.value, "upper figure", figures.CUDA_GRAPHS.source))
+    graph_seconds, graph_arithmetic = cuda_graphs.capture_seconds(start.instance, start.capture)
+    steps.append(Step(GRAPHS, graph_seconds, graph_arithmetic, cuda_graphs.SOURCE))
     periods = start.startup_period + start.readiness_period
     steps.append(
         Step(

@@ -8,7 +8,8 @@ docs/autoscaling.md ("Cold start") says how to measure the real figures in an ac
 `cold_start_steps(Start(...))` works out the steps of one server (the order of facts/cold_start_figures.py) from
 what shapes them: the pool's provisioner and AMI family, how the image reaches the node, the node's volume
 throughput, EBS and network baselines, where the weights come from and through how many S3 connections, whether a
-compile cache is restored, the probes' periods, and whether a warm node waits for the pod. The startup probe starts
+compile cache is restored, the CUDA graphs the server's arguments capture (facts/cuda_graphs.py), the probes'
+periods, and whether a warm node waits for the pod. The startup probe starts
 counting when the container starts, so it must allow the steps from vLLM's process start to the CUDA graphs; the
 Cluster Autoscaler's `maxNodeProvisionTime` must allow the instance's launch and join. A server whose weights the
 stack copies to S3 (`vllm.source.seed`) also waits, on a revision's first start only, for the copy Job

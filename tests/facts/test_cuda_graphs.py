@@ -33,38 +33,48 @@ A10G_DEFAULT = 86
     ("instance", "settings", "sizes", "graphs"),
     [
         # The dev stack's and the done-when stack's GPU, defaults: 51 sizes, 86 graphs (above).
-        ("g5.xlarge", CaptureSettings(), 51, 86),
-        ("g5.4xlarge", CaptureSettings(), 51, 86),
+        pytest.param("g5.xlarge", CaptureSettings(), 51, 86, id="A10G (g5.xlarge) defaults: 86"),
+        pytest.param("g5.4xlarge", CaptureSettings(), 51, 86, id="A10G (g5.4xlarge) defaults: 86"),
         # Capped at 128: 3 + 16 (8..128) = 19 sizes, all at most 256: 19 + 19 = 38.
-        ("g5.4xlarge", CaptureSettings(max_capture_size=128), 19, 38),
+        pytest.param("g5.4xlarge", CaptureSettings(max_capture_size=128), 19, 38, id="A10G capped at 128: 38"),
         # Capped at 64: 3 + 8 = 11 sizes, 22 graphs.
-        ("g5.xlarge", CaptureSettings(max_capture_size=64), 11, 22),
+        pytest.param("g5.xlarge", CaptureSettings(max_capture_size=64), 11, 22, id="A10G capped at 64: 22"),
         # max_num_seqs 32: default cap min(64, 512) = 64: 11 sizes; full for sizes at most 32: 3 + 4 (8..32) = 7: 18.
-        ("g5.xlarge", CaptureSettings(max_num_seqs=32), 11, 18),
+        pytest.param("g5.xlarge", CaptureSettings(max_num_seqs=32), 11, 18, id="A10G max-num-seqs 32: 18"),
         # max_num_batched_tokens 100 bounds the default cap: min(512, 100) = 100: 3 + 12 (8..96) = 15 and 100
         # itself (at most the cap) = 16 sizes; max_num_seqs 256 is above 100, so not added; all 16 at most 256: 32.
-        ("g5.xlarge", CaptureSettings(max_num_batched_tokens=100), 16, 32),
+        pytest.param(
+            "g5.xlarge", CaptureSettings(max_num_batched_tokens=100), 16, 32, id="A10G max-num-batched-tokens 100: 32"
+        ),
         # H100 defaults: max_num_seqs 1024, cap min(2048, 512) = 512: 51 sizes, every one at most 1024: 102.
-        ("p5.48xlarge", CaptureSettings(), 51, 102),
+        pytest.param("p5.48xlarge", CaptureSettings(), 51, 102, id="H100 defaults: 102"),
         # A100 keeps the small defaults (256 and 2048) whatever its memory: as the A10G, 86.
-        ("p4d.24xlarge", CaptureSettings(), 51, 86),
+        pytest.param("p4d.24xlarge", CaptureSettings(), 51, 86, id="A100 defaults: 86"),
         # B200: 1024 and 16384, cap min(2048, 1024) = 1024: 3 + 31 + 49 (256..1024 by 16) = 83 sizes, all full too.
-        ("p6-b200.48xlarge", CaptureSettings(), 83, 166),
+        pytest.param("p6-b200.48xlarge", CaptureSettings(), 83, 166, id="B200 defaults: 166"),
         # Throughput mode on an A10G doubles max_num_seqs to 512 and the tokens to 4096: cap 512, 51 sizes; full
         # for all 51 (at most 512): 102.
-        ("g5.xlarge", CaptureSettings(performance_mode="throughput"), 51, 102),
+        pytest.param(
+            "g5.xlarge", CaptureSettings(performance_mode="throughput"), 51, 102, id="A10G throughput mode: 102"
+        ),
         # Interactivity with a cap of 64: 1..32 (32) + 40..64 by 8 (4) = 36 sizes, 72 graphs.
-        ("g5.xlarge", CaptureSettings(max_capture_size=64, performance_mode="interactivity"), 36, 72),
+        pytest.param(
+            "g5.xlarge",
+            CaptureSettings(max_capture_size=64, performance_mode="interactivity"),
+            36,
+            72,
+            id="A10G interactivity capped at 64: 72",
+        ),
         # A given list, one size above max_num_batched_tokens 2048 dropped: 1, 8, 300 kept; 300 above 256 has no
         # full graph: 3 + 2 = 5.
-        ("g5.xlarge", CaptureSettings(capture_sizes=(1, 8, 300, 4096)), 3, 5),
+        pytest.param("g5.xlarge", CaptureSettings(capture_sizes=(1, 8, 300, 4096)), 3, 5, id="A10G given sizes: 5"),
         # PIECEWISE (-O1): one graph a size, 51.
-        ("g5.xlarge", CaptureSettings(mode="PIECEWISE"), 51, 51),
+        pytest.param("g5.xlarge", CaptureSettings(mode="PIECEWISE"), 51, 51, id="A10G piecewise: 51"),
         # FULL_DECODE_ONLY: the 35 decode sizes.
-        ("g5.xlarge", CaptureSettings(mode="FULL_DECODE_ONLY"), 51, 35),
+        pytest.param("g5.xlarge", CaptureSettings(mode="FULL_DECODE_ONLY"), 51, 35, id="A10G full decode only: 35"),
         # No graphs at all.
-        ("g5.xlarge", CaptureSettings(enforce_eager=True), 0, 0),
-        ("g5.xlarge", CaptureSettings(mode="NONE"), 0, 0),
+        pytest.param("g5.xlarge", CaptureSettings(enforce_eager=True), 0, 0, id="enforce-eager: none"),
+        pytest.param("g5.xlarge", CaptureSettings(mode="NONE"), 0, 0, id="cudagraph_mode NONE: none"),
     ],
 )
 def test_graphs_captured_follow_vllms_sizes_and_mode(instance, settings, sizes, graphs):
@@ -76,15 +86,17 @@ def test_graphs_captured_follow_vllms_sizes_and_mode(instance, settings, sizes, 
     ("instance", "settings", "seconds"),
     [
         # The default list is the upper figure itself.
-        ("g5.4xlarge", CaptureSettings(), 20),
+        pytest.param("g5.4xlarge", CaptureSettings(), 20, id="A10G defaults: 20 s"),
         # 20 x 38 / 86 = 8.837.
-        ("g5.4xlarge", CaptureSettings(max_capture_size=128), 8.837),
+        pytest.param("g5.4xlarge", CaptureSettings(max_capture_size=128), 8.837, id="A10G capped at 128: 8.837 s"),
         # On an H100 the same 38 graphs are a smaller share of its 102: 20 x 38 / 102 = 7.451.
-        ("p5.48xlarge", CaptureSettings(max_capture_size=128), 7.451),
+        pytest.param("p5.48xlarge", CaptureSettings(max_capture_size=128), 7.451, id="H100 capped at 128: 7.451 s"),
         # Throughput mode captures more than the default: 20 x 102 / 86 = 23.721.
-        ("g5.xlarge", CaptureSettings(performance_mode="throughput"), 23.721),
+        pytest.param(
+            "g5.xlarge", CaptureSettings(performance_mode="throughput"), 23.721, id="A10G throughput mode: 23.721 s"
+        ),
         # --enforce-eager captures nothing: 0 s (and decodes every batch without a graph).
-        ("g5.xlarge", CaptureSettings(enforce_eager=True), 0),
+        pytest.param("g5.xlarge", CaptureSettings(enforce_eager=True), 0, id="enforce-eager: 0 s"),
     ],
 )
 def test_capture_seconds_scale_with_the_graphs_from_the_default_lists_twenty_seconds(instance, settings, seconds):

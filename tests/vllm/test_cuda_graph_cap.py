@@ -42,14 +42,14 @@ def test_the_capture_settings_are_read_from_extra_args_as_vllm_reads_them(args, 
 @pytest.mark.parametrize(
     ("extra_args", "cap"),
     [
-        ([], 128),
+        pytest.param([], 128, id="no extra args: 128"),
         # A decode batch is never above max_num_seqs: 48 is on vLLM's list (every 8 below 256).
-        (["--max-num-seqs", "48"], 48),
+        pytest.param(["--max-num-seqs", "48"], 48, id="max-num-seqs 48: 48"),
         # 100 is not: the largest size at or below it is 96.
-        (["--max-num-seqs", "100"], 96),
+        pytest.param(["--max-num-seqs", "100"], 96, id="max-num-seqs 100: 96"),
         # 3 is not either: 1, 2, 4 give 2.
-        (["--max-num-seqs=3"], 2),
-        (["--max-num-seqs", "512"], 128),
+        pytest.param(["--max-num-seqs=3"], 2, id="max-num-seqs 3: 2"),
+        pytest.param(["--max-num-seqs", "512"], 128, id="max-num-seqs 512: 128"),
     ],
 )
 def test_the_fast_profile_caps_the_capture_at_128_or_the_largest_size_within_max_num_seqs(extra_args, cap):
@@ -64,11 +64,11 @@ def test_the_fast_profile_caps_the_capture_at_128_or_the_largest_size_within_max
 @pytest.mark.parametrize(
     "extra_args",
     [
-        ["--max-cudagraph-capture-size", "256"],
-        ["-cc.max_cudagraph_capture_size=256"],
-        ["--cudagraph-capture-sizes", "1", "2"],
-        ["--enforce-eager"],
-        ["-O0"],
+        pytest.param(["--max-cudagraph-capture-size", "256"], id="--max-cudagraph-capture-size 256"),
+        pytest.param(["-cc.max_cudagraph_capture_size=256"], id="-cc.max_cudagraph_capture_size=256"),
+        pytest.param(["--cudagraph-capture-sizes", "1", "2"], id="--cudagraph-capture-sizes 1 2"),
+        pytest.param(["--enforce-eager"], id="--enforce-eager"),
+        pytest.param(["-O0"], id="-O0"),
     ],
 )
 def test_a_capture_the_extra_args_choose_is_kept_and_named_as_out_of_the_profiles_reach(extra_args):

@@ -1,7 +1,7 @@
 """How many CUDA graphs a vLLM server captures at start, and the seconds that takes: the cold start's CUDA graph
 step (facts/cold_start.py) and the fast cold-start profile's cap (settings/cold_start_profile.py).
 
-Read from the vllm 0.32.0 wheel's source (the version the pinned image runs):
+Read from the vllm 0.32.0 wheel's source (the version the pinned image runs; read 2026-12-05):
 - the capture sizes (vllm/config/vllm.py `VllmConfig._set_cudagraph_sizes`): unless the server sets a cap
   (`--max-cudagraph-capture-size`, or `max_cudagraph_capture_size` of `--compilation-config`/`-cc`), the cap is
   `min(max_num_seqs x 2, 512)` (1024 on a data-centre Blackwell GPU, compute capability 10.x), then at most
@@ -48,8 +48,10 @@ FAST_CEILING = 128
 """The fast profile's cap (`--max-cudagraph-capture-size`): the batches CUDA graphs help most are the small ones,
 where launching each kernel from the CPU is a large share of the step (vLLM's design notes for encoder graphs, docs.
 vllm.ai design/cuda_graphs_multimodal: the launch overhead "is more significant when the batch size is small"), and
-128 is the largest batch TensorRT-LLM captures decode graphs for by default (nvidia.github.io/TensorRT-LLM, llm-api
-reference, `DecodeCudaGraphConfig`: "a default max_batch_size of 128 is used"; read 2026-12-05)."""
+128 is the largest batch TensorRT-LLM captures decode graphs for by default (nvidia.github.io/TensorRT-LLM 1.3.0rc27,
+llm-api reference, `DecodeCudaGraphConfig`: "If neither is provided, a default max_batch_size of 128 is used"; read
+2026-12-05). A stated choice, not a measured optimum: a server that keeps more than 128 requests decoding at once
+gives some decode speed for the shorter start."""
 MODES = ("FULL_AND_PIECEWISE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "NONE")
 """The `cudagraph_mode` values vLLM 0.32.0 accepts (vllm/config/compilation.py `CUDAGraphMode`)."""
 LEVEL_MODES = {"0": "NONE", "1": "PIECEWISE", "2": "FULL_AND_PIECEWISE", "3": "FULL_AND_PIECEWISE"}

@@ -5,7 +5,8 @@ argument, a missing or malformed value), when it sets an option the server build
 spelling: an alias, `_` for `-`, `--flag=value`, a prefix), when it carries a secret, or when it breaks what
 the pod promises (it listens on the container port of every address, the root filesystem is read-only,
 nothing mounts files beside the model cache, one pod is one node). Options that multiply the GPUs one
-server uses are read, so the pod requests them. Standard library only: the settings import this module.
+server uses are read, so the pod requests them, and those that shape its CUDA graphs, so the cold start counts them
+and the fast profile keeps them. Standard library only: the settings import this module.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ docs/autoscaling.md ("Cold start") says how to measure the real figures in an ac
 `cold_start_steps(Start(...))` works out the steps of one server (the order of facts/cold_start_figures.py) from
 what shapes them: the pool's provisioner and AMI family, how the image reaches the node, the node's volume
 throughput, EBS and network baselines, where the weights come from and through how many S3 connections, whether a
-compile cache is restored, the probes' periods, and whether a warm node waits for the pod. The startup probe starts
+compile cache is restored, the CUDA graphs the server's arguments capture (facts/cuda_graphs.py), the probes'
+periods, and whether a warm node waits for the pod. The startup probe starts
 counting when the container starts, so it must allow the steps from vLLM's process start to the CUDA graphs; the
 Cluster Autoscaler's `maxNodeProvisionTime` must allow the instance's launch and join. A server whose weights the
 stack copies to S3 (`vllm.source.seed`) also waits, on a revision's first start only, for the copy Job
@@ -21,7 +22,7 @@ import math
 from dataclasses import dataclass
 
 from . import cold_start_figures as figures
-from . import versions
+from . import cuda_graphs, versions
 from .cold_start_figures import GB, MIB, WEIGHTS_SIZE_SOURCE, Figure
 from .instance_io import ebs_bandwidth, network_bandwidth
 
@@ -72,6 +73,8 @@ class Start:
     concurrency: int | None = None
     """The streamer's S3 connections; None for its default."""
     compile_cache: bool = False
+    capture: cuda_graphs.CaptureSettings = cuda_graphs.CaptureSettings()
+    """What the server's arguments set that shapes its CUDA graphs (settings/vllm_flags.py reads them)."""
     startup_period: float = 10
     readiness_period: float = 10
     warm: bool = False
@@ -254,7 +257,8 @@ def cold_start_steps(start: Start) -> tuple[list[Step], list[str]]:
         )
     else:
         steps.append(Step(COMPILE, figures.COMPILE.value, "without a compile cache", figures.COMPILE.source))
-    steps.append(Step(GRAPHS, figures.CUDA_GRAPHS.value, "upper figure", figures.CUDA_GRAPHS.source))
+    graph_seconds, graph_arithmetic = cuda_graphs.capture_seconds(start.instance, start.capture)
+    steps.append(Step(GRAPHS, graph_seconds, graph_arithmetic, cuda_graphs.SOURCE))
     periods = start.startup_period + start.readiness_period
     steps.append(
         Step(

@@ -6,13 +6,15 @@ and words out."""
 
 from __future__ import annotations
 
-from ..facts import image_cache
-from .compile_cache import CompileCacheSettings
+from ..facts import cuda_graphs, image_cache
+from . import vllm_flags
 from .node_groups import GpuNodeGroupSettings
 from .vllm import VllmSettings
 
 FAST_PROBE_PERIOD = 1
 """The probe period the fast profile uses (`vllm.probePeriodSeconds`' lowest)."""
+CAPTURE_CAP_FLAG = "--max-cudagraph-capture-size"
+"""vLLM 0.32.0's flag for the cap (vllm/engine/arg_utils.py `add_cli_args`, the compilation group; facts/vllm_cli.py)."""
 COMPILE_CACHE_CHOICE = (
     "vLLM's compile cache kept in S3 (vllm.compileCache.enabled): torch.compile loads the cached graphs (its "
     "archives' S3 storage, a few hundred MB, is not priced)"
@@ -55,15 +57,45 @@ def fast_pool(pool: GpuNodeGroupSettings, zones_known: bool) -> tuple[GpuNodeGro
     return pool.model_copy(update=update), chose, could_not
 
 
+def capture_cap(server: VllmSettings) -> int:
+    """The CUDA graph capture cap the fast profile sets: the largest size of vLLM's list at or below
+    `cuda_graphs.FAST_CEILING` (128), or at or below the server's `--max-num-seqs` when that is smaller (a decode
+    batch is never larger, so its graphs beyond it would serve mixed batches only). vLLM's defaults of
+    `--max-num-seqs` (256 or 1024, facts/cuda_graphs.py) are above 128 on every GPU, so the GPU does not enter."""
+    seqs = vllm_flags.check(server.extra_args).capture.max_num_seqs
+    return cuda_graphs.largest_at_or_below(min(cuda_graphs.FAST_CEILING, seqs or cuda_graphs.FAST_CEILING))
+
+
 def fast_server(server: VllmSettings) -> tuple[VllmSettings, list[str], list[str]]:
-    """`server` with 1 s probes and the compile cache; what it chose and could not (weights from the Hub are not
-    streamed: the source is the model's, not the profile's)."""
+    """`server` with 1 s probes, the compile cache and CUDA graphs captured up to `capture_cap` (unless its
+    `extraArgs` choose the capture themselves: a second cap beside theirs is refused by vLLM, and a cap beside
+    `--enforce-eager` captures nothing anyway); what it chose and could not (weights from the Hub are not streamed:
+    the source is the model's, not the profile's)."""
     chose = [f"probes every {FAST_PROBE_PERIOD} s (vllm.probePeriodSeconds: {FAST_PROBE_PERIOD})", COMPILE_CACHE_CHOICE]
     could_not = (
         []
         if server.source.type == "s3"
         else ["weights streamed from S3: the model reads the Hub (vllm.source.type: s3)"]
     )
-    cache: CompileCacheSettings = server.compile_cache.model_copy(update={"enabled": True})
-    updated = server.model_copy(update={"probe_period_seconds": FAST_PROBE_PERIOD, "compile_cache": cache})
+    update: dict[str, object] = {
+        "probe_period_seconds": FAST_PROBE_PERIOD,
+        "compile_cache": server.compile_cache.model_copy(update={"enabled": True}),
+    }
+    # The profile's own pair, last, is the profile's: choosing again from settings it chose gives the same.
+    cap = capture_cap(server)
+    extra_args = server.extra_args
+    if extra_args[-2:] == [CAPTURE_CAP_FLAG, str(cap)]:
+        extra_args = extra_args[:-2]
+    own = vllm_flags.check(extra_args).capture.user_set
+    if own is None:
+        update["extra_args"] = [*extra_args, CAPTURE_CAP_FLAG, str(cap)]
+        chose.append(
+            f"CUDA graphs captured for batches of up to {cap} tokens, a decode step of up to {cap} requests "
+            f"({CAPTURE_CAP_FLAG} {cap}), not vLLM's default of up to {cuda_graphs.DEFAULT_CEILING}: fewer graphs "
+            "to capture at start; a larger batch runs without a CUDA graph, its decode slower (every kernel "
+            "launched from the CPU), not failing"
+        )
+    else:
+        could_not.append(f"capping the CUDA graphs captured: vllm.extraArgs set {own}, kept as set")
+    updated: VllmSettings = server.model_copy(update=update)
     return updated, chose, could_not

@@ -5,7 +5,8 @@ argument, a missing or malformed value), when it sets an option the server build
 spelling: an alias, `_` for `-`, `--flag=value`, a prefix), when it carries a secret, or when it breaks what
 the pod promises (it listens on the container port of every address, the root filesystem is read-only,
 nothing mounts files beside the model cache, one pod is one node). Options that multiply the GPUs one
-server uses are read, so the pod requests them. Standard library only: the settings import this module.
+server uses are read, so the pod requests them, and those that shape its CUDA graphs, so the cold start counts them
+and the fast profile keeps them. Standard library only: the settings import this module.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..facts import vllm_parser
+from ..facts.cuda_graphs import LEVEL_MODES, CaptureSettings
 from ..facts.vllm_parser import Problem, Setting
 
 # Options the server sets from settings (vllm_manifests.container_args), by argparse dest, and the setting.
@@ -93,6 +95,17 @@ def _executor(value: object) -> str | None:
 
 
 # Options allowed with some values only: a check returning what is allowed when the value is not.
+# Options that shape the CUDA graphs captured at start (facts/cuda_graphs.py), read for the cold start's estimate.
+CAPTURE = (
+    "max_cudagraph_capture_size",
+    "cudagraph_capture_sizes",
+    "compilation_config",
+    "optimization_level",
+    "enforce_eager",
+    "max_num_seqs",
+    "performance_mode",
+)
+
 VALUE_RULES: dict[str, Callable[[object], str | None]] = {
     "host": _host,
     "distributed_executor_backend": _executor,
@@ -124,6 +137,8 @@ class ExtraArgs:
     """`--data-parallel-size`: replicas of the model inside one server (1 when not set)."""
     expert_parallel: bool = False
     """`--enable-expert-parallel`: each GPU keeps whole experts rather than a slice of every one."""
+    capture: CaptureSettings = CaptureSettings()
+    """What the items set that shapes the CUDA graphs captured at start (facts/cuda_graphs.py)."""
 
 
 def check(items: Sequence[str]) -> ExtraArgs:
@@ -149,7 +164,7 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
             kv_cache_dtype = setting.value
         elif setting.option.dest == "hf_overrides":
             overrides = True
-        elif setting.option.dest in ("max_num_batched_tokens", "dtype", "enable_expert_parallel"):
+        elif setting.option.dest in ("max_num_batched_tokens", "dtype", "enable_expert_parallel", *CAPTURE):
             sizing[setting.option.dest] = setting.value  # the last one counts
     if not problems:
         refused = vllm_parser.argparse_error("model", items)
@@ -169,6 +184,29 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
         sizing.get("dtype"),
         factors["data_parallel_size"],
         bool(sizing.get("enable_expert_parallel")),
+        _capture(sizing),
+    )
+
+
+def _capture(sizing: dict[str, Any]) -> CaptureSettings:
+    """The CUDA graph settings among the options read: a flag and its `--compilation-config` key are one setting
+    (vLLM refuses both at once: vllm/engine/arg_utils.py `create_engine_config`), and the config's
+    `cudagraph_mode` wins over the optimization level's (the level only fills what the config leaves unset)."""
+    compilation = sizing.get("compilation_config")
+    config = compilation if isinstance(compilation, dict) else {}
+    sizes = sizing.get("cudagraph_capture_sizes", config.get("cudagraph_capture_sizes"))
+    mode = config.get("cudagraph_mode")
+    # `CUDAGraphMode` reads a name in any case, or the value of NONE, PIECEWISE or FULL (0, 1, 2).
+    mode = {0: "NONE", 1: "PIECEWISE", 2: "FULL"}.get(mode, mode) if isinstance(mode, int) else mode
+    level = sizing.get("optimization_level")
+    return CaptureSettings(
+        max_capture_size=sizing.get("max_cudagraph_capture_size", config.get("max_cudagraph_capture_size")),
+        capture_sizes=tuple(sizes) if isinstance(sizes, list) else None,
+        mode=mode.upper() if isinstance(mode, str) else LEVEL_MODES.get(str(level)) if level is not None else None,
+        enforce_eager=bool(sizing.get("enforce_eager")),
+        max_num_seqs=sizing.get("max_num_seqs"),
+        max_num_batched_tokens=sizing.get("max_num_batched_tokens"),
+        performance_mode=sizing.get("performance_mode"),
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ...facts import cold_start, system_nodes
 from ...facts.go_duration import parse_go_duration
 from ...pools import warm_manifests
+from ...settings import vllm_flags
 from ...vllm.manifests import SERVER_NAME
 from ...vllm.serve_args import streamer_concurrency
 from ...vllm.weights_copy import WAIT_CONTAINER
@@ -46,8 +47,8 @@ def probe_periods(deployment: dict[str, Any] | None) -> tuple[float, float]:
 
 def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start:
     """What shapes `server`'s cold start: its pool's provisioner, AMI family, image cache and volume, the type the
-    pool starts first (as the fits gate sizes it), the server's weights, source and compile cache, and its registered
-    probes."""
+    pool starts first (as the fits gate sizes it), the server's weights, source, compile cache and CUDA graph
+    arguments, and its registered probes."""
     vllm, pool = server.settings, server.pool.settings
     instance = pool.smallest_instance
     startup, readiness = probe_periods(deployment)
@@ -64,6 +65,7 @@ def start_of(server: Any, deployment: dict[str, Any] | None) -> cold_start.Start
         source=vllm.source.type,
         concurrency=streamer_concurrency(vllm, instance.network_baseline_gbps) if vllm.source.type == "s3" else None,
         compile_cache=vllm.compile_cache.enabled,
+        capture=vllm_flags.check(vllm.extra_args).capture,
         startup_period=startup,
         readiness_period=readiness,
         warm=has_warm_node(pool),

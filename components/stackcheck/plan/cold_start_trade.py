@@ -7,7 +7,8 @@ profile its pool and model allow, and of one warm node, side by side, so seconds
   (`fast_profile`, the chooser `coldStart: fast` deploys: settings/cold_start_profile.py), saying what it chose and
   what it could not: Karpenter's batch and launch where the pool is Karpenter's, the image on a Bottlerocket
   snapshot with Fast Snapshot Restore (or SOCI on AL2023), the streamer's concurrency from the instance's baseline
-  where the weights come from S3, probes every second, and the compile cache kept in S3.
+  where the weights come from S3, probes every second, the compile cache kept in S3, and CUDA graphs captured for
+  batches of up to 128 tokens (facts/cuda_graphs.py).
 - **one warm node**: today's settings with a warm node (pools/warm_manifests.py) taking the pod.
 
 Prices are in US dollars at 730 hours a month (facts/prices.py); what has no dated price says so.
@@ -21,7 +22,7 @@ from typing import Any
 
 from ...facts import cold_start, prices
 from ...pools import warm_manifests
-from ...settings import cold_start_profile
+from ...settings import cold_start_profile, vllm_flags
 from ...vllm.manifests import SERVER_NAME
 from .cold_start import start_of
 from .warm_cost import node_hour
@@ -96,7 +97,8 @@ def fast_profile(
         concurrency = start.concurrency or cold_start.concurrency_for(start.network_baseline_gbps)
         changes["concurrency"] = concurrency
         chose.append(f"{concurrency} streamer connections for the {start.network_baseline_gbps:g} Gbps baseline")
-    _, server_chose, server_could_not = cold_start_profile.fast_server(server)
+    fast_server, server_chose, server_could_not = cold_start_profile.fast_server(server)
+    changes["capture"] = vllm_flags.check(fast_server.extra_args).capture
     return dataclasses.replace(start, **changes), chose + server_chose, could_not + server_could_not
 
 

@@ -462,10 +462,12 @@ def resolve_servers(
             if model.pool in by_name:
                 servers.append(Server(model.name, model, by_name[model.pool], key))
             continue
-        hub = None if described(model) else hub_facts(model, hub_reads)
-        if not described(model) and hub is None:
-            problems.append(auto_without_facts(key, model, hub_reads, [pool.label for pool in pools]))
-            continue
+        hub = None
+        if not described(model):
+            hub = hub_facts(model, hub_reads)
+            if hub is None:
+                problems.append(auto_without_facts(key, model, hub_reads, [pool.label for pool in pools]))
+                continue
         chosen, reason = choose_pool(model, pools, region, hub)
         if chosen is None:
             names = ", ".join(pool.label for pool in pools)

@@ -20,6 +20,7 @@ from conftest import PROGRAM, dev_stack_config, merge
 from components.args.coerce import StackConfigError
 from components.facts.identity import PROJECT
 from components.settings import ConfigError, parse_stack_config
+from components.settings.hub_models import auto_models_to_read
 from components.stackcheck.runtime import ProgramRun, run_program
 from components.vllm.hub_facts import auto_pool_reads, preview_fits
 from tests.support.hub_stand_in import COMMIT, MOE_MODEL, Repo, gpt_oss_like_files, stand_in_hub
@@ -79,6 +80,18 @@ def test_only_auto_models_outside_the_catalog_and_modelfacts_are_read_before_the
 
     assert list(reads) == [(MOE_MODEL, COMMIT)]
     assert reads[MOE_MODEL, COMMIT].facts is not None
+
+
+def test_each_model_and_revision_auto_must_size_is_read_once():
+    """Two models of one repo share a read at the same revision (none: the default branch), not across revisions."""
+    models = [
+        {"name": "a", "model": "acme/x"},
+        {"name": "b", "model": "acme/x", "pool": "auto"},
+        {"name": "c", "model": "acme/x", "revision": "v1.0"},
+        {"name": "d", "model": "acme/y", "modelFacts": {}},
+    ]
+
+    assert auto_models_to_read({"models": models}) == [("acme/x", None), ("acme/x", "v1.0")]
 
 
 def test_the_program_refuses_auto_when_no_pool_holds_the_hubs_model_before_registering():

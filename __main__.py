@@ -39,13 +39,16 @@ from components.pools.quota import PoolDemand, checked_quotas
 from components.settings import ConfigError, config_from_pulumi, namespace_warnings, parse_stack_config
 from components.settings.stack_warnings import ignored_key_warnings, one_replica_warnings
 from components.vllm.disruption import do_not_disrupt
-from components.vllm.hub_facts import preview_fits
+from components.vllm.hub_facts import auto_pool_reads, preview_fits
 from components.vllm.manifests import SERVER_NAME as VLLM_SERVER_NAME
 from components.vllm.server import VllmServer, VllmServerArgs
 
 stack_config, secret_keys = config_from_pulumi()
+# `pool: auto` for a model neither the catalog nor modelFacts describes ranks the pools by the facts the Hub gives,
+# so those models are read before the settings resolve `auto`; a Hub out of reach leaves such a model no pool.
+hub_reads = auto_pool_reads(stack_config)
 try:
-    settings = parse_stack_config(stack_config, secret_keys)
+    settings = parse_stack_config(stack_config, secret_keys, hub_reads=hub_reads)
 except ConfigError as error:
     raise StackConfigError(error.problems) from None
 # The components warn of valid settings that weaken the stack, naming the config keys (component_args.Validation);
@@ -58,7 +61,7 @@ for warning in [*ignored_key_warnings(settings.pools), *one_replica_warnings(set
     pulumi.log.warn(warning)
 # A model neither the catalog nor modelFacts describes is read from the Hub (config.json and the safetensors headers
 # at its revision) and sized on its pool's GPUs before anything registers; a Hub out of reach is a warning.
-hub_check = preview_fits(settings.servers, settings.hf_token)
+hub_check = preview_fits(settings.servers, settings.hf_token, hub_reads)
 for warning in hub_check.warnings:
     pulumi.log.warn(warning)
 for note in hub_check.notes:

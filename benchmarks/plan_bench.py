@@ -75,7 +75,7 @@ TARGET_RATIO = 1.5
 # submodules lazily: the plan loads the repo-id validator alone, as these lines do.
 FIELD_LIBRARY_IMPORTS = (
     "import yaml",  # stackcheck/stack_config.py, stack_yaml.py, plan/render.py; observability/
-    "from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator",
+    "from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PrivateAttr, ValidationError, ValidationInfo, model_validator",
     "from pydantic.alias_generators import to_camel, to_snake",  # settings/, args/
     "from huggingface_hub.errors import HFValidationError",  # settings/vllm.py
     "from huggingface_hub.utils import validate_repo_id",

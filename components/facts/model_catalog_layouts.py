@@ -223,7 +223,13 @@ SERVED_ROWS = [
     ),
     _row(
         "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
-        _served("meta-llama/Llama-4-Maverick-17B-128E-Instruct", "TensorRT-LLM's two-layer Maverick test config")
+        _served(
+            "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+            # Its text_config as Maverick's but num_hidden_layers cut to 2 ("Reduced to 2 layers from 48 layers")
+            # and no_rope_layer_interval set to 2 for the test: every other figure of the row above matches it.
+            "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_llama_min_latency.py at commit "
+            "b35ac1b64368513d215c57d2ed01d62d910df8da (LLAMA_4_MAVERICK_TWO_LAYER_CONFIG, read 2026-12-05)",
+        )
         + "; 400B parameters from Meta's model card",
         parameters=400_000_000_000,
         max_context=1048576,

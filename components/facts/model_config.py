@@ -28,6 +28,7 @@ preferred dtype, bfloat16 or float16), so its float32 tensors count 2 bytes each
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .model_facts import DTYPE_BYTES, ENCODER_NOT_PROFILED, ModelFacts
@@ -54,6 +55,17 @@ _WHOLE_STRATEGIES = ("tensor", "channel")
 _ACTIVATION_FORMATS = ("naive-quantized", "int-quantized", "float-quantized")
 # `config.json` dtypes as the catalog names them.
 _CONFIG_DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "half": "float16", "float32": "float32"}
+
+
+@dataclass(frozen=True)
+class HubRead:
+    """What the Hub told of one model at one revision: its facts, or why there are none."""
+
+    facts: ModelFacts | None
+    problem: str = ""
+    """Why the facts could not be read; empty when they were, or when offline (`offline`)."""
+    offline: bool = False
+    """`HF_HUB_OFFLINE` is set: nothing was requested."""
 
 
 class ModelConfigError(ValueError):

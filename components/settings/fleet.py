@@ -18,18 +18,19 @@ from typing import Annotated, Any
 from ..facts import gpu_catalog, model_catalog, prices, vllm_image
 from ..facts.contract import PlacementContract, Taint
 from ..facts.kubernetes import INITIAL_NAMESPACES
+from ..facts.model_facts import ModelFacts
 from ..facts.model_memory import ModelFit, ServedModel, model_fit
 from ..facts.node_agents import NODE_POOL_LABEL_KEY, SYSTEM_POOL_LABEL
 from . import vllm_flags
 from .errors import ConfigProblem, Where, suggestion
 from .fields import rule
+from .hub_models import AUTO_POOL, HubReads, auto_without_facts, described, hub_facts
 from .node_groups import GpuNodeGroupSettings
 from .section import validate
 from .shared_prefix import shared_prefix_problems
 from .startup import startup_memory_problems
 from .vllm import VllmSettings
 
-AUTO_POOL = "auto"
 # `auto` chooses a pool; `system` names the system node group's nodes (NODE_POOL_LABEL_KEY).
 RESERVED_POOL_NAMES = (AUTO_POOL, SYSTEM_POOL_LABEL[1])
 # A pool or model name names node groups, Kubernetes objects and the Service clients call: an RFC 1035 label
@@ -190,10 +191,10 @@ def parse_models(value: Any, where: Where) -> tuple[list[ModelSettings] | None, 
     return (None if problems else models), problems
 
 
-def served_model(settings: VllmSettings, pool: str) -> ServedModel:
+def served_model(settings: VllmSettings, pool: str, hub: ModelFacts | None = None) -> ServedModel:
     """`settings` as the fits gate sizes it on `pool`, with its facts (the config's `modelFacts`, else the
-    catalog's)."""
-    facts = settings.model_facts.facts() if settings.model_facts else model_catalog.lookup(settings.model)
+    catalog's, else `hub`, what the Hub gave at preview)."""
+    facts = settings.model_facts.facts() if settings.model_facts else model_catalog.lookup(settings.model) or hub
     extra = vllm_flags.check(settings.extra_args)
     return ServedModel(
         settings.model,
@@ -212,9 +213,9 @@ def served_model(settings: VllmSettings, pool: str) -> ServedModel:
     )
 
 
-def pool_fits(settings: VllmSettings, pool: Pool) -> list[ModelFit]:
-    """The fits gate's row for `settings` on each instance type of `pool`."""
-    model = served_model(settings, pool.label)
+def pool_fits(settings: VllmSettings, pool: Pool, hub: ModelFacts | None = None) -> list[ModelFit]:
+    """The fits gate's row for `settings` (facts from the Hub: `hub`) on each instance type of `pool`."""
+    model = served_model(settings, pool.label, hub)
     return [
         model_fit(model, gpu_catalog.lookup(instance_type), instance_type)
         for instance_type in pool.settings.instance_types
@@ -298,13 +299,16 @@ def image_pool_problems(image: str, pool: Pool) -> list[str]:
     return problems
 
 
-def choose_pool(settings: VllmSettings, pools: Sequence[Pool], region: str | None = None) -> tuple[Pool | None, str]:
+def choose_pool(
+    settings: VllmSettings, pools: Sequence[Pool], region: str | None = None, hub: ModelFacts | None = None
+) -> tuple[Pool | None, str]:
     """`pool: auto`: among the pools the server can run on at all (`server_pool_problems`: as many GPUs per node as
     its world size, tensor x pipeline x prefill context x data parallel, and `requireGpuProduct`; a CPU and GPU
     the image runs on, `image_pool_problems`), the pool whose
     every instance type fits the model, with the least GPU memory per GPU (to a tenth of a GiB: an A10G and an L4
     count alike), then the lowest on-demand node price in `region` where known, then the fewest GPUs per node,
-    then the name; and why. (None, why not) when none fits or the model's facts are unknown."""
+    then the name; and why. (None, why not) when none fits or the model's facts are unknown. `hub`: the facts the
+    Hub gave of a model the stack does not describe."""
     fitting = []
     refused = []
     for pool in pools:
@@ -317,7 +321,7 @@ def choose_pool(settings: VllmSettings, pools: Sequence[Pool], region: str | Non
         if cannot:
             refused.append(f"pool {pool.label}: " + ", and ".join(cannot))
             continue
-        fits = pool_fits(settings, pool)
+        fits = pool_fits(settings, pool, hub)
         if any(fit.fits is None for fit in fits):
             return None, next(fit.reason for fit in fits if fit.fits is None)
         if all(fit.fits for fit in fits):
@@ -443,10 +447,10 @@ def fleet_problems(pools: Sequence[Pool], models: Sequence[ModelSettings]) -> li
 
 
 def resolve_servers(
-    pools: Sequence[Pool], models: Sequence[ModelSettings], region: str | None = None
+    pools: Sequence[Pool], models: Sequence[ModelSettings], region: str | None = None, hub_reads: HubReads | None = None
 ) -> tuple[list[Server], list[ConfigProblem]]:
-    """Each enabled model with its pool, `auto` resolved (prices of `region` breaking ties); a model whose pool
-    cannot be resolved is a problem."""
+    """Each enabled model with its pool, `auto` resolved (prices of `region` breaking ties; a model the stack does
+    not describe sized by what the Hub gave, `hub_reads`); a model whose pool cannot be resolved is a problem."""
     by_name = {pool.key: pool for pool in pools}
     servers: list[Server] = []
     problems: list[ConfigProblem] = []
@@ -458,7 +462,13 @@ def resolve_servers(
             if model.pool in by_name:
                 servers.append(Server(model.name, model, by_name[model.pool], key))
             continue
-        chosen, reason = choose_pool(model, pools, region)
+        hub = None
+        if not described(model):
+            hub = hub_facts(model, hub_reads)
+            if hub is None:
+                problems.append(auto_without_facts(key, model, hub_reads, [pool.label for pool in pools]))
+                continue
+        chosen, reason = choose_pool(model, pools, region, hub)
         if chosen is None:
             names = ", ".join(pool.label for pool in pools)
             problems.append(

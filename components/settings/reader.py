@@ -15,6 +15,7 @@ from typing import Any
 from ..facts.identity import PROJECT
 from ..facts.regions import region_problem
 from .errors import ConfigError, ConfigProblem, stack_config
+from .hub_models import HubReads
 from .network import for_region, region_zone_problems
 from .region import amp_problems, arn_problems
 from .stack import SECRET_KEYS, TOP_LEVEL_KEYS, Settings, parse_settings
@@ -33,7 +34,10 @@ _GO_TIME_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{
 
 
 def parse_stack_config(
-    config: Mapping[str, Any], secret_keys: Collection[str] = (), project: str = PROJECT
+    config: Mapping[str, Any],
+    secret_keys: Collection[str] = (),
+    project: str = PROJECT,
+    hub_reads: HubReads | None = None,
 ) -> Settings:
     """Build `Settings` from a whole stack config (`namespace:key` -> value), as Pulumi hands it over.
 
@@ -44,7 +48,8 @@ def parse_stack_config(
     such as `network.cidr`, which Pulumi takes as one name, not a path, and `aws:region` against botocore's
     endpoint data, with the network's zones against that region's (facts/regions.py). Every problem is
     reported at once, each key written `project:key`. `namespace_warnings` gives the keys of this project under
-    other namespaces.
+    other namespaces. `hub_reads`: what the Hub told at preview of the models `pool: auto` sizes that the stack
+    does not describe (hub_models.py); without them such a model has no pool.
     """
     problems: list[ConfigProblem] = []
     values: dict[str, Any] = {}
@@ -91,7 +96,7 @@ def parse_stack_config(
     dates = _go_time_problems({key: value for key, value in values.items() if key not in SECRET_KEYS}, [], project)
     problems.extend(dates)
     try:
-        settings = parse_settings(values, project)
+        settings = parse_settings(values, project, hub_reads)
     except ConfigError as error:
         # A date's key is answered once: by what it is, rather than by the rule the changed text then fails.
         dated = {problem.key for problem in dates}

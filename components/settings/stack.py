@@ -7,6 +7,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import PrivateAttr
+
 from ..facts import eks_model, versions
 from ..facts.contract import NVIDIA_GPU_PRESENT_LABEL, NVIDIA_GPU_PRODUCT_LABEL, PlacementContract, Taint
 from ..facts.eks_node import ami_family_runs_device_plugin
@@ -30,6 +32,7 @@ from .fleet import (
     server_pool_problems,
 )
 from .gpu_placement import GpuPlacementSettings
+from .hub_models import HubReads
 from .network import NetworkSettings
 from .node_groups import GpuNodeGroupSettings, SystemNodeGroupSettings
 from .observability import ObservabilitySettings
@@ -113,6 +116,9 @@ class Settings(SectionModel):
     a secret: `pulumi config set --secret vllmApiKey <key>` (plain text is rejected). A top-level key because
     Pulumi.yaml can declare only whole keys secret, not a value inside the `vllm` object. Default none (no
     key)."""
+    _hub_reads: HubReads | None = PrivateAttr(default=None)
+    """What the Hub told at preview of the models `pool: auto` must size and the stack does not describe, set by
+    `parse_settings` (hub_models.py); None when nothing was read (offline)."""
 
     @property
     def fleet(self) -> bool:
@@ -142,7 +148,7 @@ class Settings(SectionModel):
         """The vLLM servers that run: `vllm` when enabled, or each enabled model of `models` with its pool
         (`auto` resolved; a model it cannot place is a problem of `problems`, and left out here)."""
         if self.fleet:
-            servers = resolve_servers(self.pools, self.models, self.region)[0]
+            servers = resolve_servers(self.pools, self.models, self.region, self._hub_reads)[0]
         else:
             servers = [Server(None, self.vllm, self.pools[0], "vllm")] if self.vllm.enabled else []
         # The pool's cold-start profile sets its servers' probes and compile cache.
@@ -227,7 +233,7 @@ class Settings(SectionModel):
         servers = self.servers
         if self.fleet:
             problems += fleet_problems(pools, self.models)
-            problems += resolve_servers(pools, self.models)[1]
+            problems += resolve_servers(pools, self.models, hub_reads=self._hub_reads)[1]
         for server in servers:
             problems.extend(
                 problem.under(server.config_key)
@@ -357,8 +363,9 @@ _SINGLE_FORM = {"gpuNodeGroup": "gpu_node_group", "vllm": "vllm"}
 _FLEET_FORM = {"gpuPools": "gpu_pools", "models": "models"}
 
 
-def parse_settings(values: Mapping[str, Any], project: str = PROJECT) -> Settings:
-    """Build `Settings` from the config namespace's keys (without the `project:` prefix).
+def parse_settings(values: Mapping[str, Any], project: str = PROJECT, hub_reads: HubReads | None = None) -> Settings:
+    """Build `Settings` from the config namespace's keys (without the `project:` prefix), with what the Hub told of
+    the models `pool: auto` sizes (`hub_reads`, keyed as hub_models.auto_models_to_read names them).
 
     Each section is checked on its own, so one bad section does not hide another's problems;
     checks across sections run on the sections that parsed. Problems are written `project:key`.
@@ -397,6 +404,7 @@ def parse_settings(values: Mapping[str, Any], project: str = PROJECT) -> Setting
             message = f"unknown key{suggestion(key, TOP_LEVEL_KEYS)}; allowed: {', '.join(TOP_LEVEL_KEYS)}"
             problems.append(ConfigProblem(key, message, project))
     settings = Settings.model_validate(parsed, context={DEFER_PROBLEMS: True})
+    settings._hub_reads = hub_reads
     bad_sections = {problem.key.split(".", 1)[0] for problem in problems}
     if not bad_sections & _CROSS_CHECKED_SECTIONS:
         problems.extend(problem.written(where) for problem in settings.problems())

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator
 
-from ..facts import model_catalog, node_disk, versions
+from ..facts import model_catalog, node_disk, versions, vllm_capability
 from ..facts.kubernetes import INITIAL_NAMESPACES, INT32_MAX
 from ..facts.model_catalog import DTYPE_BYTES, MODEL_FACTS_KEY, ModelFacts
 from ..facts.vllm_cli import OPTIONS
@@ -27,7 +27,9 @@ VLLM_MANAGED_FLAGS = tuple(
 )
 # Namespaces the cluster owns: the vLLM server would relabel them restricted, and delete them on destroy.
 SYSTEM_NAMESPACES = INITIAL_NAMESPACES
-# The quantizations `modelFacts` can size, the byte table's keys (facts/model_facts.py `QUANTIZATION_BYTES`).
+# The quantizations `modelFacts` accepts: those the byte table sizes (facts/model_facts.py `QUANTIZATION_BYTES`)
+# that vLLM knows; the table's bitsandbytes, which a checkpoint read from the Hub may name, vLLM v0.32.0 refuses on
+# every GPU (facts/vllm_capability.py `UNKNOWN_METHODS`), so the settings refuse it at once (`_known_to_vllm`).
 Quantization = Literal[
     "fp8",
     "int8",
@@ -39,8 +41,16 @@ Quantization = Literal[
     "compressed-tensors/w8a8-fp8",
     "compressed-tensors/w8a16-fp8",
     "mxfp4",
-    "bitsandbytes",
 ]
+
+
+def _known_to_vllm(value: Any) -> Any:
+    """A quantization method vLLM knows: one it does not would fail the fits gate on every GPU, found only by the
+    plan or at preview; here it fails with the config's other problems, saying why."""
+    if value in vllm_capability.UNKNOWN_METHODS:
+        known = ", ".join(get_args(Quantization))
+        raise _bad(value, known, f"vLLM {vllm_capability.VLLM_VERSION} knows no quantization method")
+    return value
 
 
 def _release(tag: str) -> tuple[int, ...]:
@@ -148,7 +158,7 @@ class ModelFactsSettings(SectionModel):
     """Dtype of the published weights (`torch_dtype`); the KV cache keeps the same."""
     bytes_per_parameter: Annotated[float, rule(lambda x: 0 < x <= 4, "a number with 0 < x <= 4")] | None = None
     """Bytes one parameter takes, for quantized weights (0.5 for 4-bit). Default: the bytes of `dtype`."""
-    quantization: Quantization | None = None
+    quantization: Annotated[Quantization, BeforeValidator(_known_to_vllm)] | None = None
     """The checkpoint's quantization method (`quantization_config.quant_method` of `config.json`; for
     compressed-tensors its scheme, `compressed-tensors/w8a8-fp8` for the "-FP8" checkpoints); its weights take the
     method's bytes with their scales (0.53125 a weight for MXFP4, 0.5195 for AWQ or GPTQ with groups of 128).

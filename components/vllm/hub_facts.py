@@ -20,17 +20,19 @@ import contextlib
 import dataclasses
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from ..facts import gpu_catalog, model_catalog
-from ..facts.model_catalog import MODEL_FACTS_KEY, ModelFacts
-from ..facts.model_config import EXPERT_TENSOR, ModelConfigError, facts_from_files
+from ..facts.identity import PROJECT
+from ..facts.model_catalog import MODEL_FACTS_KEY
+from ..facts.model_config import EXPERT_TENSOR, HubRead, ModelConfigError, facts_from_files
 from ..facts.model_memory import model_fit
 from ..settings.errors import ConfigProblem
 from ..settings.fleet import Server, served_model
+from ..settings.hub_models import HubReads, auto_models_to_read
 
 # The fits gate's name, as the plan's verdict spells it (placement/model_fit.py, which this layer does not import).
 NAME = "model-fits-gpu"
@@ -46,17 +48,6 @@ TIMEOUT_SECONDS = 10.0
 PARALLEL_READS = 8
 # huggingface_hub's spelling of a true environment flag (utils/_runtime.py `_is_true`).
 _TRUE = {"1", "ON", "YES", "TRUE"}
-
-
-@dataclass(frozen=True)
-class HubRead:
-    """What the Hub told of one model: its facts, or why there are none."""
-
-    facts: ModelFacts | None
-    problem: str = ""
-    """Why the facts could not be read; empty when they were, or when offline (`offline`)."""
-    offline: bool = False
-    """`HF_HUB_OFFLINE` is set: nothing was requested."""
 
 
 def hub_offline() -> bool:
@@ -146,9 +137,23 @@ class PreviewCheck:
     """How each read model was counted, where it fits, or that the Hub was not asked (offline)."""
 
 
-def preview_fits(servers: Sequence[Server], token: str | None) -> PreviewCheck:
+def auto_pool_reads(config: Mapping[str, Any], project: str = PROJECT) -> dict[tuple[str, str | None], HubRead]:
+    """The models `pool: auto` must size that neither `modelFacts` nor the catalog describes, read from the Hub
+    before the settings parse (`config` is the whole stack config, `project:key` -> value, as Pulumi hands it
+    over), with the config's `hfToken`; the settings then rank pools by these facts."""
+    prefix = f"{project}:"
+    values = {key[len(prefix) :]: value for key, value in config.items() if key.startswith(prefix)}
+    token = values.get("hfToken")
+    token = token if isinstance(token, str) and token else None
+    return {
+        (model, revision): read_model_facts(model, revision, token) for model, revision in auto_models_to_read(values)
+    }
+
+
+def preview_fits(servers: Sequence[Server], token: str | None, reads: HubReads | None = None) -> PreviewCheck:
     """Each server whose model neither `modelFacts` nor the catalog describes, read from the Hub at its revision
-    and sized on each instance type of its pool by the fits gate's arithmetic (facts/model_memory.py)."""
+    (or taken from `reads`, what `auto_pool_reads` read already) and sized on each instance type of its pool by
+    the fits gate's arithmetic (facts/model_memory.py)."""
     problems: list[ConfigProblem] = []
     warnings: list[str] = []
     notes: list[str] = []
@@ -156,7 +161,7 @@ def preview_fits(servers: Sequence[Server], token: str | None) -> PreviewCheck:
         vllm = server.settings
         if vllm.model_facts is not None or model_catalog.lookup(vllm.model) is not None:
             continue
-        read = read_model_facts(vllm.model, vllm.revision, token)
+        read = (reads or {}).get((vllm.model, vllm.revision)) or read_model_facts(vllm.model, vllm.revision, token)
         if read.offline:
             notes.append(f"{NAME}: {vllm.model} not read from the Hub (HF_HUB_OFFLINE is set): not checked")
             continue

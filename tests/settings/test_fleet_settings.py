@@ -267,8 +267,14 @@ def test_auto_without_the_models_facts_asks_for_a_pool_or_facts():
     problems = problems_of({"gpuPools": {"l4": L4}, "models": [model("a", "example/unknown-model")]})
 
     [problem] = problems
-    assert problem.startswith("eks-gpu-inference:models.0.pool: 'auto' finds no pool for example/unknown-model: ")
-    assert "not checked" in problem and "modelFacts" in problem
+    assert problem.startswith(
+        "eks-gpu-inference:models.0.pool: 'auto' cannot choose a pool for example/unknown-model: neither the model "
+        "catalog nor modelFacts describes it"
+    )
+    assert problem.endswith(
+        "allowed: pool set to one of l4 (the plan then names the model not checked, and preview "
+        "checks it), or models.0.modelFacts with its facts"
+    )
 
 
 def test_a_disabled_model_is_not_served_and_needs_no_pool():

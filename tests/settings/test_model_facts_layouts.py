@@ -60,14 +60,31 @@ def test_contradictory_layout_facts_are_refused_together_naming_each_key():
             "vllm.modelFacts.quantization",
             "missing with quantizedParameters set; allowed: fp8, int8, awq, gptq, compressed-tensors/w4a16, "
             "compressed-tensors/w8a16, compressed-tensors/w8a8-int8, compressed-tensors/w8a8-fp8, "
-            "compressed-tensors/w8a16-fp8, mxfp4, "
-            "bitsandbytes",
+            "compressed-tensors/w8a16-fp8, mxfp4",
         ),
         (
             "vllm.modelFacts.slidingLayers",
             "0 with slidingWindow 128; allowed: 1 to layers (36) with a slidingWindow, 0 without",
         ),
     ]
+
+
+def test_bitsandbytes_facts_are_refused_with_the_other_problems_as_vllm_knows_no_such_method():
+    """vLLM v0.32.0's `QuantizationMethods` (vllm/model_executor/layers/quantization/__init__.py in the
+    vllm-0.32.0 wheel) has no bitsandbytes: facts naming it would fail the fits gate on every GPU, so the settings
+    refuse them at once, beside a problem of another section."""
+    facts = {**GPT_OSS_120B, "quantization": "bitsandbytes"}
+
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"vllm": {"model": "acme/x", "modelFacts": facts}, "cluster": {"version": "1.0"}})
+
+    messages = [str(problem) for problem in error.value.problems]
+    assert (
+        "eks-gpu-inference:vllm.modelFacts.quantization: vLLM 0.32.0 knows no quantization method 'bitsandbytes'; "
+        "allowed: fp8, int8, awq, gptq, compressed-tensors/w4a16, compressed-tensors/w8a16, "
+        "compressed-tensors/w8a8-int8, compressed-tensors/w8a8-fp8, compressed-tensors/w8a16-fp8, mxfp4"
+    ) in messages
+    assert any(message.startswith("eks-gpu-inference:cluster.version") for message in messages)
 
 
 @pytest.mark.parametrize("method", get_args(Quantization))

@@ -118,3 +118,34 @@ def stand_in_hub(repos: dict[str, Repo]) -> Iterator[StandInHub]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+# A mixture of experts only the stand-in describes, shaped and weighing as gpt-oss-120b.
+MOE_MODEL = "example/moe-120b"
+
+
+def gpt_oss_like_files() -> dict[str, bytes]:
+    """A checkpoint of gpt-oss-120b's shape and bytes in one shard: the same dtype totals as its 36 layers, the
+    uint8 experts 60,914,073,600 elements and 2,167,371,072 bf16 (tests/vllm/test_hub_facts.py), 65,248,815,744
+    bytes = 60.77 GiB in all."""
+    config = {
+        "num_hidden_layers": 36,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+        "head_dim": 64,
+        "num_local_experts": 128,
+        "num_experts_per_tok": 4,
+        "sliding_window": 128,
+        "layer_types": ["sliding_attention", "full_attention"] * 18,
+        "max_position_embeddings": 131072,
+        "quantization_config": {"quant_method": "mxfp4"},
+        "torch_dtype": "bfloat16",
+    }
+    tensors = {"experts": ("U8", [60_914_073_600]), "rest": ("BF16", [2_167_371_072])}
+    index = {"weight_map": {"experts": "model-1.safetensors", "rest": "model-1.safetensors"}}
+    return {
+        "config.json": json.dumps(config).encode(),
+        # vllm/hub_facts.py's INDEX_FILE, the name huggingface_hub gives a sharded checkpoint's index.
+        "model.safetensors.index.json": json.dumps(index).encode(),
+        "model-1.safetensors": safetensors_header(tensors),
+    }

@@ -8,7 +8,6 @@ The stand-in's model is gpt-oss-120b as its files describe it (tests/vllm/test_h
 
 from __future__ import annotations
 
-import json
 import socket
 
 import pytest
@@ -18,35 +17,10 @@ from components.args.coerce import StackConfigError
 from components.facts.identity import PROJECT
 from components.settings import parse_stack_config
 from components.stackcheck.runtime import ProgramRun, run_program
-from components.vllm.hub_facts import INDEX_FILE, preview_fits
-from tests.support.hub_stand_in import COMMIT, Repo, safetensors_header, stand_in_hub
+from components.vllm.hub_facts import preview_fits
+from tests.support.hub_stand_in import COMMIT, MOE_MODEL, Repo, gpt_oss_like_files, stand_in_hub
 
-MODEL = "example/moe-120b"
-
-
-def _files() -> dict[str, bytes]:
-    """A checkpoint of gpt-oss-120b's shape and bytes in one shard: the same dtype totals as its 36 layers, the
-    uint8 experts 60,914,073,600 elements and 2,167,371,072 bf16 (tests/vllm/test_hub_facts.py)."""
-    config = {
-        "num_hidden_layers": 36,
-        "num_attention_heads": 64,
-        "num_key_value_heads": 8,
-        "head_dim": 64,
-        "num_local_experts": 128,
-        "num_experts_per_tok": 4,
-        "sliding_window": 128,
-        "layer_types": ["sliding_attention", "full_attention"] * 18,
-        "max_position_embeddings": 131072,
-        "quantization_config": {"quant_method": "mxfp4"},
-        "torch_dtype": "bfloat16",
-    }
-    tensors = {"experts": ("U8", [60_914_073_600]), "rest": ("BF16", [2_167_371_072])}
-    index = {"weight_map": {"experts": "model-1.safetensors", "rest": "model-1.safetensors"}}
-    return {
-        "config.json": json.dumps(config).encode(),
-        INDEX_FILE: json.dumps(index).encode(),
-        "model-1.safetensors": safetensors_header(tensors),
-    }
+MODEL = MOE_MODEL
 
 
 def _config(instance_type: str, model: str = MODEL) -> dict:
@@ -63,7 +37,7 @@ def _servers(instance_type: str, model: str = MODEL):
 
 def test_the_program_refuses_a_pool_whose_gpus_cannot_hold_the_hubs_model_before_registering():
     run = ProgramRun()
-    with stand_in_hub({MODEL: Repo(_files())}) as hub:
+    with stand_in_hub({MODEL: Repo(gpt_oss_like_files())}) as hub:
         full = {f"{PROJECT}:{key}": value for key, value in _config("g6e.xlarge").items()}
         with pytest.raises(StackConfigError) as raised:
             run_program(PROGRAM, full, project=PROJECT, stack="test", run=run, hub_endpoint=hub.url)
@@ -82,7 +56,7 @@ def test_the_program_refuses_a_pool_whose_gpus_cannot_hold_the_hubs_model_before
 
 
 def test_a_model_the_hub_describes_that_fits_is_noted_with_how_it_was_counted(monkeypatch):
-    with stand_in_hub({MODEL: Repo(_files())}) as hub:
+    with stand_in_hub({MODEL: Repo(gpt_oss_like_files())}) as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
         monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
         check = preview_fits(_servers("p5.4xlarge"), None)
@@ -108,7 +82,7 @@ def test_a_hub_out_of_reach_is_a_warning_naming_the_model(monkeypatch):
 
 
 def test_catalog_models_and_offline_runs_ask_the_hub_nothing(monkeypatch):
-    with stand_in_hub({MODEL: Repo(_files())}) as hub:
+    with stand_in_hub({MODEL: Repo(gpt_oss_like_files())}) as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
         monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
         catalog = preview_fits(_servers("g6e.xlarge", "openai/gpt-oss-120b"), None)

@@ -17,7 +17,7 @@ CAPTURE_CAP_FLAG = "--max-cudagraph-capture-size"
 """vLLM 0.32.0's flag for the cap (vllm/engine/arg_utils.py `add_cli_args`, the compilation group; facts/vllm_cli.py)."""
 COMPILE_CACHE_CHOICE = (
     "vLLM's compile cache kept in S3 (vllm.compileCache.enabled): torch.compile loads the cached graphs (its "
-    "archives' S3 storage, a few hundred MB, is not priced)"
+    "archives' S3 storage is not priced: no source gives the size of vLLM's compile cache)"
 )
 
 

@@ -31,8 +31,9 @@ RESTORE_CONTAINER = "restore-compile-cache"
 SAVE_CONTAINER = "save-compile-cache"
 RESTORE_TIMEOUT_SECONDS = 120
 """The most the restore may delay vLLM: past it the server starts and compiles what was not unpacked. Above the
-cached compile's saving (facts/cold_start_figures.py `COMPILE` less `COMPILE_CACHED`, 37 s) a restore is a loss,
-but one that only a bucket slower than a few MB/s for a cache of a few hundred MB reaches."""
+cached compile's saving (facts/cold_start_figures.py `COMPILE` less `COMPILE_CACHED`, 37 s) a restore is a loss;
+the limit bounds that loss rather than predicting a restore's time, which no source gives (the archive's size is
+not published)."""
 KEEP_ARCHIVES = 4
 """The newest archives restored: one per configuration of the model the pods serve (a rollout of a new
 configuration meets the old one's archive beside its own)."""

@@ -1,6 +1,6 @@
 """Run a held-out sample of mutants (a record written by scripts/mutation_sample.py) and count its results.
 
-    nice -n 19 .venv/bin/python scripts/mutation_sample_run.py RECORD.json RESULTS.jsonl [GROUP ...]
+    nice -n 19 .venv/bin/python scripts/mutation_sample_run.py [--tests-at COMMIT] RECORD.json RESULTS.jsonl [GROUP ...]
     .venv/bin/python scripts/mutation_sample_run.py --count RECORD.json RESULTS.jsonl
 
 Runs the groups (all, or those named) from mutants/ with scripts/mutmut_forkrun.py: their test files are
@@ -50,11 +50,21 @@ LEFT_OUT = (
 )
 
 
-def prepare_conftest() -> None:
-    """Bring the tests and this runner's plugin into mutants/ as they are now (the mutants were generated from the
-    sources, which tests do not change), then edit the copy's conftest as the module docstring says."""
-    shutil.copytree("tests", MUTANTS / "tests", dirs_exist_ok=True)
+def prepare_conftest(tests_at: str | None) -> None:
+    """Bring the tests into mutants/ as they are in the working tree, or at commit `tests_at` (the tests of the
+    sources the mutants were generated from, when the tree has moved on since), and this runner's plugin; then
+    edit the copy's conftest as the module docstring says."""
+    if tests_at is None:
+        shutil.copytree("tests", MUTANTS / "tests", dirs_exist_ok=True)
+    else:
+        shutil.rmtree(MUTANTS / "tests")
+        archive = subprocess.run(["git", "archive", tests_at, "tests"], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(MUTANTS)], input=archive, check=True)
     shutil.copy2("scripts/mutmut_forkrun.py", MUTANTS / "scripts" / "mutmut_forkrun.py")
+    # The tools the tests run (promtool in .tools/, checkov's own environment), where the tests look for them.
+    for tools in (".tools", ".venv-checkov"):
+        if Path(tools).exists() and not (MUTANTS / tools).exists():
+            (MUTANTS / tools).symlink_to(Path(tools).resolve())
     text = CONFTEST.read_text()
     for before, after in CONFTEST_EDITS:
         if after in text:
@@ -65,6 +75,10 @@ def prepare_conftest() -> None:
     CONFTEST.write_text(text)
 
 
+CLEAN_TIMEOUT = 3600
+"""The clean run's limit: the whole suite in one process, on a shared machine."""
+
+
 def results_of(path: Path) -> dict[str, dict]:
     """Each mutant's result line in RESULTS.jsonl, by name (the last line of a name wins)."""
     if not path.exists():
@@ -73,7 +87,7 @@ def results_of(path: Path) -> dict[str, dict]:
     return {line["mutant"]: line for line in lines}
 
 
-def _run(names: list[str], test_files: list[str], results: Path, timeout: float | None, only: dict) -> None:
+def _run(names: list[str], test_files: list[str], results: Path, timeout: float, only: dict) -> None:
     with tempfile.TemporaryDirectory() as work:
         names_file = Path(work) / "names"
         names_file.write_text("\n".join(names) + "\n")
@@ -85,8 +99,7 @@ def _run(names: list[str], test_files: list[str], results: Path, timeout: float 
             RESULTS_FILE=str(results.resolve()),
             MUTANT_TESTS=str(tests_file),
         )
-        if timeout is not None:
-            environment["MUTANT_TIMEOUT"] = str(round(timeout))
+        environment["MUTANT_TIMEOUT"] = str(round(timeout))
         left_out = [argument for test in LEFT_OUT for argument in ("--deselect", test)]
         command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "scripts.mutmut_forkrun", *left_out]
         subprocess.run(command + test_files, cwd=MUTANTS, env=environment, check=False, stdout=subprocess.DEVNULL)
@@ -117,7 +130,7 @@ def run_sample(record: dict, groups: list[str], results: Path) -> None:
     print(f"{', '.join(groups)}: {len(names)} mutants, {len(test_files)} test files", flush=True)
     if not names:
         return
-    _run(["none.clean"], test_files, results, None, {})
+    _run(["none.clean"], test_files, results, CLEAN_TIMEOUT, {})
     clean = results_of(results).get("none.clean", {})
     if clean.get("verdict") != "survived":
         raise SystemExit(f"the clean run failed ({clean.get('by')}): fix the tests before counting mutants")
@@ -138,6 +151,11 @@ def count(record: dict, results: dict[str, dict]) -> None:
 
 def main() -> None:
     arguments = sys.argv[1:]
+    tests_at = None
+    if "--tests-at" in arguments:
+        at = arguments.index("--tests-at")
+        tests_at = arguments[at + 1]
+        del arguments[at : at + 2]
     counting = arguments[:1] == ["--count"]
     if counting:
         arguments = arguments[1:]
@@ -146,7 +164,7 @@ def main() -> None:
     if counting:
         count(record, results_of(results))
         return
-    prepare_conftest()
+    prepare_conftest(tests_at)
     run_sample(record, arguments[2:] or list(record["groups"]), results)
 
 

@@ -56,10 +56,12 @@ EXTRAS = [
     # T x 2 x (24576 + 10752) = T x 70656; sampler S x 1,795,584 + (T + S) x 16384. Default: forward 578,813,952 <
     # sampler 1,838,678,016 + 9216 x 16384 = 1,989,672,960. At 65536: forward 4,630,511,616 > sampler
     # 2,929,197,056; extra 2,640,838,656 bytes = 2.4595 GiB.
-    pytest.param(LLAMA_70B, Budget(65536, 1024), H100_DEFAULT, 8, 2_640_838_656, id="tp8-splits-the-mlp"),
+    pytest.param(LLAMA_70B, Budget(65536, 1024), H100_DEFAULT, 8, 2_640_838_656, id="tensor-parallel-8-splits-the-mlp"),
     # TP 4: MLP 21504 > attention (32 + 4) x 128, forward T x 2 x (24576 + 21504) = T x 92160 = 6,039,797,760 at
     # 65536; extra 6,039,797,760 - 1,989,672,960 = 4,050,124,800 bytes = 3.7720 GiB: half the GPUs, more each.
-    pytest.param(LLAMA_70B, Budget(65536, 1024), H100_DEFAULT, 4, 4_050_124_800, id="tp4-keeps-more-per-gpu"),
+    pytest.param(
+        LLAMA_70B, Budget(65536, 1024), H100_DEFAULT, 4, 4_050_124_800, id="tensor-parallel-4-keeps-more-per-gpu"
+    ),
     # Qwen3-30B-A3B, TP 1: experts 8 x (max(768, 2048) + max(1536, 2048)) = 32768 > attention (64 + 8) x 128,
     # forward T x 2 x (6144 + 32768) = T x 77824; sampler S x 151936 x 14 (= S x 2,127,104) + (T + S) x 4096.
     # Default: forward 159,383,552 < sampler 544,538,624 + 2304 x 4096 = 553,975,808. At 16384: forward

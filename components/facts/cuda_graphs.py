@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from .cold_start_figures import CUDA_GRAPHS
 from .gpu_catalog import GPU_INSTANCE_TYPES
-from .model_memory import default_max_num_batched_tokens
+from .model_memory import default_max_num_batched_tokens, default_max_num_seqs
 
 DEFAULT_CEILING = 512
 """vLLM's default cap on the capture sizes; `BLACKWELL_CEILING` on a data-centre Blackwell GPU."""
@@ -111,7 +111,7 @@ def gpu_defaults(instance: str) -> GpuDefaults:
         return GpuDefaults(256, 2048, DEFAULT_CEILING, "an unknown GPU")
     memory = entry.gpu_memory_visible_gib or entry.gpu_memory_gib
     model = entry.gpu_model or ""
-    seqs = 1024 if memory >= 160 or (memory >= 70 and "a100" not in model.lower()) else 256
+    seqs = default_max_num_seqs(memory, model)
     blackwell = entry.gpu_compute_capability is not None and entry.gpu_compute_capability[0] == 10
     gpu = model.removeprefix("NVIDIA ")
     return GpuDefaults(

@@ -48,13 +48,39 @@ def _hf(model: str) -> str:
 
 
 def _bf16(
-    model: str, parameters: float, layers: int, heads: int, kv_heads: int, head_dim: int, context: int
+    model: str,
+    parameters: float,
+    layers: int,
+    heads: int,
+    kv_heads: int,
+    head_dim: int,
+    context: int,
+    widths: tuple[int, int, int] = (0, 0, 0),
 ) -> tuple[str, ModelFacts]:
+    """A dense bf16 row; `widths` are (`hidden_size`, `intermediate_size`, `vocab_size`) where recorded."""
     bytes_per_parameter = DTYPE_BYTES["bfloat16"]
+    hidden, intermediate, vocab = widths
     facts = ModelFacts(
-        round(parameters * 1e9), layers, heads, kv_heads, head_dim, context, "bfloat16", bytes_per_parameter, _hf(model)
+        round(parameters * 1e9),
+        layers,
+        heads,
+        kv_heads,
+        head_dim,
+        context,
+        "bfloat16",
+        bytes_per_parameter,
+        _hf(model),
+        intermediate_size=intermediate,
+        hidden_size=hidden,
+        vocab_size=vocab,
     )
     return model, facts
+
+
+# Llama 3.1 and 3.3 (config.json): hidden_size 4096, intermediate_size 14336 (8B); 8192 and 28672 (70B);
+# vocab_size 128256 for both, as quoted in public repositories' copies of the configs (2026-12-05).
+_LLAMA_8B_WIDTHS = (4096, 14336, 128256)
+_LLAMA_70B_WIDTHS = (8192, 28672, 128256)
 
 
 # Rows: (model id, parameters in billions, layers, attention heads, KV heads, head dim, context).
@@ -76,11 +102,11 @@ MODELS: Mapping[str, ModelFacts] = MappingProxyType(
             _bf16("Qwen/Qwen3-8B", 8.2, 36, 32, 8, 128, 40960),
             _bf16("Qwen/Qwen3-14B", 14.8, 40, 40, 8, 128, 40960),
             _bf16("Qwen/Qwen3-32B", 32.8, 64, 64, 8, 128, 40960),
-            _bf16("meta-llama/Llama-3.1-8B-Instruct", 8.03, 32, 32, 8, 128, 131072),
-            _bf16("meta-llama/Llama-3.1-70B-Instruct", 70.56, 80, 64, 8, 128, 131072),
+            _bf16("meta-llama/Llama-3.1-8B-Instruct", 8.03, 32, 32, 8, 128, 131072, _LLAMA_8B_WIDTHS),
+            _bf16("meta-llama/Llama-3.1-70B-Instruct", 70.56, 80, 64, 8, 128, 131072, _LLAMA_70B_WIDTHS),
             _bf16("meta-llama/Llama-3.2-1B-Instruct", 1.24, 16, 32, 8, 64, 131072),
             _bf16("meta-llama/Llama-3.2-3B-Instruct", 3.21, 28, 24, 8, 128, 131072),
-            _bf16("meta-llama/Llama-3.3-70B-Instruct", 70.56, 80, 64, 8, 128, 131072),
+            _bf16("meta-llama/Llama-3.3-70B-Instruct", 70.56, 80, 64, 8, 128, 131072, _LLAMA_70B_WIDTHS),
             _bf16("mistralai/Mistral-7B-Instruct-v0.3", 7.25, 32, 32, 8, 128, 32768),
             _bf16("mistralai/Mixtral-8x7B-Instruct-v0.1", 46.7, 32, 32, 8, 128, 32768),
             # Gemma 2 alternates 4096-token sliding-window and global layers; counting every layer as global

@@ -63,7 +63,7 @@ EXTRA_ROWS = [
     # num_experts_per_tok 8, max_position_embeddings 40960, bfloat16, 30.5B parameters on the card; 235B-A22B has
     # 94 layers, 64 heads, 4 KV heads, 128 experts, 8 per token, 235B parameters. Unquantized: every expert counts.
     # Their experts (gate, up and down of hidden_size x moe_intermediate_size): 30B-A3B 48 x 128 x 3 x 2048 x 768 =
-    # 28,991,029,248; 235B-A22B 94 x 128 x 3 x 4096 x 1536 = 227,096,395,776.
+    # 28,991,029,248; 235B-A22B 94 x 128 x 3 x 4096 x 1536 = 227,096,395,776. vocab_size 151936 for both.
     _row(
         "Qwen/Qwen3-30B-A3B",
         _config("Qwen/Qwen3-30B-A3B", "the qwen3_moe configs of public inference repositories"),
@@ -77,6 +77,9 @@ EXTRA_ROWS = [
         experts=128,
         active_experts=8,
         expert_parameters=28_991_029_248,
+        hidden_size=2048,
+        expert_intermediate_size=768,
+        vocab_size=151936,
     ),
     _row(
         "Qwen/Qwen3-235B-A22B",
@@ -91,6 +94,9 @@ EXTRA_ROWS = [
         experts=128,
         active_experts=8,
         expert_parameters=227_096_395_776,
+        hidden_size=4096,
+        expert_intermediate_size=1536,
+        vocab_size=151936,
     ),
     # Qwen's FP8 Qwen3-8B (quant_method fp8, weight_block_size [128, 128]): the shape of Qwen3-8B (hidden 4096,
     # intermediate 12288, 36 layers, 32 heads of 128, 8 KV heads). Its decoder linears are FP8: q and o 4096 x 4096,

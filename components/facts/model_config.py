@@ -127,6 +127,12 @@ def facts_from_files(
             latent_attention=bool(latent),
             # The experts' own split is the fused MoE kernels' matter: only a dense MLP is held to the groups.
             intermediate_size=0 if experts else int(text.get("intermediate_size") or 0),
+            hidden_size=int(text.get("hidden_size") or 0),
+            vocab_size=int(text.get("vocab_size") or 0),
+            # Mixtral and gpt-oss name an expert's width `intermediate_size`; Qwen and DeepSeek `moe_intermediate_size`.
+            expert_intermediate_size=int(text.get("moe_intermediate_size") or text.get("intermediate_size") or 0)
+            if experts
+            else 0,
             quantization_group=_group(quantization_config),
             expert_parameters=sum((experts_stored or {}).values()),
             stored_expert_bytes=stored_bytes(experts_stored) if experts and experts_stored else None,

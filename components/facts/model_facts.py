@@ -132,6 +132,15 @@ class ModelFacts:
     """Tokens of a chunk of chunked local attention (Llama 4's `attention_chunk_size`), None without such layers."""
     chunked_layers: int = 0
     """Layers that attend within their chunk only (Llama 4's RoPE layers); the others attend to the whole sequence."""
+    hidden_size: int = 0
+    """Width of the residual stream (`hidden_size`), 0 where not recorded: with `vocab_size` and the MLP's width,
+    what the activation peak of a batch budget above vLLM's default needs (facts/activation_peak.py)."""
+    vocab_size: int = 0
+    """Tokens of the vocabulary (`vocab_size`): the sampler's logits are one row of them per sequence; 0 where not
+    recorded."""
+    expert_intermediate_size: int = 0
+    """Width of one routed expert's MLP (`moe_intermediate_size`, or Mixtral's and gpt-oss's `intermediate_size`),
+    0 where not recorded or for a dense model."""
     vision_encoder: str = ""
     """For a multimodal model whose encoder's start-up profiling the arithmetic does not count: which encoder, and
     why not (facts/model_memory.py's reserve covers the language model's activations only)."""

@@ -33,15 +33,20 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
 - The GPU's compute capability must run the checkpoint's method and dtype (facts/vllm_capability.py), and a
   grouped quantization must split into whole groups per GPU (facts/model_catalog.py `group_problems`).
 
-Not counted beyond the reserve: the activation peak of a `--max-num-batched-tokens` above the GPU's default, and
-a multimodal model's vision encoder run and encoder cache in the profiling (its weights are counted; the row's layout
-says so, facts/model_facts.py ENCODER_NOT_PROFILED).
+- The reserve holds the profiling run's activation peak at vLLM's default batch budget on the GPU; a server's
+  larger `--max-num-batched-tokens` or `--max-num-seqs` adds the growth of that peak, worked from the profiling run's
+  tensors (facts/activation_peak.py), and the row names it.
+
+Not counted beyond the reserve: a multimodal model's vision encoder run and encoder cache in the profiling (its
+weights are counted; the row's layout says so, facts/model_facts.py ENCODER_NOT_PROFILED), and the terms
+facts/activation_peak.py lists as not counted.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .activation_peak import ActivationExtra, Budget, activation_extra
 from .gpu_catalog import InstanceType
 from .model_catalog import MODEL_FACTS_KEY, ModelFacts, shape_problems
 from .vllm_capability import CapabilityFindings, capability_findings
@@ -70,6 +75,12 @@ def default_max_num_batched_tokens(gpu_memory_gib: float, gpu_model: str) -> int
     if gpu_memory_gib >= 70 and "a100" not in gpu_model.lower():
         return 8192
     return 2048
+
+
+def default_max_num_seqs(gpu_memory_gib: float, gpu_model: str) -> int:
+    """The OpenAI server's default `--max-num-seqs` on a GPU (`get_batch_defaults` at v0.32.0): 1024 from 160 GiB,
+    and from 70 GiB except on an A100, else 256."""
+    return 1024 if default_max_num_batched_tokens(gpu_memory_gib, gpu_model) > 2048 else 256
 
 
 def _pages(tokens: int) -> int:
@@ -119,6 +130,8 @@ class ServedModel:
     """`--data-parallel-size`: replicas of the model inside the server, each on `tensor_parallel_size` GPUs."""
     expert_parallel: bool = False
     """`--enable-expert-parallel`: the experts are spread whole over every GPU of the server."""
+    max_num_seqs: int | None = None
+    """`--max-num-seqs`; None for vLLM's default on the GPU (`default_max_num_seqs`)."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +160,10 @@ class ModelFit:
     """How the KV cache was counted: its dtype, the heads each GPU keeps, the window layers' tokens."""
     facts_from: str = ""
     """`catalog`, `vllm.modelFacts` or `Hub at preview`."""
+    activation_gib_per_gpu: float | None = None
+    """What the server's batch budget adds to the reserve's activation peak (counted in `reserve_gib_per_gpu`)."""
+    activation: str = ""
+    """The batch budget's activation peak in a few words, "" at vLLM's defaults."""
 
     def to_dict(self) -> dict:
         """The row as the plan's JSON document writes it (`models`)."""
@@ -159,10 +176,12 @@ class ModelFit:
             "weightsGiBPerGpu": _round(self.weights_gib_per_gpu),
             "kvGiBPerSequencePerGpu": _round(self.kv_gib_per_sequence_per_gpu, 4),
             "reserveGiBPerGpu": _round(self.reserve_gib_per_gpu),
+            "activationGiBPerGpu": _round(self.activation_gib_per_gpu),
             "marginGiB": _round(self.margin_gib),
             "sequencesAtMaxModelLen": self.sequences_at_max_model_len,
             "layout": self.layout,
             "kvCache": self.kv_cache,
+            "activation": self.activation,
             "factsFrom": self.facts_from,
             "source": self.source,
             "reason": self.reason,
@@ -201,14 +220,23 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     # A latent is one tensor per token and layer; keys and values are two.
     tensors = 1 if facts.latent_attention else 2
     kv_slot = tensors * heads * facts.head_dim * facts.kv_cache_bytes(model.kv_cache_dtype)
-    batched = model.max_num_batched_tokens or default_max_num_batched_tokens(
-        instance.gpu_memory_visible_gib or instance.gpu_memory_gib, gpu
+    memory = instance.gpu_memory_visible_gib or instance.gpu_memory_gib
+    default = Budget(default_max_num_batched_tokens(memory, gpu), default_max_num_seqs(memory, gpu))
+    batched = model.max_num_batched_tokens or default.tokens
+    activation = activation_extra(
+        facts,
+        Budget(batched, model.max_num_seqs or default.sequences),
+        default,
+        tp,
+        expert_parallel=ep > 1,
+        dtype=model.dtype,
     )
     slots = kv_tokens_per_sequence(facts, model.max_model_len, batched)
     kv_sequence = kv_slot * slots * stage_layers / facts.layers / GIB
     # Expert parallelism exchanges tokens between the GPUs of all replicas: communication buffers as with TP.
     communicates = tp * model.pipeline_parallel_size > 1 or ep > 1
-    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if communicates else 0.0)
+    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if communicates else 0.0) + activation.gib
+    reserve_words = _reserve_words(reserve, activation)
     cache = usable - weights - reserve
     sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
 
@@ -229,6 +257,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
             source=facts.source,
             kv_cache=kv_layout(facts, heads, model.kv_cache_dtype, batched),
             facts_from=facts_origin(facts),
+            activation_gib_per_gpu=activation.gib,
+            activation=activation.describe(),
         )
 
     problems = []
@@ -245,22 +275,32 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     )
     problems += capability.problems
     if weights + reserve > usable:
-        problems.append(
-            f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB per GPU > {usable:.1f} GiB usable per {gpu}"
-        )
+        problems.append(f"weights {weights:.1f} GiB + {reserve_words} per GPU > {usable:.1f} GiB usable per {gpu}")
     elif sequences < 1:
         problems.append(
             f"KV cache of one {model.max_model_len}-token sequence {kv_sequence:.2f} GiB per GPU > "
-            f"{cache:.2f} GiB left per {gpu} after weights {weights:.1f} GiB and reserve {reserve:.1f} GiB"
+            f"{cache:.2f} GiB left per {gpu} after weights {weights:.1f} GiB and {reserve_words}"
         )
     if problems:
         return row(False, "; ".join(problems))
     return row(
         True,
-        f"weights {weights:.1f} GiB + reserve {reserve:.1f} GiB + KV {kv_sequence:.2f} GiB per "
+        f"weights {weights:.1f} GiB + {reserve_words} + KV {kv_sequence:.2f} GiB per "
         f"{model.max_model_len}-token sequence within {usable:.1f} GiB usable per {gpu}; margin "
         f"{cache - kv_sequence:.1f} GiB, {sequences} full-length sequence(s)"
         + "".join(f"; {note}" for note in capability.notes),
+    )
+
+
+def _reserve_words(reserve: float, activation: ActivationExtra) -> str:
+    """The reserve in the fit's message, with the batch budget's growth named where it adds one."""
+    if activation.missing and activation.describe():
+        return f"reserve {reserve:.1f} GiB ({activation.describe()})"
+    if not activation.gib:
+        return f"reserve {reserve:.1f} GiB"
+    return (
+        f"reserve {reserve:.1f} GiB (activation peak at {activation.budget.tokens} batched tokens, "
+        f"{activation.budget.sequences} sequences +{activation.gib:.2f} GiB)"
     )
 
 

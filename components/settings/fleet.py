@@ -210,6 +210,7 @@ def served_model(settings: VllmSettings, pool: str, hub: ModelFacts | None = Non
         dtype=extra.dtype,
         data_parallel_size=extra.data_parallel_size,
         expert_parallel=extra.expert_parallel,
+        max_num_seqs=extra.capture.max_num_seqs,
     )
 
 

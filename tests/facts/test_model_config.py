@@ -260,3 +260,27 @@ def test_the_routed_experts_take_the_bytes_their_tensors_store_scales_included()
 
     assert facts.expert_parameters == 1010
     assert facts.expert_bytes == 1040
+
+
+def test_the_widths_of_the_activation_peak_are_read_from_the_config():
+    """Qwen3-30B-A3B's config.json (as facts/model_catalog_layouts.py's row quotes it): hidden_size 2048,
+    moe_intermediate_size 768 beside a dense `intermediate_size` 6144 its layers do not use, vocab_size 151936."""
+    config = {
+        "num_hidden_layers": 48,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 4,
+        "head_dim": 128,
+        "hidden_size": 2048,
+        "intermediate_size": 6144,
+        "moe_intermediate_size": 768,
+        "num_experts": 128,
+        "num_experts_per_tok": 8,
+        "vocab_size": 151936,
+        "max_position_embeddings": 40960,
+        "torch_dtype": "bfloat16",
+    }
+
+    facts = facts_from_files(config, {"BF16": 30_500_000_000}, "test")
+
+    assert (facts.hidden_size, facts.expert_intermediate_size, facts.vocab_size) == (2048, 768, 151936)
+    assert facts.intermediate_size == 0

@@ -51,11 +51,14 @@ def test_dev_stack_model_fits_its_a10g_and_the_json_reports_the_numbers(capsys, 
             "weightsGiBPerGpu": 14.17,
             "kvGiBPerSequencePerGpu": 0.4375,
             "reserveGiBPerGpu": 2.0,
+            # The dev stack keeps vLLM's default batch budget: no activation peak beyond the reserve.
+            "activationGiBPerGpu": 0.0,
             "marginGiB": 3.63,
             "sequencesAtMaxModelLen": 9,
             "layout": "bfloat16 weights",
             # config.json: 4 KV heads of 128 for 28 query heads, cached in the weights' bfloat16.
             "kvCache": "bfloat16, 2 byte(s) an element; 4 KV head(s) x 128 per GPU (grouped-query, 4 of 28 heads)",
+            "activation": "",
             "factsFrom": "catalog",
             "source": "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/config.json and model card, read "
             "2026-12-01",

@@ -44,7 +44,9 @@ def models_section(result: PlanResult) -> Section:
     )
     # How each checked row counted: the layout the arithmetic assumed and where the model's facts came from.
     counted = tuple(
-        f"{fit.name} on {fit.instance_type}: {fit.layout}; KV cache {fit.kv_cache}; facts from {fit.facts_from}"
+        f"{fit.name} on {fit.instance_type}: {fit.layout}; KV cache {fit.kv_cache}"
+        + (f"; {fit.activation}" if fit.activation else "")
+        + f"; facts from {fit.facts_from}"
         + ("" if fit.source == fit.facts_from else f" ({fit.source})")
         for fit in result.models
         if fit.layout

@@ -12,9 +12,11 @@ Sources: each model's `config.json` on the Hugging Face Hub at its `main` revisi
 (https://huggingface.co/<model>/blob/main/config.json) for layers, heads, key/value heads, head dimension
 (`head_dim`, else `hidden_size / num_attention_heads`), context and dtype, and the model card
 (https://huggingface.co/<model>) for the parameter count. The Hub itself was not reachable when the table was
-written (2026-12-02); the rows were compared with copies of those files quoted in public repositories
+written (2026-12-02); the dense rows below were compared with copies of those files quoted in public repositories
 (transformers-style configs of Llama 3.1 8B and 70B, 3.2 1B and 3B, 3.3 70B, Qwen2.5 7B/14B/32B, Qwen3 0.6B,
-1.7B, 4B and 8B, Mixtral 8x7B, Gemma 2 2B/9B/27B, Phi-3-mini; Qwen's own model cards for the Qwen2.5 sizes).
+1.7B, 4B and 8B, Mixtral 8x7B, Gemma 2 2B/9B/27B, Phi-3-mini; Qwen's own model cards for the Qwen2.5 sizes) whose
+places are not named; the rows of facts/model_catalog_layouts.py each name the copy they were checked against
+(repository, path and commit, read 2026-12-05) and the fields it gave.
 The distills share the shapes of their base models (Qwen2.5-Math-1.5B, Qwen2.5-7B/14B/32B, Llama 3.1 8B and
 3.3 70B) with a 131072-token context. Parameter counts of 70B rows are Meta's 70,562,938,880.
 

@@ -12,9 +12,11 @@ Sources: each model's `config.json` on the Hugging Face Hub at its `main` revisi
 (https://huggingface.co/<model>/blob/main/config.json) for layers, heads, key/value heads, head dimension
 (`head_dim`, else `hidden_size / num_attention_heads`), context and dtype, and the model card
 (https://huggingface.co/<model>) for the parameter count. The Hub itself was not reachable when the table was
-written (2026-12-02); the rows were compared with copies of those files quoted in public repositories
+written (2026-12-02); the dense rows below were compared with copies of those files quoted in public repositories
 (transformers-style configs of Llama 3.1 8B and 70B, 3.2 1B and 3B, 3.3 70B, Qwen2.5 7B/14B/32B, Qwen3 0.6B,
-1.7B, 4B and 8B, Mixtral 8x7B, Gemma 2 2B/9B/27B, Phi-3-mini; Qwen's own model cards for the Qwen2.5 sizes).
+1.7B, 4B and 8B, Mixtral 8x7B, Gemma 2 2B/9B/27B, Phi-3-mini; Qwen's own model cards for the Qwen2.5 sizes). The
+dense rows of `_DENSE_COPIES` and the rows of facts/model_catalog_layouts.py each name the public copy they were
+checked against (repository, path and commit, read 2026-12-05); the others' copies were not found again.
 The distills share the shapes of their base models (Qwen2.5-Math-1.5B, Qwen2.5-7B/14B/32B, Llama 3.1 8B and
 3.3 70B) with a 131072-token context. Parameter counts of 70B rows are Meta's 70,562,938,880.
 
@@ -42,9 +44,36 @@ from .model_facts import ModelFacts as ModelFacts
 from .model_facts import group_problems as group_problems
 from .model_facts import shape_problems as shape_problems
 
+_MLC_PRESETS = "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py at commit 79d603f085f50500e9509fa01785ffa7ecfaaa93"
+_LLM_PROF = "citsjtu2020/LLM-Prof sglang/Model_Config.md at commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512"
+# The dense rows a public copy of the config was found for, read 2026-12-05: the copy and the entry in it. Each gave
+# the row's num_hidden_layers, num_attention_heads, num_key_value_heads, head_dim (or hidden_size over the heads),
+# max_position_embeddings and torch_dtype bfloat16. Mixtral's copy is the base model's, which its Instruct shares.
+_DENSE_COPIES = {
+    "meta-llama/Llama-3.1-8B-Instruct": f"{_MLC_PRESETS} (`llama3_1_8b`)",
+    "meta-llama/Llama-3.1-70B-Instruct": f"{_MLC_PRESETS} (`llama3_1_70b`)",
+    "meta-llama/Llama-3.2-1B-Instruct": f"{_MLC_PRESETS} (`llama3_2_1b`)",
+    "meta-llama/Llama-3.2-3B-Instruct": f"{_MLC_PRESETS} (`llama3_2_3b`)",
+    "Qwen/Qwen2.5-3B-Instruct": f"{_MLC_PRESETS} (`qwen2.5_3b`)",
+    "Qwen/Qwen3-0.6B": f"{_MLC_PRESETS} (`qwen3_0.6b`)",
+    "Qwen/Qwen3-1.7B": f"{_MLC_PRESETS} (`qwen3_1.7b`)",
+    "Qwen/Qwen3-4B": f"{_LLM_PROF} (Qwen3-4B)",
+    "Qwen/Qwen3-8B": f"{_LLM_PROF} (Qwen3-8B)",
+    "Qwen/Qwen3-14B": f"{_LLM_PROF} (Qwen3-14B)",
+    "Qwen/Qwen3-32B": f"{_LLM_PROF} (Qwen3-32B)",
+    "mistralai/Mistral-7B-Instruct-v0.3": f"{_MLC_PRESETS} (`mistral_7b_v03`)",
+    "mistralai/Mixtral-8x7B-Instruct-v0.1": f"{_MLC_PRESETS} (`Mixtral-8x7B-v0.1`)",
+    "google/gemma-2-2b-it": f"{_MLC_PRESETS} (`gemma2_2b`)",
+    "google/gemma-2-9b-it": f"{_MLC_PRESETS} (`gemma2_9b`)",
+    "google/gemma-2-27b-it": f"{_MLC_PRESETS} (`gemma2_27b`)",
+    "microsoft/Phi-4-mini-instruct": f"{_MLC_PRESETS} (`phi-4`, named Phi-4-mini-instruct there)",
+}
+
 
 def _hf(model: str) -> str:
-    return f"https://huggingface.co/{model}/blob/main/config.json and model card, read 2026-12-01"
+    source = f"https://huggingface.co/{model}/blob/main/config.json and model card, read 2026-12-01"
+    copy = _DENSE_COPIES.get(model)
+    return f"{source}; the shape checked against {copy}, read 2026-12-05" if copy else source
 
 
 def _bf16(

@@ -11,9 +11,31 @@ from .model_facts import catalog_row as _row
 SIGLIP_NOT_PROFILED = _ENCODER_NOT_PROFILED.format("SigLIP")
 
 
-def _config(model: str, corroborated: str) -> str:
-    # The Hub was not reachable on 2026-12-04 either: the shapes are the config's as quoted elsewhere.
-    return f"https://huggingface.co/{model}/blob/main/config.json as quoted in {corroborated}, 2026-12-04"
+# The Hub was not reachable when these rows were written (2026-12-04 and 2026-12-05), so each row names the public copy
+# of its config.json (or of the exact fields) it was checked against: repository, path and commit, read 2026-12-05,
+# with the fields that copy gave; a field no copy gave says what it rests on.
+INFER_SIM = "alibaba/InferSim hf_configs/{}_config.json at commit f2293dab6d23fe2780356eb71e0ffc3b4baf61dd"
+LLM_PROF = "citsjtu2020/LLM-Prof sglang/Model_Config.md at commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512 ({})"
+
+
+# A row no public copy could be found for says so, and what each of its figures rests on.
+NOT_PINNED = (
+    "https://huggingface.co/{}/blob/main/config.json, no public copy of it found by 2026-12-05 (the Hub unreachable); "
+    "the row's "
+)
+QWEN25_7B_SHAPE = (
+    "the base Qwen2.5-7B's hidden_size 3584, intermediate_size 18944, num_hidden_layers 28, num_attention_heads 28, "
+    "num_key_value_heads 4, vocab_size 152064 untied"
+)
+QWEN25_AWQ_NOT_PINNED = (
+    "max_position_embeddings 32768 (the base's copy says 131072), quantization_config (awq, bits 4, group_size 128, "
+    "float16) and whether the AWQ checkpoint pads intermediate_size not pinned: from the Instruct and AWQ model cards"
+)
+
+
+def _copied(model: str, copy: str, fields: str, rest: str = "") -> str:
+    source = f"https://huggingface.co/{model}/blob/main/config.json, checked against {copy}, read 2026-12-05: {fields}"
+    return f"{source}; {rest}" if rest else source
 
 
 # gpt-oss (https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json, and -20b): hidden_size 2880,
@@ -24,8 +46,14 @@ def _config(model: str, corroborated: str) -> str:
 # Only the experts are MXFP4: gate_up 2 x 2880 x 2880 plus down 2880 x 2880 = 24,883,200 weights per expert and
 # layer, x 128 x 36 = 114,661,785,600 (20b: x 32 x 24 = 19,110,297,600). Totals from OpenAI's gpt-oss model card
 # (arXiv:2508.10925, table 1): 116.83B and 20.91B parameters.
-def _gpt_oss(model: str) -> str:
-    return _config(model, "public inference repositories") + "; parameters from arXiv:2508.10925, table 1"
+# OpenAI's reference implementation gives the 120b's shape as its ModelConfig defaults and makes the even layers the
+# windowed ones (gpt_oss/torch/model.py `self.sliding_window = config.sliding_window if layer_idx % 2 == 0`), and
+# reads only the MoE weights (`mlp1_weight`, `mlp2_weight`) as MXFP4 blocks and scales (gpt_oss/torch/weights.py).
+GPT_OSS_REFERENCE = (
+    "openai/gpt-oss gpt_oss/torch/model.py and gpt_oss/torch/weights.py at commit "
+    "7b583341fe16729127f6d5b94a7b09ccae97e1a1"
+)
+PARAMETERS_FROM_PAPER = "parameters from arXiv:2508.10925, table 1"
 
 
 _GPT_OSS_SHAPE = dict(
@@ -35,7 +63,14 @@ _GPT_OSS_SHAPE = dict(
 EXTRA_ROWS = [
     _row(
         "openai/gpt-oss-120b",
-        _gpt_oss("openai/gpt-oss-120b"),
+        _copied(
+            "openai/gpt-oss-120b",
+            GPT_OSS_REFERENCE,
+            "num_hidden_layers 36, num_experts 128, experts_per_token 4, hidden_size and intermediate_size 2880, "
+            "num_attention_heads 64, num_key_value_heads 8, head_dim 64, sliding_window 128 on the even layers, "
+            "initial_context_length 4096 x rope_scaling_factor 32 = 131072 positions, MXFP4 MoE weights only",
+            PARAMETERS_FROM_PAPER,
+        ),
         parameters=116_830_000_000,
         layers=36,
         quantized_parameters=114_661_785_600,
@@ -48,7 +83,16 @@ EXTRA_ROWS = [
     ),
     _row(
         "openai/gpt-oss-20b",
-        _gpt_oss("openai/gpt-oss-20b"),
+        _copied(
+            "openai/gpt-oss-20b",
+            "EchoCog/gpt-oss-20b config.json at commit 52971a17bf2f66dd519c8d26217b1405e425a246",
+            "num_hidden_layers 24, num_local_experts 32, num_experts_per_tok 4, hidden_size and intermediate_size "
+            "2880, num_attention_heads 64, num_key_value_heads 8, head_dim 64, sliding_window 128 on the "
+            "sliding_attention half of layer_types, max_position_embeddings 131072",
+            # That copy's quantization_config names `gptq` over the Hub's modules_to_not_convert: altered there.
+            f"mxfp4 experts from {GPT_OSS_REFERENCE} (weights.py), not that copy's quant_method; "
+            + PARAMETERS_FROM_PAPER,
+        ),
         parameters=20_910_000_000,
         layers=24,
         quantized_parameters=19_110_297_600,
@@ -66,7 +110,14 @@ EXTRA_ROWS = [
     # 28,991,029,248; 235B-A22B 94 x 128 x 3 x 4096 x 1536 = 227,096,395,776. vocab_size 151936 for both.
     _row(
         "Qwen/Qwen3-30B-A3B",
-        _config("Qwen/Qwen3-30B-A3B", "the qwen3_moe configs of public inference repositories"),
+        _copied(
+            "Qwen/Qwen3-30B-A3B",
+            INFER_SIM.format("qwen3-30B-A3B"),
+            "num_hidden_layers 48, hidden_size 2048, num_attention_heads 32, num_key_value_heads 4, head_dim 128, "
+            "num_experts 128, num_experts_per_tok 8, moe_intermediate_size 768, max_position_embeddings 40960, "
+            "torch_dtype bfloat16 (the same in " + LLM_PROF.format("Qwen3-30B-A3B") + ")",
+            "30.5B parameters from the model card",
+        ),
         parameters=30_500_000_000,
         layers=48,
         attention_heads=32,
@@ -83,7 +134,15 @@ EXTRA_ROWS = [
     ),
     _row(
         "Qwen/Qwen3-235B-A22B",
-        _config("Qwen/Qwen3-235B-A22B", "the qwen3_moe configs of public inference repositories"),
+        _copied(
+            "Qwen/Qwen3-235B-A22B",
+            INFER_SIM.format("qwen3-235B-A22B"),
+            "num_hidden_layers 94, hidden_size 4096, num_attention_heads 64, num_key_value_heads 4, head_dim 128, "
+            "num_experts 128, num_experts_per_tok 8, moe_intermediate_size 1536, torch_dtype bfloat16",
+            # That copy is of the 2507 update (max_position_embeddings 262144, rope_theta 5000000).
+            "max_position_embeddings 40960 not pinned: it is the original release's, as in every Qwen3 config of the "
+            "first release copied above (Qwen3-30B-A3B, Qwen3-8B, Qwen3-32B); 235B parameters from the model card",
+        ),
         parameters=235_000_000_000,
         layers=94,
         attention_heads=64,
@@ -104,7 +163,14 @@ EXTRA_ROWS = [
     # untied embeddings and lm_head (2 x 151936 x 4096) and the norms stay bfloat16.
     _row(
         "Qwen/Qwen3-8B-FP8",
-        _config("Qwen/Qwen3-8B-FP8", "Qwen3-8B's config.json"),
+        _copied(
+            "Qwen/Qwen3-8B-FP8",
+            INFER_SIM.format("qwen3-8B"),
+            "Qwen3-8B's hidden_size 4096, intermediate_size 12288, num_hidden_layers 36, num_attention_heads 32, "
+            "num_key_value_heads 8, head_dim 128, max_position_embeddings 40960, vocab_size 151936 untied",
+            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card's "
+            "fine-grained fp8 with a block size of 128; 8.2B parameters from the card",
+        ),
         parameters=8_200_000_000,
         layers=36,
         attention_heads=32,
@@ -123,7 +189,13 @@ EXTRA_ROWS = [
     # layer, x 28 = 6,525,288,448; the untied embeddings and lm_head (2 x 152064 x 3584) stay float16.
     _row(
         "Qwen/Qwen2.5-7B-Instruct-AWQ",
-        _config("Qwen/Qwen2.5-7B-Instruct-AWQ", "Qwen2.5-7B-Instruct's config.json"),
+        _copied(
+            "Qwen/Qwen2.5-7B-Instruct-AWQ",
+            LLM_PROF.format("Qwen2.5-7B"),
+            QWEN25_7B_SHAPE,
+            "max_position_embeddings 32768 (the base's copy says 131072) and quantization_config (awq, bits 4, "
+            "group_size 128, float16) not pinned: from the Instruct and AWQ model cards",
+        ),
         parameters=7_610_000_000,
         layers=28,
         attention_heads=28,
@@ -142,7 +214,11 @@ EXTRA_ROWS = [
     # loads too.
     _row(
         "google/gemma-3-27b-it",
-        _config("google/gemma-3-27b-it", "the gemma3 configs of public inference repositories"),
+        NOT_PINNED.format("google/gemma-3-27b-it")
+        + "text_config num_hidden_layers 62, num_attention_heads 32, num_key_value_heads 16, head_dim 128, "
+        "sliding_window 1024, sliding_window_pattern 6 and max_position_embeddings 131072 unconfirmed by a whole "
+        "copy: the copies found without a pinnable place altered some for tests (6 layers, window 4); 27.4B "
+        "parameters from the model card",
         parameters=27_400_000_000,
         layers=62,
         attention_heads=32,
@@ -159,7 +235,14 @@ EXTRA_ROWS = [
     # 163840, bfloat16; 15.7B parameters on the card.
     _row(
         "deepseek-ai/DeepSeek-V2-Lite-Chat",
-        _config("deepseek-ai/DeepSeek-V2-Lite-Chat", "the deepseek_v2 configs of public inference repositories"),
+        _copied(
+            "deepseek-ai/DeepSeek-V2-Lite-Chat",
+            "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py at commit 79d603f085f50500e9509fa01785ffa7ecfaaa93 "
+            "(`deepseek_v2_lite`, the base model the Chat one is tuned from)",
+            "num_hidden_layers 27, num_attention_heads 16, kv_lora_rank 512, qk_rope_head_dim 64, n_routed_experts "
+            "64, num_experts_per_tok 6, max_position_embeddings 163840, torch_dtype bfloat16",
+            "the Chat checkpoint's own config not pinned; 15.7B parameters from the model card",
+        ),
         parameters=15_700_000_000,
         layers=27,
         attention_heads=16,
@@ -172,11 +255,6 @@ EXTRA_ROWS = [
         latent_attention=True,
     ),
 ]
-
-
-def _served(model: str, corroborated: str) -> str:
-    # The Hub was not reachable on 2026-12-05 either.
-    return f"https://huggingface.co/{model}/blob/main/config.json as quoted in {corroborated}, 2026-12-05"
 
 
 # Llama 4 (text_config of config.json): hidden_size 5120, 48 layers, 40 heads, 8 KV heads, head_dim 128,
@@ -205,6 +283,10 @@ _LLAMA4_SHAPE = dict(
 # layers, 32 heads of head_dim 128, 8 KV heads, max_position_embeddings 131072, vocab_size 131072, sliding_window null,
 # bfloat16; vision_config Pixtral, 24 layers of hidden_size 1024. 3.2 is 3.1's shape retrained (Mistral's 3.2 card:
 # "a minor update of Mistral-Small-3.1-24B-Instruct-2503"). 24B parameters on the card, the Pixtral encoder included.
+MISTRAL_SMALL_RESTS_ON = (
+    "text_config figures (40 layers, 32 heads of head_dim 128, 8 KV heads) unconfirmed by a copy; the 128k context "
+    "(max_position_embeddings 131072) and 24B parameters from Mistral's model card"
+)
 _MISTRAL_SMALL_SHAPE = dict(
     parameters=24_000_000_000,
     layers=40,
@@ -219,8 +301,11 @@ _MISTRAL_SMALL_SHAPE = dict(
 SERVED_ROWS = [
     _row(
         "meta-llama/Llama-4-Scout-17B-16E-Instruct",
-        _served("meta-llama/Llama-4-Scout-17B-16E-Instruct", "the llama4 configs of public inference repositories")
-        + "; 109B parameters from Meta's model card",
+        NOT_PINNED.format("meta-llama/Llama-4-Scout-17B-16E-Instruct")
+        + "text_config figures it shares with Maverick as pinned in Maverick's row below (hidden_size 5120, 40 "
+        "heads, 8 KV heads, head_dim 128, intermediate_size 8192, attention_chunk_size 8192, 48 layers); its own "
+        "16 experts and 10M context (max_position_embeddings 10485760) from Meta's model card, experts in every "
+        "layer (interleave_moe_layer_step 1) unconfirmed by a copy; 109B parameters from the card",
         parameters=109_000_000_000,
         max_context=10485760,
         experts=16,
@@ -229,14 +314,20 @@ SERVED_ROWS = [
     ),
     _row(
         "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
-        _served(
+        _copied(
             "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
-            # Its text_config as Maverick's but num_hidden_layers cut to 2 ("Reduced to 2 layers from 48 layers")
-            # and no_rope_layer_interval set to 2 for the test: every other figure of the row above matches it.
             "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_llama_min_latency.py at commit "
-            "b35ac1b64368513d215c57d2ed01d62d910df8da (LLAMA_4_MAVERICK_TWO_LAYER_CONFIG, read 2026-12-05)",
-        )
-        + "; 400B parameters from Meta's model card",
+            "b35ac1b64368513d215c57d2ed01d62d910df8da (LLAMA_4_MAVERICK_TWO_LAYER_CONFIG)",
+            # Its text_config as Maverick's but num_hidden_layers cut to 2 ("Reduced to 2 layers from 48 layers")
+            # and no_rope_layer_interval set to 2 for the test: every other figure of the row matches it.
+            "text_config hidden_size 5120, num_attention_heads 40, num_key_value_heads 8, head_dim 128, "
+            "intermediate_size 8192, intermediate_size_mlp 16384, num_local_experts 128, num_experts_per_tok 1, "
+            "interleave_moe_layer_step 2, attention_chunk_size 8192, max_position_embeddings 1048576, vocab_size "
+            "202048, bfloat16",
+            '48 layers from the copy\'s own note ("Reduced to 2 layers from 48 layers"), every fourth layer NoPE '
+            "(the copy set 2) from transformers' Llama4TextConfig default no_rope_layer_interval 4; 400B parameters "
+            "from Meta's model card",
+        ),
         parameters=400_000_000_000,
         max_context=1048576,
         experts=128,
@@ -245,12 +336,12 @@ SERVED_ROWS = [
     ),
     _row(
         "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
-        _served("mistralai/Mistral-Small-3.1-24B-Instruct-2503", "the mistral3 configs of public repositories"),
+        NOT_PINNED.format("mistralai/Mistral-Small-3.1-24B-Instruct-2503") + MISTRAL_SMALL_RESTS_ON,
         **_MISTRAL_SMALL_SHAPE,
     ),
     _row(
         "mistralai/Mistral-Small-3.2-24B-Instruct-2506",
-        _served("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "the mistral3 configs of public repositories"),
+        NOT_PINNED.format("mistralai/Mistral-Small-3.2-24B-Instruct-2506") + MISTRAL_SMALL_RESTS_ON,
         **_MISTRAL_SMALL_SHAPE,
     ),
     # Qwen's AWQ Qwen2.5-14B-Instruct (awq, bits 4, group_size 128, float16): hidden 5120, intermediate 13824, 48
@@ -258,7 +349,13 @@ SERVED_ROWS = [
     # up and down 3 x 5120 x 13824 = 275,251,200 per layer, x 48 = 13,212,057,600. 14.7B parameters on the card.
     _row(
         "Qwen/Qwen2.5-14B-Instruct-AWQ",
-        _served("Qwen/Qwen2.5-14B-Instruct-AWQ", "the qwen2 configs of public inference repositories"),
+        _copied(
+            "Qwen/Qwen2.5-14B-Instruct-AWQ",
+            LLM_PROF.format("Qwen2.5-14B"),
+            "the base Qwen2.5-14B's hidden_size 5120, intermediate_size 13824, num_hidden_layers 48, "
+            "num_attention_heads 40, num_key_value_heads 8, vocab_size 152064 untied",
+            QWEN25_AWQ_NOT_PINNED + "; 14.7B parameters from the card",
+        ),
         parameters=14_700_000_000,
         layers=48,
         attention_heads=40,
@@ -276,7 +373,13 @@ SERVED_ROWS = [
     # 32.5B parameters on the card.
     _row(
         "Qwen/Qwen2.5-32B-Instruct-AWQ",
-        _served("Qwen/Qwen2.5-32B-Instruct-AWQ", "the qwen2 configs of public inference repositories"),
+        _copied(
+            "Qwen/Qwen2.5-32B-Instruct-AWQ",
+            LLM_PROF.format("Qwen2.5-32B"),
+            "the base Qwen2.5-32B's hidden_size 5120, intermediate_size 27648, num_hidden_layers 64, "
+            "num_attention_heads 40, num_key_value_heads 8, vocab_size 152064 untied",
+            QWEN25_AWQ_NOT_PINNED + "; 32.5B parameters from the card",
+        ),
         parameters=32_500_000_000,
         layers=64,
         attention_heads=40,
@@ -293,7 +396,13 @@ SERVED_ROWS = [
     # the AWQ row above, 6,525,288,448.
     _row(
         "Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4",
-        _served("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", "Qwen2.5-7B-Instruct's config.json"),
+        _copied(
+            "Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4",
+            LLM_PROF.format("Qwen2.5-7B"),
+            QWEN25_7B_SHAPE,
+            "max_position_embeddings 32768 (the base's copy says 131072) and quantization_config (gptq, bits 4, "
+            "group_size 128, float16) not pinned: from the Instruct and GPTQ model cards",
+        ),
         parameters=7_610_000_000,
         layers=28,
         attention_heads=28,
@@ -311,7 +420,14 @@ SERVED_ROWS = [
     # 487,587,840 per layer, x 64 = 31,205,621,760. 32.8B parameters on the card.
     _row(
         "Qwen/Qwen3-32B-FP8",
-        _served("Qwen/Qwen3-32B-FP8", "the qwen3 configs of public inference repositories"),
+        _copied(
+            "Qwen/Qwen3-32B-FP8",
+            LLM_PROF.format("Qwen3-32B"),
+            "Qwen3-32B's hidden_size 5120, intermediate_size 25600, num_hidden_layers 64, num_attention_heads 64, "
+            "num_key_value_heads 8, head_dim 128, max_position_embeddings 40960, torch_dtype bfloat16",
+            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card; 32.8B "
+            "parameters from the card",
+        ),
         parameters=32_800_000_000,
         layers=64,
         attention_heads=64,
@@ -330,7 +446,15 @@ SERVED_ROWS = [
     # which experts 28,991,029,248. The router, embeddings and lm_head stay bfloat16. 30.5B parameters on the card.
     _row(
         "Qwen/Qwen3-30B-A3B-FP8",
-        _served("Qwen/Qwen3-30B-A3B-FP8", "the qwen3_moe configs of public training repositories"),
+        _copied(
+            "Qwen/Qwen3-30B-A3B-FP8",
+            INFER_SIM.format("qwen3-30B-A3B"),
+            "Qwen3-30B-A3B's hidden_size 2048, num_hidden_layers 48, num_attention_heads 32, num_key_value_heads 4, "
+            "head_dim 128, num_experts 128, num_experts_per_tok 8, moe_intermediate_size 768, "
+            "max_position_embeddings 40960",
+            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card; 30.5B "
+            "parameters from the card",
+        ),
         parameters=30_500_000_000,
         layers=48,
         attention_heads=32,

@@ -197,6 +197,20 @@ def test_the_server_container_against_its_limit(args, weights, passed, line):
         assert "Bound the streamer with memory_limit in --model-loader-extra-config" in result.message
 
 
+def test_a_server_without_the_streamer_over_its_limit_is_told_to_take_a_larger_instance():
+    """Without the streamer the peak is vLLM's processes and /dev/shm (facts/serving_memory.py: the API server and
+    the engine core at 2 GiB each on one GPU, an estimate on the safe side): 2 x 2 + 1 = 5 GiB > a 4 GiB limit. No
+    streamer is there to bound, so the way out is a larger instance alone."""
+    result = container_memory_verdict([_server(["Qwen/Qwen2.5-7B-Instruct"], "4Gi")], _gpu_pool(), WEIGHTS)
+
+    assert result.passed is False
+    [line] = [detail for detail in result.details if detail.startswith("Deployment vllm/vllm-server")]
+    assert line.endswith(
+        "peak 5.00 GiB while loading (2 processes x 2.0 GiB, /dev/shm 1.0 GiB) > its limit 4.00 GiB; the kernel "
+        "OOM-kills it while it loads; use a larger instance"
+    )
+
+
 def test_a_node_whose_daemonsets_leave_too_little_for_the_server_fails_naming_both():
     # g5.xlarge allocatable: 16384Mi - (11 x 58 + 255)Mi - 100Mi = 15391Mi. The server asks 13107Mi; an agent
     # asking 3000Mi beside it makes 16107Mi.

@@ -211,6 +211,20 @@ def test_a_server_without_the_streamer_over_its_limit_is_told_to_take_a_larger_i
     )
 
 
+def test_a_server_of_four_gpus_counts_a_worker_per_gpu_from_its_limits():
+    """The GPUs come from the container's `nvidia.com/gpu` limit: with four, vLLM runs the API server, the engine
+    core and a worker per GPU (facts/serving_memory.py), 6 x 2 + 1 = 13 GiB, over a 12 GiB limit; one GPU's
+    count (2 processes, 5 GiB) would pass."""
+    server = _server(["Qwen/Qwen2.5-7B-Instruct"], "12Gi")
+    [container] = server["spec"]["template"]["spec"]["containers"]
+    container["resources"]["limits"]["nvidia.com/gpu"] = "4"
+
+    result = container_memory_verdict([server], _gpu_pool(), WEIGHTS)
+
+    [line] = [detail for detail in result.details if detail.startswith("Deployment vllm/vllm-server")]
+    assert "peak 13.00 GiB while loading (6 processes x 2.0 GiB, /dev/shm 1.0 GiB) > its limit 12.00 GiB" in line
+
+
 def test_a_node_whose_daemonsets_leave_too_little_for_the_server_fails_naming_both():
     # g5.xlarge allocatable: 16384Mi - (11 x 58 + 255)Mi - 100Mi = 15391Mi. The server asks 13107Mi; an agent
     # asking 3000Mi beside it makes 16107Mi.

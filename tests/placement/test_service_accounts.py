@@ -7,7 +7,9 @@ import pytest
 from conftest import dev_stack_file, plan_stack_file, verdict
 
 from components.facts.resource_types import HELM_RELEASE, SERVICE_ACCOUNT
+from components.placement.evidence import Evidence
 from components.placement.service_accounts import service_accounts_verdict
+from components.placement.verdicts import VERDICTS
 from components.stackcheck.plan.render import kubernetes_objects
 from components.stackcheck.plan.run import PlanResult, _placement
 from components.stackcheck.runtime import RegisteredResource
@@ -169,7 +171,10 @@ def test_the_plan_reads_service_accounts_and_helm_release_namespaces_from_what_t
 
     assert placed is not None
     assert [workload["metadata"]["name"] for workload in placed.workloads] == ["tools-sa", "app-sa", "web-sa"]
-    found = service_accounts_verdict(placed.workloads, placed.service_accounts, placed.release_namespaces)
+    # Judged as the plan judges it: the registry's entry over the evidence the plan gathered.
+    judged = VERDICTS.entry("service-accounts-exist").run(Evidence(placement=placed))
+    assert judged is not None
+    found = judged.verdict
 
     # apps/app-sa is registered: a failing verdict lists only the misses and what it could not check.
     assert not found.passed

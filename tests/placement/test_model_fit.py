@@ -137,6 +137,19 @@ def test_model_does_not_fit_and_the_reason_names_model_instance_and_numbers(
     assert result.reason.startswith(f"{model} on {instance} (TP {tensor_parallel}): ")
 
 
+def test_every_problem_of_one_row_is_named_at_once():
+    """Qwen2.5-7B-Instruct at TP 8 and 65536 tokens on one A10G breaks three rules at once (its config.json: 28
+    attention heads, 32768 positions): more GPUs than the node has, heads that 8 does not divide, and a context past
+    the model's. Each is named, in that order, so one preview shows all the user must change."""
+    result = fit(served("Qwen/Qwen2.5-7B-Instruct", 8, 65536), "g5.xlarge")
+
+    assert result.fits is False
+    assert result.reason == (
+        "Qwen/Qwen2.5-7B-Instruct on g5.xlarge (TP 8): tensorParallelSize 8 > 1 GPU(s) per g5.xlarge; "
+        "tensorParallelSize 8 does not divide the 28 attention heads; maxModelLen 65536 > the model's context 32768"
+    )
+
+
 @pytest.mark.parametrize(
     ("kv_heads", "tensor_parallel", "per_gpu"),
     [

@@ -135,6 +135,18 @@ def test_a_spot_warm_node_without_a_discount_is_not_priced_and_says_why():
     assert price is None and "cost.spotDiscount" in why
 
 
+def test_a_spot_warm_node_is_priced_as_its_dearest_type_less_the_discount():
+    """Spot capacity may come from any type of the pool, so a warm node is priced as the dearest: g5.4xlarge's
+    on-demand $1.624 an hour (the AWS price list row of facts/price_table.py) less a `cost.spotDiscount` of 0.6:
+    1.624 x 0.4 = $0.6496 an hour, x 730 = $474.21 a month."""
+    settings = GpuNodeGroupSettings(capacity_type="SPOT", instance_types=["g5.xlarge", "g5.4xlarge"], warm_nodes=1)
+
+    kind, price, why = node_hour(settings, "us-east-1", 0.6)
+
+    assert price is not None, why
+    assert (kind, round(price.per_month, 2), why) == ("g5.4xlarge", 474.21, "")
+
+
 def _snake(values: dict) -> dict:
     names = {"instanceTypes": "instance_types", "warmNodes": "warm_nodes", "provisioner": "provisioner"}
     return {names[key]: value for key, value in values.items()}

@@ -93,10 +93,11 @@ def _bf16(
     head_dim: int,
     context: int,
     widths: tuple[int, int, int] = (0, 0, 0),
-    **layout: int,
+    experts: int = 0,
+    active_experts: int = 0,
 ) -> tuple[str, ModelFacts]:
-    """A bf16 row; `widths` are (`hidden_size`, `intermediate_size`, `vocab_size`) where recorded, `layout` a
-    mixture of experts' counts (whose `intermediate_size` is one expert's)."""
+    """A bf16 row; `widths` are (`hidden_size`, `intermediate_size`, `vocab_size`) where recorded, the
+    `intermediate_size` of a mixture of `experts` being one expert's."""
     bytes_per_parameter = DTYPE_BYTES["bfloat16"]
     hidden, intermediate, vocab = widths
     facts = ModelFacts(
@@ -108,12 +109,13 @@ def _bf16(
         context,
         "bfloat16",
         bytes_per_parameter,
-        _hf(model) + ("; num_local_experts and num_experts_per_tok from the same copy" if layout else ""),
-        intermediate_size=0 if layout else intermediate,
+        _hf(model) + ("; num_local_experts and num_experts_per_tok from the same copy" if experts else ""),
+        intermediate_size=0 if experts else intermediate,
         hidden_size=hidden,
         vocab_size=vocab,
-        expert_intermediate_size=intermediate if layout else 0,
-        **layout,
+        expert_intermediate_size=intermediate if experts else 0,
+        experts=experts,
+        active_experts=active_experts,
     )
     return model, facts
 

@@ -38,7 +38,13 @@ ROWS = [
     # (32 + 8) x 128; forward(T) = T x 2 x (12288 + 43008) = T x 110592; sampler 256 x 32000 x 14 = 114,688,000 +
     # (T + 256) x 8192. Default: forward 226,492,416 > sampler 133,562,368. At 8192: forward 905,969,664 > sampler
     # 183,894,016; extra 679,477,248.
-    pytest.param("mistralai/Mixtral-8x7B-Instruct-v0.1", Budget(8192, 256), 2, 679_477_248, id="mixtral-experts-tp2"),
+    pytest.param(
+        "mistralai/Mixtral-8x7B-Instruct-v0.1",
+        Budget(8192, 256),
+        2,
+        679_477_248,
+        id="mixtral-experts-tensor-parallel-2",
+    ),
     # MLP 43008 > attention (32 + 16) x 256 = 12288; forward(2048) = 2048 x 2 x (10752 + 43008) = 220,200,960.
     # Sampler 256000 x 14 = 3,584,000 a sequence: at 256, 917,504,000 + 2304 x 7168 = 934,019,072; at 512,
     # 1,835,008,000 + 2560 x 7168 = 1,853,358,080; extra 919,339,008.

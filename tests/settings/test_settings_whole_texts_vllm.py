@@ -422,8 +422,15 @@ PASSING = [
             **dict.fromkeys(("quantized_parameters", "experts", "active_experts", "sliding_layers"), 0),
             "latent_attention": False,
             **dict.fromkeys(("intermediate_size", "quantization_group", "expert_parameters", "chunked_layers"), 0),
+            **dict.fromkeys(("hidden_size", "vocab_size", "expert_intermediate_size"), None),
         },
         id="every model fact at its floor",
+    ),
+    pytest.param(
+        _facts(hiddenSize=1, vocabSize=1, experts=1, activeExperts=1, expertIntermediateSize=1),
+        "model_facts.expert_intermediate_size",
+        1,
+        id="widths of one with an expert",
     ),
     pytest.param(_vllm(tensorParallelSize=1), "tensor_parallel_size", 1, id="one GPU a replica"),
     pytest.param(

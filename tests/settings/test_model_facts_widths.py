@@ -67,6 +67,12 @@ def test_expert_width_is_carried_for_a_mixture_of_experts():
     assert activation_extra(facts, Budget(16384, 256), SMALL_GPU_DEFAULT, 1).missing == ""
 
 
+def test_widths_of_one_are_the_floor():
+    facts = facts_of({**QWEN3_30B_A3B, "hiddenSize": 1, "vocabSize": 1, "expertIntermediateSize": 1})
+
+    assert (facts.hidden_size, facts.vocab_size, facts.expert_intermediate_size) == (1, 1, 1)
+
+
 def test_without_the_widths_the_growth_is_named_not_counted():
     facts = facts_of(QWEN3_30B_A3B)
 

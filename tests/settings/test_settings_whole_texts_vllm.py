@@ -426,12 +426,6 @@ PASSING = [
         },
         id="every model fact at its floor",
     ),
-    pytest.param(
-        _facts(hiddenSize=1, vocabSize=1, experts=1, activeExperts=1, expertIntermediateSize=1),
-        "model_facts.expert_intermediate_size",
-        1,
-        id="widths of one with an expert",
-    ),
     pytest.param(_vllm(tensorParallelSize=1), "tensor_parallel_size", 1, id="one GPU a replica"),
     pytest.param(
         {"vllm": {"source": {"type": "huggingface"}, "extraArgs": ["--load-format", "safetensors"]}},

@@ -48,7 +48,10 @@ _MLC_PRESETS = "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py at commit 79
 _LLM_PROF = "citsjtu2020/LLM-Prof sglang/Model_Config.md at commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512"
 # The dense rows a public copy of the config was found for, read 2026-12-05: the copy and the entry in it. Each gave
 # the row's num_hidden_layers, num_attention_heads, num_key_value_heads, head_dim (or hidden_size over the heads),
-# max_position_embeddings and torch_dtype bfloat16. Mixtral's copy is the base model's, which its Instruct shares.
+# max_position_embeddings and torch_dtype bfloat16, and the widths the activation peak needs (facts/activation_peak.py),
+# read there the same day: hidden_size, intermediate_size and vocab_size (Mixtral's num_local_experts and
+# num_experts_per_tok too, its intermediate_size being one expert's). Mixtral's copy is the base model's, which its
+# Instruct shares.
 _DENSE_COPIES = {
     "meta-llama/Llama-3.1-8B-Instruct": f"{_MLC_PRESETS} (`llama3_1_8b`)",
     "meta-llama/Llama-3.1-70B-Instruct": f"{_MLC_PRESETS} (`llama3_1_70b`)",
@@ -73,7 +76,12 @@ _DENSE_COPIES = {
 def _hf(model: str) -> str:
     source = f"https://huggingface.co/{model}/blob/main/config.json and model card, read 2026-12-01"
     copy = _DENSE_COPIES.get(model)
-    return f"{source}; the shape checked against {copy}, read 2026-12-05" if copy else source
+    if not copy:
+        return source
+    return f"{source}; the shape checked against {copy}, read 2026-12-05, and its {_WIDTH_FIELDS}"
+
+
+_WIDTH_FIELDS = "hidden_size, intermediate_size and vocab_size"
 
 
 def _bf16(
@@ -85,8 +93,11 @@ def _bf16(
     head_dim: int,
     context: int,
     widths: tuple[int, int, int] = (0, 0, 0),
+    experts: int = 0,
+    active_experts: int = 0,
 ) -> tuple[str, ModelFacts]:
-    """A dense bf16 row; `widths` are (`hidden_size`, `intermediate_size`, `vocab_size`) where recorded."""
+    """A bf16 row; `widths` are (`hidden_size`, `intermediate_size`, `vocab_size`) where recorded, the
+    `intermediate_size` of a mixture of `experts` being one expert's."""
     bytes_per_parameter = DTYPE_BYTES["bfloat16"]
     hidden, intermediate, vocab = widths
     facts = ModelFacts(
@@ -98,18 +109,23 @@ def _bf16(
         context,
         "bfloat16",
         bytes_per_parameter,
-        _hf(model),
-        intermediate_size=intermediate,
+        _hf(model) + ("; num_local_experts and num_experts_per_tok from the same copy" if experts else ""),
+        intermediate_size=0 if experts else intermediate,
         hidden_size=hidden,
         vocab_size=vocab,
+        expert_intermediate_size=intermediate if experts else 0,
+        experts=experts,
+        active_experts=active_experts,
     )
     return model, facts
 
 
 # Llama 3.1 and 3.3 (config.json): hidden_size 4096, intermediate_size 14336 (8B); 8192 and 28672 (70B);
-# vocab_size 128256 for both, as quoted in public repositories' copies of the configs (2026-12-05).
+# vocab_size 128256 for both, as quoted in public repositories' copies of the configs (2026-12-05). The other widths
+# (hidden_size, intermediate_size, vocab_size) are each row's copy's in _DENSE_COPIES.
 _LLAMA_8B_WIDTHS = (4096, 14336, 128256)
 _LLAMA_70B_WIDTHS = (8192, 28672, 128256)
+_QWEN3_VOCAB = 151936
 
 
 # Rows: (model id, parameters in billions, layers, attention heads, KV heads, head dim, context).
@@ -119,30 +135,41 @@ MODELS: Mapping[str, ModelFacts] = MappingProxyType(
             # Qwen2.5: config.json's max_position_embeddings is 32768; the card's 131072 needs YaRN rope scaling.
             _bf16("Qwen/Qwen2.5-0.5B-Instruct", 0.49, 24, 14, 2, 64, 32768),
             _bf16("Qwen/Qwen2.5-1.5B-Instruct", 1.54, 28, 12, 2, 128, 32768),
-            _bf16("Qwen/Qwen2.5-3B-Instruct", 3.09, 36, 16, 2, 128, 32768),
+            _bf16("Qwen/Qwen2.5-3B-Instruct", 3.09, 36, 16, 2, 128, 32768, (2048, 11008, 151936)),
             _bf16("Qwen/Qwen2.5-7B-Instruct", 7.61, 28, 28, 4, 128, 32768),
             _bf16("Qwen/Qwen2.5-14B-Instruct", 14.7, 48, 40, 8, 128, 32768),
             _bf16("Qwen/Qwen2.5-32B-Instruct", 32.5, 64, 40, 8, 128, 32768),
             _bf16("Qwen/Qwen2.5-72B-Instruct", 72.7, 80, 64, 8, 128, 32768),
             # Qwen3 dense: max_position_embeddings 40960 (32768 of context plus room to generate, per the card).
-            _bf16("Qwen/Qwen3-0.6B", 0.6, 28, 16, 8, 128, 40960),
-            _bf16("Qwen/Qwen3-1.7B", 1.7, 28, 16, 8, 128, 40960),
-            _bf16("Qwen/Qwen3-4B", 4.0, 36, 32, 8, 128, 40960),
-            _bf16("Qwen/Qwen3-8B", 8.2, 36, 32, 8, 128, 40960),
-            _bf16("Qwen/Qwen3-14B", 14.8, 40, 40, 8, 128, 40960),
-            _bf16("Qwen/Qwen3-32B", 32.8, 64, 64, 8, 128, 40960),
+            _bf16("Qwen/Qwen3-0.6B", 0.6, 28, 16, 8, 128, 40960, (1024, 3072, _QWEN3_VOCAB)),
+            _bf16("Qwen/Qwen3-1.7B", 1.7, 28, 16, 8, 128, 40960, (2048, 6144, _QWEN3_VOCAB)),
+            _bf16("Qwen/Qwen3-4B", 4.0, 36, 32, 8, 128, 40960, (2560, 9728, _QWEN3_VOCAB)),
+            _bf16("Qwen/Qwen3-8B", 8.2, 36, 32, 8, 128, 40960, (4096, 12288, _QWEN3_VOCAB)),
+            _bf16("Qwen/Qwen3-14B", 14.8, 40, 40, 8, 128, 40960, (5120, 17408, _QWEN3_VOCAB)),
+            _bf16("Qwen/Qwen3-32B", 32.8, 64, 64, 8, 128, 40960, (5120, 25600, _QWEN3_VOCAB)),
             _bf16("meta-llama/Llama-3.1-8B-Instruct", 8.03, 32, 32, 8, 128, 131072, _LLAMA_8B_WIDTHS),
             _bf16("meta-llama/Llama-3.1-70B-Instruct", 70.56, 80, 64, 8, 128, 131072, _LLAMA_70B_WIDTHS),
-            _bf16("meta-llama/Llama-3.2-1B-Instruct", 1.24, 16, 32, 8, 64, 131072),
-            _bf16("meta-llama/Llama-3.2-3B-Instruct", 3.21, 28, 24, 8, 128, 131072),
+            _bf16("meta-llama/Llama-3.2-1B-Instruct", 1.24, 16, 32, 8, 64, 131072, (2048, 8192, 128256)),
+            _bf16("meta-llama/Llama-3.2-3B-Instruct", 3.21, 28, 24, 8, 128, 131072, (3072, 8192, 128256)),
             _bf16("meta-llama/Llama-3.3-70B-Instruct", 70.56, 80, 64, 8, 128, 131072, _LLAMA_70B_WIDTHS),
-            _bf16("mistralai/Mistral-7B-Instruct-v0.3", 7.25, 32, 32, 8, 128, 32768),
-            _bf16("mistralai/Mixtral-8x7B-Instruct-v0.1", 46.7, 32, 32, 8, 128, 32768),
+            _bf16("mistralai/Mistral-7B-Instruct-v0.3", 7.25, 32, 32, 8, 128, 32768, (4096, 14336, 32768)),
+            _bf16(
+                "mistralai/Mixtral-8x7B-Instruct-v0.1",
+                46.7,
+                32,
+                32,
+                8,
+                128,
+                32768,
+                (4096, 14336, 32000),
+                experts=8,
+                active_experts=2,
+            ),
             # Gemma 2 alternates 4096-token sliding-window and global layers; counting every layer as global
             # at most doubles the cache of a sequence, an overestimate on the safe side.
-            _bf16("google/gemma-2-2b-it", 2.61, 26, 8, 4, 256, 8192),
-            _bf16("google/gemma-2-9b-it", 9.24, 42, 16, 8, 256, 8192),
-            _bf16("google/gemma-2-27b-it", 27.2, 46, 32, 16, 128, 8192),
+            _bf16("google/gemma-2-2b-it", 2.61, 26, 8, 4, 256, 8192, (2304, 9216, 256000)),
+            _bf16("google/gemma-2-9b-it", 9.24, 42, 16, 8, 256, 8192, (3584, 14336, 256000)),
+            _bf16("google/gemma-2-27b-it", 27.2, 46, 32, 16, 128, 8192, (4608, 36864, 256000)),
             _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", 1.78, 28, 12, 2, 128, 131072),
             _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", 7.62, 28, 28, 4, 128, 131072),
             _bf16("deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", 14.8, 48, 40, 8, 128, 131072),
@@ -151,7 +178,7 @@ MODELS: Mapping[str, ModelFacts] = MappingProxyType(
             _bf16("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", 70.56, 80, 64, 8, 128, 131072),
             _bf16("microsoft/Phi-3-mini-4k-instruct", 3.821, 32, 32, 32, 96, 4096),
             _bf16("microsoft/Phi-3-mini-128k-instruct", 3.821, 32, 32, 32, 96, 131072),
-            _bf16("microsoft/Phi-4-mini-instruct", 3.84, 32, 24, 8, 128, 131072),
+            _bf16("microsoft/Phi-4-mini-instruct", 3.84, 32, 24, 8, 128, 131072, (3072, 8192, 200064)),
             _bf16("microsoft/phi-4", 14.7, 40, 40, 10, 128, 16384),
             *EXTRA_ROWS,
             *SERVED_ROWS,

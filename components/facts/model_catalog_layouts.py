@@ -27,6 +27,10 @@ QWEN25_7B_SHAPE = (
     "the base Qwen2.5-7B's hidden_size 3584, intermediate_size 18944, num_hidden_layers 28, num_attention_heads 28, "
     "num_key_value_heads 4, vocab_size 152064 untied"
 )
+# The widths the activation peak needs (facts/activation_peak.py), from each row's copy as its citation names them.
+QWEN3_8B_WIDTHS = dict(hidden_size=4096, vocab_size=151936)
+QWEN25_7B_WIDTHS = dict(hidden_size=3584, vocab_size=152064)
+QWEN25_5120_WIDTHS = dict(hidden_size=5120, vocab_size=152064)
 QWEN25_AWQ_NOT_PINNED = (
     "max_position_embeddings 32768 (the base's copy says 131072), quantization_config (awq, bits 4, group_size 128, "
     "float16) and whether the AWQ checkpoint pads intermediate_size not pinned: from the Instruct and AWQ model cards"
@@ -59,6 +63,8 @@ PARAMETERS_FROM_PAPER = "parameters from arXiv:2508.10925, table 1"
 _GPT_OSS_SHAPE = dict(
     attention_heads=64, kv_heads=8, head_dim=64, max_context=131072, dtype="bfloat16", quantization="mxfp4"
 )
+# Both sizes' widths (vocab_size 201088 in the reference's ModelConfig and in the 20b copy below).
+_GPT_OSS_WIDTHS = dict(hidden_size=2880, expert_intermediate_size=2880, vocab_size=201088)
 
 EXTRA_ROWS = [
     _row(
@@ -68,7 +74,8 @@ EXTRA_ROWS = [
             GPT_OSS_REFERENCE,
             "num_hidden_layers 36, num_experts 128, experts_per_token 4, hidden_size and intermediate_size 2880, "
             "num_attention_heads 64, num_key_value_heads 8, head_dim 64, sliding_window 128 on the even layers, "
-            "initial_context_length 4096 x rope_scaling_factor 32 = 131072 positions, MXFP4 MoE weights only",
+            "initial_context_length 4096 x rope_scaling_factor 32 = 131072 positions, vocab_size 201088, MXFP4 MoE "
+            "weights only",
             PARAMETERS_FROM_PAPER,
         ),
         parameters=116_830_000_000,
@@ -80,6 +87,7 @@ EXTRA_ROWS = [
         sliding_window=128,
         sliding_layers=18,
         **_GPT_OSS_SHAPE,
+        **_GPT_OSS_WIDTHS,
     ),
     _row(
         "openai/gpt-oss-20b",
@@ -88,7 +96,7 @@ EXTRA_ROWS = [
             "EchoCog/gpt-oss-20b config.json at commit 52971a17bf2f66dd519c8d26217b1405e425a246",
             "num_hidden_layers 24, num_local_experts 32, num_experts_per_tok 4, hidden_size and intermediate_size "
             "2880, num_attention_heads 64, num_key_value_heads 8, head_dim 64, sliding_window 128 on the "
-            "sliding_attention half of layer_types, max_position_embeddings 131072",
+            "sliding_attention half of layer_types, max_position_embeddings 131072, vocab_size 201088",
             # That copy's quantization_config names `gptq` over the Hub's modules_to_not_convert: altered there.
             f"mxfp4 experts from {GPT_OSS_REFERENCE} (weights.py), not that copy's quant_method; "
             + PARAMETERS_FROM_PAPER,
@@ -102,6 +110,7 @@ EXTRA_ROWS = [
         sliding_window=128,
         sliding_layers=12,
         **_GPT_OSS_SHAPE,
+        **_GPT_OSS_WIDTHS,
     ),
     # Qwen3 MoE (config.json): 30B-A3B has 48 layers, 32 heads, 4 KV heads, head_dim 128, num_experts 128,
     # num_experts_per_tok 8, max_position_embeddings 40960, bfloat16, 30.5B parameters on the card; 235B-A22B has
@@ -115,7 +124,7 @@ EXTRA_ROWS = [
             INFER_SIM.format("qwen3-30B-A3B"),
             "num_hidden_layers 48, hidden_size 2048, num_attention_heads 32, num_key_value_heads 4, head_dim 128, "
             "num_experts 128, num_experts_per_tok 8, moe_intermediate_size 768, max_position_embeddings 40960, "
-            "torch_dtype bfloat16 (the same in " + LLM_PROF.format("Qwen3-30B-A3B") + ")",
+            "vocab_size 151936, torch_dtype bfloat16 (the same in " + LLM_PROF.format("Qwen3-30B-A3B") + ")",
             "30.5B parameters from the model card",
         ),
         parameters=30_500_000_000,
@@ -138,7 +147,8 @@ EXTRA_ROWS = [
             "Qwen/Qwen3-235B-A22B",
             INFER_SIM.format("qwen3-235B-A22B"),
             "num_hidden_layers 94, hidden_size 4096, num_attention_heads 64, num_key_value_heads 4, head_dim 128, "
-            "num_experts 128, num_experts_per_tok 8, moe_intermediate_size 1536, torch_dtype bfloat16",
+            "num_experts 128, num_experts_per_tok 8, moe_intermediate_size 1536, vocab_size 151936, torch_dtype "
+            "bfloat16",
             # That copy is of the 2507 update (max_position_embeddings 262144, rope_theta 5000000).
             "max_position_embeddings 40960 not pinned: it is the original release's, as in every Qwen3 config of the "
             "first release copied above (Qwen3-30B-A3B, Qwen3-8B, Qwen3-32B); 235B parameters from the model card",
@@ -182,6 +192,7 @@ EXTRA_ROWS = [
         quantized_parameters=6_945_767_424,
         intermediate_size=12288,
         quantization_group=128,
+        **QWEN3_8B_WIDTHS,
     ),
     # Qwen's AWQ Qwen2.5-7B-Instruct (quant_method awq, bits 4, group_size 128, zero_point true, float16): the
     # shape of Qwen2.5-7B (hidden 3584, intermediate 18944, 28 layers, 28 heads of 128, 4 KV heads). Its decoder
@@ -207,6 +218,7 @@ EXTRA_ROWS = [
         quantized_parameters=6_525_288_448,
         intermediate_size=18944,
         quantization_group=128,
+        **QWEN25_7B_WIDTHS,
     ),
     # Gemma 3 27B (text_config of config.json): 62 layers, 32 heads, 16 KV heads, head_dim 128, sliding_window
     # 1024, sliding_window_pattern 6 (every sixth layer global: layers 6, 12, ..., 60, so 10 global and 52 in the
@@ -239,8 +251,9 @@ EXTRA_ROWS = [
             "deepseek-ai/DeepSeek-V2-Lite-Chat",
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py at commit 79d603f085f50500e9509fa01785ffa7ecfaaa93 "
             "(`deepseek_v2_lite`, the base model the Chat one is tuned from)",
-            "num_hidden_layers 27, num_attention_heads 16, kv_lora_rank 512, qk_rope_head_dim 64, n_routed_experts "
-            "64, num_experts_per_tok 6, max_position_embeddings 163840, torch_dtype bfloat16",
+            "num_hidden_layers 27, hidden_size 2048, num_attention_heads 16, kv_lora_rank 512, qk_rope_head_dim 64, "
+            "n_routed_experts 64, num_experts_per_tok 6, moe_intermediate_size 1408, max_position_embeddings 163840, "
+            "vocab_size 102400, torch_dtype bfloat16",
             "the Chat checkpoint's own config not pinned; 15.7B parameters from the model card",
         ),
         parameters=15_700_000_000,
@@ -253,6 +266,9 @@ EXTRA_ROWS = [
         experts=64,
         active_experts=6,
         latent_attention=True,
+        hidden_size=2048,
+        expert_intermediate_size=1408,
+        vocab_size=102400,
     ),
 ]
 
@@ -278,6 +294,8 @@ _LLAMA4_SHAPE = dict(
     attention_chunk=8192,
     chunked_layers=36,
     vision_encoder=_ENCODER_NOT_PROFILED.format("Llama 4"),
+    hidden_size=5120,
+    expert_intermediate_size=8192,
 )
 # Mistral Small 3.1 and 3.2 24B (config.json, mistral3): text_config hidden_size 5120, intermediate_size 32768, 40
 # layers, 32 heads of head_dim 128, 8 KV heads, max_position_embeddings 131072, vocab_size 131072, sliding_window null,
@@ -332,6 +350,7 @@ SERVED_ROWS = [
         max_context=1048576,
         experts=128,
         expert_parameters=386_547_056_640,
+        vocab_size=202048,
         **_LLAMA4_SHAPE,
     ),
     _row(
@@ -367,6 +386,7 @@ SERVED_ROWS = [
         quantized_parameters=13_212_057_600,
         intermediate_size=13824,
         quantization_group=128,
+        **QWEN25_5120_WIDTHS,
     ),
     # Qwen's AWQ Qwen2.5-32B-Instruct: hidden 5120, intermediate 27648, 64 layers, 40 heads of 128, 8 KV heads.
     # 4-bit: 2 x 5120 x 5120 + 2 x 5120 x 1024 + 3 x 5120 x 27648 = 487,587,840 per layer, x 64 = 31,205,621,760.
@@ -391,6 +411,7 @@ SERVED_ROWS = [
         quantized_parameters=31_205_621_760,
         intermediate_size=27648,
         quantization_group=128,
+        **QWEN25_5120_WIDTHS,
     ),
     # Qwen's GPTQ Qwen2.5-7B-Instruct (gptq, bits 4, group_size 128, float16): the 7B shape and 4-bit linears of
     # the AWQ row above, 6,525,288,448.
@@ -414,6 +435,7 @@ SERVED_ROWS = [
         quantized_parameters=6_525_288_448,
         intermediate_size=18944,
         quantization_group=128,
+        **QWEN25_7B_WIDTHS,
     ),
     # Qwen's FP8 Qwen3-32B (fp8, weight_block_size [128, 128]): hidden 5120, intermediate 25600, 64 layers, 64 heads
     # of 128, 8 KV heads. FP8: q and o 5120 x 8192, k and v 5120 x 1024, gate, up and down 3 x 5120 x 25600 =
@@ -424,7 +446,8 @@ SERVED_ROWS = [
             "Qwen/Qwen3-32B-FP8",
             LLM_PROF.format("Qwen3-32B"),
             "Qwen3-32B's hidden_size 5120, intermediate_size 25600, num_hidden_layers 64, num_attention_heads 64, "
-            "num_key_value_heads 8, head_dim 128, max_position_embeddings 40960, torch_dtype bfloat16",
+            "num_key_value_heads 8, head_dim 128, max_position_embeddings 40960, vocab_size 151936, torch_dtype "
+            "bfloat16",
             "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card; 32.8B "
             "parameters from the card",
         ),
@@ -439,6 +462,8 @@ SERVED_ROWS = [
         quantized_parameters=31_205_621_760,
         intermediate_size=25600,
         quantization_group=128,
+        hidden_size=5120,
+        vocab_size=151936,
     ),
     # Qwen's FP8 Qwen3-30B-A3B: hidden 2048, 48 layers, 32 heads of 128, 4 KV heads, 128 experts of
     # moe_intermediate_size 768, 8 per token. FP8: attention q and o 2048 x 4096, k and v 2048 x 512 = 18,874,368
@@ -451,7 +476,7 @@ SERVED_ROWS = [
             INFER_SIM.format("qwen3-30B-A3B"),
             "Qwen3-30B-A3B's hidden_size 2048, num_hidden_layers 48, num_attention_heads 32, num_key_value_heads 4, "
             "head_dim 128, num_experts 128, num_experts_per_tok 8, moe_intermediate_size 768, "
-            "max_position_embeddings 40960",
+            "max_position_embeddings 40960, vocab_size 151936",
             "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card; 30.5B "
             "parameters from the card",
         ),
@@ -468,5 +493,8 @@ SERVED_ROWS = [
         active_experts=8,
         expert_parameters=28_991_029_248,
         quantization_group=128,
+        hidden_size=2048,
+        expert_intermediate_size=768,
+        vocab_size=151936,
     ),
 ]

@@ -422,6 +422,7 @@ PASSING = [
             **dict.fromkeys(("quantized_parameters", "experts", "active_experts", "sliding_layers"), 0),
             "latent_attention": False,
             **dict.fromkeys(("intermediate_size", "quantization_group", "expert_parameters", "chunked_layers"), 0),
+            **dict.fromkeys(("hidden_size", "vocab_size", "expert_intermediate_size"), None),
         },
         id="every model fact at its floor",
     ),

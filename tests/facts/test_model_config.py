@@ -166,6 +166,25 @@ def test_an_explicit_no_rope_layers_list_decides_which_layers_are_chunked():
     assert (facts.attention_chunk, facts.chunked_layers) == (8192, 2)
 
 
+@pytest.mark.parametrize(
+    ("chunk", "read"),
+    [
+        pytest.param(1, (1, 2), id="one-token-chunks-are-chunks"),
+        pytest.param(0, (None, 0), id="zero-is-no-chunk"),
+        pytest.param(None, (None, 0), id="unset-is-no-chunk"),
+    ],
+)
+def test_any_positive_attention_chunk_is_a_chunk(chunk, read):
+    """vLLM chunks the RoPE layers whenever `attention_chunk_size` is set (models/llama4.py at v0.32.0); a chunk of
+    one token is a (degenerate) chunk, 0 or none is global attention. Four layers [1, 0, 1, 0]: two chunked."""
+    text = {**LLAMA_4_SCOUT["text_config"], "num_hidden_layers": 4, "no_rope_layers": [1, 0, 1, 0]}
+    text["attention_chunk_size"] = chunk
+
+    facts = facts_from_files({**LLAMA_4_SCOUT, "text_config": text}, {"BF16": 1_000_000}, "test")
+
+    assert (facts.attention_chunk, facts.chunked_layers) == read
+
+
 def test_a_multimodal_config_says_its_encoders_profiling_is_not_counted():
     """Gemma 3's `vision_config` is a `siglip_vision_model`; its weights are in the stored bytes, its start-up
     profiling run (vllm/v1/worker/gpu_model_runner.py `profile_run`) is not sized."""

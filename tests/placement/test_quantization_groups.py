@@ -64,6 +64,18 @@ def test_an_awq_mlp_splits_into_whole_groups_or_is_refused(intermediate, tp, ref
         ]
 
 
+def test_the_attention_outputs_inputs_are_held_to_whole_groups_too():
+    """The attention's output projection is row-parallel as the MLP's down projection is, so its inputs (heads x
+    head_dim) split over the GPUs too. Llama-3.2-1B's shape (config.json: 32 heads of 64, intermediate_size 8192)
+    with AWQ groups of 128 at TP 32: the MLP splits whole (8192 / 32 = 256 = 2 groups), the attention's 2048 inputs
+    into 64 per GPU, half a group."""
+    facts = dataclasses.replace(QWEN2_72B_AWQ, attention_heads=32, kv_heads=8, head_dim=64, intermediate_size=8192)
+
+    assert group_problems(facts, 32) == [
+        "tensorParallelSize 32 splits the 2048 attention output's inputs into 64 per GPU, not whole awq groups of 128"
+    ]
+
+
 def test_methods_without_groups_and_unrecorded_shapes_are_not_held_to_them():
     mxfp4 = model_catalog.lookup("openai/gpt-oss-120b")  # MXFP4 pads its experts
     dense = model_catalog.lookup("Qwen/Qwen2.5-72B-Instruct")

@@ -220,6 +220,39 @@ def test_every_node_group_is_a_pool_of_its_own_whatever_the_config_form():
     assert estimate.fixed == []  # a gateway endpoint costs nothing
 
 
+def test_a_node_group_without_a_launch_template_prices_the_root_volume_of_its_disk_size():
+    """Without a launch template EKS gives each node one gp3 root volume of `diskSize` GiB (EKS API,
+    CreateNodegroup): 100 GB at us-east-1's $0.08 per GB-month (facts/prices.py, EBS pricing) is $8.00 a node a
+    month; a node group that gives neither is named, its volume EKS's default and unsized."""
+    scaling = {"instanceTypes": ["m6i.large"], "scalingConfig": {"minSize": 1, "desiredSize": 1, "maxSize": 1}}
+    sized = resource(NODE_GROUP, {**scaling, "diskSize": 100}, "sized")
+    unsized = resource(NODE_GROUP, scaling, "unsized")
+
+    [with_disk, without] = cost.estimate([sized, unsized], "us-east-1", "aws").pools
+
+    assert (with_disk.disk_per_node_month, with_disk.disk_not_priced) == (pytest.approx(8.0), "")
+    assert without.disk_not_priced == "no volume size registered (EKS's default root volume)"
+
+
+def test_an_unpriced_pool_says_why_for_its_own_region():
+    """The price table names the pairs it has no price for, and why: m6a.large in eu-north-1 is not offered as of
+    the source's date, and mx-central-1 opened after the sources were made (facts/price_table.py); the plan's
+    reason is that region's, not a generic one."""
+    pool = {"instanceTypes": ["m6a.large"], "scalingConfig": {"minSize": 1, "desiredSize": 1, "maxSize": 1}}
+
+    [sweden] = cost.estimate([resource(NODE_GROUP, pool)], "eu-north-1", "aws").pools
+    [mexico] = cost.estimate([resource(NODE_GROUP, pool)], "mx-central-1", "aws").pools
+
+    assert sweden.not_priced == (
+        "no on-demand price for m6a.large in eu-north-1: not offered there as of its price source's date (the source "
+        "covers the region and lists no price)"
+    )
+    assert mexico.not_priced == (
+        "no on-demand price for m6a.large in mx-central-1: no price source covers the region (it opened after the "
+        "sources were made)"
+    )
+
+
 def test_budget_verdict_fails_over_the_budget_at_max_and_warns_over_it_at_desired():
     failed, warnings = budget_verdict(1000.0, at_desired=1200.0, at_max=2400.0, not_priced=[])
     held, none = budget_verdict(3000.0, at_desired=1200.0, at_max=2400.0, not_priced=[])

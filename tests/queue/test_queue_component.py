@@ -69,6 +69,19 @@ def test_a_serving_queue_alone_makes_its_bucket_and_grants_nothing_without_roles
     assert types.count("aws:sqs/queue:Queue") == 2
     assert "aws:s3/bucket:Bucket" in types
     assert "aws:iam/rolePolicy:RolePolicy" not in types
+    # Every resource the queue makes sits under the component (a `pulumi destroy` of a stack that imports it, or
+    # a rename of the component, moves them with it): its queues and its own bucket, the bucket's parts under it.
+    [component] = [urn for urn in run.component_outputs if urn.endswith("::jobs")]
+    by_urn = {resource.urn: resource for resource in run.resources}
+
+    def under_component(resource) -> bool:
+        while resource.parent != component:
+            if resource.parent not in by_urn:
+                return False
+            resource = by_urn[resource.parent]
+        return True
+
+    assert [r.name for r in run.resources if r.urn != component and not under_component(r)] == []
     [requests] = [r for r in run.resources if r.name == "jobs-requests"]
     assert json.loads(requests.inputs["redrivePolicy"])["maxReceiveCount"] == 3
     [outputs] = [value for urn, value in run.component_outputs.items() if urn.endswith("::jobs")]

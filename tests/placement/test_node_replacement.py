@@ -112,7 +112,12 @@ def test_a_karpenter_pool_that_expires_nodes_fails_and_auto_mode_says_it_cannot_
 @pytest.mark.parametrize(
     ("budgets", "passed", "fragment"),
     [
-        ((), False, "ml/s: no PodDisruptionBudget selects its pods"),
+        (
+            (),
+            False,
+            "ml/s: no PodDisruptionBudget selects its pods, so a drain evicts every replica on the node at once; the "
+            "vLLM server registers one (maxUnavailable: 1)",
+        ),
         (({"maxUnavailable": 0},), False, "its PodDisruptionBudget lets no replica go"),
         (({"minAvailable": 2},), False, "its PodDisruptionBudget lets no replica go"),
         (({"minAvailable": 1},), True, "minAvailable 1"),

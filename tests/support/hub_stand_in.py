@@ -48,6 +48,8 @@ class Repo:
 
     files: dict[str, bytes]
     token: str | None = None
+    stalled: frozenset[str] = frozenset()
+    """Files whose requests the stand-in holds open without answering, as a Hub that stopped responding."""
 
 
 @dataclass
@@ -68,6 +70,7 @@ class StandInHub:
 def stand_in_hub(repos: dict[str, Repo]) -> Iterator[StandInHub]:
     """The stand-in serving `repos` on a free port of 127.0.0.1 for the duration of the block."""
     hub = StandInHub(repos)
+    released = threading.Event()
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -85,6 +88,9 @@ def stand_in_hub(repos: dict[str, Repo]) -> Iterator[StandInHub]:
                 return self._error(404, "RevisionNotFound", "Invalid rev id")
             if filename not in repo.files:
                 return self._error(404, "EntryNotFound", "Entry not found")
+            if filename in repo.stalled:
+                released.wait(30)
+                return None
             body = repo.files[filename]
             ranged = re.fullmatch(r"bytes=(\d+)-(\d+)", self.headers.get("range", ""))
             if ranged:
@@ -115,6 +121,7 @@ def stand_in_hub(repos: dict[str, Repo]) -> Iterator[StandInHub]:
     try:
         yield hub
     finally:
+        released.set()
         server.shutdown()
         server.server_close()
         thread.join()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 
 import pytest
 
@@ -145,6 +146,27 @@ def test_asks_what_huggingface_hub_asks_at_the_pinned_revision(hub):
     assert len(shard_reads) == 2
     assert all(request.headers["user-agent"].startswith("unknown/None; hf_hub/") for request in hub.requests)
     assert all("authorization" not in request.headers for request in hub.requests)
+
+
+@pytest.mark.parametrize("stalled", ["config.json", "model-00001-of-00001.safetensors"])
+def test_a_hub_that_stops_answering_is_given_up_on_within_the_reads_time_limit(monkeypatch, stalled):
+    """A Hub that accepts the connection and never answers must not hold the preview: every request the read
+    makes carries the read's own time limit (hub_facts.TIMEOUT_SECONDS; huggingface_hub's default would be its
+    HF_HUB_DOWNLOAD_TIMEOUT, 10 s unless the machine sets another), here shortened to half a second, so the read
+    gives up in about that and names the model, never a crash."""
+    monkeypatch.setattr("components.vllm.hub_facts.TIMEOUT_SECONDS", 0.5)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    files = gpt_oss_files()
+    assert stalled in files
+    with stand_in_hub({"example/moe-120b": Repo(files, stalled=frozenset({stalled}))}) as running:
+        monkeypatch.setenv("HF_ENDPOINT", running.url)
+        started = time.monotonic()
+        read = read_model_facts("example/moe-120b", COMMIT, None)
+        waited = time.monotonic() - started
+
+    assert read.facts is None
+    assert read.problem.startswith(f"example/moe-120b at revision {COMMIT} not read from {running.url}: ")
+    assert waited < 3
 
 
 def test_a_gated_model_without_the_token_is_named_with_the_key_that_opens_it(hub):

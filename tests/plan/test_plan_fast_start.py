@@ -144,6 +144,10 @@ def test_one_warm_node_registers_its_placeholders_starts_without_a_node_and_is_p
     [start] = document["coldStart"]
     assert start["coldStartSeconds"] == pytest.approx(63.6, abs=0.05)
     assert [step["step"] for step in start["steps"][:2]] == ["placeholder preempted", "image on the node"]
+    # The placeholders' grace period (pools/warm_manifests.py, 1 s) is the most the server waits for its node.
+    assert start["steps"][0]["arithmetic"] == (
+        "the scheduler preempts the warm node's placeholder, whose grace period is 1 s"
+    )
     assert start["scalesFromZero"] is False
     [node] = [item for item in document["cost"]["fixed"] if item["item"].startswith("warm GPU nodes")]
     assert (node["count"], node["usdPerUnitHour"], node["monthlyUsd"]) == (1, 1.624, 1185.52)

@@ -24,6 +24,7 @@ from components.settings.stack import parse_settings
 from components.stackcheck.plan.schema import validator_version
 from components.stackcheck.plan.warm_cost import node_hour
 from tests.support.orderings import picked, variant_run
+from tests.support.pod_security import restricted_violations
 
 CLUSTER_AUTOSCALER_DEFAULT_CUTOFF = -10
 SERVER_PRIORITY = 0
@@ -82,6 +83,15 @@ def test_placeholders_run_the_pinned_vllm_image_and_only_a_shell_that_exits_on_s
     assert "vllm" not in container["command"][2]
     assert pod["terminationGracePeriodSeconds"] == 1
     assert container["securityContext"]["allowPrivilegeEscalation"] is False
+
+
+def test_placeholders_meet_the_restricted_pod_security_standard():
+    """The placeholders run where the servers run, in a namespace that may enforce the `restricted` Pod Security
+    Standard (kubernetes.io, Pod Security Standards): non-root, no privilege escalation, every capability dropped,
+    the runtime's seccomp profile (tests/support/pod_security.py checks each rule)."""
+    deployment = warm_manifests.placeholders("chat", 2, 4, CONTRACT, LABELS)
+
+    assert restricted_violations(deployment["spec"]["template"]["spec"]) == []
 
 
 def test_pulumi_does_not_wait_for_placeholders_that_wait_for_nodes():

@@ -315,6 +315,22 @@ def test_the_fleets_contract_names_the_gpu_product_when_every_pool_has_the_same_
     )
 
 
+def test_a_fleet_keeps_the_label_the_config_gives_for_its_daemonsets_and_each_pool():
+    """`gpuPlacement.labelKey`/`labelValue` set to `accelerator=nvidia`: the GPU nodes carry that label, so the
+    device plugin and the DCGM exporter (the fleet's contract) and each pool's servers must select exactly it; the
+    default value `true` in its place would leave every GPU node without a device plugin."""
+    settings = parse_settings(
+        {"gpuPlacement": {"labelKey": "accelerator", "labelValue": "nvidia"}, "gpuPools": {"a": L4, "b": L40S}}
+    )
+
+    assert (settings.contract.label_key, settings.contract.label_value) == ("accelerator", "nvidia")
+    for pool in settings.pools:
+        assert (settings.pool_contract(pool).label_key, settings.pool_contract(pool).label_value) == (
+            "accelerator",
+            "nvidia",
+        )
+
+
 @pytest.mark.parametrize(
     ("revision", "warns"),
     [

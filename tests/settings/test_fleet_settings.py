@@ -315,6 +315,14 @@ def test_the_fleets_contract_names_the_gpu_product_when_every_pool_has_the_same_
     )
 
 
+def test_a_pool_with_a_bad_key_is_reported_once_not_again_as_missing_for_its_models():
+    """A model on a pool whose own keys are wrong is not told its pool does not exist: the pool's problem is the
+    one to fix, and the models are checked against the pools once the pools parse."""
+    found = problems_of({"gpuPools": {"a": L4, "b": {**L4, "minSize": -1}}, "models": [model("chat", pool="b")]})
+
+    assert found == ["eks-gpu-inference:gpuPools.b.minSize: negative size -1; allowed: an integer >= 0"]
+
+
 def test_a_fleet_keeps_the_label_the_config_gives_for_its_daemonsets_and_each_pool():
     """`gpuPlacement.labelKey`/`labelValue` set to `accelerator=nvidia`: the GPU nodes carry that label, so the
     device plugin and the DCGM exporter (the fleet's contract) and each pool's servers must select exactly it; the

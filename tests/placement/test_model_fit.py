@@ -186,6 +186,8 @@ def test_model_outside_the_catalog_is_not_checked_and_names_the_facts_key():
     assert result.fits is None
     assert result.weights_gib_per_gpu is None
     assert "not checked" in result.reason and "vllm.modelFacts" in result.reason
+    # The Models section lists the row under the model's pool, checked or not.
+    assert (result.name, result.pool, result.instance_type) == ("acme/tiny", "gpu", "g5.xlarge")
 
 
 def test_instance_type_outside_the_catalog_is_not_checked():

@@ -188,6 +188,24 @@ def resource(type_: str, inputs: dict, name: str = "x") -> RegisteredResource:
     return RegisteredResource(type_, name, inputs, None, f"urn:{type_}::{name}", True)
 
 
+def test_an_interface_endpoint_is_priced_per_zone_hour_where_its_region_has_a_rate():
+    """$0.01 per interface endpoint per Availability Zone hour in US East (N. Virginia) (facts/prices.py, AWS
+    PrivateLink pricing as quoted there): two endpoints in three zones are six zone-hours each hour, $43.80 a
+    month."""
+    endpoint = {"vpcEndpointType": "Interface", "subnetIds": ["subnet-a", "subnet-b", "subnet-c"]}
+    endpoints = [resource(VPC_ENDPOINT, endpoint, "ecr-api"), resource(VPC_ENDPOINT, endpoint, "ecr-dkr")]
+
+    [fixed] = cost.estimate(endpoints, "us-east-1", "aws").fixed
+
+    assert (fixed.item, fixed.count, fixed.usd_per_unit_hour, fixed.not_priced) == (
+        "interface endpoint (per zone)",
+        6,
+        0.01,
+        "",
+    )
+    assert fixed.monthly == pytest.approx(43.80)
+
+
 def test_a_cluster_past_standard_support_is_billed_extended_unless_its_policy_is_standard():
     past = date(2030, 1, 1)
     default = cost.estimate([resource(EKS_CONTROL_PLANE, {"version": "1.33"})], "us-east-1", "aws", today=past)

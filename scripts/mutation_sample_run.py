@@ -21,6 +21,7 @@ survived, and the surviving names.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -54,12 +55,15 @@ def prepare_conftest(tests_at: str | None) -> None:
     """Bring the tests into mutants/ as they are in the working tree, or at commit `tests_at` (the tests of the
     sources the mutants were generated from, when the tree has moved on since), and this runner's plugin; then
     edit the copy's conftest as the module docstring says."""
+    marker = MUTANTS / "tests" / ".tests-at"
     if tests_at is None:
         shutil.copytree("tests", MUTANTS / "tests", dirs_exist_ok=True)
-    else:
+    elif not marker.exists() or marker.read_text() != tests_at:
+        # Once per commit: a second run beside the first (other groups) must not replace the files under it.
         shutil.rmtree(MUTANTS / "tests")
         archive = subprocess.run(["git", "archive", tests_at, "tests"], capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(MUTANTS)], input=archive, check=True)
+        marker.write_text(tests_at)
     shutil.copy2("scripts/mutmut_forkrun.py", MUTANTS / "scripts" / "mutmut_forkrun.py")
     # The tools the tests run (promtool in .tools/, checkov's own environment), where the tests look for them.
     for tools in (".tools", ".venv-checkov"):
@@ -125,12 +129,17 @@ def run_sample(record: dict, groups: list[str], results: Path) -> None:
     each against its own files and stopped after three times the clean run's seconds and a minute (a timeout
     counts as killed, so the limit is far above what a survivor takes)."""
     done = results_of(results)
-    names = [mutant for name in groups for mutant in record["groups"][name]["drawn"] if mutant not in done]
+    # Round robin over the groups: a run stopped early has tried each group's first names, which keeps the strata.
+    drawn = [record["groups"][name]["drawn"] for name in groups]
+    rounds = itertools.zip_longest(*drawn)
+    names = [mutant for row in rounds for mutant in row if mutant is not None and mutant not in done]
     test_files, only = tests_of(record, groups)
     print(f"{', '.join(groups)}: {len(names)} mutants, {len(test_files)} test files", flush=True)
     if not names:
         return
-    _run(["none.clean"], test_files, results, CLEAN_TIMEOUT, {})
+    # One clean run over these files (or over more, by an earlier run of this sample) is enough.
+    if results_of(results).get("none.clean", {}).get("verdict") != "survived":
+        _run(["none.clean"], test_files, results, CLEAN_TIMEOUT, {})
     clean = results_of(results).get("none.clean", {})
     if clean.get("verdict") != "survived":
         raise SystemExit(f"the clean run failed ({clean.get('by')}): fix the tests before counting mutants")

@@ -220,3 +220,7 @@ def test_facts_refuse_an_unknown_quantization_and_a_window_without_layers():
         ModelFacts(10, 2, 2, 2, 8, 64, "bfloat16", 2, quantization="q9")
     with pytest.raises(ValueError, match="sliding_layers needs a sliding_window"):
         ModelFacts(10, 2, 2, 2, 8, 64, "bfloat16", 2, sliding_window=128)
+    # One window layer is a window layer: it needs its window, and with one it is accepted.
+    with pytest.raises(ValueError, match="sliding_layers needs a sliding_window"):
+        ModelFacts(10, 2, 2, 2, 8, 64, "bfloat16", 2, sliding_layers=1)
+    assert ModelFacts(10, 2, 2, 2, 8, 64, "bfloat16", 2, sliding_window=128, sliding_layers=1).sliding_layers == 1

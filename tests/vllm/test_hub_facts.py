@@ -169,6 +169,26 @@ def test_a_hub_that_stops_answering_is_given_up_on_within_the_reads_time_limit(m
     assert waited < 3
 
 
+def test_a_trailing_slash_of_the_endpoint_is_dropped(monkeypatch, hub):
+    """`HF_ENDPOINT` may end in a slash; huggingface_hub joins paths after it, so the slash goes."""
+    monkeypatch.setenv("HF_ENDPOINT", hub.url + "/")
+
+    read = read_model_facts("example/moe-120b", COMMIT, None)
+
+    assert read.facts is not None
+    assert read.facts.source.startswith(f"{hub.url}/example/moe-120b at revision {COMMIT}")
+
+
+def test_an_endpoint_under_a_path_is_named_whole_when_it_cannot_be_read(monkeypatch, hub):
+    """A mirror under a path (here `/X`, which the stand-in does not serve) keeps all of it, its last letter too."""
+    monkeypatch.setenv("HF_ENDPOINT", hub.url + "/X")
+
+    read = read_model_facts("example/moe-120b", COMMIT, None)
+
+    assert read.facts is None
+    assert read.problem.startswith(f"example/moe-120b at revision {COMMIT} not read from {hub.url}/X: ")
+
+
 def test_a_gated_model_without_the_token_is_named_with_the_key_that_opens_it(hub):
     read = read_model_facts("example/gated-120b", COMMIT, None)
 

@@ -21,7 +21,8 @@ from components.pools.node_group import ManagedNodeGroupSpec, launch_template_ar
 from components.settings import GpuNodeGroupSettings
 from components.settings.errors import ConfigError
 from components.settings.stack import parse_settings
-from tests.conftest import plan_stack_file
+from components.facts.resource_types import GET_SUBNET
+from tests.conftest import dev_stack_config, plan_stack_file, run_stack
 
 FAST = {
     "gpuNodeGroup": {
@@ -59,6 +60,22 @@ def test_the_fast_stack_estimates_its_cold_start_and_prices_fast_snapshot_restor
     [restore] = [item for item in document["cost"]["fixed"] if item["item"].startswith("EBS Fast Snapshot Restore")]
     assert (restore["count"], restore["usdPerUnitHour"], restore["monthlyUsd"]) == (3, 0.75, 1642.5)
     assert restore["monthlyUsd"] > 1.006 * prices.HOURS_PER_MONTH
+
+
+def test_in_a_given_vpc_fast_snapshot_restore_asks_each_private_subnet_for_its_zone():
+    """In a VPC the config names, the zones the GPU nodes launch in are those of its private subnets, which only
+    AWS knows: the program asks EC2 for each subnet by its id (aws.ec2.get_subnet), and one restore per zone
+    follows. Every subnet asked for is one the config gave, and each of them is asked."""
+    private = ["subnet-0aaaaaaaaaaaaaaa1", "subnet-0aaaaaaaaaaaaaaa2"]
+    config = dev_stack_config()
+    config.pop("network")
+    config["cluster"] = {**config["cluster"], "vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": private}
+    config["gpuNodeGroup"] = {**config["gpuNodeGroup"], **FAST["gpuNodeGroup"]}
+
+    run = run_stack(config)
+
+    asked = [args.get("id") for token, args in run.calls if token == GET_SUBNET]
+    assert set(asked) == set(private)
 
 
 def test_fast_snapshot_restore_needs_zones_known_before_deploy():

@@ -16,12 +16,12 @@ import pytest
 import yaml
 
 from components.facts import image_cache, prices
+from components.facts.resource_types import GET_SUBNET
 from components.pools.karpenter.manifests import block_device_mappings
 from components.pools.node_group import ManagedNodeGroupSpec, launch_template_args
 from components.settings import GpuNodeGroupSettings
 from components.settings.errors import ConfigError
 from components.settings.stack import parse_settings
-from components.facts.resource_types import GET_SUBNET
 from tests.conftest import dev_stack_config, plan_stack_file, run_stack
 
 FAST = {

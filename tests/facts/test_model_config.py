@@ -303,3 +303,24 @@ def test_the_widths_of_the_activation_peak_are_read_from_the_config():
 
     assert (facts.hidden_size, facts.expert_intermediate_size, facts.vocab_size) == (2048, 768, 151936)
     assert facts.intermediate_size == 0
+
+
+def test_an_experts_width_is_its_intermediate_size_where_the_config_has_no_moe_key():
+    """Mixtral-8x7B's config.json (mistralai/Mixtral-8x7B-v0.1; as mlc-ai/mlc-llm's `model_preset.py` at 79d603f0
+    quotes it): 8 local experts, 2 per token, each of `intermediate_size` 14336, and no `moe_intermediate_size`."""
+    config = {
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "num_local_experts": 8,
+        "num_experts_per_tok": 2,
+        "vocab_size": 32000,
+        "max_position_embeddings": 32768,
+        "torch_dtype": "bfloat16",
+    }
+
+    facts = facts_from_files(config, {"BF16": 46_700_000_000}, "test")
+
+    assert (facts.experts, facts.expert_intermediate_size, facts.hidden_size) == (8, 14336, 4096)

@@ -307,6 +307,12 @@ def test_the_pass_line_names_the_cold_start_beside_the_probes_part():
     assert found.message.endswith("(cold start 1167 s)")
 
 
+def test_without_a_server_the_verdict_holds_and_says_why():
+    found, warnings = cold_start_verdict([])
+
+    assert (found.passed, found.message, warnings) == (True, "no vLLM server is served from the stack config", [])
+
+
 def test_a_pool_that_scales_from_zero_warns_with_the_whole_estimate():
     found, warnings = cold_start_verdict([entry(from_zero=True)])
     judged = VERDICTS.entry("cold-start-fits-its-budget").run(Evidence(cold_starts=[entry(from_zero=True)]))

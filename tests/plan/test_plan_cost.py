@@ -3,6 +3,7 @@ verdict 16 against `cost.maxMonthlyUsd`; text and markdown open with the summary
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import date
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.facts.resource_types import EKS_CONTROL_PLANE, NODE_GROUP, S3_BUCKET, VPC_ENDPOINT
+from components.facts.resource_types import EKS_CONTROL_PLANE, LAUNCH_TEMPLATE, NODE_GROUP, S3_BUCKET, VPC_ENDPOINT
 from components.placement.budget import budget_verdict
 from components.settings import ConfigError
 from components.settings.stack import parse_settings
@@ -250,6 +251,28 @@ def test_a_node_group_without_a_launch_template_prices_the_root_volume_of_its_di
 
     assert (with_disk.disk_per_node_month, with_disk.disk_not_priced) == (pytest.approx(8.0), "")
     assert without.disk_not_priced == "no volume size registered (EKS's default root volume)"
+
+
+def test_a_volume_without_a_dated_price_in_its_region_says_so():
+    """No gp3 price is dated for eu-central-1 (facts/prices.py `GP3` lists us-east-1, us-west-2, eu-west-1 and
+    ap-northeast-1), and us-west-2's source prices storage only, not throughput above the included 125 MB/s."""
+    pool = {"instanceTypes": ["m6i.large"], "scalingConfig": {"minSize": 1, "desiredSize": 1, "maxSize": 1}}
+
+    [frankfurt] = cost.estimate([resource(NODE_GROUP, {**pool, "diskSize": 100})], "eu-central-1", "aws").pools
+    [oregon] = cost.estimate(
+        [
+            dataclasses.replace(
+                resource(LAUNCH_TEMPLATE, {"blockDeviceMappings": [{"ebs": {"volumeSize": 100, "throughput": 500}}]}),
+                id="lt-0123456789abcdef0",
+            ),
+            resource(NODE_GROUP, {**pool, "launchTemplate": {"id": "lt-0123456789abcdef0"}}),
+        ],
+        "us-west-2",
+        "aws",
+    ).pools
+
+    assert frankfurt.disk_not_priced == "no dated gp3 price for eu-central-1"
+    assert oregon.disk_not_priced == "no dated IOPS or throughput above the free baseline price for us-west-2"
 
 
 def test_an_unpriced_pool_says_why_for_its_own_region():

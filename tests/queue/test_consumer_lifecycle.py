@@ -92,7 +92,8 @@ def test_nothing_is_received_before_the_server_answers_health(moto, tmp_path):
     with stand_in_server(ready=False) as stand_in:
         environment = consumer_environment(setup, stand_in.url, tmp_path / "alive")
         with consumer_process(environment, tmp_path / "consumer.log") as running:
-            time.sleep(3)
+            # Two answers of "not ready" (the consumer asks every 2 s): it has waited, and received nothing.
+            assert wait_until(lambda: stand_in.health_checks >= 2, 30), running.output()
             assert setup.counts() == {"ApproximateNumberOfMessages": 1, "ApproximateNumberOfMessagesNotVisible": 0}
             stand_in.ready.set()
             assert wait_until(lambda: len(setup.result_keys()) == 1, 30), running.output()

@@ -98,6 +98,8 @@ class StandIn:
     url: str
     ready: threading.Event = field(default_factory=threading.Event)
     calls: Counter = field(default_factory=Counter)
+    health_checks: int = 0
+    """`/health` requests answered so far, ready or not."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -123,6 +125,9 @@ def _handler(state: StandIn) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(payload)
 
         def do_GET(self) -> None:
+            if self.path == "/health":
+                with state.lock:
+                    state.health_checks += 1
             if self.path == "/health" and state.ready.is_set():
                 self._send(200, {})
             else:
@@ -156,7 +161,8 @@ def stand_in_server(ready: bool = True) -> Iterator[StandIn]:
     server.RequestHandlerClass = _handler(state)
     if ready:
         state.ready.set()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # A short poll so that shutting down takes milliseconds, not serve_forever's default half second.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     try:
         yield state

@@ -52,8 +52,6 @@ vllm.ai design/cuda_graphs_multimodal: the launch overhead "is more significant 
 llm-api reference, `DecodeCudaGraphConfig`: "If neither is provided, a default max_batch_size of 128 is used"; read
 2026-12-05). A stated choice, not a measured optimum: a server that keeps more than 128 requests decoding at once
 gives some decode speed for the shorter start."""
-MODES = ("FULL_AND_PIECEWISE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "NONE")
-"""The `cudagraph_mode` values vLLM 0.32.0 accepts (vllm/config/compilation.py `CUDAGraphMode`)."""
 LEVEL_MODES = {"0": "NONE", "1": "PIECEWISE", "2": "FULL_AND_PIECEWISE", "3": "FULL_AND_PIECEWISE"}
 """The `cudagraph_mode` each optimization level (`-O`) sets (vllm/config/vllm.py `OPTIMIZATION_LEVEL_0x`)."""
 SOURCE = (
@@ -108,7 +106,10 @@ def gpu_defaults(instance: str) -> GpuDefaults:
     when it cannot read the device (under 70 GiB) for a type the catalog does not know."""
     entry = GPU_INSTANCE_TYPES.get(instance)
     if entry is None or entry.gpu_memory_gib is None:
-        return GpuDefaults(256, 2048, DEFAULT_CEILING, "an unknown GPU")
+        # vLLM's defaults when it cannot read the device: those of a GPU under 70 GiB.
+        return GpuDefaults(
+            default_max_num_seqs(0, ""), default_max_num_batched_tokens(0, ""), DEFAULT_CEILING, "an unknown GPU"
+        )
     memory = entry.gpu_memory_visible_gib or entry.gpu_memory_gib
     model = entry.gpu_model or ""
     seqs = default_max_num_seqs(memory, model)
@@ -169,7 +170,7 @@ def capture(instance: str, settings: CaptureSettings) -> Capture:
         cap = min(min(seqs * 2, defaults.ceiling) if default_cap else settings.max_capture_size or 0, tokens)
         sizes = grid(cap, settings.performance_mode == "interactivity") if cap >= 1 else []
         extra = [tokens] if tokens <= cap else []
-        extra += [seqs] if default_cap and seqs <= min(seqs * 2, defaults.ceiling) and seqs <= tokens else []
+        extra += [seqs] if default_cap and seqs <= cap else []
         sizes = sorted({*sizes, *extra})
     decode = [size for size in sizes if size <= seqs]
     piecewise = len(sizes) if mode in ("FULL_AND_PIECEWISE", "PIECEWISE", "FULL") else 0

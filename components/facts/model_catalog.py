@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .model_catalog_layouts import EXTRA_ROWS, SERVED_ROWS
+from .model_catalog_layouts import EXTRA_ROWS, LLM_PROF, SERVED_ROWS
 from .model_facts import DTYPE_BYTES as DTYPE_BYTES
 from .model_facts import GROUPED_METHODS as GROUPED_METHODS
 from .model_facts import KV_CACHE_DTYPE_BYTES as KV_CACHE_DTYPE_BYTES
@@ -45,7 +45,6 @@ from .model_facts import group_problems as group_problems
 from .model_facts import shape_problems as shape_problems
 
 _MLC_PRESETS = "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py at commit 79d603f085f50500e9509fa01785ffa7ecfaaa93"
-_LLM_PROF = "citsjtu2020/LLM-Prof sglang/Model_Config.md at commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512"
 # The dense rows a public copy of the config was found for, read 2026-12-05: the copy and the entry in it. Each gave
 # the row's num_hidden_layers, num_attention_heads, num_key_value_heads, head_dim (or hidden_size over the heads),
 # max_position_embeddings and torch_dtype bfloat16, and the widths the activation peak needs (facts/activation_peak.py),
@@ -60,10 +59,10 @@ _DENSE_COPIES = {
     "Qwen/Qwen2.5-3B-Instruct": f"{_MLC_PRESETS} (`qwen2.5_3b`)",
     "Qwen/Qwen3-0.6B": f"{_MLC_PRESETS} (`qwen3_0.6b`)",
     "Qwen/Qwen3-1.7B": f"{_MLC_PRESETS} (`qwen3_1.7b`)",
-    "Qwen/Qwen3-4B": f"{_LLM_PROF} (Qwen3-4B)",
-    "Qwen/Qwen3-8B": f"{_LLM_PROF} (Qwen3-8B)",
-    "Qwen/Qwen3-14B": f"{_LLM_PROF} (Qwen3-14B)",
-    "Qwen/Qwen3-32B": f"{_LLM_PROF} (Qwen3-32B)",
+    "Qwen/Qwen3-4B": LLM_PROF.format("Qwen3-4B"),
+    "Qwen/Qwen3-8B": LLM_PROF.format("Qwen3-8B"),
+    "Qwen/Qwen3-14B": LLM_PROF.format("Qwen3-14B"),
+    "Qwen/Qwen3-32B": LLM_PROF.format("Qwen3-32B"),
     "mistralai/Mistral-7B-Instruct-v0.3": f"{_MLC_PRESETS} (`mistral_7b_v03`)",
     "mistralai/Mixtral-8x7B-Instruct-v0.1": f"{_MLC_PRESETS} (`Mixtral-8x7B-v0.1`)",
     "google/gemma-2-2b-it": f"{_MLC_PRESETS} (`gemma2_2b`)",

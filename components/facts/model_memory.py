@@ -46,12 +46,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .activation_peak import ActivationExtra, Budget, activation_extra
+from .activation_peak import GIB, ActivationExtra, Budget, activation_extra
 from .gpu_catalog import InstanceType
 from .model_catalog import MODEL_FACTS_KEY, ModelFacts, shape_problems
 from .vllm_capability import CapabilityFindings, capability_findings
 
-GIB = 1024**3
 # Memory per GPU set aside beyond weights and KV cache: the activation peak of the profiling run at vLLM's
 # default batch budget, the CUDA graphs, the CUDA context and allocator slack. An estimate on the safe side of
 # what vLLM's start-up log reports for 7B-70B dense models on 24-80 GiB GPUs (the activation peak, "CUDA graph

@@ -25,14 +25,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..facts import gpu_catalog, model_catalog
+from ..facts import gpu_catalog
 from ..facts.identity import PROJECT
 from ..facts.model_catalog import MODEL_FACTS_KEY
 from ..facts.model_config import EXPERT_TENSOR, HubRead, ModelConfigError, facts_from_files
 from ..facts.model_memory import model_fit
 from ..settings.errors import ConfigProblem
 from ..settings.fleet import Server, served_model
-from ..settings.hub_models import HubReads, auto_models_to_read
+from ..settings.hub_models import HubReads, auto_models_to_read, described
 
 # The fits gate's name, as the plan's verdict spells it (placement/model_fit.py, which this layer does not import).
 NAME = "model-fits-gpu"
@@ -159,7 +159,7 @@ def preview_fits(servers: Sequence[Server], token: str | None, reads: HubReads |
     notes: list[str] = []
     for server in servers:
         vllm = server.settings
-        if vllm.model_facts is not None or model_catalog.lookup(vllm.model) is not None:
+        if described(vllm):
             continue
         read = (reads or {}).get((vllm.model, vllm.revision)) or read_model_facts(vllm.model, vllm.revision, token)
         if read.offline:

@@ -310,3 +310,16 @@ def test_model_facts_settings_accept_exactly_the_dtypes_the_catalog_sizes():
     from components.settings.vllm import ModelFactsSettings
 
     assert set(typing.get_args(ModelFactsSettings.model_fields["dtype"].annotation)) == set(DTYPE_BYTES)
+
+
+def test_model_facts_settings_accept_exactly_the_methods_the_catalog_sizes_that_vllm_knows():
+    """The methods `vllm.modelFacts.quantization` allows are the ones the arithmetic has bytes for
+    (facts/model_facts.py `QUANTIZATION_BYTES`) less those vLLM 0.32.0 does not know (`UNKNOWN_METHODS`:
+    bitsandbytes), so a method added to one list and not the other fails here."""
+    import typing
+
+    from components.facts.model_facts import QUANTIZATION_BYTES
+    from components.facts.vllm_capability import UNKNOWN_METHODS
+    from components.settings.vllm import Quantization
+
+    assert set(typing.get_args(Quantization)) == set(QUANTIZATION_BYTES) - UNKNOWN_METHODS

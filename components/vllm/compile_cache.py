@@ -6,7 +6,6 @@ The pod's parts are pure manifests (compile_cache_manifests.py)."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
 import pulumi
@@ -16,7 +15,7 @@ import pulumi_kubernetes as k8s
 from ..facts import naming, pod_identity
 from ..settings import VllmSettings
 from . import compile_cache_manifests as manifests
-from .weights import BUCKET_NAME_MAX, private_bucket
+from .weights import bucket_resource_name, private_bucket
 
 
 @dataclass
@@ -27,12 +26,6 @@ class CompileCache:
     """`COMPILE_CACHE_BUCKET` and `AWS_REGION` for the restore and the saver."""
     needs: list[pulumi.Resource]
     """What the pod waits for: the grant, the ConfigMap, and the Pod Identity association when it made one."""
-
-
-def bucket_resource_name(name: str) -> str:
-    """The created bucket's resource name, short enough for the autonamed bucket name to fit."""
-    cleaned = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-") or "vllm"
-    return naming.fit(f"{cleaned}-compile-cache", BUCKET_NAME_MAX - naming.AUTONAME_SUFFIX_LENGTH)
 
 
 def register_compile_cache(
@@ -59,7 +52,7 @@ def register_compile_cache(
     elif default_bucket is not None:
         bucket = default_bucket
     else:
-        bucket = private_bucket(bucket_resource_name(name), f"{name}-compile-cache", tags, parent)
+        bucket = private_bucket(bucket_resource_name(name, "compile-cache"), f"{name}-compile-cache", tags, parent)
     if role is None:
         own = aws.iam.Role(
             naming.autonamed_role_resource_name(f"{name}-compile-cache"),

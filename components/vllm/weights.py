@@ -36,11 +36,11 @@ from .serve_args import container_args
 BUCKET_NAME_MAX = 63
 
 
-def bucket_resource_name(name: str) -> str:
-    """The created bucket's resource name, from the server's: lowercase, `-` for what a bucket name cannot
-    hold, short enough for the autonamed bucket name to fit."""
+def bucket_resource_name(name: str, purpose: str = "weights") -> str:
+    """A created bucket's resource name, from the server's and the bucket's `purpose` (weights, compile-cache,
+    results): lowercase, `-` for what a bucket name cannot hold, short enough for the autonamed bucket name to fit."""
     cleaned = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-") or "vllm"
-    return naming.fit(f"{cleaned}-weights", BUCKET_NAME_MAX - naming.AUTONAME_SUFFIX_LENGTH)
+    return naming.fit(f"{cleaned}-{purpose}", BUCKET_NAME_MAX - naming.AUTONAME_SUFFIX_LENGTH)
 
 
 def private_bucket(

@@ -81,6 +81,9 @@ def test_a_fast_profile_dearer_than_a_warm_node_says_so():
     assert by_name["fast profile"]["monthlyUsd"] == 1642.5
     assert by_name["one warm node"]["monthlyUsd"] == 734.38
     assert found["fastCostsMoreThanAWarmNode"] is True
+    # g5.xlarge's 2.5 Gbps baseline (312.5 MB/s) needs 4 connections of 85 MB/s; the streamer's own 8 already fill
+    # it, so the server keeps them, and the trade names what the pod gets.
+    assert "8 streamer connections for the 2.5 Gbps baseline" in by_name["fast profile"]["chose"]
 
 
 def test_a_node_group_on_the_hub_names_karpenter_and_s3_as_what_the_profile_could_not_choose():

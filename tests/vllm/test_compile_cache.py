@@ -137,7 +137,9 @@ def test_the_pod_restores_before_vllm_and_saves_beside_it_on_a_volume_of_its_own
         assert cache_env["AWS_REGION"] == "us-west-2"
         assert cache_env["COMPILE_CACHE_BUCKET"]
     assert {"name": "compile-cache", "emptyDir": {"sizeLimit": "10Gi"}} in spec["volumes"]
-    assert script["inputs"]["data"] == compile_cache_manifests.script_data()
+    # The init container runs /opt/compile-cache/compile_cache.py: the shipped script's own text, under that name.
+    shipped = Path(__file__).parents[2] / "components" / "vllm" / "compile_cache_script.py"
+    assert script["inputs"]["data"] == {"compile_cache.py": shipped.read_text()}
     for container in (restore, saver):
         assert container["securityContext"]["readOnlyRootFilesystem"] is True
         assert container["securityContext"]["capabilities"] == {"drop": ["ALL"]}

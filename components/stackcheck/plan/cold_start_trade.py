@@ -20,7 +20,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ...facts import cold_start, prices
+from ...facts import cold_start, cold_start_figures, prices
 from ...pools import warm_manifests
 from ...settings import cold_start_profile, vllm_flags
 from ...vllm.manifests import SERVER_NAME
@@ -94,9 +94,12 @@ def fast_profile(
         "compile_cache": True,
     }
     if start.source == "s3":
-        concurrency = start.concurrency or cold_start.concurrency_for(start.network_baseline_gbps)
+        # What the deploy gives the server (vllm/serve_args.py `streamer_concurrency`): the setting, else what fills
+        # the baseline where the streamer's own 8 connections do not, else those 8.
+        concurrency = start.concurrency or cold_start.default_concurrency(start.network_baseline_gbps)
         changes["concurrency"] = concurrency
-        chose.append(f"{concurrency} streamer connections for the {start.network_baseline_gbps:g} Gbps baseline")
+        shown = concurrency or cold_start_figures.STREAMER_DEFAULT_CONCURRENCY
+        chose.append(f"{shown} streamer connections for the {start.network_baseline_gbps:g} Gbps baseline")
     fast_server, server_chose, server_could_not = cold_start_profile.fast_server(server)
     changes["capture"] = vllm_flags.check(fast_server.extra_args).capture
     return dataclasses.replace(start, **changes), chose + server_chose, could_not + server_could_not

@@ -9,7 +9,6 @@ queue adds exactly its own queue and prefix to them.
 """
 
 import json
-import re
 from typing import cast
 
 import pulumi
@@ -19,7 +18,7 @@ from ...args.validate import Validation, args_path, coerce
 from ...facts import naming, pod_identity
 from ...facts.identity import PROJECT
 from ...settings.queue import QueueSettings
-from ..weights import BUCKET_NAME_MAX, private_bucket
+from ..weights import bucket_resource_name, private_bucket
 from . import manifests
 from .args import ServingQueueArgs
 
@@ -31,12 +30,6 @@ def validated(name: str, args: ServingQueueArgs) -> QueueSettings:
     settings = validation.section(QueueSettings, args)
     validation.done()
     return settings
-
-
-def results_bucket_resource_name(name: str) -> str:
-    """The created results bucket's resource name: lowercase, short enough for its autonamed bucket name."""
-    cleaned = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-") or "vllm"
-    return naming.fit(f"{cleaned}-results", BUCKET_NAME_MAX - naming.AUTONAME_SUFFIX_LENGTH)
 
 
 class ServingQueue(pulumi.ComponentResource):
@@ -87,7 +80,7 @@ class ServingQueue(pulumi.ComponentResource):
         elif args.default_results_bucket is not None:
             bucket = pulumi.Output.from_input(args.default_results_bucket)
         else:
-            bucket = private_bucket(results_bucket_resource_name(name), f"{name}-results", tags, self)
+            bucket = private_bucket(bucket_resource_name(name, "results"), f"{name}-results", tags, self)
             # On the bucket the queue owns only: S3 keeps one lifecycle configuration per bucket, and writing one on
             # a bucket the stack was given would replace that bucket's own rules.
             aws.s3.BucketLifecycleConfiguration(

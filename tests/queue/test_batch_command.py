@@ -119,7 +119,7 @@ def test_submit_then_collect_gathers_the_batch_in_order_and_names_the_dead_lette
             running.process.wait(timeout=30)
         told = io.StringIO()
         arguments = ["collect", "--results", f"s3://{setup.bucket}/out/", "--batch", "b1", "--ids", str(source)]
-        arguments += ["--wait", "3", "--dead-letter-url", setup.dead_letter_url, "--out", str(out)]
+        arguments += ["--wait", "0.5", "--dead-letter-url", setup.dead_letter_url, "--out", str(out)]
         code = batch.run(arguments, stdout=told)
     assert code == 1
     assert told.getvalue() == (

@@ -45,6 +45,9 @@ class Moto:
 
     endpoint: str
     _clients: dict = field(default_factory=dict)
+    # boto3's default session is not safe to make clients from in several threads at once (boto/boto3#1592,
+    # boto/botocore#2991); a client, once made, is safe to share.
+    _making: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def environment(self) -> dict[str, str]:
@@ -52,13 +55,17 @@ class Moto:
         return {**CREDENTIALS, "AWS_ENDPOINT_URL": self.endpoint, "AWS_DEFAULT_REGION": REGION}
 
     def client(self, service: str):
-        return boto3.client(
-            service,
-            endpoint_url=self.endpoint,
-            region_name=REGION,
-            aws_access_key_id="testing",
-            aws_secret_access_key="testing",
-        )
+        """One client per service, made once: the tests poll S3 and SQS every fraction of a second."""
+        with self._making:
+            if service not in self._clients:
+                self._clients[service] = boto3.client(
+                    service,
+                    endpoint_url=self.endpoint,
+                    region_name=REGION,
+                    aws_access_key_id="testing",
+                    aws_secret_access_key="testing",
+                )
+            return self._clients[service]
 
 
 @contextlib.contextmanager

@@ -95,7 +95,10 @@ def test_the_saver_waits_for_the_server_then_a_new_pod_restores_the_cache_whole(
     health = ("--workdir", str(tmp_path), "--poll", "0.2")
     with stand_in_server(ready=False) as stand_in:
         saver = run(script, "save", moto.environment, first, "--health-url", f"{stand_in.url}/health", *health)
-        time.sleep(1.5)
+        # Two answers of 503: the saver has asked and waited (it polls every 0.2 s here).
+        deadline = time.monotonic() + 30
+        while stand_in.health_checks < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
         before_ready = keys(moto, "compile-cache/m")
         stand_in.ready.set()
         deadline = time.monotonic() + 30

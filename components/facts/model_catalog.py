@@ -74,29 +74,35 @@ _DENSE_COPIES = {
 }
 
 
-# The dense rows a whole copy of the Instruct checkpoint's own config.json was found for, read 2026-12-05, whose widths
-# the row does not record: each copy gave the row's num_hidden_layers, num_attention_heads, num_key_value_heads,
-# hidden_size over the heads (head_dim), max_position_embeddings and torch_dtype bfloat16.
-_SHAPE_COPIES = {
-    # `qwen_cfg_str`, "_name_or_path": "Qwen/Qwen2.5-7B-Instruct": hidden_size 3584, 28 layers, 28 heads, 4 KV heads,
-    # max_position_embeddings 32768 (the base model's is 131072), bfloat16.
-    "Qwen/Qwen2.5-7B-Instruct": "kevinstephano/thunder_model_blocks hf_qwen2/qwen2_rope.py at commit "
-    "e00c756df29796b34d425a9f8364ec72778d5d66 (`qwen_cfg_str`)",
-    # `PHI3_MINI_4K_CONFIG`, "_name_or_path": "Phi-3-mini-4k-instruct": hidden_size 3072, 32 layers, 32 heads, 32 KV
-    # heads, max_position_embeddings 4096, bfloat16.
-    "microsoft/Phi-3-mini-4k-instruct": "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_phi3.py at "
-    "commit cb4c622cf5bb97009451f7f44609498a48a2b11d (`PHI3_MINI_4K_CONFIG`)",
-}
+# The dense rows a copy of whose own config was found, read 2026-12-05, beyond `_DENSE_COPIES`: the copy, and the
+# fields it gave. Each field the row uses agreed with it.
 _SHAPE_FIELDS = (
     "num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size over the heads, max_position_embeddings "
     "and torch_dtype"
 )
+_SHAPE_COPIES = {
+    # `qwen_cfg_str`, "_name_or_path": "Qwen/Qwen2.5-7B-Instruct": hidden_size 3584, 28 layers, 28 heads, 4 KV heads,
+    # max_position_embeddings 32768 (the base model's is 131072), bfloat16.
+    "Qwen/Qwen2.5-7B-Instruct": "kevinstephano/thunder_model_blocks hf_qwen2/qwen2_rope.py at commit "
+    f"e00c756df29796b34d425a9f8364ec72778d5d66 (`qwen_cfg_str`): {_SHAPE_FIELDS}",
+    # `PHI3_MINI_4K_CONFIG`, "_name_or_path": "Phi-3-mini-4k-instruct": hidden_size 3072, 32 layers, 32 heads, 32 KV
+    # heads, max_position_embeddings 4096, bfloat16.
+    "microsoft/Phi-3-mini-4k-instruct": "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_phi3.py at "
+    f"commit cb4c622cf5bb97009451f7f44609498a48a2b11d (`PHI3_MINI_4K_CONFIG`): {_SHAPE_FIELDS}",
+    # Meta's own SKU list: dim 8192, n_layers 80, n_heads 64, n_kv_heads 8, vocab_size 128256, ffn_dim_multiplier 1.3
+    # and multiple_of 4096 (llama3/model.py's FeedForward: 2/3 x 4 x 8192 = 21845, x 1.3 = 28398, up to a multiple of
+    # 4096 = 28672), the bf16 checkpoint format; datatypes.py gives Llama 3.3 a max_seq_length of 131072.
+    "meta-llama/Llama-3.3-70B-Instruct": "meta-llama/llama-models models/sku_list.py and models/datatypes.py at commit "
+    "364ed4ec2bdcc13ab3acb08e364e843b6322b9ae (`llama3_3_instruct_models`, `max_seq_length`): dim, n_layers, n_heads, "
+    "n_kv_heads, vocab_size, ffn_dim_multiplier and multiple_of (hidden_size 8192, intermediate_size 28672, "
+    "vocab_size 128256), quantization_format bf16 and max_seq_length 131072",
+}
 
 
 def _hf(model: str) -> str:
     source = f"https://huggingface.co/{model}/blob/main/config.json and model card, read 2026-12-01"
     if model in _SHAPE_COPIES:
-        return f"{source}; the shape checked against {_SHAPE_COPIES[model]}, read 2026-12-05: {_SHAPE_FIELDS}"
+        return f"{source}; the shape checked, read 2026-12-05, against {_SHAPE_COPIES[model]}"
     copy = _DENSE_COPIES.get(model)
     if not copy:
         return source

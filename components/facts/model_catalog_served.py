@@ -67,11 +67,18 @@ _MISTRAL_SMALL_SHAPE = dict(
 SERVED_ROWS = [
     _row(
         "meta-llama/Llama-4-Scout-17B-16E-Instruct",
-        NOT_PINNED.format("meta-llama/Llama-4-Scout-17B-16E-Instruct")
-        + "text_config figures it shares with Maverick as pinned in Maverick's row below (hidden_size 5120, 40 "
-        "heads, 8 KV heads, head_dim 128, intermediate_size 8192, attention_chunk_size 8192, 48 layers); its own "
-        "16 experts and 10M context (max_position_embeddings 10485760) from Meta's model card, experts in every "
-        "layer (interleave_moe_layer_step 1) unconfirmed by a copy; 109B parameters from the card",
+        copied(
+            "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+            "yuekaizhang/dynamo lib/llm/tests/data/sample-models/Llama-4-Scout-17B-16E-Instruct/config.json at commit "
+            "ceaeba3e3858432fd8b5e696eb6c2c8a64ffd632",
+            "text_config num_hidden_layers 48, hidden_size 5120, num_attention_heads 40, num_key_value_heads 8, "
+            "head_dim 128, num_local_experts 16, num_experts_per_tok 1, interleave_moe_layer_step 1, intermediate_size "
+            "8192, intermediate_size_mlp 16384, attention_chunk_size 8192, max_position_embeddings 10485760, "
+            "vocab_size 202048, torch_dtype bfloat16",
+            # Its no_rope_layers is empty, which transformers' Llama4TextConfig fills from no_rope_layer_interval 4.
+            "every fourth layer NoPE from transformers' Llama4TextConfig default no_rope_layer_interval 4 (the copy's "
+            "no_rope_layers is empty); 109B parameters from Meta's model card",
+        ),
         parameters=109_000_000_000,
         max_context=10485760,
         experts=16,

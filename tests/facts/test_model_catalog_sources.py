@@ -12,7 +12,6 @@ PINNED = re.compile(r"[\w.-]+/[\w.-]+ \S+(?: and \S+)* at commit [0-9a-f]{40}|hu
 LAYOUT_ROWS = {name for name, _ in (*EXTRA_ROWS, *SERVED_ROWS)}
 # Known exceptions, each with why it is not pinned.
 NOT_PINNED = {
-    "meta-llama/Llama-4-Scout-17B-16E-Instruct": "no copy found; shares Maverick's pinned text figures",
     "mistralai/Mistral-Small-3.2-24B-Instruct-2506": "no copy of the 2506 config found; it rests on 3.1's pinned copy",
     **dict.fromkeys(
         (f"Qwen/Qwen2.5-{size}-Instruct" for size in ("14B", "32B")),
@@ -23,7 +22,6 @@ NOT_PINNED = {
             "Qwen/Qwen2.5-0.5B-Instruct",
             "Qwen/Qwen2.5-1.5B-Instruct",
             "Qwen/Qwen2.5-72B-Instruct",
-            "meta-llama/Llama-3.3-70B-Instruct",
             *(f"deepseek-ai/DeepSeek-R1-Distill-Qwen-{size}" for size in ("1.5B", "7B", "14B", "32B")),
             "deepseek-ai/DeepSeek-R1-Distill-Llama-8B",
             "deepseek-ai/DeepSeek-R1-Distill-Llama-70B",

@@ -89,6 +89,24 @@ _SHAPE_COPIES = {
     # heads, max_position_embeddings 4096, bfloat16.
     "microsoft/Phi-3-mini-4k-instruct": "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_phi3.py at "
     f"commit cb4c622cf5bb97009451f7f44609498a48a2b11d (`PHI3_MINI_4K_CONFIG`): {_SHAPE_FIELDS}",
+    # The Hub's stored page of a mirror of the Instruct checkpoint ("_name_or_path": "Qwen/Qwen2.5-14B-Instruct",
+    # re-saved by transformers 4.44.2): hidden_size 5120, 48 layers, 40 heads, 8 KV heads, max_position_embeddings 32768
+    # (the base model's is 131072), bfloat16.
+    "Qwen/Qwen2.5-14B-Instruct": "https://huggingface.co/osllmai-community/Qwen2.5-14B-Instruct/blob/"
+    f"eaddfa685697f74aa707d6cd5cf36784cdcabe05/config.json (a mirror of the Instruct checkpoint): {_SHAPE_FIELDS}",
+    # An ONNX export of the Instruct checkpoint ("_name_or_path": "Qwen/Qwen2.5-1.5B-Instruct"): hidden_size 1536, 28
+    # layers, 12 heads, 2 KV heads, max_position_embeddings 32768; the export dropped torch_dtype.
+    "Qwen/Qwen2.5-1.5B-Instruct": "https://huggingface.co/onnx-community/Qwen2.5-1.5B-Instruct/blob/"
+    "94677ac90364afdc2b476788d085a9680efde737/config.json (an ONNX export of the Instruct checkpoint): "
+    "num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size over the heads and "
+    "max_position_embeddings; torch_dtype bfloat16 from the model card",
+    # Microsoft's own file at a pinned revision: hidden_size 3072, 32 layers, 32 heads, 32 KV heads,
+    # max_position_embeddings 131072 (original_max_position_embeddings 4096 and longrope scaling); the stored page
+    # was read only down to rope_scaling, so bfloat16 rests on Phi-3-mini-4k's pinned copy and the model card.
+    "microsoft/Phi-3-mini-128k-instruct": "https://huggingface.co/microsoft/Phi-3-mini-128k-instruct/blob/"
+    "b1b6d1319a4a315ba5d10ea7fbb3c084d2f7fc2d/config.json: num_hidden_layers, num_attention_heads, "
+    "num_key_value_heads, hidden_size over the heads and max_position_embeddings; torch_dtype bfloat16 from the "
+    "4k model's copy and the model card",
     # Meta's own SKU list: dim 8192, n_layers 80, n_heads 64, n_kv_heads 8, vocab_size 128256, ffn_dim_multiplier 1.3
     # and multiple_of 4096 (llama3/model.py's FeedForward: 2/3 x 4 x 8192 = 21845, x 1.3 = 28398, up to a multiple of
     # 4096 = 28672), the bf16 checkpoint format; datatypes.py gives Llama 3.3 a max_seq_length of 131072.

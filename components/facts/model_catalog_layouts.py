@@ -31,10 +31,25 @@ QWEN25_7B_SHAPE = (
 QWEN3_8B_WIDTHS = dict(hidden_size=4096, vocab_size=151936)
 QWEN25_7B_WIDTHS = dict(hidden_size=3584, vocab_size=152064)
 QWEN25_5120_WIDTHS = dict(hidden_size=5120, vocab_size=152064)
-QWEN25_AWQ_NOT_PINNED = (
-    "max_position_embeddings 32768 (the base's copy says 131072), quantization_config (awq, bits 4, group_size 128, "
-    "float16) and whether the AWQ checkpoint pads intermediate_size not pinned: from the Instruct and AWQ model cards"
+# Qwen's own guides, read 2026-12-05. The AWQ guide quantizes with {"zero_point": True, "q_group_size": 128,
+# "w_bit": 4, "version": "GEMM"}; the GPTQ guide pads Qwen2.5-72B's intermediate_size 29568 (231 groups of 128) with
+# zeros to 29696 so its official quantized checkpoints split over 8 GPUs, "this size is Qwen2.5-72B only": the 7B, 14B
+# and 32B sizes (18944, 13824, 27648) are whole numbers of 128-wide groups and keep them. The vLLM guide calls the
+# Qwen3 FP8 checkpoints "block-wise quant" and quotes vLLM's "weight quantization block_n = 128".
+QWEN_GUIDE = "QwenLM/Qwen3 docs/source/{} at commit 7a2f61ffc7a20d47efcd2bf97f6f2bf52729042e"
+QWEN25_AWQ_RESTS_ON = (
+    "quantization_config (awq, bits 4, group_size 128, zero point) as "
+    + QWEN_GUIDE.format("quantization/awq.md")
+    + " quantizes, the checkpoint's own quantization_config not pinned and its float16 from the AWQ model card; "
+    "intermediate_size unpadded, " + QWEN_GUIDE.format("quantization/gptq.md") + " padding Qwen2.5-72B's alone"
 )
+QWEN3_FP8_RESTS_ON = (
+    "quantization block 128 from "
+    + QWEN_GUIDE.format("deployment/vllm.md")
+    + " (block-wise quant, vLLM's weight quantization block_n = 128), the checkpoint's own quantization_config "
+    "(fp8, weight_block_size [128, 128]) not pinned"
+)
+QWEN25_AWQ_NOT_PINNED = "max_position_embeddings 32768 from the Instruct model card (the base's copy says 131072); "
 # The Instruct model's own config.json, whose max_position_embeddings 32768 the quantized 7B checkpoints keep.
 QWEN25_7B_INSTRUCT_COPY = (
     "kevinstephano/thunder_model_blocks hf_qwen2/qwen2_rope.py at commit e00c756df29796b34d425a9f8364ec72778d5d66 "
@@ -183,8 +198,7 @@ EXTRA_ROWS = [
             INFER_SIM.format("qwen3-8B"),
             "Qwen3-8B's hidden_size 4096, intermediate_size 12288, num_hidden_layers 36, num_attention_heads 32, "
             "num_key_value_heads 8, head_dim 128, max_position_embeddings 40960, vocab_size 151936 untied",
-            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card's "
-            "fine-grained fp8 with a block size of 128; 8.2B parameters from the card",
+            QWEN3_FP8_RESTS_ON + "; 8.2B parameters from the card",
         ),
         parameters=8_200_000_000,
         layers=36,
@@ -210,7 +224,7 @@ EXTRA_ROWS = [
             LLM_PROF.format("Qwen2.5-7B"),
             QWEN25_7B_SHAPE,
             f"max_position_embeddings 32768 from {QWEN25_7B_INSTRUCT_COPY} (the base's copy says 131072); "
-            "quantization_config (awq, bits 4, group_size 128, float16) not pinned: from the AWQ model card",
+            + QWEN25_AWQ_RESTS_ON,
         ),
         parameters=7_610_000_000,
         layers=28,

@@ -10,15 +10,24 @@ from .model_catalog_layouts import (
     INFER_SIM,
     LLM_PROF,
     NOT_PINNED,
+    QWEN3_FP8_RESTS_ON,
     QWEN25_7B_INSTRUCT_COPY,
     QWEN25_7B_SHAPE,
     QWEN25_7B_WIDTHS,
     QWEN25_5120_WIDTHS,
     QWEN25_AWQ_NOT_PINNED,
+    QWEN25_AWQ_RESTS_ON,
+    QWEN_GUIDE,
     copied,
 )
 from .model_facts import ENCODER_NOT_PROFILED as _ENCODER_NOT_PROFILED
 from .model_facts import catalog_row as _row
+
+# A mirror of the Instruct checkpoint's config.json, whose max_position_embeddings 32768 the AWQ checkpoint keeps.
+QWEN25_14B_INSTRUCT_COPY = (
+    "https://huggingface.co/osllmai-community/Qwen2.5-14B-Instruct/blob/eaddfa685697f74aa707d6cd5cf36784cdcabe05/"
+    "config.json"
+)
 
 # Llama 4 (text_config of config.json): hidden_size 5120, 48 layers, 40 heads, 8 KV heads, head_dim 128,
 # intermediate_size 8192 per expert (and the shared expert), intermediate_size_mlp 16384 for a dense layer,
@@ -139,7 +148,9 @@ SERVED_ROWS = [
             LLM_PROF.format("Qwen2.5-14B"),
             "the base Qwen2.5-14B's hidden_size 5120, intermediate_size 13824, num_hidden_layers 48, "
             "num_attention_heads 40, num_key_value_heads 8, vocab_size 152064 untied",
-            QWEN25_AWQ_NOT_PINNED + "; 14.7B parameters from the card",
+            f"max_position_embeddings 32768 from {QWEN25_14B_INSTRUCT_COPY} (the base's copy says 131072); "
+            + QWEN25_AWQ_RESTS_ON
+            + "; 14.7B parameters from the card",
         ),
         parameters=14_700_000_000,
         layers=48,
@@ -164,7 +175,7 @@ SERVED_ROWS = [
             LLM_PROF.format("Qwen2.5-32B"),
             "the base Qwen2.5-32B's hidden_size 5120, intermediate_size 27648, num_hidden_layers 64, "
             "num_attention_heads 40, num_key_value_heads 8, vocab_size 152064 untied",
-            QWEN25_AWQ_NOT_PINNED + "; 32.5B parameters from the card",
+            QWEN25_AWQ_NOT_PINNED + QWEN25_AWQ_RESTS_ON + "; 32.5B parameters from the card",
         ),
         parameters=32_500_000_000,
         layers=64,
@@ -188,7 +199,10 @@ SERVED_ROWS = [
             LLM_PROF.format("Qwen2.5-7B"),
             QWEN25_7B_SHAPE,
             f"max_position_embeddings 32768 from {QWEN25_7B_INSTRUCT_COPY} (the base's copy says 131072); "
-            "quantization_config (gptq, bits 4, group_size 128, float16) not pinned: from the GPTQ model card",
+            + "quantization_config (gptq, group_size 128) as "
+            + QWEN_GUIDE.format("quantization/gptq.md")
+            + " quantizes (group_size 128, desc_act False, sym True), the checkpoint's own not pinned; bits 4 from "
+            "the checkpoint's name and float16 from its model card",
         ),
         parameters=7_610_000_000,
         layers=28,
@@ -214,8 +228,7 @@ SERVED_ROWS = [
             "Qwen3-32B's hidden_size 5120, intermediate_size 25600, num_hidden_layers 64, num_attention_heads 64, "
             "num_key_value_heads 8, head_dim 128, max_position_embeddings 40960, vocab_size 151936, torch_dtype "
             "bfloat16",
-            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card; 32.8B "
-            "parameters from the card",
+            QWEN3_FP8_RESTS_ON + "; 32.8B parameters from the card",
         ),
         parameters=32_800_000_000,
         layers=64,
@@ -243,8 +256,7 @@ SERVED_ROWS = [
             "Qwen3-30B-A3B's hidden_size 2048, num_hidden_layers 48, num_attention_heads 32, num_key_value_heads 4, "
             "head_dim 128, num_experts 128, num_experts_per_tok 8, moe_intermediate_size 768, "
             "max_position_embeddings 40960, vocab_size 151936",
-            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card; 30.5B "
-            "parameters from the card",
+            QWEN3_FP8_RESTS_ON + "; 30.5B parameters from the card",
         ),
         parameters=30_500_000_000,
         layers=48,

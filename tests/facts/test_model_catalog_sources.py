@@ -14,22 +14,19 @@ LAYOUT_ROWS = {name for name, _ in (*EXTRA_ROWS, *SERVED_ROWS)}
 NOT_PINNED = {
     "mistralai/Mistral-Small-3.2-24B-Instruct-2506": "no copy of the 2506 config found; it rests on 3.1's pinned copy",
     **dict.fromkeys(
-        (f"Qwen/Qwen2.5-{size}-Instruct" for size in ("14B", "32B")),
-        "the copies found are the base models', whose max_position_embeddings (131072) is not the Instruct's",
+        ("Qwen/Qwen2.5-0.5B-Instruct", "Qwen/Qwen2.5-32B-Instruct", "Qwen/Qwen2.5-72B-Instruct"),
+        "the copies found are the base model's, whose max_position_embeddings (131072) is not the Instruct's, and "
+        "fine-tunes or merges of the Instruct, not its own file",
     ),
     **dict.fromkeys(
         (
-            "Qwen/Qwen2.5-0.5B-Instruct",
-            "Qwen/Qwen2.5-1.5B-Instruct",
-            "Qwen/Qwen2.5-72B-Instruct",
             *(f"deepseek-ai/DeepSeek-R1-Distill-Qwen-{size}" for size in ("1.5B", "7B", "14B", "32B")),
             "deepseek-ai/DeepSeek-R1-Distill-Llama-8B",
             "deepseek-ai/DeepSeek-R1-Distill-Llama-70B",
-            "microsoft/Phi-3-mini-128k-instruct",
-            "microsoft/phi-4",
         ),
-        "a dense row no copy of whose config was found: the Hub's main revision and unnamed copies",
+        "the copies found are derivatives' (AWQ, bitsandbytes, OpenVINO, fine-tunes) or the Hub's main revision",
     ),
+    "microsoft/phi-4": "the Hub's file found only at main and a pull-request ref, not at a revision",
 }
 
 

@@ -15,14 +15,15 @@ Sources: each model's `config.json` on the Hugging Face Hub at its `main` revisi
 written (2026-12-02); the dense rows below were compared with copies of those files quoted in public repositories
 (transformers-style configs of Llama 3.1 8B and 70B, 3.2 1B and 3B, 3.3 70B, Qwen2.5 7B/14B/32B, Qwen3 0.6B,
 1.7B, 4B and 8B, Mixtral 8x7B, Gemma 2 2B/9B/27B, Phi-3-mini; Qwen's own model cards for the Qwen2.5 sizes). The
-dense rows of `_DENSE_COPIES` and the rows of facts/model_catalog_layouts.py each name the public copy they were
-checked against (repository, path and commit, read 2026-12-05); the others' copies were not found again.
+dense rows of `_DENSE_COPIES` and `_SHAPE_COPIES` and the rows of facts/model_catalog_layouts.py and
+facts/model_catalog_served.py each name the public copy they were checked against (repository, path and commit, read
+2026-12-05); the others' copies were not found again.
 The distills share the shapes of their base models (Qwen2.5-Math-1.5B, Qwen2.5-7B/14B/32B, Llama 3.1 8B and
 3.3 70B) with a 131072-token context. Parameter counts of 70B rows are Meta's 70,562,938,880.
 
 Quantized checkpoints, mixtures of experts, sliding-window, chunked local and multi-latent attention (the rows of
-facts/model_catalog_layouts.py, after the dense ones) carry what the arithmetic needs beyond the shape: the parameters stored in the quantized format (counted
-from `config.json`'s shapes: the linear layers' in_features x out_features, the rest staying in `torch_dtype`),
+facts/model_catalog_layouts.py and facts/model_catalog_served.py, after the dense ones) carry what the arithmetic
+needs beyond the shape: the parameters stored in the quantized format (counted from `config.json`'s shapes: the linear layers' in_features x out_features, the rest staying in `torch_dtype`),
 the method (`quantization_config.quant_method`), the sliding window and how many layers use it (`layer_types`, or
 Gemma 3's `sliding_window_pattern`), and for DeepSeek's multi-latent attention the latent each layer caches
 (`kv_lora_rank + qk_rope_head_dim`), Llama 4's chunk and its chunked layers. Each such row's comment works its
@@ -34,7 +35,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .model_catalog_layouts import EXTRA_ROWS, LLM_PROF, SERVED_ROWS
+from .model_catalog_layouts import EXTRA_ROWS, LLM_PROF
+from .model_catalog_served import SERVED_ROWS
 from .model_facts import DTYPE_BYTES as DTYPE_BYTES
 from .model_facts import GROUPED_METHODS as GROUPED_METHODS
 from .model_facts import KV_CACHE_DTYPE_BYTES as KV_CACHE_DTYPE_BYTES
@@ -72,8 +74,53 @@ _DENSE_COPIES = {
 }
 
 
+# The dense rows a copy of whose own config was found, read 2026-12-05, beyond `_DENSE_COPIES`: the copy, and the
+# fields it gave. Each field the row uses agreed with it.
+_SHAPE_FIELDS = (
+    "num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size over the heads, max_position_embeddings "
+    "and torch_dtype"
+)
+_SHAPE_COPIES = {
+    # `qwen_cfg_str`, "_name_or_path": "Qwen/Qwen2.5-7B-Instruct": hidden_size 3584, 28 layers, 28 heads, 4 KV heads,
+    # max_position_embeddings 32768 (the base model's is 131072), bfloat16.
+    "Qwen/Qwen2.5-7B-Instruct": "kevinstephano/thunder_model_blocks hf_qwen2/qwen2_rope.py at commit "
+    f"e00c756df29796b34d425a9f8364ec72778d5d66 (`qwen_cfg_str`): {_SHAPE_FIELDS}",
+    # `PHI3_MINI_4K_CONFIG`, "_name_or_path": "Phi-3-mini-4k-instruct": hidden_size 3072, 32 layers, 32 heads, 32 KV
+    # heads, max_position_embeddings 4096, bfloat16.
+    "microsoft/Phi-3-mini-4k-instruct": "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_phi3.py at "
+    f"commit cb4c622cf5bb97009451f7f44609498a48a2b11d (`PHI3_MINI_4K_CONFIG`): {_SHAPE_FIELDS}",
+    # The Hub's stored page of a mirror of the Instruct checkpoint ("_name_or_path": "Qwen/Qwen2.5-14B-Instruct",
+    # re-saved by transformers 4.44.2): hidden_size 5120, 48 layers, 40 heads, 8 KV heads, max_position_embeddings 32768
+    # (the base model's is 131072), bfloat16.
+    "Qwen/Qwen2.5-14B-Instruct": "https://huggingface.co/osllmai-community/Qwen2.5-14B-Instruct/blob/"
+    f"eaddfa685697f74aa707d6cd5cf36784cdcabe05/config.json (a mirror of the Instruct checkpoint): {_SHAPE_FIELDS}",
+    # An ONNX export of the Instruct checkpoint ("_name_or_path": "Qwen/Qwen2.5-1.5B-Instruct"): hidden_size 1536, 28
+    # layers, 12 heads, 2 KV heads, max_position_embeddings 32768; the export dropped torch_dtype.
+    "Qwen/Qwen2.5-1.5B-Instruct": "https://huggingface.co/onnx-community/Qwen2.5-1.5B-Instruct/blob/"
+    "94677ac90364afdc2b476788d085a9680efde737/config.json (an ONNX export of the Instruct checkpoint): "
+    "num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size over the heads and "
+    "max_position_embeddings; torch_dtype bfloat16 from the model card",
+    # Microsoft's own file at a pinned revision: hidden_size 3072, 32 layers, 32 heads, 32 KV heads,
+    # max_position_embeddings 131072 (original_max_position_embeddings 4096 and longrope scaling); the stored page
+    # was read only down to rope_scaling, so bfloat16 rests on Phi-3-mini-4k's pinned copy and the model card.
+    "microsoft/Phi-3-mini-128k-instruct": "https://huggingface.co/microsoft/Phi-3-mini-128k-instruct/blob/"
+    "b1b6d1319a4a315ba5d10ea7fbb3c084d2f7fc2d/config.json: num_hidden_layers, num_attention_heads, "
+    "num_key_value_heads, hidden_size over the heads and max_position_embeddings; torch_dtype bfloat16 from the "
+    "4k model's copy and the model card",
+    # Meta's own SKU list: dim 8192, n_layers 80, n_heads 64, n_kv_heads 8, vocab_size 128256, ffn_dim_multiplier 1.3
+    # and multiple_of 4096 (llama3/model.py's FeedForward: 2/3 x 4 x 8192 = 21845, x 1.3 = 28398, up to a multiple of
+    # 4096 = 28672), the bf16 checkpoint format; datatypes.py gives Llama 3.3 a max_seq_length of 131072.
+    "meta-llama/Llama-3.3-70B-Instruct": "meta-llama/llama-models models/sku_list.py and models/datatypes.py at commit "
+    "364ed4ec2bdcc13ab3acb08e364e843b6322b9ae (`llama3_3_instruct_models`, `max_seq_length`): dim, n_layers, n_heads, "
+    "n_kv_heads, vocab_size, ffn_dim_multiplier and multiple_of (hidden_size 8192, intermediate_size 28672, "
+    "vocab_size 128256), quantization_format bf16 and max_seq_length 131072",
+}
+
+
 def _hf(model: str) -> str:
     source = f"https://huggingface.co/{model}/blob/main/config.json and model card, read 2026-12-01"
+    if model in _SHAPE_COPIES:
+        return f"{source}; the shape checked, read 2026-12-05, against {_SHAPE_COPIES[model]}"
     copy = _DENSE_COPIES.get(model)
     if not copy:
         return source

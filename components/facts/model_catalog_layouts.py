@@ -31,13 +31,33 @@ QWEN25_7B_SHAPE = (
 QWEN3_8B_WIDTHS = dict(hidden_size=4096, vocab_size=151936)
 QWEN25_7B_WIDTHS = dict(hidden_size=3584, vocab_size=152064)
 QWEN25_5120_WIDTHS = dict(hidden_size=5120, vocab_size=152064)
-QWEN25_AWQ_NOT_PINNED = (
-    "max_position_embeddings 32768 (the base's copy says 131072), quantization_config (awq, bits 4, group_size 128, "
-    "float16) and whether the AWQ checkpoint pads intermediate_size not pinned: from the Instruct and AWQ model cards"
+# Qwen's own guides, read 2026-12-05. The AWQ guide quantizes with {"zero_point": True, "q_group_size": 128,
+# "w_bit": 4, "version": "GEMM"}; the GPTQ guide pads Qwen2.5-72B's intermediate_size 29568 (231 groups of 128) with
+# zeros to 29696 so its official quantized checkpoints split over 8 GPUs, "this size is Qwen2.5-72B only": the 7B, 14B
+# and 32B sizes (18944, 13824, 27648) are whole numbers of 128-wide groups and keep them. The vLLM guide calls the
+# Qwen3 FP8 checkpoints "block-wise quant" and quotes vLLM's "weight quantization block_n = 128".
+QWEN_GUIDE = "QwenLM/Qwen3 docs/source/{} at commit 7a2f61ffc7a20d47efcd2bf97f6f2bf52729042e"
+QWEN25_AWQ_RESTS_ON = (
+    "quantization_config (awq, bits 4, group_size 128, zero point) as "
+    + QWEN_GUIDE.format("quantization/awq.md")
+    + " quantizes, the checkpoint's own quantization_config not pinned and its float16 from the AWQ model card; "
+    "intermediate_size unpadded, " + QWEN_GUIDE.format("quantization/gptq.md") + " padding Qwen2.5-72B's alone"
+)
+QWEN3_FP8_RESTS_ON = (
+    "quantization block 128 from "
+    + QWEN_GUIDE.format("deployment/vllm.md")
+    + " (block-wise quant, vLLM's weight quantization block_n = 128), the checkpoint's own quantization_config "
+    "(fp8, weight_block_size [128, 128]) not pinned"
+)
+QWEN25_AWQ_NOT_PINNED = "max_position_embeddings 32768 from the Instruct model card (the base's copy says 131072); "
+# The Instruct model's own config.json, whose max_position_embeddings 32768 the quantized 7B checkpoints keep.
+QWEN25_7B_INSTRUCT_COPY = (
+    "kevinstephano/thunder_model_blocks hf_qwen2/qwen2_rope.py at commit e00c756df29796b34d425a9f8364ec72778d5d66 "
+    "(`qwen_cfg_str`, Qwen/Qwen2.5-7B-Instruct)"
 )
 
 
-def _copied(model: str, copy: str, fields: str, rest: str = "") -> str:
+def copied(model: str, copy: str, fields: str, rest: str = "") -> str:
     source = f"https://huggingface.co/{model}/blob/main/config.json, checked against {copy}, read 2026-12-05: {fields}"
     return f"{source}; {rest}" if rest else source
 
@@ -69,7 +89,7 @@ _GPT_OSS_WIDTHS = dict(hidden_size=2880, expert_intermediate_size=2880, vocab_si
 EXTRA_ROWS = [
     _row(
         "openai/gpt-oss-120b",
-        _copied(
+        copied(
             "openai/gpt-oss-120b",
             GPT_OSS_REFERENCE,
             "num_hidden_layers 36, num_experts 128, experts_per_token 4, hidden_size and intermediate_size 2880, "
@@ -91,7 +111,7 @@ EXTRA_ROWS = [
     ),
     _row(
         "openai/gpt-oss-20b",
-        _copied(
+        copied(
             "openai/gpt-oss-20b",
             "EchoCog/gpt-oss-20b config.json at commit 52971a17bf2f66dd519c8d26217b1405e425a246",
             "num_hidden_layers 24, num_local_experts 32, num_experts_per_tok 4, hidden_size and intermediate_size "
@@ -119,7 +139,7 @@ EXTRA_ROWS = [
     # 28,991,029,248; 235B-A22B 94 x 128 x 3 x 4096 x 1536 = 227,096,395,776. vocab_size 151936 for both.
     _row(
         "Qwen/Qwen3-30B-A3B",
-        _copied(
+        copied(
             "Qwen/Qwen3-30B-A3B",
             INFER_SIM.format("qwen3-30B-A3B"),
             "num_hidden_layers 48, hidden_size 2048, num_attention_heads 32, num_key_value_heads 4, head_dim 128, "
@@ -143,7 +163,7 @@ EXTRA_ROWS = [
     ),
     _row(
         "Qwen/Qwen3-235B-A22B",
-        _copied(
+        copied(
             "Qwen/Qwen3-235B-A22B",
             INFER_SIM.format("qwen3-235B-A22B"),
             "num_hidden_layers 94, hidden_size 4096, num_attention_heads 64, num_key_value_heads 4, head_dim 128, "
@@ -173,13 +193,12 @@ EXTRA_ROWS = [
     # untied embeddings and lm_head (2 x 151936 x 4096) and the norms stay bfloat16.
     _row(
         "Qwen/Qwen3-8B-FP8",
-        _copied(
+        copied(
             "Qwen/Qwen3-8B-FP8",
             INFER_SIM.format("qwen3-8B"),
             "Qwen3-8B's hidden_size 4096, intermediate_size 12288, num_hidden_layers 36, num_attention_heads 32, "
             "num_key_value_heads 8, head_dim 128, max_position_embeddings 40960, vocab_size 151936 untied",
-            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card's "
-            "fine-grained fp8 with a block size of 128; 8.2B parameters from the card",
+            QWEN3_FP8_RESTS_ON + "; 8.2B parameters from the card",
         ),
         parameters=8_200_000_000,
         layers=36,
@@ -200,12 +219,12 @@ EXTRA_ROWS = [
     # layer, x 28 = 6,525,288,448; the untied embeddings and lm_head (2 x 152064 x 3584) stay float16.
     _row(
         "Qwen/Qwen2.5-7B-Instruct-AWQ",
-        _copied(
+        copied(
             "Qwen/Qwen2.5-7B-Instruct-AWQ",
             LLM_PROF.format("Qwen2.5-7B"),
             QWEN25_7B_SHAPE,
-            "max_position_embeddings 32768 (the base's copy says 131072) and quantization_config (awq, bits 4, "
-            "group_size 128, float16) not pinned: from the Instruct and AWQ model cards",
+            f"max_position_embeddings 32768 from {QWEN25_7B_INSTRUCT_COPY} (the base's copy says 131072); "
+            + QWEN25_AWQ_RESTS_ON,
         ),
         parameters=7_610_000_000,
         layers=28,
@@ -226,11 +245,18 @@ EXTRA_ROWS = [
     # loads too.
     _row(
         "google/gemma-3-27b-it",
-        NOT_PINNED.format("google/gemma-3-27b-it")
-        + "text_config num_hidden_layers 62, num_attention_heads 32, num_key_value_heads 16, head_dim 128, "
-        "sliding_window 1024, sliding_window_pattern 6 and max_position_embeddings 131072 unconfirmed by a whole "
-        "copy: the copies found without a pinnable place altered some for tests (6 layers, window 4); 27.4B "
-        "parameters from the model card",
+        copied(
+            "google/gemma-3-27b-it",
+            "google/gemma_pytorch gemma/config.py at commit 014acb7ac4563a5f77c76d7ff98f31b568c16508 "
+            "(`get_config_for_27b_v3`, Google's reference implementation)",
+            "num_hidden_layers 62, num_attention_heads 32, num_key_value_heads 16, head_dim 128, hidden_size 5376, "
+            "sliding_window_size 1024 on attn_types of five LOCAL_SLIDING then one GLOBAL, max_position_embeddings "
+            "131072, vocab_size 262144",
+            # The same text_config (but layers cut to 6 and the window to 4 for the test) in the Hub file's form.
+            "torch_dtype bfloat16 and the Gemma3ForConditionalGeneration layout with a SigLIP vision_config from "
+            "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3.py at commit "
+            "fe6fa01d7fcc2e20f55c756ed9281d6aeabaf494 (`GEMMA3_27B_CONFIG`); 27.4B parameters from the model card",
+        ),
         parameters=27_400_000_000,
         layers=62,
         attention_heads=32,
@@ -247,7 +273,7 @@ EXTRA_ROWS = [
     # 163840, bfloat16; 15.7B parameters on the card.
     _row(
         "deepseek-ai/DeepSeek-V2-Lite-Chat",
-        _copied(
+        copied(
             "deepseek-ai/DeepSeek-V2-Lite-Chat",
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py at commit 79d603f085f50500e9509fa01785ffa7ecfaaa93 "
             "(`deepseek_v2_lite`, the base model the Chat one is tuned from)",
@@ -269,232 +295,5 @@ EXTRA_ROWS = [
         hidden_size=2048,
         expert_intermediate_size=1408,
         vocab_size=102400,
-    ),
-]
-
-
-# Llama 4 (text_config of config.json): hidden_size 5120, 48 layers, 40 heads, 8 KV heads, head_dim 128,
-# intermediate_size 8192 per expert (and the shared expert), intermediate_size_mlp 16384 for a dense layer,
-# vocab_size 202048, bfloat16, attention_chunk_size 8192; no_rope_layers marks every fourth layer (3, 7, ..., 47) NoPE,
-# as transformers' Llama4TextConfig fills it from no_rope_layer_interval 4: vLLM gives those 12 global attention and
-# the 36 RoPE layers chunked local attention (vllm/model_executor/models/llama4.py `use_chunked_local_attn`).
-# Scout: 16 experts in every layer (interleave_moe_layer_step 1), max_position_embeddings 10485760; Maverick: 128
-# experts in every second layer (interleave_moe_layer_step 2, layers 1, 3, ..., 47), max_position_embeddings 1048576.
-# One expert is gate, up and down of 5120 x 8192 = 125,829,120 weights: Scout's routed experts 48 x 16 x that =
-# 96,636,764,160, Maverick's 24 x 128 x that = 386,547,056,640. Totals from Meta's model card (the vision encoder
-# included): 109B and 400B. Cross-check of Maverick's: attention 48 x 62,914,560, routed 386,547,056,640, shared 24 x
-# 125,829,120, dense MLP 24 x 3 x 5120 x 16384, embeddings 2 x 202048 x 5120 = 400.70B of text weights.
-_LLAMA4_SHAPE = dict(
-    layers=48,
-    attention_heads=40,
-    kv_heads=8,
-    head_dim=128,
-    dtype="bfloat16",
-    active_experts=1,
-    attention_chunk=8192,
-    chunked_layers=36,
-    vision_encoder=_ENCODER_NOT_PROFILED.format("Llama 4"),
-    hidden_size=5120,
-    expert_intermediate_size=8192,
-)
-# Mistral Small 3.1 and 3.2 24B (config.json, mistral3): text_config hidden_size 5120, intermediate_size 32768, 40
-# layers, 32 heads of head_dim 128, 8 KV heads, max_position_embeddings 131072, vocab_size 131072, sliding_window null,
-# bfloat16; vision_config Pixtral, 24 layers of hidden_size 1024. 3.2 is 3.1's shape retrained (Mistral's 3.2 card:
-# "a minor update of Mistral-Small-3.1-24B-Instruct-2503"). 24B parameters on the card, the Pixtral encoder included.
-MISTRAL_SMALL_RESTS_ON = (
-    "text_config figures (40 layers, 32 heads of head_dim 128, 8 KV heads) unconfirmed by a copy; the 128k context "
-    "(max_position_embeddings 131072) and 24B parameters from Mistral's model card"
-)
-_MISTRAL_SMALL_SHAPE = dict(
-    parameters=24_000_000_000,
-    layers=40,
-    attention_heads=32,
-    kv_heads=8,
-    head_dim=128,
-    max_context=131072,
-    dtype="bfloat16",
-    vision_encoder=_ENCODER_NOT_PROFILED.format("Pixtral"),
-)
-
-SERVED_ROWS = [
-    _row(
-        "meta-llama/Llama-4-Scout-17B-16E-Instruct",
-        NOT_PINNED.format("meta-llama/Llama-4-Scout-17B-16E-Instruct")
-        + "text_config figures it shares with Maverick as pinned in Maverick's row below (hidden_size 5120, 40 "
-        "heads, 8 KV heads, head_dim 128, intermediate_size 8192, attention_chunk_size 8192, 48 layers); its own "
-        "16 experts and 10M context (max_position_embeddings 10485760) from Meta's model card, experts in every "
-        "layer (interleave_moe_layer_step 1) unconfirmed by a copy; 109B parameters from the card",
-        parameters=109_000_000_000,
-        max_context=10485760,
-        experts=16,
-        expert_parameters=96_636_764_160,
-        **_LLAMA4_SHAPE,
-    ),
-    _row(
-        "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
-        _copied(
-            "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
-            "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_llama_min_latency.py at commit "
-            "b35ac1b64368513d215c57d2ed01d62d910df8da (LLAMA_4_MAVERICK_TWO_LAYER_CONFIG)",
-            # Its text_config as Maverick's but num_hidden_layers cut to 2 ("Reduced to 2 layers from 48 layers")
-            # and no_rope_layer_interval set to 2 for the test: every other figure of the row matches it.
-            "text_config hidden_size 5120, num_attention_heads 40, num_key_value_heads 8, head_dim 128, "
-            "intermediate_size 8192, intermediate_size_mlp 16384, num_local_experts 128, num_experts_per_tok 1, "
-            "interleave_moe_layer_step 2, attention_chunk_size 8192, max_position_embeddings 1048576, vocab_size "
-            "202048, bfloat16",
-            '48 layers from the copy\'s own note ("Reduced to 2 layers from 48 layers"), every fourth layer NoPE '
-            "(the copy set 2) from transformers' Llama4TextConfig default no_rope_layer_interval 4; 400B parameters "
-            "from Meta's model card",
-        ),
-        parameters=400_000_000_000,
-        max_context=1048576,
-        experts=128,
-        expert_parameters=386_547_056_640,
-        vocab_size=202048,
-        **_LLAMA4_SHAPE,
-    ),
-    _row(
-        "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
-        NOT_PINNED.format("mistralai/Mistral-Small-3.1-24B-Instruct-2503") + MISTRAL_SMALL_RESTS_ON,
-        **_MISTRAL_SMALL_SHAPE,
-    ),
-    _row(
-        "mistralai/Mistral-Small-3.2-24B-Instruct-2506",
-        NOT_PINNED.format("mistralai/Mistral-Small-3.2-24B-Instruct-2506") + MISTRAL_SMALL_RESTS_ON,
-        **_MISTRAL_SMALL_SHAPE,
-    ),
-    # Qwen's AWQ Qwen2.5-14B-Instruct (awq, bits 4, group_size 128, float16): hidden 5120, intermediate 13824, 48
-    # layers, 40 heads of 128, 8 KV heads, vocab 152064 untied. 4-bit: q and o 5120 x 5120, k and v 5120 x 1024, gate,
-    # up and down 3 x 5120 x 13824 = 275,251,200 per layer, x 48 = 13,212,057,600. 14.7B parameters on the card.
-    _row(
-        "Qwen/Qwen2.5-14B-Instruct-AWQ",
-        _copied(
-            "Qwen/Qwen2.5-14B-Instruct-AWQ",
-            LLM_PROF.format("Qwen2.5-14B"),
-            "the base Qwen2.5-14B's hidden_size 5120, intermediate_size 13824, num_hidden_layers 48, "
-            "num_attention_heads 40, num_key_value_heads 8, vocab_size 152064 untied",
-            QWEN25_AWQ_NOT_PINNED + "; 14.7B parameters from the card",
-        ),
-        parameters=14_700_000_000,
-        layers=48,
-        attention_heads=40,
-        kv_heads=8,
-        head_dim=128,
-        max_context=32768,
-        dtype="float16",
-        quantization="awq",
-        quantized_parameters=13_212_057_600,
-        intermediate_size=13824,
-        quantization_group=128,
-        **QWEN25_5120_WIDTHS,
-    ),
-    # Qwen's AWQ Qwen2.5-32B-Instruct: hidden 5120, intermediate 27648, 64 layers, 40 heads of 128, 8 KV heads.
-    # 4-bit: 2 x 5120 x 5120 + 2 x 5120 x 1024 + 3 x 5120 x 27648 = 487,587,840 per layer, x 64 = 31,205,621,760.
-    # 32.5B parameters on the card.
-    _row(
-        "Qwen/Qwen2.5-32B-Instruct-AWQ",
-        _copied(
-            "Qwen/Qwen2.5-32B-Instruct-AWQ",
-            LLM_PROF.format("Qwen2.5-32B"),
-            "the base Qwen2.5-32B's hidden_size 5120, intermediate_size 27648, num_hidden_layers 64, "
-            "num_attention_heads 40, num_key_value_heads 8, vocab_size 152064 untied",
-            QWEN25_AWQ_NOT_PINNED + "; 32.5B parameters from the card",
-        ),
-        parameters=32_500_000_000,
-        layers=64,
-        attention_heads=40,
-        kv_heads=8,
-        head_dim=128,
-        max_context=32768,
-        dtype="float16",
-        quantization="awq",
-        quantized_parameters=31_205_621_760,
-        intermediate_size=27648,
-        quantization_group=128,
-        **QWEN25_5120_WIDTHS,
-    ),
-    # Qwen's GPTQ Qwen2.5-7B-Instruct (gptq, bits 4, group_size 128, float16): the 7B shape and 4-bit linears of
-    # the AWQ row above, 6,525,288,448.
-    _row(
-        "Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4",
-        _copied(
-            "Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4",
-            LLM_PROF.format("Qwen2.5-7B"),
-            QWEN25_7B_SHAPE,
-            "max_position_embeddings 32768 (the base's copy says 131072) and quantization_config (gptq, bits 4, "
-            "group_size 128, float16) not pinned: from the Instruct and GPTQ model cards",
-        ),
-        parameters=7_610_000_000,
-        layers=28,
-        attention_heads=28,
-        kv_heads=4,
-        head_dim=128,
-        max_context=32768,
-        dtype="float16",
-        quantization="gptq",
-        quantized_parameters=6_525_288_448,
-        intermediate_size=18944,
-        quantization_group=128,
-        **QWEN25_7B_WIDTHS,
-    ),
-    # Qwen's FP8 Qwen3-32B (fp8, weight_block_size [128, 128]): hidden 5120, intermediate 25600, 64 layers, 64 heads
-    # of 128, 8 KV heads. FP8: q and o 5120 x 8192, k and v 5120 x 1024, gate, up and down 3 x 5120 x 25600 =
-    # 487,587,840 per layer, x 64 = 31,205,621,760. 32.8B parameters on the card.
-    _row(
-        "Qwen/Qwen3-32B-FP8",
-        _copied(
-            "Qwen/Qwen3-32B-FP8",
-            LLM_PROF.format("Qwen3-32B"),
-            "Qwen3-32B's hidden_size 5120, intermediate_size 25600, num_hidden_layers 64, num_attention_heads 64, "
-            "num_key_value_heads 8, head_dim 128, max_position_embeddings 40960, vocab_size 151936, torch_dtype "
-            "bfloat16",
-            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card; 32.8B "
-            "parameters from the card",
-        ),
-        parameters=32_800_000_000,
-        layers=64,
-        attention_heads=64,
-        kv_heads=8,
-        head_dim=128,
-        max_context=40960,
-        dtype="bfloat16",
-        quantization="fp8",
-        quantized_parameters=31_205_621_760,
-        intermediate_size=25600,
-        quantization_group=128,
-        hidden_size=5120,
-        vocab_size=151936,
-    ),
-    # Qwen's FP8 Qwen3-30B-A3B: hidden 2048, 48 layers, 32 heads of 128, 4 KV heads, 128 experts of
-    # moe_intermediate_size 768, 8 per token. FP8: attention q and o 2048 x 4096, k and v 2048 x 512 = 18,874,368
-    # per layer, and the experts 128 x 3 x 2048 x 768 = 603,979,776 per layer: 48 x 622,854,144 = 29,896,998,912, of
-    # which experts 28,991,029,248. The router, embeddings and lm_head stay bfloat16. 30.5B parameters on the card.
-    _row(
-        "Qwen/Qwen3-30B-A3B-FP8",
-        _copied(
-            "Qwen/Qwen3-30B-A3B-FP8",
-            INFER_SIM.format("qwen3-30B-A3B"),
-            "Qwen3-30B-A3B's hidden_size 2048, num_hidden_layers 48, num_attention_heads 32, num_key_value_heads 4, "
-            "head_dim 128, num_experts 128, num_experts_per_tok 8, moe_intermediate_size 768, "
-            "max_position_embeddings 40960, vocab_size 151936",
-            "quantization_config (fp8, weight_block_size [128, 128]) not pinned: from the FP8 model card; 30.5B "
-            "parameters from the card",
-        ),
-        parameters=30_500_000_000,
-        layers=48,
-        attention_heads=32,
-        kv_heads=4,
-        head_dim=128,
-        max_context=40960,
-        dtype="bfloat16",
-        quantization="fp8",
-        quantized_parameters=29_896_998_912,
-        experts=128,
-        active_experts=8,
-        expert_parameters=28_991_029_248,
-        quantization_group=128,
-        hidden_size=2048,
-        expert_intermediate_size=768,
-        vocab_size=151936,
     ),
 ]

@@ -5,35 +5,28 @@ written, so a `main` URL alone pins nothing; the rows no copy was found for are 
 import re
 
 from components.facts import model_catalog
-from components.facts.model_catalog_layouts import EXTRA_ROWS, SERVED_ROWS
+from components.facts.model_catalog_layouts import EXTRA_ROWS
+from components.facts.model_catalog_served import SERVED_ROWS
 
 PINNED = re.compile(r"[\w.-]+/[\w.-]+ \S+(?: and \S+)* at commit [0-9a-f]{40}|huggingface\.co/\S+/blob/[0-9a-f]{40}/")
 LAYOUT_ROWS = {name for name, _ in (*EXTRA_ROWS, *SERVED_ROWS)}
 # Known exceptions, each with why it is not pinned.
 NOT_PINNED = {
-    "google/gemma-3-27b-it": "the only whole copies found altered layers and window for tests, at no citable place",
-    "meta-llama/Llama-4-Scout-17B-16E-Instruct": "no copy found; shares Maverick's pinned text figures",
-    "mistralai/Mistral-Small-3.1-24B-Instruct-2503": "no copy of the mistral3 config found",
-    "mistralai/Mistral-Small-3.2-24B-Instruct-2506": "no copy of the mistral3 config found",
+    "mistralai/Mistral-Small-3.2-24B-Instruct-2506": "no copy of the 2506 config found; it rests on 3.1's pinned copy",
     **dict.fromkeys(
-        (f"Qwen/Qwen2.5-{size}-Instruct" for size in ("7B", "14B", "32B")),
-        "the copies found are the base models', whose max_position_embeddings (131072) is not the Instruct's",
+        ("Qwen/Qwen2.5-0.5B-Instruct", "Qwen/Qwen2.5-32B-Instruct", "Qwen/Qwen2.5-72B-Instruct"),
+        "the copies found are the base model's, whose max_position_embeddings (131072) is not the Instruct's, and "
+        "fine-tunes or merges of the Instruct, not its own file",
     ),
     **dict.fromkeys(
         (
-            "Qwen/Qwen2.5-0.5B-Instruct",
-            "Qwen/Qwen2.5-1.5B-Instruct",
-            "Qwen/Qwen2.5-72B-Instruct",
-            "meta-llama/Llama-3.3-70B-Instruct",
             *(f"deepseek-ai/DeepSeek-R1-Distill-Qwen-{size}" for size in ("1.5B", "7B", "14B", "32B")),
             "deepseek-ai/DeepSeek-R1-Distill-Llama-8B",
             "deepseek-ai/DeepSeek-R1-Distill-Llama-70B",
-            "microsoft/Phi-3-mini-4k-instruct",
-            "microsoft/Phi-3-mini-128k-instruct",
-            "microsoft/phi-4",
         ),
-        "a dense row no copy of whose config was found: the Hub's main revision and unnamed copies",
+        "the copies found are derivatives' (AWQ, bitsandbytes, OpenVINO, fine-tunes) or the Hub's main revision",
     ),
+    "microsoft/phi-4": "the Hub's file found only at main and a pull-request ref, not at a revision",
 }
 
 

@@ -60,8 +60,12 @@ def test_dev_stack_model_fits_its_a10g_and_the_json_reports_the_numbers(capsys, 
             "kvCache": "bfloat16, 2 byte(s) an element; 4 KV head(s) x 128 per GPU (grouped-query, 4 of 28 heads)",
             "activation": "",
             "factsFrom": "catalog",
+            # The catalog row's citation, pinned to a copy of the Instruct's own config at a commit.
             "source": "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/config.json and model card, read "
-            "2026-12-01",
+            "2026-12-01; the shape checked, read 2026-12-05, against kevinstephano/thunder_model_blocks "
+            "hf_qwen2/qwen2_rope.py at commit e00c756df29796b34d425a9f8364ec72778d5d66 (`qwen_cfg_str`): "
+            "num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size over the heads, "
+            "max_position_embeddings and torch_dtype",
             "reason": document["models"][0]["reason"],
         }
     ]

@@ -48,7 +48,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .activation_peak import GIB, ActivationExtra, Budget, activation_extra
+from .activation_peak import GIB, ActivationExtra, Budget, activation_bytes, activation_extra
+from .encoder_peak import EncoderPeak, EncoderSettings, encoder_peak
 from .gpu_catalog import InstanceType
 from .model_catalog import MODEL_FACTS_KEY, ModelFacts, shape_problems
 from .vllm_capability import CapabilityFindings, capability_findings
@@ -149,6 +150,8 @@ class ServedModel:
     """`--max-num-seqs`; None for vLLM's default on the GPU (`default_max_num_seqs`)."""
     performance_mode: str | None = None
     """`--performance-mode`; `throughput` doubles the defaults of the two above (`served_budget`)."""
+    encoder: EncoderSettings = EncoderSettings()
+    """What the server's arguments set that shapes a vision encoder's start-up profiling (facts/encoder_peak.py)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,10 @@ class ModelFit:
     """What the server's batch budget adds to the reserve's activation peak (counted in `reserve_gib_per_gpu`)."""
     activation: str = ""
     """The batch budget's activation peak in a few words, "" at vLLM's defaults."""
+    encoder_gib_per_gpu: float | None = None
+    """What a vision encoder's start-up profiling adds to the reserve (counted in `reserve_gib_per_gpu`)."""
+    encoder: str = ""
+    """The vision encoder's profiling peak in a few words, "" for a model without a recorded encoder."""
 
     def to_dict(self) -> dict:
         """The row as the plan's JSON document writes it (`models`)."""
@@ -199,6 +206,8 @@ class ModelFit:
             "layout": self.layout,
             "kvCache": self.kv_cache,
             "activation": self.activation,
+            "encoderGiBPerGpu": _round(self.encoder_gib_per_gpu),
+            "encoder": self.encoder,
             "factsFrom": self.facts_from,
             "source": self.source,
             "reason": self.reason,
@@ -246,12 +255,15 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     )
     set_by = "--performance-mode throughput doubles vLLM's defaults" if doubled else ""
     activation = activation_extra(facts, budget, default, tp, ep > 1, model.dtype, set_by)
+    width = activation_bytes(model.dtype, facts)
+    capability = instance.gpu_compute_capability
+    encoder = encoder_peak(facts, budget, model.max_model_len, model.encoder, capability, width)
     slots = kv_tokens_per_sequence(facts, model.max_model_len, batched)
     kv_sequence = kv_slot * slots * stage_layers / facts.layers / GIB
     # Expert parallelism exchanges tokens between the GPUs of all replicas: communication buffers as with TP.
     communicates = tp * model.pipeline_parallel_size > 1 or ep > 1
-    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if communicates else 0.0) + activation.gib
-    reserve_words = _reserve_words(reserve, activation)
+    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if communicates else 0.0) + activation.gib + encoder.gib
+    reserve_words = _reserve_words(reserve, activation, encoder)
     cache = usable - weights - reserve
     sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
 
@@ -274,6 +286,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
             facts_from=facts_origin(facts),
             activation_gib_per_gpu=activation.gib,
             activation=activation.describe(),
+            encoder_gib_per_gpu=encoder.gib if facts.vision_tower else None,
+            encoder=encoder.words,
         )
 
     problems = []
@@ -307,13 +321,17 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     )
 
 
-def _reserve_words(reserve: float, activation: ActivationExtra) -> str:
-    """The reserve in the fit's message, with the batch budget's growth named where it adds one."""
+def _reserve_words(reserve: float, activation: ActivationExtra, encoder: EncoderPeak) -> str:
+    """The reserve in the fit's message, with the batch budget's growth and the vision encoder's peak named where
+    they add one or are not counted."""
+    parts = []
     if activation.missing and activation.describe():
-        return f"reserve {reserve:.1f} GiB ({activation.describe()})"
-    if not activation.gib:
-        return f"reserve {reserve:.1f} GiB"
-    return f"reserve {reserve:.1f} GiB (activation peak at {activation.at} +{activation.gib:.2f} GiB)"
+        parts.append(activation.describe())
+    elif activation.gib:
+        parts.append(f"activation peak at {activation.at} +{activation.gib:.2f} GiB")
+    if encoder.words:
+        parts.append(encoder.words)
+    return f"reserve {reserve:.1f} GiB" + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def expert_parallel_size(facts: ModelFacts, model: ServedModel) -> int:

@@ -356,6 +356,12 @@ _LLAMA4_SHAPE = dict(
 # layers, 32 heads of head_dim 128, 8 KV heads, max_position_embeddings 131072, vocab_size 131072, sliding_window null,
 # bfloat16; vision_config Pixtral, 24 layers of hidden_size 1024. 3.2 is 3.1's shape retrained (Mistral's 3.2 card:
 # "a minor update of Mistral-Small-3.1-24B-Instruct-2503"). 24B parameters on the card, the Pixtral encoder included.
+# The Pixtral encoder's profiling peak is not counted: vLLM 0.32.0 reads Mistral's params.json instead of config.json
+# where the repository holds consolidated*.safetensors (vllm/transformers_utils/config.py `get_config`,
+# repo_utils.py `is_mistral_model_repo`), and neither file's vision figures nor the repository's file list is pinned
+# for these rows: the image size vLLM profiles (params.json's vision_encoder.image_size, or the processor's
+# size.longest_edge for config.json), the patch size, the spatial merge and the MLP's width.
+PIXTRAL_MISSING = " (no pinned copy of its image size, patch size, spatial merge and MLP width)"
 MISTRAL_SMALL_RESTS_ON = (
     "text_config figures (40 layers, 32 heads of head_dim 128, 8 KV heads) unconfirmed by a copy; the 128k context "
     "(max_position_embeddings 131072) and 24B parameters from Mistral's model card"
@@ -368,7 +374,7 @@ _MISTRAL_SMALL_SHAPE = dict(
     head_dim=128,
     max_context=131072,
     dtype="bfloat16",
-    vision_encoder=_ENCODER_NOT_PROFILED.format("Pixtral"),
+    vision_encoder=_ENCODER_NOT_PROFILED.format("Pixtral") + PIXTRAL_MISSING,
 )
 
 SERVED_ROWS = [

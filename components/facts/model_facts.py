@@ -67,8 +67,9 @@ KV_CACHE_DTYPE_BYTES: Mapping[str, float] = MappingProxyType(
 # What the arithmetic leaves out of a multimodal model: at start-up vLLM runs a batch of the largest image inputs
 # through the vision encoder (vllm/v1/worker/gpu_model_runner.py `profile_run` at v0.32.0: `embed_multimodal` on
 # `max_mm_items_per_batch` dummy items of the modality with the most tokens, their outputs held in the encoder cache
-# while the language model's dummy batch runs). The encoder's weights are in the parameter count; its activation
-# peak depends on the attention kernel the encoder gets and is not worked from the config here.
+# while the language model's dummy batch runs). The encoder's weights are in the parameter count; facts/encoder_peak.py
+# sizes the peak for a row that records its `VisionTower`, and a row without one (or a model read from the Hub, whose
+# tower is not read) carries this note instead.
 ENCODER_NOT_PROFILED = "vision encoder ({}) weights counted but not its start-up profiling peak"
 ENCODER_COUNTED = "vision encoder ({}) weights and start-up profiling peak counted"
 

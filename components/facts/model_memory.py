@@ -39,9 +39,12 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
   tensors (facts/activation_peak.py), and the row names it; the window layers' tokens in flight follow the same
   budget.
 
-Not counted beyond the reserve: a multimodal model's vision encoder run and encoder cache in the profiling (its
-weights are counted; the row's layout says so, facts/model_facts.py ENCODER_NOT_PROFILED), and the terms
-facts/activation_peak.py lists as not counted.
+- A multimodal model whose vision tower the facts record adds its encoder's profiling run and the outputs the encoder
+  cache keeps (facts/encoder_peak.py); the row names it.
+
+Not counted beyond the reserve: the vision encoder's profiling for a row that records no tower (its weights are
+counted; the row's layout says so, facts/model_facts.py ENCODER_NOT_PROFILED), and the terms facts/activation_peak.py
+and facts/encoder_peak.py list as not counted.
 """
 
 from __future__ import annotations
@@ -256,8 +259,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     set_by = "--performance-mode throughput doubles vLLM's defaults" if doubled else ""
     activation = activation_extra(facts, budget, default, tp, ep > 1, model.dtype, set_by)
     width = activation_bytes(model.dtype, facts)
-    capability = instance.gpu_compute_capability
-    encoder = encoder_peak(facts, budget, model.max_model_len, model.encoder, capability, width)
+    compute_capability = instance.gpu_compute_capability
+    encoder = encoder_peak(facts, budget, model.max_model_len, model.encoder, compute_capability, width)
     slots = kv_tokens_per_sequence(facts, model.max_model_len, batched)
     kv_sequence = kv_slot * slots * stage_layers / facts.layers / GIB
     # Expert parallelism exchanges tokens between the GPUs of all replicas: communication buffers as with TP.

@@ -34,6 +34,7 @@ from components.facts.activation_peak import Budget
 from components.facts.encoder_peak import EncoderSettings, encoder_items, encoder_peak
 from components.facts.model_catalog_layouts import GEMMA3_SIGLIP, LLAMA4_VISION
 from components.facts.model_memory import model_fit
+from components.settings import vllm_flags
 from components.settings.fleet import served_model
 from components.settings.vllm import VllmSettings
 
@@ -176,3 +177,21 @@ def test_throughput_mode_doubles_the_images_profiled():
     result = fit("--performance-mode", "throughput")
 
     assert result.encoder_gib_per_gpu == pytest.approx(6_809_452_544 / GIB, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("items", "settings"),
+    [
+        # `--limit-mm-per-prompt` takes a count or `{"count": n, "width": ..., "height": ...}` (vllm/config/
+        # multimodal.py `ImageDummyOptions`); `--language-model-only` makes every limit 0 (`get_limit_per_prompt`).
+        (["--limit-mm-per-prompt", '{"image": 2}'], EncoderSettings(image_limit=2)),
+        (["--limit-mm-per-prompt", '{"image": {"count": 1, "width": 512}}'], EncoderSettings(image_limit=1)),
+        (["--limit-mm-per-prompt", '{"video": 0}'], EncoderSettings()),
+        (["--language-model-only"], EncoderSettings(image_limit=0)),
+        (["--skip-mm-profiling"], EncoderSettings(skip_profiling=True)),
+        (["--mm-encoder-attn-backend", "TORCH_SDPA"], EncoderSettings(attention_backend="TORCH_SDPA")),
+        ([], EncoderSettings()),
+    ],
+)
+def test_extra_args_carry_the_encoders_profiling_settings(items, settings):
+    assert vllm_flags.check(items).encoder == settings

@@ -5,36 +5,8 @@ names where that file was read (facts/model_catalog.py explains the columns).
 
 from __future__ import annotations
 
-from .model_facts import ENCODER_NOT_PROFILED as _ENCODER_NOT_PROFILED
-from .model_facts import VisionTower
+from . import vision_towers as _towers
 from .model_facts import catalog_row as _row
-
-# Gemma 3 27B's vision tower and projector (config.json): vision_config hidden_size 1152, intermediate_size 4304, 27
-# layers, 16 heads (head size 72), image_size 896, patch_size 14, so (896 / 14)^2 = 4096 patches an image;
-# mm_tokens_per_image 256 (the projector average-pools them to 16 x 16) of text_config hidden_size 5376. vLLM 0.32.0
-# (vllm/model_executor/models/gemma3_mm.py `get_num_crops`) gives an image 1 crop unless `do_pan_and_scan` is set,
-# which transformers' Gemma3ImageProcessor leaves unset (`do_pan_and_scan = None`, transformers 5.25.0 wheel, read
-# 2026-12-05). SigLIP's MLP is fc1, an activation and fc2 (vllm/model_executor/models/siglip.py `SiglipMLP`).
-GEMMA3_SIGLIP_SOURCE = (
-    "the vision tower and widths from NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3.py at "
-    "commit fe6fa01d7fcc2e20f55c756ed9281d6aeabaf494 (GEMMA3_27B_CONFIG: its text layers cut to 6 and window to 4 for "
-    "the test, its vision_config whole), read 2026-12-05: vision_config hidden_size 1152, intermediate_size 4304, "
-    "num_hidden_layers 27, num_attention_heads 16, image_size 896, patch_size 14; mm_tokens_per_image 256; "
-    "text_config hidden_size 5376"
-)
-GEMMA3_SIGLIP = VisionTower(
-    name="SigLIP",
-    layers=27,
-    hidden_size=1152,
-    intermediate_size=4304,
-    attention_heads=16,
-    mlp_tensors=2,
-    patch_size=14,
-    patches_per_item=(896 // 14) ** 2,
-    tokens_per_item=256,
-    output_size=5376,
-)
-
 
 # The Hub was not reachable when these rows were written (2026-12-04 and 2026-12-05), so each row names the public copy
 # of its config.json (or of the exact fields) it was checked against: repository, path and commit, read 2026-12-05,
@@ -255,7 +227,7 @@ EXTRA_ROWS = [
         + "text_config num_hidden_layers 62, num_attention_heads 32, num_key_value_heads 16, head_dim 128, "
         "sliding_window 1024, sliding_window_pattern 6 and max_position_embeddings 131072 unconfirmed by a whole "
         "copy: the copies found without a pinnable place altered some for tests (6 layers, window 4); 27.4B "
-        "parameters from the model card; " + GEMMA3_SIGLIP_SOURCE,
+        "parameters from the model card; " + _towers.GEMMA3_SIGLIP_SOURCE,
         parameters=27_400_000_000,
         layers=62,
         attention_heads=32,
@@ -265,7 +237,7 @@ EXTRA_ROWS = [
         dtype="bfloat16",
         sliding_window=1024,
         sliding_layers=52,
-        vision_tower=GEMMA3_SIGLIP,
+        vision_tower=_towers.GEMMA3_SIGLIP,
     ),
     # DeepSeek-V2-Lite-Chat (config.json): 27 layers, 16 heads, kv_lora_rank 512 and qk_rope_head_dim 64 (a
     # 576-element latent per token and layer), n_routed_experts 64, num_experts_per_tok 6, max_position_embeddings
@@ -298,36 +270,6 @@ EXTRA_ROWS = [
 ]
 
 
-# Llama 4's vision tower (vision_config of config.json, the same in Scout and Maverick): hidden_size 1408,
-# intermediate_size 5632, 34 layers, 16 heads (head size 88), image_size 336, patch_size 14, pixel_shuffle_ratio 0.5.
-# vLLM 0.32.0 (vllm/model_executor/models/mllama4.py) profiles an image of `max_patches` x 336 by 336 (the size with the
-# most features, 16:1), which the processor cuts into 16 tiles plus a global one (`1 + r_h * r_w` chunks; transformers'
-# `Llama4ImageProcessorFast` adds the global tile when there is more than one, and defaults `max_patches` to 16,
-# transformers 5.25.0 wheel, read 2026-12-05; the checkpoints' preprocessor_config.json is not pinned): 17 tiles of
-# (336 / 14)^2 = 576 patches and a class token each through the encoder, 17 x 576 / 4 = 2448 embeddings of the text's
-# hidden_size 5120 after the pixel shuffle (`get_patch_per_chunk`; `_prompt_split_image` gives 144 patch tokens a tile).
-# Its MLP is fc1, GELU and fc2 (`Llama4VisionMLP`); its attention's rotated q and k add 2 x hidden at most, 6 x 1408 =
-# 8448 with qkv and the output, under the MLP's 2 x 5632 = 11264, so the MLP stays the widest tensor.
-LLAMA4_VISION_COPY = (
-    "ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/meta-llama--{}_config.json at commit "
-    "64c5ddb697dd8ad88a938f65b23d25cf5f45de12"
-)
-LLAMA4_VISION_FIELDS = (
-    "vision_config hidden_size 1408, intermediate_size 5632, num_hidden_layers 34, num_attention_heads 16, image_size "
-    "336, patch_size 14, pixel_shuffle_ratio 0.5"
-)
-LLAMA4_VISION = VisionTower(
-    name="Llama 4",
-    layers=34,
-    hidden_size=1408,
-    intermediate_size=5632,
-    attention_heads=16,
-    mlp_tensors=2,
-    patch_size=14,
-    patches_per_item=17 * ((336 // 14) ** 2 + 1),
-    tokens_per_item=17 * (336 // 14) ** 2 // 4,
-    output_size=5120,
-)
 # Llama 4 (text_config of config.json): hidden_size 5120, 48 layers, 40 heads, 8 KV heads, head_dim 128,
 # intermediate_size 8192 per expert (and the shared expert), intermediate_size_mlp 16384 for a dense layer,
 # vocab_size 202048, bfloat16, attention_chunk_size 8192; no_rope_layers marks every fourth layer (3, 7, ..., 47) NoPE,
@@ -348,20 +290,13 @@ _LLAMA4_SHAPE = dict(
     active_experts=1,
     attention_chunk=8192,
     chunked_layers=36,
-    vision_tower=LLAMA4_VISION,
+    vision_tower=_towers.LLAMA4_VISION,
     hidden_size=5120,
     expert_intermediate_size=8192,
 )
 # Mistral Small 3.1 and 3.2 24B (config.json, mistral3): text_config hidden_size 5120, intermediate_size 32768, 40
 # layers, 32 heads of head_dim 128, 8 KV heads, max_position_embeddings 131072, vocab_size 131072, sliding_window null,
-# bfloat16; vision_config Pixtral, 24 layers of hidden_size 1024. 3.2 is 3.1's shape retrained (Mistral's 3.2 card:
-# "a minor update of Mistral-Small-3.1-24B-Instruct-2503"). 24B parameters on the card, the Pixtral encoder included.
-# The Pixtral encoder's profiling peak is not counted: vLLM 0.32.0 reads Mistral's params.json instead of config.json
-# where the repository holds consolidated*.safetensors (vllm/transformers_utils/config.py `get_config`,
-# repo_utils.py `is_mistral_model_repo`), and neither file's vision figures nor the repository's file list is pinned
-# for these rows: the image size vLLM profiles (params.json's vision_encoder.image_size, or the processor's
-# size.longest_edge for config.json), the patch size, the spatial merge and the MLP's width.
-PIXTRAL_MISSING = " (no pinned copy of its image size, patch size, spatial merge and MLP width)"
+# bfloat16. 3.2 is 3.1 retrained ("a minor update of Mistral-Small-3.1-24B-Instruct-2503", its card); 24B on the card.
 MISTRAL_SMALL_RESTS_ON = (
     "text_config figures (40 layers, 32 heads of head_dim 128, 8 KV heads) unconfirmed by a copy; the 128k context "
     "(max_position_embeddings 131072) and 24B parameters from Mistral's model card"
@@ -374,7 +309,7 @@ _MISTRAL_SMALL_SHAPE = dict(
     head_dim=128,
     max_context=131072,
     dtype="bfloat16",
-    vision_encoder=_ENCODER_NOT_PROFILED.format("Pixtral") + PIXTRAL_MISSING,
+    vision_encoder=_towers.PIXTRAL_NOT_PROFILED,
 )
 
 SERVED_ROWS = [
@@ -382,13 +317,12 @@ SERVED_ROWS = [
         "meta-llama/Llama-4-Scout-17B-16E-Instruct",
         _copied(
             "meta-llama/Llama-4-Scout-17B-16E-Instruct",
-            LLAMA4_VISION_COPY.format("Llama-4-Scout-17B-16E-Instruct"),
+            _towers.LLAMA4_VISION_COPY.format("Llama-4-Scout-17B-16E-Instruct"),
             "text_config hidden_size 5120, num_attention_heads 40, num_key_value_heads 8, head_dim 128, "
             "intermediate_size 8192, num_local_experts 16, num_experts_per_tok 1, interleave_moe_layer_step 1, "
             "attention_chunk_size 8192, num_hidden_layers 48, max_position_embeddings 10485760, bfloat16; "
-            + LLAMA4_VISION_FIELDS,
-            "every fourth layer NoPE from transformers' Llama4TextConfig default no_rope_layer_interval 4 (the copy "
-            "names no no_rope_layers); 109B parameters from Meta's model card",
+            + _towers.LLAMA4_VISION_FIELDS,
+            "every fourth layer NoPE (transformers' no_rope_layer_interval 4); 109B parameters from the card",
         ),
         parameters=109_000_000_000,
         max_context=10485760,
@@ -410,10 +344,7 @@ SERVED_ROWS = [
             "202048, bfloat16",
             '48 layers from the copy\'s own note ("Reduced to 2 layers from 48 layers"), every fourth layer NoPE '
             "(the copy set 2) from transformers' Llama4TextConfig default no_rope_layer_interval 4; 400B parameters "
-            "from Meta's model card; the vision tower (the copy sets its layers to 0) from "
-            + LLAMA4_VISION_COPY.format("Llama-4-Maverick-17B-128E-Instruct")
-            + ": "
-            + LLAMA4_VISION_FIELDS,
+            "from Meta's model card; " + _towers.MAVERICK_VISION_SOURCE,
         ),
         parameters=400_000_000_000,
         max_context=1048576,

@@ -32,8 +32,8 @@ import pytest
 from components.facts import gpu_catalog, model_catalog
 from components.facts.activation_peak import Budget
 from components.facts.encoder_peak import EncoderSettings, encoder_items, encoder_peak
-from components.facts.model_catalog_layouts import GEMMA3_SIGLIP, LLAMA4_VISION
 from components.facts.model_memory import model_fit
+from components.facts.vision_towers import GEMMA3_SIGLIP, LLAMA4_VISION
 from components.settings import vllm_flags
 from components.settings.fleet import served_model
 from components.settings.vllm import VllmSettings
@@ -110,26 +110,30 @@ def test_llama4s_peak_on_an_h100_is_three_tiled_images():
 @pytest.mark.parametrize(
     ("settings", "capability", "words"),
     [
-        (
+        pytest.param(
             EncoderSettings(skip_profiling=True),
             AMPERE,
             "vision encoder (SigLIP) profiling peak not counted: --skip-mm-profiling runs no encoder batch at start",
+            id="skip-mm-profiling",
         ),
-        (
+        pytest.param(
             EncoderSettings(image_limit=0),
             AMPERE,
             "vision encoder (SigLIP) profiling peak none: an image limit of 0 leaves the encoder no budget",
+            id="image-limit-0",
         ),
-        (
+        pytest.param(
             EncoderSettings(attention_backend="TORCH_SDPA"),
             AMPERE,
             "vision encoder (SigLIP) profiling peak not counted: --mm-encoder-attn-backend TORCH_SDPA is not sized",
+            id="chosen-attention-backend",
         ),
-        (
+        pytest.param(
             EncoderSettings(),
             (7, 5),
             "vision encoder (SigLIP) profiling peak not counted: below compute capability 8.0 torch's SDPA picks the "
             "attention kernel",
+            id="turing-gpu",
         ),
     ],
 )
@@ -184,13 +188,21 @@ def test_throughput_mode_doubles_the_images_profiled():
     [
         # `--limit-mm-per-prompt` takes a count or `{"count": n, "width": ..., "height": ...}` (vllm/config/
         # multimodal.py `ImageDummyOptions`); `--language-model-only` makes every limit 0 (`get_limit_per_prompt`).
-        (["--limit-mm-per-prompt", '{"image": 2}'], EncoderSettings(image_limit=2)),
-        (["--limit-mm-per-prompt", '{"image": {"count": 1, "width": 512}}'], EncoderSettings(image_limit=1)),
-        (["--limit-mm-per-prompt", '{"video": 0}'], EncoderSettings()),
-        (["--language-model-only"], EncoderSettings(image_limit=0)),
-        (["--skip-mm-profiling"], EncoderSettings(skip_profiling=True)),
-        (["--mm-encoder-attn-backend", "TORCH_SDPA"], EncoderSettings(attention_backend="TORCH_SDPA")),
-        ([], EncoderSettings()),
+        pytest.param(["--limit-mm-per-prompt", '{"image": 2}'], EncoderSettings(image_limit=2), id="image-count"),
+        pytest.param(
+            ["--limit-mm-per-prompt", '{"image": {"count": 1, "width": 512}}'],
+            EncoderSettings(image_limit=1),
+            id="image-options-count",
+        ),
+        pytest.param(["--limit-mm-per-prompt", '{"video": 0}'], EncoderSettings(), id="other-modality-only"),
+        pytest.param(["--language-model-only"], EncoderSettings(image_limit=0), id="language-model-only"),
+        pytest.param(["--skip-mm-profiling"], EncoderSettings(skip_profiling=True), id="skip-mm-profiling"),
+        pytest.param(
+            ["--mm-encoder-attn-backend", "TORCH_SDPA"],
+            EncoderSettings(attention_backend="TORCH_SDPA"),
+            id="attention-backend",
+        ),
+        pytest.param([], EncoderSettings(), id="nothing-set"),
     ],
 )
 def test_extra_args_carry_the_encoders_profiling_settings(items, settings):

@@ -71,12 +71,21 @@ class ActivationExtra:
     default: Budget
     missing: str = ""
     """What the model's facts lack to count it, "" when counted."""
+    set_by: str = ""
+    """What chose the budget besides the server's own `--max-num-batched-tokens` and `--max-num-seqs` (such as
+    `--performance-mode throughput`), "" when nothing else."""
+
+    @property
+    def at(self) -> str:
+        """The budget in words, with what chose it."""
+        chosen = f" ({self.set_by})" if self.set_by else ""
+        return f"{self.budget.tokens} batched tokens, {self.budget.sequences} sequences{chosen}"
 
     def describe(self) -> str:
         """In a few words for the fit's message and the plan's rows, "" when the server keeps vLLM's defaults."""
         if self.budget == self.default:
             return ""
-        at = f"{self.budget.tokens} batched tokens, {self.budget.sequences} sequences"
+        at = self.at
         if self.missing:
             return f"activation peak at {at} not counted: the model's facts lack {self.missing}"
         default = f"{self.default.tokens} tokens, {self.default.sequences} sequences"
@@ -130,14 +139,21 @@ def peak_bytes(facts: ModelFacts, budget: Budget, tp: int, expert_parallel: bool
 
 
 def activation_extra(
-    facts: ModelFacts, budget: Budget, default: Budget, tp: int, expert_parallel: bool = False, dtype: str | None = None
+    facts: ModelFacts,
+    budget: Budget,
+    default: Budget,
+    tp: int,
+    expert_parallel: bool = False,
+    dtype: str | None = None,
+    set_by: str = "",
 ) -> ActivationExtra:
-    """The peak at `budget` above the peak at `default`, per GPU of tensor parallel size `tp`."""
+    """The peak at `budget` (chosen with `set_by`'s help) above the peak at `default`, per GPU of tensor parallel
+    size `tp`."""
     missing = missing_facts(facts)
     if missing or budget == default:
-        return ActivationExtra(0.0, budget, default, missing)
+        return ActivationExtra(0.0, budget, default, missing, set_by)
     width = activation_bytes(dtype, facts)
     extra = peak_bytes(facts, budget, tp, expert_parallel, width) - peak_bytes(
         facts, default, tp, expert_parallel, width
     )
-    return ActivationExtra(max(0.0, extra / GIB), budget, default)
+    return ActivationExtra(max(0.0, extra / GIB), budget, default, set_by=set_by)

@@ -37,9 +37,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .activation_peak import Budget
 from .cold_start_figures import CUDA_GRAPHS
 from .gpu_catalog import GPU_INSTANCE_TYPES
-from .model_memory import default_max_num_batched_tokens, default_max_num_seqs
+from .model_memory import default_max_num_batched_tokens, default_max_num_seqs, served_budget
 
 DEFAULT_CEILING = 512
 """vLLM's default cap on the capture sizes; `BLACKWELL_CEILING` on a data-centre Blackwell GPU."""
@@ -157,9 +158,9 @@ class Capture:
 def capture(instance: str, settings: CaptureSettings) -> Capture:
     """The graphs a server on `instance` captures with `settings` (the module's docstring says how)."""
     defaults = gpu_defaults(instance)
-    throughput = settings.performance_mode == "throughput"
-    seqs = settings.max_num_seqs or defaults.max_num_seqs * (2 if throughput else 1)
-    tokens = settings.max_num_batched_tokens or defaults.max_num_batched_tokens * (2 if throughput else 1)
+    default = Budget(defaults.max_num_batched_tokens, defaults.max_num_seqs)
+    budget = served_budget(default, settings.max_num_batched_tokens, settings.max_num_seqs, settings.performance_mode)
+    seqs, tokens = budget.sequences, budget.tokens
     mode = "NONE" if settings.enforce_eager else (settings.mode or "FULL_AND_PIECEWISE")
     if mode == "NONE":
         return Capture((), 0, 0, mode)

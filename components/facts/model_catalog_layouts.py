@@ -5,11 +5,8 @@ names where that file was read (facts/model_catalog.py explains the columns).
 
 from __future__ import annotations
 
-from .model_facts import ENCODER_NOT_PROFILED as _ENCODER_NOT_PROFILED
+from . import vision_towers as _towers
 from .model_facts import catalog_row as _row
-
-SIGLIP_NOT_PROFILED = _ENCODER_NOT_PROFILED.format("SigLIP")
-
 
 # The Hub was not reachable when these rows were written (2026-12-04 and 2026-12-05), so each row names the public copy
 # of its config.json (or of the exact fields) it was checked against: repository, path and commit, read 2026-12-05,
@@ -255,7 +252,8 @@ EXTRA_ROWS = [
             # The same text_config (but layers cut to 6 and the window to 4 for the test) in the Hub file's form.
             "torch_dtype bfloat16 and the Gemma3ForConditionalGeneration layout with a SigLIP vision_config from "
             "NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3.py at commit "
-            "fe6fa01d7fcc2e20f55c756ed9281d6aeabaf494 (`GEMMA3_27B_CONFIG`); 27.4B parameters from the model card",
+            "fe6fa01d7fcc2e20f55c756ed9281d6aeabaf494 (`GEMMA3_27B_CONFIG`); 27.4B parameters from the model card; "
+            + _towers.GEMMA3_SIGLIP_SOURCE,
         ),
         parameters=27_400_000_000,
         layers=62,
@@ -266,7 +264,7 @@ EXTRA_ROWS = [
         dtype="bfloat16",
         sliding_window=1024,
         sliding_layers=52,
-        vision_encoder=SIGLIP_NOT_PROFILED,
+        vision_tower=_towers.GEMMA3_SIGLIP,
     ),
     # DeepSeek-V2-Lite-Chat (config.json): 27 layers, 16 heads, kv_lora_rank 512 and qk_rope_head_dim 64 (a
     # 576-element latent per token and layer), n_routed_experts 64, num_experts_per_tok 6, max_position_embeddings

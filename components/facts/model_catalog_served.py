@@ -6,6 +6,7 @@ that file was read (facts/model_catalog.py explains the columns).
 
 from __future__ import annotations
 
+from . import vision_towers as _towers
 from .model_catalog_layouts import (
     INFER_SIM,
     LLM_PROF,
@@ -20,7 +21,6 @@ from .model_catalog_layouts import (
     QWEN_GUIDE,
     copied,
 )
-from .model_facts import ENCODER_NOT_PROFILED as _ENCODER_NOT_PROFILED
 from .model_facts import catalog_row as _row
 
 # A mirror of the Instruct checkpoint's config.json, whose max_position_embeddings 32768 the AWQ checkpoint keeps.
@@ -49,7 +49,7 @@ _LLAMA4_SHAPE = dict(
     active_experts=1,
     attention_chunk=8192,
     chunked_layers=36,
-    vision_encoder=_ENCODER_NOT_PROFILED.format("Llama 4"),
+    vision_tower=_towers.LLAMA4_VISION,
     hidden_size=5120,
     expert_intermediate_size=8192,
 )
@@ -70,7 +70,7 @@ _MISTRAL_SMALL_SHAPE = dict(
     head_dim=128,
     max_context=131072,
     dtype="bfloat16",
-    vision_encoder=_ENCODER_NOT_PROFILED.format("Pixtral"),
+    vision_encoder=_towers.PIXTRAL_NOT_PROFILED,
 )
 
 SERVED_ROWS = [
@@ -86,7 +86,10 @@ SERVED_ROWS = [
             "vocab_size 202048, torch_dtype bfloat16",
             # Its no_rope_layers is empty, which transformers' Llama4TextConfig fills from no_rope_layer_interval 4.
             "every fourth layer NoPE from transformers' Llama4TextConfig default no_rope_layer_interval 4 (the copy's "
-            "no_rope_layers is empty); 109B parameters from Meta's model card",
+            "no_rope_layers is empty); 109B parameters from Meta's model card; the vision tower from "
+            + _towers.LLAMA4_VISION_COPY.format("Llama-4-Scout-17B-16E-Instruct")
+            + ": "
+            + _towers.LLAMA4_VISION_FIELDS,
         ),
         parameters=109_000_000_000,
         max_context=10485760,
@@ -108,7 +111,7 @@ SERVED_ROWS = [
             "202048, bfloat16",
             '48 layers from the copy\'s own note ("Reduced to 2 layers from 48 layers"), every fourth layer NoPE '
             "(the copy set 2) from transformers' Llama4TextConfig default no_rope_layer_interval 4; 400B parameters "
-            "from Meta's model card",
+            "from Meta's model card; " + _towers.MAVERICK_VISION_SOURCE,
         ),
         parameters=400_000_000_000,
         max_context=1048576,

@@ -67,9 +67,38 @@ KV_CACHE_DTYPE_BYTES: Mapping[str, float] = MappingProxyType(
 # What the arithmetic leaves out of a multimodal model: at start-up vLLM runs a batch of the largest image inputs
 # through the vision encoder (vllm/v1/worker/gpu_model_runner.py `profile_run` at v0.32.0: `embed_multimodal` on
 # `max_mm_items_per_batch` dummy items of the modality with the most tokens, their outputs held in the encoder cache
-# while the language model's dummy batch runs). The encoder's weights are in the parameter count; its activation
-# peak depends on the attention kernel the encoder gets and is not worked from the config here.
+# while the language model's dummy batch runs). The encoder's weights are in the parameter count; facts/encoder_peak.py
+# sizes the peak for a row that records its `VisionTower`, and a row without one (or a model read from the Hub, whose
+# tower is not read) carries this note instead.
 ENCODER_NOT_PROFILED = "vision encoder ({}) weights counted but not its start-up profiling peak"
+ENCODER_COUNTED = "vision encoder ({}) weights and start-up profiling peak counted"
+
+
+@dataclass(frozen=True)
+class VisionTower:
+    """A multimodal model's vision encoder as vLLM's start-up profiling runs it on images of the size with the
+    most features (facts/encoder_peak.py sizes the peak from it)."""
+
+    name: str
+    """The encoder's name for the row (`SigLIP`)."""
+    layers: int
+    """`vision_config.num_hidden_layers`."""
+    hidden_size: int
+    """`vision_config.hidden_size`: the width of the encoder's residual stream."""
+    intermediate_size: int
+    """`vision_config.intermediate_size`: the width of its MLP."""
+    attention_heads: int
+    """`vision_config.num_attention_heads`: FlashAttention takes head sizes that are multiples of 8 up to 256."""
+    mlp_tensors: int
+    """Tensors of the MLP's width alive at once: 2 for fc1's output and its activation, 3 for a gated MLP."""
+    patch_size: int
+    """`vision_config.patch_size`: each patch is 3 x patch_size^2 pixel values."""
+    patches_per_item: int
+    """Patches one image gives the encoder (every crop or tile of it)."""
+    tokens_per_item: int
+    """Embeddings the projector gives the language model per image (vLLM's `max_tokens_per_mm_item`)."""
+    output_size: int
+    """Width of those embeddings: the language model's `hidden_size`."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +173,9 @@ class ModelFacts:
     vision_encoder: str = ""
     """For a multimodal model whose encoder's start-up profiling the arithmetic does not count: which encoder, and
     why not (facts/model_memory.py's reserve covers the language model's activations only)."""
+    vision_tower: VisionTower | None = None
+    """A multimodal model's vision encoder with the figures its start-up profiling peak needs, None where they are
+    not recorded (then `vision_encoder` says the peak is not counted)."""
 
     def __post_init__(self) -> None:
         counts = (self.parameters, self.layers, self.attention_heads, self.kv_heads, self.head_dim, self.max_context)
@@ -197,7 +229,9 @@ class ModelFacts:
             words.append(f"{self.sliding_layers} of {self.layers} layers in a {self.sliding_window}-token window")
         if self.chunked_layers:
             words.append(f"{self.chunked_layers} of {self.layers} layers in {self.attention_chunk}-token chunks")
-        if self.vision_encoder:
+        if self.vision_tower:
+            words.append(ENCODER_COUNTED.format(self.vision_tower.name))
+        elif self.vision_encoder:
             words.append(self.vision_encoder)
         return ", ".join(words)
 

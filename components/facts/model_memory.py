@@ -34,19 +34,25 @@ them per model and per instance type. The arithmetic follows how vLLM v0.32.0 si
   grouped quantization must split into whole groups per GPU (facts/model_catalog.py `group_problems`).
 
 - The reserve holds the profiling run's activation peak at vLLM's default batch budget on the GPU; a server's
-  larger `--max-num-batched-tokens` or `--max-num-seqs` adds the growth of that peak, worked from the profiling run's
-  tensors (facts/activation_peak.py), and the row names it.
+  larger `--max-num-batched-tokens` or `--max-num-seqs`, or `--performance-mode throughput` (which doubles the
+  defaults the server leaves unset, `served_budget`), adds the growth of that peak, worked from the profiling run's
+  tensors (facts/activation_peak.py), and the row names it; the window layers' tokens in flight follow the same
+  budget.
 
-Not counted beyond the reserve: a multimodal model's vision encoder run and encoder cache in the profiling (its
-weights are counted; the row's layout says so, facts/model_facts.py ENCODER_NOT_PROFILED), and the terms
-facts/activation_peak.py lists as not counted.
+- A multimodal model whose vision tower the facts record adds its encoder's profiling run and the outputs the encoder
+  cache keeps (facts/encoder_peak.py); the row names it.
+
+Not counted beyond the reserve: the vision encoder's profiling for a row that records no tower (its weights are
+counted; the row's layout says so, facts/model_facts.py ENCODER_NOT_PROFILED), and the terms facts/activation_peak.py
+and facts/encoder_peak.py list as not counted.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .activation_peak import GIB, ActivationExtra, Budget, activation_extra
+from .activation_peak import GIB, ActivationExtra, Budget, activation_bytes, activation_extra
+from .encoder_peak import EncoderPeak, EncoderSettings, encoder_peak
 from .gpu_catalog import InstanceType
 from .model_catalog import MODEL_FACTS_KEY, ModelFacts, shape_problems
 from .vllm_capability import CapabilityFindings, capability_findings
@@ -64,6 +70,8 @@ NCCL_RESERVE_GIB = 0.5
 KV_BLOCK_TOKENS = 16
 # Batches in flight at once: async scheduling, on by default, overlaps two (`VllmConfig.max_concurrent_batches`).
 CONCURRENT_BATCHES = 2
+# What `--performance-mode throughput` multiplies vLLM's default batch budget by (`served_budget`).
+THROUGHPUT_FACTOR = 2
 
 
 def default_max_num_batched_tokens(gpu_memory_gib: float, gpu_model: str) -> int:
@@ -80,6 +88,18 @@ def default_max_num_seqs(gpu_memory_gib: float, gpu_model: str) -> int:
     """The OpenAI server's default `--max-num-seqs` on a GPU (`get_batch_defaults` at v0.32.0): 1024 from 160 GiB,
     and from 70 GiB except on an A100, else 256."""
     return 1024 if default_max_num_batched_tokens(gpu_memory_gib, gpu_model) > 2048 else 256
+
+
+def served_budget(
+    default: Budget, max_num_batched_tokens: int | None, max_num_seqs: int | None, performance_mode: str | None
+) -> Budget:
+    """The batch budget a server runs with: what its arguments set, and vLLM's `default` for the rest, doubled by
+    `--performance-mode throughput` (vllm/engine/arg_utils.py `_set_default_max_num_seqs_and_batched_tokens_args`
+    at v0.32.0: "If throughput mode is set, double max_num_batched_tokens and max_num_seqs", each only when the
+    server left it unset). vLLM then caps a defaulted token budget at `max_num_seqs x max_model_len`, which binds
+    only below 8 tokens of context (the defaults' ratio), so it is not applied here."""
+    factor = THROUGHPUT_FACTOR if performance_mode == "throughput" else 1
+    return Budget(max_num_batched_tokens or default.tokens * factor, max_num_seqs or default.sequences * factor)
 
 
 def _pages(tokens: int) -> int:
@@ -131,6 +151,10 @@ class ServedModel:
     """`--enable-expert-parallel`: the experts are spread whole over every GPU of the server."""
     max_num_seqs: int | None = None
     """`--max-num-seqs`; None for vLLM's default on the GPU (`default_max_num_seqs`)."""
+    performance_mode: str | None = None
+    """`--performance-mode`; `throughput` doubles the defaults of the two above (`served_budget`)."""
+    encoder: EncoderSettings = EncoderSettings()
+    """What the server's arguments set that shapes a vision encoder's start-up profiling (facts/encoder_peak.py)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +187,10 @@ class ModelFit:
     """What the server's batch budget adds to the reserve's activation peak (counted in `reserve_gib_per_gpu`)."""
     activation: str = ""
     """The batch budget's activation peak in a few words, "" at vLLM's defaults."""
+    encoder_gib_per_gpu: float | None = None
+    """What a vision encoder's start-up profiling adds to the reserve (counted in `reserve_gib_per_gpu`)."""
+    encoder: str = ""
+    """The vision encoder's profiling peak in a few words, "" for a model without a recorded encoder."""
 
     def to_dict(self) -> dict:
         """The row as the plan's JSON document writes it (`models`)."""
@@ -181,6 +209,8 @@ class ModelFit:
             "layout": self.layout,
             "kvCache": self.kv_cache,
             "activation": self.activation,
+            "encoderGiBPerGpu": _round(self.encoder_gib_per_gpu),
+            "encoder": self.encoder,
             "factsFrom": self.facts_from,
             "source": self.source,
             "reason": self.reason,
@@ -221,21 +251,22 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     kv_slot = tensors * heads * facts.head_dim * facts.kv_cache_bytes(model.kv_cache_dtype)
     memory = instance.gpu_memory_visible_gib or instance.gpu_memory_gib
     default = Budget(default_max_num_batched_tokens(memory, gpu), default_max_num_seqs(memory, gpu))
-    batched = model.max_num_batched_tokens or default.tokens
-    activation = activation_extra(
-        facts,
-        Budget(batched, model.max_num_seqs or default.sequences),
-        default,
-        tp,
-        expert_parallel=ep > 1,
-        dtype=model.dtype,
+    budget = served_budget(default, model.max_num_batched_tokens, model.max_num_seqs, model.performance_mode)
+    batched = budget.tokens
+    doubled = model.performance_mode == "throughput" and budget != Budget(
+        model.max_num_batched_tokens or default.tokens, model.max_num_seqs or default.sequences
     )
+    set_by = "--performance-mode throughput doubles vLLM's defaults" if doubled else ""
+    activation = activation_extra(facts, budget, default, tp, ep > 1, model.dtype, set_by)
+    width = activation_bytes(model.dtype, facts)
+    compute_capability = instance.gpu_compute_capability
+    encoder = encoder_peak(facts, budget, model.max_model_len, model.encoder, compute_capability, width)
     slots = kv_tokens_per_sequence(facts, model.max_model_len, batched)
     kv_sequence = kv_slot * slots * stage_layers / facts.layers / GIB
     # Expert parallelism exchanges tokens between the GPUs of all replicas: communication buffers as with TP.
     communicates = tp * model.pipeline_parallel_size > 1 or ep > 1
-    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if communicates else 0.0) + activation.gib
-    reserve_words = _reserve_words(reserve, activation)
+    reserve = RUNTIME_RESERVE_GIB + (NCCL_RESERVE_GIB if communicates else 0.0) + activation.gib + encoder.gib
+    reserve_words = _reserve_words(reserve, activation, encoder)
     cache = usable - weights - reserve
     sequences = max(0, int(cache // kv_sequence)) if kv_sequence else 0
 
@@ -258,6 +289,8 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
             facts_from=facts_origin(facts),
             activation_gib_per_gpu=activation.gib,
             activation=activation.describe(),
+            encoder_gib_per_gpu=encoder.gib if facts.vision_tower else None,
+            encoder=encoder.words,
         )
 
     problems = []
@@ -291,16 +324,17 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     )
 
 
-def _reserve_words(reserve: float, activation: ActivationExtra) -> str:
-    """The reserve in the fit's message, with the batch budget's growth named where it adds one."""
+def _reserve_words(reserve: float, activation: ActivationExtra, encoder: EncoderPeak) -> str:
+    """The reserve in the fit's message, with the batch budget's growth and the vision encoder's peak named where
+    they add one or are not counted."""
+    parts = []
     if activation.missing and activation.describe():
-        return f"reserve {reserve:.1f} GiB ({activation.describe()})"
-    if not activation.gib:
-        return f"reserve {reserve:.1f} GiB"
-    return (
-        f"reserve {reserve:.1f} GiB (activation peak at {activation.budget.tokens} batched tokens, "
-        f"{activation.budget.sequences} sequences +{activation.gib:.2f} GiB)"
-    )
+        parts.append(activation.describe())
+    elif activation.gib:
+        parts.append(f"activation peak at {activation.at} +{activation.gib:.2f} GiB")
+    if encoder.words:
+        parts.append(encoder.words)
+    return f"reserve {reserve:.1f} GiB" + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def expert_parallel_size(facts: ModelFacts, model: ServedModel) -> int:

@@ -211,6 +211,8 @@ def served_model(settings: VllmSettings, pool: str, hub: ModelFacts | None = Non
         data_parallel_size=extra.data_parallel_size,
         expert_parallel=extra.expert_parallel,
         max_num_seqs=extra.capture.max_num_seqs,
+        performance_mode=extra.capture.performance_mode,
+        encoder=extra.encoder,
     )
 
 

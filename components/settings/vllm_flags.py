@@ -19,6 +19,7 @@ from typing import Any
 
 from ..facts import vllm_parser
 from ..facts.cuda_graphs import LEVEL_MODES, CaptureSettings
+from ..facts.encoder_peak import EncoderSettings
 from ..facts.vllm_parser import Problem, Setting
 
 # Options the server sets from settings (vllm_manifests.container_args), by argparse dest, and the setting.
@@ -106,6 +107,9 @@ CAPTURE = (
     "performance_mode",
 )
 
+# Options that shape a vision encoder's start-up profiling (facts/encoder_peak.py), read for the fits gate.
+ENCODER = ("limit_mm_per_prompt", "language_model_only", "skip_mm_profiling", "mm_encoder_attn_backend")
+
 VALUE_RULES: dict[str, Callable[[object], str | None]] = {
     "host": _host,
     "distributed_executor_backend": _executor,
@@ -139,6 +143,8 @@ class ExtraArgs:
     """`--enable-expert-parallel`: each GPU keeps whole experts rather than a slice of every one."""
     capture: CaptureSettings = CaptureSettings()
     """What the items set that shapes the CUDA graphs captured at start (facts/cuda_graphs.py)."""
+    encoder: EncoderSettings = EncoderSettings()
+    """What the items set that shapes a vision encoder's start-up profiling (facts/encoder_peak.py)."""
 
 
 def check(items: Sequence[str]) -> ExtraArgs:
@@ -164,7 +170,7 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
             kv_cache_dtype = setting.value
         elif setting.option.dest == "hf_overrides":
             overrides = True
-        elif setting.option.dest in ("max_num_batched_tokens", "dtype", "enable_expert_parallel", *CAPTURE):
+        elif setting.option.dest in ("max_num_batched_tokens", "dtype", "enable_expert_parallel", *CAPTURE, *ENCODER):
             sizing[setting.option.dest] = setting.value  # the last one counts
     if not problems:
         refused = vllm_parser.argparse_error("model", items)
@@ -185,6 +191,22 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
         factors["data_parallel_size"],
         bool(sizing.get("enable_expert_parallel")),
         _capture(sizing),
+        _encoder(sizing),
+    )
+
+
+def _encoder(sizing: dict[str, Any]) -> EncoderSettings:
+    """The encoder's profiling settings among the options read: `--limit-mm-per-prompt` gives the image count as
+    a number or as `{"count": n, ...}` (vllm/config/multimodal.py `ImageDummyOptions`), and `--language-model-only`
+    makes every limit 0 (`get_limit_per_prompt`)."""
+    limits = sizing.get("limit_mm_per_prompt")
+    image = limits.get("image") if isinstance(limits, dict) else None
+    count = image.get("count") if isinstance(image, dict) else image
+    backend = sizing.get("mm_encoder_attn_backend")
+    return EncoderSettings(
+        image_limit=0 if sizing.get("language_model_only") else count if isinstance(count, int) else None,
+        skip_profiling=bool(sizing.get("skip_mm_profiling")),
+        attention_backend=backend.upper() if isinstance(backend, str) else None,
     )
 
 

@@ -59,6 +59,9 @@ def test_dev_stack_model_fits_its_a10g_and_the_json_reports_the_numbers(capsys, 
             # config.json: 4 KV heads of 128 for 28 query heads, cached in the weights' bfloat16.
             "kvCache": "bfloat16, 2 byte(s) an element; 4 KV head(s) x 128 per GPU (grouped-query, 4 of 28 heads)",
             "activation": "",
+            # A text-only model: no vision encoder to profile.
+            "encoderGiBPerGpu": None,
+            "encoder": "",
             "factsFrom": "catalog",
             # The catalog row's citation, pinned to a copy of the Instruct's own config at a commit.
             "source": "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/config.json and model card, read "

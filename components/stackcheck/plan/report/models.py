@@ -46,6 +46,7 @@ def models_section(result: PlanResult) -> Section:
     counted = tuple(
         f"{fit.name} on {fit.instance_type}: {fit.layout}; KV cache {fit.kv_cache}"
         + (f"; {fit.activation}" if fit.activation else "")
+        + (f"; {fit.encoder}" if fit.encoder else "")
         + f"; facts from {fit.facts_from}"
         + ("" if fit.source == fit.facts_from else f" ({fit.source})")
         for fit in result.models

@@ -95,6 +95,7 @@ SERVED_ROWS = [
         max_context=10485760,
         experts=16,
         expert_parameters=96_636_764_160,
+        vocab_size=202048,
         **_LLAMA4_SHAPE,
     ),
     _row(

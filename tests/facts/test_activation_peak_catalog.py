@@ -73,9 +73,10 @@ def test_a_filled_row_counts_the_extra_at_a_larger_budget(model, budget, tp, ext
 
 
 def test_a_row_whose_copy_lacks_a_width_names_it():
-    # Llama 4 Scout's row cites Maverick's copy for hidden_size and the experts' width, but no copy for its vocabulary.
+    # Qwen2.5-72B-Instruct's row rests on no pinned copy (tests/facts/test_model_catalog_sources.py), so it carries none
+    # of the widths the peak needs.
     extra = activation_extra(
-        model_catalog.lookup("meta-llama/Llama-4-Scout-17B-16E-Instruct"), Budget(16384, 256), SMALL_GPU_DEFAULT, 1
+        model_catalog.lookup("Qwen/Qwen2.5-72B-Instruct"), Budget(16384, 256), SMALL_GPU_DEFAULT, 1
     )
 
-    assert (extra.gib, extra.missing) == (0, "vocabulary")
+    assert (extra.gib, extra.missing) == (0, "hidden size, vocabulary, MLP width")

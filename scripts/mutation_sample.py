@@ -102,6 +102,7 @@ GROUPS = {
             "tests/facts/test_cuda_graphs.py",
             "tests/vllm/test_cuda_graph_cap.py",
             "tests/vllm/test_vllm_flags.py",
+            "tests/vllm/test_vllm_flags_readings.py",
             "tests/facts/test_instance_bandwidth.py",
             "tests/plan/test_plan_cold_start.py",
             "tests/plan/test_plan_fast_start.py",
@@ -173,6 +174,7 @@ GROUPS = {
             "tests/vllm/test_model_source.py",
             "tests/vllm/test_vllm_extra_args.py",
             "tests/vllm/test_vllm_flags.py",
+            "tests/vllm/test_vllm_flags_readings.py",
         ],
     ),
     "karpenter": Group(

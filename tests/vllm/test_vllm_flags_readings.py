@@ -87,6 +87,9 @@ def test_what_the_extra_args_set_is_read_whole(items, expected):
             id="interactivity and a cap",
         ),
         pytest.param(
+            ["--cudagraph-capture-sizes", "1", "2", "4"], CaptureSettings(capture_sizes=(1, 2, 4)), id="the list flag"
+        ),
+        pytest.param(
             ["-cc.cudagraph_capture_sizes=[4, 8]", "-cc.max_cudagraph_capture_size=8"],
             CaptureSettings(max_capture_size=8, capture_sizes=(4, 8)),
             id="the list and the cap from the config",

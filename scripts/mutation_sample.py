@@ -165,6 +165,7 @@ GROUPS = {
             "tests/settings/test_settings_whole_texts_limits.py",
             "tests/settings/test_settings_whole_texts_errors.py",
             "tests/settings/test_fleet_settings.py",
+            "tests/settings/test_fleet_contracts.py",
             "tests/settings/test_pool_auto_edges.py",
             "tests/settings/test_pool_auto_filters.py",
             "tests/settings/test_model_facts_layouts.py",

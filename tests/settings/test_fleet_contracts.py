@@ -16,7 +16,7 @@ import pytest
 from components.facts.contract import PlacementContract, Taint
 from components.facts.node_agents import NODE_POOL_LABEL_KEY
 from components.settings import GpuNodeGroupSettings, VllmSettings, parse_settings
-from components.settings.fleet import Pool, Server, every_pool_contract, node_price, pool_contract
+from components.settings.fleet import Pool, Server, every_pool_contract, node_price, pool_contract, revision_warning
 
 SHARED = PlacementContract(label_key="accelerator", label_value="nvidia", taint=Taint("dedicated", "gpu", "NoExecute"))
 TEAM = Taint("team", "x", "NoSchedule")
@@ -142,3 +142,27 @@ def test_a_servers_resource_name_in_each_form(name, config_key, resource):
 )
 def test_a_pools_node_price_is_its_first_instance_types_on_demand_price(region, price):
     assert node_price(L4_TEAM, region) == price
+
+
+@pytest.mark.parametrize(
+    ("revision", "warning"),
+    [
+        pytest.param(
+            "main",
+            "models.0.revision: revision 'main' looks like a branch: the weights it names can change under the same "
+            "config; pin a commit id (40 hex digits) or a release tag",
+            id="a branch",
+        ),
+        # 39 hex digits are not a commit id (a Hugging Face commit is 40), nor a release tag.
+        pytest.param(
+            "a" * 39,
+            f"models.0.revision: revision {'a' * 39!r} looks like a branch: the weights it names can change under the "
+            "same config; pin a commit id (40 hex digits) or a release tag",
+            id="39 hex digits",
+        ),
+        pytest.param("0123456789abcdef0123456789abcdef01234567", None, id="a commit id"),
+        pytest.param("v2.1.3-rc.1", None, id="a release tag with a suffix"),
+    ],
+)
+def test_a_revision_that_may_move_is_warned_of_in_whole(revision, warning):
+    assert revision_warning("models.0.revision", revision) == warning

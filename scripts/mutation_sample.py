@@ -99,6 +99,7 @@ GROUPS = {
         ],
         tests=[
             "tests/facts/test_cold_start_steps.py",
+            "tests/placement/test_cold_start_budgets.py",
             "tests/facts/test_cuda_graphs.py",
             "tests/vllm/test_cuda_graph_cap.py",
             "tests/vllm/test_vllm_flags.py",

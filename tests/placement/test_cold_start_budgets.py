@@ -115,3 +115,11 @@ def test_a_pool_from_zero_and_steps_left_out_are_warned_of_beside_a_failure():
         Verdict(NAME, False, PROBE_SHORT, [PROBE_SHORT, *warnings]),
         warnings,
     )
+
+
+def test_two_cold_starts_that_fit_are_named_one_after_the_other():
+    second = ColdStart("code", "gpu-l40s", STEPS, False, None, None)
+    assert cold_start_verdict([entry(), second])[0].message == (
+        f"every cold start fits its budget: {FITS}; code on gpu-l40s: no startup probe for the 200 s from vLLM's "
+        "start to its CUDA graphs (cold start 510 s)"
+    )

@@ -16,7 +16,15 @@ import pytest
 from components.facts.contract import PlacementContract, Taint
 from components.facts.node_agents import NODE_POOL_LABEL_KEY
 from components.settings import GpuNodeGroupSettings, VllmSettings, parse_settings
-from components.settings.fleet import Pool, Server, every_pool_contract, node_price, pool_contract, revision_warning
+from components.settings.fleet import (
+    Pool,
+    Server,
+    every_pool_contract,
+    node_price,
+    pool_contract,
+    revision_warning,
+    server_pool_problems,
+)
 
 SHARED = PlacementContract(label_key="accelerator", label_value="nvidia", taint=Taint("dedicated", "gpu", "NoExecute"))
 TEAM = Taint("team", "x", "NoSchedule")
@@ -166,3 +174,13 @@ def test_a_pools_node_price_is_its_first_instance_types_on_demand_price(region, 
 )
 def test_a_revision_that_may_move_is_warned_of_in_whole(revision, warning):
     assert revision_warning("models.0.revision", revision) == warning
+
+
+def test_a_server_against_a_pool_the_caller_does_not_name_is_against_the_gpu_node_group():
+    # `VllmServerArgs` checks a server against its one GPU node group, which it names so.
+    l4 = GpuNodeGroupSettings.model_validate({"instanceTypes": ["g6.xlarge"]})
+    [problem] = server_pool_problems(VllmSettings(require_gpu_product="NVIDIA-L40S"), l4)
+    assert (problem.key, problem.message) == (
+        "requireGpuProduct",
+        "'NVIDIA-L40S' is not what the GPU node group provides; allowed: 'NVIDIA-L4'",
+    )

@@ -1,5 +1,6 @@
 """The verdict `cold-start-fits-its-budget` (placement/cold_start.py) on cold starts built by hand: each budget at
-its edge on both sides, and every sentence whole.
+its edge on both sides, and every sentence whole; the wait for the weights copy as the plan reads it from the
+registered init container (stackcheck/plan/cold_start.py), and the cold start as the plan's JSON document gives it.
 
 The budgets: the startup probe must allow the steps after the container starts (Kubernetes docs, "Configure
 Liveness, Readiness and Startup Probes": `failureThreshold * periodSeconds`), `maxNodeProvisionTime` the node's
@@ -15,6 +16,7 @@ import pytest
 from components.facts.cold_start import GRAPHS, LAUNCH, LOAD, PROBES, PROCESS, WEIGHTS_COPY_STEP, ColdStart, Step
 from components.placement.cold_start import cold_start_verdict
 from components.placement.verdict import Verdict
+from components.stackcheck.plan.cold_start import weights_wait
 
 NAME = "cold-start-fits-its-budget"
 STEPS = tuple(
@@ -123,3 +125,58 @@ def test_two_cold_starts_that_fit_are_named_one_after_the_other():
         f"every cold start fits its budget: {FITS}; code on gpu-l40s: no startup probe for the 200 s from vLLM's "
         "start to its CUDA graphs (cold start 510 s)"
     )
+
+
+def deployment(*init_containers: dict) -> dict:
+    return {"spec": {"template": {"spec": {"initContainers": list(init_containers)}}}}
+
+
+@pytest.mark.parametrize(
+    ("registered", "wait"),
+    [
+        # The init container the seeding adds (vllm/weights_copy.py `WAIT_CONTAINER`) waits its `--timeout`.
+        pytest.param(
+            deployment(
+                {"name": "other", "command": ["x", "--timeout", "5"]},
+                {"name": "wait-for-weights", "command": ["wait", "--timeout", "1800"]},
+            ),
+            1800.0,
+            id="the wait container's --timeout",
+        ),
+        pytest.param(deployment({"name": "other", "command": ["x", "--timeout", "5"]}), None, id="no wait container"),
+        # A `--timeout` with no value after it is no wait.
+        pytest.param(deployment({"name": "wait-for-weights", "command": ["wait", "--timeout"]}), None, id="no value"),
+        pytest.param({"spec": {}}, None, id="no pod template"),
+        pytest.param(None, None, id="no Deployment"),
+    ],
+)
+def test_the_wait_for_the_weights_copy_is_read_from_the_registered_init_container(registered, wait):
+    assert weights_wait(registered) == wait
+
+
+def test_a_cold_start_as_the_plan_documents_it():
+    cold = entry(scales_from_zero=True, not_estimated=("torch.compile",), weights_copy=COPY, weights_wait=89)
+    document = cold.to_dict()
+    step = {"arithmetic": "by hand", "source": "this test"}
+    assert document == {
+        "model": "chat",
+        "pool": "gpu-l4",
+        "coldStartSeconds": 510,
+        "steps": [
+            {"step": LAUNCH, "seconds": 300, **step, "inStartupProbe": False},
+            {"step": PROCESS, "seconds": 60, **step, "inStartupProbe": True},
+            {"step": LOAD, "seconds": 120, **step, "inStartupProbe": True},
+            {"step": GRAPHS, "seconds": 20, **step, "inStartupProbe": True},
+            {"step": PROBES, "seconds": 10, **step, "inStartupProbe": False},
+        ],
+        "budget": {
+            "startupProbeMustAllowSeconds": 200,
+            "startupProbeAllowanceSeconds": 200,
+            "nodeLaunchSeconds": 300,
+            "maxNodeProvisionSeconds": 300,
+        },
+        "scalesFromZero": True,
+        "notEstimated": ["torch.compile"],
+        "weightsCopy": {"step": WEIGHTS_COPY_STEP, "seconds": 90, **step, "inStartupProbe": False, "waitSeconds": 89},
+        "sources": ["this test"],
+    }

@@ -86,6 +86,7 @@ GROUPS = {
         tests=[
             "tests/plan/test_compare_edges.py",
             "tests/plan/test_compare_rules.py",
+            "tests/plan/test_compare_drift.py",
             "tests/plan/test_plan_compare.py",
         ],
     ),

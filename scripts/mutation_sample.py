@@ -67,6 +67,7 @@ GROUPS = {
         ],
         tests=[
             "tests/queue/test_batch_messages.py",
+            "tests/queue/test_queue_manifests_whole.py",
             "tests/placement/test_queue_verdicts.py",
             "tests/settings/test_queue_settings.py",
             "tests/queue/test_queue_component.py",

@@ -67,6 +67,7 @@ GROUPS = {
         ],
         tests=[
             "tests/queue/test_batch_messages.py",
+            "tests/queue/test_queue_manifests_whole.py",
             "tests/placement/test_queue_verdicts.py",
             "tests/settings/test_queue_settings.py",
             "tests/queue/test_queue_component.py",
@@ -86,6 +87,7 @@ GROUPS = {
         tests=[
             "tests/plan/test_compare_edges.py",
             "tests/plan/test_compare_rules.py",
+            "tests/plan/test_compare_drift.py",
             "tests/plan/test_plan_compare.py",
         ],
     ),
@@ -99,9 +101,11 @@ GROUPS = {
         ],
         tests=[
             "tests/facts/test_cold_start_steps.py",
+            "tests/placement/test_cold_start_budgets.py",
             "tests/facts/test_cuda_graphs.py",
             "tests/vllm/test_cuda_graph_cap.py",
             "tests/vllm/test_vllm_flags.py",
+            "tests/vllm/test_vllm_flags_readings.py",
             "tests/facts/test_instance_bandwidth.py",
             "tests/plan/test_plan_cold_start.py",
             "tests/plan/test_plan_fast_start.py",
@@ -164,6 +168,7 @@ GROUPS = {
             "tests/settings/test_settings_whole_texts_limits.py",
             "tests/settings/test_settings_whole_texts_errors.py",
             "tests/settings/test_fleet_settings.py",
+            "tests/settings/test_fleet_contracts.py",
             "tests/settings/test_pool_auto_edges.py",
             "tests/settings/test_pool_auto_filters.py",
             "tests/settings/test_model_facts_layouts.py",
@@ -173,6 +178,7 @@ GROUPS = {
             "tests/vllm/test_model_source.py",
             "tests/vllm/test_vllm_extra_args.py",
             "tests/vllm/test_vllm_flags.py",
+            "tests/vllm/test_vllm_flags_readings.py",
         ],
     ),
     "karpenter": Group(

@@ -22,7 +22,15 @@ from __future__ import annotations
 
 import pytest
 
-from components.facts.cuda_graphs import CaptureSettings, capture, capture_seconds
+from components.facts.cuda_graphs import (
+    Capture,
+    CaptureSettings,
+    GpuDefaults,
+    capture,
+    capture_seconds,
+    gpu_defaults,
+    largest_at_or_below,
+)
 
 # A10G default: cap min(512, 512) = 512 (< 2048): 3 + 31 (8..248) + 17 (256..512) = 51 sizes; 256 is among them.
 # Full: sizes at most 256: 3 + 31 + 1 = 35. 51 + 35 = 86.
@@ -107,3 +115,200 @@ def test_the_arithmetic_names_both_counts_and_the_gpu():
     arithmetic = capture_seconds("g5.4xlarge", CaptureSettings(max_capture_size=128))[1]
     assert arithmetic.startswith("38 graphs (19 sizes up to 128: 19 piecewise + 19 full, FULL_AND_PIECEWISE) x 20 s")
     assert f"A10G, {A10G_DEFAULT} graphs (51 sizes up to 512" in arithmetic
+
+
+# The edges of `_set_cudagraph_sizes`' list on an A10G (max_num_seqs 256, max_num_batched_tokens 2048), worked by
+# hand: [1, 2, 4] kept up to the cap, range(8, min(cap + 1, 256), 8), range(256, cap + 1, 16); the default cap adds
+# max_num_seqs, a given cap does not; full graphs for the sizes at most max_num_seqs.
+EDGES = [
+    # A cap of 0 captures nothing: the list is empty (`if max_cudagraph_capture_size >= 1`), no graph at all.
+    pytest.param(CaptureSettings(max_capture_size=0), (), 0, id="cap 0: nothing"),
+    # Cap 1: [1]; a piecewise and a full graph.
+    pytest.param(CaptureSettings(max_capture_size=1), (1,), 2, id="cap 1: [1]"),
+    # Cap 3: 4 is above it: [1, 2].
+    pytest.param(CaptureSettings(max_capture_size=3), (1, 2), 4, id="cap 3: [1, 2]"),
+    # Cap 4 keeps 4; range(8, 5, 8) is empty.
+    pytest.param(CaptureSettings(max_capture_size=4), (1, 2, 4), 6, id="cap 4: [1, 2, 4]"),
+    # Cap 8: range(8, 9, 8) = [8].
+    pytest.param(CaptureSettings(max_capture_size=8), (1, 2, 4, 8), 8, id="cap 8: up to 8"),
+    # Cap 256: 8..248 by 8 (31), then range(256, 257, 16) = [256]: 35 sizes, all decode sizes (<= 256): 70.
+    pytest.param(
+        CaptureSettings(max_capture_size=256), (1, 2, 4, *range(8, 256, 8), 256), 70, id="cap 256: 256 by the 16s"
+    ),
+    # Cap 271: range(256, 272, 16) = [256] only: 35 sizes again, 70 graphs.
+    pytest.param(
+        CaptureSettings(max_capture_size=271), (1, 2, 4, *range(8, 256, 8), 256), 70, id="cap 271: 272 is above it"
+    ),
+    # max_num_seqs 100: the default cap min(200, 512) = 200: 1, 2, 4, 8..200 (25) and 100 itself: 29 sizes;
+    # full for 1, 2, 4, 8..96 (12) and 100: 16. 29 + 16 = 45.
+    pytest.param(
+        CaptureSettings(max_num_seqs=100),
+        tuple(sorted({1, 2, 4, *range(8, 201, 8), 100})),
+        45,
+        id="max-num-seqs 100: 100 added to the default cap's list",
+    ),
+    # The same with a given cap of 200: no max_num_seqs added: 28 sizes, 15 full: 43.
+    pytest.param(
+        CaptureSettings(max_capture_size=200, max_num_seqs=100),
+        (1, 2, 4, *range(8, 201, 8)),
+        43,
+        id="a given cap adds no max-num-seqs",
+    ),
+    # max_num_seqs 300: the default cap min(600, 512) = 512: 51 sizes and 300: 52; full for 1, 2, 4, 8..248 (31),
+    # 256, 272, 288 and 300: 38. 52 + 38 = 90.
+    pytest.param(
+        CaptureSettings(max_num_seqs=300),
+        tuple(sorted({1, 2, 4, *range(8, 256, 8), *range(256, 513, 16), 300})),
+        90,
+        id="max-num-seqs 300: the cap stops at 512",
+    ),
+    # A given list keeps a size equal to max_num_batched_tokens (2048); above max_num_seqs, no full graph.
+    pytest.param(CaptureSettings(capture_sizes=(2048, 2049)), (2048,), 1, id="given sizes: 2048 kept, 2049 not"),
+    # Throughput mode doubles the default max_num_batched_tokens to 4096: a given 4096 is kept, 4097 not.
+    pytest.param(
+        CaptureSettings(capture_sizes=(4096, 4097), performance_mode="throughput"),
+        (4096,),
+        1,
+        id="throughput: 4096 tokens keep 4096",
+    ),
+    # Throughput mode doubles the default max_num_seqs to 512: a given 512 gets a full graph too, 600 does not.
+    pytest.param(
+        CaptureSettings(capture_sizes=(512, 600), performance_mode="throughput"),
+        (512, 600),
+        3,
+        id="throughput: 512 sequences decode up to 512",
+    ),
+    # Throughput mode doubles only what it defaults: max_num_seqs 32 stays 32 (cap 64: 11 sizes, 7 full).
+    pytest.param(
+        CaptureSettings(max_num_seqs=32, performance_mode="throughput"),
+        (1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64),
+        18,
+        id="throughput keeps a given max-num-seqs",
+    ),
+    # Interactivity under 32: every size from 1 to the cap, 16: 16 sizes, 32 graphs.
+    pytest.param(
+        CaptureSettings(max_capture_size=16, performance_mode="interactivity"),
+        tuple(range(1, 17)),
+        32,
+        id="interactivity capped at 16: 1..16",
+    ),
+    # FULL: a full graph per size, mixed batches too (`initialize_cudagraph_keys`): 51.
+    pytest.param(
+        CaptureSettings(mode="FULL"), (1, 2, 4, *range(8, 256, 8), *range(256, 513, 16)), 51, id="FULL: one a size"
+    ),
+]
+
+
+@pytest.mark.parametrize(("settings", "sizes", "graphs"), EDGES)
+def test_the_capture_lists_edges_on_an_a10g(settings, sizes, graphs):
+    captured = capture("g5.xlarge", settings)
+    assert (captured.sizes, captured.graphs) == (sizes, graphs)
+
+
+@pytest.mark.parametrize(
+    ("instance", "defaults"),
+    [
+        # An instance type the catalog does not know: vLLM's defaults when it cannot read the device.
+        pytest.param("m5.large", GpuDefaults(256, 2048, 512, "an unknown GPU"), id="unknown: 256, 2048, 512"),
+        pytest.param("g6.xlarge", GpuDefaults(256, 2048, 512, "L4"), id="L4 (24 GiB): 256, 2048, 512"),
+        # An 80 GiB A100 keeps the small defaults: `get_batch_defaults` leaves the A100 out of the 70 GiB row.
+        pytest.param("p4de.24xlarge", GpuDefaults(256, 2048, 512, "A100"), id="A100 80 GiB: 256, 2048, 512"),
+        pytest.param("p5.48xlarge", GpuDefaults(1024, 8192, 512, "H100"), id="H100 (80 GiB): 1024, 8192, 512"),
+        # The RTX PRO 6000 is Blackwell but compute capability 12.0, not a data-centre 10.x: the cap stays 512.
+        pytest.param(
+            "g7e.2xlarge", GpuDefaults(1024, 8192, 512, "RTX PRO 6000"), id="RTX PRO 6000 (96 GiB, 12.0): 512"
+        ),
+        # B300: 268 GiB and compute capability 10.3: 1024, 16384 and the Blackwell cap 1024.
+        pytest.param("p6-b300.48xlarge", GpuDefaults(1024, 16384, 1024, "B300"), id="B300 (10.3): 1024"),
+    ],
+)
+def test_vllms_defaults_on_each_gpu(instance, defaults):
+    assert gpu_defaults(instance) == defaults
+
+
+def test_no_capture_is_mode_none_whatever_turned_it_off():
+    assert capture("g5.xlarge", CaptureSettings(enforce_eager=True)) == Capture((), 0, 0, "NONE")
+    assert capture("g5.xlarge", CaptureSettings(mode="NONE", max_capture_size=64)) == Capture((), 0, 0, "NONE")
+
+
+@pytest.mark.parametrize(
+    ("settings", "described"),
+    [
+        pytest.param(CaptureSettings(enforce_eager=True), "no CUDA graphs", id="enforce-eager"),
+        pytest.param(CaptureSettings(max_capture_size=0), "no CUDA graphs", id="cap 0"),
+        pytest.param(
+            CaptureSettings(mode="PIECEWISE"), "51 graphs (51 sizes up to 512: 51 piecewise, PIECEWISE)", id="piecewise"
+        ),
+        pytest.param(
+            CaptureSettings(mode="FULL_DECODE_ONLY"),
+            "35 graphs (51 sizes up to 512: 35 full, FULL_DECODE_ONLY)",
+            id="full decode only",
+        ),
+        pytest.param(
+            CaptureSettings(max_capture_size=4),
+            "6 graphs (3 sizes up to 4: 3 piecewise + 3 full, FULL_AND_PIECEWISE)",
+            id="cap 4",
+        ),
+    ],
+)
+def test_a_capture_is_described_by_its_counts_and_mode(settings, described):
+    assert capture("g5.xlarge", settings).describe() == described
+
+
+def test_the_default_list_is_the_upper_figure_and_says_so():
+    assert capture_seconds("g5.xlarge", CaptureSettings()) == (
+        20,
+        "vLLM's default on A10G, 86 graphs (51 sizes up to 512: 51 piecewise + 35 full, FULL_AND_PIECEWISE): the "
+        "upper figure",
+    )
+
+
+def test_the_same_sizes_with_fewer_graphs_are_scaled_not_the_upper_figure():
+    # PIECEWISE keeps the default's 51 sizes but captures 51 graphs, not 86: 20 x 51 / 86 = 11.860 s.
+    seconds, arithmetic = capture_seconds("g5.xlarge", CaptureSettings(mode="PIECEWISE"))
+    assert seconds == pytest.approx(11.860, abs=0.001)
+    assert arithmetic == (
+        "51 graphs (51 sizes up to 512: 51 piecewise, PIECEWISE) x 20 s / vLLM's default on A10G, 86 graphs (51 sizes "
+        "up to 512: 51 piecewise + 35 full, FULL_AND_PIECEWISE)"
+    )
+
+
+def test_an_unknown_gpu_is_scaled_against_the_defaults_vllm_takes_without_the_device():
+    # 38 graphs with the cap at 128 over the 86 of the small defaults: 20 x 38 / 86 = 8.837 s.
+    seconds, arithmetic = capture_seconds("m5.large", CaptureSettings(max_capture_size=128))
+    assert seconds == pytest.approx(8.837, abs=0.001)
+    assert arithmetic == (
+        "38 graphs (19 sizes up to 128: 19 piecewise + 19 full, FULL_AND_PIECEWISE) x 20 s / vLLM's default on an "
+        "unknown GPU, 86 graphs (51 sizes up to 512: 51 piecewise + 35 full, FULL_AND_PIECEWISE)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("settings", "user_set"),
+    [
+        pytest.param(CaptureSettings(), None, id="nothing set"),
+        pytest.param(CaptureSettings(mode="PIECEWISE", max_num_seqs=8), None, id="a mode and max-num-seqs: not a cap"),
+        # The first reason that holds names it: --enforce-eager before the mode, the mode before a list or a cap.
+        pytest.param(
+            CaptureSettings(enforce_eager=True, mode="NONE"), "--enforce-eager (no CUDA graphs)", id="enforce-eager"
+        ),
+        pytest.param(
+            CaptureSettings(mode="NONE", capture_sizes=(1,)), "cudagraph_mode NONE (no CUDA graphs)", id="mode NONE"
+        ),
+        pytest.param(
+            CaptureSettings(capture_sizes=(1, 2), max_capture_size=64),
+            "the capture sizes (cudagraph_capture_sizes)",
+            id="sizes",
+        ),
+        pytest.param(CaptureSettings(max_capture_size=64), "the capture cap (64)", id="cap 64"),
+        pytest.param(CaptureSettings(max_capture_size=0), "the capture cap (0)", id="cap 0 is set too"),
+    ],
+)
+def test_what_the_arguments_choose_of_the_capture_themselves(settings, user_set):
+    assert settings.user_set == user_set
+
+
+@pytest.mark.parametrize(("limit", "size"), [(1, 1), (3, 2), (4, 4), (7, 4), (8, 8), (100, 96), (300, 288)])
+def test_the_largest_size_of_vllms_list_at_or_below_a_limit(limit, size):
+    # vLLM's list: 1, 2, 4, every 8 below 256 (96 the last under 100), every 16 from 256 (288 the last under 300).
+    assert largest_at_or_below(limit) == size

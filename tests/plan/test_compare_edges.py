@@ -118,3 +118,82 @@ def test_a_replacement_reaches_what_takes_the_id_of_what_it_replaces_in_turn():
         "gpu": "replace",
     }
     assert [(item.path, item.follows) for item in changed["gpu"].changes] == [("subnetIds[0]", "private-0")]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        # Python's json module's own words for the first bad character (json.JSONDecodeError).
+        pytest.param(
+            b"{not json",
+            "not JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1)); "
+            "allowed: a JSON document written by `plan --format json`",
+            id="not-json",
+        ),
+        # A file that is not UTF-8: the codec's own words (UnicodeDecodeError).
+        pytest.param(
+            b"\xff",
+            "not JSON ('utf-8' codec can't decode byte 0xff in position 0: invalid start byte); "
+            "allowed: a JSON document written by `plan --format json`",
+            id="not-utf-8",
+        ),
+        pytest.param(
+            b"[]",
+            "has no `resources` list, so it is not a plan's document; "
+            "allowed: a JSON document written by `plan --format json`",
+            id="a-list",
+        ),
+        pytest.param(
+            b'{"resources": []}',
+            "schemaVersion None is not one this plan reads; allowed: schemaVersion 1",
+            id="no-schema-version",
+        ),
+    ],
+)
+def test_a_previous_file_that_is_no_plan_document_is_refused_whole(tmp_path, content, message):
+    previous = tmp_path / "previous.json"
+    previous.write_bytes(content)
+
+    with pytest.raises(UsageError) as refused:
+        load_previous(previous)
+
+    assert str(refused.value) == f"--compare {previous}: {message}"
+
+
+def test_a_missing_previous_file_is_refused_naming_the_os_error(tmp_path):
+    missing = tmp_path / "missing.json"
+    with pytest.raises(UsageError) as refused:
+        load_previous(missing)
+    assert str(refused.value) == (
+        f"--compare {missing}: cannot read it: No such file or directory; "
+        "allowed: a JSON document written by `plan --format json`"
+    )
+
+
+def test_resources_only_one_plan_has_are_listed_costliest_first_by_type_and_name():
+    """`ResourceChange`'s ranks: 0 a GPU node group (a pool the plan models with GPUs), 2 a VPC, 3 another node
+    group, 4 anything else; within a rank by type, then name. Each is named by its URN without stack and project."""
+    kept = _resource("aws:ec2/vpc:Vpc", "vpc", {})
+    old = _resource(DEPLOYMENT, "old", {})
+    before = {"schemaVersion": 1, "resources": [kept, old]}
+    added = [
+        _resource(DEPLOYMENT, "web", {}),
+        _resource("kubernetes:core/v1:Service", "api", {}),
+        _resource(DEPLOYMENT, "api", {}),
+        _resource("aws:eks/nodeGroup:NodeGroup", "system", {}),
+        _resource("aws:ec2/vpc:Vpc", "edge", {}),
+        _resource("aws:eks/nodeGroup:NodeGroup", "gpu", {}),
+    ]
+    after = {"schemaVersion": 1, "resources": [kept, *added], "pools": [{"name": "gpu", "gpusPerNode": 1}]}
+
+    comparison = compare(before, after, "base.json")
+
+    assert [(ref.rank, ref.type, ref.name, ref.urn) for ref in comparison.added] == [
+        (0, "aws:eks/nodeGroup:NodeGroup", "gpu", "aws:eks/nodeGroup:NodeGroup::gpu"),
+        (2, "aws:ec2/vpc:Vpc", "edge", "aws:ec2/vpc:Vpc::edge"),
+        (3, "aws:eks/nodeGroup:NodeGroup", "system", "aws:eks/nodeGroup:NodeGroup::system"),
+        (4, DEPLOYMENT, "api", f"{DEPLOYMENT}::api"),
+        (4, DEPLOYMENT, "web", f"{DEPLOYMENT}::web"),
+        (4, "kubernetes:core/v1:Service", "api", "kubernetes:core/v1:Service::api"),
+    ]
+    assert [(ref.rank, ref.type, ref.name) for ref in comparison.removed] == [(4, DEPLOYMENT, "old")]

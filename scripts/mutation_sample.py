@@ -141,6 +141,8 @@ GROUPS = {
         tests=[
             "tests/facts/test_prices.py",
             "tests/facts/test_price_table.py",
+            "tests/plan/test_cost_readers.py",
+            "tests/plan/test_stack_cost_settings.py",
             "tests/plan/test_plan_cost.py",
             "tests/plan/test_plan_cost_regions.py",
             "tests/settings/test_pool_auto_edges.py",
@@ -213,6 +215,7 @@ GROUPS = {
         ],
         tests=[
             "tests/pools/test_warm_nodes.py",
+            "tests/plan/test_stack_cost_settings.py",
             "tests/pools/test_image_cache.py",
             "tests/program/test_orderings.py",
             "tests/plan/test_plan_fast_start.py",
@@ -272,6 +275,7 @@ GROUPS = {
             "tests/facts/test_prices.py",
             "tests/facts/test_price_table.py",
             "tests/plan/test_usage_cost.py",
+            "tests/plan/test_cost_readers.py",
             "tests/plan/test_plan_cost.py",
             "tests/plan/test_plan_cost_regions.py",
         ],

@@ -202,6 +202,7 @@ GROUPS = {
         tests=[
             "tests/vllm/test_disruption_window.py",
             "tests/placement/test_node_replacement.py",
+            "tests/plan/test_pool_replacement.py",
             "tests/plan/test_compare_drift.py",
             "tests/pools/test_karpenter_stack.py",
         ],

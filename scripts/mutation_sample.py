@@ -230,6 +230,7 @@ GROUPS = {
             "components/settings/compile_cache.py",
         ],
         tests=[
+            "tests/vllm/test_compile_cache_manifests.py",
             "tests/vllm/test_compile_cache.py",
             "tests/vllm/test_compile_cache_script.py",
             "tests/plan/test_cold_start_profile.py",

@@ -6,6 +6,8 @@ The image is the pinned `vllm/vllm-openai:v0.32.0` (facts/versions.py); the save
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from components.settings import VllmSettings
 from components.vllm import compile_cache_manifests
 from components.vllm.manifests import image_user_security_context
@@ -108,8 +110,9 @@ def test_a_pod_without_init_containers_gets_the_restore_alone():
     assert [container["name"] for container in pod["initContainers"]] == ["restore-compile-cache"]
 
 
-def test_the_config_map_is_named_for_the_server_in_its_namespace():
-    metadata = compile_cache_manifests.config_map("gpu-inference-dev-vllm", SETTINGS, "vllm-server")["metadata"]
+def test_the_config_map_is_named_for_the_server_in_its_namespace_and_holds_the_shipped_script():
+    config_map = compile_cache_manifests.config_map("gpu-inference-dev-vllm", SETTINGS, "vllm-server")
+    metadata = config_map["metadata"]
 
     assert metadata == {
         "name": "vllm-server-compile-cache",
@@ -123,6 +126,9 @@ def test_the_config_map_is_named_for_the_server_in_its_namespace():
             "app.kubernetes.io/version": "v0.32.0",
         },
     }
+    # The containers run /opt/compile-cache/compile_cache.py: the shipped script's own text under that name.
+    shipped = Path(__file__).parents[2] / "components" / "vllm" / "compile_cache_script.py"
+    assert config_map["data"] == {"compile_cache.py": shipped.read_text()}
 
 
 def test_the_grant_reads_writes_and_lists_the_cache_prefix_alone_in_the_partition_given():

@@ -84,15 +84,17 @@ def test_the_cold_start_through_a_nat_gateway_is_the_largest_models():
     assert estimate.usage[0].note == "a cold start downloads 141.12 GB of weights through it: $6.35"
 
 
-def test_each_pool_keeping_warm_nodes_is_a_fixed_cost_of_its_own():
-    settings = fleet({"gpuPools": {"l4": {"warmNodes": 2}, "l40s": {"warmNodes": 1}}})
+def test_each_pool_keeping_warm_nodes_is_a_fixed_cost_of_its_own_at_the_stacks_spot_discount():
+    """The l40s pool on Spot: g6e.xlarge's $1.861 less a `cost.spotDiscount` of 0.5 is $0.9305 an hour; p5.48xlarge
+    $55.04 On-Demand (us-west-2, the GPU dataset)."""
+    settings = fleet({"gpuPools": {"l40s": {"warmNodes": 2, "capacityType": "SPOT"}, "h100": {"warmNodes": 1}}})
 
-    items = warm_node_costs(settings, "us-west-2", None)
+    items = warm_node_costs(settings, "us-west-2", 0.5)
 
-    # The h100 pool keeps none: no line for it.
+    # The l4 pool, first, keeps none: no line for it, and the pools after it are still read.
     assert items == [
-        cost.FixedCost("warm GPU nodes of gpu-fleet-gpu-l4 (g6.xlarge)", 2, 0.8048, ""),
-        cost.FixedCost("warm GPU nodes of gpu-fleet-gpu-l40s (g6e.xlarge)", 1, 1.861, ""),
+        cost.FixedCost("warm GPU nodes of gpu-fleet-gpu-l40s (g6e.xlarge)", 2, 0.9305, ""),
+        cost.FixedCost("warm GPU nodes of gpu-fleet-gpu-h100 (p5.48xlarge)", 1, 55.04, ""),
     ]
 
 

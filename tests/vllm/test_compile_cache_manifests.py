@@ -128,7 +128,7 @@ def test_the_config_map_is_named_for_the_server_in_its_namespace_and_holds_the_s
     }
     # The containers run /opt/compile-cache/compile_cache.py: the shipped script's own text under that name.
     shipped = Path(__file__).parents[2] / "components" / "vllm" / "compile_cache_script.py"
-    assert config_map["data"] == {"compile_cache.py": shipped.read_text()}
+    assert config_map["data"] == compile_cache_manifests.script_data() == {"compile_cache.py": shipped.read_text()}
 
 
 def test_the_grant_reads_writes_and_lists_the_cache_prefix_alone_in_the_partition_given():

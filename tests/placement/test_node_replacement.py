@@ -243,3 +243,30 @@ def test_a_node_group_without_an_update_pace_and_a_passing_fleet_are_named():
         "minutes at most",
         "ml/t: PodDisruptionBudget maxUnavailable 1, minAvailable None",
     ]
+
+
+def test_a_budget_problem_and_a_karpenter_problem_of_one_model_are_both_named():
+    expiring = PoolReplacement("gpu", "karpenter", expire_after="720h", termination_grace_period="2h")
+
+    verdict = node_replacement_verdict([model(pool=expiring, budgets=())])
+
+    assert verdict.name == "node-replacement-keeps-models-serving" and not verdict.passed
+    assert [line.split(":")[0] for line in verdict.details[:2]] == ["ml/s", "gpu"]
+
+
+def test_auto_mode_says_its_forceful_expiry_is_what_only_the_budget_guards():
+    verdict = node_replacement_verdict([model(pool=AUTO_MODE)])
+
+    assert verdict.details[-1] == (
+        "gpu: EKS Auto Mode expires nodes after 336h (forceful; 21 days at most), where only the "
+        "PodDisruptionBudget keeps a replica serving"
+    )
+
+
+def test_without_a_startup_probe_or_loading_a_replacement_is_its_pull_and_grace():
+    """A cold start with no step inside the probe and no startup allowance: the replacement is pull 288 + grace 55 =
+    343 s, no second more."""
+    pool = PoolReplacement("gpu", "karpenter", expire_after="Never", termination_grace_period="343s")
+    cold = start(loading=(0.0, 0.0, 0.0, 0.0), allowance=None)
+
+    assert node_replacement_verdict([model(pool=pool, cold=cold, window="2088s")]).passed

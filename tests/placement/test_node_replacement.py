@@ -145,6 +145,7 @@ def test_without_a_server_the_verdict_holds_and_says_so():
     verdict = node_replacement_verdict([])
 
     assert verdict.passed and verdict.message == "no vLLM server is served from the stack config"
+    assert verdict.name == "node-replacement-keeps-models-serving"
 
 
 @pytest.mark.parametrize(

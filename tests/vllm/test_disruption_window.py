@@ -75,3 +75,21 @@ def test_the_volumes_provisioned_throughput_bounds_the_image_write():
 
     assert image_seconds(settings, karpenter_pool(instance_types=["g5.4xlarge"])) == 310
     assert image_seconds(settings, karpenter_pool(instance_types=["g5.4xlarge"], volume_throughput=1000)) == 288
+
+
+def test_the_window_waits_for_the_copy_on_the_system_nodes_it_is_given():
+    """Llama-3.3-70B's 141 GB copied on a t3.medium (burstable network) waits longer than on the default m6i.large
+    (vllm/weights_copy.py `wait_seconds`): the window takes the wait of the node types it is told of."""
+    settings = VllmSettings(
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        image=versions.VLLM_IMAGE,
+        revision="a" * 40,
+        source={"type": "s3"},
+        startup_timeout_seconds=1800,
+    )
+    slow = weights_copy.wait_seconds(settings, ["t3.medium"])
+
+    assert slow > weights_copy.wait_seconds(settings, weights_copy.DEFAULT_NODE_TYPES)
+    assert do_not_disrupt(settings, karpenter_pool(), ["t3.medium"]) == {
+        "karpenter.sh/do-not-disrupt": f"{DISK_BOUND_PULL + slow + 1800}s"
+    }

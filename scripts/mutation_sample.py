@@ -145,6 +145,8 @@ GROUPS = {
         tests=[
             "tests/facts/test_prices.py",
             "tests/facts/test_price_table.py",
+            "tests/plan/test_cost_readers.py",
+            "tests/plan/test_stack_cost_settings.py",
             "tests/plan/test_plan_cost.py",
             "tests/plan/test_plan_cost_regions.py",
             "tests/settings/test_pool_auto_edges.py",
@@ -206,6 +208,7 @@ GROUPS = {
         tests=[
             "tests/vllm/test_disruption_window.py",
             "tests/placement/test_node_replacement.py",
+            "tests/plan/test_pool_replacement.py",
             "tests/plan/test_compare_drift.py",
             "tests/pools/test_karpenter_stack.py",
         ],
@@ -219,6 +222,7 @@ GROUPS = {
         ],
         tests=[
             "tests/pools/test_warm_nodes.py",
+            "tests/plan/test_stack_cost_settings.py",
             "tests/pools/test_image_cache.py",
             "tests/program/test_orderings.py",
             "tests/plan/test_plan_fast_start.py",
@@ -232,6 +236,7 @@ GROUPS = {
             "components/settings/compile_cache.py",
         ],
         tests=[
+            "tests/vllm/test_compile_cache_manifests.py",
             "tests/vllm/test_compile_cache.py",
             "tests/vllm/test_compile_cache_script.py",
             "tests/plan/test_cold_start_profile.py",
@@ -278,6 +283,7 @@ GROUPS = {
             "tests/facts/test_prices.py",
             "tests/facts/test_price_table.py",
             "tests/plan/test_usage_cost.py",
+            "tests/plan/test_cost_readers.py",
             "tests/plan/test_plan_cost.py",
             "tests/plan/test_plan_cost_regions.py",
         ],

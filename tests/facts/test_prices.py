@@ -127,3 +127,24 @@ def test_usage_rates_carry_their_unit_and_source():
     assert prices.sqs_requests("ap-northeast-1") is None
     assert prices.s3_standard_storage("eu-west-1") is None
     assert prices.snapshot_storage("eu-west-1") is None
+
+
+def test_fast_snapshot_restore_and_nat_processing_are_priced_only_where_a_source_dates_them():
+    """$0.75 per DSU-hour per zone in us-east-1 (How AWS Pricing Works, Amazon EBS); no dated figure for us-west-2.
+    NAT gateway data has no rate in eu-central-1 (facts/prices.py `NAT_GATEWAY_USD_PER_HOUR`)."""
+    assert prices.fast_snapshot_restore("us-east-1") == prices.Price(0.75, prices.FSR_SOURCE)
+    assert prices.fast_snapshot_restore("us-west-2") is None
+    assert prices.nat_processing("eu-central-1") is None
+
+
+def test_a_type_without_a_price_has_no_spot_price_whatever_the_discount():
+    assert prices.spot("x9.unknown", "us-east-1", 0.5) is None
+
+
+def test_a_yuan_price_says_it_has_no_dollar_amount_and_where_it_comes_from():
+    price = prices.list_price("m6i.large", "cn-northwest-1")
+
+    assert price.per_month == pytest.approx(0.67775 * 730)
+    with pytest.raises(ValueError) as raised:
+        _ = price.usd_per_hour
+    assert str(raised.value) == f"a price in CNY has no US dollar amount ({prices.CHINA_SOURCE.name})"

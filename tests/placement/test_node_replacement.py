@@ -145,6 +145,7 @@ def test_without_a_server_the_verdict_holds_and_says_so():
     verdict = node_replacement_verdict([])
 
     assert verdict.passed and verdict.message == "no vLLM server is served from the stack config"
+    assert verdict.name == "node-replacement-keeps-models-serving"
 
 
 @pytest.mark.parametrize(
@@ -163,3 +164,110 @@ def test_a_problem_of_one_model_stands_whatever_the_models_after_it():
 
     assert not verdict.passed
     assert any("ml/s" in line and "its PodDisruptionBudget lets no replica go" in line for line in verdict.details)
+
+
+def test_each_problem_is_written_whole():
+    """The messages the verdict prints, whole: a replacement is pull 288 + startup allowance 1800 + the draining
+    pod's grace 55 = 2143 s; EKS drains a node group's node for 15 minutes before the update fails (EKS user guide,
+    managed-node-update-behavior)."""
+    short_drain = PoolReplacement("gpu", "karpenter", expire_after="Never", termination_grace_period="30m")
+    no_drain = PoolReplacement("gpu", "karpenter", expire_after="Never")
+    expiring = PoolReplacement("gpu", "karpenter", expire_after="720h", termination_grace_period="2h")
+
+    assert node_replacement_verdict([model(pool=short_drain)]).details[0] == (
+        "gpu: terminationGracePeriod 1800s is shorter than ml/s's 2143s (a new replica's pull, startup allowance or "
+        "loading, and the draining pod's 55s grace): the drain deletes the replica its budget keeps before the new "
+        "one serves; lower startupTimeoutSeconds"
+    )
+    assert node_replacement_verdict([model(pool=no_drain)]).details[0] == (
+        "gpu: no terminationGracePeriod, so a drain that a budget or do-not-disrupt blocks never ends "
+        "(disruption.md: not recommended with do-not-disrupt pods); set one"
+    )
+    assert node_replacement_verdict([model(pool=expiring)]).details[0] == (
+        "gpu: expireAfter 720h expires nodes by force (not budgeted, no new node first, do-not-disrupt ignored); set "
+        "Never and roll AMI changes through drift"
+    )
+    assert node_replacement_verdict([model(window=None)]).details[0] == (
+        "ml/s on gpu: no karpenter.sh/do-not-disrupt, but from the pod's start its cold start takes about 456s (image "
+        "pull, weights, loading; the window counts from status.startTime), so Karpenter may move a replica that is "
+        "still loading; give the pods a window of at least that"
+    )
+    assert node_replacement_verdict([model(pool=NODE_GROUP, budgets=({"maxUnavailable": 0},))]).details[0] == (
+        "ml/s: its PodDisruptionBudget lets no replica go (maxUnavailable 0, minAvailable None, 2 replica(s)), so a "
+        "drain waits until it is forced: Karpenter's terminationGracePeriod, or EKS's update failing after 15 "
+        "minutes; use maxUnavailable: 1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("grace", "passed"), [("2143s", True), ("2142s", False)], ids=["exactly-a-replacement", "a-second-short"]
+)
+def test_the_drain_deadline_holds_a_replacement_at_exactly_its_seconds(grace, passed):
+    pool = PoolReplacement("gpu", "karpenter", expire_after="Never", termination_grace_period=grace)
+
+    assert node_replacement_verdict([model(pool=pool)]).passed is passed
+
+
+def test_without_a_startup_probe_a_replacement_waits_for_its_loading():
+    """No startup allowance: the replacement is its pull 288 + loading 168 (process, load, compile, graphs) + 55."""
+    pool = PoolReplacement("gpu", "karpenter", expire_after="Never", termination_grace_period="510s")
+
+    verdict = node_replacement_verdict([model(pool=pool, cold=start(allowance=None))])
+
+    assert not verdict.passed
+    assert verdict.details[0].startswith("gpu: terminationGracePeriod 510s is shorter than ml/s's 511s")
+
+
+@pytest.mark.parametrize(
+    ("min_available", "replicas", "passed"),
+    [(1, 1, False), (1, 2, True), (2, 2, False), (0, 0, True)],
+    ids=["one-of-one", "one-of-two", "two-of-two", "none-of-none"],
+)
+def test_a_min_available_budget_must_leave_a_replica_to_go(min_available, replicas, passed):
+    budget = {"minAvailable": min_available}
+
+    assert node_replacement_verdict([model(pool=NODE_GROUP, budgets=(budget,), replicas=replicas)]).passed is passed
+
+
+def test_a_node_group_without_an_update_pace_and_a_passing_fleet_are_named():
+    pace_unset = PoolReplacement("gpu-inference-dev-gpu", "nodeGroup")
+    second = ServedModel("ml/t", pace_unset, start(), 2, None, 55, [BUDGET])
+
+    verdict = node_replacement_verdict([model(pool=pace_unset), second])
+
+    assert verdict.passed
+    assert verdict.message == "node replacement keeps every model's loading replicas: ml/s, ml/t"
+    # One line a pool, though both models run on it.
+    assert verdict.details == [
+        "ml/s: PodDisruptionBudget maxUnavailable 1, minAvailable None",
+        "gpu-inference-dev-gpu: EKS's update replaces its default of node(s) at a time and drains each for 15 "
+        "minutes at most",
+        "ml/t: PodDisruptionBudget maxUnavailable 1, minAvailable None",
+    ]
+
+
+def test_a_budget_problem_and_a_karpenter_problem_of_one_model_are_both_named():
+    expiring = PoolReplacement("gpu", "karpenter", expire_after="720h", termination_grace_period="2h")
+
+    verdict = node_replacement_verdict([model(pool=expiring, budgets=())])
+
+    assert verdict.name == "node-replacement-keeps-models-serving" and not verdict.passed
+    assert [line.split(":")[0] for line in verdict.details[:2]] == ["ml/s", "gpu"]
+
+
+def test_auto_mode_says_its_forceful_expiry_is_what_only_the_budget_guards():
+    verdict = node_replacement_verdict([model(pool=AUTO_MODE)])
+
+    assert verdict.details[-1] == (
+        "gpu: EKS Auto Mode expires nodes after 336h (forceful; 21 days at most), where only the "
+        "PodDisruptionBudget keeps a replica serving"
+    )
+
+
+def test_without_a_startup_probe_or_loading_a_replacement_is_its_pull_and_grace():
+    """A cold start with no step inside the probe and no startup allowance: the replacement is pull 288 + grace 55 =
+    343 s, no second more."""
+    pool = PoolReplacement("gpu", "karpenter", expire_after="Never", termination_grace_period="343s")
+    cold = start(loading=(0.0, 0.0, 0.0, 0.0), allowance=None)
+
+    assert node_replacement_verdict([model(pool=pool, cold=cold, window="2088s")]).passed

@@ -129,3 +129,25 @@ def test_an_auto_mode_pool_names_its_management_fee_as_not_priced_and_why():
     assert name == "auto Auto Mode fee"
     assert why.startswith("not priced for g6.xlarge: the AmazonEKS Price List prices EKS Auto Mode's management fee")
     assert "vantage-sh/ec2instances.info pull request #968" in why
+
+
+def test_a_log_group_without_a_name_is_named_by_its_resource_and_only_restored_volumes_are_snapshots():
+    """A log group the program names by its resource alone; a launch template's volumes that restore no snapshot (a
+    blank root volume, a mapping without `ebs`) store nothing to bill. No NAT gateway: no data-processed line."""
+    template = registered(
+        LAUNCH_TEMPLATE,
+        "mixed",
+        blockDeviceMappings=[
+            {"deviceName": "/dev/xvda", "ebs": {"volumeSize": 100}},
+            {"deviceName": "/dev/xvdb"},
+            {"deviceName": "/dev/xvdc", "ebs": {"snapshotId": "snap-0fedcba9876543210"}},
+        ],
+    )
+
+    found = usage_costs([registered(LOG_GROUP, "cluster-logs"), template], "us-west-2", 0, 15.22)
+
+    # us-west-2's FOCUS sample rates: $0.50 per GB ingested, $0.05 per GB-month of snapshot data.
+    assert [(entry.item, entry.rate.amount if entry.rate else None) for entry in found] == [
+        ("log ingestion (cluster-logs)", 0.5),
+        ("EBS snapshot storage (snap-0fedcba9876543210)", 0.05),
+    ]

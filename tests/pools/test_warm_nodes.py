@@ -203,3 +203,88 @@ def test_the_registered_priority_class_is_no_default_and_never_preempts():
     assert priority.inputs["globalDefault"] is False
     assert priority.inputs["value"] == -10
     assert priority.inputs["preemptionPolicy"] == "Never"
+
+
+def test_the_registered_placeholders_are_the_builders_deployment_of_the_pools_warm_nodes():
+    """The `warmQueue` variant keeps one warm node on the dev pool (one A10G a g5.xlarge): the program registers
+    the placeholders under the pool's name, with the builder's metadata and spec, after their PriorityClass."""
+    run = variant_run("warmQueue")
+    [priority] = picked(run, "PriorityClass gpu-warm-priority")
+    [deployment] = picked(run, "Deployment gpu-warm")
+
+    assert deployment.inputs["metadata"]["name"] == priority.inputs["metadata"]["name"] == "gpu-inference-dev-gpu-warm"
+    assert deployment.inputs["spec"]["replicas"] == 1
+    [container] = deployment.inputs["spec"]["template"]["spec"]["containers"]
+    assert container["resources"]["requests"]["nvidia.com/gpu"] == "1"
+    assert priority.urn in deployment.depends_on
+
+
+def test_the_builders_write_every_field_of_the_class_and_the_placeholders():
+    """Whole objects, so a key misspelt or a value lost anywhere shows: the class at the autoscaler's cutoff (-10),
+    never a default, never preempting; the placeholders locked down as the restricted Pod Security Standard asks,
+    as the image's own user (UID 2000, group 0: vLLM's Dockerfile from v0.22.0, facts/versions.py), requests equal
+    to limits; the Deployment selects its pods by the two selector labels (kube/labels.py)."""
+    labels = {
+        "app.kubernetes.io/name": "warm-node-placeholder",
+        "app.kubernetes.io/instance": "chat",
+        "app.kubernetes.io/component": "placeholder",
+        "app.kubernetes.io/part-of": "eks-gpu-inference",
+        "app.kubernetes.io/managed-by": "pulumi",
+        "app.kubernetes.io/version": versions.VLLM_VERSION,
+    }
+    deployment, _ = placeholder_pod(gpus=4, count=2)
+    amounts = {"cpu": "10m", "memory": "16Mi", "nvidia.com/gpu": "4"}
+
+    assert warm_manifests.priority_class("chat") == {
+        "apiVersion": "scheduling.k8s.io/v1",
+        "kind": "PriorityClass",
+        "metadata": {"name": "chat-warm", "labels": labels},
+        "value": -10,
+        "globalDefault": False,
+        "preemptionPolicy": "Never",
+        "description": "Placeholders holding warm GPU nodes of pool chat; every server preempts them.",
+    }
+    annotations = deployment["metadata"].pop("annotations")
+    assert annotations["pulumi.com/skipAwait"] == "true"
+    assert deployment == {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "chat-warm", "namespace": "default", "labels": labels},
+        "spec": {
+            "replicas": 2,
+            "selector": {
+                "matchLabels": {
+                    "app.kubernetes.io/name": "warm-node-placeholder",
+                    "app.kubernetes.io/instance": "chat",
+                }
+            },
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {
+                    "priorityClassName": "chat-warm",
+                    "terminationGracePeriodSeconds": 1,
+                    "automountServiceAccountToken": False,
+                    "nodeSelector": LABELS,
+                    "tolerations": CONTRACT.tolerations(),
+                    "containers": [
+                        {
+                            "name": "placeholder",
+                            "image": f"vllm/vllm-openai:{versions.VLLM_VERSION}",
+                            "command": ["/bin/sh", "-c", "trap 'exit 0' TERM; sleep infinity & wait"],
+                            "resources": {"requests": amounts, "limits": amounts},
+                            "securityContext": {
+                                "allowPrivilegeEscalation": False,
+                                "capabilities": {"drop": ["ALL"]},
+                                "privileged": False,
+                                "readOnlyRootFilesystem": True,
+                                "runAsNonRoot": True,
+                                "runAsUser": 2000,
+                                "runAsGroup": 0,
+                                "seccompProfile": {"type": "RuntimeDefault"},
+                            },
+                        }
+                    ],
+                },
+            },
+        },
+    }

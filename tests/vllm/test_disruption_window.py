@@ -65,3 +65,31 @@ def test_a_seeded_server_also_waits_for_the_copy_in_its_window():
     # Qwen2.5 7B's copy gets the half-hour floor on any recorded node: 1800 s and 300 s to be scheduled.
     assert weights_copy.wait_seconds(settings, ["m6i.large"]) == 2100
     assert do_not_disrupt_seconds(settings, pool, ["m6i.large"]) == DISK_BOUND_PULL + 2100 + 1800
+
+
+def test_the_volumes_provisioned_throughput_bounds_the_image_write():
+    """On a g5.4xlarge (EBS baseline 4,750 Mbps, 593.75 MB/s: instances.vantage.sh) gp3's included 125 MiB/s writes
+    the 40.6 GB in 310 s; at 1,000 MiB/s the volume is bounded by the instance's 593.75 MB/s (68 s), below the
+    network pull's 288 s, which is then the image's time."""
+    settings = VllmSettings(image=versions.VLLM_IMAGE, startup_timeout_seconds=600)
+
+    assert image_seconds(settings, karpenter_pool(instance_types=["g5.4xlarge"])) == 310
+    assert image_seconds(settings, karpenter_pool(instance_types=["g5.4xlarge"], volume_throughput=1000)) == 288
+
+
+def test_the_window_waits_for_the_copy_on_the_system_nodes_it_is_given():
+    """Llama-3.3-70B's 141 GB copied on a t3.medium (burstable network) waits longer than on the default m6i.large
+    (vllm/weights_copy.py `wait_seconds`): the window takes the wait of the node types it is told of."""
+    settings = VllmSettings(
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        image=versions.VLLM_IMAGE,
+        revision="a" * 40,
+        source={"type": "s3"},
+        startup_timeout_seconds=1800,
+    )
+    slow = weights_copy.wait_seconds(settings, ["t3.medium"])
+
+    assert slow > weights_copy.wait_seconds(settings, weights_copy.DEFAULT_NODE_TYPES)
+    assert do_not_disrupt(settings, karpenter_pool(), ["t3.medium"]) == {
+        "karpenter.sh/do-not-disrupt": f"{DISK_BOUND_PULL + slow + 1800}s"
+    }

@@ -421,8 +421,7 @@ def stack_cost(resources: list[Any], values: dict[str, Any], settings: Any) -> C
         fast_snapshot_restores=fast_snapshot_restores(settings) if settings else 0,
     )
     if settings is not None:
-        warm = warm_node_costs(settings, region, result.spot_discount)
-        result.fixed += [_in_currency(item, result.currency) for item in warm]
+        result.fixed += warm_node_costs(settings, region, result.spot_discount, result.currency)
     return result
 
 
@@ -432,6 +431,7 @@ def fast_snapshot_restores(settings: Any) -> int:
     snapshots = {pool.settings.snapshot_id for pool in settings.pools if pool.settings.fast_snapshot_restore}
     if not snapshots:
         return 0
-    own = settings.network.mode == "create"
-    zones = (0 if own else len(settings.cluster.private_subnet_ids)) or settings.network.zone_count
+    # As the program registers them (pools/fast_snapshot_restore.py `zone_names`): a VPC given by `cluster.vpcId`
+    # keeps `network.mode` at its default `create`, so whether the stack creates its network is the test.
+    zones = settings.network.zone_count if settings.creates_network else len(settings.cluster.private_subnet_ids)
     return len(snapshots) * zones

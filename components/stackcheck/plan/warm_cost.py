@@ -29,14 +29,17 @@ def node_hour(pool: Any, region: str, spot_discount: float | None) -> tuple[str,
     return kinds[0], price, "" if price else f"no on-demand price for {kinds[0]} in {region}"
 
 
-def warm_node_costs(settings: Any, region: str, spot_discount: float | None) -> list[FixedCost]:
-    """One fixed cost per pool that keeps warm nodes: `warmNodes` of its node's hourly price."""
+def warm_node_costs(settings: Any, region: str, spot_discount: float | None, currency: str = "USD") -> list[FixedCost]:
+    """One fixed cost per pool that keeps warm nodes: `warmNodes` of its node's hourly price, in `currency`, the
+    one the region is billed in (a node of a China region is priced in yuan, as its pool is)."""
     items = []
     for pool in settings.pools:
         count = pool.settings.warm_nodes
         if not count:
             continue
         kind, price, why = node_hour(pool.settings, region, spot_discount)
+        if price is not None and price.currency != currency:
+            why, price = f"its price is in {price.currency}, the region is billed in {currency}", None
         label = f"warm GPU nodes of {pool.resource_name(settings.cluster.name)} ({kind})"
         items.append(FixedCost(label, count, price.per_hour if price else None, why))
     return items

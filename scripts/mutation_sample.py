@@ -120,6 +120,7 @@ GROUPS = {
         tests=[
             "tests/facts/test_model_memory_defaults.py",
             "tests/facts/test_activation_peak.py",
+            "tests/facts/test_activation_peak_parts.py",
             "tests/facts/test_activation_peak_catalog.py",
             "tests/placement/test_model_fit.py",
             "tests/placement/test_model_fit_layouts.py",
@@ -240,6 +241,7 @@ GROUPS = {
             "components/settings/hub_models.py",
         ],
         tests=[
+            "tests/settings/test_hub_models.py",
             "tests/placement/test_model_capability.py",
             "tests/vllm/test_hub_auto_pool.py",
             "tests/vllm/test_hub_facts.py",

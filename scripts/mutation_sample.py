@@ -48,6 +48,7 @@ GROUPS = {
         ],
         tests=[
             "tests/placement/test_verdicts.py",
+            "tests/placement/test_verdict_judges.py",
             "tests/placement/test_ownership_verdict.py",
             "tests/placement/test_container_memory.py",
             "tests/placement/test_weights_on_disk.py",

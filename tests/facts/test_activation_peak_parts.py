@@ -73,6 +73,16 @@ FORWARDS = [
     # Expert parallelism keeps each expert whole: N = 3000, 2 x (max(1500, 1000) + max(3000, 1000)) = 9000:
     # 10 x 2 x (3000 + 9000).
     pytest.param(EXPERTS, 2, True, 2, 240_000, id="experts-expert-parallel"),
+    # Tensor parallelism gives each GPU whole heads and whole columns: a width tp does not divide counts its floor.
+    # 3 x 4001 // 2 = 6001 > attention 2000; 10 x 2 x (3000 + 6001).
+    pytest.param(dataclasses.replace(DENSE, intermediate_size=4001), 2, False, 2, 180_020, id="mlp-split-whole"),
+    # TP 3: 16 // 3 = 5 query heads and 4 // 3 = 1 KV head, (10 + 2) x 100 = 1200 > MLP 3000 // 3 = 1000.
+    pytest.param(NARROW_MLP, 3, False, 2, 84_000, id="heads-split-whole"),
+    # Experts 3500 wide, TP 3: N = 7000 // 3 = 2333, 2 x (2333 // 2 = 1166 + 2333) = 6998 > attention 1200:
+    # 10 x 2 x (3000 + 6998).
+    pytest.param(
+        dataclasses.replace(EXPERTS, expert_intermediate_size=3500), 3, False, 2, 199_960, id="experts-split-whole"
+    ),
 ]
 
 
@@ -154,6 +164,13 @@ def test_activation_extra_counts_with_expert_parallelism_when_asked():
         1_812_000 / GIB, budget, default
     )
     assert activation_extra(EXPERTS, budget, default, 2) == ActivationExtra(1_012_000 / GIB, budget, default)
+
+
+def test_the_default_budgets_peak_is_counted_with_expert_parallelism_too():
+    # EP at 100 and 200 tokens: forward 2,400,000 and 4,800,000, above the sampler's 768,000 and 968,000.
+    budget, default = Budget(200, 4), Budget(100, 4)
+
+    assert activation_extra(EXPERTS, budget, default, 2, expert_parallel=True).gib == 2_400_000 / GIB
 
 
 def test_activation_extra_counts_in_the_servers_dtype():

@@ -168,6 +168,17 @@ def test_a_passing_verdict_lists_each_nodes_volume_and_one_of_unknown_weights_no
     assert result.details[0].endswith("<= 90% of 100 GiB = 90.0 GiB")
 
 
+def test_nothing_served_passes_saying_so():
+    nothing = disk_verdict([], [])
+
+    assert (nothing.name, nothing.passed, nothing.message, nothing.details) == (
+        "weights-fit-on-disk",
+        True,
+        "no vLLM server is served from the stack config",
+        [],
+    )
+
+
 def plan(tmp_path, overrides: dict | None = None, stack_file=None) -> tuple[int, dict]:
     stack_file = stack_file or dev_stack_file(tmp_path, overrides or {}, name="disk")
     return plan_stack_file(stack_file, tmp_path / "out")

@@ -156,7 +156,8 @@ def test_a_passing_verdict_lists_each_nodes_volume_and_one_of_unknown_weights_no
 
     result = disk_verdict([], [held, unknown])
 
-    assert (result.passed, result.message) == (
+    assert (result.name, result.passed, result.message) == (
+        "weights-fit-on-disk",
         True,
         "1 model cache(s) and node volume(s) hold what lands on them; 1 not checked, the sizes unknown",
     )

@@ -8,8 +8,9 @@ sm_75 (the T4G of g5g).
 
 from __future__ import annotations
 
-from components.facts import versions
-from components.placement.driver_fit import GpuPoolAmi, driver_verdict
+from components.facts import gpu_catalog, versions
+from components.facts.nvidia_driver import DriverChoice
+from components.placement.driver_fit import GpuPoolAmi, _image_lines, driver_verdict
 
 IMAGE = versions.VLLM_IMAGE
 
@@ -96,3 +97,34 @@ def test_no_gpu_pool_passes():
     verdict, warnings = driver_verdict([])
 
     assert verdict.passed and verdict.message == "no GPU pool" and warnings == []
+
+
+def test_a_custom_ami_is_not_checked_and_an_ami_without_a_driver_fails_each_said_whole():
+    custom, _ = driver_verdict([pool("g6.xlarge", ami="custom", images=())])
+    none, _ = driver_verdict([pool("g6.xlarge", ami="none", images=())])
+
+    assert (custom.passed, custom.message, custom.details) == (
+        True,
+        "0 GPU instance type(s) of 1 pool(s) get a driver that brings their GPUs up; 1 not checked",
+        ["not checked: pool gpu (test): g6.xlarge: a custom AMI, whose driver the plan cannot know"],
+    )
+    line = (
+        "pool gpu (test): g6.xlarge: the AMI type installs no NVIDIA driver: its nodes join with 0 GPUs and the GPU "
+        "pods stay Pending"
+    )
+    assert (none.passed, none.message, none.details) == (False, line, [line])
+
+
+def test_a_driver_branch_older_than_the_images_cuda_needs_fails_naming_both():
+    """The AL2023 AMIs for Kubernetes 1.28 pin the 570 branch (awslabs/amazon-eks-ami's 1.28 variables, as
+    facts/nvidia_driver.py cites them); vLLM 0.32.0's CUDA 13 needs R580."""
+    g6 = gpu_catalog.gpu_instance_type("g6.xlarge")
+    assert g6 is not None
+
+    failures, warnings, details = _image_lines(pool("g6.xlarge"), g6, DriverChoice(570, "open", True, "570"), IMAGE)
+
+    assert failures == [
+        f"pool gpu: {IMAGE} on g6.xlarge: the image is built on CUDA 13, which needs driver R580 or later; the AMI "
+        "loads 570"
+    ]
+    assert (warnings, details) == ([], [])

@@ -8,7 +8,9 @@ sm_75 (the T4G of g5g).
 
 from __future__ import annotations
 
-from components.facts import gpu_catalog, versions
+import dataclasses
+
+from components.facts import gpu_catalog, versions, vllm_image
 from components.facts.nvidia_driver import DriverChoice
 from components.placement.driver_fit import GpuPoolAmi, _image_lines, driver_verdict
 
@@ -128,3 +130,43 @@ def test_a_driver_branch_older_than_the_images_cuda_needs_fails_naming_both():
         "loads 570"
     ]
     assert (warnings, details) == ([], [])
+
+
+def test_the_passing_message_counts_each_gpu_type_of_each_pool_and_passes_over_a_cpu_type():
+    verdict, _ = driver_verdict(
+        [pool("m6i.large", "g6.xlarge", "g6e.xlarge", images=()), pool("g6.xlarge", "g6.xlarge", images=())]
+    )
+
+    assert (verdict.name, verdict.passed, verdict.message) == (
+        "gpu-driver-knows-the-gpu",
+        True,
+        "3 GPU instance type(s) of 2 pool(s) get a driver that brings their GPUs up",
+    )
+    assert len(verdict.details) == 3
+
+
+def test_each_types_image_warning_is_kept_and_a_failing_verdict_keeps_its_name():
+    """p3dn's V100 (7.0) and g5g's T4G (7.5 on arm64) each lack kernels in vLLM 0.32.0 (the module docstring)."""
+    verdict, warnings = driver_verdict([pool("p3dn.24xlarge", "g5g.xlarge", release="v20260917")])
+    failed, _ = driver_verdict([pool("g6.xlarge", ami="none")])
+
+    assert [warning.split(": ", 2)[1] for warning in warnings] == [
+        f"{IMAGE} on p3dn.24xlarge",
+        f"{IMAGE} on g5g.xlarge",
+    ]
+    assert (failed.name, failed.passed) == ("gpu-driver-knows-the-gpu", False)
+    assert driver_verdict([])[0].name == "gpu-driver-knows-the-gpu"
+
+
+def test_an_image_not_published_for_the_nodes_architecture_is_warned_of_exec_format_errors(monkeypatch):
+    """A release published for x86_64 alone, whose arm64 kernels would run on the T4G: the node cannot run it."""
+    build = vllm_image.VLLM_IMAGES["v0.32.0"]
+    x86_only = dataclasses.replace(build, kernels={**build.kernels, "arm64": ((7, 5),)}, platforms=("x86_64",))
+    monkeypatch.setitem(vllm_image.VLLM_IMAGES, "v0.32.0", x86_only)
+
+    _, warnings = driver_verdict([pool("g5g.xlarge")])
+
+    assert warnings == [
+        f'pool gpu: {IMAGE} on g5g.xlarge: the image is not published for linux/arm64 ({build.source}); expect "exec '
+        'format error"'
+    ]

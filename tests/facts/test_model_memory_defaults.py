@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.facts.model_memory import default_max_num_batched_tokens
+from components.facts import gpu_catalog
+from components.facts.model_memory import ServedModel, default_max_num_batched_tokens, default_max_num_seqs, model_fit
 
 
 @pytest.mark.parametrize(
@@ -26,3 +27,38 @@ def test_the_servers_default_batched_tokens_follow_vllms_rule_on_the_gpu(gpu_mem
     a device of at least 160 GiB; 8192 on one of at least 70 GiB whose lower-cased name has no "a100" (an A100
     "reduces throughput" with the larger batch, vLLM PR #17885); else 2048."""
     assert default_max_num_batched_tokens(gpu_memory_gib, gpu_model) == tokens
+
+
+@pytest.mark.parametrize(
+    ("gpu_memory_gib", "gpu_model", "sequences"),
+    [
+        pytest.param(80, "NVIDIA H100", 1024, id="h100"),
+        pytest.param(80, "NVIDIA A100", 256, id="a100-80gb"),
+        pytest.param(48, "NVIDIA L40S", 256, id="l40s"),
+        pytest.param(160, "NVIDIA A100", 1024, id="from-160-gib-even-an-a100"),
+    ],
+)
+def test_the_servers_default_sequences_follow_vllms_rule_on_the_gpu(gpu_memory_gib, gpu_model, sequences):
+    """`get_batch_defaults` at v0.32.0 (as above): `max_num_seqs` 1024 where the tokens' default is 8192 or 16384,
+    else 256."""
+    assert default_max_num_seqs(gpu_memory_gib, gpu_model) == sequences
+
+
+NUMBERS = (
+    "usableGiBPerGpu",
+    "weightsGiBPerGpu",
+    "kvGiBPerSequencePerGpu",
+    "reserveGiBPerGpu",
+    "activationGiBPerGpu",
+    "marginGiB",
+    "sequencesAtMaxModelLen",
+)
+
+
+def test_a_row_not_checked_writes_no_figures_in_the_plans_document():
+    served = ServedModel("acme/x", "gpu", 1, 4096, 0.9, None)
+
+    row = model_fit(served, gpu_catalog.lookup("g6.xlarge"), "g6.xlarge").to_dict()
+
+    assert row["fits"] is None
+    assert [row[key] for key in NUMBERS] == [None] * len(NUMBERS)

@@ -122,6 +122,7 @@ GROUPS = {
             "tests/facts/test_model_memory_defaults.py",
             "tests/facts/test_activation_peak.py",
             "tests/facts/test_activation_peak_parts.py",
+            "tests/placement/test_expert_parallel.py",
             "tests/facts/test_activation_peak_catalog.py",
             "tests/placement/test_model_fit.py",
             "tests/placement/test_model_fit_layouts.py",

@@ -258,6 +258,7 @@ GROUPS = {
         ],
         tests=[
             "tests/facts/test_model_config.py",
+            "tests/facts/test_model_facts_checks.py",
             "tests/placement/test_quantization_groups.py",
             "tests/settings/test_model_facts_layouts.py",
             "tests/placement/test_model_fit.py",

@@ -324,3 +324,24 @@ def test_an_experts_width_is_its_intermediate_size_where_the_config_has_no_moe_k
     facts = facts_from_files(config, {"BF16": 46_700_000_000}, "test")
 
     assert (facts.experts, facts.expert_intermediate_size, facts.hidden_size) == (8, 14336, 4096)
+
+
+@pytest.mark.parametrize(
+    ("keys", "chunked"),
+    [
+        # Every second layer NoPE (layers 1, 3, 5, 7): 4 of 8 chunked.
+        pytest.param({"no_rope_layer_interval": 2}, 4, id="an-interval-of-2"),
+        # An empty list is no list: transformers fills it from the interval (configuration_llama4.py: `no_rope_layers
+        # if no_rope_layers else default_no_rope_layers`), 4 by default: layers 3 and 7 NoPE.
+        pytest.param({"no_rope_layers": []}, 6, id="an-empty-list-takes-the-interval"),
+        pytest.param({"no_rope_layers": [], "no_rope_layer_interval": 8}, 7, id="an-empty-list-and-an-interval-of-8"),
+    ],
+)
+def test_without_a_no_rope_layers_list_the_interval_decides(keys, chunked):
+    """transformers' Llama4TextConfig, as the test above: layer i is NoPE when (i + 1) % no_rope_layer_interval == 0;
+    eight layers here."""
+    text = {**LLAMA_4_SCOUT["text_config"], "num_hidden_layers": 8, **keys}
+
+    facts = facts_from_files({**LLAMA_4_SCOUT, "text_config": text}, {"BF16": 1_000_000}, "test")
+
+    assert (facts.attention_chunk, facts.chunked_layers) == (8192, chunked)

@@ -38,7 +38,7 @@ from components.placement import (
 from components.placement.agents import Agent
 from components.placement.evidence import CostTotals, Evidence, Owners, Placement, Serving
 from components.placement.verdict import Verdict
-from components.placement.verdicts import VERDICTS, gpu_guard
+from components.placement.verdicts import VERDICTS, Judgement, RegisteredVerdict, Registry, gpu_guard
 
 
 def _deployment(name: str, image: str, args: list[str] | None = None) -> dict:
@@ -260,3 +260,34 @@ def test_the_guard_places_what_it_is_given_with_the_host_engines(monkeypatch):
         "dcgm-exporter-covers-gpu-pools",
     ]
     assert [verdict.id for verdict in verdicts] == [VERDICTS.id_of(verdict.name) for verdict in verdicts]
+
+
+def _judged(details: list[str], warnings: list[str]):
+    return lambda _: Judgement(Verdict("cost-within-budget", True, "m", list(details)), list(warnings))
+
+
+def test_a_registry_numbers_its_own_entries_by_slug():
+    """A registry built here, not the module's: its numbers come from its own entries."""
+    registry = Registry(
+        (
+            RegisteredVerdict(1, "first-check", _judged([], []), "First."),
+            RegisteredVerdict(2, "second-check", _judged([], []), "Second."),
+        )
+    )
+
+    assert (registry.id_of("first-check"), registry.id_of("second-check")) == (1, 2)
+    assert registry.entry("second-check").proves == "Second."
+    with pytest.raises(
+        ValueError, match="^verdict 'third-check' is not registered; allowed: first-check, second-check$"
+    ):
+        registry.id_of("third-check")
+
+
+def test_the_run_labels_only_the_details_that_are_warnings():
+    entry = RegisteredVerdict(16, "cost-within-budget", _judged(["priced 3 pools", "over"], ["over"]), "Proves.")
+
+    judged = entry.run(Evidence())
+
+    assert judged is not None
+    assert judged.verdict.details == ["priced 3 pools", "verdict 16 cost-within-budget: over"]
+    assert judged.warnings == ["verdict 16 cost-within-budget: over"]

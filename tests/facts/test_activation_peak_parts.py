@@ -21,6 +21,7 @@ import dataclasses
 
 import pytest
 
+from components.facts import gpu_catalog, model_catalog
 from components.facts.activation_peak import (
     GIB,
     ActivationExtra,
@@ -33,6 +34,7 @@ from components.facts.activation_peak import (
     sampler_peak_bytes,
 )
 from components.facts.model_facts import ModelFacts
+from components.facts.model_memory import ServedModel, model_fit
 
 DENSE = ModelFacts(
     parameters=1_000_000,
@@ -200,4 +202,42 @@ def test_a_smaller_budget_adds_nothing_but_says_so_against_the_default():
     assert extra.describe() == (
         "activation peak at 10 batched tokens, 2 sequences +0.00 GiB over vLLM's default budget (10 tokens, "
         "4 sequences)"
+    )
+
+
+def test_the_fit_counts_the_activation_peak_with_the_servers_expert_parallelism():
+    """gpt-oss-120b (hidden 2880, 2880-wide experts, 4 a token, vocabulary 201088, 64 heads and 8 KV heads of 64) at
+    TP 2 on H100s (default 8192 tokens, 1024 sequences): with expert parallelism N = 5760, 4 x (2880 + 5760) =
+    34560 a token, forward(T) = T x 2 x (8640 + 34560) = 86400 T; without it N = 2880, 4 x (2880 + 2880) = 23040,
+    63360 T. Sampler(T, 1024) = 1024 x 201088 x 14 + (T + 1024) x 5760. At the default: sampler 2,935,881,728 is the
+    peak. At 65536 tokens: 5,662,310,400 with EP (sampler 3,266,183,168), 4,152,360,960 without."""
+    facts = model_catalog.lookup("openai/gpt-oss-120b")
+    extras = []
+    for expert_parallel in (True, False):
+        served = ServedModel(
+            "openai/gpt-oss-120b",
+            "gpu",
+            2,
+            8192,
+            0.9,
+            facts,
+            max_num_batched_tokens=65536,
+            expert_parallel=expert_parallel,
+        )
+        extras.append(model_fit(served, gpu_catalog.lookup("p5.48xlarge"), "p5.48xlarge").activation_gib_per_gpu)
+
+    assert extras == [2_726_428_672 / GIB, 1_216_479_232 / GIB]
+
+
+def test_the_fit_counts_the_activation_peak_in_the_servers_dtype():
+    """Llama-3.1-8B in float32 (b = 4) on an L40S (default 2048 tokens, 256 sequences): forward(T) = T x 4 x (12288 +
+    43008); sampler(T, 256) = 256 x 128256 x 16 + (T + 256) x 4096 x 4. Default: sampler 563,085,312 > forward
+    452,984,832. At 32768 tokens: forward 7,247,757,312; extra 6,684,672,000 bytes (3,145,334,784 in bfloat16)."""
+    llama = model_catalog.lookup("meta-llama/Llama-3.1-8B-Instruct")
+    served = ServedModel(
+        "meta-llama/Llama-3.1-8B-Instruct", "gpu", 1, 16384, 0.9, llama, max_num_batched_tokens=32768, dtype="float32"
+    )
+
+    assert (
+        model_fit(served, gpu_catalog.lookup("g6e.xlarge"), "g6e.xlarge").activation_gib_per_gpu == 6_684_672_000 / GIB
     )

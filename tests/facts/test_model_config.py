@@ -345,3 +345,12 @@ def test_without_a_no_rope_layers_list_the_interval_decides(keys, chunked):
     facts = facts_from_files({**LLAMA_4_SCOUT, "text_config": text}, {"BF16": 1_000_000}, "test")
 
     assert (facts.attention_chunk, facts.chunked_layers) == (8192, chunked)
+
+
+def test_a_config_group_that_is_not_a_mapping_is_read_as_no_scheme():
+    """A `config_groups` entry vLLM could not read as a scheme: plain compressed-tensors, no group, not a crash."""
+    config = {"quant_method": "compressed-tensors", "config_groups": {"group_0": ["not", "a", "scheme"]}}
+
+    facts = facts_from_files({**QWEN_2_5_7B, "quantization_config": config}, {"BF16": 1}, "t")
+
+    assert (facts.quantization, facts.quantization_group) == ("compressed-tensors", 0)

@@ -399,3 +399,13 @@ def test_dev_shm_counts_a_mounted_memory_backed_emptydir_at_its_size_limit(volum
         f"Deployment vllm/vllm-server container vllm: peak {peak:.2f} GiB while loading (2 processes x 2.0 GiB, "
         f"/dev/shm {shm} GiB) <= its limit 6.00 GiB"
     )
+
+
+def test_a_container_without_a_limit_does_not_hide_the_next_one():
+    job = _copy_job("2Gi", *COPY)
+    containers = job["spec"]["template"]["spec"]["containers"]
+    containers.insert(0, {"name": "sidecar", "image": "busybox", "resources": {}})
+
+    assert container_memory_verdict([job], [], {}).details == [
+        "Job vllm/copy container copy: peak 1.00 GiB (estimate) <= its limit 2.00 GiB"
+    ]

@@ -106,6 +106,7 @@ def test_files_the_gate_cannot_size_are_refused_naming_the_key(config, stored, m
     [
         pytest.param({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True}, 128, id="awq"),
         pytest.param({"quant_method": "gptq", "bits": 4, "group_size": -1}, 0, id="gptq-whole-rows"),
+        pytest.param({"quant_method": "gptq", "bits": 4, "group_size": 1}, 1, id="gptq-a-scale-a-weight"),
         pytest.param({"quant_method": "fp8", "weight_block_size": [128, 128]}, 128, id="fp8-block"),
         pytest.param(
             {

@@ -133,3 +133,14 @@ def test_a_dense_model_has_no_expert_parallel_group():
     served = ServedModel("meta-llama/Llama-3.1-8B-Instruct", "gpu", 2, 8192, 0.9, facts, expert_parallel=True)
 
     assert expert_parallel_size(facts, served) == 1
+
+
+@pytest.mark.parametrize(("ep", "reserve"), [(True, 2.5), (False, 2.0)])
+def test_expert_parallelism_over_data_parallel_replicas_reserves_the_communication_buffers(ep, reserve):
+    """At TP 1 the replicas exchange tokens only with expert parallelism: the 2.0 GiB runtime reserve, plus NCCL's
+    0.5 GiB when they do (facts/model_memory.py `RUNTIME_RESERVE_GIB`, `NCCL_RESERVE_GIB`); vLLM's default budget adds
+    no activation."""
+    facts = model_catalog.lookup("Qwen/Qwen3-30B-A3B")
+    served = ServedModel("Qwen/Qwen3-30B-A3B", "gpu", 1, 8192, 0.9, facts, data_parallel_size=2, expert_parallel=ep)
+
+    assert model_fit(served, gpu_catalog.lookup("g6e.12xlarge"), "g6e.12xlarge").reserve_gib_per_gpu == reserve

@@ -355,3 +355,10 @@ def test_a_config_group_that_is_not_a_mapping_is_read_as_no_scheme():
     facts = facts_from_files({**QWEN_2_5_7B, "quantization_config": config}, {"BF16": 1}, "t")
 
     assert (facts.quantization, facts.quantization_group) == ("compressed-tensors", 0)
+
+
+def test_one_kv_head_is_a_count_multi_query_attention_keeps():
+    """Multi-query attention shares one KV head among all query heads (`num_key_value_heads: 1`): 1 is positive."""
+    facts = facts_from_files({**QWEN_2_5_7B, "num_key_value_heads": 1}, {"BF16": 1}, "t")
+
+    assert facts.kv_heads == 1

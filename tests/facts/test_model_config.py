@@ -91,6 +91,12 @@ def test_stored_bytes_count_each_dtype_and_a_float32_checkpoint_in_16_bits():
     ("config", "stored", "message"),
     [
         pytest.param({**QWEN_2_5_7B, "num_hidden_layers": None}, {"BF16": 1}, "num_hidden_layers is None", id="layers"),
+        pytest.param(
+            {**QWEN_2_5_7B, "num_hidden_layers": 0},
+            {"BF16": 1},
+            "num_hidden_layers is 0; a positive integer is needed",
+            id="no-layers",
+        ),
         pytest.param({**QWEN_2_5_7B, "torch_dtype": "int4"}, {"BF16": 1}, "dtype 'int4' is not one of", id="dtype"),
         pytest.param(QWEN_2_5_7B, {"Q3": 1}, "safetensors dtypes ['Q3']: none of F4, F6_E2M3", id="stored-dtype"),
         pytest.param(QWEN_2_5_7B, {}, "safetensors dtypes none", id="no-tensors"),
@@ -362,3 +368,22 @@ def test_one_kv_head_is_a_count_multi_query_attention_keeps():
     facts = facts_from_files({**QWEN_2_5_7B, "num_key_value_heads": 1}, {"BF16": 1}, "t")
 
     assert facts.kv_heads == 1
+
+
+def test_kv_heads_default_to_the_attention_heads_and_layer_types_name_the_window_layers():
+    """A config without `num_key_value_heads` is multi-head attention (transformers' configs default it to
+    `num_attention_heads`); `layer_types` lists each layer's attention, `sliding_attention` for a window layer
+    (gpt-oss's config.json)."""
+    config = {key: value for key, value in QWEN_2_5_7B.items() if key != "num_key_value_heads"}
+    config |= {"sliding_window": 128, "layer_types": ["sliding_attention", "full_attention"] * 14}
+
+    facts = facts_from_files(config, {"BF16": 1}, "t")
+
+    assert (facts.kv_heads, facts.attention_heads) == (28, 28)
+    assert (facts.sliding_window, facts.sliding_layers) == (128, 14)
+
+
+def test_a_window_pattern_of_0_is_no_pattern():
+    facts = facts_from_files({**QWEN_2_5_7B, "sliding_window_pattern": 0}, {"BF16": 1}, "t")
+
+    assert (facts.sliding_window, facts.sliding_layers) == (None, 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.facts import gpu_catalog
+from components.facts import gpu_catalog, model_catalog
 from components.facts.model_memory import ServedModel, default_max_num_batched_tokens, default_max_num_seqs, model_fit
 
 
@@ -62,3 +62,18 @@ def test_a_row_not_checked_writes_no_figures_in_the_plans_document():
 
     assert row["fits"] is None
     assert [row[key] for key in NUMBERS] == [None] * len(NUMBERS)
+
+
+def test_a_checked_row_names_its_model_pool_and_instance_type():
+    served = ServedModel(
+        "Qwen/Qwen2.5-7B-Instruct", "gpu-a", 1, 4096, 0.9, model_catalog.lookup("Qwen/Qwen2.5-7B-Instruct")
+    )
+
+    row = model_fit(served, gpu_catalog.lookup("g6e.xlarge"), "g6e.xlarge")
+
+    assert (row.name, row.pool, row.instance_type, row.fits) == (
+        "Qwen/Qwen2.5-7B-Instruct",
+        "gpu-a",
+        "g6e.xlarge",
+        True,
+    )

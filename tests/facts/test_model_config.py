@@ -375,15 +375,25 @@ def test_kv_heads_default_to_the_attention_heads_and_layer_types_name_the_window
     `num_attention_heads`); `layer_types` lists each layer's attention, `sliding_attention` for a window layer
     (gpt-oss's config.json)."""
     config = {key: value for key, value in QWEN_2_5_7B.items() if key != "num_key_value_heads"}
-    config |= {"sliding_window": 128, "layer_types": ["sliding_attention", "full_attention"] * 14}
+    config |= {"sliding_window": 128, "layer_types": ["sliding_attention"] * 3 + ["full_attention"] * 25}
 
     facts = facts_from_files(config, {"BF16": 1}, "t")
 
     assert (facts.kv_heads, facts.attention_heads) == (28, 28)
-    assert (facts.sliding_window, facts.sliding_layers) == (128, 14)
+    assert (facts.sliding_window, facts.sliding_layers) == (128, 3)
 
 
-def test_a_window_pattern_of_0_is_no_pattern():
-    facts = facts_from_files({**QWEN_2_5_7B, "sliding_window_pattern": 0}, {"BF16": 1}, "t")
+@pytest.mark.parametrize(
+    "keys",
+    [
+        pytest.param({"sliding_window_pattern": 0}, id="a-pattern-of-0-is-no-pattern"),
+        # Every layer global: (i + 1) % 1 == 0 for each layer (Gemma3TextConfig's rule), so no layer slides.
+        pytest.param({"sliding_window_pattern": 1}, id="a-pattern-of-1-every-layer-global"),
+        pytest.param({"layer_types": ["full_attention"] * 28}, id="layer-types-all-full"),
+    ],
+)
+def test_a_window_no_layer_slides_in_is_no_window(keys):
+    """Not a refusal: the model is sized as full attention, its window dropped."""
+    facts = facts_from_files({**QWEN_2_5_7B, **keys}, {"BF16": 1}, "t")
 
     assert (facts.sliding_window, facts.sliding_layers) == (None, 0)

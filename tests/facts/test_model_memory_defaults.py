@@ -60,7 +60,7 @@ def test_a_row_not_checked_writes_no_figures_in_the_plans_document():
 
     row = model_fit(served, gpu_catalog.lookup("g6.xlarge"), "g6.xlarge").to_dict()
 
-    assert row["fits"] is None
+    assert (row["name"], row["pool"], row["instanceType"], row["fits"]) == ("acme/x", "gpu", "g6.xlarge", None)
     assert [row[key] for key in NUMBERS] == [None] * len(NUMBERS)
 
 
@@ -77,3 +77,16 @@ def test_a_checked_row_names_its_model_pool_and_instance_type():
         "g6e.xlarge",
         True,
     )
+
+
+def test_the_margin_is_what_one_sequence_leaves_after_weights_and_reserve():
+    """`margin_gib`: usable memory less the weights, the reserve and one sequence of `max_model_len` (ModelFit)."""
+    served = ServedModel(
+        "Qwen/Qwen2.5-7B-Instruct", "gpu", 1, 4096, 0.9, model_catalog.lookup("Qwen/Qwen2.5-7B-Instruct")
+    )
+
+    row = model_fit(served, gpu_catalog.lookup("g6e.xlarge"), "g6e.xlarge")
+
+    parts = (row.usable_gib_per_gpu, row.weights_gib_per_gpu, row.reserve_gib_per_gpu, row.kv_gib_per_sequence_per_gpu)
+    usable, weights, reserve, kv = parts
+    assert row.margin_gib == pytest.approx(usable - weights - reserve - kv)

@@ -90,3 +90,14 @@ def test_the_margin_is_what_one_sequence_leaves_after_weights_and_reserve():
     parts = (row.usable_gib_per_gpu, row.weights_gib_per_gpu, row.reserve_gib_per_gpu, row.kv_gib_per_sequence_per_gpu)
     usable, weights, reserve, kv = parts
     assert row.margin_gib == pytest.approx(usable - weights - reserve - kv)
+
+
+def test_a_row_on_an_instance_type_outside_the_catalog_names_its_model():
+    served = ServedModel(
+        "Qwen/Qwen2.5-7B-Instruct", "gpu", 1, 4096, 0.9, model_catalog.lookup("Qwen/Qwen2.5-7B-Instruct")
+    )
+
+    row = model_fit(served, None, "x9.large")
+
+    assert (row.name, row.pool, row.instance_type, row.fits) == ("Qwen/Qwen2.5-7B-Instruct", "gpu", "x9.large", None)
+    assert row.reason == "not checked: instance type x9.large is not a GPU type of the catalog"

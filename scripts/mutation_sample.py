@@ -48,6 +48,7 @@ GROUPS = {
         ],
         tests=[
             "tests/placement/test_verdicts.py",
+            "tests/placement/test_verdict_judges.py",
             "tests/placement/test_ownership_verdict.py",
             "tests/placement/test_container_memory.py",
             "tests/placement/test_weights_on_disk.py",
@@ -124,6 +125,8 @@ GROUPS = {
         tests=[
             "tests/facts/test_model_memory_defaults.py",
             "tests/facts/test_activation_peak.py",
+            "tests/facts/test_activation_peak_parts.py",
+            "tests/placement/test_expert_parallel.py",
             "tests/facts/test_activation_peak_catalog.py",
             "tests/placement/test_model_fit.py",
             "tests/placement/test_model_fit_layouts.py",
@@ -251,6 +254,7 @@ GROUPS = {
             "components/settings/hub_models.py",
         ],
         tests=[
+            "tests/settings/test_hub_models.py",
             "tests/placement/test_model_capability.py",
             "tests/vllm/test_hub_auto_pool.py",
             "tests/vllm/test_hub_facts.py",
@@ -265,6 +269,7 @@ GROUPS = {
         ],
         tests=[
             "tests/facts/test_model_config.py",
+            "tests/facts/test_model_facts_checks.py",
             "tests/placement/test_quantization_groups.py",
             "tests/settings/test_model_facts_layouts.py",
             "tests/placement/test_model_fit.py",

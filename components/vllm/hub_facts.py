@@ -46,7 +46,7 @@ TIMEOUT_SECONDS = 10.0
 # Headers read at once: the shards of a large checkpoint (163 for DeepSeek-V3) are read side by side, as
 # get_safetensors_metadata does with hf_thread_map.
 PARALLEL_READS = 8
-# huggingface_hub's spelling of a true environment flag (utils/_runtime.py `_is_true`).
+# huggingface_hub's spelling of a true environment flag (constants.py `_is_true`, `ENV_VARS_TRUE_VALUES`).
 _TRUE = {"1", "ON", "YES", "TRUE"}
 
 

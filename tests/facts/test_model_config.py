@@ -91,6 +91,12 @@ def test_stored_bytes_count_each_dtype_and_a_float32_checkpoint_in_16_bits():
     ("config", "stored", "message"),
     [
         pytest.param({**QWEN_2_5_7B, "num_hidden_layers": None}, {"BF16": 1}, "num_hidden_layers is None", id="layers"),
+        pytest.param(
+            {**QWEN_2_5_7B, "num_hidden_layers": 0},
+            {"BF16": 1},
+            "num_hidden_layers is 0; a positive integer is needed",
+            id="no-layers",
+        ),
         pytest.param({**QWEN_2_5_7B, "torch_dtype": "int4"}, {"BF16": 1}, "dtype 'int4' is not one of", id="dtype"),
         pytest.param(QWEN_2_5_7B, {"Q3": 1}, "safetensors dtypes ['Q3']: none of F4, F6_E2M3", id="stored-dtype"),
         pytest.param(QWEN_2_5_7B, {}, "safetensors dtypes none", id="no-tensors"),
@@ -106,6 +112,7 @@ def test_files_the_gate_cannot_size_are_refused_naming_the_key(config, stored, m
     [
         pytest.param({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True}, 128, id="awq"),
         pytest.param({"quant_method": "gptq", "bits": 4, "group_size": -1}, 0, id="gptq-whole-rows"),
+        pytest.param({"quant_method": "gptq", "bits": 4, "group_size": 1}, 1, id="gptq-a-scale-a-weight"),
         pytest.param({"quant_method": "fp8", "weight_block_size": [128, 128]}, 128, id="fp8-block"),
         pytest.param(
             {
@@ -324,3 +331,69 @@ def test_an_experts_width_is_its_intermediate_size_where_the_config_has_no_moe_k
     facts = facts_from_files(config, {"BF16": 46_700_000_000}, "test")
 
     assert (facts.experts, facts.expert_intermediate_size, facts.hidden_size) == (8, 14336, 4096)
+
+
+@pytest.mark.parametrize(
+    ("keys", "chunked"),
+    [
+        # Every second layer NoPE (layers 1, 3, 5, 7): 4 of 8 chunked.
+        pytest.param({"no_rope_layer_interval": 2}, 4, id="an-interval-of-2"),
+        # An empty list is no list: transformers fills it from the interval (configuration_llama4.py: `no_rope_layers
+        # if no_rope_layers else default_no_rope_layers`), 4 by default: layers 3 and 7 NoPE.
+        pytest.param({"no_rope_layers": []}, 6, id="an-empty-list-takes-the-interval"),
+        pytest.param({"no_rope_layers": [], "no_rope_layer_interval": 8}, 7, id="an-empty-list-and-an-interval-of-8"),
+    ],
+)
+def test_without_a_no_rope_layers_list_the_interval_decides(keys, chunked):
+    """transformers' Llama4TextConfig, as the test above: layer i is NoPE when (i + 1) % no_rope_layer_interval == 0;
+    eight layers here."""
+    text = {**LLAMA_4_SCOUT["text_config"], "num_hidden_layers": 8, **keys}
+
+    facts = facts_from_files({**LLAMA_4_SCOUT, "text_config": text}, {"BF16": 1_000_000}, "test")
+
+    assert (facts.attention_chunk, facts.chunked_layers) == (8192, chunked)
+
+
+def test_a_config_group_that_is_not_a_mapping_is_read_as_no_scheme():
+    """A `config_groups` entry vLLM could not read as a scheme: plain compressed-tensors, no group, not a crash."""
+    config = {"quant_method": "compressed-tensors", "config_groups": {"group_0": ["not", "a", "scheme"]}}
+
+    facts = facts_from_files({**QWEN_2_5_7B, "quantization_config": config}, {"BF16": 1}, "t")
+
+    assert (facts.quantization, facts.quantization_group) == ("compressed-tensors", 0)
+
+
+def test_one_kv_head_is_a_count_multi_query_attention_keeps():
+    """Multi-query attention shares one KV head among all query heads (`num_key_value_heads: 1`): 1 is positive."""
+    facts = facts_from_files({**QWEN_2_5_7B, "num_key_value_heads": 1}, {"BF16": 1}, "t")
+
+    assert facts.kv_heads == 1
+
+
+def test_kv_heads_default_to_the_attention_heads_and_layer_types_name_the_window_layers():
+    """A config without `num_key_value_heads` is multi-head attention (transformers' configs default it to
+    `num_attention_heads`); `layer_types` lists each layer's attention, `sliding_attention` for a window layer
+    (gpt-oss's config.json)."""
+    config = {key: value for key, value in QWEN_2_5_7B.items() if key != "num_key_value_heads"}
+    config |= {"sliding_window": 128, "layer_types": ["sliding_attention"] * 3 + ["full_attention"] * 25}
+
+    facts = facts_from_files(config, {"BF16": 1}, "t")
+
+    assert (facts.kv_heads, facts.attention_heads) == (28, 28)
+    assert (facts.sliding_window, facts.sliding_layers) == (128, 3)
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        pytest.param({"sliding_window_pattern": 0}, id="a-pattern-of-0-is-no-pattern"),
+        # Every layer global: (i + 1) % 1 == 0 for each layer (Gemma3TextConfig's rule), so no layer slides.
+        pytest.param({"sliding_window_pattern": 1}, id="a-pattern-of-1-every-layer-global"),
+        pytest.param({"layer_types": ["full_attention"] * 28}, id="layer-types-all-full"),
+    ],
+)
+def test_a_window_no_layer_slides_in_is_no_window(keys):
+    """Not a refusal: the model is sized as full attention, its window dropped."""
+    facts = facts_from_files({**QWEN_2_5_7B, **keys}, {"BF16": 1}, "t")
+
+    assert (facts.sliding_window, facts.sliding_layers) == (None, 0)

@@ -312,3 +312,100 @@ def test_the_hubs_weights_through_an_unbounded_streamer_fail_the_plan(tmp_path):
         "/dev/shm 1.0 GiB, streamer buffers 14.17 GiB (1 rank(s) x min(the 40 GB default, 15.22 GB of weights) "
         "= 15.22 GB)) > its limit 12.80 GiB"
     )
+
+
+def _copy_job(memory: str, *command: str, init: bool = False) -> dict:
+    container = {"name": "copy", "image": "vllm/vllm-openai:v0.32.0", "command": list(command)}
+    container["resources"] = {"limits": {"memory": memory}}
+    key = "initContainers" if init else "containers"
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "copy", "namespace": "vllm"},
+        "spec": {"template": {"spec": {key: [container]}}},
+    }
+
+
+COPY = ("python3", "/opt/weights-copy/weights_copy.py", "copy")
+WAIT = ("python3", "/opt/weights-copy/weights_copy.py", "wait")
+
+
+@pytest.mark.parametrize(
+    ("job", "passed", "line"),
+    [
+        # The copy at 1 GiB within a 2 GiB limit; its estimate at the limit itself fits.
+        pytest.param(_copy_job("2Gi", *COPY), True, "peak 1.00 GiB (estimate) <= its limit 2.00 GiB", id="copy-fits"),
+        pytest.param(
+            _copy_job("1Gi", *COPY), True, "peak 1.00 GiB (estimate) <= its limit 1.00 GiB", id="copy-at-limit"
+        ),
+        # The wait at 256 MiB = 0.25 GiB: within 512Mi, over 200Mi (0.195 GiB), read from an init container too.
+        pytest.param(_copy_job("512Mi", *WAIT), True, "peak 0.25 GiB (estimate) <= its limit 0.50 GiB", id="wait-fits"),
+        pytest.param(
+            _copy_job("200Mi", *WAIT, init=True), False, "peak 0.25 GiB (estimate) > its limit 0.20 GiB", id="wait-over"
+        ),
+    ],
+)
+def test_the_weights_copy_containers_line_states_its_estimate_against_its_limit(job, passed, line):
+    result = container_memory_verdict([job], [], {})
+
+    assert result.passed is passed
+    assert result.details == [f"Job vllm/copy container copy: {line}"]
+    if passed:
+        assert result.message == (
+            "1 container peak(s) within their limits, and every node's pods within its allocatable"
+        )
+
+
+def test_a_container_without_a_memory_limit_or_of_another_command_is_not_judged_by_its_peak():
+    job = _copy_job("1Gi", "python3", "/opt/other.py")
+    unlimited = _copy_job("1Gi", *COPY)
+    del unlimited["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"]
+
+    assert container_memory_verdict([job, unlimited], [], {}).details == []
+
+
+def test_a_server_of_unknown_size_is_counted_not_checked_in_the_message():
+    result = container_memory_verdict([_server(STREAMED)], _gpu_pool(), {})
+
+    assert result.message == (
+        "0 container peak(s) within their limits, and every node's pods within its allocatable; 1 not checked, the "
+        "sizes unknown"
+    )
+
+
+@pytest.mark.parametrize(
+    ("volume", "mounted", "shm"),
+    [
+        pytest.param({"medium": "Memory", "sizeLimit": "1Gi"}, True, "1.0", id="memory-backed-mounted"),
+        # On the node's disk, not in memory.
+        pytest.param({"sizeLimit": "1Gi"}, True, "0.0", id="disk-backed"),
+        pytest.param({"medium": "Memory", "sizeLimit": "1Gi"}, False, "0.0", id="not-mounted"),
+        # No size limit: bounded by the container's limit itself, counted 0.
+        pytest.param({"medium": "Memory"}, True, "0.0", id="no-size-limit"),
+    ],
+)
+def test_dev_shm_counts_a_mounted_memory_backed_emptydir_at_its_size_limit(volume, mounted, shm):
+    """Without the streamer the peak is 2 processes x 2 GiB and /dev/shm (facts/serving_memory.py)."""
+    server = _server(["Qwen/Qwen2.5-7B-Instruct"], "6Gi")
+    pod = server["spec"]["template"]["spec"]
+    pod["volumes"] = [{"name": "dshm", "emptyDir": volume}]
+    if not mounted:
+        pod["containers"][0]["volumeMounts"] = [{"name": "other", "mountPath": "/dev/shm"}]
+
+    [line] = container_memory_verdict([server], _gpu_pool(), WEIGHTS).details
+
+    peak = 4 + float(shm)
+    assert line == (
+        f"Deployment vllm/vllm-server container vllm: peak {peak:.2f} GiB while loading (2 processes x 2.0 GiB, "
+        f"/dev/shm {shm} GiB) <= its limit 6.00 GiB"
+    )
+
+
+def test_a_container_without_a_limit_does_not_hide_the_next_one():
+    job = _copy_job("2Gi", *COPY)
+    containers = job["spec"]["template"]["spec"]["containers"]
+    containers.insert(0, {"name": "sidecar", "image": "busybox", "resources": {}})
+
+    assert container_memory_verdict([job], [], {}).details == [
+        "Job vllm/copy container copy: peak 1.00 GiB (estimate) <= its limit 2.00 GiB"
+    ]

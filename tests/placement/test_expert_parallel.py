@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from components.facts import gpu_catalog, model_catalog
-from components.facts.model_memory import GIB, ServedModel, model_fit
+from components.facts.model_memory import GIB, ServedModel, expert_parallel_size, model_fit
 from components.settings.fleet import served_model
 from components.settings.vllm import VllmSettings
 
@@ -108,3 +108,39 @@ def test_extra_args_turn_expert_parallel_on():
     served = served_model(settings, "gpu")
 
     assert (served.data_parallel_size, served.expert_parallel) == (4, True)
+
+
+@pytest.mark.parametrize(
+    ("tp", "dp", "ep", "size"),
+    [
+        pytest.param(2, 1, True, 2, id="two-tensor-ranks"),
+        pytest.param(1, 2, True, 2, id="two-data-ranks"),
+        pytest.param(2, 3, True, 6, id="the-flattened-group"),
+        pytest.param(1, 1, True, 1, id="one-rank"),
+        pytest.param(2, 2, False, 1, id="not-asked"),
+    ],
+)
+def test_the_expert_parallel_group_is_every_tensor_and_data_rank(tp, dp, ep, size):
+    """`FusedMoEParallelConfig.make` (the module docstring): ep_size = tp_size x dp_size when asked and more than one."""
+    facts = model_catalog.lookup("Qwen/Qwen3-30B-A3B")
+    served = ServedModel("Qwen/Qwen3-30B-A3B", "gpu", tp, 8192, 0.9, facts, data_parallel_size=dp, expert_parallel=ep)
+
+    assert expert_parallel_size(facts, served) == size
+
+
+def test_a_dense_model_has_no_expert_parallel_group():
+    facts = model_catalog.lookup("meta-llama/Llama-3.1-8B-Instruct")
+    served = ServedModel("meta-llama/Llama-3.1-8B-Instruct", "gpu", 2, 8192, 0.9, facts, expert_parallel=True)
+
+    assert expert_parallel_size(facts, served) == 1
+
+
+@pytest.mark.parametrize(("ep", "reserve"), [(True, 2.5), (False, 2.0)])
+def test_expert_parallelism_over_data_parallel_replicas_reserves_the_communication_buffers(ep, reserve):
+    """At TP 1 the replicas exchange tokens only with expert parallelism: the 2.0 GiB runtime reserve, plus NCCL's
+    0.5 GiB when they do (facts/model_memory.py `RUNTIME_RESERVE_GIB`, `NCCL_RESERVE_GIB`); vLLM's default budget adds
+    no activation."""
+    facts = model_catalog.lookup("Qwen/Qwen3-30B-A3B")
+    served = ServedModel("Qwen/Qwen3-30B-A3B", "gpu", 1, 8192, 0.9, facts, data_parallel_size=2, expert_parallel=ep)
+
+    assert model_fit(served, gpu_catalog.lookup("g6e.12xlarge"), "g6e.12xlarge").reserve_gib_per_gpu == reserve

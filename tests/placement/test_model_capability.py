@@ -169,3 +169,63 @@ def test_extra_args_set_the_dtype_and_the_batch_budget_the_gate_sizes_with():
     assert (served.max_num_batched_tokens, served.dtype) == (8000, "bfloat16")
     assert result.kv_gib_per_sequence_per_gpu == pytest.approx(3_617_980_416 / GIB)
     assert "127 + 2 x 8000 tokens in flight" in result.kv_cache
+
+
+WHOLE = [
+    # (method, model dtype, --dtype, capability, problems, notes), each finding's whole text.
+    pytest.param(
+        "mxfp4",
+        "bfloat16",
+        "float16",
+        (7, 5),
+        [
+            "vLLM 0.32.0 runs mxfp4 from compute capability 8.0; the GPU is 7.5",
+            "mxfp4 takes bfloat16 activations only, not --dtype float16",
+        ],
+        [],
+        id="mxfp4-float16-on-7.5",
+    ),
+    pytest.param(
+        "fp8",
+        "bfloat16",
+        "auto",
+        (7, 5),
+        [],
+        [
+            "FP8 weights through the Marlin weight-only kernel: the GPU (7.5) has no FP8 tensor cores",
+            "served in float16: the GPU (7.5) has no bfloat16",
+        ],
+        id="fp8-at-its-minimum-auto-dtype",
+    ),
+    pytest.param(
+        "bitsandbytes",
+        "bfloat16",
+        "bfloat16",
+        (7, 5),
+        [
+            "vLLM 0.32.0 knows no quantization method bitsandbytes (on any GPU)",
+            "--dtype bfloat16 needs compute capability 8.0; the GPU is 7.5",
+        ],
+        [],
+        id="bitsandbytes-forced-bfloat16",
+    ),
+    # --dtype float16 asks for what the GPU has: nothing to say.
+    pytest.param(None, "bfloat16", "float16", (7, 5), [], [], id="float16-asked-on-7.5"),
+    pytest.param("gptq", "float16", None, (6, 0), [], [], id="gptq-at-its-minimum"),
+    pytest.param(
+        "gptq",
+        "float16",
+        None,
+        (5, 2),
+        ["vLLM 0.32.0 runs gptq from compute capability 6.0; the GPU is 5.2"],
+        [],
+        id="gptq-below",
+    ),
+]
+
+
+@pytest.mark.parametrize(("method", "dtype", "flag", "capability", "problems", "notes"), WHOLE)
+def test_capability_findings_whole(method, dtype, flag, capability, problems, notes):
+    findings = capability_findings(method, dtype, flag, capability, "GPU")
+
+    assert (findings.problems, findings.notes) == (problems, notes)

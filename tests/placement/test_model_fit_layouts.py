@@ -31,7 +31,7 @@ import pytest
 
 from components.facts import gpu_catalog, model_catalog
 from components.facts.model_catalog import ModelFacts
-from components.facts.model_memory import ServedModel, facts_origin, model_fit
+from components.facts.model_memory import ServedModel, facts_origin, kv_tokens_per_sequence, model_fit
 
 
 def fit(model: str, instance_type: str, max_model_len: int, tp: int = 1, kv_cache_dtype: str | None = None):
@@ -224,3 +224,13 @@ def test_facts_refuse_an_unknown_quantization_and_a_window_without_layers():
     with pytest.raises(ValueError, match="sliding_layers needs a sliding_window"):
         ModelFacts(10, 2, 2, 2, 8, 64, "bfloat16", 2, sliding_layers=1)
     assert ModelFacts(10, 2, 2, 2, 8, 64, "bfloat16", 2, sliding_window=128, sliding_layers=1).sliding_layers == 1
+
+
+def test_a_window_layer_keeps_whole_pages_of_the_window_less_one_token_and_the_tokens_in_flight():
+    """vLLM's sliding-window spec admits cdiv(window - 1 + 2 x batched tokens, 16) + 1 pages (16-token pages, two
+    batches in flight, as the gpt-oss-20b cases above work it). A window of 18 at 16 batched tokens:
+    cdiv(17 + 32 = 49, 16) = 4 pages + 1 = 80 slots; the full layer holds cdiv(1024, 16) = 64 pages = 1024 slots.
+    One token fewer (48) would fill exactly 3 pages."""
+    facts = ModelFacts(10, 2, 2, 2, 8, 4096, "bfloat16", 2, sliding_window=18, sliding_layers=1)
+
+    assert kv_tokens_per_sequence(facts, 1024, 16) == 1024 + 80

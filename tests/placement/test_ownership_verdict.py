@@ -169,3 +169,23 @@ def test_a_passing_verdict_counts_the_tag_resources_it_looked_at():
     assert ownership_verdict([], []).message == (
         "every tag, Kubernetes object and Helm release the stack manages has one owner"
     )
+
+
+def test_a_cluster_scoped_object_declared_twice_is_named_without_a_namespace():
+    role = Declared("rbac.authorization.k8s.io", "ClusterRole", None, "reader", "kubernetes:rbac/v1:ClusterRole", "a")
+
+    verdict = ownership_verdict([], [role, Declared(**{**role.__dict__, "resource_name": "b"})])
+
+    assert verdict.details == [
+        "ClusterRole reader is declared twice: by kubernetes:rbac/v1:ClusterRole 'a' and by "
+        "kubernetes:rbac/v1:ClusterRole 'b'; allowed: one resource per object"
+    ]
+
+
+def test_only_helm_releases_and_tag_resources_are_judged_as_such():
+    """A resource of another type with release-like or tag-like inputs owns nothing of the kind."""
+    chart_like = {"type": "kubernetes:core/v1:ConfigMap", "name": "x", "id": "x", "inputs": {"name": "karpenter"}}
+
+    verdict = ownership_verdict([chart_like, release("r2", "karpenter", None)], [])
+
+    assert verdict.passed is True

@@ -146,6 +146,40 @@ def test_a_passing_verdict_counts_what_it_checked_and_what_it_could_not():
     ]
 
 
+def test_a_passing_verdict_lists_each_nodes_volume_and_one_of_unknown_weights_not_checked():
+    """The dev GPU node holds its 70.81 GiB within 90% of 100 GiB (NODES' first case); a node whose weights are of
+    unknown size is not checked: one held, one not checked, in the order given."""
+    held = NodeLoad("gpu", "gpuNodeGroup.diskSize", "1 vLLM server pod(s)", NODES[0].values[0])
+    unknown = NodeLoad(
+        "gpu-b", "gpuPools.b.diskSize", "1 vLLM server pod(s)", NodeDisk(100, "AL2023", [IMAGE], [Write("b", None)])
+    )
+
+    result = disk_verdict([], [held, unknown])
+
+    assert (result.name, result.passed, result.message) == (
+        "weights-fit-on-disk",
+        True,
+        "1 model cache(s) and node volume(s) hold what lands on them; 1 not checked, the sizes unknown",
+    )
+    assert result.details == [
+        f"gpu node holding 1 vLLM server pod(s): {NODES[0].values[0].arithmetic()}",
+        "not checked: gpu-b node holding 1 vLLM server pod(s): the size of b is unknown; give the model's facts in "
+        "vllm.modelFacts",
+    ]
+    assert result.details[0].endswith("<= 90% of 100 GiB = 90.0 GiB")
+
+
+def test_nothing_served_passes_saying_so():
+    nothing = disk_verdict([], [])
+
+    assert (nothing.name, nothing.passed, nothing.message, nothing.details) == (
+        "weights-fit-on-disk",
+        True,
+        "no vLLM server is served from the stack config",
+        [],
+    )
+
+
 def plan(tmp_path, overrides: dict | None = None, stack_file=None) -> tuple[int, dict]:
     stack_file = stack_file or dev_stack_file(tmp_path, overrides or {}, name="disk")
     return plan_stack_file(stack_file, tmp_path / "out")

@@ -31,6 +31,7 @@ import pytest
 
 from components.facts import gpu_catalog
 from components.facts.model_memory import GIB, ServedModel, model_fit
+from components.vllm import hub_facts
 from components.vllm.hub_facts import INDEX_FILE, read_model_facts
 from tests.support.hub_stand_in import COMMIT, Repo, safetensors_header, stand_in_hub
 
@@ -275,3 +276,37 @@ def test_only_a_refused_repo_is_hinted_at_the_token(hub):
 
     assert "(a gated model needs hfToken)" in unknown.problem
     assert "hfToken" not in revision.problem
+
+
+def test_without_hf_endpoint_the_hub_is_huggingface_co_and_an_error_without_text_is_named_by_its_type(monkeypatch):
+    """huggingface_hub 2.4.0 default endpoint (constants.py `_HF_DEFAULT_ENDPOINT`); the reader stands in for the network
+    this test does not reach, failing as a socket does."""
+
+    def unreachable(*_):
+        raise OSError()
+
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(hub_facts, "_Reader", unreachable)
+
+    read = read_model_facts("example/moe-120b", "v1", None)
+
+    assert (read.facts, read.offline) == (None, False)
+    assert read.problem == "example/moe-120b at revision v1 not read from https://huggingface.co: OSError"
+
+
+@pytest.mark.parametrize(
+    ("value", "offline"),
+    [("1", True), ("ON", True), ("yes", True), ("True", True), ("0", False), ("", False), ("false", False)],
+)
+def test_hf_hub_offline_is_read_as_huggingface_hub_spells_true(monkeypatch, value, offline):
+    """huggingface_hub 2.4.0 constants.py `_is_true`: "1", "ON", "YES", "TRUE" (`ENV_VARS_TRUE_VALUES`) in any case."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", value)
+
+    assert hub_facts.hub_offline() is offline
+
+
+def test_hf_hub_offline_unset_is_online(monkeypatch):
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+
+    assert hub_facts.hub_offline() is False

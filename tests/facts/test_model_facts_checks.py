@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from components.facts.model_facts import QUANTIZATION_BYTES, ModelFacts
+from components.facts.model_facts import QUANTIZATION_BYTES, ModelFacts, catalog_row
 
 # The smallest facts each rule accepts: every count 1.
 SMALLEST = ModelFacts(1, 1, 1, 1, 1, 1, "bfloat16", 1)
@@ -85,3 +85,33 @@ def test_model_facts_accept(changes):
 
 def test_every_count_of_one_is_accepted():
     assert SMALLEST.layers == 1
+
+
+@pytest.mark.parametrize(
+    ("dtype", "bytes_per_parameter"), [("bfloat16", 2), ("float16", 2), ("float32", 4), ("fp8", 1)]
+)
+def test_a_catalog_row_built_now_keeps_its_name_its_source_and_its_dtypes_bytes(dtype, bytes_per_parameter):
+    """The catalog's rows are built when the module loads; this builds one while the test runs. Bytes per parameter
+    of each dtype: 2 for the 16-bit floats, 4 for float32, 1 for float8 (the width of each type)."""
+    name, facts = catalog_row(
+        "org/model",
+        "a cited copy",
+        parameters=1_000_000,
+        layers=2,
+        attention_heads=4,
+        kv_heads=2,
+        head_dim=16,
+        max_context=4096,
+        dtype=dtype,
+    )
+
+    assert name == "org/model"
+    assert (facts.parameters, facts.layers, facts.attention_heads, facts.kv_heads, facts.head_dim) == (
+        1_000_000,
+        2,
+        4,
+        2,
+        16,
+    )
+    assert (facts.max_context, facts.dtype, facts.source) == (4096, dtype, "a cited copy")
+    assert facts.bytes_per_parameter == bytes_per_parameter

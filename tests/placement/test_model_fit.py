@@ -7,6 +7,8 @@ Each case's id or comment states its arithmetic: weights = parameters x 2 bytes 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from components.facts import gpu_catalog, model_catalog
@@ -323,3 +325,16 @@ def test_model_facts_settings_accept_exactly_the_methods_the_catalog_sizes_that_
     from components.settings.vllm import Quantization
 
     assert set(typing.get_args(Quantization)) == set(QUANTIZATION_BYTES) - UNKNOWN_METHODS
+
+
+def test_a_type_whose_gpus_compute_capability_is_unknown_is_sized_with_no_capability_problem_or_note():
+    """An instance type the GPU catalog knows without a compute capability: no method or dtype rule can be checked,
+    so the row is the sizing alone. Qwen2.5-7B on an A10G's memory holds 9 sequences of 8192 tokens (the first
+    row of FITS, worked there), and its reason ends with the KV figures, no capability note after them."""
+    a10g = dataclasses.replace(gpu_catalog.lookup("g5.xlarge"), gpu_compute_capability=None)
+
+    result = model_fit(served("Qwen/Qwen2.5-7B-Instruct"), a10g, "g5.xlarge")
+
+    assert (result.fits, result.sequences_at_max_model_len) == (True, 9)
+    assert "capability" not in result.reason
+    assert not result.reason.endswith("; ")

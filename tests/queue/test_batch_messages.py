@@ -60,3 +60,14 @@ def test_each_option_says_what_it_is_for_in_the_help(capsys):
         "--dead-letter-url DEAD_LETTER_URL": "the dead-letter queue, to say which missing ones are there",
     }.items():
         assert f"{option} {help_text}" in text, option
+
+
+@pytest.mark.parametrize("results", ["https://b/out/", "s3:///out/"], ids=["not-s3", "no-bucket"])
+def test_collect_refuses_results_that_are_no_s3_uri_naming_the_option_and_the_form(tmp_path, capsys, results):
+    """Before any client is made: the option, the value given and the form the stack's `results` output has."""
+    code = batch.main(["collect", "--results", results, "--batch", "b1", "--out", str(tmp_path / "out.jsonl")])
+
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"eks-gpu-batch: --results: results {results!r}; allowed: s3://<bucket>/<prefix>/\n"
+    )

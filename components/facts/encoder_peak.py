@@ -16,9 +16,11 @@ Read from the vllm 0.32.0 wheel's source (read 2026-12-05):
   limit of 0 leaves no encoder budget, so nothing is profiled; `--skip-mm-profiling` skips the encoder run too.
 - the attention kernel (vllm/platforms/cuda.py `get_vit_attn_backend`, vllm/v1/attention/backends/flash_attn.py):
   from compute capability 8.0, for head sizes that are multiples of 8 up to 256, the encoder's `MMEncoderAttention`
-  runs FlashAttention, which keeps no score matrix; below 8.0 it runs torch's SDPA
-  (vllm/v1/attention/ops/vit_attn_wrappers.py), whose kernel torch picks at run time, so the peak is not sized there,
-  nor where `--mm-encoder-attn-backend` chooses another kernel.
+  runs FlashAttention (float16 and bfloat16 only: `FlashAttentionBackend.supported_dtypes`), which keeps no score
+  matrix; from 8.0 a head size or dtype FlashAttention refuses runs the next supported backend, Triton's attention
+  (`get_supported_vit_attn_backends`: FLASH_ATTN, TRITON_ATTN, TORCH_SDPA), and below 8.0 torch's SDPA
+  (vllm/v1/attention/ops/vit_attn_wrappers.py), whose kernel torch picks at run time: the peak is sized for
+  FlashAttention only, not where another kernel runs or `--mm-encoder-attn-backend` chooses one.
 - the encoder layer (vllm/model_executor/models/siglip.py `SiglipEncoderLayer.forward`, `SiglipMLP.forward`): the
   residual, the normed input and the output (3 x hidden per patch) beside the larger of attention's qkv and output
   (4 x hidden) and the MLP (fc1's output and its activation, 2 x intermediate; 3 x for a gated MLP).
@@ -46,6 +48,8 @@ FLASH_ATTENTION_CAPABILITY = (8, 0)
 """The compute capability from which the encoder's attention runs FlashAttention (`supports_compute_capability`)."""
 MAX_FLASH_HEAD_SIZE = 256
 """The largest head size FlashAttention 2 takes (`FlashAttentionBackend.supports_head_size`), multiples of 8."""
+FLASH_ATTENTION_BYTES = frozenset({2})
+"""Bytes of the activation dtypes FlashAttention takes: float16 and bfloat16 (`supported_dtypes`)."""
 PIXEL_CHANNELS = 3
 # Tensors of hidden width alive through every encoder layer (the residual, the normed input, the output), and
 # attention's widest moment (qkv and its output).
@@ -122,13 +126,15 @@ def encoder_peak(
         return EncoderPeak(
             0.0, items, f"{name} not counted: --mm-encoder-attn-backend {settings.attention_backend} is not sized"
         )
-    head_size = tower.hidden_size // tower.attention_heads
-    if head_size % 8 or head_size > MAX_FLASH_HEAD_SIZE:
-        return EncoderPeak(0.0, items, f"{name} not counted: head size {head_size} runs torch's SDPA")
     if capability is None or capability < FLASH_ATTENTION_CAPABILITY:
         return EncoderPeak(
             0.0, items, f"{name} not counted: below compute capability 8.0 torch's SDPA picks the attention kernel"
         )
+    head_size = tower.hidden_size // tower.attention_heads
+    if head_size % 8 or head_size > MAX_FLASH_HEAD_SIZE:
+        return EncoderPeak(0.0, items, f"{name} not counted: head size {head_size} runs Triton's attention kernel")
+    if width not in FLASH_ATTENTION_BYTES:
+        return EncoderPeak(0.0, items, f"{name} not counted: float32 activations run Triton's attention kernel")
     total = encoder_bytes(tower, items, width) + outputs_bytes(tower, items, width)
     return EncoderPeak(
         total / GIB,

@@ -71,7 +71,7 @@ KV_CACHE_DTYPE_BYTES: Mapping[str, float] = MappingProxyType(
 # sizes the peak for a row that records its `VisionTower`, and a row without one (or a model read from the Hub, whose
 # tower is not read) carries this note instead.
 ENCODER_NOT_PROFILED = "vision encoder ({}) weights counted but not its start-up profiling peak"
-ENCODER_COUNTED = "vision encoder ({}) weights and start-up profiling peak counted"
+ENCODER_COUNTED = "vision encoder ({}) weights counted, its start-up profiling peak as the row's encoder says"
 
 
 @dataclass(frozen=True)

@@ -91,15 +91,28 @@ def default_max_num_seqs(gpu_memory_gib: float, gpu_model: str) -> int:
 
 
 def served_budget(
-    default: Budget, max_num_batched_tokens: int | None, max_num_seqs: int | None, performance_mode: str | None
+    default: Budget,
+    max_num_batched_tokens: int | None,
+    max_num_seqs: int | None,
+    performance_mode: str | None,
+    max_model_len: int | None = None,
+    chunked_prefill: bool = True,
 ) -> Budget:
-    """The batch budget a server runs with: what its arguments set, and vLLM's `default` for the rest, doubled by
-    `--performance-mode throughput` (vllm/engine/arg_utils.py `_set_default_max_num_seqs_and_batched_tokens_args`
-    at v0.32.0: "If throughput mode is set, double max_num_batched_tokens and max_num_seqs", each only when the
-    server left it unset). vLLM then caps a defaulted token budget at `max_num_seqs x max_model_len`, which binds
-    only below 8 tokens of context (the defaults' ratio), so it is not applied here."""
+    """The batch budget a server runs with: what its arguments set, and vLLM's `default` for the rest, as
+    vllm/engine/arg_utils.py `_set_default_max_num_seqs_and_batched_tokens_args` at v0.32.0 resolves it: doubled by
+    `--performance-mode throughput` ("If throughput mode is set, double max_num_batched_tokens and max_num_seqs",
+    each only when the server left it unset); then a defaulted token budget is raised to `max_model_len` when
+    chunked prefill is off (`--no-enable-chunked-prefill`: a whole prompt is one batch) and capped at
+    `max_num_seqs x max_model_len` ("Ensure max_num_batched_tokens does not exceed model limit"). A token budget
+    the server sets is kept as set."""
     factor = THROUGHPUT_FACTOR if performance_mode == "throughput" else 1
-    return Budget(max_num_batched_tokens or default.tokens * factor, max_num_seqs or default.sequences * factor)
+    sequences = max_num_seqs or default.sequences * factor
+    if max_num_batched_tokens:
+        return Budget(max_num_batched_tokens, sequences)
+    tokens = default.tokens * factor
+    if max_model_len:
+        tokens = min(sequences * max_model_len, tokens if chunked_prefill else max(max_model_len, tokens))
+    return Budget(tokens, sequences)
 
 
 def _pages(tokens: int) -> int:
@@ -153,6 +166,8 @@ class ServedModel:
     """`--max-num-seqs`; None for vLLM's default on the GPU (`default_max_num_seqs`)."""
     performance_mode: str | None = None
     """`--performance-mode`; `throughput` doubles the defaults of the two above (`served_budget`)."""
+    chunked_prefill: bool = True
+    """False with `--no-enable-chunked-prefill`: a defaulted token budget grows to `max_model_len` (`served_budget`)."""
     encoder: EncoderSettings = EncoderSettings()
     """What the server's arguments set that shapes a vision encoder's start-up profiling (facts/encoder_peak.py)."""
 
@@ -251,7 +266,14 @@ def model_fit(model: ServedModel, instance: InstanceType | None, instance_type: 
     kv_slot = tensors * heads * facts.head_dim * facts.kv_cache_bytes(model.kv_cache_dtype)
     memory = instance.gpu_memory_visible_gib or instance.gpu_memory_gib
     default = Budget(default_max_num_batched_tokens(memory, gpu), default_max_num_seqs(memory, gpu))
-    budget = served_budget(default, model.max_num_batched_tokens, model.max_num_seqs, model.performance_mode)
+    budget = served_budget(
+        default,
+        model.max_num_batched_tokens,
+        model.max_num_seqs,
+        model.performance_mode,
+        model.max_model_len,
+        model.chunked_prefill,
+    )
     batched = budget.tokens
     doubled = model.performance_mode == "throughput" and budget != Budget(
         model.max_num_batched_tokens or default.tokens, model.max_num_seqs or default.sequences

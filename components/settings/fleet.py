@@ -212,6 +212,7 @@ def served_model(settings: VllmSettings, pool: str, hub: ModelFacts | None = Non
         expert_parallel=extra.expert_parallel,
         max_num_seqs=extra.capture.max_num_seqs,
         performance_mode=extra.capture.performance_mode,
+        chunked_prefill=extra.chunked_prefill,
         encoder=extra.encoder,
     )
 

@@ -145,6 +145,8 @@ class ExtraArgs:
     """What the items set that shapes the CUDA graphs captured at start (facts/cuda_graphs.py)."""
     encoder: EncoderSettings = EncoderSettings()
     """What the items set that shapes a vision encoder's start-up profiling (facts/encoder_peak.py)."""
+    chunked_prefill: bool = True
+    """False when `--no-enable-chunked-prefill` is given (vLLM's default for a generating model is on)."""
 
 
 def check(items: Sequence[str]) -> ExtraArgs:
@@ -170,7 +172,14 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
             kv_cache_dtype = setting.value
         elif setting.option.dest == "hf_overrides":
             overrides = True
-        elif setting.option.dest in ("max_num_batched_tokens", "dtype", "enable_expert_parallel", *CAPTURE, *ENCODER):
+        elif setting.option.dest in (
+            "max_num_batched_tokens",
+            "dtype",
+            "enable_expert_parallel",
+            "enable_chunked_prefill",
+            *CAPTURE,
+            *ENCODER,
+        ):
             sizing[setting.option.dest] = setting.value  # the last one counts
     if not problems:
         refused = vllm_parser.argparse_error("model", items)
@@ -192,6 +201,7 @@ def _check(items: tuple[str, ...]) -> ExtraArgs:
         bool(sizing.get("enable_expert_parallel")),
         _capture(sizing),
         _encoder(sizing),
+        sizing.get("enable_chunked_prefill") is not False,
     )
 
 

@@ -27,6 +27,8 @@ Llama4ImageProcessorFast default) tiles plus a global tile: 17 x (576 + 1 class 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from components.facts import gpu_catalog, model_catalog
@@ -143,6 +145,31 @@ def test_what_is_not_profiled_or_not_sized_adds_nothing_and_says_why(settings, c
     assert (peak.gib, peak.words) == (0.0, words)
 
 
+def test_float32_activations_run_tritons_attention_and_are_not_sized():
+    """FlashAttention takes float16 and bfloat16 only (flash_attn.py `supported_dtypes`); from compute capability
+    8.0 vLLM then picks the next ViT backend, TRITON_ATTN (platforms/cuda.py `get_supported_vit_attn_backends`)."""
+    peak = encoder_peak(model_catalog.lookup(GEMMA3), Budget(2048, 256), 8192, EncoderSettings(), AMPERE, 4)
+
+    assert (peak.gib, peak.words) == (
+        0.0,
+        "vision encoder (SigLIP) profiling peak not counted: float32 activations run Triton's attention kernel",
+    )
+
+
+def test_a_head_size_flash_attention_refuses_runs_tritons_attention_and_is_not_sized():
+    """A tower of 1152 wide in 12 heads has heads of 96 (a multiple of 8, taken); in 16 heads, 72; in 32 heads, 36,
+    not a multiple of 8, so FlashAttention refuses it and Triton's attention runs."""
+    gemma = model_catalog.lookup(GEMMA3)
+    odd = dataclasses.replace(gemma, vision_tower=dataclasses.replace(gemma.vision_tower, attention_heads=32))
+
+    peak = encoder_peak(odd, Budget(2048, 256), 8192, EncoderSettings(), AMPERE, 2)
+
+    assert (peak.gib, peak.words) == (
+        0.0,
+        "vision encoder (SigLIP) profiling peak not counted: head size 36 runs Triton's attention kernel",
+    )
+
+
 def test_a_model_without_a_recorded_tower_adds_nothing():
     peak = encoder_peak(
         model_catalog.lookup("meta-llama/Llama-3.1-8B-Instruct"), Budget(2048, 256), 8192, EncoderSettings(), AMPERE, 2
@@ -165,7 +192,10 @@ def test_gemma3_on_an_h100_reserves_its_encoders_profiling_peak():
         "vision encoder (SigLIP) profiling peak +3.17 GiB (32 images of 4096 patches at 8192 batched tokens)"
     )
     assert "reserve 5.2 GiB (vision encoder (SigLIP) profiling peak +3.17 GiB" in result.reason
-    assert "vision encoder (SigLIP) weights and start-up profiling peak counted" in result.layout
+    assert (
+        "vision encoder (SigLIP) weights counted, its start-up profiling peak as the row's encoder says"
+        in result.layout
+    )
     assert result.to_dict()["encoderGiBPerGpu"] == 3.17
 
 

@@ -50,6 +50,7 @@ NUMBERS = (
     "kvGiBPerSequencePerGpu",
     "reserveGiBPerGpu",
     "activationGiBPerGpu",
+    "encoderGiBPerGpu",
     "marginGiB",
     "sequencesAtMaxModelLen",
 )

@@ -114,7 +114,7 @@ def test_the_chunked_layers_and_the_vision_encoder_are_named_in_the_row():
 
     assert result.layout == (
         "bfloat16 weights, 16 experts (1 per token), all resident, 36 of 48 layers in 8192-token chunks, "
-        "vision encoder (Llama 4) weights and start-up profiling peak counted"
+        "vision encoder (Llama 4) weights counted, its start-up profiling peak as the row's encoder says"
     )
     assert "36 chunked layer(s) keep 8192 + 2 x 8192 tokens in flight at most" in result.kv_cache
 

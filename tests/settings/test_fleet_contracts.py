@@ -54,7 +54,7 @@ def test_a_pools_contract_keeps_the_shared_label_and_taint_and_adds_its_own():
 
 def test_the_one_pool_forms_contract_has_no_label_naming_the_pool():
     one_pool = Pool(None, L40S_TIERED.settings)
-    assert pool_contract(SHARED, one_pool.settings) == pool_contract(SHARED, one_pool.settings, one_pool.node_labels)
+    assert one_pool.node_labels == {}
     assert pool_contract(SHARED, one_pool.settings) == PlacementContract(
         label_key="accelerator",
         label_value="nvidia",

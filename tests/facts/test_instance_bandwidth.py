@@ -69,3 +69,17 @@ def test_a_concurrency_sized_from_the_baseline_fills_it():
 
     assert found.seconds == pytest.approx(15e9 / 5000e6)
     assert instance_io.network_bandwidth("x.large", None) is None
+
+
+def test_a_pulled_image_step_shows_its_sizes_in_gb_its_rates_and_its_seconds():
+    """The pinned vLLM image: 12 GB compressed (vllm-project/vllm#27154) and 28.6 GB unpacked (vllm-project/vllm#22377);
+    a plain pull at 15 GB in 6 minutes (the AWS Machine Learning Blog on SOCI), 15e9 / 360 = 41.7 MB/s, so 12e9 /
+    41.67e6 = 288 s; a volume provisioned at 1000 MiB/s = 1048.6 MB/s writes 12 + 28.6 = 40.6 GB in 38.7 s, so the
+    pull's 288 s is the step (an instance the EBS table does not name leaves the volume's rate alone)."""
+    steps, _ = cold_start.cold_start_steps(cold_start.Start(volume_throughput_mibps=1000))
+
+    [image] = [step for step in steps if step.name == cold_start.IMAGE]
+    assert image.seconds == pytest.approx(288.0)
+    assert image.arithmetic == (
+        "the longer of 12.00 GB pulled at 41.7 MB/s (288 s) and 12.00 + 28.60 GB written at 1048.6 MB/s (39 s)"
+    )

@@ -255,6 +255,34 @@ def test_a_node_whose_daemonsets_leave_too_little_for_the_server_fails_naming_bo
     assert container_memory_verdict([server], _gpu_pool(), WEIGHTS, [smaller]).passed is True  # 15391Mi exactly
 
 
+def test_a_pool_whose_instance_type_is_unknown_is_not_judged_by_its_nodes_memory():
+    """A pool marked `unknown` (its instance type not in the catalog, placement/pools.py) has no allocatable the
+    stack can trust, even where a node carries one: the pair that fails on a g5.xlarge above (16107Mi > 15391Mi)
+    is not judged there, and the server's own container is still checked against its limit."""
+    agent = {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": "agent", "namespace": "kube-system"},
+        "spec": {
+            "template": {
+                "spec": {
+                    "tolerations": [{"operator": "Exists"}],
+                    "containers": [
+                        {"name": "agent", "image": "agent", "resources": {"requests": {"memory": "3000Mi"}}}
+                    ],
+                }
+            }
+        },
+    }
+    [pool] = _gpu_pool()
+    pool["unknown"] = True
+
+    result = container_memory_verdict([_server(["Qwen/Qwen2.5-7B-Instruct"])], [pool], WEIGHTS, [agent])
+
+    assert result.passed is True
+    assert not any(line.startswith("pool gpu:") for line in result.details)
+
+
 def test_the_copy_job_and_the_wait_container_against_their_estimates():
     job = {
         "apiVersion": "batch/v1",

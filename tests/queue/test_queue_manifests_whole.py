@@ -52,3 +52,29 @@ def test_the_consumers_environment_names_the_queue_results_region_and_limits():
         "RECEIVE_BATCH": "10",
         "ALIVE_FILE": "/run/queue-consumer/alive",
     }
+
+
+def test_a_server_without_pod_annotations_gets_the_consumers_one_and_keeps_what_it_has():
+    """The Cluster Autoscaler's `cluster-autoscaler.kubernetes.io/safe-to-evict: "false"` (its FAQ, "What types of
+    pods can prevent CA from removing a node?") goes on the pod template, beside any annotation it already has."""
+    from components.vllm.queue.manifests import with_consumer
+
+    settings = parse_settings({"vllm": {"queue": {"enabled": True, "requestTimeoutSeconds": 600}}}).vllm
+
+    def deployment(metadata: dict) -> dict:
+        server = {"name": "vllm", "image": "vllm", "volumeMounts": []}
+        return {"spec": {"template": {"metadata": metadata, "spec": {"containers": [server], "volumes": []}}}}
+
+    bare = with_consumer(deployment({}), settings, "ml", {"name": "consumer"})
+    scraped = with_consumer(
+        deployment({"annotations": {"prometheus.io/scrape": "true"}}), settings, "ml", {"name": "consumer"}
+    )
+
+    assert bare["spec"]["template"]["metadata"]["annotations"] == {
+        "cluster-autoscaler.kubernetes.io/safe-to-evict": "false"
+    }
+    assert scraped["spec"]["template"]["metadata"]["annotations"] == {
+        "prometheus.io/scrape": "true",
+        "cluster-autoscaler.kubernetes.io/safe-to-evict": "false",
+    }
+    assert [container["name"] for container in bare["spec"]["template"]["spec"]["containers"]] == ["vllm", "consumer"]

@@ -41,14 +41,18 @@ def test_every_aws_resource_of_karpenter_that_takes_tags_carries_the_components_
     assert {"it-controller-role", "it-node-role", "it-interruption", "it-pod-identity", "it-node-access"} <= tagged
 
 
-def test_tags_that_are_no_mapping_are_refused_naming_the_component_before_anything_registers(tmp_path):
-    """The argument's path as the user wrote the call: the component's class, its name, then the field."""
+def test_a_misspelt_argument_is_refused_naming_the_component_and_the_nearest_argument_before_anything_registers(
+    tmp_path,
+):
+    """Arguments as a mapping (as a Pulumi package's host hands them over): the argument's path as the user wrote the
+    call, the component's class, its name, then the key, and the nearest known argument."""
     from tests.support.component_args import assert_refused_before_registering
 
     source = """
-        from components.pools.karpenter.args import KarpenterArgs
         from components.pools.karpenter.controller import Karpenter
 
-        Karpenter("k", KarpenterArgs(cluster_name="ml", node_security_group_id="sg-1", tags=["team"]))
+        Karpenter("k", {"cluster_name": "ml", "node_security_group_id": "sg-1", "tag": {"team": "ml"}})
         """
-    assert_refused_before_registering(tmp_path, source, ["Karpenter(k).args.tags: "])
+    assert_refused_before_registering(
+        tmp_path, source, ["Karpenter(k).args.tag: unknown argument 'tag'; did you mean 'tags'?"]
+    )

@@ -120,8 +120,9 @@ class _Reader:
         return counts, experts
 
     def _header(self, filename: str) -> Any:
+        # The client sends its own token (`HfApi._build_hf_headers` falls back to it when a call gives none).
         return self.api.parse_safetensors_file_metadata(
-            self.model, filename, revision=self.revision, token=self.token, timeout=TIMEOUT_SECONDS
+            self.model, filename, revision=self.revision, timeout=TIMEOUT_SECONDS
         )
 
 

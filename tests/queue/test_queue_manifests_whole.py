@@ -10,6 +10,8 @@ consumer_script.py), the region under the name boto3 reads, SQS's longest long p
 
 from __future__ import annotations
 
+import pytest
+
 from components.settings import parse_settings
 from components.vllm.queue.manifests import consumer_container, transport_policy
 
@@ -78,3 +80,14 @@ def test_a_server_without_pod_annotations_gets_the_consumers_one_and_keeps_what_
         "cluster-autoscaler.kubernetes.io/safe-to-evict": "false",
     }
     assert [container["name"] for container in bare["spec"]["template"]["spec"]["containers"]] == ["vllm", "consumer"]
+
+
+def test_the_consumer_without_a_request_timeout_is_a_programming_error_that_says_which_key():
+    """The settings refuse a queue without `requestTimeoutSeconds`; a caller that builds the consumer from settings
+    without one (the queue off) is stopped with the key named, not given a consumer without a timeout."""
+    settings = parse_settings({}).vllm
+
+    with pytest.raises(AssertionError) as raised:
+        consumer_container(settings, queue_url="q", results_uri="s3://r/", region="us-east-1")
+
+    assert str(raised.value) == "a queue needs requestTimeoutSeconds (settings refuse it otherwise)"

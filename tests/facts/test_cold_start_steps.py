@@ -40,3 +40,24 @@ def test_the_weights_copy_names_each_figures_source_once_the_weights_size_among_
     assert "weights: parameters x bytes per parameter (facts/model_catalog.py, or vllm.modelFacts)" in sources
     assert len(sources) == len(set(sources))
     assert "None" not in sources
+
+
+def test_the_servers_own_steps_say_how_each_figure_was_taken():
+    """The steps after the node and the image, by name, seconds and how each was worked, from the dated figures:
+    the process start 19 s (vllm-project/vllm#15225, an upper figure), one memory profiling run 1.46 s
+    (vllm-project/vllm#11550), torch.compile 45 s without a cache (ai-dynamo/dynamo#3257), and the two probes'
+    default 10 s periods (Kubernetes' Probe.periodSeconds)."""
+    from components.facts import cold_start
+
+    steps, _ = cold_start.cold_start_steps(cold_start.Start())
+    named = {step.name: (step.seconds, step.arithmetic) for step in steps}
+
+    assert named[cold_start.PROCESS] == (19, "published upper figure")
+    assert named[cold_start.PROFILE] == (1.46, "one profiling run")
+    assert named[cold_start.COMPILE] == (45, "without a compile cache")
+    assert named[cold_start.PROBES] == (20, "startup probe period 10 s + readiness probe period 10 s")
+    cached, _ = cold_start.cold_start_steps(cold_start.Start(compile_cache=True))
+    # With the cache restored: about 8 s (ai-dynamo/dynamo#3257; vllm-project/vllm#20264, 7.51 s).
+    assert [(step.seconds, step.arithmetic) for step in cached if step.name == cold_start.COMPILE] == [
+        (8, "the compile cache restored")
+    ]

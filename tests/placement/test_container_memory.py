@@ -283,6 +283,34 @@ def test_a_pool_whose_instance_type_is_unknown_is_not_judged_by_its_nodes_memory
     assert not any(line.startswith("pool gpu:") for line in result.details)
 
 
+def test_a_daemonset_is_counted_beside_the_server_by_where_it_lands_not_by_whether_it_fits():
+    """Which DaemonSets share the node is decided by taints, affinity and schedulability alone (the DaemonSet
+    controller places one pod per eligible node, its requests aside): an agent asking 16000Mi, more than the
+    g5.xlarge's 15391Mi allocatable by itself, still lands there, and with the server's 13107Mi makes 29107Mi."""
+    agent = {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": "agent", "namespace": "kube-system"},
+        "spec": {
+            "template": {
+                "spec": {
+                    "tolerations": [{"operator": "Exists"}],
+                    "containers": [
+                        {"name": "agent", "image": "agent", "resources": {"requests": {"memory": "16000Mi"}}}
+                    ],
+                }
+            }
+        },
+    }
+    result = container_memory_verdict([_server(["Qwen/Qwen2.5-7B-Instruct"])], _gpu_pool(), WEIGHTS, [agent])
+
+    assert result.passed is False
+    assert (
+        "pool gpu: 1 pod(s) of Deployment vllm/vllm-server request 13107Mi beside 1 DaemonSet pod(s) requesting "
+        "16000Mi: 29107Mi > the node's allocatable 15391Mi"
+    ) in result.details
+
+
 def test_the_copy_job_and_the_wait_container_against_their_estimates():
     job = {
         "apiVersion": "batch/v1",

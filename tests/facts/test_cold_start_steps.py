@@ -61,3 +61,20 @@ def test_the_servers_own_steps_say_how_each_figure_was_taken():
     assert [(step.seconds, step.arithmetic) for step in cached if step.name == cold_start.COMPILE] == [
         (8, "the compile cache restored")
     ]
+
+
+def test_a_warm_start_begins_with_the_placeholders_preemption_citing_kubernetes():
+    """A warm node: no decision, launch or device plugin step; the scheduler preempts the placeholder, which may
+    take its grace period (Kubernetes documentation, "Pod Priority and Preemption": victims get their graceful
+    termination period)."""
+    from components.facts import cold_start
+
+    steps, _ = cold_start.cold_start_steps(cold_start.Start(warm=True, placeholder_grace=1))
+
+    assert steps[0] == cold_start.Step(
+        cold_start.PREEMPT,
+        1,
+        "the scheduler preempts the warm node's placeholder, whose grace period is 1 s",
+        "Kubernetes docs, Pod Priority and Preemption: victims get their graceful termination period",
+    )
+    assert not {cold_start.DECISION, cold_start.LAUNCH, cold_start.DEVICE_PLUGIN} & {step.name for step in steps}

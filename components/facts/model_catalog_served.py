@@ -50,7 +50,7 @@ _LLAMA4_SHAPE = dict(
     attention_chunk=8192,
     chunked_layers=36,
     vision_tower=_towers.LLAMA4_VISION,
-    hidden_size=5120,
+    hidden_size=_towers.LLAMA4_TEXT_HIDDEN_SIZE,
     expert_intermediate_size=8192,
 )
 # Mistral Small 3.1 and 3.2 24B (config.json, mistral3): text_config hidden_size 5120, intermediate_size 32768, 40

@@ -81,10 +81,9 @@ class VisionTower:
 
     name: str
     """The encoder's name for the row (`SigLIP`)."""
-    layers: int
-    """`vision_config.num_hidden_layers`."""
     hidden_size: int
-    """`vision_config.hidden_size`: the width of the encoder's residual stream."""
+    """`vision_config.hidden_size`: the width of the encoder's residual stream (the peak is one layer's, whatever
+    `num_hidden_layers`)."""
     intermediate_size: int
     """`vision_config.intermediate_size`: the width of its MLP."""
     attention_heads: int

@@ -22,7 +22,6 @@ GEMMA3_SIGLIP_SOURCE = (
 )
 GEMMA3_SIGLIP = VisionTower(
     name="SigLIP",
-    layers=27,
     hidden_size=1152,
     intermediate_size=4304,
     attention_heads=16,
@@ -58,9 +57,10 @@ MAVERICK_VISION_SOURCE = (
     + ": "
     + LLAMA4_VISION_FIELDS
 )
+LLAMA4_TEXT_HIDDEN_SIZE = 5120
+"""Llama 4's text_config hidden_size (Scout's and Maverick's rows), the width of the embeddings the projector gives."""
 LLAMA4_VISION = VisionTower(
     name="Llama 4",
-    layers=34,
     hidden_size=1408,
     intermediate_size=5632,
     attention_heads=16,
@@ -68,7 +68,7 @@ LLAMA4_VISION = VisionTower(
     patch_size=14,
     patches_per_item=17 * ((336 // 14) ** 2 + 1),
     tokens_per_item=17 * (336 // 14) ** 2 // 4,
-    output_size=5120,
+    output_size=LLAMA4_TEXT_HIDDEN_SIZE,
 )
 
 

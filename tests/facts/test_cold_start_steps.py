@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from components.facts import cold_start
 from components.facts.cold_start import WEIGHTS_COPY_STEP
 from components.facts.system_nodes import weights_copy_step
 
@@ -47,8 +48,6 @@ def test_the_servers_own_steps_say_how_each_figure_was_taken():
     the process start 19 s (vllm-project/vllm#15225, an upper figure), one memory profiling run 1.46 s
     (vllm-project/vllm#11550), torch.compile 45 s without a cache (ai-dynamo/dynamo#3257), and the two probes'
     default 10 s periods (Kubernetes' Probe.periodSeconds)."""
-    from components.facts import cold_start
-
     steps, _ = cold_start.cold_start_steps(cold_start.Start())
     named = {step.name: (step.seconds, step.arithmetic) for step in steps}
 
@@ -67,8 +66,6 @@ def test_a_warm_start_begins_with_the_placeholders_preemption_citing_kubernetes(
     """A warm node: no decision, launch or device plugin step; the scheduler preempts the placeholder, which may
     take its grace period (Kubernetes documentation, "Pod Priority and Preemption": victims get their graceful
     termination period)."""
-    from components.facts import cold_start
-
     steps, _ = cold_start.cold_start_steps(cold_start.Start(warm=True, placeholder_grace=1))
 
     assert steps[0] == cold_start.Step(

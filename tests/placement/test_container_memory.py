@@ -11,7 +11,6 @@ instance memory): 13107Mi on a 16 GiB g5.xlarge or g6.xlarge, 26214Mi on a 32 Gi
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
@@ -148,6 +147,17 @@ def _server(args: list[str], limit: str = "13107Mi") -> dict:
     }
 
 
+def _agent(memory: str) -> dict:
+    """An agent's DaemonSet that tolerates every taint and asks `memory`."""
+    container = {"name": "agent", "image": "agent", "resources": {"requests": {"memory": memory}}}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": "agent", "namespace": "kube-system"},
+        "spec": {"template": {"spec": {"tolerations": [{"operator": "Exists"}], "containers": [container]}}},
+    }
+
+
 def _gpu_pool() -> list[dict]:
     spec = NodeGroupSpec("gpu", "g5.xlarge", 1, labels={"gpu": "true"}, gpu_advertised_by_host=True)
     return pools_for_node_groups([spec])
@@ -228,21 +238,7 @@ def test_a_server_of_four_gpus_counts_a_worker_per_gpu_from_its_limits():
 def test_a_node_whose_daemonsets_leave_too_little_for_the_server_fails_naming_both():
     # g5.xlarge allocatable: 16384Mi - (11 x 58 + 255)Mi - 100Mi = 15391Mi. The server asks 13107Mi; an agent
     # asking 3000Mi beside it makes 16107Mi.
-    agent = {
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": {"name": "agent", "namespace": "kube-system"},
-        "spec": {
-            "template": {
-                "spec": {
-                    "tolerations": [{"operator": "Exists"}],
-                    "containers": [
-                        {"name": "agent", "image": "agent", "resources": {"requests": {"memory": "3000Mi"}}}
-                    ],
-                }
-            }
-        },
-    }
+    agent = _agent("3000Mi")
     server = _server(["Qwen/Qwen2.5-7B-Instruct"])
     result = container_memory_verdict([server], _gpu_pool(), WEIGHTS, [agent])
     assert result.passed is False
@@ -250,30 +246,16 @@ def test_a_node_whose_daemonsets_leave_too_little_for_the_server_fails_naming_bo
         "pool gpu: 1 pod(s) of Deployment vllm/vllm-server request 13107Mi beside 1 DaemonSet pod(s) requesting "
         "3000Mi: 16107Mi > the node's allocatable 15391Mi"
     )
-    smaller = copy.deepcopy(agent)
-    smaller["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["memory"] = "2284Mi"
-    assert container_memory_verdict([server], _gpu_pool(), WEIGHTS, [smaller]).passed is True  # 15391Mi exactly
+    assert (
+        container_memory_verdict([server], _gpu_pool(), WEIGHTS, [_agent("2284Mi")]).passed is True
+    )  # 15391Mi exactly
 
 
 def test_a_pool_whose_instance_type_is_unknown_is_not_judged_by_its_nodes_memory():
     """A pool marked `unknown` (its instance type not in the catalog, placement/pools.py) has no allocatable the
     stack can trust, even where a node carries one: the pair that fails on a g5.xlarge above (16107Mi > 15391Mi)
     is not judged there, and the server's own container is still checked against its limit."""
-    agent = {
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": {"name": "agent", "namespace": "kube-system"},
-        "spec": {
-            "template": {
-                "spec": {
-                    "tolerations": [{"operator": "Exists"}],
-                    "containers": [
-                        {"name": "agent", "image": "agent", "resources": {"requests": {"memory": "3000Mi"}}}
-                    ],
-                }
-            }
-        },
-    }
+    agent = _agent("3000Mi")
     [pool] = _gpu_pool()
     pool["unknown"] = True
 
@@ -287,21 +269,7 @@ def test_a_daemonset_is_counted_beside_the_server_by_where_it_lands_not_by_wheth
     """Which DaemonSets share the node is decided by taints, affinity and schedulability alone (the DaemonSet
     controller places one pod per eligible node, its requests aside): an agent asking 16000Mi, more than the
     g5.xlarge's 15391Mi allocatable by itself, still lands there, and with the server's 13107Mi makes 29107Mi."""
-    agent = {
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": {"name": "agent", "namespace": "kube-system"},
-        "spec": {
-            "template": {
-                "spec": {
-                    "tolerations": [{"operator": "Exists"}],
-                    "containers": [
-                        {"name": "agent", "image": "agent", "resources": {"requests": {"memory": "16000Mi"}}}
-                    ],
-                }
-            }
-        },
-    }
+    agent = _agent("16000Mi")
     result = container_memory_verdict([_server(["Qwen/Qwen2.5-7B-Instruct"])], _gpu_pool(), WEIGHTS, [agent])
 
     assert result.passed is False

@@ -409,9 +409,9 @@ def test_two_different_models_on_one_bucket_and_prefix_are_refused_naming_both_k
 def test_one_model_served_twice_from_one_prefix_is_allowed_and_so_are_prefixes_of_their_own():
     same = s3_model("chat", "Qwen/Qwen2.5-1.5B-Instruct", "a" * 40, prefix="models/shared")
     # The migration recipe: a second server of the same weights.
-    parse_settings({"gpuPools": {"l4": L4}, "models": [same, {**same, "name": "chat-v2"}]})
+    twice = parse_settings({"gpuPools": {"l4": L4}, "models": [same, {**same, "name": "chat-v2"}]})
     # The default prefix is the model id and revision: two models never meet there.
-    parse_settings(
+    apart = parse_settings(
         {
             "gpuPools": {"l4": L4},
             "models": [
@@ -420,6 +420,9 @@ def test_one_model_served_twice_from_one_prefix_is_allowed_and_so_are_prefixes_o
             ],
         }
     )
+
+    assert [(model.name, model.pool) for model in twice.models] == [("chat", "l4"), ("chat-v2", "l4")]
+    assert [model.name for model in apart.models] == ["chat", "code"]
 
 
 def test_two_revisions_of_one_model_on_one_prefix_are_refused_too():
